@@ -1,0 +1,34 @@
+# The two commands a fresh clone needs: `make run` and `make test`.
+# Both create .venv and install what they need; both are quick once set up.
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test bench venv sysdeps clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+# Debian packages the tests need (none yet beyond Python; later: SDL/GL for Kivy).
+sysdeps:
+	@sh tests/sysdeps.sh
+
+run: venv
+	$(BIN)/tablekeeper run
+
+test: venv sysdeps
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests
+
+bench: venv
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,25 @@
+"""One root for every error the engine raises on purpose.
+
+Each class also inherits the builtin a caller would expect, so code that does
+not know our names still catches them sensibly (the gpiozero habit).
+"""
+
+
+class TablekeeperError(Exception):
+    """Root of every deliberate tablekeeper error."""
+
+
+class RuleError(TablekeeperError, ValueError):
+    """An action the rules forbid, or that is malformed.
+
+    The message is for players: it names the rule in plain words. When this is
+    raised, the game state is unchanged.
+    """
+
+
+class SetupError(RuleError):
+    """A game cannot be set up as asked (unknown game, bad options, player count)."""
+
+
+class JournalError(TablekeeperError, OSError):
+    """The journal cannot be opened or written."""

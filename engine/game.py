@@ -1,0 +1,291 @@
+"""The game-definition base class and the actions every game accepts.
+
+A game is a subclass of :class:`Game` that declares its id, player range,
+counters, options and actions (methods marked with :func:`action`), and the
+consequences checked after every action. An instance is one set of rules bound
+to a table: the players' names and the chosen options.
+
+Everything here is pure: an action turns one state into the next or raises
+:class:`RuleError`, and the same inputs always give the same output.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar
+
+from .errors import RuleError, SetupError
+from .spec import Counter, Option
+from .state import Args, Txn, canonical, clone
+
+
+@dataclass(frozen=True)
+class ActionInfo:
+    name: str
+    fn: Callable
+    when_over: bool
+    adjustment: bool
+    doc: str
+
+
+def action(name: str | None = None, *, when_over: bool = False, adjustment: bool = False):
+    """Mark a method ``(self, t: Txn, a: Args)`` as the action ``name``.
+
+    ``when_over``: still allowed after the game ended. ``adjustment``: a
+    correction that a pending "last chance" window does not close (see
+    :meth:`Game.before_action`).
+    """
+
+    def deco(fn):
+        fn._tk_action = (name or fn.__name__, when_over, adjustment)
+        return fn
+
+    return deco
+
+
+class Game:
+    """Base of every game definition.
+
+    Subclasses set the class attributes and override the hooks they need:
+    :meth:`player_counter_specs`, :meth:`table_counter_specs`,
+    :meth:`setup_extra`, :meth:`before_action`, :meth:`consequences`,
+    :meth:`resolve_pending`, :meth:`prepare`, :meth:`view_extra`,
+    :meth:`describe`.
+    """
+
+    id: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    min_players: ClassVar[int] = 1
+    max_players: ClassVar[int] = 8
+    options_spec: ClassVar[tuple[Option, ...]] = ()
+    actions: ClassVar[dict[str, ActionInfo]] = {}
+
+    def __init_subclass__(cls, **kw):
+        super().__init_subclass__(**kw)
+        found: dict[str, ActionInfo] = {}
+        for klass in reversed(cls.__mro__):
+            for attr, fn in vars(klass).items():
+                meta = getattr(fn, "_tk_action", None)
+                if meta:
+                    name, when_over, adjustment = meta
+                    found[name] = ActionInfo(name, fn, when_over, adjustment, (fn.__doc__ or "").strip())
+        cls.actions = found
+
+    # -- construction --------------------------------------------------------
+    def __init__(self, players: list[str], options: dict | None = None):
+        if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
+            raise SetupError("players must be a list of names")
+        if len(set(players)) != len(players):
+            raise SetupError("two players have the same name; names must be different")
+        n = len(players)
+        if not self.min_players <= n <= self.max_players:
+            raise SetupError(
+                f"{self.title or self.id} is for {self.min_players}–{self.max_players} players, not {n}"
+            )
+        self.players = tuple(players)
+        self.options = self._resolve_options(options or {})
+        self.player_counters: dict[str, Counter] = {c.name: c for c in self.player_counter_specs()}
+        self.table_counters: dict[str, Counter] = {c.name: c for c in self.table_counter_specs()}
+
+    def _resolve_options(self, given: dict) -> dict:
+        if not isinstance(given, dict):
+            raise SetupError("options must be an object")
+        known = {o.name: o for o in self.options_spec}
+        for key in given:
+            if key not in known:
+                names = ", ".join(known) or "none"
+                raise SetupError(f"{self.id} has no option {key!r} (options: {names})")
+        return {name: (o.validate(given[name]) if name in given else clone(o.default)) for name, o in known.items()}
+
+    @classmethod
+    def describe_game(cls) -> dict:
+        """What ``tablekeeper games`` shows: ids, player range, counters, options."""
+        probe = cls._probe()
+        return {
+            "id": cls.id,
+            "title": cls.title,
+            "players": [cls.min_players, cls.max_players],
+            "counters": {
+                "player": [c.describe() for c in probe.player_counters.values()],
+                "table": [c.describe() for c in probe.table_counters.values()],
+            },
+            "options": [o.describe() for o in cls.options_spec],
+            "actions": sorted(cls.actions),
+        }
+
+    @classmethod
+    def _probe(cls) -> "Game":
+        n = max(cls.min_players, min(4, cls.max_players))
+        return cls([f"P{i + 1}" for i in range(n)], {})
+
+    # -- hooks ---------------------------------------------------------------
+    def player_counter_specs(self) -> list[Counter]:
+        return []
+
+    def table_counter_specs(self) -> list[Counter]:
+        return []
+
+    def setup_extra(self, state: dict) -> None:
+        """Add the game's own keys to a fresh state (turn, piles, ...)."""
+
+    def before_action(self, t: Txn, info: ActionInfo, a: Args) -> None:
+        """Called before every action's handler (e.g. to close a last-chance window)."""
+
+    def consequences(self, t: Txn) -> None:
+        """Apply what follows from the numbers: caps, eliminations, end, winners."""
+
+    def resolve_pending(self, t: Txn) -> None:
+        """Apply what waits in ``state["pending"]``; default: nothing waits."""
+
+    def prepare(self, state: dict, action: dict, rng) -> dict:
+        """Fill in random values (dice) before an action is journalled.
+
+        ``rng`` has ``randrange``. The returned action is what the journal
+        records, so replay never draws again. Default: unchanged.
+        """
+        return action
+
+    def view_extra(self, state: dict) -> dict:
+        """Game-specific top-level keys for the public JSON view."""
+        return {}
+
+    def describe(self, action: dict) -> str:
+        """One action in words, for the history."""
+        name = action.get("action")
+        if name == "adjust":
+            who = action.get("player", "table")
+            return f"{who}: {action.get('counter')} {action.get('delta', 0):+d}"
+        if name == "transfer":
+            return f"{action.get('from')} gives {action.get('to')} {action.get('amount')} {action.get('counter')}"
+        fields = ", ".join(f"{k}={v}" for k, v in action.items() if k != "action")
+        return f"{name}" + (f" ({fields})" if fields else "")
+
+    # -- state ---------------------------------------------------------------
+    def setup_state(self) -> dict:
+        n = len(self.players)
+        state = {
+            "players": [
+                {
+                    "name": name,
+                    "counters": {c.name: c.start_value(n, self.options) for c in self.player_counters.values()},
+                    "out": False,
+                }
+                for name in self.players
+            ],
+            "table": {c.name: c.start_value(n, self.options) for c in self.table_counters.values()},
+            "pending": [],
+            "over": False,
+            "winners": [],
+            "draw": False,
+        }
+        self.setup_extra(state)
+        return state
+
+    def apply(self, state: dict, action: Any, *, in_place: bool = False) -> tuple[dict, list[str]]:
+        """Apply one action; returns (new state, events) or raises RuleError.
+
+        Unless ``in_place`` (used when replaying a journal that was valid when
+        written), ``state`` is not touched: a refused action changes nothing.
+        """
+        if not isinstance(action, dict):
+            raise RuleError(f"an action must be a JSON object, not {action!r}")
+        name = action.get("action")
+        if not isinstance(name, str):
+            raise RuleError('an action needs a field "action" naming it')
+        info = self.actions.get(name)
+        if info is None:
+            if name in ("undo", "redo"):
+                raise RuleError(f"{name} is handled by the match, not by a game")
+            known = ", ".join(sorted(self.actions) + ["undo", "redo"])
+            raise RuleError(f"{self.title or self.id} has no action {name!r} (actions: {known})")
+        if state["over"] and not info.when_over:
+            raise RuleError(f"the game is over ({self._result_words(state)}); only undo is possible")
+        t = Txn(self, state if in_place else clone(state))
+        a = Args(t, action)
+        self.before_action(t, info, a)
+        info.fn(self, t, a)
+        a.finish()
+        if not t.state["over"]:
+            self.consequences(t)
+        return t.state, t.events
+
+    @staticmethod
+    def _result_words(state: dict) -> str:
+        if state.get("draw"):
+            return "a draw"
+        if state["winners"]:
+            return " and ".join(state["winners"]) + " won"
+        if state.get("dragon_won"):
+            return "the dragon won"
+        return "no winner"
+
+    def view(self, state: dict) -> dict:
+        """The public JSON view (the ``tablekeeper replay`` contract)."""
+        out = {
+            "game": self.id,
+            "players": clone(state["players"]),
+            "table": clone(state["table"]),
+            "pending": clone(state["pending"]),
+            "over": state["over"],
+            "winners": list(state["winners"]),
+            "draw": state["draw"],
+        }
+        out.update(self.view_extra(state))
+        return out
+
+    def same(self, a: dict, b: dict) -> bool:
+        return a == b and canonical(a) == canonical(b)
+
+    # -- actions every game accepts ----------------------------------------
+    @action("adjust", adjustment=True)
+    def _adjust(self, t: Txn, a: Args) -> None:
+        """Change a player's counter (or, without "player", a table counter) by "delta".
+
+        Bounds clamp: an effect that cannot fully apply applies as far as it
+        can. Where the counter has a bank, the bank is the other side.
+        """
+        who = a.player("player", None)
+        counter = a.str("counter")
+        delta = a.int("delta")
+        self.adjust(t, who, counter, delta)
+
+    def adjust(self, t: Txn, who: str | None, counter: str, delta: int) -> int:
+        """The generic adjustment; games may override to add their rules."""
+        applied = t.add(who, counter, delta)
+        spec = t.spec(counter, who)
+        if spec.bank and applied:
+            t.add(None, spec.bank, -applied)
+        return applied
+
+    @action("transfer", adjustment=True)
+    def _transfer(self, t: Txn, a: Args) -> None:
+        """Move "amount" of "counter" from one player to another (only as much as the giver has)."""
+        giver = a.player("from")
+        taker = a.player("to")
+        counter = a.str("counter")
+        amount = a.int("amount", lo=1)
+        if giver == taker:
+            raise RuleError(f"{giver} cannot give {counter} to themselves")
+        self.transfer(t, giver, taker, counter, amount)
+
+    def transfer(self, t: Txn, giver: str, taker: str, counter: str, amount: int) -> int:
+        """Generic transfer: nothing is created or destroyed.
+
+        Moves as much as the giver has above their minimum and the taker can
+        hold below their maximum; returns the amount moved.
+        """
+        spec = t.spec(counter, giver)
+        have = t.get(giver, counter) - (spec.lo if spec.lo is not None else t.get(giver, counter) - amount)
+        room = (spec.hi - t.get(taker, counter)) if spec.hi is not None else amount
+        moved = max(0, min(amount, have, room))
+        if moved < amount:
+            t.event(f"only {moved} {counter} could move from {giver} to {taker}")
+        if moved:
+            t.add(giver, counter, -moved)
+            t.add(taker, counter, moved)
+        return moved
+
+    @action("resolve", adjustment=False)
+    def _resolve(self, t: Txn, a: Args) -> None:
+        """Close a pending "last chance" window and apply what is pending (no-op when nothing is)."""
+        if t.state["pending"]:
+            self.resolve_pending(t)

@@ -1,0 +1,1 @@
+"""Game definitions, one module each; every module exposes its class as GAME."""

@@ -1,0 +1,131 @@
+"""counters — a generic game: named counters per player and for the table.
+
+Options (all optional):
+
+* ``counters``: the player counters, each a name or an object
+  ``{"name": "life", "start": 20, "min": 0, "max": null, "out_at": 0, "target": null}``.
+  Default: one counter ``score`` from 0, no bounds above.
+* ``table``: the table counters, same shape (without ``out_at``/``target``).
+* ``last_standing_wins``: when some counter has ``out_at``, the last player
+  still in wins (default true).
+
+``out_at``: a player whose counter reaches this value is out ("reaches" means
+at or below it when it is below the start, at or above it otherwise).
+``target``: a player whose counter reaches it wins; several at once share the
+win. If every player still in goes out at once, it is a draw between them.
+"""
+from __future__ import annotations
+
+from ..errors import RuleError, SetupError
+from ..game import Game, action
+from ..spec import Counter, Option
+from ..state import Args, Txn
+
+_FIELDS = {"name", "start", "min", "max", "out_at", "target"}
+
+
+def _check_counter_list(value, *, per_player: bool) -> None:
+    seen = set()
+    for item in value:
+        if isinstance(item, str):
+            item = {"name": item}
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str) or not item["name"]:
+            raise SetupError(f"each counter must be a name or an object with a \"name\", not {item!r}")
+        allowed = _FIELDS if per_player else {"name", "start", "min", "max"}
+        extra = sorted(set(item) - allowed)
+        if extra:
+            raise SetupError(f"counter {item['name']!r}: unknown field {extra[0]!r} (fields: {', '.join(sorted(allowed))})")
+        for key in allowed - {"name"}:
+            v = item.get(key)
+            if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
+                raise SetupError(f"counter {item['name']!r}: {key!r} must be a whole number or null")
+        lo, hi = item.get("min", 0), item.get("max")
+        if lo is not None and hi is not None and lo > hi:
+            raise SetupError(f"counter {item['name']!r}: min {lo} is above max {hi}")
+        start = item.get("start", 0) or 0
+        if (lo is not None and start < lo) or (hi is not None and start > hi):
+            raise SetupError(f"counter {item['name']!r}: start {start} is outside its bounds")
+        if item["name"] in seen:
+            raise SetupError(f"two counters are called {item['name']!r}")
+        seen.add(item["name"])
+
+
+def _normalise(items) -> list[dict]:
+    return [{"name": i} if isinstance(i, str) else dict(i) for i in items]
+
+
+class Counters(Game):
+    id = "counters"
+    title = "Counters"
+    min_players = 1
+    max_players = 8
+    options_spec = (
+        Option("counters", [{"name": "score"}], "player counters: names or objects "
+               "{name, start, min, max, out_at, target}", kind=list,
+               check=lambda v: _check_counter_list(v, per_player=True)),
+        Option("table", [], "table counters: names or objects {name, start, min, max}", kind=list,
+               check=lambda v: _check_counter_list(v, per_player=False)),
+        Option("last_standing_wins", True, "with an out_at counter, the last player still in wins"),
+    )
+
+    def __init__(self, players, options=None):
+        super().__init__(players, options)
+        if not self.options["counters"]:
+            raise SetupError("counters needs at least one player counter")
+
+    def player_counter_specs(self):
+        return [self._spec(c) for c in _normalise(self.options["counters"])]
+
+    def table_counter_specs(self):
+        return [self._spec(c) for c in _normalise(self.options["table"])]
+
+    @staticmethod
+    def _spec(c: dict) -> Counter:
+        return Counter(c["name"], start=c.get("start", 0) or 0, lo=c.get("min", 0), hi=c.get("max"))
+
+    def setup_extra(self, state):
+        state["turn"] = {"player": self.players[0], "number": 1}
+
+    def _reaches(self, c: dict, key: str, value: int) -> bool:
+        mark = c.get(key)
+        if mark is None:
+            return False
+        start = c.get("start", 0) or 0
+        return value <= mark if mark < start else value >= mark
+
+    def consequences(self, t: Txn) -> None:
+        specs = _normalise(self.options["counters"])
+        before_in = [p["name"] for p in t.in_game()]
+        for p in t.in_game():
+            for c in specs:
+                if self._reaches(c, "out_at", p["counters"][c["name"]]):
+                    t.eliminate(p["name"], f"{c['name']} reached {c['out_at']}")
+                    break
+        reached = [
+            p["name"] for p in t.in_game()
+            if any(self._reaches(c, "target", p["counters"][c["name"]]) for c in specs)
+        ]
+        still = [p["name"] for p in t.in_game()]
+        if reached:
+            t.finish(reached, why="target reached")
+        elif before_in and not still:
+            t.finish(before_in, draw=True, why="everybody still in went out at once")
+        elif (len(still) == 1 and len(self.players) > 1 and self.options["last_standing_wins"]
+              and any(c.get("out_at") is not None for c in specs)):
+            t.finish(still, why="last one standing")
+        turn = t.state["turn"]
+        if not t.state["over"] and t.player(turn["player"])["out"]:
+            turn["player"] = t.next_in_game(turn["player"])
+
+    @action("next")
+    def _next(self, t: Txn, a: Args) -> None:
+        """End the active player's turn: the next player still in, on the left, plays."""
+        turn = t.state["turn"]
+        turn["player"] = t.next_in_game(turn["player"])
+        turn["number"] += 1
+
+    def view_extra(self, state):
+        return {"turn": dict(state["turn"])}
+
+
+GAME = Counters

@@ -1,0 +1,116 @@
+"""One game in play, in memory: the rules, the actions done and undone.
+
+Undo and redo are entries of the journal like any action. The state after any
+sequence of entries is a pure function of them: the actions still "done", in
+order, applied to the setup. To undo without keeping every past state, the
+match keeps a copy of the state every :data:`CHECKPOINT_EVERY` done actions
+and recomputes from the nearest one (at most that many actions to re-apply).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .errors import RuleError
+from .game import Game
+from .state import clone
+
+CHECKPOINT_EVERY = 64
+
+CONTROL = ("undo", "redo")
+
+
+@dataclass
+class Proposal:
+    """The outcome of an action, computed but not yet accepted."""
+
+    kind: str  # "action", "undo", "redo" or "noop"
+    entry: dict  # what the journal records
+    state: dict
+    events: list[str] = field(default_factory=list)
+
+
+class Match:
+    def __init__(self, rules: Game):
+        self.rules = rules
+        setup = rules.setup_state()
+        self.done: list[dict] = []
+        self.undone: list[dict] = []
+        self._checkpoints: dict[int, dict] = {0: clone(setup)}
+        self.state = setup
+
+    # -- computing ------------------------------------------------------------
+    def propose(self, entry: dict) -> Proposal:
+        """What ``entry`` would do; raises RuleError and changes nothing if illegal."""
+        if not isinstance(entry, dict):
+            raise RuleError(f"an action must be a JSON object, not {entry!r}")
+        name = entry.get("action")
+        if name in CONTROL:
+            if set(entry) != {"action"}:
+                extra = sorted(set(entry) - {"action"})[0]
+                raise RuleError(f"{name}: unexpected field {extra!r}")
+            if name == "undo":
+                if not self.done:
+                    raise RuleError("nothing to undo")
+                state = self.state_at(len(self.done) - 1)
+                return Proposal("undo", {"action": "undo"}, state,
+                                [f"undone: {self.rules.describe(self.done[-1])}"])
+            if not self.undone:
+                raise RuleError("nothing to redo")
+            state, events = self.rules.apply(self.state, self.undone[-1])
+            return Proposal("redo", {"action": "redo"}, state,
+                            [f"redone: {self.rules.describe(self.undone[-1])}"] + events)
+        state, events = self.rules.apply(self.state, entry)
+        if state == self.state:
+            return Proposal("noop", entry, state, events or ["nothing changed"])
+        return Proposal("action", entry, state, events)
+
+    def accept(self, p: Proposal) -> None:
+        """Make a proposal current (after its journal commit has returned)."""
+        if p.kind == "noop":
+            return
+        if p.kind == "action":
+            self.done.append(p.entry)
+            self.undone.clear()
+        elif p.kind == "undo":
+            self.undone.append(self.done.pop())
+            for k in [k for k in self._checkpoints if k > len(self.done)]:
+                del self._checkpoints[k]
+        elif p.kind == "redo":
+            self.done.append(self.undone.pop())
+        self.state = p.state
+        n = len(self.done)
+        if n % CHECKPOINT_EVERY == 0 and n not in self._checkpoints:
+            self._checkpoints[n] = clone(self.state)
+
+    def apply(self, entry: dict) -> Proposal:
+        p = self.propose(entry)
+        self.accept(p)
+        return p
+
+    def replay(self, entry: dict) -> None:
+        """Apply a journal entry known to have been valid: no copy, no events kept.
+
+        If it fails anyway (a damaged or incompatible journal), the state is
+        restored and the RuleError propagates.
+        """
+        name = entry.get("action") if isinstance(entry, dict) else None
+        if name in CONTROL:
+            self.accept(self.propose(entry))
+            return
+        try:
+            state, _ = self.rules.apply(self.state, entry, in_place=True)
+        except Exception:
+            self.state = self.state_at(len(self.done))
+            raise
+        self.accept(Proposal("action", entry, state))
+
+    def state_at(self, n: int) -> dict:
+        """The state after the first ``n`` done actions (a fresh copy)."""
+        base = max(k for k in self._checkpoints if k <= n)
+        state = clone(self._checkpoints[base])
+        for entry in self.done[base:n]:
+            state, _ = self.rules.apply(state, entry, in_place=True)
+        return state
+
+    def view(self) -> dict:
+        return self.rules.view(self.state)

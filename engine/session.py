@@ -1,0 +1,121 @@
+"""A game in play with its journal: every action acknowledged only once durable."""
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from .errors import RuleError, SetupError
+from .journal import GameRecord, Journal
+from .match import Match, Proposal
+from .registry import make_rules
+
+
+@dataclass
+class Outcome:
+    """What an acknowledged action did."""
+
+    kind: str  # "action", "undo", "redo", "noop"
+    entry: dict
+    seq: int | None  # journal sequence number; None for a no-op (not journalled)
+    events: list[str]
+    view: dict
+
+
+class Session:
+    """One stored game: apply actions, each committed before it is acknowledged.
+
+    ``rng`` (anything with ``randrange``) rolls the dice for actions that need
+    one; the default is the OS's secure source. The rolled value is what the
+    journal records.
+    """
+
+    def __init__(self, journal: Journal, record: GameRecord, match: Match, *, rng=None):
+        self.journal = journal
+        self.record = record
+        self.match = match
+        self.rng = rng or secrets.SystemRandom()
+        self.warnings: list[str] = []
+        self._next_seq = 0
+
+    @property
+    def game_id(self) -> int:
+        return self.record.id
+
+    @property
+    def rules(self):
+        return self.match.rules
+
+    @property
+    def state(self) -> dict:
+        return self.match.state
+
+    def view(self) -> dict:
+        return self.match.view()
+
+    # -- opening ---------------------------------------------------------------
+    @classmethod
+    def new(cls, journal: Journal, game: str, players: list[str], options: dict | None = None, **kw) -> "Session":
+        setup = {"game": game, "players": players, "options": options or {}}
+        rules = make_rules(setup)  # refuses bad setups before anything is written
+        setup["options"] = rules.options
+        gid = journal.new_game(setup)
+        record = journal.game(gid)
+        return cls(journal, record, Match(rules), **kw)
+
+    @classmethod
+    def load(cls, journal: Journal, game_id: int, **kw) -> "Session":
+        """Rebuild a stored game from its journal, stopping at the last good entry."""
+        record = journal.game(game_id)
+        if record is None:
+            raise SetupError(f"there is no stored game {game_id}")
+        match = Match(make_rules(record.setup))
+        session = cls(journal, record, match, **kw)
+        entries = journal.entries(game_id)
+        for seq, entry in entries:
+            try:
+                match.replay(entry)
+            except RuleError as e:
+                journal.cut(game_id, seq, f"entry {seq} of game {game_id} does not replay ({e})")
+                break
+            session._next_seq = seq + 1
+        session.warnings = list(journal.warnings)
+        return session
+
+    @classmethod
+    def resume(cls, journal: Journal, **kw) -> "Session | None":
+        """The last unfinished game, exactly where it was (None if there is none)."""
+        record = journal.last_unfinished()
+        return cls.load(journal, record.id, **kw) if record else None
+
+    # -- playing ---------------------------------------------------------------
+    def apply(self, entry: dict) -> Outcome:
+        """Validate, journal (commit), then make current; raises RuleError if illegal."""
+        if isinstance(entry, dict) and entry.get("action") not in ("undo", "redo", None):
+            entry = self.rules.prepare(self.match.state, dict(entry), self.rng)
+        p: Proposal = self.match.propose(entry)
+        if p.kind == "noop":
+            return Outcome("noop", p.entry, None, p.events, self.rules.view(p.state))
+        was_over = self.match.state["over"]
+        now_over = p.state["over"]
+        result = self._result(p.state) if now_over and not was_over else None
+        self.journal.append(self.game_id, self._next_seq, p.entry, result=result,
+                            reopen=was_over and not now_over)
+        seq = self._next_seq
+        self._next_seq += 1
+        self.match.accept(p)
+        return Outcome(p.kind, p.entry, seq, p.events, self.rules.view(p.state))
+
+    def _result(self, state: dict) -> dict:
+        view = self.rules.view(state)
+        return {k: view[k] for k in ("winners", "draw") if k in view} | (
+            {"dragon_won": view["dragon_won"]} if "dragon_won" in view else {}
+        )
+
+    def history(self) -> list[dict]:
+        """The journal of this game in words: one item per entry."""
+        out = []
+        for seq, entry in self.journal.entries(self.game_id):
+            name = entry.get("action")
+            text = name if name in ("undo", "redo") else self.rules.describe(entry)
+            out.append({"seq": seq, "entry": entry, "text": text})
+        return out

@@ -1,0 +1,86 @@
+"""Declarations a game definition is made of: counters and options."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .errors import SetupError
+
+#: A start value is a number or a function of (player count, options).
+StartValue = int | Callable[[int, dict], int]
+
+
+@dataclass(frozen=True)
+class Counter:
+    """A number the device keeps: per player or for the table.
+
+    ``lo``/``hi`` are inclusive bounds (``None`` = unbounded); an adjustment
+    that would cross one applies as far as it can. ``bank`` names the table
+    counter that is the other side of every adjustment of this counter (the
+    Red Dragon Inn's gold and the Inn).
+    """
+
+    name: str
+    start: StartValue = 0
+    lo: int | None = 0
+    hi: int | None = None
+    bank: str | None = None
+    doc: str = ""
+
+    def start_value(self, n_players: int, options: dict) -> int:
+        value = self.start(n_players, options) if callable(self.start) else self.start
+        return self.clamp(int(value))
+
+    def clamp(self, value: int) -> int:
+        if self.lo is not None and value < self.lo:
+            return self.lo
+        if self.hi is not None and value > self.hi:
+            return self.hi
+        return value
+
+    def describe(self) -> dict:
+        return {"name": self.name, "min": self.lo, "max": self.hi, "doc": self.doc}
+
+
+@dataclass(frozen=True)
+class Option:
+    """A setup option: its type, default and allowed values."""
+
+    name: str
+    default: Any
+    doc: str = ""
+    choices: tuple | None = None
+    kind: type | tuple[type, ...] | None = None  # defaults to type(default)
+    lo: int | None = None
+    hi: int | None = None
+    check: Callable[[Any], None] | None = field(default=None, compare=False)
+
+    def validate(self, value: Any) -> Any:
+        kind = self.kind or type(self.default)
+        if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+            raise SetupError(f"option {self.name!r} must be a whole number, not {value!r}")
+        if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
+            raise SetupError(f"option {self.name!r} must be {_kind_name(kind)}, not {value!r}")
+        if self.choices is not None and value not in self.choices:
+            allowed = ", ".join(repr(c) for c in self.choices)
+            raise SetupError(f"option {self.name!r} must be one of {allowed}, not {value!r}")
+        if self.lo is not None and value < self.lo:
+            raise SetupError(f"option {self.name!r} must be at least {self.lo}, not {value!r}")
+        if self.hi is not None and value > self.hi:
+            raise SetupError(f"option {self.name!r} must be at most {self.hi}, not {value!r}")
+        if self.check is not None:
+            self.check(value)
+        return value
+
+    def describe(self) -> dict:
+        out = {"name": self.name, "default": self.default, "doc": self.doc}
+        if self.choices is not None:
+            out["choices"] = list(self.choices)
+        return out
+
+
+def _kind_name(kind) -> str:
+    names = {int: "a whole number", str: "text", bool: "true or false", list: "a list", dict: "an object"}
+    if isinstance(kind, tuple):
+        return " or ".join(names.get(k, k.__name__) for k in kind)
+    return names.get(kind, kind.__name__)

@@ -1,0 +1,1 @@
+"""Seat pods: buttons, OLED rendering and their backends (gpio, serial, mock)."""

@@ -1,0 +1,17 @@
+#!/bin/sh
+# Install the Debian packages the test suite needs, once; a no-op when present.
+# Runs as root on CI (a fresh Debian); elsewhere it only reports what is missing.
+set -e
+NEEDED=""
+missing=""
+for pkg in $NEEDED; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || missing="$missing $pkg"
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" = 0 ]; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing >/dev/null \
+        || { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing >/dev/null; }
+else
+    echo "tests need Debian packages:$missing (install them as root)" >&2
+    exit 1
+fi

@@ -1,0 +1,287 @@
+"""The ``tablekeeper`` command.
+
+``replay`` is a public contract (docs/scripting.md): its arguments, exit
+statuses and JSON names are fixed; extend them, never rename them.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from ..engine import Journal, RuleError, Session, TablekeeperError, available
+from ..engine.registry import KNOWN
+
+EXIT_REFUSED = 2
+
+
+def _dump(obj, indent=None) -> str:
+    return json.dumps(obj, ensure_ascii=False, indent=indent)
+
+
+# -- replay --------------------------------------------------------------------
+class ScriptError(Exception):
+    def __init__(self, line: int, message: str):
+        super().__init__(f"line {line}: {message}")
+
+
+def replay_lines(lines, state_dir: str) -> dict:
+    """Play a JSONL script in a journal under ``state_dir``; returns the final view.
+
+    Raises :class:`ScriptError` naming the first refused line.
+    """
+    journal = Journal(state_dir, durable=False)  # throw-away journal: no fsync
+    session = None
+    try:
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as e:
+                raise ScriptError(number, f"not valid JSON ({e.msg} at column {e.colno})") from None
+            try:
+                if session is None:
+                    if not isinstance(obj, dict) or "game" not in obj:
+                        raise RuleError('the first line must set the game up, like '
+                                        '{"game": "counters", "players": ["Ana", "Ben"]}')
+                    session = Session.new(journal, obj["game"], obj.get("players"), obj.get("options"),
+                                          **({} if set(obj) <= {"game", "players", "options"}
+                                             else _refuse_setup_fields(obj)))
+                else:
+                    session.apply(obj)
+            except TablekeeperError as e:
+                raise ScriptError(number, str(e)) from None
+        if session is None:
+            raise ScriptError(1, "the script is empty; its first line must set the game up")
+        return session.view()
+    finally:
+        journal.close()
+
+
+def _refuse_setup_fields(obj: dict):
+    extra = sorted(set(obj) - {"game", "players", "options"})[0]
+    raise RuleError(f"setup: unexpected field {extra!r}")
+
+
+def cmd_replay(args) -> int:
+    try:
+        if args.script == "-":
+            lines = sys.stdin.read().splitlines()
+        else:
+            lines = Path(args.script).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        print(f"tablekeeper replay: cannot read {args.script}: {e}", file=sys.stderr)
+        return 1
+    with tempfile.TemporaryDirectory(prefix="tablekeeper-replay-") as tmp:
+        try:
+            view = replay_lines(lines, tmp)
+        except ScriptError as e:
+            print(str(e), file=sys.stderr)
+            return EXIT_REFUSED
+    print(_dump(view, args.indent))
+    return 0
+
+
+# -- games -----------------------------------------------------------------------
+def cmd_games(args) -> int:
+    games = available()
+    described = [games[g].describe_game() for g in games]
+    missing = [{"id": g, "title": t, "available": False, "issue": i}
+               for g, (_, t, i) in KNOWN.items() if g not in games]
+    if args.json:
+        print(_dump({"games": described, "not_yet": missing}, 2))
+        return 0
+    for d in described:
+        lo, hi = d["players"]
+        print(f"{d['id']}: {d['title']}, {lo}–{hi} players")
+        print(f"  player counters: {', '.join(c['name'] for c in d['counters']['player']) or '-'}")
+        print(f"  table counters:  {', '.join(c['name'] for c in d['counters']['table']) or '-'}")
+        print(f"  actions: {', '.join(d['actions'] + ['undo', 'redo'])}")
+        for o in d["options"]:
+            print(f"  option {o['name']} (default {json.dumps(o['default'])}): {o['doc']}")
+    for m in missing:
+        print(f"{m['id']}: {m['title']}, not available yet (issue #{m['issue']})")
+    return 0
+
+
+# -- stored games ----------------------------------------------------------------
+def _journal(args) -> Journal:
+    journal = Journal(args.state_dir)
+    for w in journal.warnings:
+        print(f"warning: {w}", file=sys.stderr)
+    return journal
+
+
+def _session(args, journal) -> Session:
+    if getattr(args, "game", None) is not None:
+        session = Session.load(journal, args.game)
+    else:
+        session = Session.resume(journal)
+        if session is None:
+            games = journal.games()
+            if not games:
+                raise TablekeeperError("no game is stored yet (start one with `tablekeeper new`)")
+            session = Session.load(journal, games[-1].id)
+    for w in session.warnings[len(journal.warnings):]:
+        print(f"warning: {w}", file=sys.stderr)
+    return session
+
+
+def cmd_history(args) -> int:
+    with _journal(args) as journal:
+        session = _session(args, journal)
+        items = session.history()
+        if args.json:
+            print(_dump({"game_id": session.game_id, "setup": session.record.setup, "entries": items}, 2))
+            return 0
+        setup = session.record.setup
+        print(f"game {session.game_id}: {setup['game']} with {', '.join(setup['players'])}")
+        for item in items:
+            print(f"{item['seq']:>5}  {item['text']}")
+    return 0
+
+
+def cmd_list(args) -> int:
+    with _journal(args) as journal:
+        for g in journal.games():
+            started = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.started))
+            if g.finished is None:
+                status = "unfinished"
+            elif g.result and g.result.get("draw"):
+                status = "draw: " + ", ".join(g.result.get("winners", []))
+            elif g.result and g.result.get("dragon_won"):
+                status = "the dragon won"
+            else:
+                status = "won by " + ", ".join((g.result or {}).get("winners", []) or ["nobody"])
+            print(f"{g.id:>4}  {started}  {g.game:<18} {', '.join(g.setup['players'])}  [{status}]")
+    return 0
+
+
+def cmd_new(args) -> int:
+    try:
+        options = json.loads(args.options) if args.options else {}
+    except json.JSONDecodeError as e:
+        print(f"tablekeeper new: --options is not valid JSON ({e.msg})", file=sys.stderr)
+        return EXIT_REFUSED
+    with _journal(args) as journal:
+        session = Session.new(journal, args.game_id, args.players, options)
+        print(_dump({"game_id": session.game_id, **session.view()}, args.indent))
+    return 0
+
+
+def cmd_act(args) -> int:
+    try:
+        entry = json.loads(args.action)
+    except json.JSONDecodeError as e:
+        print(f"tablekeeper act: not valid JSON ({e.msg})", file=sys.stderr)
+        return EXIT_REFUSED
+    with _journal(args) as journal:
+        session = _session(args, journal)
+        outcome = session.apply(entry)
+        for ev in outcome.events:
+            print(ev, file=sys.stderr)
+        print(_dump(outcome.view, args.indent))
+    return 0
+
+
+def cmd_state(args) -> int:
+    with _journal(args) as journal:
+        session = _session(args, journal)
+        print(_dump({"game_id": session.game_id, **session.view()}, args.indent))
+    return 0
+
+
+def cmd_demo(args) -> int:
+    """Play a short scripted game of counters in the state folder, printing each step."""
+    from . import demo
+
+    return demo.run(args.state_dir, delay=args.delay)
+
+
+def cmd_run(args) -> int:
+    # The touchscreen app comes with its own issue; until then `run` plays the demo.
+    from . import demo
+
+    return demo.run(args.state_dir, delay=args.delay)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="tablekeeper", description="Bookkeeping for card games played with real cards.")
+    p.add_argument("--state-dir", default=None,
+                   help="folder of the journal (default: $TABLEKEEPER_STATE_DIR, else $XDG_STATE_HOME/tablekeeper)")
+    # --state-dir works before or after the subcommand.
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--state-dir", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    sub = p.add_subparsers(dest="command", required=True)
+    _add = sub.add_parser
+
+    def add_parser(*a, **kw):
+        return _add(*a, parents=[common], **kw)
+
+    sub.add_parser = add_parser
+
+    r = sub.add_parser("replay", help="play a JSONL script in a temporary journal, print the final state as JSON")
+    r.add_argument("script", help="the script file, or - for standard input")
+    r.add_argument("--indent", type=int, default=None, help="pretty-print the JSON")
+    r.set_defaults(func=cmd_replay)
+
+    g = sub.add_parser("games", help="list the games, their player ranges, counters and options")
+    g.add_argument("--json", action="store_true")
+    g.set_defaults(func=cmd_games)
+
+    h = sub.add_parser("history", help="the current stored game's journal, readable")
+    h.add_argument("--game", type=int, default=None, help="a stored game's number (default: the current one)")
+    h.add_argument("--json", action="store_true")
+    h.set_defaults(func=cmd_history)
+
+    ls = sub.add_parser("list", help="stored games and their results")
+    ls.set_defaults(func=cmd_list)
+
+    n = sub.add_parser("new", help="start a stored game")
+    n.add_argument("game_id")
+    n.add_argument("players", nargs="+")
+    n.add_argument("--options", default=None, help="options as a JSON object")
+    n.add_argument("--indent", type=int, default=None)
+    n.set_defaults(func=cmd_new)
+
+    a = sub.add_parser("act", help="apply one action (JSON) to the current game; prints the new state")
+    a.add_argument("action")
+    a.add_argument("--game", type=int, default=None)
+    a.add_argument("--indent", type=int, default=None)
+    a.set_defaults(func=cmd_act)
+
+    s = sub.add_parser("state", help="the current game's state as JSON")
+    s.add_argument("--game", type=int, default=None)
+    s.add_argument("--indent", type=int, default=None)
+    s.set_defaults(func=cmd_state)
+
+    for name, func, text in (("demo", cmd_demo, "play a scripted demo game, printing the state"),
+                             ("run", cmd_run, "start the app on this machine's hardware (mock on a PC)")):
+        d = sub.add_parser(name, help=text)
+        d.add_argument("--delay", type=float, default=0.4, help="seconds between demo steps")
+        d.set_defaults(func=func)
+    return p
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except RuleError as e:
+        print(f"tablekeeper {args.command}: {e}", file=sys.stderr)
+        return EXIT_REFUSED
+    except TablekeeperError as e:
+        print(f"tablekeeper {args.command}: {e}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
