@@ -148,6 +148,44 @@ class Game:
         """Game-specific top-level keys for the public JSON view."""
         return {}
 
+    def seat_view(self, state: dict, name: str) -> dict:
+        """What one seat's pod shows, in game words (no pixels).
+
+        Returns ``{"counters": [[counter, value], ...]`` (display order, the
+        first is the default focus), ``"status"``: a short line (aim for ≤ 20
+        characters: "your turn: drink", "PASSING OUT", "out", "winner"),
+        ``"alert"``: true when the player must act now (a last chance),
+        ``"table"``: ``[[label, value], ...]`` the one or two table figures
+        that matter now (pot, temper, actions left)}``.
+        """
+        p = next(p for p in state["players"] if p["name"] == name)
+        if state["over"]:
+            status = "draw" if state["draw"] and name in state["winners"] else (
+                "winner" if name in state["winners"] else "game over")
+        elif p["out"]:
+            status = "out"
+        elif any(item.get("name") == name for item in state["pending"]):
+            status = "LAST CHANCE"
+        elif state.get("turn", {}).get("player") == name:
+            status = "your turn"
+        else:
+            status = ""
+        return {
+            "counters": [[k, v] for k, v in p["counters"].items()],
+            "status": status,
+            "alert": status == "LAST CHANCE",
+            "table": [[k, v] for k, v in state["table"].items()][:2],
+        }
+
+    def seat_actions(self, state: dict, name: str) -> list[dict]:
+        """The routine actions a seat's pod offers now, most likely first.
+
+        Each item is ``{"label": "drink", "action": {...}}`` (a complete,
+        legal-looking action for this player; the engine still validates it).
+        The pod's main button does the first. Default: none.
+        """
+        return []
+
     def describe(self, action: dict) -> str:
         """One action in words, for the history."""
         name = action.get("action")

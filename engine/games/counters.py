@@ -114,7 +114,7 @@ class Counters(Game):
               and any(c.get("out_at") is not None for c in specs)):
             t.finish(still, why="last one standing")
         turn = t.state["turn"]
-        if not t.state["over"] and t.player(turn["player"])["out"]:
+        if t.player(turn["player"])["out"] and t.in_game():
             turn["player"] = t.next_in_game(turn["player"])
 
     @action("next")
@@ -123,6 +123,11 @@ class Counters(Game):
         turn = t.state["turn"]
         turn["player"] = t.next_in_game(turn["player"])
         turn["number"] += 1
+
+    def seat_actions(self, state, name):
+        if not state["over"] and state["turn"]["player"] == name:
+            return [{"label": "end turn", "action": {"action": "next"}}]
+        return []
 
     def view_extra(self, state):
         return {"turn": dict(state["turn"])}
