@@ -204,10 +204,16 @@ def cmd_demo(args) -> int:
 
 
 def cmd_run(args) -> int:
-    # The touchscreen app comes with its own issue; until then `run` plays the demo.
-    from . import demo
+    """Start the touchscreen app (ui/app.py provides ``main(args)``); the demo until it exists."""
+    try:
+        from . import app
+    except ModuleNotFoundError as e:
+        if e.name != f"{__package__}.app":
+            raise
+        from . import demo
 
-    return demo.run(args.state_dir, delay=args.delay)
+        return demo.run(args.state_dir, delay=args.delay)
+    return app.main(args)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -265,7 +271,33 @@ def build_parser() -> argparse.ArgumentParser:
         d = sub.add_parser(name, help=text)
         d.add_argument("--delay", type=float, default=0.4, help="seconds between demo steps")
         d.set_defaults(func=func)
+        if name == "run":
+            try:  # ui/app.py adds its own options; it must not import kivy at import time
+                from . import app
+            except ModuleNotFoundError as e:
+                if e.name != f"{__package__}.app":
+                    raise
+            else:
+                getattr(app, "add_arguments", lambda parser: None)(d)
+    _register_optional(sub)
     return p
+
+
+def _register_optional(sub) -> None:
+    """Subcommands owned by other packages: each has ``register(subparsers)``.
+
+    hardware/cli.py: ``serve``, ``hw check``; ui/app_cli.py: options of ``run``.
+    """
+    import importlib
+
+    for module in ("tablekeeper.hardware.cli",):
+        try:
+            mod = importlib.import_module(module)
+        except ModuleNotFoundError as e:
+            if e.name != module:
+                raise
+            continue
+        mod.register(sub)
 
 
 def main(argv=None) -> int:
