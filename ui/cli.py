@@ -205,11 +205,8 @@ def cmd_demo(args) -> int:
 
 def cmd_run(args) -> int:
     """Start the touchscreen app (ui/app.py provides ``main(args)``); the demo until it exists."""
-    try:
-        from . import app
-    except ModuleNotFoundError as e:
-        if e.name != f"{__package__}.app":
-            raise
+    app = _optional(f"{__package__}.app")
+    if app is None:
         from . import demo
 
         return demo.run(args.state_dir, delay=args.delay)
@@ -272,12 +269,8 @@ def build_parser() -> argparse.ArgumentParser:
         d.add_argument("--delay", type=float, default=0.4, help="seconds between demo steps")
         d.set_defaults(func=func)
         if name == "run":
-            try:  # ui/app.py adds its own options; it must not import kivy at import time
-                from . import app
-            except ModuleNotFoundError as e:
-                if e.name != f"{__package__}.app":
-                    raise
-            else:
+            app = _optional(f"{__package__}.app")  # must not import kivy at import time
+            if app is not None:
                 getattr(app, "add_arguments", lambda parser: None)(d)
     _register_optional(sub)
     return p
@@ -288,16 +281,22 @@ def _register_optional(sub) -> None:
 
     hardware/cli.py: ``serve``, ``hw check``; ui/app_cli.py: options of ``run``.
     """
+    for module in ("tablekeeper.hardware.cli",):
+        mod = _optional(module)
+        if mod is not None:
+            mod.register(sub)
+
+
+def _optional(module: str):
+    """Import a module that may not exist yet; None if it does not (other import errors propagate)."""
     import importlib
 
-    for module in ("tablekeeper.hardware.cli",):
-        try:
-            mod = importlib.import_module(module)
-        except ModuleNotFoundError as e:
-            if e.name != module:
-                raise
-            continue
-        mod.register(sub)
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as e:
+        if e.name != module:
+            raise
+        return None
 
 
 def main(argv=None) -> int:
