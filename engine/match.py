@@ -104,6 +104,41 @@ class Match:
             raise
         self.accept(Proposal("action", entry, state))
 
+    def load(self, entries: list[dict]) -> int:
+        """Rebuild from journal entries (on a fresh match); returns how many were used.
+
+        Undo and redo are folded over the list first, without any state, so
+        each surviving action is applied exactly once. An entry that does not
+        replay stops the load there: the match then holds the state just
+        before it, and the return value is that entry's index.
+        """
+        done: list[tuple[int, dict]] = []
+        undone: list[tuple[int, dict]] = []
+        for i, entry in enumerate(entries):
+            name = entry.get("action") if isinstance(entry, dict) else None
+            if name == "undo" and done and set(entry) == {"action"}:
+                undone.append(done.pop())
+            elif name == "redo" and undone and set(entry) == {"action"}:
+                done.append(undone.pop())
+            elif name in CONTROL:
+                return self._load_prefix(entries, i)
+            else:
+                done.append((i, entry))
+                undone.clear()
+        for i, entry in done:
+            try:
+                self.replay(entry)
+            except RuleError:
+                return self._load_prefix(entries, i)
+        self.undone = [entry for _, entry in undone]
+        return len(entries)
+
+    def _load_prefix(self, entries: list[dict], stop: int) -> int:
+        fresh = Match(self.rules)
+        fresh.load(entries[:stop])
+        self.__dict__.update(fresh.__dict__)
+        return stop
+
     def state_at(self, n: int) -> dict:
         """The state after the first ``n`` done actions (a fresh copy)."""
         base = max(k for k in self._checkpoints if k <= n)

@@ -71,13 +71,18 @@ class Session:
         match = Match(make_rules(record.setup))
         session = cls(journal, record, match, **kw)
         entries = journal.entries(game_id)
-        for seq, entry in entries:
-            try:
-                match.replay(entry)
+        used = match.load([entry for _, entry in entries])
+        if used < len(entries):
+            seq, entry = entries[used]
+            try:  # say why, in the rules' own words
+                probe = Match(match.rules)
+                probe.load([e for _, e in entries[:used]])
+                probe.propose(entry)
+                why = "it is not a valid action"
             except RuleError as e:
-                journal.cut(game_id, seq, f"entry {seq} of game {game_id} does not replay ({e})")
-                break
-            session._next_seq = seq + 1
+                why = str(e)
+            journal.cut(game_id, seq, f"entry {seq} of game {game_id} does not replay ({why})")
+        session._next_seq = used
         session.warnings = list(journal.warnings)
         return session
 
