@@ -27,9 +27,10 @@ def test_sigkill_never_loses_an_acknowledged_action(tmp_path):
     acked: list[tuple[int, str]] = []
     kills_after_ack = 0
     for round_no in range(KILLS):
+        # Unbuffered: readline() below must not read ahead of what communicate() reads later.
         child = subprocess.Popen([sys.executable, str(CHILD), str(state)], stdout=subprocess.PIPE,
-                                 stderr=subprocess.PIPE, text=True)
-        head = ""
+                                 stderr=subprocess.PIPE, bufsize=0)
+        head = b""
         if rng.random() < 0.15:
             time.sleep(rng.uniform(0.0, 0.2))  # kill during start-up or resume
         else:
@@ -37,7 +38,7 @@ def test_sigkill_never_loses_an_acknowledged_action(tmp_path):
             time.sleep(rng.uniform(0.0, 0.15))
         os.kill(child.pid, signal.SIGKILL)
         out, err = child.communicate(timeout=30)
-        out = head + out
+        out = (head + out).decode()
         assert child.returncode == -signal.SIGKILL, err
         new = [line.split(" ", 2) for line in out.splitlines() if line.startswith("ACK ")]
         if new:
