@@ -15,7 +15,7 @@ from typing import Any, Callable, ClassVar
 
 from .errors import RuleError, SetupError
 from .spec import Counter, Option
-from .state import Args, Txn, canonical, clone
+from .state import Args, Txn, clone
 
 
 @dataclass(frozen=True)
@@ -269,9 +269,6 @@ class Game:
         }
         out.update(self.view_extra(state))
         return out
-
-    def same(self, a: dict, b: dict) -> bool:
-        return a == b and canonical(a) == canonical(b)
 
     # -- actions every game accepts ----------------------------------------
     @action("adjust", adjustment=True)
