@@ -1,0 +1,756 @@
+"""The Red Dragon Inn: gold, fortitude, alcohol, Drink Me! piles, turns and gambling.
+
+The cards stay physical; this module keeps the numbers and applies every
+consequence the rulebook (``seeds/red-dragon-inn.es.txt``) draws from them:
+
+* the Inn is the bank. ``table.inn`` is the Inn's net take since setup (0 at
+  the start, + what players pay it, − what it pays out), so players' gold +
+  ``inn`` + ``pot`` never changes;
+* the drink deck and its discard are counted (``drinks``): buying and drinking
+  move cards between the deck, the Drink Me! piles and the discard; when the
+  deck runs out every player still in pays 1 gold to the Inn and the discard
+  becomes the new deck;
+* a loss (passing out, out of gold) first waits in ``pending`` — the last
+  chance window. Adjustments, transfers and card-driven extra drinks leave it
+  open and may save the player; ``resolve`` or the next other action applies
+  it: pass-out splits first, then the zero-gold checks, then a draw or the last
+  one standing;
+* a gambling round (``gambling``) follows the round's turn order, control and
+  "Winning Hand!" rules, and ends by itself when everyone but the player in
+  control has passed.
+
+``docs/games/red-dragon-inn.md`` documents every action, option and
+interpretation.
+"""
+from __future__ import annotations
+
+from ..errors import RuleError, SetupError
+from ..game import Game, action
+from ..spec import Counter, Option
+from ..state import Args, Txn
+
+#: Cards in the base game's drink deck. The Spanish rulebook copy does not give
+#: the number; the published component list of the base box does ("30 card
+#: Drink deck"). Tables with a different deck set the ``drink_deck`` option.
+BASE_DRINK_DECK = 30
+
+PHASES = ("discard", "action", "buy", "drink")
+PHASE_WORDS = {"discard": "discard & draw", "action": "action", "buy": "buy drinks", "drink": "drink"}
+
+#: Characters with extra material: the counter the device keeps for them and its start.
+#: Serena's piety marker starts on 8; the deck-based characters get a free counter.
+KNOWN_CHARACTERS = {
+    "serena": ("Serena", "piety", 8),
+    "wizgille": ("Wizgille", "gear", 0),
+    "phrenk": ("Phrenk", "potions", 0),
+    "kaylin": ("Kaylin", "wulfric", 0),
+}
+
+FIXED_COUNTERS = ("gold", "fortitude", "alcohol", "drink_me")
+
+CARDS = ("gambling", "cheat", "winning_hand")
+CARD_WORDS = {"gambling": "a gambling card", "cheat": "a cheating card", "winning_hand": '"Winning Hand!"'}
+
+PASSING_OUT = "passing out"
+OUT_OF_GOLD = "out of gold"
+
+
+def start_gold(n: int, options: dict) -> int:
+    """10 gold; 8 with 2 players; 12 with 7 or more (rulebook, "Preparar")."""
+    if n == 2:
+        return 8
+    if n >= 7:
+        return 12
+    return 10
+
+
+class RedDragonInn(Game):
+    id = "red-dragon-inn"
+    title = "The Red Dragon Inn"
+    min_players = 2
+    max_players = 8
+    options_spec = (
+        Option("drink_deck", BASE_DRINK_DECK,
+               f"cards in the drink deck before dealing (default {BASE_DRINK_DECK}: the base box's drink deck)",
+               lo=3, hi=1000),
+        Option("characters", {}, "player name → character: a name (Serena keeps piety from 8; Wizgille, "
+               "Phrenk and Kaylin get a free counter gear / potions / wulfric), or an object "
+               '{"name": ..., "counter": ..., "start": ...} for any character with an extra deck', kind=dict),
+        Option("first_player", "", "who goes first (default: the first player listed)", kind=str),
+    )
+
+    # -- setup -----------------------------------------------------------------
+    def __init__(self, players, options=None):
+        super().__init__(players, options)
+        n = len(self.players)
+        if self.options["drink_deck"] <= n:
+            raise SetupError(f"the drink deck needs more than {n} cards: one is dealt to each "
+                             f"player's Drink Me! pile at setup")
+        first = self.options["first_player"]
+        if first and first not in self.players:
+            raise SetupError(f"first_player {first!r} is not one of the players ({', '.join(self.players)})")
+        #: player name → (character name, extra counter or None, its start)
+        self.characters: dict[str, tuple[str, str | None, int]] = {}
+        for name, value in self.options["characters"].items():
+            if name not in self.players:
+                raise SetupError(f"characters: {name!r} is not one of the players ({', '.join(self.players)})")
+            self.characters[name] = self._character(name, value)
+        # The extra counters exist only for the players whose character has one.
+        self._extra_specs: dict[str, Counter] = {}
+        for _, counter, _ in self.characters.values():
+            if counter and counter not in self._extra_specs:
+                self._extra_specs[counter] = Counter(counter, 0, lo=0, doc="a character's extra counter")
+        self.player_counters.update(self._extra_specs)
+
+    @staticmethod
+    def _character(player: str, value) -> tuple[str, str | None, int]:
+        if isinstance(value, str) and value.strip():
+            known = KNOWN_CHARACTERS.get(value.strip().lower())
+            return known if known else (value.strip(), None, 0)
+        if isinstance(value, dict):
+            extra = sorted(set(value) - {"name", "counter", "start"})
+            if extra:
+                raise SetupError(f"characters: {player}'s character has an unknown field {extra[0]!r} "
+                                 "(fields: name, counter, start)")
+            name, counter, start = value.get("name"), value.get("counter"), value.get("start", 0)
+            if not isinstance(name, str) or not name.strip():
+                raise SetupError(f"characters: {player}'s character needs a \"name\"")
+            if counter is not None and (not isinstance(counter, str) or not counter.isidentifier()):
+                raise SetupError(f"characters: {player}'s \"counter\" must be a simple name like \"gear\"")
+            if counter in FIXED_COUNTERS:
+                raise SetupError(f"characters: {counter!r} is already one of every player's counters")
+            if isinstance(start, bool) or not isinstance(start, int) or start < 0:
+                raise SetupError(f"characters: {player}'s \"start\" must be a whole number ≥ 0")
+            if counter is None:
+                known = KNOWN_CHARACTERS.get(name.strip().lower())
+                if known:
+                    counter = known[1]
+                    start = value.get("start", known[2])
+            return (name.strip(), counter, start)
+        raise SetupError(f"characters: {player}'s character must be a name or an object, not {value!r}")
+
+    def player_counter_specs(self):
+        return [
+            Counter("gold", start_gold, lo=0, bank="inn", doc="the player's stash; the Inn is the other side"),
+            Counter("fortitude", 20, lo=0, hi=20, doc="passing out when alcohol ≥ fortitude"),
+            Counter("alcohol", 0, lo=0, hi=20, doc="alcohol content"),
+            Counter("drink_me", 1, lo=0, doc="face-down cards on the Drink Me! pile"),
+        ]
+
+    def table_counter_specs(self):
+        return [
+            Counter("inn", 0, lo=None, doc="the Inn's net take since setup (+ paid to it, − paid out)"),
+            Counter("pot", 0, lo=0, doc="gold anted in the gambling round"),
+        ]
+
+    def setup_extra(self, state: dict) -> None:
+        n = len(self.players)
+        for p in state["players"]:
+            char = self.characters.get(p["name"])
+            for counter in self._extra_specs:
+                del p["counters"][counter]
+            if char:
+                p["character"] = char[0]
+                if char[1]:
+                    p["counters"][char[1]] = char[2]
+        first = self.options["first_player"] or self.players[0]
+        state["turn"] = {"player": first, "phase": "discard", "number": 1}
+        state["drinks"] = {"deck": self.options["drink_deck"] - n, "discard": 0}
+        state["gambling"] = None
+
+    def view_extra(self, state: dict) -> dict:
+        g = state["gambling"]
+        return {
+            "turn": dict(state["turn"]),
+            "drinks": dict(state["drinks"]),
+            "gambling": None if g is None else {k: (list(v) if isinstance(v, list) else v) for k, v in g.items()},
+        }
+
+    # -- the last chance window ----------------------------------------------------
+    def before_action(self, t: Txn, info, a: Args) -> None:
+        if not t.state["pending"] or info.adjustment:
+            return
+        # A card played in the last chance window may make someone drink or give
+        # drinks: those ("extra": true) leave the window open, like adjustments.
+        if info.name in ("drink", "buy") and a.raw("extra", False) is True:
+            return
+        pending = list(t.state["pending"])
+        actor = self._default_actor(t.state, info.name) if not a.has("player") else None
+        self.resolve_pending(t)
+        who = ", ".join(f"{e['name']} ({e['reason']})" for e in pending)
+        if t.state["over"] and info.name != "resolve":
+            raise RuleError(f"the pending losses of {who} end the game ({self._result_words(t.state)}): "
+                            "send resolve to end it, or change the numbers first")
+        if actor is not None and self._default_actor(t.state, info.name) != actor:
+            # Applying the losses put the player this action was meant for out
+            # (or ended the round): it would silently act for someone else.
+            raise RuleError(f"applying the pending losses of {who} changes whose go it is "
+                            f"(it was {actor}'s): send resolve first")
+
+    @staticmethod
+    def _default_actor(state: dict, name: str) -> str | None:
+        """Who an action without "player" acts for: the active player, or the player to act in the round."""
+        if name in ("next", "buy", "drink", "gamble"):
+            return state["turn"]["player"]
+        if name in ("play", "pass") and state["gambling"] is not None:
+            return state["gambling"]["to_act"]
+        return None
+
+    @action("resolve", when_over=True)
+    def _resolve(self, t: Txn, a: Args) -> None:
+        """Close the last chance window and apply the pending losses (a no-op when nothing is pending).
+
+        Also a harmless no-op after the game ended (a second press of the button).
+        """
+        if t.state["pending"] and not t.state["over"]:
+            self.resolve_pending(t)
+
+    def consequences(self, t: Txn) -> None:
+        """Recompute the pending losses: alcohol ≥ fortitude, or 0 gold outside a gambling round."""
+        t.state["pending"] = self._losses(t)
+
+    def _losses(self, t: Txn) -> list[dict]:
+        out = []
+        gambling = t.state["gambling"] is not None
+        for p in t.in_game():
+            c = p["counters"]
+            if c["alcohol"] >= c["fortitude"]:
+                out.append({"name": p["name"], "reason": PASSING_OUT})
+            elif c["gold"] == 0 and not gambling:
+                # During a gambling round a player at 0 gold stays in until it ends.
+                out.append({"name": p["name"], "reason": OUT_OF_GOLD})
+        return out
+
+    def resolve_pending(self, t: Txn) -> None:
+        """Apply the losses: all pass-out splits first, then the zero-gold checks."""
+        st = t.state
+        before = [p["name"] for p in t.in_game()]
+        passing = [p["name"] for p in t.in_game() if p["counters"]["alcohol"] >= p["counters"]["fortitude"]]
+        staying = [n for n in before if n not in passing]
+        for name in passing:
+            self._split(t, name, staying)
+        broke = [] if st["gambling"] is not None else [n for n in staying if t.get(n, "gold") == 0]
+        for name in passing:
+            self._lose(t, name, "passed out")
+        for name in broke:
+            self._lose(t, name, "out of gold")
+        st["pending"] = []
+        still = [p["name"] for p in t.in_game()]
+        if not still:
+            t.finish(before, draw=True, why="every player still in lost at once")
+            return
+        if len(still) == 1:
+            t.finish(still, why="last one standing")
+            return
+        if st["gambling"] is not None:
+            self._check_round_end(t)
+        elif t.player(st["turn"]["player"])["out"]:
+            self._start_next_turn(t)
+
+    def _split(self, t: Txn, name: str, staying: list[str]) -> None:
+        """Passing out: half the gold and the odd coin to the Inn; the rest split evenly; remainder to the Inn."""
+        gold = t.get(name, "gold")
+        to_inn = gold - gold // 2
+        rest = gold // 2
+        share = rest // len(staying) if staying else 0
+        to_inn += rest - share * len(staying)
+        t.add(name, "gold", -gold)
+        t.add(None, "inn", to_inn)
+        for other in staying:
+            if share:
+                t.add(other, "gold", share)
+        if gold:
+            each = f", {share} to each of {', '.join(staying)}" if share else ""
+            t.event(f"{name} passes out: {to_inn} of {gold} gold to the Inn{each}")
+
+    def _lose(self, t: Txn, name: str, why: str) -> None:
+        cards = t.get(name, "drink_me")
+        if cards:
+            t.add(name, "drink_me", -cards)
+            t.state["drinks"]["discard"] += cards
+        t.eliminate(name, why)
+        g = t.state["gambling"]
+        if g is not None and name in g["players"]:
+            self._remove_from_round(t, name)
+
+    # -- turn and phases -----------------------------------------------------------
+    def _active(self, t: Txn, a: Args, doing: str) -> str:
+        """The acting player: "player" if given (must be the active one), else the active one."""
+        turn = t.state["turn"]
+        who = a.player("player", None) or turn["player"]
+        if who != turn["player"]:
+            raise RuleError(f"it is {turn['player']}'s turn, not {who}'s: only {turn['player']} can {doing}")
+        return who
+
+    def _no_round(self, t: Txn, doing: str) -> None:
+        if t.state["gambling"] is not None:
+            raise RuleError(f"a gambling round is running: finish it before you {doing}")
+
+    def _start_next_turn(self, t: Txn) -> None:
+        turn = t.state["turn"]
+        turn["player"] = t.next_in_game(turn["player"])
+        turn["phase"] = "discard"
+        turn["number"] += 1
+        t.event(f"{turn['player']}'s turn: {PHASE_WORDS['discard']}")
+
+    @action("next")
+    def _next(self, t: Txn, a: Args) -> None:
+        """Go on to the active player's next phase (discard & draw → action → buy drinks → drink)."""
+        who = self._active(t, a, "end a phase")
+        skip = a.bool("skip", False)
+        self._no_round(t, "go on to the next phase")
+        turn = t.state["turn"]
+        phase = turn["phase"]
+        if phase == "buy" and not skip:
+            raise RuleError(f"{who} buys a drink for another player first (phase 3: buy drinks); "
+                            'if a card skips it, send "skip": true')
+        if phase == "drink":
+            if not skip:
+                raise RuleError(f"{who} drinks to end the turn (phase 4: drink); "
+                                'if a card skips it, send "skip": true')
+            self._start_next_turn(t)
+            return
+        if skip:
+            raise RuleError(f'"skip" is only for the buy drinks and drink phases; now is {PHASE_WORDS[phase]}')
+        turn["phase"] = PHASES[PHASES.index(phase) + 1]
+
+    # -- drinks ------------------------------------------------------------------------
+    def _take_from_deck(self, t: Txn, k: int, *, strict: bool) -> int:
+        """Take ``k`` cards off the drink deck, running out as the rules say; returns how many."""
+        d = t.state["drinks"]
+        taken = 0
+        for _ in range(k):
+            if d["deck"] == 0:
+                if d["discard"] == 0:
+                    if strict:
+                        raise RuleError("the drink deck is empty and no drink has been discarded yet "
+                                        "to shuffle into a new one")
+                    t.event("the drink deck and its discard are empty: no more cards to take")
+                    break
+                # It emptied with no discards to shuffle (everybody paid then): shuffle now.
+                d["deck"], d["discard"] = d["discard"], 0
+                t.event(f"the {d['deck']} discarded drinks are shuffled into a new drink deck")
+            d["deck"] -= 1
+            taken += 1
+            if d["deck"] == 0:
+                self._run_out(t)
+        return taken
+
+    def _run_out(self, t: Txn) -> None:
+        """The drink deck ran out: every player still in pays 1 gold to the Inn; the discard becomes the deck."""
+        paid = []
+        for p in t.in_game():
+            if t.add(p["name"], "gold", -1):
+                t.add(None, "inn", 1)
+                paid.append(p["name"])
+        d = t.state["drinks"]
+        d["deck"], d["discard"] = d["discard"], 0
+        t.event(f"the drink deck ran out: {', '.join(paid) or 'nobody'} paid 1 gold to the Inn; "
+                f"the {d['deck']} discarded drinks are the new deck")
+
+    @action("buy")
+    def _buy(self, t: Txn, a: Args) -> None:
+        """Top card of the drink deck onto another player's Drink Me! pile (phase 3), or an extra drink from a card."""
+        extra = a.bool("extra", False)
+        to = a.player("to")
+        count = a.int("count", 1, lo=1)
+        if extra:
+            buyer = a.player("player", None)
+        else:
+            buyer = self._active(t, a, "buy drinks now")
+            if count != 1:
+                raise RuleError('the buy drinks phase buys one drink; a card\'s extra drinks are "extra": true')
+            self._no_round(t, "buy drinks")
+            phase = t.state["turn"]["phase"]
+            if phase != "buy":
+                raise RuleError(f"buying drinks is phase 3; now is {buyer}'s {PHASE_WORDS[phase]} phase"
+                                + ('' if phase != 'drink' else ' (a drink was bought already)')
+                                + '; a card\'s extra drink is "extra": true')
+            if to == buyer:
+                raise RuleError(f"{buyer} buys the drink for another player, not for themselves")
+        got = self._take_from_deck(t, count, strict=True)
+        t.add(to, "drink_me", got)
+        drinks = f"{got} drink{'s' if got != 1 else ''}"
+        t.event(f"{buyer} buys {to} {drinks}" if buyer else f"{to} gets {drinks}")
+        if not extra:
+            t.state["turn"]["phase"] = "drink"
+
+    @action("drink")
+    def _drink(self, t: Txn, a: Args) -> None:
+        """Reveal the top of a Drink Me! pile (phase 4) and apply it, chasers and all, as ONE drink.
+
+        "alcohol", "fortitude", "gold": the drink's total effects (each clamps
+        to its bounds; gold comes from / goes to the Inn). "chasers": how many
+        more cards were revealed from the same pile. With an empty pile the
+        player sobers up (alcohol −1). In phase 4 the turn then passes to the
+        left; "extra": true is a drink a card makes someone take at another
+        time ("from": "deck" to reveal it from the drink deck).
+        """
+        extra = a.bool("extra", False)
+        alcohol = a.int("alcohol", 0)
+        fortitude = a.int("fortitude", 0)
+        gold = a.int("gold", 0)
+        chasers = a.int("chasers", 0, lo=0)
+        source = a.str("from", "drink_me", choices=("drink_me", "deck"))
+        if extra:
+            who = a.player("player", None) or t.state["turn"]["player"]
+        else:
+            who = self._active(t, a, "drink now")
+            self._no_round(t, "drink")
+            phase = t.state["turn"]["phase"]
+            if phase != "drink":
+                raise RuleError(f"drinking is phase 4; now is {who}'s {PHASE_WORDS[phase]} phase "
+                                '(a drink a card makes someone take is "extra": true)')
+            if source != "drink_me":
+                raise RuleError("the drink phase reveals your own Drink Me! pile; "
+                                'a drink from the deck is "extra": true')
+        cards = 1 + chasers
+        effects = alcohol or fortitude or gold
+        if source == "drink_me":
+            pile = t.get(who, "drink_me")
+            if pile == 0:
+                if effects or chasers:
+                    raise RuleError(f"{who} has no Drink Me! cards: {who} sobers up (alcohol −1), "
+                                    "there is no drink to apply")
+                t.add(who, "alcohol", -1)
+                t.event(f"{who} has no Drink Me! cards and sobers up: alcohol −1")
+            else:
+                if cards > pile:
+                    raise RuleError(f"{who} has only {pile} Drink Me! card{'s' if pile != 1 else ''}: "
+                                    f"a drink and at most {pile - 1} chaser{'s' if pile != 2 else ''}")
+                t.add(who, "drink_me", -cards)
+                t.state["drinks"]["discard"] += cards
+                self._apply_drink(t, who, alcohol, fortitude, gold, chasers)
+        else:
+            self._take_from_deck(t, cards, strict=True)
+            t.state["drinks"]["discard"] += cards
+            self._apply_drink(t, who, alcohol, fortitude, gold, chasers)
+        if not extra:
+            self._start_next_turn(t)
+
+    def _apply_drink(self, t: Txn, who: str, alcohol: int, fortitude: int, gold: int, chasers: int) -> None:
+        parts = []
+        if alcohol:
+            parts.append(f"alcohol {t.add(who, 'alcohol', alcohol):+d}")
+        if fortitude:
+            parts.append(f"fortitude {t.add(who, 'fortitude', fortitude):+d}")
+        if gold:
+            parts.append(f"gold {self.adjust(t, who, 'gold', gold):+d}")
+        with_chasers = f" with {chasers} chaser{'s' if chasers != 1 else ''}" if chasers else ""
+        t.event(f"{who} drinks{with_chasers}: {', '.join(parts) or 'no effect'}")
+
+    @action("drink_piles", adjustment=True)
+    def _drink_piles(self, t: Txn, a: Args) -> None:
+        """Correct the drink deck and discard counts to match the table; a deck set to 0 runs out."""
+        deck = a.int("deck", lo=0)
+        discard = a.int("discard", lo=0)
+        d = t.state["drinks"]
+        d["deck"], d["discard"] = deck, discard
+        if deck == 0:
+            self._run_out(t)
+
+    # -- gambling ----------------------------------------------------------------------
+    def _round(self, t: Txn) -> dict:
+        g = t.state["gambling"]
+        if g is None:
+            raise RuleError("no gambling round is running")
+        return g
+
+    def _next_in_round(self, t: Txn, after: str) -> str | None:
+        """The next player on the left of ``after`` still in the round and not in control."""
+        g = t.state["gambling"]
+        names = [p["name"] for p in t.players]
+        i = names.index(after)
+        for k in range(1, len(names) + 1):
+            n = names[(i + k) % len(names)]
+            if n in g["players"] and n != g["control"]:
+                return n
+        return None
+
+    def _ante(self, t: Txn, caller: str | None, players: list[str]) -> list[str]:
+        """Everyone listed antes 1 gold into the pot — nobody if the caller cannot."""
+        if caller is not None and t.get(caller, "gold") == 0:
+            t.event(f"{caller} cannot ante, so nobody antes")
+            return []
+        paid = []
+        for name in players:
+            if t.add(name, "gold", -1):
+                t.add(None, "pot", 1)
+                paid.append(name)
+        return paid
+
+    @action("gamble")
+    def _gamble(self, t: Txn, a: Args) -> None:
+        """"Gambling? I'm in!" as the action: everyone still in antes 1 gold; the starter is in control."""
+        who = self._active(t, a, "start a gambling round")
+        self._no_round(t, "start another one")
+        phase = t.state["turn"]["phase"]
+        if phase != "action":
+            raise RuleError(f"a gambling round starts with an action card (phase 2); now is {PHASE_WORDS[phase]}")
+        players = [p["name"] for p in t.in_game()]
+        t.state["gambling"] = {"starter": who, "control": who, "last": "gambling", "players": players,
+                               "left": [], "passed": [], "to_act": None}
+        paid = self._ante(t, who, players)
+        g = t.state["gambling"]
+        g["to_act"] = self._next_in_round(t, who)
+        t.event(f"{who} starts a gambling round; pot {t.get(None, 'pot')}"
+                + (f" (no ante from {', '.join(n for n in players if n not in paid)})"
+                   if paid and len(paid) < len(players) else ""))
+
+    def _round_player(self, t: Txn, a: Args, doing: str) -> tuple[dict, str]:
+        g = self._round(t)
+        who = a.player("player", None) or g["to_act"]
+        if who in g["left"]:
+            raise RuleError(f"{who} left this gambling round and cannot {doing}")
+        if who != g["to_act"]:
+            raise RuleError(f"it is {g['to_act']}'s go in the gambling round, not {who}'s")
+        return g, who
+
+    @action("play")
+    def _play(self, t: Txn, a: Args) -> None:
+        """Play a gambling card, a cheating card or "Winning Hand!" in the round: take control.
+
+        "ante": true for a card that makes everyone still in the round ante
+        1 more (nobody antes if the player who plays it cannot).
+        """
+        card = a.str("card", choices=CARDS)
+        ante = a.bool("ante", False)
+        g, who = self._round_player(t, a, "play gambling or cheating cards")
+        if g["last"] == "winning_hand" and card != "cheat":
+            raise RuleError(f'after "Winning Hand!" only a cheating card can take control, not {CARD_WORDS[card]}')
+        g["control"], g["last"], g["passed"] = who, card, []
+        t.event(f"{who} plays {CARD_WORDS[card]} and takes control")
+        if ante:
+            self._ante(t, who, list(g["players"]))
+        g["to_act"] = self._next_in_round(t, who)
+        self._check_round_end(t)
+
+    @action("pass")
+    def _pass(self, t: Txn, a: Args) -> None:
+        """Pass in the gambling round (you may still play later, if the round goes on)."""
+        g, who = self._round_player(t, a, "pass")
+        g["passed"].append(who)
+        g["to_act"] = self._next_in_round(t, who)
+        self._check_round_end(t)
+
+    @action("leave")
+    def _leave(self, t: Txn, a: Args) -> None:
+        """A player leaves the gambling round (a card lets them): no more gambling or cheating cards."""
+        g = self._round(t)
+        who = a.player("player")
+        if who in g["left"]:
+            raise RuleError(f"{who} already left this gambling round")
+        self._remove_from_round(t, who)
+        t.event(f"{who} leaves the gambling round")
+        self._check_round_end(t)
+
+    @action("force_out")
+    def _force_out(self, t: Txn, a: Args) -> None:
+        """A card forces a player out of the round; if one player remains, they win it."""
+        g = self._round(t)
+        who = a.player("player")
+        if who in g["left"]:
+            raise RuleError(f"{who} already left this gambling round")
+        self._remove_from_round(t, who)
+        t.event(f"{who} is forced out of the gambling round")
+        if len(g["players"]) == 1:
+            self._end_round(t, g["players"][0], why="the last player in the round")
+        else:
+            self._check_round_end(t)
+
+    @action("end_round")
+    def _end_round_action(self, t: Txn, a: Args) -> None:
+        """End the round now (a card says so): the pot to "winner" (default: the player in control), null = the Inn."""
+        g = self._round(t)
+        if a.has("winner"):
+            winner = a.raw("winner")
+            if winner is not None:
+                if not isinstance(winner, str):
+                    raise RuleError(f"end_round: 'winner' must be a player's name or null, not {winner!r}")
+                if t.player(winner)["out"]:
+                    raise RuleError(f"{winner} is out of the game")
+        else:
+            winner = g["control"]
+        self._end_round(t, winner, why="a card ended the round")
+
+    @action("pay_pot", adjustment=True)
+    def _pay_pot(self, t: Txn, a: Args) -> None:
+        """A player puts gold into the pot (a card says so); only as much as they have."""
+        self._round(t)
+        who = a.player("player")
+        amount = a.int("amount", lo=1)
+        paid = -t.add(who, "gold", -amount)
+        t.add(None, "pot", paid)
+
+    def _remove_from_round(self, t: Txn, name: str) -> None:
+        g = t.state["gambling"]
+        g["players"].remove(name)
+        if not t.player(name)["out"]:
+            g["left"].append(name)
+        if name in g["passed"]:
+            g["passed"].remove(name)
+        if g["control"] == name:
+            g["control"] = None
+            t.event("nobody is in control of the gambling round now")
+        if g["to_act"] == name or g["to_act"] not in g["players"]:
+            g["to_act"] = self._next_in_round(t, name)
+
+    def _check_round_end(self, t: Txn) -> None:
+        """The round ends when everyone still in it, but the player in control, has passed since the last play."""
+        g = t.state["gambling"]
+        waiting = [n for n in g["players"] if n != g["control"] and n not in g["passed"]]
+        if not waiting:
+            self._end_round(t, g["control"], why="everybody else passed")
+
+    def _end_round(self, t: Txn, winner: str | None, *, why: str) -> None:
+        pot = t.get(None, "pot")
+        t.add(None, "pot", -pot)
+        if winner is not None:
+            t.add(winner, "gold", pot)
+            t.event(f"{winner} wins the gambling round ({why}) and takes the pot: {pot} gold")
+        else:
+            t.add(None, "inn", pot)
+            t.event(f"the gambling round ends with nobody in control: the pot ({pot} gold) goes to the Inn")
+        t.state["gambling"] = None
+        turn = t.state["turn"]
+        if t.player(turn["player"])["out"]:
+            self._start_next_turn(t)
+        else:
+            turn["phase"] = "buy"
+
+    # -- generic actions, with this game's rules ---------------------------------------------
+    def _has_counter(self, t: Txn, who: str, counter: str) -> None:
+        t.spec(counter, who)
+        if counter not in t.player(who)["counters"]:
+            owners = [n for n, c in self.characters.items() if c[1] == counter]
+            raise RuleError(f"{who} has no {counter} counter (only {', '.join(owners)} keeps {counter})")
+
+    def adjust(self, t: Txn, who, counter, delta):
+        if who is None:
+            t.spec(counter, None)
+            if counter == "inn":
+                raise RuleError("the Inn's take changes only when players pay it or it pays them: "
+                                "adjust a player's gold (the Inn is the other side)")
+            raise RuleError("the pot changes by antes (gamble, play), pay_pot and the round's end")
+        self._has_counter(t, who, counter)
+        if counter == "drink_me":
+            # The cards come from the drink deck and go to its discard.
+            if delta > 0:
+                got = self._take_from_deck(t, delta, strict=False)
+                return t.add(who, "drink_me", got)
+            applied = t.add(who, "drink_me", delta)
+            t.state["drinks"]["discard"] -= applied
+            return applied
+        return super().adjust(t, who, counter, delta)
+
+    def transfer(self, t: Txn, giver, taker, counter, amount):
+        self._has_counter(t, giver, counter)
+        self._has_counter(t, taker, counter)
+        return super().transfer(t, giver, taker, counter, amount)
+
+    # -- pods ----------------------------------------------------------------------------------
+    def seat_view(self, state: dict, name: str) -> dict:
+        p = next(p for p in state["players"] if p["name"] == name)
+        c = p["counters"]
+        counters = [["gold", c["gold"]], ["alcohol", c["alcohol"]], ["fortitude", c["fortitude"]],
+                    ["drink_me", c["drink_me"]]]
+        counters += [[k, v] for k, v in c.items() if k not in FIXED_COUNTERS]
+        g = state["gambling"]
+        turn = state["turn"]
+        mine = [e for e in state["pending"] if e["name"] == name]
+        if state["over"]:
+            status = ("draw" if state["draw"] else "winner") if name in state["winners"] else "game over"
+        elif p["out"]:
+            status = "out"
+        elif mine:
+            status = mine[0]["reason"].upper()
+        elif g is not None:
+            if name in g["left"]:
+                status = "left the round"
+            elif g["to_act"] == name:
+                status = "gamble: play/pass"
+            elif g["control"] == name:
+                status = "in control"
+            else:
+                status = "gambling"
+        elif turn["player"] == name:
+            status = f"your turn: {turn['phase']}"
+        else:
+            status = ""
+        if g is not None:
+            table = [["pot", state["table"]["pot"]], ["control", g["control"] or "-"]]
+        else:
+            table = [["deck", state["drinks"]["deck"]], ["turn", turn["player"]]]
+        return {"counters": counters, "status": status, "alert": bool(mine) and not state["over"], "table": table}
+
+    def seat_actions(self, state: dict, name: str) -> list[dict]:
+        p = next(p for p in state["players"] if p["name"] == name)
+        if state["over"] or p["out"]:
+            return []
+        if state["pending"]:
+            return [{"label": "resolve", "action": {"action": "resolve"}}]
+        g = state["gambling"]
+        if g is not None:
+            if g["to_act"] != name:
+                return []
+            out = [{"label": "pass", "action": {"action": "pass", "player": name}}]
+            for card in CARDS:
+                if g["last"] != "winning_hand" or card == "cheat":
+                    out.append({"label": card.replace("_", " "),
+                                "action": {"action": "play", "player": name, "card": card}})
+            return out
+        turn = state["turn"]
+        if turn["player"] != name:
+            return []
+        phase = turn["phase"]
+        if phase == "discard":
+            return [{"label": "drawn: action", "action": {"action": "next", "player": name}}]
+        if phase == "action":
+            return [{"label": "done: buy", "action": {"action": "next", "player": name}},
+                    {"label": "gamble", "action": {"action": "gamble", "player": name}}]
+        if phase == "buy":
+            names = [q["name"] for q in state["players"]]
+            i = names.index(name)
+            order = [state["players"][(i + k) % len(names)] for k in range(1, len(names))]
+            return [{"label": f"drink for {q['name']}", "action": {"action": "buy", "player": name, "to": q["name"]}}
+                    for q in order if not q["out"]]
+        label = "drink" if p["counters"]["drink_me"] else "sober up"
+        return [{"label": label, "action": {"action": "drink", "player": name}}]
+
+    def describe(self, action: dict) -> str:
+        name = action.get("action")
+        who = action.get("player", "")
+        if name == "buy":
+            n = action.get("count", 1)
+            extra = " (extra)" if action.get("extra") else ""
+            return f"{who or 'the active player'} buys {action.get('to')} {n} drink{'s' if n != 1 else ''}{extra}"
+        if name == "drink":
+            effects = ", ".join(f"{k} {action[k]:+d}" for k in ("alcohol", "fortitude", "gold")
+                                if isinstance(action.get(k), int) and action.get(k))
+            ch = action.get("chasers", 0)
+            more = f" with {ch} chaser{'s' if ch != 1 else ''}" if ch else ""
+            src = " from the deck" if action.get("from") == "deck" else ""
+            return f"{who or 'the active player'} drinks{src}{more}" + (f": {effects}" if effects else "")
+        if name == "next":
+            return f"{who or 'the active player'}: next phase" + (" (skipped)" if action.get("skip") else "")
+        if name == "gamble":
+            return f"{who or 'the active player'}: Gambling? I'm in!"
+        if name == "play":
+            return f"{who or 'the next player'} plays {CARD_WORDS.get(action.get('card'), action.get('card'))}"
+        if name == "pass":
+            return f"{who or 'the next player'} passes"
+        if name == "leave":
+            return f"{who} leaves the gambling round"
+        if name == "force_out":
+            return f"{who} is forced out of the gambling round"
+        if name == "end_round":
+            w = action.get("winner", "the player in control")
+            return f"the gambling round ends: pot to {w or 'the Inn'}"
+        if name == "pay_pot":
+            return f"{who} pays {action.get('amount')} gold into the pot"
+        if name == "drink_piles":
+            return f"drink deck counted: {action.get('deck')} in the deck, {action.get('discard')} discarded"
+        return super().describe(action)
+
+
+GAME = RedDragonInn
