@@ -1,0 +1,158 @@
+"""The owner side: events off the one queue, into the engine, out to every pod.
+
+A :class:`PodHub` runs on one thread — the headless loop of ``tablekeeper
+serve``, or the Kivy clock of the app — and is the only place where a pod's
+input becomes an engine action (DESIGN.md, data flow):
+
+1. take an :class:`~.pod.InputEvent` off the queue;
+2. the seat's :class:`~.inputs.SeatControls` turns it into an action (or a
+   pod-local change: focus, the offered action);
+3. the session validates and journals it; a refusal's message is shown on
+   that pod for a few seconds, the state unchanged;
+4. every pod whose :class:`~.pod.PodView` changed gets it (a pod sends only
+   what changed).
+
+Pods are anything with ``show(view, now)``, ``wake(now)``, ``tick(now)``,
+``next_due(now)`` and ``close()`` (:class:`~.pods.Pod`, or the app's
+virtual pods); ``pods`` maps seat number → pod.
+"""
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from typing import Callable
+
+from ..engine import RuleError, TablekeeperError
+from .inputs import SeatControls
+from .pod import InputEvent, PodView
+
+MESSAGE_SECONDS = 3.0
+
+
+class PodHub:
+    def __init__(self, session, pods: dict, events: queue.Queue, *, clock: Callable[[], float] = time.monotonic,
+                 report: Callable[[str], None] | None = None, message_seconds: float = MESSAGE_SECONDS):
+        self.session = session
+        self.pods = pods
+        self.events = events
+        self.clock = clock
+        self.report = report or (lambda text: None)
+        self.message_seconds = message_seconds
+        self.controls: dict[int, SeatControls] = {}
+        self.messages: dict[int, tuple[str, float]] = {}  # seat -> (text, until)
+        self.views: dict[int, PodView] = {}
+        self.applied = 0
+        self.refused = 0
+        self._bind()
+
+    def _bind(self) -> None:
+        players = [p["name"] for p in self.session.state["players"]]
+        self.controls = {n: SeatControls(n, players[n - 1]) for n in range(1, len(players) + 1)}
+        for seat in self.pods:
+            if seat not in self.controls:
+                self.report(f"seat {seat} has a pod but no player")
+        for seat, ctl in self.controls.items():
+            if seat not in self.pods:
+                self.report(f"{ctl.player} (seat {seat}) has no pod")
+
+    def use(self, session) -> None:
+        """Play another session (a new game) with the same pods."""
+        self.session = session
+        self.messages.clear()
+        self._bind()
+        self.refresh()
+
+    # -- one event -----------------------------------------------------------------
+    def handle(self, event: InputEvent, now: float | None = None):
+        """Apply one input; returns the engine Outcome, or None when no action was applied."""
+        now = self.clock() if now is None else now
+        ctl = self.controls.get(event.seat)
+        pod = self.pods.get(event.seat)
+        if pod is not None:
+            pod.wake(now)
+        if ctl is None:
+            return None
+        s = self.session
+        intent = ctl.handle(event, s.rules, s.state)
+        outcome = None
+        if intent.action is not None:
+            try:
+                outcome = s.apply(intent.action)
+                self.applied += 1
+                self.messages.pop(event.seat, None)
+            except RuleError as e:
+                self.refused += 1
+                self._message(event.seat, str(e), now)
+            except TablekeeperError as e:  # the journal could not write: nothing was done
+                self.report(f"seat {event.seat}: not saved: {e}")
+                self._message(event.seat, f"not saved: {e}", now)
+        if intent.message:
+            self._message(event.seat, intent.message, now)
+        return outcome
+
+    def _message(self, seat: int, text: str, now: float) -> None:
+        self.messages[seat] = (text, now + self.message_seconds)
+
+    # -- out to the pods -------------------------------------------------------------
+    def view(self, seat: int, now: float | None = None) -> PodView:
+        now = self.clock() if now is None else now
+        ctl = self.controls.get(seat)
+        if ctl is None:
+            return PodView(seat=seat, player="", status="no player at this seat")
+        message = ""
+        if seat in self.messages:
+            text, until = self.messages[seat]
+            if now < until:
+                message = text
+            else:
+                del self.messages[seat]
+        return ctl.view(self.session.rules, self.session.state, message)
+
+    def refresh(self, now: float | None = None) -> None:
+        """Give every pod its current view (unchanged views cost nothing)."""
+        now = self.clock() if now is None else now
+        for seat, pod in self.pods.items():
+            view = self.view(seat, now)
+            self.views[seat] = view
+            pod.show(view, now)
+
+    def tick(self, now: float | None = None) -> None:
+        now = self.clock() if now is None else now
+        for pod in self.pods.values():
+            pod.tick(now)
+
+    def next_due(self, now: float) -> float | None:
+        times = [until for _, until in self.messages.values()]
+        times += [t for t in (p.next_due(now) for p in self.pods.values()) if t is not None]
+        return min(times) if times else None
+
+    # -- the loop -------------------------------------------------------------------
+    def step(self, timeout: float | None = None) -> int:
+        """Wait up to ``timeout`` s for events, handle all that are waiting, refresh, tick. Returns how many."""
+        handled = 0
+        try:
+            event = self.events.get(timeout=timeout) if timeout != 0 else self.events.get_nowait()
+        except queue.Empty:
+            event = None
+        while event is not None:
+            if isinstance(event, InputEvent):
+                self.handle(event)
+            handled += 1
+            try:
+                event = self.events.get_nowait()
+            except queue.Empty:
+                event = None
+        now = self.clock()
+        self.refresh(now)
+        self.tick(now)
+        return handled
+
+    def run(self, stop: threading.Event, *, max_wait: float = 1.0) -> None:
+        """Serve until ``stop`` is set."""
+        self.refresh()
+        while not stop.is_set():
+            now = self.clock()
+            due = self.next_due(now)
+            wait = max_wait if due is None else min(max_wait, max(0.0, due - now))
+            self.step(wait)

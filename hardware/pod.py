@@ -1,0 +1,144 @@
+"""What a seat's pod is: what it shows, what it reports, and what a backend must do.
+
+Three small value types and one protocol, shared by every backend (direct
+GPIO/I2C/SPI wiring, the serial microcontroller pods, the mock pods and the
+touchscreen app's virtual pods):
+
+* :class:`PodView` — what one seat's pod shows, in game words (no pixels).
+  :func:`tablekeeper.hardware.views.pod_view` builds it from the rules;
+  :func:`tablekeeper.hardware.render.render` turns it into a 128x64 image.
+* :class:`InputEvent` — one button event (seat, button, kind), put on the
+  owner's ``queue.Queue`` by whatever thread saw it. Only the owner thread
+  turns events into engine actions (:mod:`tablekeeper.hardware.inputs`).
+* :class:`DisplayLink` — what a display backend must do: write a window of
+  SSD1306 pages x columns with bytes, set contrast, power on/off, close. The
+  page/column diff that decides *what* to write is shared
+  (:class:`tablekeeper.hardware.screen.Screen`), so every backend sends only
+  what changed and shows exactly the same pixels.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
+
+#: Pixels of every pod display (an SSD1306 128x64).
+WIDTH = 128
+HEIGHT = 64
+PAGES = HEIGHT // 8
+
+#: The buttons of a pod, in the order they sit on the panel.
+UP, DOWN, SELECT, MAIN = "up", "down", "select", "main"
+BUTTONS = (UP, DOWN, SELECT, MAIN)
+
+#: The kinds of an input event.
+PRESS, RELEASE, HOLD, REPEAT = "press", "release", "hold", "repeat"
+KINDS = (PRESS, RELEASE, HOLD, REPEAT)
+
+
+@dataclass(frozen=True)
+class PodView:
+    """What one seat's pod shows now. Equal views render to equal images.
+
+    ``seat`` is 1-based (the order of the players at setup). ``counters`` are
+    the player's counters in display order as ``(name, value)``; ``focus`` is
+    the index of the one shown large (the ± buttons change it). ``status`` is
+    a short line ("your turn: drink", "PASSING OUT", "out", "winner");
+    ``alert`` means the player must act now and is shown inverted. ``table``
+    holds the one or two table figures that matter now (pot, temper, actions
+    left). ``action`` is the label of what the main button does now ("" when
+    it does nothing); ``choices`` how many actions the select-hold gesture
+    cycles through. ``message`` is a transient line: why the last press was
+    refused.
+    """
+
+    seat: int
+    player: str
+    counters: tuple[tuple[str, int], ...] = ()
+    focus: int = 0
+    status: str = ""
+    alert: bool = False
+    table: tuple[tuple[str, object], ...] = ()
+    your_turn: bool = False
+    out: bool = False
+    action: str = ""
+    choices: int = 0
+    message: str = ""
+
+    @property
+    def focus_name(self) -> str:
+        return self.counters[self.focus][0] if self.counters else ""
+
+    @property
+    def focus_value(self) -> int | None:
+        return self.counters[self.focus][1] if self.counters else None
+
+    @property
+    def others(self) -> tuple[tuple[str, int], ...]:
+        """The counters shown small: every one but the focused, in display order."""
+        return tuple(c for i, c in enumerate(self.counters) if i != self.focus)
+
+    def as_text(self) -> str:
+        """A few lines of plain text, for a terminal's quick look at the pods."""
+        turn = " <" if self.your_turn else ""
+        head = f"[{self.seat}] {self.player}{turn}"
+        focus = f"{self.focus_name} {self.focus_value}" if self.counters else "-"
+        others = "  ".join(f"{k} {v}" for k, v in self.others)
+        table = "  ".join(f"{k} {v}" for k, v in self.table)
+        status = ("!! " if self.alert else "") + (self.status or "")
+        lines = [head, f"  *{focus}*  {others}".rstrip()]
+        if table:
+            lines.append(f"  table: {table}")
+        tail = "  ".join(x for x in (status, f"[main: {self.action}]" if self.action else "") if x)
+        if tail:
+            lines.append(f"  {tail}")
+        if self.message:
+            lines.append(f"  refused: {self.message}")
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class InputEvent:
+    """One button event of one seat's pod.
+
+    ``kind``: ``press`` and ``release`` (debounced edges), ``hold`` (held for
+    the hold time), ``repeat`` (every repeat interval while still held after
+    the hold). ``at`` is the time it happened on the source's clock, seconds
+    (only for ordering and logs; the engine never sees it).
+    """
+
+    seat: int
+    button: str
+    kind: str
+    at: float = field(default=0.0, compare=False)
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"input kind must be one of {', '.join(KINDS)}, not {self.kind!r}")
+
+
+@runtime_checkable
+class DisplayLink(Protocol):
+    """A display backend: where a pod's pixels go.
+
+    The byte layout is the SSD1306's: a window covers columns ``col0..col1``
+    and pages ``page0..page1`` (both inclusive, a page is 8 pixel rows, bit 0
+    at the top), and ``data`` fills it column by column, page after page
+    (horizontal addressing), ``(col1-col0+1) * (page1-page0+1)`` bytes.
+    Writes are idempotent "set these bytes" commands, never increments, so a
+    backend may repeat one after an error.
+
+    Any method may raise ``OSError`` (display gone, bus error); the caller
+    reports it and retries later with :meth:`reopen`.
+    """
+
+    def write(self, col0: int, col1: int, page0: int, page1: int, data: bytes) -> None: ...
+
+    def contrast(self, level: int) -> None: ...
+
+    def power(self, on: bool) -> None: ...
+
+    def reopen(self) -> None:
+        """Set the display up again after an error (its RAM content is then unknown)."""
+
+    def close(self) -> None:
+        """Blank and power off the display, release the bus. Idempotent."""

@@ -1,0 +1,177 @@
+"""``tablekeeper serve``: a game with its pods and its journal, no touchscreen.
+
+The headless owner loop: pods' buttons → one queue → :class:`~.hub.PodHub`
+→ engine (journal commit) → pods. Mock pods by default on a PC (no config
+file), the configured hardware on a Pi. SIGTERM or Ctrl-C blanks the
+displays and exits; every acknowledged action is already in the journal, so
+the next start resumes exactly there.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import signal
+import sys
+import threading
+import time
+
+from ..engine import Journal, Session, SetupError
+from . import config as configuration
+from .hub import PodHub
+from .pod import BUTTONS
+from .pods import Rig
+
+STARTED = time.monotonic()
+
+
+def _err(text: str) -> None:
+    print(f"serve: {text}", file=sys.stderr, flush=True)
+
+
+def open_session(args, journal: Journal) -> Session:
+    if args.new:
+        game, players = args.new[0], args.new[1:]
+        try:
+            options = json.loads(args.options) if args.options else {}
+        except json.JSONDecodeError as e:
+            raise SetupError(f"--options is not valid JSON ({e.msg})") from None
+        session = Session.new(journal, game, players, options)
+        _err(f"new game {session.game_id}: {game} with {', '.join(players)}")
+        return session
+    if args.game is not None:
+        return Session.load(journal, args.game)
+    session = Session.resume(journal)
+    if session is None:
+        raise SetupError("no unfinished game to serve; start one with "
+                         "`tablekeeper serve --new counters Ana Ben` (or `tablekeeper new`)")
+    _err(f"resuming game {session.game_id}: {session.record.game} with {', '.join(session.record.setup['players'])}")
+    return session
+
+
+def read_config(args) -> configuration.PodsConfig | None:
+    """The config file, checked whole (a ConfigError stops serve here, before anything else)."""
+    path = configuration.find(args.config)
+    if path is None:
+        return None
+    cfg = configuration.load(path)
+    _err(f"pod config: {path} ({len(cfg.seats)} seats)")
+    return cfg
+
+
+def pods_config(args, cfg: configuration.PodsConfig | None, players: int) -> configuration.PodsConfig:
+    if cfg is None:
+        _err(f"no pod config file found: {players} mock pods (see docs/hardware.md to wire real ones)")
+        cfg = configuration.mock_config(players)
+    if args.mock:
+        cfg = dataclasses.replace(cfg, seats=tuple(dataclasses.replace(s, backend="mock") for s in cfg.seats))
+    return cfg
+
+
+def _keys_thread(rig: Rig, stop: threading.Event) -> threading.Thread:
+    """Mock presses typed on standard input: ``SEAT BUTTON [hold]``, driving the mock pins."""
+    timing = rig.config.timing
+
+    def run():
+        for line in sys.stdin:
+            if stop.is_set():
+                return
+            words = line.split()
+            if not words:
+                continue
+            try:
+                seat, button = int(words[0]), words[1]
+                hold = len(words) > 2 and words[2] == "hold"
+                if button not in BUTTONS:
+                    raise ValueError
+            except (ValueError, IndexError):
+                _err(f"keys: say SEAT BUTTON [hold], buttons {', '.join(BUTTONS)}; not {line.strip()!r}")
+                continue
+            pod = rig.pods.get(seat)
+            if pod is None or pod.backend != "mock" or pod.buttons is None:
+                _err(f"keys: seat {seat} has no mock pod")
+                continue
+            pin = pod.pin(button)
+            pin.drive_low()
+            time.sleep(timing.hold_time + timing.repeat_interval * 2 if hold else 0.08)
+            pin.drive_high()
+            time.sleep(max(0.08, timing.debounce * 3))  # released long enough to count as released
+        # end of input: nothing more will be typed; serving goes on
+
+    t = threading.Thread(target=run, name="pod-keys", daemon=True)
+    t.start()
+    return t
+
+
+def main(args) -> int:
+    file_cfg = read_config(args)  # before the journal, the game and any hardware
+    configuration.backend_override()  # a bad $TABLEKEEPER_PODS stops here too
+    with Journal(args.state_dir) as journal:
+        for w in journal.warnings:
+            _err(f"warning: {w}")
+        session = open_session(args, journal)
+        for w in session.warnings[len(journal.warnings):]:
+            _err(f"warning: {w}")
+        players = len(session.state["players"])
+        cfg = pods_config(args, file_cfg, players)
+        stop = threading.Event()
+
+        def on_signal(signum, frame):
+            stop.set()
+            rig.events.put(None)  # wake the loop
+
+        rig = Rig(cfg, report=_err)
+        hub = None
+        old = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGINT)}
+        try:
+            rig.build()
+            for pod in rig.pods.values():
+                _err(f"seat {pod.seat}: {pod.backend}: {pod.description}")
+            hub = PodHub(session, rig.pods, rig.events, report=_err)
+            rig.start()
+            if args.keys:
+                _keys_thread(rig, stop)
+            if args.run_for is not None:
+                timer = threading.Timer(args.run_for, lambda: on_signal(None, None))
+                timer.daemon = True
+                timer.start()
+            _loop(hub, rig, stop, args.show)
+        finally:
+            rig.close()
+            for sig, handler in old.items():
+                signal.signal(sig, handler)
+        if hub is not None:
+            _err(f"stopped: {hub.applied} actions from the pods, {hub.refused} refused; displays blanked")
+    return 0
+
+
+def _loop(hub: PodHub, rig: Rig, stop: threading.Event, show: str | None) -> None:
+    shown: dict[int, object] = {}
+    announced = False
+    hub.refresh()
+    while not stop.is_set():
+        if not announced and all(p.panel.first_frame_at is not None or not p.panel.online
+                                 for p in rig.pods.values()):
+            announced = True
+            done = [p for p in rig.pods.values() if p.panel.first_frame_at is not None]
+            _err(f"first frame on {len(done)} of {len(rig.pods)} pods "
+                 f"{time.monotonic() - STARTED:.3f} s after start")
+        if show:
+            _print_changed(hub, rig, shown, show)
+        now = hub.clock()
+        due = hub.next_due(now)
+        hub.step(1.0 if due is None else min(1.0, max(0.0, due - now)))
+
+
+def _print_changed(hub: PodHub, rig: Rig, shown: dict, how: str) -> None:
+    from .render import as_ascii, render
+
+    for seat, view in sorted(hub.views.items()):
+        if shown.get(seat) == view:
+            continue
+        shown[seat] = view
+        if how == "pixels":
+            pod = rig.pods.get(seat)
+            img = pod.screen_image if pod is not None and pod.screen_image is not None else render(view)
+            print(f"-- seat {seat} " + "-" * 50, as_ascii(img.convert("1")), sep="\n", flush=True)
+        else:
+            print(view.as_text(), flush=True)

@@ -1,0 +1,71 @@
+"""From a game's state to what each seat's pod shows: :func:`pod_view`.
+
+Game-agnostic: everything game-specific comes from the rules' own
+``seat_view(state, name)`` and ``seat_actions(state, name)`` hooks
+(engine/game.py); this module only arranges their answer into a
+:class:`~tablekeeper.hardware.pod.PodView`.
+"""
+from __future__ import annotations
+
+from .pod import PodView
+
+
+def seat_number(state: dict, player_name: str) -> int:
+    """The player's 1-based seat (their place in the setup's player list)."""
+    for i, p in enumerate(state["players"]):
+        if p["name"] == player_name:
+            return i + 1
+    names = ", ".join(p["name"] for p in state["players"])
+    raise KeyError(f"there is no player called {player_name!r} (players: {names})")
+
+
+def focus_index(counters, focus: int | str) -> int:
+    """The index of ``focus`` (an index, or a counter's name) in ``counters``, clamped; 0 if unknown."""
+    if not counters:
+        return 0
+    if isinstance(focus, str):
+        for i, (name, _) in enumerate(counters):
+            if name == focus:
+                return i
+        return 0
+    return min(max(int(focus), 0), len(counters) - 1)
+
+
+def _value(v):
+    # Counters are whole numbers; a game may show a word (e.g. "-") instead.
+    return v if isinstance(v, (int, str)) and not isinstance(v, bool) else str(v)
+
+
+def pod_view(rules, state: dict, player_name: str, focus: int | str = 0, *,
+             pick: int = 0, message: str = "") -> PodView:
+    """What ``player_name``'s pod shows in ``state``.
+
+    ``focus``: the index (or name) of the counter shown large, clamped to the
+    counters there are. ``pick``: which of ``rules.seat_actions`` the main
+    button does (0 = the most likely; wraps around). ``message``: a refusal to
+    show for a moment.
+    """
+    sv = rules.seat_view(state, player_name)
+    counters = tuple((str(k), _value(v)) for k, v in sv.get("counters", ()))
+    table = tuple((str(k), _value(v)) for k, v in sv.get("table", ()))
+    actions = rules.seat_actions(state, player_name)
+    label = ""
+    if actions:
+        label = str(actions[pick % len(actions)].get("label", ""))
+    player = next(p for p in state["players"] if p["name"] == player_name)
+    turn = state.get("turn")
+    your_turn = isinstance(turn, dict) and turn.get("player") == player_name and not state.get("over")
+    return PodView(
+        seat=seat_number(state, player_name),
+        player=player_name,
+        counters=counters,
+        focus=focus_index(counters, focus),
+        status=str(sv.get("status", "") or ""),
+        alert=bool(sv.get("alert", False)),
+        table=table,
+        your_turn=bool(your_turn),
+        out=bool(player.get("out", False)),
+        action=label,
+        choices=len(actions),
+        message=message,
+    )

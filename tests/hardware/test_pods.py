@@ -1,0 +1,307 @@
+"""Mock pods end to end, for every registered game: MockPin presses in, engine state and dummy-device pixels out.
+
+Each test cites the line of issue #7 ("Must work") it checks.
+"""
+from __future__ import annotations
+
+import errno
+
+import pytest
+from PIL import ImageChops
+
+from tablekeeper.engine import RuleError, canonical
+from tablekeeper.hardware.panel import Care, SHIFTS, shifted
+from tablekeeper.hardware.render import render
+
+from .conftest import GAMES, TIMING
+
+
+def same_pixels(a, b) -> bool:
+    return ImageChops.difference(a.convert("1"), b.convert("1")).getbbox() is None
+
+
+def assert_pods_show_views(t) -> None:
+    """Every mock pod's dummy device shows exactly the rendered view of its seat's current state."""
+    for seat, pod in t.rig.pods.items():
+        view = t.hub.view(seat)
+        assert pod.panel.view == view
+        assert same_pixels(pod.screen_image, render(view)), f"seat {seat} shows something else than its view"
+
+
+def expected_after(rules, state, action):
+    """The state ``action`` leads to, or the same state if the rules refuse it."""
+    try:
+        return rules.apply(state, action)[0]
+    except RuleError:
+        return state
+
+
+def focused(t, seat: int):
+    view = t.hub.view(seat)
+    return view.focus_name, view.focus_value
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_chattering_press_adjusts_focused_counter_once(table_factory, game_id):
+    """Issue #7: 'a chattering contact gives exactly one press'; up = focused counter +1 (button map)."""
+    t = table_factory(game_id)
+    name = t.state["players"][0]["name"]
+    counter, _ = focused(t, 1)
+    before = t.state
+    attempts = t.hub.applied + t.hub.refused
+    t.press(1, "up", chatter=6)
+    assert t.hub.applied + t.hub.refused == attempts + 1
+    action = {"action": "adjust", "player": name, "counter": counter, "delta": 1}
+    assert canonical(t.state) == canonical(expected_after(t.rules, before, action))
+    assert_pods_show_views(t)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_down_then_up_returns_and_pixels_follow(table_factory, game_id):
+    """Issue #7 button map: down = -1, up = +1, the pod shows the engine's number after each."""
+    t = table_factory(game_id)
+    name = t.state["players"][1]["name"]
+    counter, _ = focused(t, 2)
+    for button, delta in (("down", -1), ("up", 1)):
+        before = t.state
+        t.press(2, button, chatter=3)
+        action = {"action": "adjust", "player": name, "counter": counter, "delta": delta}
+        assert canonical(t.state) == canonical(expected_after(t.rules, before, action))
+        assert focused(t, 2)[1] == dict(t.rules.seat_view(t.state, name)["counters"])[counter]
+        assert_pods_show_views(t)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_hold_repeats(table_factory, game_id):
+    """Issue #7: 'Hold repeats' — press, hold after hold_time, then one step per repeat interval."""
+    t = table_factory(game_id)
+    attempts = t.hub.applied + t.hub.refused
+    # The press is accepted after the debounce time, the hold hold_time later, then the repeats;
+    # repeats stop as soon as the contact opens.
+    held = TIMING.debounce + TIMING.hold_time + 3 * TIMING.repeat_interval + 0.01
+    t.press(1, "up", hold=held)
+    assert t.hub.applied + t.hub.refused - attempts == 1 + 1 + 3  # press, hold, 3 repeats
+    attempts = t.hub.applied + t.hub.refused
+    t.press(1, "up", hold=TIMING.debounce + TIMING.hold_time - 0.05)  # released before the hold
+    assert t.hub.applied + t.hub.refused - attempts == 1
+    assert_pods_show_views(t)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_select_moves_focus_on_the_screen(table_factory, game_id):
+    """Issue #7: change focus with one press; the focused counter is the large one."""
+    t = table_factory(game_id)
+    view = t.hub.view(1)
+    t.press(1, "select")
+    after = t.hub.view(1)
+    if len(view.counters) >= 2:
+        assert after.focus == 1 and after.focus_name == view.counters[1][0]
+    else:
+        assert after.focus == 0
+    assert t.hub.applied == 0  # focus is the pod's own business, not an engine action
+    assert_pods_show_views(t)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_main_button_does_the_games_routine_action(table_factory, game_id):
+    """Issue #7: 'the game's main action of the moment' = first of seat_actions, one press."""
+    t = table_factory(game_id)
+    seats = [(i + 1, p["name"]) for i, p in enumerate(t.state["players"])]
+    with_action = [(s, n) for s, n in seats if t.rules.seat_actions(t.state, n)]
+    if not with_action:
+        t.press(1, "main")
+        assert t.hub.view(1).message == "nothing to do now"
+        assert_pods_show_views(t)
+        return
+    seat, name = with_action[0]
+    offered = t.rules.seat_actions(t.state, name)[0]
+    assert t.hub.view(seat).action == offered["label"]
+    entries = len(t.session.journal.entries(t.session.game_id))
+    t.press(seat, "main")
+    if t.hub.refused:
+        assert t.hub.view(seat).message  # the refusal is shown on the pod
+    else:
+        journal = t.session.journal.entries(t.session.game_id)
+        assert len(journal) == entries + 1
+        recorded = journal[-1][1]
+        assert {k: recorded.get(k) for k in offered["action"]} == offered["action"]
+    assert_pods_show_views(t)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_select_hold_offers_the_next_action(table_factory, game_id):
+    """Issue #7: every routine action in at most two presses: select-hold, then main."""
+    t = table_factory(game_id)
+    for i, p in enumerate(t.state["players"]):
+        actions = t.rules.seat_actions(t.state, p["name"])
+        if len(actions) >= 2:
+            seat = i + 1
+            t.press(seat, "select", hold=TIMING.hold_time + 0.05)
+            assert t.hub.view(seat).action == actions[1]["label"]
+            assert t.hub.view(seat).focus == 0  # a hold does not also move the focus
+            assert_pods_show_views(t)
+            return
+    # No seat has two actions now: the hold says so and changes nothing.
+    t.press(1, "select", hold=TIMING.hold_time + 0.05)
+    assert t.hub.view(1).focus == 0
+    assert t.hub.view(1).message in ("no other action now", "nothing to do now")
+
+
+def test_counters_values_and_refusal_message(table_factory):
+    """Issue #7 with the counters game: numbers on the pod; DESIGN.md step 4: a refusal shows its reason."""
+    t = table_factory("counters", options={"counters": [{"name": "life", "start": 2, "out_at": 0}, "coins"]})
+    t.press(1, "down")
+    t.press(1, "down")
+    assert t.state["players"][0]["out"] is True
+    assert t.state["players"][0]["counters"]["life"] == 0
+    t.press(1, "up")  # Ana is out: the engine refuses
+    assert t.state["players"][0]["counters"]["life"] == 0
+    view = t.hub.view(1)
+    assert "out of the game" in view.message
+    assert_pods_show_views(t)
+    t.clock.advance(t.hub.message_seconds + 0.1)
+    t.settle()
+    assert t.hub.view(1).message == ""
+    assert_pods_show_views(t)
+
+
+def test_glitch_is_not_a_press(table_factory):
+    """Issue #7 debounce: a contact low for less than the debounce time is no press."""
+    t = table_factory("counters")
+    pin = t.pod(1).pin("up")
+    pin.drive_low()
+    t.clock.advance(TIMING.debounce / 2)
+    pin.drive_high()
+    t.settle(0.2)
+    assert t.hub.applied == 0 and t.state["players"][0]["counters"]["score"] == 0
+
+
+def test_unchanged_view_sends_nothing_and_a_plus_one_sends_little(table_factory):
+    """Issue #7: 'send nothing for an unchanged view'; one counter +1 at most a quarter frame (aim an eighth)."""
+    t = table_factory("counters")
+    panel = t.pod(1).panel
+    model = panel.link.model
+    model.reset_counts()
+    t.hub.refresh()
+    t.hub.refresh()
+    assert model.bytes_sent == 0 and model.transfers == 0
+    for _ in range(12):  # through 9 -> 10, the widest change
+        model.reset_counts()
+        t.press(1, "up")
+        assert 0 < model.data_bytes <= 1024 // 4
+    assert t.state["players"][0]["counters"]["score"] == 12
+
+
+def test_a_failing_pod_is_reported_and_retried_while_the_game_goes_on(table_factory):
+    """Issue #7: 'A pod that fails is reported and retried; the game goes on for everyone else; nothing is lost.'"""
+    t = table_factory("counters")
+    broken = t.pod(2).panel.link.model
+    broken.fail = errno.EREMOTEIO
+    t.press(2, "up")  # the press still counts: the buttons are fine, only the display is gone
+    t.press(1, "up")
+    assert [p["counters"]["score"] for p in t.state["players"]] == [1, 1, 0]
+    assert not t.pod(2).panel.online
+    assert sum("seat 2" in r for r in t.reports) == 1  # reported once, not once per attempt
+    assert same_pixels(t.pod(1).screen_image, render(t.hub.view(1)))
+    t.press(2, "up")
+    t.clock.advance(5)
+    t.settle()
+    assert sum("seat 2" in r for r in t.reports) == 1  # still failing: no new report
+    broken.fail = None
+    t.clock.advance(31)
+    t.settle()
+    assert t.pod(2).panel.online
+    assert any("seat 2" in r and "back" in r for r in t.reports)
+    assert t.state["players"][1]["counters"]["score"] == 2
+    assert_pods_show_views(t)
+
+
+def test_dim_after_idle_and_wake_on_press(table_factory):
+    """Issue #7 OLED care: contrast setting, dim after idle, full contrast again on a press."""
+    care = Care(contrast=200, dim_contrast=9, dim_after=60, shift_every=0)
+    t = table_factory("counters", care=care)
+    model = t.pod(1).panel.link.model
+    assert model.contrast == 200
+    t.clock.advance(59)
+    t.settle()
+    assert model.contrast == 200
+    t.clock.advance(2)
+    t.settle()
+    assert model.contrast == 9
+    t.press(1, "select")
+    assert model.contrast == 200
+
+
+def test_burn_in_shift_moves_the_image_by_one_pixel(table_factory):
+    """Issue #7 OLED care: 'a slight pixel shift against burn-in' — the whole screen, one pixel, in turn."""
+    care = Care(dim_after=0, shift_every=300)
+    t = table_factory("counters", care=care)
+    seen = set()
+    for _ in range(4):
+        t.clock.advance(300)
+        t.settle()
+        panel = t.pod(1).panel
+        seen.add(panel.shift)
+        assert same_pixels(t.pod(1).screen_image, shifted(render(t.hub.view(1)), *panel.shift))
+    assert seen == set(SHIFTS)
+
+
+def test_displays_blank_on_exit(table_factory):
+    """Issue #7 OLED care: 'displays blanked on exit' — off, and the RAM cleared."""
+    t = table_factory("counters")
+    models = [p.panel.link.model for p in t.rig.pods.values()]
+    assert all(m.on and any(m.ram) for m in models)
+    t.rig.close()
+    t.rig.close()  # idempotent
+    assert all(not m.on and not any(m.ram) for m in models)
+    assert all(p.screen_image.getbbox() is None for p in t.rig.pods.values())
+
+
+def test_events_arrive_on_one_queue_and_the_engine_is_untouched_until_handled(table_factory):
+    """DESIGN.md data flow: inputs are values on one queue; no engine call from the callback thread."""
+    t = table_factory("counters")
+    pin = t.pod(3).pin("up")
+    pin.drive_low()
+    t.clock.advance(0.05)
+    t.rig.scanner.tick()
+    event = t.rig.events.get_nowait()
+    assert (event.seat, event.button, event.kind) == (3, "up", "press")
+    assert t.state["players"][2]["counters"]["score"] == 0  # nothing applied yet
+    t.hub.handle(event)
+    assert t.state["players"][2]["counters"]["score"] == 1
+    pin.drive_high()
+
+
+def test_free_seat_and_missing_pod_are_reported(table_factory):
+    """Issue #7: config seats and players need not match; both cases are said, not hidden."""
+    t = table_factory("counters", seats=4)
+    assert "seat 4 has a pod but no player" in t.reports
+    assert t.hub.view(4).status == "no player at this seat"
+    t.press(4, "up")  # a press on a free seat does nothing
+    assert t.hub.applied == 0
+
+
+def test_virtual_pods_get_the_same_pixels(tmp_path):
+    """DESIGN.md: 'on a PC the app draws the virtual pods' — same renderer, an image per changed view only."""
+    import queue
+
+    from tablekeeper.engine import Journal, Session
+    from tablekeeper.hardware.hub import PodHub
+    from tablekeeper.hardware.pod import InputEvent
+    from tablekeeper.hardware.pods import ImagePod
+
+    journal = Journal(tmp_path / "s", durable=False)
+    session = Session.new(journal, "counters", ["Ana", "Ben"])
+    got = []
+    events = queue.Queue()
+    hub = PodHub(session, {n: ImagePod(n, lambda *a: got.append(a)) for n in (1, 2)}, events)
+    hub.refresh()
+    hub.refresh()
+    assert [g[0] for g in got] == [1, 2]  # once each: the second refresh changed nothing
+    events.put(InputEvent(2, "up", "press"))
+    events.put(InputEvent(2, "up", "release"))
+    hub.step(0)
+    assert session.state["players"][1]["counters"]["score"] == 1
+    seat, image, view = got[-1]
+    assert seat == 2 and view.focus_value == 1 and same_pixels(image, render(view))
+    journal.close()
