@@ -1,0 +1,567 @@
+"""dragon-run — Dragon Run: the dragon's temper, the dungeon deck, the escape die, wounds, treasure.
+
+The cards stay physical. The device keeps:
+
+* table ``temper`` (8/7/6/5 for 5/4/3/2 players; 0 ends the game) and
+  ``dungeon`` (location cards left in the dungeon deck, 10 after a reshuffle),
+  plus which locations are in the dungeon discard since the last reshuffle;
+* per player ``wounds`` (0 unhurt, 1 injured, 2 dead = out) and ``treasure``
+  (the total value of the treasure cards in hand), the values of those cards
+  (``cards``, highest first; ``highest`` for the tie-break), the talismans in
+  play, the character power (``ready``/``used``) and an optional character name;
+* the turn: whose it is and where it stands (``phase``);
+* the escape test's d10 (faces 0–9): rolled by :meth:`DragonRun.prepare` from
+  the Session's random source unless the action brings a ``roll`` read from a
+  physical die; the journal records the face, so replay never re-rolls.
+
+Turn phases (``state["turn"]["phase"]``):
+
+``deal``            the players enter the values of their 4 dealt treasure cards
+``start``           the active player may use the power, then charges, hides or cries
+``must_charge``     the escape test failed: only ``charge``
+``escaped``         the escape test succeeded: ``charge`` or ``pass``
+``after_location``  after the treasure hall or another location: ``pass``,
+                    ``again`` (press your luck / take another turn) or ``charge``
+                    (a location that says "draw again")
+``over``            the game has ended
+
+Rules: ../shared/RULES.md (Dragon Run) and ../shared/seeds/dragon-run.es.txt;
+the choices where the rules are unclear are in docs/games/dragon-run.md.
+"""
+from __future__ import annotations
+
+from ..errors import RuleError, SetupError
+from ..game import Game, action
+from ..spec import Counter, Option
+from ..state import Args, Txn
+
+#: Dragon temper at the start, by player count (rulebook "Preparar").
+START_TEMPER = {5: 8, 4: 7, 3: 6, 2: 5}
+DUNGEON_CARDS = 10
+OTHER_LOCATIONS = 8  # 10 locations = the dragon + the treasure hall + 8 others
+HAND_SIZE = 4
+#: A sanity bound on one treasure card's value, to catch typing slips.
+MAX_CARD = 10
+DIE_FACES = 10  # faces 0–9
+LOCATIONS = ("dragon", "treasure_hall", "other")
+
+
+def _check_first(value) -> None:
+    if not isinstance(value, str):
+        raise SetupError("option 'first' must be a player's name")
+
+
+def _check_hands(value) -> None:
+    for name, cards in value.items():
+        if (not isinstance(cards, list) or len(cards) != HAND_SIZE
+                or any(isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_CARD for v in cards)):
+            raise SetupError(f"option 'hands': {name!r} needs the values of the {HAND_SIZE} treasure cards "
+                             f"dealt, each a whole number 0–{MAX_CARD}, not {cards!r}")
+
+
+def _check_characters(value) -> None:
+    for name, character in value.items():
+        if not isinstance(character, str) or not character.strip():
+            raise SetupError(f"option 'characters': {name!r} needs a character's name, not {character!r}")
+
+
+def _sum_words(values: list[int]) -> str:
+    return "+".join(map(str, values)) + (f" = {sum(values)}" if len(values) > 1 else "")
+
+
+class DragonRun(Game):
+    id = "dragon-run"
+    title = "Dragon Run"
+    min_players = 2
+    max_players = 5
+    options_spec = (
+        Option("first", "", "the bravest player, who starts (default: the first listed)", check=_check_first),
+        Option("hands", {}, "values of the 4 treasure cards dealt to each player, "
+               '{"Ana": [1, 2, 0, 3], ...}; players left out enter theirs with the action deal',
+               kind=dict, check=_check_hands),
+        Option("characters", {}, 'character card of each player, {"Ana": "Knight", ...} (shown only)',
+               kind=dict, check=_check_characters),
+    )
+
+    def __init__(self, players, options=None):
+        super().__init__(players, options)
+        for key in ("hands", "characters"):
+            for name in self.options[key]:
+                if name not in self.players:
+                    raise SetupError(f"option {key!r}: there is no player called {name!r}")
+        first = self.options["first"]
+        if first and first not in self.players:
+            raise SetupError(f"option 'first': there is no player called {first!r} "
+                             f"(players: {', '.join(self.players)})")
+
+    # -- declarations ----------------------------------------------------------
+    def player_counter_specs(self):
+        return [
+            Counter("wounds", 0, lo=0, hi=2, doc="0 unhurt, 1 injured, 2 dead (out of the game)"),
+            Counter("treasure", 0, lo=0, hi=None, doc="total value of the treasure cards in hand"),
+        ]
+
+    def table_counter_specs(self):
+        return [
+            Counter("temper", lambda n, o: START_TEMPER[n], lo=0, hi=max(START_TEMPER.values()),
+                    doc="the dragon's temper; the game ends at 0; it never rises"),
+            Counter("dungeon", DUNGEON_CARDS, lo=0, hi=DUNGEON_CARDS,
+                    doc="location cards left in the dungeon deck"),
+        ]
+
+    def setup_extra(self, state: dict) -> None:
+        hands = self.options["hands"]
+        characters = self.options["characters"]
+        for p in state["players"]:
+            cards = sorted(hands.get(p["name"], []), reverse=True)
+            p.update({"cards": cards, "highest": cards[0] if cards else 0, "talismans": [],
+                      "power": "ready", "character": characters.get(p["name"])})
+            p["counters"]["treasure"] = sum(cards)
+        to_deal = [name for name in self.players if name not in hands]
+        state["to_deal"] = to_deal
+        state["turn"] = {"player": self.options["first"] or self.players[0], "number": 1,
+                         "phase": "deal" if to_deal else "start"}
+        # Locations face up in the dungeon discard since the last reshuffle.
+        state["discard"] = {"treasure_hall": False, "other": 0}
+        state["last_roll"] = None
+        state["dragon_won"] = False
+
+    # -- small helpers ---------------------------------------------------------
+    @staticmethod
+    def _set_cards(t: Txn, name: str, cards: list[int]) -> None:
+        p = t.player(name)
+        p["cards"] = sorted(cards, reverse=True)
+        p["highest"] = p["cards"][0] if p["cards"] else 0
+        t.set(name, "treasure", sum(cards))
+
+    def _take_cards(self, t: Txn, name: str, values: list[int]) -> None:
+        """Remove cards of these values from ``name``'s hand, or refuse naming what is missing."""
+        hand = list(t.player(name)["cards"])
+        for v in values:
+            if v not in hand:
+                held = ", ".join(map(str, t.player(name)["cards"])) or "none"
+                raise RuleError(f"{name} holds no more treasure cards worth {v} (cards: {held})")
+            hand.remove(v)
+        self._set_cards(t, name, hand)
+
+    def _give_cards(self, t: Txn, name: str, values: list[int]) -> None:
+        self._set_cards(t, name, t.player(name)["cards"] + values)
+
+    @staticmethod
+    def _values(a: Args, key: str, *, required: bool = True) -> list[int]:
+        values = a.ints(key) if required else a.ints(key, [])
+        if any(not 0 <= v <= MAX_CARD for v in values):
+            raise RuleError(f"{a.name}: a treasure card is worth 0–{MAX_CARD}, not {values!r}")
+        return values
+
+    def _active(self, t: Txn, a: Args) -> str:
+        """The active player; an optional "player" field must name them."""
+        turn = t.state["turn"]
+        who = a.raw("player", None)
+        if who is not None:
+            if not isinstance(who, str):
+                raise RuleError(f"{a.name}: 'player' must be a player's name, not {who!r}")
+            p = t.player(who)
+            if p["out"]:
+                raise RuleError(f"{who} was killed by the dragon: the dead do not act")
+            if who != turn["player"]:
+                raise RuleError(f"it is {turn['player']}'s turn, not {who}'s")
+        return turn["player"]
+
+    def _turn_action(self, t: Txn, a: Args, allowed: tuple[str, ...]) -> str:
+        """Check that the turn's phase allows this action; returns the active player."""
+        name = self._active(t, a)
+        phase = t.state["turn"]["phase"]
+        if phase in allowed:
+            return name
+        if phase == "deal":
+            missing = ", ".join(t.state["to_deal"])
+            raise RuleError(f"first enter the {HAND_SIZE} treasure cards dealt to {missing} (action deal)")
+        if phase == "must_charge":
+            roll = t.state["last_roll"]
+            raise RuleError(f"{name} must charge: the escape test failed "
+                            f"(rolled {roll['roll']} with {roll['dungeon']} location cards left)")
+        if phase == "escaped":
+            raise RuleError(f"{name} escaped the dragon this turn: charge into the next room, or pass")
+        if phase == "after_location":
+            raise RuleError(f"{name} has charged this turn: pass, take another turn (again), or charge "
+                            f"again if the location says so")
+        raise RuleError(f"{name} must first charge, hide or cry like a baby")
+
+    def _reshuffle(self, t: Txn) -> None:
+        """All 10 locations back into the dungeon deck; talismans in play are discarded."""
+        t.set(None, "dungeon", DUNGEON_CARDS)
+        t.state["discard"] = {"treasure_hall": False, "other": 0}
+        for p in t.players:
+            if p["talismans"]:
+                t.event(f"{p['name']}'s talismans in play are discarded ({_sum_words(p['talismans'])})")
+                p["talismans"] = []
+        t.event("the dungeon deck is reshuffled (10 cards)")
+
+    def _next_player(self, t: Txn) -> None:
+        turn = t.state["turn"]
+        nxt = t.next_in_game(turn["player"])
+        if nxt is None:
+            return
+        turn.update(player=nxt, number=turn["number"] + 1, phase="start")
+
+    def _kill_the_dead(self, t: Txn) -> None:
+        """A player at 2 wounds is dead: out, treasure and talismans to the discard."""
+        for p in t.in_game():
+            if p["counters"]["wounds"] >= 2:
+                name = p["name"]
+                if p["cards"]:
+                    t.event(f"{name}'s treasure goes to the discard ({_sum_words(p['cards'])})")
+                self._set_cards(t, name, [])
+                p["talismans"] = []
+                t.eliminate(name, "burnt to ashes by the dragon")
+                if name in t.state["to_deal"]:
+                    t.state["to_deal"].remove(name)
+                    if not t.state["to_deal"] and t.state["turn"]["phase"] == "deal":
+                        t.state["turn"]["phase"] = "start"
+                if t.state["turn"]["player"] == name:
+                    phase = t.state["turn"]["phase"]
+                    self._next_player(t)
+                    if phase == "deal":
+                        t.state["turn"]["phase"] = "deal"
+
+    def _check_end(self, t: Txn) -> None:
+        """Temper 0: the survivors count their treasure. Nobody alive: the dragon wins."""
+        st = t.state
+        alive = t.in_game()
+        if not alive:
+            st["dragon_won"] = True
+            st["turn"]["phase"] = "over"
+            t.finish([], why="every adventurer is dead: the dragon wins")
+            return
+        if t.get(None, "temper") > 0:
+            return
+        st["turn"]["phase"] = "over"
+        best = max(p["counters"]["treasure"] for p in alive)
+        top = [p for p in alive if p["counters"]["treasure"] == best]
+        if len(top) == 1:
+            t.finish([top[0]["name"]], why=f"the dragon sleeps; the richest survivor escapes with {best}")
+            return
+        highest = max(p["highest"] for p in top)
+        top = [p for p in top if p["highest"] == highest]
+        names = [p["name"] for p in top]
+        if len(top) == 1:
+            t.finish(names, why=f"the dragon sleeps; tied at {best}, the highest treasure card ({highest}) decides")
+        else:
+            # A shared win, not a draw: the contract keeps `draw` for "everyone still in lost at once".
+            t.finish(names, why=f"the dragon sleeps; tied at {best} with the same highest card ({highest}): a shared win")
+
+    def consequences(self, t: Txn) -> None:
+        self._kill_the_dead(t)
+        self._check_end(t)
+
+    # -- setup ------------------------------------------------------------------
+    @action("deal")
+    def _deal(self, t: Txn, a: Args) -> None:
+        """Enter the values of the 4 treasure cards dealt to "player" at the start ("values")."""
+        name = a.player("player")
+        values = self._values(a, "values")
+        if name not in t.state["to_deal"]:
+            if t.state["turn"]["phase"] != "deal":
+                raise RuleError("the treasure cards were dealt at the start; a new card is entered with draw")
+            raise RuleError(f"{name}'s dealt cards are already entered (undo to change them)")
+        if len(values) != HAND_SIZE:
+            raise RuleError(f"deal: each player is dealt {HAND_SIZE} treasure cards, not {len(values)}")
+        self._give_cards(t, name, values)
+        t.state["to_deal"].remove(name)
+        if not t.state["to_deal"]:
+            t.state["turn"]["phase"] = "start"
+            t.event(f"every hand is dealt: {t.state['turn']['player']} starts")
+
+    # -- the turn -----------------------------------------------------------------
+    @action("power")
+    def _power(self, t: Txn, a: Args) -> None:
+        """The active player uses the character's power, before the compulsory action.
+
+        The power is then used (the card turned) until the dragon location comes up.
+        """
+        name = self._turn_action(t, a, ("start",))
+        p = t.player(name)
+        if p["power"] != "ready":
+            raise RuleError(f"{name}'s power is used: it is ready again when the dragon comes up")
+        p["power"] = "used"
+        t.event(f"{name} uses the character's power")
+
+    @action("charge")
+    def _charge(self, t: Txn, a: Args) -> None:
+        """Draw the top location card: "location" is dragon, treasure_hall or other.
+
+        The treasure hall needs "value": the treasure card drawn there.
+        """
+        name = self._turn_action(t, a, ("start", "must_charge", "escaped", "after_location"))
+        where = a.str("location", choices=LOCATIONS)
+        value = a.raw("value", None)
+        st = t.state
+        if where == "treasure_hall":
+            value = a.int("value", lo=0, hi=MAX_CARD)
+        elif value is not None:
+            raise RuleError("charge: only the treasure hall gives a treasure card here; "
+                            "enter a card from another location with draw")
+        if t.get(None, "dungeon") == 0:
+            raise RuleError("the dungeon deck is empty (only a correction can make it so): "
+                            "set it right with adjust first")
+        if where == "treasure_hall" and st["discard"]["treasure_hall"]:
+            raise RuleError("the treasure hall is already in the dungeon discard: it cannot come up "
+                            "before the next reshuffle")
+        if where == "other" and st["discard"]["other"] >= OTHER_LOCATIONS:
+            raise RuleError("all 8 other locations are in the dungeon discard: the card drawn must be "
+                            "the dragon or the treasure hall")
+        t.add(None, "dungeon", -1)
+        if where == "dragon":
+            self._dragon(t, name)
+            return
+        if where == "treasure_hall":
+            st["discard"]["treasure_hall"] = True
+            self._give_cards(t, name, [value])
+            t.event(f"{name} charges into the treasure hall and draws a treasure worth {value}")
+        else:
+            st["discard"]["other"] += 1
+            t.event(f"{name} charges into a room")
+        st["turn"]["phase"] = "after_location"
+
+    def _dragon(self, t: Txn, name: str) -> None:
+        """The dragon location: burn, temper −1, reshuffle, powers ready, next player."""
+        t.add(name, "wounds", 1)
+        wounds = t.get(name, "wounds")
+        t.event(f"the dragon! {name} is {'injured' if wounds == 1 else 'killed'}")
+        self._kill_the_dead(t)
+        t.add(None, "temper", -1)
+        self._reshuffle(t)
+        for p in t.players:
+            if not p["out"]:
+                p["power"] = "ready"
+        if t.state["turn"]["player"] == name:  # a killed player's turn has already passed
+            self._next_player(t)
+
+    @action("hide")
+    def _hide(self, t: Txn, a: Args) -> None:
+        """Discard treasure worth at least 1 ("discard": card values), then the escape test.
+
+        "roll" is the d10 (0–9); the device rolls it when it is not given.
+        """
+        name = self._turn_action(t, a, ("start",))
+        values = self._values(a, "discard")
+        roll = a.int("roll", lo=0, hi=DIE_FACES - 1)
+        if sum(values) < 1:
+            raise RuleError("to hide, discard treasure worth at least 1")
+        self._take_cards(t, name, values)
+        left = t.get(None, "dungeon")
+        escaped = roll != 0 and roll > left  # the 0 face always fails
+        st = t.state
+        st["last_roll"] = {"player": name, "roll": roll, "dungeon": left, "escaped": escaped}
+        if not escaped:
+            why = "0 always fails" if roll == 0 else f"not above the {left} location cards left"
+            t.event(f"{name} hides (discards {_sum_words(values)}) and rolls {roll}: {why}; {name} must charge")
+            st["turn"]["phase"] = "must_charge"
+            return
+        t.event(f"{name} hides (discards {_sum_words(values)}) and rolls {roll}, above the {left} "
+                f"location cards left: escaped")
+        t.add(None, "temper", -1)
+        self._reshuffle(t)
+        st["turn"]["phase"] = "escaped"
+
+    @action("cry")
+    def _cry(self, t: Txn, a: Args) -> None:
+        """Cry like a baby: discard treasure worth at least 2 ("discard": card values); the turn passes.
+
+        No change is given: the surplus is lost.
+        """
+        name = self._turn_action(t, a, ("start",))
+        values = self._values(a, "discard")
+        if sum(values) < 2:
+            raise RuleError(f"crying like a baby costs treasure worth at least 2, not {sum(values)}")
+        self._take_cards(t, name, values)
+        t.event(f"{name} cries like a baby (discards {_sum_words(values)})")
+        self._next_player(t)
+
+    @action("pass")
+    def _pass(self, t: Txn, a: Args) -> None:
+        """End the turn after escaping or after a location: the next living player plays."""
+        self._turn_action(t, a, ("escaped", "after_location"))
+        self._next_player(t)
+
+    @action("again")
+    def _again(self, t: Txn, a: Args) -> None:
+        """Press your luck / take another turn: the same player plays a new turn."""
+        name = self._turn_action(t, a, ("after_location",))
+        turn = t.state["turn"]
+        turn.update(number=turn["number"] + 1, phase="start")
+        t.event(f"{name} takes another turn")
+
+    # -- treasure cards ------------------------------------------------------------
+    @action("draw")
+    def _draw(self, t: Txn, a: Args) -> None:
+        """A player takes a treasure card worth "value" (a location, potion or power; default: the active player)."""
+        name = a.player("player", t.state["turn"]["player"])
+        value = a.int("value", lo=0, hi=MAX_CARD)
+        self._give_cards(t, name, [value])
+
+    @action("discard")
+    def _discard(self, t: Txn, a: Args) -> None:
+        """A player discards treasure cards ("values"), e.g. a potion played (default: the active player)."""
+        name = a.player("player", t.state["turn"]["player"])
+        values = self._values(a, "values")
+        if not values:
+            raise RuleError("discard: name the values of the cards discarded")
+        self._take_cards(t, name, values)
+
+    @action("talisman")
+    def _talisman(self, t: Txn, a: Args) -> None:
+        """The active player puts a talisman ("value") from hand in play until the next reshuffle."""
+        name = self._active(t, a)
+        if t.state["turn"]["phase"] == "deal":
+            raise RuleError(f"first enter the {HAND_SIZE} treasure cards dealt to "
+                            f"{', '.join(t.state['to_deal'])} (action deal)")
+        value = a.int("value", lo=0, hi=MAX_CARD)
+        self._take_cards(t, name, [value])
+        t.player(name)["talismans"].append(value)
+
+    # -- the generic corrections, fitted to the cards -------------------------------
+    def adjust(self, t: Txn, who, counter, delta):
+        if who is None and counter == "temper" and delta > 0:
+            raise RuleError("the dragon's temper never rises (undo to correct a mistake)")
+        if who is not None and counter == "treasure":
+            return self._adjust_treasure(t, who, delta)
+        applied = super().adjust(t, who, counter, delta)
+        if who is None and counter == "dungeon" and t.get(None, "dungeon") == DUNGEON_CARDS:
+            t.state["discard"] = {"treasure_hall": False, "other": 0}
+        return applied
+
+    def _adjust_treasure(self, t: Txn, who: str, delta: int) -> int:
+        """+n: a treasure card worth n; −n: the card worth n (or the whole hand if it is worth ≤ n)."""
+        cards = t.player(who)["cards"]
+        if delta > 0:
+            if delta > MAX_CARD:
+                raise RuleError(f"a treasure card is worth at most {MAX_CARD}; enter several cards with draw")
+            self._give_cards(t, who, [delta])
+        elif delta < 0:
+            if -delta >= sum(cards):
+                self._set_cards(t, who, [])
+            elif -delta in cards:
+                self._take_cards(t, who, [-delta])
+            else:
+                raise RuleError(f"{who} holds no single treasure card worth {-delta} "
+                                f"(cards: {', '.join(map(str, cards))}); use discard with the cards' values")
+        return delta
+
+    def transfer(self, t: Txn, giver, taker, counter, amount):
+        if counter == "treasure":
+            self._take_cards(t, giver, [amount])
+            self._give_cards(t, taker, [amount])
+            return amount
+        raise RuleError(f"{counter} cannot be handed to another player; use adjust")
+
+    # -- dice ---------------------------------------------------------------------
+    def prepare(self, state, action, rng):
+        """Roll the escape test's d10 (faces 0–9) for a hide that does not bring a "roll"."""
+        if action.get("action") == "hide" and "roll" not in action:
+            action = dict(action, roll=rng.randrange(DIE_FACES))
+        return action
+
+    # -- views --------------------------------------------------------------------
+    def view_extra(self, state):
+        return {
+            "dragon_won": state["dragon_won"],
+            "turn": dict(state["turn"]),
+            "dungeon_discard": dict(state["discard"]),
+            "last_roll": dict(state["last_roll"]) if state["last_roll"] else None,
+            "to_deal": list(state["to_deal"]),
+        }
+
+    def seat_view(self, state, name):
+        p = next(p for p in state["players"] if p["name"] == name)
+        turn = state["turn"]
+        mine = turn["player"] == name and not state["over"]
+        if state["over"]:
+            status = ("dragon wins" if state["dragon_won"] else
+                      "tie: shared win" if len(state["winners"]) > 1 and name in state["winners"] else
+                      "winner" if name in state["winners"] else "game over")
+        elif p["out"]:
+            status = "dead"
+        elif name in state["to_deal"]:
+            status = "enter your cards"
+        elif mine:
+            status = {"start": "charge/hide/cry", "must_charge": "MUST CHARGE",
+                      "escaped": "escaped: charge/pass", "after_location": "pass or again",
+                      "deal": "wait for the deal"}[turn["phase"]]
+        else:
+            status = "injured" if p["counters"]["wounds"] == 1 else ""
+        return {
+            "counters": [["treasure", p["counters"]["treasure"]], ["wounds", p["counters"]["wounds"]],
+                         ["highest", p["highest"]]],
+            "status": status,
+            "alert": mine and turn["phase"] == "must_charge",
+            "table": [["temper", state["table"]["temper"]], ["dungeon", state["table"]["dungeon"]]],
+        }
+
+    def seat_actions(self, state, name):
+        turn = state["turn"]
+        if state["over"] or turn["player"] != name or turn["phase"] == "deal":
+            return []
+        phase = turn["phase"]
+        p = next(p for p in state["players"] if p["name"] == name)
+        me = {"player": name}
+        charge = []
+        if state["table"]["dungeon"] > 0:  # an empty deck only comes from a correction
+            if state["discard"]["other"] < OTHER_LOCATIONS:
+                charge.append({"label": "charge: room", "action": {"action": "charge", "location": "other", **me}})
+            charge.append({"label": "charge: dragon", "action": {"action": "charge", "location": "dragon", **me}})
+        if phase == "must_charge":
+            return charge
+        if phase == "escaped":
+            return [{"label": "pass", "action": {"action": "pass", **me}}] + charge
+        if phase == "after_location":
+            return [{"label": "pass", "action": {"action": "pass", **me}},
+                    {"label": "another turn", "action": {"action": "again", **me}}]
+        out = list(charge)
+        hide = _cheapest(p["cards"], 1)
+        if hide:
+            out.append({"label": "hide", "action": {"action": "hide", "discard": hide, **me}})
+        cry = _cheapest(p["cards"], 2)
+        if cry:
+            out.append({"label": "cry", "action": {"action": "cry", "discard": cry, **me}})
+        if p["power"] == "ready":
+            out.append({"label": "power", "action": {"action": "power", **me}})
+        return out
+
+    def describe(self, action):
+        name = action.get("action")
+        who = action.get("player", "the active player")
+        if name == "charge":
+            where = {"dragon": "the dragon!", "treasure_hall": f"the treasure hall (+{action.get('value')})",
+                     "other": "a room"}.get(action.get("location"), action.get("location"))
+            return f"{who} charges: {where}"
+        if name == "hide":
+            return f"{who} hides, discarding {action.get('discard')}, and rolls {action.get('roll')}"
+        if name == "cry":
+            return f"{who} cries like a baby, discarding {action.get('discard')}"
+        if name == "deal":
+            return f"{action.get('player')} is dealt {action.get('values')}"
+        if name in ("pass", "again", "power"):
+            words = {"pass": "passes", "again": "takes another turn", "power": "uses the power"}
+            return f"{who} {words[name]}"
+        return super().describe(action)
+
+
+def _cheapest(cards: list[int], at_least: int) -> list[int] | None:
+    """The cards worth the least total that still reach ``at_least`` (fewest cards on a tie), or None.
+
+    A small subset-sum over the positive cards: sums above ``at_least + MAX_CARD``
+    are never the cheapest, so the table stays small.
+    """
+    cap = at_least + MAX_CARD
+    best: dict[int, list[int]] = {0: []}
+    for v in sorted(c for c in cards if c > 0):
+        for s, pick in sorted(best.items(), reverse=True):
+            if s + v <= cap and (s + v not in best or len(pick) + 1 < len(best[s + v])):
+                best[s + v] = pick + [v]
+    reachable = [s for s in best if s >= at_least]
+    return sorted(best[min(reachable)], reverse=True) if reachable else None
+
+
+GAME = DragonRun
