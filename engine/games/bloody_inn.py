@@ -1,0 +1,911 @@
+"""bloody-inn — The Bloody Inn: wealth, checks, corpses, annexes, the night, the morning, the final count.
+
+The cards stay physical; the device keeps the money and the structure of the game:
+
+* per player ``cash`` (the wealth track, 0–40F: a gain beyond 40 is lost and an
+  event says how much) and ``checks`` (10F each, unbounded); the hand size
+  (``hand``, of which ``peasants``), the annexes built (``annexes``: index 0 is
+  the barn, the player-aid card; each with its rank = how many corpses it can
+  hold and the money of each corpse buried under it), the unburied corpses
+  (``corpses``: rank and pocket money) and the francs lost to the 40F cap
+  (``lost``);
+* table ``round`` and ``season`` (1, then 2 once the exit stack has been
+  shuffled into a new entrance stack); the inn (``inn``): the open rooms (whose
+  key, whether a traveller sleeps there, whether that traveller is police),
+  the entrance and exit stack sizes, the peasants in the bistro and the
+  corpses the police made disappear (``discarded``);
+* the structure of a round (``phase``): ``welcome`` (the first player fills the
+  open rooms from the entrance stack), ``night`` (two action turns per player
+  in seat order from the first player; ``turn`` says whose), ``morning`` (one
+  action does the police, the departure, the wages and passes the first-player
+  card on), ``count`` (after the last round: end-of-game annex gains are
+  recorded with ``adjust``, then ``resolve`` makes the final count), ``over``;
+* the ledger (``ledger``): the net francs that entered or left the players'
+  wealth (cash + 10 × checks) by cause. Laundering and transfers move francs
+  between places and never appear there; so the players' total wealth is
+  always the starting wealth plus the ledger's sum ("francs never appear from
+  nowhere").
+
+Rules: ../shared/RULES.md (The Bloody Inn) and ../shared/seeds/bloody-inn.es.txt;
+the choices where the rules are unclear are in docs/games/bloody-inn.md.
+"""
+from __future__ import annotations
+
+from ..errors import RuleError, SetupError
+from ..game import Game, action
+from ..spec import Counter, Option
+from ..state import Args, Txn
+
+TRAVELLERS = 70  # 78 guest cards = 70 travellers + 8 peasants
+#: Cards removed unseen from the traveller deck (rulebook "Preparar"; solo: publisher's rules).
+REMOVED = {1: {"short": 34, "long": 26}, 2: {"short": 35, "long": 25},
+           3: {"short": 28, "long": 16}, 4: {"short": 22, "long": 6}}
+#: Neutral keys: 3 doors with 2–3 players (and solo), 4 with 4 players.
+NEUTRAL_KEYS = {1: 3, 2: 3, 3: 3, 4: 4}
+START_CASH = 5
+START_CHECKS = 1
+CASH_MAX = 40  # the wealth track ends at 40F
+CHECK = 10  # francs per check
+START_PEASANTS = 2  # each player's starting hand
+SOLO_BISTRO = 2  # solo: 2 more peasants start in the bistro
+POLICE_FINE = 10  # per unburied corpse at a police investigation
+MAX_RANK = 3
+#: Solo ranks by final score (publisher's solitaire rules, given for the long game).
+SOLO_BANDS = ((170, "demonic"), (150, "evil"), (130, "hazardous"), (110, "worrying"))
+LEDGER_CAUSES = ("bury", "departure", "police", "wages", "adjust")
+PHASES = ("welcome", "night", "morning", "count", "over")
+COUNT_REASON = "final count: record end-of-game annex gains with adjust, then resolve"
+
+
+def _check_first(value) -> None:
+    if not isinstance(value, str):
+        raise SetupError("option 'first' must be a player's name")
+
+
+def _check_pocket(value) -> None:
+    if (len(value) != MAX_RANK + 1
+            or any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in value)):
+        raise SetupError("option 'pocket' must list the pocket money of a rank 0, 1, 2 and 3 guest, "
+                         f"like [8, 12, 18, 26], not {value!r}")
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+class BloodyInn(Game):
+    id = "bloody-inn"
+    title = "The Bloody Inn"
+    min_players = 1
+    max_players = 4
+    options_spec = (
+        Option("length", "short", "short or long game (how many traveller cards are removed)",
+               choices=("short", "long")),
+        Option("first", "", "the greediest player, who takes the first-player card "
+               "(default: the first listed)", check=_check_first),
+        Option("corpse_penalty", 10, "francs lost at the final count per corpse still unburied "
+               "(0 = no penalty)", lo=0, hi=100),
+        Option("tie", "shared", "equal richest: shared victory, or the most cash / most checks "
+               "breaks the tie (still equal: shared)", choices=("shared", "most_cash", "most_checks")),
+        Option("pocket", [8, 12, 18, 26], "default pocket money of a rank 0/1/2/3 guest when kill "
+               "gives no money (read your card)", kind=list, check=_check_pocket),
+        Option("barn", 3, "corpses the barn (player-aid card) can hold", lo=0, hi=10),
+    )
+
+    def __init__(self, players, options=None):
+        super().__init__(players, options)
+        first = self.options["first"]
+        if first and first not in self.players:
+            raise SetupError(f"option 'first': there is no player called {first!r} "
+                             f"(players: {', '.join(self.players)})")
+
+    @property
+    def solo(self) -> bool:
+        return len(self.players) == 1
+
+    # -- declarations ----------------------------------------------------------
+    def player_counter_specs(self):
+        return [
+            Counter("cash", START_CASH, lo=0, hi=CASH_MAX,
+                    doc="francs on the wealth track (0–40; a gain beyond 40 is lost)"),
+            Counter("checks", START_CHECKS, lo=0, hi=None, doc="10F checks"),
+        ]
+
+    def table_counter_specs(self):
+        return [
+            Counter("round", 1, lo=1, hi=None, doc="the round being played"),
+            Counter("season", 1, lo=1, hi=2,
+                    doc="1, then 2 once the exit stack was shuffled into a new entrance stack"),
+        ]
+
+    def entrance_size(self) -> int:
+        return TRAVELLERS - REMOVED[len(self.players)][self.options["length"]]
+
+    def setup_extra(self, state: dict) -> None:
+        n = len(self.players)
+        for p in state["players"]:
+            p.update({
+                "hand": START_PEASANTS, "peasants": START_PEASANTS,
+                "annexes": [{"name": "barn", "rank": self.options["barn"], "buried": []}],
+                "corpses": [], "lost": 0,
+            })
+        keys = list(self.players) + [None] * NEUTRAL_KEYS[n]
+        state["inn"] = {
+            "rooms": [{"room": i + 1, "key": key, "guest": False, "police": False}
+                      for i, key in enumerate(keys)],
+            "entrance": self.entrance_size(),
+            "exit": 0,
+            "bistro": SOLO_BISTRO if self.solo else 0,
+            "discarded": 0,  # corpses the police made disappear (back in the box)
+        }
+        first = self.options["first"] or self.players[0]
+        state["first_player"] = first
+        state["phase"] = "welcome"
+        state["turn"] = {"player": None, "action": 0}
+        state["last_round"] = False
+        state["ledger"] = {cause: 0 for cause in LEDGER_CAUSES}
+        state["final_count"] = None
+        state["solo"] = {"lost": False, "why": None, "score": None, "band": None} if self.solo else None
+
+    # -- money -------------------------------------------------------------------
+    @staticmethod
+    def wealth(state: dict) -> int:
+        """All the players' francs: cash + 10 × checks, summed."""
+        return sum(p["counters"]["cash"] + CHECK * p["counters"]["checks"] for p in state["players"])
+
+    def _gain(self, t: Txn, who: str, amount: int, cause: str, why: str = "") -> int:
+        """Add francs to ``who``'s wealth track; beyond 40F they are lost (and said so)."""
+        cash = t.get(who, "cash")
+        applied = max(0, min(amount, CASH_MAX - cash))
+        lost = amount - applied
+        if applied:
+            t.add(who, "cash", applied)
+            t.state["ledger"][cause] += applied
+        if lost > 0:
+            t.player(who)["lost"] += lost
+            t.event(f"{who}'s wealth track stops at {CASH_MAX}F: {lost}F lost" + (f" ({why})" if why else ""))
+        return applied
+
+    def _pay_cash(self, t: Txn, who: str, amount: int, cause: str) -> int:
+        paid = min(amount, t.get(who, "cash"))
+        if paid:
+            t.add(who, "cash", -paid)
+            t.state["ledger"][cause] -= paid
+        return paid
+
+    def adjust(self, t: Txn, who: str | None, counter: str, delta: int) -> int:
+        """The generic adjustment: cash gains beyond 40F are lost with an event; the ledger records it."""
+        if who is not None and counter == "cash" and delta > 0:
+            return self._gain(t, who, delta, "adjust")
+        applied = t.add(who, counter, delta)
+        if who is not None and counter in ("cash", "checks"):
+            t.state["ledger"]["adjust"] += applied * (CHECK if counter == "checks" else 1)
+        return applied
+
+    @action("adjust", adjustment=True)
+    def _adjust(self, t: Txn, a: Args) -> None:
+        """Change a player's counter (or, without "player", a table counter) by "delta"; optional "cause".
+
+        Cash stays within 0–40 (a gain beyond 40 is lost and said so). "cause"
+        (text, e.g. "Park") says why, for the history: annex gains are recorded so.
+        """
+        who = a.player("player", None)
+        counter = a.str("counter")
+        delta = a.int("delta")
+        cause = a.str("cause", "")
+        applied = self.adjust(t, who, counter, delta)
+        if cause:
+            t.event(f"{who or 'table'}: {counter} {applied:+d} ({cause})")
+
+    # -- structure helpers ---------------------------------------------------------
+    def _seat_order(self, t: Txn) -> list[str]:
+        names = [p["name"] for p in t.players]
+        i = names.index(t.state["first_player"])
+        return names[i:] + names[:i]
+
+    @staticmethod
+    def _rooms(t: Txn) -> list[dict]:
+        return t.state["inn"]["rooms"]
+
+    def _room(self, t: Txn, number: int) -> dict:
+        rooms = self._rooms(t)
+        if not 1 <= number <= len(rooms):
+            raise RuleError(f"there is no room {number} (the open rooms are 1–{len(rooms)})")
+        return rooms[number - 1]
+
+    def _phase_refusal(self, t: Txn, wanted: str) -> RuleError:
+        st = t.state
+        phase = st["phase"]
+        first = st["first_player"]
+        if phase == "welcome":
+            return RuleError(f"the travellers have not been welcomed yet: {first} (first player) "
+                             f"welcomes them first")
+        if phase == "night":
+            turn = st["turn"]
+            if wanted == "welcome":
+                if all(r["guest"] for r in self._rooms(t)):
+                    return RuleError("rooms are all taken: the travellers are welcomed; the night has begun")
+                return RuleError("travellers are welcomed only at the start of a round; the night has begun")
+            return RuleError(f"the night is not over: it is {turn['player']}'s turn (action {turn['action']})")
+        if phase == "morning":
+            return RuleError("every player has taken both actions: the morning comes next (action morning)")
+        if phase == "count":
+            return RuleError("the last round is over: record end-of-game gains with adjust, "
+                             "then resolve for the final count")
+        return RuleError("the game is over")
+
+    def _actor(self, t: Txn, a: Args, *, allow_extra: bool = True) -> tuple[str, bool]:
+        """Who acts in a night action and whether it is an extra (annex-power) action."""
+        extra = a.bool("extra", False) if allow_extra else False
+        who = a.player("player", None)
+        if t.state["phase"] != "night":
+            raise self._phase_refusal(t, "night")
+        turn = t.state["turn"]
+        if who is None:
+            who = turn["player"]
+        elif not extra and who != turn["player"]:
+            raise RuleError(f"it is {turn['player']}'s turn (action {turn['action']}), not {who}'s")
+        return who, extra
+
+    def _advance(self, t: Txn) -> None:
+        """The next action turn: seat order from the first player, everyone's first action then second."""
+        turn = t.state["turn"]
+        order = self._seat_order(t)
+        i = order.index(turn["player"]) + 1
+        if i < len(order):
+            turn["player"] = order[i]
+        elif turn["action"] == 1:
+            turn["player"], turn["action"] = order[0], 2
+        else:
+            t.state["phase"] = "morning"
+            t.state["turn"] = {"player": None, "action": 0}
+            t.event("every player has taken both actions: the morning comes")
+
+    def _play(self, t: Txn, who: str, played: int, kept: int, peasants: int, *, keep_traveller: int = 0) -> None:
+        """Play ``played`` cards from hand: ``kept`` travellers with the aptitude return to the hand,
+        ``peasants`` go to the bistro, the other travellers go to the exit stack.
+
+        ``keep_traveller``: travellers that must stay in hand besides (the annex being built).
+        """
+        p = t.player(who)
+        hand = p["hand"] - keep_traveller
+        if kept + peasants > played:
+            raise RuleError(f"{who} plays {_plural(played, 'card')}: the kept cards ({kept}) and "
+                            f"the peasants ({peasants}) cannot be more than that")
+        if played > hand:
+            besides = " besides the annex" if keep_traveller else ""
+            raise RuleError(f"{who} has only {_plural(hand, 'card')} in hand{besides}; this needs "
+                            f"{played} played")
+        if peasants > p["peasants"]:
+            raise RuleError(f"{who} has only {_plural(p['peasants'], 'peasant')} in hand")
+        travellers = hand - p["peasants"]
+        if played - peasants > travellers:
+            raise RuleError(f"{who} holds {_plural(travellers, 'traveller')} and "
+                            f"{_plural(p['peasants'], 'peasant')}: {played} cards with only {peasants} "
+                            f"peasants among them cannot be played (say how many in \"peasants\")")
+        gone = played - peasants - kept
+        p["peasants"] -= peasants
+        p["hand"] -= peasants + gone
+        t.state["inn"]["bistro"] += peasants
+        t.state["inn"]["exit"] += gone
+        if played:
+            t.event(f"{who} plays {_plural(played, 'card')}: {kept} back to hand, "
+                    f"{_plural(peasants, 'peasant')} to the bistro, {gone} to the exit stack")
+
+    def _cost(self, a: Args, rank: int) -> tuple[int, int, int]:
+        played = a.int("played", rank, lo=0, hi=2 * MAX_RANK * 4)
+        kept = a.int("kept", 0, lo=0)
+        peasants = a.int("peasants", 0, lo=0)
+        return played, kept, peasants
+
+    def _target(self, t: Txn, a: Args, verb: str) -> tuple[dict | None, int | None]:
+        """A guest in a room (``room``) or peasants in the bistro; returns (room, bistro)."""
+        room = a.int("room", None, lo=1)
+        bistro = a.raw("bistro", None)
+        if (room is None) == (bistro is None or bistro is False):
+            raise RuleError(f'{verb}: give either "room" (a guest in the inn) or "bistro" (peasants)')
+        if room is not None:
+            r = self._room(t, room)
+            if not r["guest"]:
+                raise RuleError(f"room {room} has no guest to {verb}")
+            return r, None
+        return None, bistro
+
+    # -- the welcome ----------------------------------------------------------------
+    @action("welcome")
+    def _welcome(self, t: Txn, a: Args) -> None:
+        """The first player fills the open empty rooms from the entrance stack.
+
+        Without "room": every empty room, in room order; "police_rooms" lists the
+        rooms whose traveller is police. With "room": one traveller into that room;
+        "police": true when that traveller is police. The night starts once every
+        open room holds a traveller (or the entrance stack ran out for good).
+        """
+        room = a.int("room", None, lo=1)
+        if room is not None:
+            police_rooms = [room] if a.bool("police", False) else []
+        else:
+            if a.has("police"):
+                raise RuleError('welcome: "police" goes with "room"; for the whole welcome list the rooms '
+                                'in "police_rooms"')
+            police_rooms = a.ints("police_rooms", [], lo=1)
+        if t.state["phase"] != "welcome":
+            raise self._phase_refusal(t, "welcome")
+        rooms = self._rooms(t)
+        if room is not None:
+            r = self._room(t, room)
+            if r["guest"]:
+                raise RuleError(f"room {room} already has a guest")
+            fill = [r]
+        else:
+            fill = [r for r in rooms if not r["guest"]]
+            if not fill:
+                raise RuleError("rooms are all taken")
+        numbers = [r["room"] for r in fill]
+        for number in police_rooms:
+            self._room(t, number)
+            if number not in numbers:
+                raise RuleError(f"room {number} gets no traveller in this welcome")
+        inn = t.state["inn"]
+        if inn["entrance"] == 0:
+            self._entrance_empty(t)
+        arrived = []
+        for r in fill:
+            if t.state["last_round"] and inn["entrance"] == 0:
+                break
+            inn["entrance"] -= 1
+            r["guest"] = True
+            r["police"] = r["room"] in police_rooms
+            arrived.append(r["room"])
+            if inn["entrance"] == 0:
+                self._entrance_empty(t)
+        for number in police_rooms:
+            if number not in arrived:
+                raise RuleError(f"room {number} gets no traveller: the entrance stack ran out first")
+        if arrived:
+            police = [n for n in arrived if n in police_rooms]
+            t.event(f"{t.state['first_player']} welcomes {_plural(len(arrived), 'traveller')} into room"
+                    f"{'s' if len(arrived) > 1 else ''} {', '.join(map(str, arrived))}"
+                    + (f" (police in {', '.join(map(str, police))})" if police else "")
+                    + f"; {inn['entrance']} left in the entrance stack")
+        if t.state["last_round"] or all(r["guest"] for r in rooms):
+            self._welcome_done(t)
+
+    def _entrance_empty(self, t: Txn) -> None:
+        """The entrance stack just ran out: a new season, or the last round."""
+        inn = t.state["inn"]
+        if t.state["table"]["season"] == 1:
+            inn["entrance"], inn["exit"] = inn["exit"], 0
+            t.set(None, "season", 2)
+            t.event(f"the entrance stack is empty: the exit stack ({inn['entrance']} cards) is shuffled "
+                    f"into a new entrance stack; season 2 begins")
+            if inn["entrance"]:
+                return
+        if not t.state["last_round"]:
+            t.state["last_round"] = True
+            t.event("the entrance stack is empty for the second time: this is the last round")
+
+    def _welcome_done(self, t: Txn) -> None:
+        guests = sum(r["guest"] for r in self._rooms(t))
+        n = len(self.players)
+        if t.state["last_round"] and guests < n:
+            t.event(f"only {_plural(guests, 'traveller')} in the inn for {_plural(n, 'player')}: "
+                    f"the last round is not played")
+            self._enter_count(t)
+            return
+        t.state["phase"] = "night"
+        t.state["turn"] = {"player": t.state["first_player"], "action": 1}
+
+    # -- the night: actions ----------------------------------------------------------
+    @action("bribe")
+    def _bribe(self, t: Txn, a: Args) -> None:
+        """Bribe a guest in a "room" (its "rank"), or 1–2 peasants from the "bistro", into your hand.
+
+        Cost: "played" cards (default: the rank), of which "kept" return to
+        hand (aptitude) and "peasants" go to the bistro; the rest to the exit stack.
+        """
+        who, extra = self._actor(t, a)
+        r, bistro = self._target(t, a, "bribe")
+        if r is not None:
+            rank = a.int("rank", lo=0, hi=MAX_RANK)
+        else:
+            if isinstance(bistro, bool) or not isinstance(bistro, int) or not 1 <= bistro <= 2:
+                raise RuleError(f'bribe: "bistro" is how many peasants you take, 1 or 2, not {bistro!r}')
+            rank = a.int("rank", 0, lo=0, hi=MAX_RANK)
+            if rank:
+                raise RuleError("peasants are rank 0")
+            have = t.state["inn"]["bistro"]
+            if have == 0:
+                raise RuleError("the bistro is empty: no peasant to bribe")
+            if bistro > have:
+                raise RuleError(f"the bistro has only {_plural(have, 'peasant')}")
+        self._play(t, who, *self._cost(a, rank))
+        p = t.player(who)
+        if r is not None:
+            r["guest"] = r["police"] = False
+            p["hand"] += 1
+            t.event(f"{who} bribes the rank-{rank} guest of room {r['room']}: an accomplice in hand")
+        else:
+            t.state["inn"]["bistro"] -= bistro
+            p["hand"] += bistro
+            p["peasants"] += bistro
+            t.event(f"{who} bribes {_plural(bistro, 'peasant')} from the bistro")
+        if not extra:
+            self._advance(t)
+
+    @action("build")
+    def _build(self, t: Txn, a: Args) -> None:
+        """Build an annex from a traveller in hand: its "rank" (0–3) and optional "name".
+
+        Cost: "played" other cards (default: the rank), "kept", "peasants" as for bribe.
+        """
+        who, extra = self._actor(t, a)
+        rank = a.int("rank", lo=0, hi=MAX_RANK)
+        p = t.player(who)
+        name = a.str("name", f"annex {len(p['annexes'])}")
+        if p["hand"] - p["peasants"] < 1:
+            raise RuleError(f"{who} has no traveller in hand to build an annex from "
+                            f"(peasants and police cannot become annexes)")
+        self._play(t, who, *self._cost(a, rank), keep_traveller=1)
+        p["hand"] -= 1
+        p["annexes"].append({"name": name, "rank": rank, "buried": []})
+        t.event(f"{who} builds {name} (rank {rank}: room for {_plural(rank, 'corpse')})")
+        if not extra:
+            self._advance(t)
+
+    @action("kill")
+    def _kill(self, t: Txn, a: Args) -> None:
+        """Kill a guest in a "room" (its "rank") or a peasant in the "bistro" (true): an unburied corpse.
+
+        "money": the pocket money printed on the card (default: option pocket by rank).
+        Cost as for bribe.
+        """
+        who, extra = self._actor(t, a)
+        r, bistro = self._target(t, a, "kill")
+        if r is not None:
+            rank = a.int("rank", lo=0, hi=MAX_RANK)
+        else:
+            if not (bistro is True or (type(bistro) is int and bistro == 1)):
+                raise RuleError(f'kill: "bistro" must be true (one peasant), not {bistro!r}')
+            rank = a.int("rank", 0, lo=0, hi=MAX_RANK)
+            if rank:
+                raise RuleError("peasants are rank 0")
+            if t.state["inn"]["bistro"] == 0:
+                raise RuleError("the bistro is empty: no peasant to kill")
+        money = a.int("money", self.options["pocket"][rank], lo=0, hi=100)
+        self._play(t, who, *self._cost(a, rank))
+        if r is not None:
+            r["guest"] = r["police"] = False
+            where = f"the rank-{rank} guest of room {r['room']}"
+        else:
+            t.state["inn"]["bistro"] -= 1
+            where = "a peasant in the bistro"
+        t.player(who)["corpses"].append({"rank": rank, "money": money})
+        t.event(f"{who} kills {where}: an unburied corpse with {money}F in its pockets")
+        if not extra:
+            self._advance(t)
+
+    @action("bury")
+    def _bury(self, t: Txn, a: Args) -> None:
+        """Bury one of your corpses ("corpse", 1-based) under an annex with room ("owner", "annex": 0 = barn).
+
+        The corpse's money: all yours under your own annex; otherwise shared
+        with the annex's owner, the odd franc to the burier. Cost: the corpse's
+        rank in cards ("played", "kept", "peasants" as for bribe).
+        """
+        who, extra = self._actor(t, a)
+        p = t.player(who)
+        corpses = p["corpses"]
+        number = a.int("corpse", None, lo=1)
+        owner = a.player("owner", who)
+        annex_no = a.int("annex", None, lo=0)
+        if not corpses:
+            raise RuleError(f"{who} has no corpse to bury")
+        if number is None:
+            if any(c != corpses[0] for c in corpses):
+                raise RuleError(f"{who} has {len(corpses)} corpses: say which (corpse 1–{len(corpses)})")
+            number = 1
+        if number > len(corpses):
+            raise RuleError(f"{who} has only {_plural(len(corpses), 'corpse')}")
+        annexes = t.player(owner)["annexes"]
+        if annex_no is None:
+            free = [i for i, x in enumerate(annexes) if len(x["buried"]) < x["rank"]]
+            if len(free) != 1:
+                raise RuleError(f"say under which of {owner}'s annexes (annex: 0 = barn, "
+                                f"1–{len(annexes) - 1} built)" if len(annexes) > 1 else
+                                f"that annex is full: {owner}'s barn has no room left")
+            annex_no = free[0]
+        if annex_no >= len(annexes):
+            raise RuleError(f"{owner} has no annex {annex_no} (0 = barn"
+                            + (f", 1–{len(annexes) - 1} built)" if len(annexes) > 1 else ", none built)"))
+        annex = annexes[annex_no]
+        if len(annex["buried"]) >= annex["rank"]:
+            held = (f"a rank-0 annex holds no corpse" if annex["rank"] == 0 else
+                    f"{owner}'s {annex['name']} (rank {annex['rank']}) already holds "
+                    f"{_plural(len(annex['buried']), 'corpse')}")
+            raise RuleError(f"that annex is full: {held}")
+        corpse = corpses[number - 1]
+        self._play(t, who, *self._cost(a, corpse["rank"]))
+        del corpses[number - 1]
+        annex["buried"].append({"money": corpse["money"], "by": who})
+        money = corpse["money"]
+        if owner == who:
+            t.event(f"{who} buries a corpse under their {annex['name']} and takes its {money}F")
+            self._gain(t, who, money, "bury", "burial")
+        else:
+            mine, theirs = money - money // 2, money // 2
+            t.event(f"{who} buries a corpse under {owner}'s {annex['name']}: {money}F shared, "
+                    f"{mine}F to {who}, {theirs}F to {owner}")
+            self._gain(t, who, mine, "bury", "burial")
+            self._gain(t, owner, theirs, "bury", "burial")
+        if not extra:
+            self._advance(t)
+
+    @action("pass")
+    def _pass(self, t: Txn, a: Args) -> None:
+        """Pass the action turn, and optionally launder money: "checks" +n buys n checks (10F of cash each),
+        −n cashes n checks (+10F each). Refused when it cannot apply in full (see the docs)."""
+        who, _ = self._actor(t, a, allow_extra=False)
+        n = a.int("checks", 0)
+        cash = t.get(who, "cash")
+        if n > 0:
+            if cash < CHECK * n:
+                raise RuleError(f"{who} has {cash}F in cash: {_plural(n, 'check')} "
+                                f"cost{'s' if n == 1 else ''} {CHECK * n}F")
+            t.add(who, "cash", -CHECK * n)
+            t.add(who, "checks", n)
+            t.event(f"{who} passes and launders {CHECK * n}F into {_plural(n, 'check')}")
+        elif n < 0:
+            n = -n
+            have = t.get(who, "checks")
+            if have < n:
+                raise RuleError(f"{who} has only {_plural(have, 'check')}")
+            if cash + CHECK * n > CASH_MAX:
+                most = (CASH_MAX - cash) // CHECK
+                raise RuleError(f"cashing {_plural(n, 'check')} would take {who}'s cash to {cash + CHECK * n}F; "
+                                f"the wealth track stops at {CASH_MAX}F (at most {_plural(most, 'check')} now)")
+            t.add(who, "checks", -n)
+            t.add(who, "cash", CHECK * n)
+            t.event(f"{who} passes and cashes {_plural(n, 'check')} (+{CHECK * n}F)")
+        else:
+            t.event(f"{who} passes")
+        self._advance(t)
+
+    # -- the morning --------------------------------------------------------------------
+    def _name_map(self, t: Txn, a: Args, key: str) -> dict[str, int]:
+        value = a.raw(key, {})
+        if not isinstance(value, dict):
+            raise RuleError(f'morning: "{key}" must be an object like {{"Ana": 1}}, not {value!r}')
+        for name, n in value.items():
+            t.player(name)
+            if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+                raise RuleError(f'morning: "{key}" for {name} must be a whole number ≥ 0, not {n!r}')
+        return value
+
+    @action("morning")
+    def _morning(self, t: Txn, a: Args) -> None:
+        """The end of the round in one step: police, departure, wages; the first-player card passes on.
+
+        Optional: "police" (true/false) overrides whether a police card is in an
+        open room; "police_checks" {name: n} pays n corpses with checks first (default:
+        cash while it has 10F, then checks, then what cash remains);
+        "wage_peasants" {name: n} how many of the accomplices discarded for unpaid
+        wages are peasants (default: peasants first); "wages_waived" {name: n}
+        accomplices whose wage an annex waives.
+        """
+        police = a.raw("police", None)
+        if police is not None and not isinstance(police, bool):
+            raise RuleError(f'morning: "police" must be true or false, not {police!r}')
+        police_checks = self._name_map(t, a, "police_checks")
+        wage_peasants = self._name_map(t, a, "wage_peasants")
+        waived = self._name_map(t, a, "wages_waived")
+        if t.state["phase"] != "morning":
+            raise self._phase_refusal(t, "morning")
+        inn = t.state["inn"]
+        rooms = self._rooms(t)
+        order = self._seat_order(t)
+        # A. Police investigation.
+        if police is None:
+            police = any(r["guest"] and r["police"] for r in rooms)
+        if police:
+            t.event("the police investigate")
+            for name in order:
+                p = t.player(name)
+                k = len(p["corpses"])
+                if police_checks.get(name, 0) > min(k, p["counters"]["checks"]):
+                    raise RuleError(f"{name} cannot pay {_plural(police_checks[name], 'corpse')} with checks "
+                                    f"({_plural(k, 'unburied corpse')}, {_plural(p['counters']['checks'], 'check')})")
+                if not k:
+                    continue
+                if self.solo:
+                    why = f"{name} had {_plural(k, 'unburied corpse')} at a police investigation"
+                    t.state["solo"].update({"lost": True, "why": why})
+                    t.state["phase"] = "over"
+                    t.finish([], why=why)
+                    return
+                paid_checks = police_checks.get(name, 0)
+                paid_cash = 0
+                for i in range(k):
+                    if i < paid_checks:
+                        continue
+                    if t.get(name, "cash") >= POLICE_FINE:
+                        paid_cash += self._pay_cash(t, name, POLICE_FINE, "police")
+                    elif t.get(name, "checks") > paid_checks:
+                        paid_checks += 1
+                    else:
+                        paid_cash += self._pay_cash(t, name, POLICE_FINE, "police")
+                if paid_checks:
+                    t.add(name, "checks", -paid_checks)
+                    t.state["ledger"]["police"] -= CHECK * paid_checks
+                paid = paid_cash + CHECK * paid_checks
+                short = POLICE_FINE * k - paid
+                p["corpses"] = []
+                inn["discarded"] += k
+                t.event(f"{name} pays the gravedigger {paid}F for {_plural(k, 'unburied corpse')}"
+                        + (f" ({_plural(paid_checks, 'check')})" if paid_checks else "")
+                        + (f", {short}F short" if short else "") + "; the corpses are gone")
+        else:
+            t.event("no police in the inn")
+        # B. Travellers' departure.
+        guests = 0
+        for r in rooms:
+            if not r["guest"]:
+                continue
+            guests += 1
+            if r["key"] is not None:
+                self._gain(t, r["key"], 1, "departure", f"room {r['room']}")
+                t.event(f"{r['key']} earns 1F: room {r['room']} still has its guest")
+            r["guest"] = r["police"] = False
+        inn["exit"] += guests
+        if guests:
+            t.event(f"{_plural(guests, 'guest')} leave{'s' if guests == 1 else ''} for the exit stack "
+                    f"({inn['exit']} there)")
+        # C. Wages.
+        for name in order:
+            p = t.player(name)
+            w = waived.get(name, 0)
+            if w > p["hand"]:
+                raise RuleError(f"{name} has only {_plural(p['hand'], 'card')} in hand: {w} wages cannot be waived")
+            due = p["hand"] - w
+            paid = self._pay_cash(t, name, due, "wages")
+            short = due - paid
+            travellers = p["hand"] - p["peasants"]
+            np = wage_peasants.get(name, min(short, p["peasants"]))
+            if name in wage_peasants and (np > short or np > p["peasants"] or short - np > travellers):
+                raise RuleError(f"{name} discards {_plural(short, 'accomplice')} for unpaid wages: "
+                                f"{np} of them cannot be peasants (has {_plural(p['peasants'], 'peasant')}, "
+                                f"{_plural(travellers, 'traveller')})")
+            nt = short - np
+            p["hand"] -= short
+            p["peasants"] -= np
+            inn["bistro"] += np
+            inn["exit"] += nt
+            if due or short:
+                t.event(f"{name} pays {paid}F in wages" + (
+                    f", {short}F short: discards {_plural(short, 'accomplice')} "
+                    f"({np} to the bistro, {nt} to the exit stack)" if short else ""))
+        # Then the first-player card passes on, or the game ends.
+        if t.state["last_round"]:
+            self._enter_count(t)
+            return
+        names = [p["name"] for p in t.players]
+        nxt = names[(names.index(t.state["first_player"]) + 1) % len(names)]
+        t.state["first_player"] = nxt
+        t.add(None, "round", 1)
+        t.state["phase"] = "welcome"
+        t.event(f"round {t.state['table']['round']}: {nxt} takes the first-player card")
+
+    # -- the end ----------------------------------------------------------------------------
+    def _enter_count(self, t: Txn) -> None:
+        t.state["phase"] = "count"
+        t.state["turn"] = {"player": None, "action": 0}
+        t.state["pending"] = [{"name": p["name"], "reason": COUNT_REASON} for p in t.players]
+        t.event("the game ends: record end-of-game annex gains (adjust), then resolve for the final count")
+
+    def resolve_pending(self, t: Txn) -> None:
+        if t.state["phase"] != "count":
+            t.state["pending"] = []
+            return
+        t.state["pending"] = []
+        penalty = 0 if self.solo else self.options["corpse_penalty"]
+        count = {}
+        for p in t.players:
+            c = p["counters"]
+            k = len(p["corpses"])
+            total = c["cash"] + CHECK * c["checks"] - penalty * k
+            count[p["name"]] = {"cash": c["cash"], "checks": c["checks"], "corpses": k,
+                                "penalty": penalty * k, "total": total}
+            t.event(f"{p['name']}: {c['cash']}F + {c['checks']} × {CHECK}F"
+                    + (f" − {k} × {penalty}F" if k and penalty else "") + f" = {total}F")
+        t.state["final_count"] = count
+        t.state["phase"] = "over"
+        if self.solo:
+            name = self.players[0]
+            info = t.state["solo"]
+            info["score"] = count[name]["total"]
+            if count[name]["corpses"]:
+                info["lost"] = True
+                info["why"] = f"{name} has {_plural(count[name]['corpses'], 'unburied corpse')} at the end"
+                t.finish([], why=info["why"])
+                return
+            info["band"] = solo_band(info["score"])
+            t.finish([name], why=f"{info['score']}F: " + (f"{info['band']} innkeeper" if info["band"]
+                                                             else "below worrying innkeeper"))
+            return
+        best = max(v["total"] for v in count.values())
+        top = [n for n in self.players if count[n]["total"] == best]
+        how = "the richest innkeeper"
+        tie = self.options["tie"]
+        if len(top) > 1 and tie != "shared":
+            key = "cash" if tie == "most_cash" else "checks"
+            most = max(count[n][key] for n in top)
+            top = [n for n in top if count[n][key] == most]
+            how += f" (tie broken by the most {key})" if len(top) == 1 else ""
+        if len(top) > 1:
+            how = f"shared victory at {best}F"
+        t.finish(top, why=how)
+
+    # -- corrections --------------------------------------------------------------------------
+    @action("correct", adjustment=True)
+    def _correct(self, t: Txn, a: Args) -> None:
+        """Set what the device keeps to what the table shows (an annex effect, a slip).
+
+        Any of: "entrance", "exit", "bistro" (stack sizes); "player" with "hand"
+        and/or "peasants" (peasants in hand); "room" with "guest" and/or "police".
+        Money is never corrected here: use adjust, which the ledger records.
+        """
+        inn = t.state["inn"]
+        changed = []
+        for key in ("entrance", "exit", "bistro"):
+            v = a.int(key, None, lo=0, hi=TRAVELLERS + 8)
+            if v is not None:
+                inn[key] = v
+                changed.append(f"{key} {v}")
+        who = a.player("player", None)
+        hand = a.int("hand", None, lo=0, hi=TRAVELLERS + 8)
+        peasants = a.int("peasants", None, lo=0, hi=8)
+        if (hand is not None or peasants is not None) and who is None:
+            raise RuleError('correct: "hand" and "peasants" need "player"')
+        if who is not None:
+            p = t.player(who)
+            new_hand = p["hand"] if hand is None else hand
+            new_peasants = p["peasants"] if peasants is None else peasants
+            if new_peasants > new_hand:
+                raise RuleError(f"{who} cannot hold {new_peasants} peasants in a hand of {new_hand}")
+            p["hand"], p["peasants"] = new_hand, new_peasants
+            changed.append(f"{who}'s hand {new_hand} ({new_peasants} peasants)")
+        room = a.int("room", None, lo=1)
+        guest = a.raw("guest", None)
+        police = a.raw("police", None)
+        for key, v in (("guest", guest), ("police", police)):
+            if v is not None and not isinstance(v, bool):
+                raise RuleError(f'correct: "{key}" must be true or false, not {v!r}')
+        if (guest is not None or police is not None) and room is None:
+            raise RuleError('correct: "guest" and "police" need "room"')
+        if room is not None:
+            r = self._room(t, room)
+            if guest is not None:
+                r["guest"] = guest
+            if police is not None:
+                r["police"] = police
+            r["police"] = r["police"] and r["guest"]
+            changed.append(f"room {room}: " + ("police guest" if r["police"] else "guest" if r["guest"] else "empty"))
+        if not changed:
+            raise RuleError("correct: nothing to correct (entrance, exit, bistro, player+hand/peasants, "
+                            "room+guest/police)")
+        t.event("corrected: " + ", ".join(changed))
+
+    # -- views ----------------------------------------------------------------------------------
+    def view_extra(self, state: dict) -> dict:
+        return {
+            "phase": state["phase"],
+            "turn": dict(state["turn"]),
+            "first_player": state["first_player"],
+            "last_round": state["last_round"],
+            "inn": {**state["inn"], "rooms": [dict(r) for r in state["inn"]["rooms"]]},
+            "ledger": dict(state["ledger"]),
+            "final_count": None if state["final_count"] is None else
+            {k: dict(v) for k, v in state["final_count"].items()},
+            "solo": None if state["solo"] is None else dict(state["solo"]),
+        }
+
+    def seat_view(self, state, name):
+        p = next(p for p in state["players"] if p["name"] == name)
+        phase = state["phase"]
+        turn = state["turn"]
+        mine = phase == "night" and turn["player"] == name
+        if state["over"]:
+            solo = state["solo"]
+            if solo is not None:
+                status = "LOST" if solo["lost"] else (f"{solo['band']} innkeeper" if solo["band"] else "game over")
+            else:
+                status = "winner" if name in state["winners"] else "game over"
+        elif mine:
+            status = f"your turn: action {turn['action']}"
+        elif phase == "welcome" and state["first_player"] == name:
+            status = "welcome travellers"
+        elif phase == "morning" and state["first_player"] == name:
+            status = "morning: press"
+        elif phase == "count":
+            status = "final count"
+        else:
+            status = ""
+        table = [["round", state["table"]["round"]], ["entrance", state["inn"]["entrance"]]]
+        if state["last_round"] and not state["over"]:
+            table[0] = ["LAST round", state["table"]["round"]]
+        return {
+            "counters": [["cash", p["counters"]["cash"]], ["checks", p["counters"]["checks"]],
+                         ["hand", p["hand"]], ["corpses", len(p["corpses"])]],
+            "status": status,
+            "alert": mine and bool(p["corpses"]) and any(r["guest"] and r["police"] for r in state["inn"]["rooms"]),
+            "table": table,
+        }
+
+    def seat_actions(self, state, name):
+        if state["over"]:
+            return []
+        phase = state["phase"]
+        if phase == "welcome" and state["first_player"] == name:
+            return [{"label": "welcome", "action": {"action": "welcome"}}]
+        if phase == "morning" and state["first_player"] == name:
+            return [{"label": "morning", "action": {"action": "morning"}}]
+        if phase == "count":
+            return [{"label": "final count", "action": {"action": "resolve"}}]
+        if phase != "night" or state["turn"]["player"] != name:
+            return []
+        p = next(p for p in state["players"] if p["name"] == name)
+        me = {"action": "pass", "player": name}
+        out = [{"label": "pass", "action": dict(me)}]
+        cash, checks = p["counters"]["cash"], p["counters"]["checks"]
+        if cash >= CHECK:
+            out.append({"label": f"bank {CHECK * (cash // CHECK)}F", "action": {**me, "checks": cash // CHECK}})
+        if checks and cash + CHECK <= CASH_MAX:
+            out.append({"label": "cash a check", "action": {**me, "checks": -1}})
+        if p["corpses"] and len(p["annexes"][0]["buried"]) < p["annexes"][0]["rank"] \
+                and p["corpses"][0]["rank"] <= p["hand"]:
+            out.append({"label": "bury: barn", "action": {"action": "bury", "player": name, "corpse": 1,
+                                                          "annex": 0}})
+        return out
+
+    def describe(self, action: dict) -> str:
+        name = action.get("action")
+        who = action.get("player")
+        if name == "adjust" and action.get("cause"):
+            return f"{who or 'table'}: {action.get('counter')} {action.get('delta', 0):+d} ({action['cause']})"
+        if name == "welcome":
+            if "room" in action:
+                return f"welcome a traveller into room {action['room']}" + (" (police)" if action.get("police") else "")
+            police = action.get("police_rooms") or []
+            return "welcome the travellers" + (f" (police in {', '.join(map(str, police))})" if police else "")
+        actor = who or "the active player"
+        if name in ("bribe", "kill"):
+            whom = (f"the rank-{action.get('rank')} guest of room {action['room']}" if "room" in action
+                    else "peasants in the bistro")
+            return f"{actor} {'bribes' if name == 'bribe' else 'kills'} {whom}"
+        if name == "build":
+            return f"{actor} builds {action.get('name', 'an annex')} (rank {action.get('rank')})"
+        if name == "bury":
+            owner = action.get("owner")
+            where = f"{owner}'s annex" if owner and owner != who else "their annex"
+            return f"{actor} buries corpse {action.get('corpse', 1)} under {where} {action.get('annex', '')}".rstrip()
+        if name == "pass":
+            n = action.get("checks", 0)
+            launder = (f" and buys {n} check(s)" if isinstance(n, int) and n > 0 else
+                       f" and cashes {-n} check(s)" if isinstance(n, int) and n < 0 else "")
+            return f"{actor} passes{launder}"
+        if name == "morning":
+            return "the morning: police, departure, wages"
+        if name == "resolve":
+            return "the final count"
+        return super().describe(action)
+
+
+def solo_band(score: int) -> str | None:
+    """The solo innkeeper's rank for a final score (None below 110F)."""
+    for floor, band in SOLO_BANDS:
+        if score >= floor:
+            return band
+    return None
+
+
+GAME = BloodyInn
