@@ -303,21 +303,20 @@ class Game:
         self.transfer(t, giver, taker, counter, amount)
 
     def transfer(self, t: Txn, giver: str, taker: str, counter: str, amount: int) -> int:
-        """Generic transfer: nothing is created or destroyed.
+        """Generic transfer: the giver pays ``amount``, only as much as they have.
 
-        Moves as much as the giver has above their minimum and the taker can
-        hold below their maximum; returns the amount moved.
+        The taker's bounds clamp like any adjustment: what does not fit is lost,
+        and an event says so. Returns what the giver paid.
         """
         spec = t.spec(counter, giver)
-        have = t.get(giver, counter) - (spec.lo if spec.lo is not None else t.get(giver, counter) - amount)
-        room = (spec.hi - t.get(taker, counter)) if spec.hi is not None else amount
-        moved = max(0, min(amount, have, room))
-        if moved < amount:
-            t.event(f"only {moved} {counter} could move from {giver} to {taker}")
-        if moved:
-            t.add(giver, counter, -moved)
-            t.add(taker, counter, moved)
-        return moved
+        have = t.get(giver, counter)
+        paid = max(0, min(amount, have - spec.lo)) if spec.lo is not None else amount
+        if paid < amount:
+            t.event(f"{giver} had only {paid} {counter} to give")
+        if paid:
+            t.add(giver, counter, -paid)
+            t.add(taker, counter, paid)
+        return paid
 
     @action("resolve", adjustment=False)
     def _resolve(self, t: Txn, a: Args) -> None:

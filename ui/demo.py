@@ -22,7 +22,7 @@ SCRIPT = [
 ]
 
 OPTIONS = {
-    "counters": [{"name": "life", "start": 20, "out_at": 0}, {"name": "coins", "start": 5}],
+    "counters": [{"name": "life", "start": 20, "min": 0, "out_at": 0}, {"name": "coins", "start": 5, "min": 0}],
     "table": [{"name": "round", "start": 1}],
 }
 

@@ -52,7 +52,7 @@ POLICE_FINE = 10  # per unburied corpse at a police investigation
 MAX_RANK = 3
 #: Solo ranks by final score (publisher's solitaire rules, given for the long game).
 SOLO_BANDS = ((170, "demonic"), (150, "evil"), (130, "hazardous"), (110, "worrying"))
-LEDGER_CAUSES = ("bury", "departure", "police", "wages", "adjust")
+LEDGER_CAUSES = ("bury", "departure", "police", "wages", "adjust", "transfer")
 PHASES = ("welcome", "night", "morning", "count", "over")
 COUNT_REASON = "final count: record end-of-game annex gains with adjust, then resolve"
 
@@ -181,6 +181,21 @@ class BloodyInn(Game):
         if who is not None and counter in ("cash", "checks"):
             t.state["ledger"]["adjust"] += applied * (CHECK if counter == "checks" else 1)
         return applied
+
+    def transfer(self, t: Txn, giver: str, taker: str, counter: str, amount: int) -> int:
+        """Cash from one player to another: the giver pays what they have; beyond 40F the taker's gain is lost.
+
+        The ledger's ``transfer`` line records only the francs lost over 40
+        (what moved between players is not a gain or a loss of the players).
+        """
+        if counter != "cash":
+            return super().transfer(t, giver, taker, counter, amount)
+        paid = self._pay_cash(t, giver, amount, "transfer")
+        if paid < amount:
+            t.event(f"{giver} had only {paid}F to give")
+        if paid:
+            self._gain(t, taker, paid, "transfer", why=f"from {giver}")
+        return paid
 
     @action("adjust", adjustment=True)
     def _adjust(self, t: Txn, a: Args) -> None:

@@ -4,7 +4,8 @@ Options (all optional):
 
 * ``counters``: the player counters, each a name or an object
   ``{"name": "life", "start": 20, "min": 0, "max": null, "out_at": 0, "target": null}``.
-  Default: one counter ``score`` from 0, no bounds above.
+  ``min``/``max`` left out (or null) mean unbounded. Default: one counter
+  ``score`` from 0, unbounded.
 * ``table``: the table counters, same shape (without ``out_at``/``target``).
 * ``last_standing_wins``: when some counter has ``out_at``, the last player
   still in wins (default true).
@@ -39,7 +40,7 @@ def _check_counter_list(value, *, per_player: bool) -> None:
             v = item.get(key)
             if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
                 raise SetupError(f"counter {item['name']!r}: {key!r} must be a whole number or null")
-        lo, hi = item.get("min", 0), item.get("max")
+        lo, hi = item.get("min"), item.get("max")
         if lo is not None and hi is not None and lo > hi:
             raise SetupError(f"counter {item['name']!r}: min {lo} is above max {hi}")
         start = item.get("start", 0) or 0
@@ -81,7 +82,8 @@ class Counters(Game):
 
     @staticmethod
     def _spec(c: dict) -> Counter:
-        return Counter(c["name"], start=c.get("start", 0) or 0, lo=c.get("min", 0), hi=c.get("max"))
+        # Bounded only where the options say so: a plain score may go below 0.
+        return Counter(c["name"], start=c.get("start", 0) or 0, lo=c.get("min"), hi=c.get("max"))
 
     def setup_extra(self, state):
         state["turn"] = {"player": self.players[0], "number": 1}

@@ -433,27 +433,61 @@ class DragonRun(Game):
         return applied
 
     def _adjust_treasure(self, t: Txn, who: str, delta: int) -> int:
-        """+n: a treasure card worth n; −n: the card worth n (or the whole hand if it is worth ≤ n)."""
-        cards = t.player(who)["cards"]
+        """A correction of a player's treasure by ``delta`` (the contract's generic ``adjust``).
+
+        +n: a treasure card worth n (several cards of at most MAX_CARD when n is
+        larger). −n: the card worth n when the player holds one; otherwise the
+        smallest card worth more, with the change given back as one card; the
+        whole hand when it is worth n or less (bounds clamp at 0).
+        """
         if delta > 0:
-            if delta > MAX_CARD:
-                raise RuleError(f"a treasure card is worth at most {MAX_CARD}; enter several cards with draw")
-            self._give_cards(t, who, [delta])
-        elif delta < 0:
-            if -delta >= sum(cards):
-                self._set_cards(t, who, [])
-            elif -delta in cards:
-                self._take_cards(t, who, [-delta])
-            else:
-                raise RuleError(f"{who} holds no single treasure card worth {-delta} "
-                                f"(cards: {', '.join(map(str, cards))}); use discard with the cards' values")
-        return delta
+            self._add_value(t, who, delta)
+            return delta
+        if delta < 0:
+            return -self._remove_value(t, who, -delta)
+        return 0
+
+    def _add_value(self, t: Txn, who: str, value: int) -> None:
+        cards = [MAX_CARD] * (value // MAX_CARD) + ([value % MAX_CARD] if value % MAX_CARD else [])
+        if len(cards) > 1:
+            t.event(f"{value} in treasure is entered as cards worth {', '.join(map(str, cards))}")
+        self._give_cards(t, who, cards)
+
+    def _remove_value(self, t: Txn, who: str, value: int) -> int:
+        """Take treasure worth ``value`` (as far as the hand allows); returns what was taken."""
+        cards = t.player(who)["cards"]
+        if value >= sum(cards):
+            taken = sum(cards)
+            self._set_cards(t, who, [])
+            return taken
+        if value in cards:
+            self._take_cards(t, who, [value])
+            return value
+        bigger = min(c for c in cards if c > value) if any(c > value for c in cards) else None
+        if bigger is not None:
+            take = [bigger]
+        else:  # only smaller cards: take the largest ones until they cover it
+            take, total = [], 0
+            for c in sorted(cards, reverse=True):
+                take.append(c)
+                total += c
+                if total >= value:
+                    break
+        self._take_cards(t, who, take)
+        change = sum(take) - value
+        if change:
+            self._give_cards(t, who, [change])
+            t.event(f"{who} gives up cards worth {sum(take)} and keeps {change} as change")
+        return value
 
     def transfer(self, t: Txn, giver, taker, counter, amount):
         if counter == "treasure":
-            self._take_cards(t, giver, [amount])
-            self._give_cards(t, taker, [amount])
-            return amount
+            moved = self._remove_value(t, giver, amount)
+            if moved < amount:
+                t.event(f"{giver} had only {moved} in treasure to give")
+            if moved:
+                self._add_value(t, taker, moved)
+            return moved
         raise RuleError(f"{counter} cannot be handed to another player; use adjust")
 
     # -- dice ---------------------------------------------------------------------

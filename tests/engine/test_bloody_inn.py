@@ -686,7 +686,7 @@ def test_solo_short_game_through_replay():
     assert view["players"][0]["counters"] == {"cash": 30, "checks": 9}
     assert view["solo"] == {"lost": False, "why": None, "score": 120, "band": "worrying"}
     assert view["winners"] == ["Ana"] and view["table"] == {"round": 16, "season": 2}
-    assert view["ledger"] == {"bury": 102, "departure": 15, "police": 0, "wages": -12, "adjust": 0}
+    assert view["ledger"] == {"bury": 102, "departure": 15, "police": 0, "wages": -12, "adjust": 0, "transfer": 0}
 
 
 def test_replay_refusal_names_the_line():
@@ -700,7 +700,7 @@ def test_replay_refusal_names_the_line():
 
 
 # -- Hypothesis: random sequences with undo/redo and journal reloads ----------------------------------
-ALLOWED = {"bury": {"bury"}, "morning": {"police", "departure", "wages"}, "adjust": {"adjust"}}
+ALLOWED = {"bury": {"bury"}, "morning": {"police", "departure", "wages"}, "adjust": {"adjust"}, "transfer": {"transfer"}}
 
 
 def cards(state: dict) -> int:

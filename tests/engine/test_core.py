@@ -6,7 +6,7 @@ import pytest
 from tablekeeper.engine import (Match, RuleError, SetupError, canonical, game_class, make_rules)
 from tablekeeper.engine.registry import KNOWN
 
-LIFE = {"counters": [{"name": "life", "start": 10, "out_at": 0}, {"name": "coins", "start": 3, "max": 5}],
+LIFE = {"counters": [{"name": "life", "start": 10, "out_at": 0}, {"name": "coins", "start": 3, "min": 0, "max": 5}],
         "table": [{"name": "round", "start": 1, "min": 1}]}
 
 
@@ -54,11 +54,19 @@ def test_bounds_clamp_and_say_what_could_not_apply():
     assert any("stops at 5" in e and "+2 could not apply" in e for e in p.events)
 
 
-def test_transfer_moves_only_what_the_giver_has_and_the_taker_can_hold():
+def test_transfer_pays_only_what_the_giver_has_and_the_takers_bound_clamps():
     m = match()
-    m.apply({"action": "transfer", "from": "Ana", "to": "Ben", "counter": "coins", "amount": 3})
-    # Ben had 3 of max 5: only 2 fit; nothing is created or destroyed.
-    assert [p["counters"]["coins"] for p in m.state["players"]] == [1, 5, 3]
+    p = m.apply({"action": "transfer", "from": "Ana", "to": "Ben", "counter": "coins", "amount": 5})
+    # Ana has 3: she pays 3. Ben had 3 of max 5: he ends at 5, the last coin is lost, and said so.
+    assert [p["counters"]["coins"] for p in m.state["players"]] == [0, 5, 3]
+    assert "Ana had only 3 coins to give" in p.events
+    assert any("Ben's coins stops at 5" in e for e in p.events)
+
+
+def test_counters_are_unbounded_unless_the_options_bound_them():
+    m = match(options={"counters": ["score"]})
+    m.apply({"action": "adjust", "player": "Ana", "counter": "score", "delta": -3})
+    assert m.state["players"][0]["counters"]["score"] == -3
 
 
 def test_out_value_eliminates_and_last_standing_wins():

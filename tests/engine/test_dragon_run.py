@@ -424,10 +424,21 @@ def test_issue5_treasure_total_and_highest_follow_the_cards():
     assert P(m, "Ben")["cards"] == [4, 3, 2, 1, 1]
     do(m, act("adjust", player="Ben", counter="treasure", delta=-4))
     assert P(m, "Ben")["cards"] == [3, 2, 1, 1] and P(m, "Ben")["highest"] == 3
-    refused(m, act("adjust", player="Ben", counter="treasure", delta=-5), "no single treasure card worth 5")
+    # a correction with no matching card: the largest cards cover it (3 + 2)
+    do(m, act("adjust", player="Ben", counter="treasure", delta=-5))
+    assert P(m, "Ben")["cards"] == [1, 1] and P(m, "Ben")["counters"]["treasure"] == 2
+    # ... or the smallest bigger card, with the change given back as one card
+    do(m, act("adjust", player="Ben", counter="treasure", delta=6))
+    do(m, act("adjust", player="Ben", counter="treasure", delta=-4))
+    assert sorted(P(m, "Ben")["cards"]) == [1, 1, 2] and P(m, "Ben")["highest"] == 2
+    # a transfer moves value, only as much as the giver has (contract: transfer)
     do(m, act("transfer", **{"from": "Ben", "to": "Ana", "counter": "treasure", "amount": 3}))
     assert P(m, "Ana")["highest"] == 3 and P(m, "Ana")["counters"]["treasure"] == 9
-    assert P(m, "Ben")["counters"]["treasure"] == 4
+    assert P(m, "Ben")["counters"]["treasure"] == 1
+    do(m, act("transfer", **{"from": "Ben", "to": "Ana", "counter": "treasure", "amount": 5}))
+    assert P(m, "Ben")["cards"] == [] and P(m, "Ana")["counters"]["treasure"] == 10
+    do(m, act("adjust", player="Cai", counter="treasure", delta=23))  # more than one card can be worth
+    assert sorted(P(m, "Cai")["cards"])[-3:] == [3, 10, 10]
     do(m, act("adjust", player="Ana", counter="treasure", delta=-50))  # bounds clamp: the whole hand
     assert P(m, "Ana")["cards"] == [] and P(m, "Ana")["counters"]["treasure"] == 0
 
