@@ -292,6 +292,100 @@ class Journal:
         )
         return aside
 
+    # -- the appliance (issue #10): boot check, unsafe shutdowns, backups ------
+    def quick_check(self) -> list[str]:
+        """``PRAGMA quick_check`` on the open journal: [] when sound, else SQLite's complaints.
+
+        Opening already ran it (and moved a damaged file aside); this is the
+        boot check's second look at the result. A file too damaged to be
+        checked gives SQLite's error as the one complaint.
+        """
+        try:
+            rows = [str(r[0]) for r in self.conn.execute("PRAGMA quick_check")]
+        except sqlite3.DatabaseError as e:
+            return [str(e)]
+        return [] if rows == ["ok"] else rows
+
+    def meta_get(self, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return None if row is None else row[0]
+
+    def meta_set(self, key: str, value: str) -> None:
+        with _txn(self.conn):
+            self.conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
+    def unsafe_shutdowns(self) -> int:
+        """How many runs ended without clearing their "running" marker (see :meth:`mark_running`)."""
+        try:
+            return int(self.meta_get("unsafe_shutdowns") or 0)
+        except ValueError:
+            return 0
+
+    def mark_running(self, token: str) -> int:
+        """Set the "running" marker of a run (``token`` names it); returns the unsafe-shutdown count.
+
+        A marker left by another run (a power cut, a crash, a watchdog kill)
+        counts one unsafe shutdown, in the same transaction that sets the new
+        marker. The same ``token`` again (the same process) counts nothing.
+        """
+        with _txn(self.conn):
+            row = self.conn.execute("SELECT value FROM meta WHERE key='running'").fetchone()
+            count = self.conn.execute("SELECT value FROM meta WHERE key='unsafe_shutdowns'").fetchone()
+            try:
+                n = int(count[0]) if count else 0
+            except ValueError:
+                n = 0
+            if row is not None and row[0] != token:
+                n += 1
+                self.conn.execute("INSERT OR REPLACE INTO meta VALUES ('unsafe_shutdowns', ?)", (str(n),))
+            self.conn.execute("INSERT OR REPLACE INTO meta VALUES ('running', ?)", (token,))
+        return n
+
+    def mark_stopped(self, token: str) -> bool:
+        """A clean exit: clear the marker if it is this run's (``token``); True if it was cleared."""
+        with _txn(self.conn):
+            n = self.conn.execute("DELETE FROM meta WHERE key='running' AND value=?", (token,)).rowcount
+        return n > 0
+
+    def last_finished_id(self) -> int | None:
+        """The newest finished game's id (None when no game has finished)."""
+        row = self.conn.execute("SELECT max(id) FROM games WHERE finished IS NOT NULL").fetchone()
+        return row[0] if row else None
+
+    def backup(self, dest: str | os.PathLike) -> Path:
+        """A consistent copy of the whole journal at ``dest``, written atomically; returns ``dest``.
+
+        SQLite's online backup API fills a temporary file beside ``dest``
+        (switched to rollback-journal mode, so the copy is one self-contained
+        file), which is fsynced, renamed over ``dest`` with ``os.replace``,
+        and its folder fsynced: a power cut leaves the old backup or the new
+        one, never half of one.
+        """
+        dest = Path(dest)
+        tmp = dest.with_name(f".{dest.name}.tmp-{os.getpid()}")
+        for leftover in (tmp, Path(f"{tmp}-journal"), Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
+            if leftover.exists():
+                leftover.unlink()
+        try:
+            copy = sqlite3.connect(tmp, isolation_level=None)
+            try:
+                self.conn.backup(copy)
+                copy.execute("PRAGMA journal_mode=DELETE")
+            finally:
+                copy.close()
+            fd = os.open(tmp, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            os.replace(tmp, dest)
+            _fsync_dir(dest.parent)
+        except BaseException:
+            if tmp.exists():
+                tmp.unlink()
+            raise
+        return dest
+
 
 class _txn:
     """``BEGIN IMMEDIATE`` ... ``COMMIT`` (or ``ROLLBACK`` on error)."""

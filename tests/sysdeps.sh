@@ -1,8 +1,9 @@
 #!/bin/sh
 # Install the Debian packages the test suite needs, once; a no-op when present.
 # Runs as root on CI (a fresh Debian); elsewhere it only reports what is missing.
+# systemd: systemd-analyze and systemd-sysusers for the unit and install tests.
 set -e
-NEEDED=""
+NEEDED="systemd"
 missing=""
 for pkg in $NEEDED; do
     dpkg -s "$pkg" >/dev/null 2>&1 || missing="$missing $pkg"

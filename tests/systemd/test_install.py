@@ -1,0 +1,213 @@
+"""systemd/install.sh in --dry-run and --root modes (issue #10 Evidence: "the install script in a
+dry-run mode or a chroot").
+
+--root DIR writes every file into DIR, creates the user there with
+systemd-sysusers --root and enables the units with systemctl --root; what
+needs the running system (apt-get, pip, starting units, hw check) is listed.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from .helpers import ROOT, SYSTEMD, UNITS, render, stub_executable, tool, verify
+
+SCRIPT = SYSTEMD / "install.sh"
+INSTALLED = {
+    "etc/systemd/system/tablekeeper.service": "tablekeeper.service",
+    "etc/systemd/system/tablekeeper-serve.service": "tablekeeper-serve.service",
+    "etc/systemd/system/tablekeeper-shutdown-message.service": "tablekeeper-shutdown-message.service",
+    "etc/systemd/journald.conf.d/tablekeeper.conf": "journald-tablekeeper.conf",
+    "etc/sysusers.d/tablekeeper.conf": "sysusers-tablekeeper.conf",
+    "etc/modules-load.d/tablekeeper.conf": "modules-load-tablekeeper.conf",
+    "etc/tablekeeper/tablekeeper.toml": "tablekeeper.toml",
+    "etc/tablekeeper/environment": "environment",
+}
+WANTS = "etc/systemd/system/multi-user.target.wants"
+
+
+SOURCE: Path = ROOT  # set to a frozen copy by the fixture below
+
+
+@pytest.fixture(scope="module", autouse=True)
+def source(tmp_path_factory) -> Path:
+    """A frozen copy of the source tree for --source (others may edit the checkout meanwhile)."""
+    global SOURCE
+    copy = tmp_path_factory.mktemp("source")
+    shutil.copy2(ROOT / "pyproject.toml", copy)
+    for folder in ("engine", "hardware", "ui", "docs", "systemd"):
+        shutil.copytree(ROOT / folder, copy / folder, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    SOURCE = copy
+    yield copy
+    SOURCE = ROOT
+
+
+def install(*args, check=True) -> subprocess.CompletedProcess:
+    for name in ("systemctl", "systemd-sysusers"):
+        tool(name)
+    argv = ["bash", str(SCRIPT), "--source", str(SOURCE), *map(str, args)]
+    result = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    if check:
+        assert result.returncode == 0, result.stdout + result.stderr
+    return result
+
+
+def snapshot(root: Path) -> dict[str, str]:
+    """Every path under root with its kind, mode and content hash (or link target)."""
+    out = {}
+    for dirpath, dirnames, filenames in os.walk(root):
+        for name in dirnames + filenames:
+            p = Path(dirpath) / name
+            rel = str(p.relative_to(root))
+            if p.is_symlink():
+                out[rel] = "link " + os.readlink(p)
+            elif p.is_dir():
+                out[rel] = f"dir {p.stat().st_mode:o}"
+            else:
+                out[rel] = f"file {p.stat().st_mode:o} " + hashlib.sha256(p.read_bytes()).hexdigest()
+    return out
+
+
+@pytest.fixture
+def pi_root(tmp_path) -> Path:
+    """An empty Raspberry Pi OS-like tree: a config.txt with I2C commented out."""
+    root = tmp_path / "pi"
+    (root / "boot" / "firmware").mkdir(parents=True)
+    (root / "boot" / "firmware" / "config.txt").write_text("[pi4]\narm_boost=1\n\n[all]\n#dtparam=i2c_arm=on\n")
+    return root
+
+
+def test_issue10_dry_run_changes_nothing_and_says_everything(pi_root):
+    """--dry-run prints each step ("would ...") and leaves the tree exactly as it was."""
+    before = snapshot(pi_root)
+    out = install("--dry-run", "--root", pi_root).stdout
+    assert snapshot(pi_root) == before
+    for dest in INSTALLED:
+        assert f"would install /{dest} (new)" in out
+    assert "would run: systemctl --root=" in out and "enable tablekeeper.service" in out
+    assert "would add 'dtparam=i2c_arm=on'" in out and "would add 'dtparam=spi=on'" in out
+    assert "dry run: nothing was changed" in out
+
+
+def test_issue10_dry_run_on_this_system_touches_nothing():
+    """Without --root, --dry-run only reads the system (and needs no root)."""
+    paths = [Path("/etc/systemd/system/tablekeeper.service"), Path("/opt/tablekeeper"), Path("/etc/tablekeeper")]
+    existed = {p: p.exists() for p in paths}
+    out = install("--dry-run", "--no-packages").stdout
+    assert {p: p.exists() for p in paths} == existed
+    assert "would run: python3 -m venv /opt/tablekeeper/venv" in out
+    assert "would run: runuser -u tablekeeper -- /opt/tablekeeper/venv/bin/tablekeeper hw check" in out
+
+
+def test_issue10_install_into_a_root_puts_everything_in_place(pi_root):
+    """Issue #10 install.sh: user, venv location, I2C and SPI, units installed and enabled."""
+    out = install("--root", pi_root).stdout
+    for dest, shipped in INSTALLED.items():
+        assert (pi_root / dest).read_bytes() == (SYSTEMD / shipped).read_bytes(), dest
+    # enabled: the app and the shutdown message, not the headless player
+    assert sorted(os.listdir(pi_root / WANTS)) == ["tablekeeper-shutdown-message.service", "tablekeeper.service"]
+    # the unprivileged user, in the device groups, no login shell
+    passwd = (pi_root / "etc/passwd").read_text()
+    entry = next(line for line in passwd.splitlines() if line.startswith("tablekeeper:"))
+    assert entry.split(":")[2] != "0" and entry.endswith(":/var/lib/tablekeeper:/usr/sbin/nologin")
+    groups = {line.split(":")[0]: line.split(":")[3].split(",") for line in
+              (pi_root / "etc/group").read_text().splitlines()}
+    for g in ("gpio", "i2c", "spi", "dialout", "video", "render", "input"):
+        assert "tablekeeper" in groups[g], g
+    config_txt = (pi_root / "boot/firmware/config.txt").read_text()
+    assert "\ndtparam=i2c_arm=on\n" in config_txt and "#dtparam=i2c_arm" not in config_txt
+    assert config_txt.endswith("[all]\ndtparam=i2c_arm=on\ndtparam=spi=on\n")
+    assert (pi_root / "opt/tablekeeper/src/pyproject.toml").read_bytes() == (SOURCE / "pyproject.toml").read_bytes()
+    assert (pi_root / "opt/tablekeeper/src/docs/install.md").is_file()  # the units' Documentation=
+    assert "skipped under --root: python3 -m venv /opt/tablekeeper/venv" in out
+    assert "a reboot is needed for I2C/SPI" in out
+
+
+def test_issue10_install_is_idempotent(pi_root):
+    """Issue #10 "install.sh (idempotent)": a second run changes nothing at all."""
+    install("--root", pi_root)
+    first = snapshot(pi_root)
+    out = install("--root", pi_root).stdout
+    assert snapshot(pi_root) == first
+    assert "everything was already in place" in out
+    assert "installed /" not in out and "set '" not in out
+
+
+def test_issue10_install_keeps_the_owners_config(pi_root):
+    install("--root", pi_root)
+    mine = pi_root / "etc/tablekeeper/tablekeeper.toml"
+    mine.write_text("[pods]\nbackend = \"mock\"\n")
+    out = install("--root", pi_root).stdout
+    assert mine.read_text() == "[pods]\nbackend = \"mock\"\n"
+    assert "kept your /etc/tablekeeper/tablekeeper.toml" in out
+
+
+def test_issue10_headless_mode_enables_serve_instead_of_the_app(pi_root):
+    install("--root", pi_root)
+    install("--root", pi_root, "--headless")
+    assert sorted(os.listdir(pi_root / WANTS)) == ["tablekeeper-serve.service", "tablekeeper-shutdown-message.service"]
+    install("--root", pi_root)
+    assert sorted(os.listdir(pi_root / WANTS)) == ["tablekeeper-shutdown-message.service", "tablekeeper.service"]
+
+
+def test_issue10_a_desktop_boot_is_switched_to_the_console_and_back(pi_root):
+    """The kiosk needs the display: graphical.target -> multi-user.target; uninstall restores it."""
+    system = pi_root / "etc/systemd/system"
+    system.mkdir(parents=True)
+    (system / "default.target").symlink_to("/lib/systemd/system/graphical.target")
+    lib = pi_root / "lib/systemd/system"
+    lib.mkdir(parents=True)
+    for t in ("graphical.target", "multi-user.target"):
+        (lib / t).write_text("[Unit]\nDescription=%s\n" % t)
+    install("--root", pi_root)
+    assert os.readlink(system / "default.target").endswith("multi-user.target")
+    install("--root", pi_root, "--uninstall")
+    assert os.readlink(system / "default.target").endswith("graphical.target")
+
+
+def test_issue10_installed_units_verify_cleanly(pi_root, tmp_path):
+    """The units as installed pass systemd-analyze verify (program path pointed at a stub)."""
+    install("--root", pi_root)
+    folder = tmp_path / "check"
+    folder.mkdir()
+    exe = stub_executable(tmp_path)
+    for name in UNITS:
+        (folder / name).write_text(render((pi_root / "etc/systemd/system" / name).read_text(), exe))
+    for name in UNITS:
+        result = verify(folder, name)
+        assert result.stderr == "" and result.returncode == 0, result.stderr
+
+
+def test_issue10_uninstall_keeps_games_and_purge_removes_everything(pi_root):
+    """Uninstall removes what install added but keeps the games; --purge removes them and the user."""
+    before = snapshot(pi_root)
+    install("--root", pi_root)
+    games = pi_root / "var/lib/tablekeeper/journal.db"
+    games.parent.mkdir(parents=True)
+    games.write_bytes(b"the games")
+    install("--root", pi_root, "--uninstall")
+    for dest in INSTALLED:
+        if not dest.startswith("etc/tablekeeper/"):
+            assert not (pi_root / dest).exists(), dest
+    assert not (pi_root / "opt/tablekeeper").exists()
+    assert not (pi_root / WANTS).exists() or not os.listdir(pi_root / WANTS)
+    assert games.read_bytes() == b"the games"
+    assert (pi_root / "etc/tablekeeper/tablekeeper.toml").exists()
+    install("--root", pi_root, "--uninstall", "--purge")
+    assert not games.exists() and not (pi_root / "etc/tablekeeper").exists()
+    assert "tablekeeper:" not in (pi_root / "etc/passwd").read_text()
+    left = set(snapshot(pi_root)) - set(before)
+    # what stays: the account files systemd-sysusers made in this empty tree, empty folders, I2C/SPI on
+    assert all(p.startswith(("etc", "opt", "var")) for p in left), left
+    assert all(not (pi_root / p).is_file() or p.startswith("etc/") and "/" not in p[4:] for p in left), left
+
+
+def test_issue10_bad_arguments_exit_2(pi_root):
+    assert install("--frobnicate", check=False).returncode == 2
+    assert install("--purge", "--root", pi_root, check=False).returncode == 2
+    assert install("--root", pi_root / "nowhere", check=False).returncode == 1
