@@ -96,6 +96,14 @@ class Panel:
         self.wake(now, push=False)
         self._push(now)
 
+    def show_image(self, image: Image.Image, now: float | None = None) -> None:
+        """Show a ready-made 128x64 image (a message such as "Switched off") instead of a view."""
+        now = self.clock() if now is None else now
+        self.view = None
+        self.image = image.convert("1")
+        self.wake(now, push=False)
+        self._push(now)
+
     def wake(self, now: float | None = None, *, push: bool = True) -> None:
         """Someone is using this pod: full contrast again, the idle time restarts."""
         now = self.clock() if now is None else now

@@ -87,6 +87,9 @@ class Pod:
     def show(self, view: PodView, now: float | None = None) -> None:
         self.panel.show(view, now)
 
+    def show_image(self, image, now: float | None = None) -> None:
+        self.panel.show_image(image, now)
+
     def wake(self, now: float | None = None) -> None:
         self.panel.wake(now)
 

@@ -125,6 +125,21 @@ def render(view: PodView) -> Image.Image:
     return img
 
 
+def render_message(lines: list[str]) -> Image.Image:
+    """A message on a whole pod screen ("Switched off", "The game is saved"): up to 4 lines, centred."""
+    img = Image.new("1", (WIDTH, HEIGHT), 0)
+    draw = ImageDraw.Draw(img)
+    draw.fontmode = "1"
+    lines = [line for line in lines if line.strip()][:4]
+    bold = font(BOLD, SMALL_SIZE + 2)
+    step = 15
+    top = max(0, (HEIGHT - 1 - step * len(lines)) // 2)
+    for i, line in enumerate(lines):
+        text = fit(bold, line, RIGHT - 2)
+        _text(draw, ((RIGHT - _width(bold, text)) // 2, top + 2 + step * i), text, bold)
+    return img
+
+
 def _right_column(view: PodView) -> list[tuple[str, object, bool]]:
     """Up to four lines: the other counters that fit, then the table figures (``is_table``).
 

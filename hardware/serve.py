@@ -23,6 +23,37 @@ from .pods import Rig
 
 STARTED = time.monotonic()
 
+#: How often serve looks for a game when none is unfinished (seconds).
+WAIT_POLL = 2.0
+
+
+class NoLifecycle:
+    """What serve calls around its life; ui/cli.py passes ui/service.py (sd_notify, watchdog, boot check).
+
+    hardware/ does not import ui/: the lifecycle arrives as ``args.lifecycle``.
+    """
+
+    def start(self, state_dir):
+        return None
+
+    def ready(self, status=None):
+        return False
+
+    def tick(self):
+        return False
+
+    def tick_every(self, default=1.0):
+        return default
+
+    def status(self, text):
+        return False
+
+    def game_finished(self):
+        return None
+
+    def stopping(self, status=None):
+        return None
+
 
 def _err(text: str) -> None:
     print(f"serve: {text}", file=sys.stderr, flush=True)
@@ -42,8 +73,7 @@ def open_session(args, journal: Journal) -> Session:
         return Session.load(journal, args.game)
     session = Session.resume(journal)
     if session is None:
-        raise SetupError("no unfinished game to serve; start one with "
-                         "`tablekeeper serve --new counters Ana Ben` (or `tablekeeper new`)")
+        return None
     _err(f"resuming game {session.game_id}: {session.record.game} with {', '.join(session.record.setup['players'])}")
     return session
 
@@ -102,51 +132,84 @@ def _keys_thread(rig: Rig, stop: threading.Event) -> threading.Thread:
     return t
 
 
+def wait_for_game(args, journal: Journal, life, stop: threading.Event) -> Session | None:
+    """No unfinished game: keep the watchdog fed and look again every few seconds.
+
+    Exiting instead would make systemd restart serve in a loop. Returns None
+    when stopped (SIGTERM, ``--run-for``) before a game appears.
+    """
+    _err("no unfinished game to serve; waiting for one (start one with `tablekeeper new GAME NAME...`, "
+         "or `tablekeeper serve --new counters Ana Ben`)")
+    life.ready("waiting for a game")
+    while not stop.wait(life.tick_every(WAIT_POLL)):
+        life.tick()
+        session = open_session(args, journal)
+        if session is not None:
+            return session
+    return None
+
+
 def main(args) -> int:
     file_cfg = read_config(args)  # before the journal, the game and any hardware
     configuration.backend_override()  # a bad $TABLEKEEPER_PODS stops here too
-    with Journal(args.state_dir) as journal:
-        for w in journal.warnings:
-            _err(f"warning: {w}")
-        session = open_session(args, journal)
-        for w in session.warnings[len(journal.warnings):]:
-            _err(f"warning: {w}")
-        players = len(session.state["players"])
-        cfg = pods_config(args, file_cfg, players)
-        stop = threading.Event()
+    life = getattr(args, "lifecycle", None) or NoLifecycle()
+    stop = threading.Event()
+    wake: list = []  # the rig's queue, once there is one: a signal must wake the loop
 
-        def on_signal(signum, frame):
-            stop.set()
-            rig.events.put(None)  # wake the loop
+    def on_signal(signum, frame):
+        stop.set()
+        for q in wake:
+            q.put(None)
 
-        rig = Rig(cfg, report=_err)
-        hub = None
-        old = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGINT)}
-        try:
-            rig.build()
-            for pod in rig.pods.values():
-                _err(f"seat {pod.seat}: {pod.backend}: {pod.description}")
-            hub = PodHub(session, rig.pods, rig.events, report=_err)
-            rig.start()
-            if args.keys:
-                _keys_thread(rig, stop)
-            if args.run_for is not None:
-                timer = threading.Timer(args.run_for, lambda: on_signal(None, None))
-                timer.daemon = True
-                timer.start()
-            _loop(hub, rig, stop, args.show)
-        finally:
-            rig.close()
-            for sig, handler in old.items():
-                signal.signal(sig, handler)
-        if hub is not None:
-            _err(f"stopped: {hub.applied} actions from the pods, {hub.refused} refused; displays blanked")
+    old = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGINT)}
+    if args.run_for is not None:
+        timer = threading.Timer(args.run_for, lambda: on_signal(None, None))
+        timer.daemon = True
+        timer.start()
+    life.start(args.state_dir)  # the boot check: quick_check, unsafe shutdowns, backups
+    try:
+        with Journal(args.state_dir) as journal:
+            for w in journal.warnings:
+                _err(f"warning: {w}")
+            session = open_session(args, journal) or wait_for_game(args, journal, life, stop)
+            if session is None:
+                return 0
+            for w in session.warnings[len(journal.warnings):]:
+                _err(f"warning: {w}")
+            return _play(args, file_cfg, life, session, stop, wake)
+    finally:
+        life.stopping("stopped")
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+
+
+def _play(args, file_cfg, life, session: Session, stop: threading.Event, wake: list) -> int:
+    cfg = pods_config(args, file_cfg, len(session.state["players"]))
+    rig = Rig(cfg, report=_err)
+    wake.append(rig.events)
+    if stop.is_set():
+        return 0
+    hub = None
+    try:
+        rig.build()
+        for pod in rig.pods.values():
+            _err(f"seat {pod.seat}: {pod.backend}: {pod.description}")
+        hub = PodHub(session, rig.pods, rig.events, report=_err)
+        rig.start()
+        if args.keys:
+            _keys_thread(rig, stop)
+        _loop(hub, rig, stop, args.show, life)
+    finally:
+        rig.close()
+    _err(f"stopped: {hub.applied} actions from the pods, {hub.refused} refused; displays blanked")
     return 0
 
 
-def _loop(hub: PodHub, rig: Rig, stop: threading.Event, show: str | None) -> None:
+def _loop(hub: PodHub, rig: Rig, stop: threading.Event, show: str | None, life=None) -> None:
+    life = life or NoLifecycle()
     shown: dict[int, object] = {}
     announced = False
+    was_over = hub.session.state["over"]
     hub.refresh()
     while not stop.is_set():
         if not announced and all(p.panel.first_frame_at is not None or not p.panel.online
@@ -155,11 +218,19 @@ def _loop(hub: PodHub, rig: Rig, stop: threading.Event, show: str | None) -> Non
             done = [p for p in rig.pods.values() if p.panel.first_frame_at is not None]
             _err(f"first frame on {len(done)} of {len(rig.pods)} pods "
                  f"{time.monotonic() - STARTED:.3f} s after start")
+            life.ready(f"serving game {hub.session.game_id} ({hub.session.record.game}) "
+                       f"on {len(done)} of {len(rig.pods)} pods")
         if show:
             _print_changed(hub, rig, shown, show)
+        over = hub.session.state["over"]
+        if over and not was_over:
+            life.game_finished()  # back the journal up while the result is fresh
+        was_over = over
+        life.tick()
         now = hub.clock()
         due = hub.next_due(now)
-        hub.step(1.0 if due is None else min(1.0, max(0.0, due - now)))
+        wait = life.tick_every(1.0)  # wake in time to pet the watchdog (a quarter of its limit)
+        hub.step(wait if due is None else min(wait, max(0.0, due - now)))
 
 
 def _print_changed(hub: PodHub, rig: Rig, shown: dict, how: str) -> None:

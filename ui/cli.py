@@ -285,6 +285,12 @@ def _register_optional(sub) -> None:
         mod = _optional(module)
         if mod is not None:
             mod.register(sub)
+    if "serve" in sub.choices:
+        # serve's life under systemd (boot check, READY, watchdog, backups): hardware/ must not
+        # import ui/, so the lifecycle is handed to it here.
+        from . import service
+
+        sub.choices["serve"].set_defaults(lifecycle=service)
 
 
 def _optional(module: str):
