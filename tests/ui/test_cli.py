@@ -3,15 +3,12 @@ from __future__ import annotations
 
 import json
 import subprocess
-from pathlib import Path
 
 import pytest
 
 from tablekeeper.engine import available
 from tablekeeper.engine.registry import KNOWN
 from tests.conftest import TABLEKEEPER, replay_cli
-
-SHARED_CONTRACT = Path(__file__).resolve().parents[3] / "shared" / "contract"
 
 SETUP = {"game": "counters", "players": ["Ana", "Ben"],
          "options": {"counters": [{"name": "life", "start": 5, "out_at": 0}], "table": ["round"]}}
@@ -137,15 +134,3 @@ def test_demo_resumes_after_a_restart(tmp_path):
     assert first.returncode == 0 and "new game 1" in first.stdout and "game over: winners Ana" in first.stdout
     r = run("list", state_dir=sd)
     assert "won by Ana" in r.stdout
-
-
-@pytest.mark.skipif(not (SHARED_CONTRACT / "check").exists(), reason="../shared/contract is not beside this checkout")
-def test_shared_contract_cases_for_every_available_game():
-    """The worked examples in ../shared/contract pass for each game that exists."""
-    prefixes = {"red-dragon-inn": "rdi-", "bloody-inn": "bi-", "dragon-run": "dr-", "dale-of-merchants": "dom-"}
-    for game_id, prefix in prefixes.items():
-        if game_id not in available():
-            continue
-        r = subprocess.run([str(SHARED_CONTRACT / "check"), str(TABLEKEEPER), prefix],
-                           capture_output=True, text=True, timeout=300)
-        assert r.returncode == 0, r.stdout
