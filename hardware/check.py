@@ -85,6 +85,9 @@ def check_seat(s: SeatConfig, rig: Rig, *, open_bus=None, dev: Path | None = Non
     if backend == "mock":
         return [Finding(s.number, "pod", True, "mock pod: no hardware to check")]
     if backend != "gpio":
+        module = configuration.extra_backend(backend)
+        if module is not None and hasattr(module, "hw_check"):
+            return [Finding(s.number, part, ok, text) for part, ok, text in module.hw_check(s)]
         return [Finding(s.number, "pod", False, f"the {backend!r} backend has no check in this version")]
     out = []
     d = s.display

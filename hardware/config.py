@@ -343,6 +343,13 @@ def _display(w: _Where, here: str, t: dict):
 
 
 def _cross_check(w: _Where, seats: list[SeatConfig]) -> None:
+    for backend in sorted({s.backend for s in seats} - set(BACKENDS)):
+        module = extra_backend(backend)
+        if module is not None and hasattr(module, "check_duplicates"):
+            try:
+                module.check_duplicates(seats)  # e.g. two seats naming the same serial pod
+            except ConfigError as e:
+                raise ConfigError(f"{w.source}: {e}") from None
     numbers: dict[int, int] = {}
     for i, s in enumerate(seats):
         if s.number in numbers:

@@ -1,0 +1,214 @@
+"""Serial pod link benchmarks (issue #9): throughput and latency over a pty, retransmit overhead at 1% corrupted bytes.
+
+Every figure runs the host's real stack (``SerialPodLink``: pyserial, the
+I/O thread, ``LinkCore``) against the firmware's ``PodCore`` behind a real
+pseudo-terminal (``simpod.SimPod``), or, where it says so, against the
+firmware under the MicroPython unix port (``simpod.MicroPod``) or on the
+deterministic fake-clock wire (``simpod.Wire``).
+
+* ``serial_throughput``: whole random pictures (1 KiB each, nothing shared
+  between two) pushed as fast as the link takes them.
+* ``serial_update_latency``: one counter's digits changing (a 16x4-page
+  window): from ``write()`` on the owner thread until the pod's panel shows it.
+* ``serial_press_latency``: from a button's debounced press on the pod to
+  the event on the owner's queue.
+* ``serial_retransmit_overhead_1pct``: bytes the host sends for the same
+  picture updates with 1% of the bytes corrupted in both directions, over
+  the bytes it sends on a clean line (on a pty, and on the fake-clock wire
+  over 20 seeds for a steadier figure).
+"""
+from __future__ import annotations
+
+import queue
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from tablekeeper.hardware.mock import FakeClock
+from tablekeeper.hardware.serial_link import FAST, LinkCore, LinkTiming
+from tablekeeper.hardware.serial_port import PortFinder, SerialPodLink
+from tablekeeper.hardware.simpod import Faults, MicroPod, SimPod, VirtualDisplay, Wire, micropython_binary, podcore
+
+PICTURES = 40
+
+
+def pictures(n: int, seed: int = 1) -> list[bytes]:
+    rng = random.Random(seed)
+    return [bytes(rng.randrange(256) for _ in range(1024)) for _ in range(n)]
+
+
+def wait(pred, timeout: float, step: float = 0.0002) -> bool:
+    end = time.perf_counter() + timeout
+    while time.perf_counter() < end:
+        if pred():
+            return True
+        time.sleep(step)
+    return pred()
+
+
+def connect(pod, by_id: Path, pod_id: str, timing=LinkTiming()):
+    events: queue.Queue = queue.Queue()
+    link = SerialPodLink(1, pod_id, events, finder=PortFinder(by_id), timing=timing).start()
+    if not link.wait_for(lambda c: c.online and c.settled(), 10):
+        raise RuntimeError(f"the pod did not come online: {link.problem}")
+    return link, events
+
+
+def throughput(link, frame_of, n: int = PICTURES) -> tuple[float, float]:
+    """Seconds for n whole pictures, each waited for; pictures per second and display KiB/s."""
+    pics = pictures(n)
+    t0 = time.perf_counter()
+    for p in pics:
+        link.write(0, 127, 0, 7, p)
+        if not wait(lambda: frame_of() == p, 10):
+            raise RuntimeError("a picture did not arrive")
+    dt = time.perf_counter() - t0
+    return n / dt, n * 1024 / 1024 / dt
+
+
+def update_latency(link, sim, n: int = 200) -> list[float]:
+    """ms from write() of a 16x4-page change until the pod's panel shows it."""
+    rng = random.Random(2)
+    out = []
+    for i in range(n):
+        data = bytes(rng.randrange(1, 256) for _ in range(64))
+        t0 = time.perf_counter()
+        link.write(40, 55, 2, 5, data)
+        if not wait(lambda: sim.frame[5 * 128 + 40:5 * 128 + 56] == data[48:], 5, 0.00005):
+            raise RuntimeError("an update did not arrive")
+        out.append((time.perf_counter() - t0) * 1000)
+    return out
+
+
+def press_latency(sim, events, n: int = 60) -> list[float]:
+    """ms from the contact closing on the pod to the press on the owner's queue (20 ms of it is the debounce)."""
+    out = []
+    for i in range(n):
+        t0 = time.perf_counter()
+        sim.click("up", hold=0.03)
+        e = events.get(timeout=5)
+        out.append((time.perf_counter() - t0) * 1000)
+        assert e.kind == "press"
+        events.get(timeout=5)  # its release
+    return out
+
+
+def pct(xs, q):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def overhead_on_pty(tmp: Path, seed: int = 3) -> dict:
+    """Host bytes sent for the same updates, clean and with 1% corrupted bytes each way, over a pty."""
+    sent = {}
+    took = {}
+    pics = pictures(12, seed)
+    for name, rate in (("clean", 0.0), ("1%", 0.01)):
+        by_id = tmp / f"ov-{name}"
+        sim = SimPod("bench", by_id=by_id, to_pod=Faults(corrupt=rate, seed=seed),
+                     to_host=Faults(corrupt=rate, seed=seed + 1)).start()
+        link, _ = connect(sim, by_id, "bench", FAST)
+        try:
+            base = link.stats.bytes_sent
+            t0 = time.perf_counter()
+            for p in pics:
+                link.write(0, 127, 0, 7, p)
+                if not link.wait_for(lambda c: c.settled(), 60) or sim.frame != p:
+                    raise RuntimeError(f"{name}: did not converge")
+            took[name] = time.perf_counter() - t0
+            sent[name] = link.stats.bytes_sent - base
+            stats = link.stats.as_dict()
+        finally:
+            link.close()
+            sim.close()
+    return {"clean_bytes": sent["clean"], "faulty_bytes": sent["1%"], "stats_1pct": stats,
+            "clean_s": took["clean"], "faulty_s": took["1%"]}
+
+
+def overhead_on_wire(seeds: int = 20) -> dict:
+    """The same measure on the fake-clock wire (deterministic; no thread timing), over many seeds."""
+    pc = podcore()
+    ratios, times = [], []
+    for seed in range(seeds):
+        result = {}
+        for rate in (0.0, 0.01):
+            clock = FakeClock(0.0)
+            link = LinkCore(1, "b")
+            pod = pc.PodCore("b", 1, VirtualDisplay(), 0)
+            wire = Wire(link, pod, clock, to_pod=Faults(corrupt=rate, seed=seed),
+                        to_host=Faults(corrupt=rate, seed=seed + 100), delay=0.001)
+            link.opened(0.0, "wire")
+            wire.run(5, until=lambda: link.settled())
+            base, t0 = link.stats.bytes_sent, clock.now
+            for p in pictures(6, seed):
+                link.set_window(0, 127, 0, 7, p)
+                if not wire.run(120, until=lambda: link.settled() and pod.display.frame == p):
+                    raise RuntimeError("the wire did not converge")
+            result[rate] = (link.stats.bytes_sent - base, clock.now - t0)
+        ratios.append(result[0.01][0] / result[0.0][0])
+        times.append(result[0.01][1] / max(result[0.0][1], 1e-9))
+    return {"median": statistics.median(ratios), "min": min(ratios), "max": max(ratios),
+            "time_median": statistics.median(times)}
+
+
+def run() -> dict:
+    out = {}
+    with tempfile.TemporaryDirectory() as d:
+        tmp = Path(d)
+        sim = SimPod("bench", by_id=tmp / "by-id").start()
+        link, events = connect(sim, tmp / "by-id", "bench")
+        try:
+            fps, kib = throughput(link, lambda: sim.frame)
+            out["serial_throughput"] = {"value": round(kib, 1), "unit": "KiB/s of display data",
+                                        "pictures_per_s": round(fps, 1),
+                                        "what": f"{PICTURES} whole random 1 KiB pictures, each waited for, pty"}
+            lat = update_latency(link, sim)
+            out["serial_update_latency"] = {"value": round(statistics.median(lat), 3), "unit": "ms (median)",
+                                            "p95": round(pct(lat, 0.95), 3), "max": round(max(lat), 3),
+                                            "what": "a 16x4-page change, write() to the pod's panel, pty, n=200"}
+            pl = press_latency(sim, events)
+            out["serial_press_latency"] = {"value": round(statistics.median(pl), 3), "unit": "ms (median)",
+                                           "p95": round(pct(pl, 0.95), 3),
+                                           "what": "contact closed on the pod to the press on the owner's queue "
+                                                   "(incl. the 20 ms debounce; the pod's clock ticks in ms), pty, "
+                                                   "n=60"}
+            out["serial_link_rtt"] = {"value": round(link.core.srtt * 1000, 3), "unit": "ms (SRTT)",
+                                      "rto_ms": round(link.core.rto * 1000, 1)}
+        finally:
+            link.close()
+            sim.close()
+        ov = overhead_on_pty(tmp)
+        out["serial_retransmit_overhead_1pct"] = {
+            "value": round((ov["faulty_bytes"] / ov["clean_bytes"] - 1) * 100, 1), "unit": "% more bytes sent",
+            "clean_bytes": ov["clean_bytes"], "faulty_bytes": ov["faulty_bytes"],
+            "retransmitted_bytes": ov["stats_1pct"]["retransmitted_bytes"],
+            "timeouts": ov["stats_1pct"]["timeouts"], "fast_retransmits": ov["stats_1pct"]["fast_retransmits"],
+            "slowdown": round(ov["faulty_s"] / ov["clean_s"], 1),
+            "what": "12 whole pictures, 1% of bytes corrupted each way, pty (one seed)"}
+        w = overhead_on_wire()
+        out["serial_retransmit_overhead_1pct_wire"] = {
+            "value": round((w["median"] - 1) * 100, 1), "unit": "% more bytes sent (median of 20 seeds)",
+            "min": round((w["min"] - 1) * 100, 1), "max": round((w["max"] - 1) * 100, 1),
+            "time_x": round(w["time_median"], 1),
+            "what": "6 whole pictures, 1% corrupted bytes each way, fake-clock wire, 1 ms one-way delay"}
+        binary = micropython_binary()
+        if binary:
+            upy = MicroPod("bench-upy", by_id=tmp / "upy", workdir=tmp / "upy-work").start()
+            link, _ = connect(upy, tmp / "upy", "bench-upy")
+            try:
+                fps, kib = throughput(link, lambda: upy.frame, 20)
+                out["serial_throughput_micropython_pod"] = {
+                    "value": round(kib, 1), "unit": "KiB/s of display data", "pictures_per_s": round(fps, 1),
+                    "what": "the same, the firmware under the MicroPython unix port on a pty (20 pictures)"}
+            finally:
+                link.close()
+                upy.close()
+    return out
+
+
+if __name__ == "__main__":
+    import json
+
+    print(json.dumps(run(), indent=2))
