@@ -3,7 +3,7 @@
 # Runs as root on CI (a fresh Debian); elsewhere it only reports what is missing.
 # systemd: systemd-analyze and systemd-sysusers for the unit and install tests.
 set -e
-NEEDED="systemd"
+NEEDED="systemd libgl1 libegl1 libgl1-mesa-dri libmtdev1"
 missing=""
 for pkg in $NEEDED; do
     dpkg -s "$pkg" >/dev/null 2>&1 || missing="$missing $pkg"

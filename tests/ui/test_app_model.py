@@ -1,0 +1,323 @@
+"""The app's parts that need no window: the journal worker, action forms, languages, settings (issue 8).
+
+Fast, in-process; the Kivy app itself is tested in test_app.py.
+"""
+from __future__ import annotations
+
+import gettext
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from tablekeeper.engine import available
+from tablekeeper.engine.journal import Journal as JournalClass
+from tablekeeper.ui import i18n
+from tablekeeper.ui.app import no_display_reason, parse_size
+from tablekeeper.ui.controller import Keeper, main_counter, series
+from tablekeeper.ui.forms import Field, action_fields, first_line, game_actions
+from tablekeeper.ui.settings import Settings
+
+UI = Path(i18n.__file__).resolve().parent
+PO = UI / "locale" / "es" / "LC_MESSAGES" / "tablekeeper.po"
+
+
+@pytest.fixture
+def keeper(tmp_path):
+    k = Keeper(tmp_path / "state").start(resume=False)
+    assert k.wait_idle()
+    yield k
+    k.stop()
+
+
+def _new(keeper, game="counters", players=("Ana", "Ben"), options=None):
+    keeper.new_game(game, list(players), options or {})
+    assert keeper.wait_idle()
+    return keeper.snapshot.table
+
+
+# -- the journal worker ---------------------------------------------------------------------------
+def test_a_slow_commit_never_blocks_the_caller_and_runs_on_the_worker(keeper, monkeypatch):
+    """Issue 8, "Never blocks": journal commits stay off the UI thread — submit() returns at once
+    even when the commit takes 300 ms (an SD card's fsync), and the commit runs on the worker."""
+    _new(keeper)
+    seen = {}
+    real = JournalClass.append
+
+    def slow_append(self, *a, **kw):
+        seen["thread"] = threading.current_thread()
+        seen["shown_before_commit"] = keeper.snapshot.table.state["players"][0]["counters"]["score"]
+        time.sleep(0.3)
+        return real(self, *a, **kw)
+
+    monkeypatch.setattr(JournalClass, "append", slow_append)
+    t0 = time.perf_counter()
+    keeper.submit({"action": "adjust", "player": "Ana", "counter": "score", "delta": 2})
+    elapsed = time.perf_counter() - t0
+    assert elapsed < 0.05, f"submit waited {elapsed:.3f}s"
+    assert keeper.wait_idle()
+    assert seen["thread"] is not threading.current_thread()
+    assert seen["thread"].name == "tablekeeper-journal"
+    # Nothing is shown as done before its commit returned (DESIGN.md, "Acknowledged").
+    assert seen["shown_before_commit"] == 0
+    assert keeper.snapshot.table.state["players"][0]["counters"]["score"] == 2
+
+
+def test_a_burst_of_actions_is_published_once_per_idle_moment(keeper):
+    """Issue 8: updates are coalesced — 40 queued adjustments do not produce 40 snapshots, and the
+    last snapshot has all of them."""
+    _new(keeper)
+    published = []
+    gate = threading.Event()
+    keeper.call(lambda k: gate.wait(5))  # hold the worker while the burst queues up
+    keeper.listeners.append(published.append)
+    for _ in range(40):
+        keeper.submit({"action": "adjust", "player": "Ben", "counter": "score", "delta": 1})
+    gate.set()
+    assert keeper.wait_idle()
+    assert len(published) <= 3, len(published)
+    assert published[-1].table.state["players"][1]["counters"]["score"] == 40
+
+
+def test_a_refused_action_says_why_and_changes_nothing(keeper):
+    """RuleError messages are shown to the player: the engine's reason arrives as a notice, and the
+    done-callback gets the error; the state is unchanged."""
+    table = _new(keeper)
+    results = []
+    keeper.notices()
+    keeper.submit({"action": "next", "player": "Zoe"}, results.append)
+    assert keeper.wait_idle()
+    notices = keeper.notices()
+    assert [n.kind for n in notices] == ["refused"]
+    assert "next: unexpected field 'player'" in notices[0].text
+    assert isinstance(results[0], Exception)
+    assert keeper.snapshot.table.state == table.state
+
+
+def test_history_reads_the_same_live_and_after_a_restart(tmp_path):
+    """Issue 8, History: every action in words; an undo names what it undid — the same words after
+    the journal is reopened as when it happened."""
+    with Keeper(tmp_path) as k:
+        k.wait_idle()
+        _new(k)
+        for a in ({"action": "adjust", "player": "Ana", "counter": "score", "delta": 3},
+                  {"action": "next"}, {"action": "undo"}, {"action": "redo"}, {"action": "undo"}):
+            k.submit(a)
+        assert k.wait_idle()
+        live = [(h.kind, h.text) for h in k.snapshot.table.history]
+    assert live == [("action", "Ana: score +3"), ("action", "next"), ("undo", "undone: next"),
+                    ("redo", "redone: next"), ("undo", "undone: next")]
+    with Keeper(tmp_path) as k2:  # resumes the unfinished game
+        assert k2.wait_idle()
+        assert [(h.kind, h.text) for h in k2.snapshot.table.history] == live
+        assert k2.snapshot.table.can_redo and k2.snapshot.table.can_undo
+
+
+def test_the_chart_series_replays_the_done_actions(keeper):
+    """Issue 8, End of game: the chart's points are each player's counter after every action."""
+    _new(keeper, options={"counters": [{"name": "life", "start": 5, "out_at": 0}]})
+    for d in (-2, -3):
+        keeper.submit({"action": "adjust", "player": "Ben", "counter": "life", "delta": d})
+    assert keeper.wait_idle()
+    table = keeper.snapshot.table
+    assert table.over and table.state["winners"] == ["Ana"]
+    data = series(table.rules, table.rules.setup_state(), table.done, ["life"])
+    assert data == {"Ana": {"life": [5, 5, 5]}, "Ben": {"life": [5, 3, 0]}}
+    assert main_counter(table.rules) == "life"
+
+
+@pytest.mark.parametrize("game,counter", [("red-dragon-inn", "gold"), ("bloody-inn", "cash"),
+                                          ("dragon-run", "treasure"), ("dale-of-merchants", "stall")])
+def test_the_chart_follows_each_games_main_counter(game, counter):
+    """Issue 8: "a chart of each player's main counters over the game (gold, cash, treasure, stall)"."""
+    cls = available().get(game)
+    if cls is None:
+        pytest.skip(f"{game} is not available yet")
+    assert main_counter(cls(["Ana", "Ben"])) == counter
+
+
+# -- action forms ----------------------------------------------------------------------------------
+def test_action_fields_are_read_from_the_handlers():
+    """The generic action form asks for the fields the handler reads (through helpers too), with
+    their kinds, defaults, choices and bounds."""
+    cls = available()["counters"]
+    assert action_fields(cls, "adjust") == [Field("player", "player", False), Field("counter", "str", True),
+                                            Field("delta", "int", True)]
+    assert action_fields(cls, "transfer")[-1] == Field("amount", "int", True, lo=1)
+    assert game_actions(cls) == ["next"]
+    assert first_line("End the turn: the next player plays. Refused when over.") == \
+        "End the turn: the next player plays."
+    dale = available().get("dale-of-merchants")
+    if dale is not None:
+        fields = {f.name: f for f in action_fields(dale, "move")}
+        assert fields["from"].choices and "hand" in fields["from"].choices
+
+
+def test_every_game_action_has_a_form():
+    """Every action of every available game yields a form (no handler the reader cannot parse)."""
+    for game_id, cls in available().items():
+        for name in game_actions(cls):
+            for f in action_fields(cls, name):
+                assert f.kind in ("int", "str", "bool", "ints", "player", "raw"), (game_id, name, f)
+
+
+# -- languages ----------------------------------------------------------------------------------------
+def test_the_po_compiler_agrees_with_gettext(tmp_path):
+    """The .mo files are built by our msgfmt equivalent: Python's gettext reads them back, contexts
+    and plurals included."""
+    mo = tmp_path / "es" / "LC_MESSAGES" / "tablekeeper.mo"
+    i18n.compile_po(PO, mo)
+    t = gettext.GNUTranslations(mo.open("rb"))
+    assert t.gettext("New game") == "Nueva partida"
+    assert t.pgettext("counter", "gold") == "oro"
+    assert t.ngettext("({n} chaser, one drink)", "({n} chasers, one drink)", 2) == "({n} chupitos, una sola bebida)"
+    assert t.gettext("not in the catalog") == "not in the catalog"
+
+
+def test_every_string_on_screen_has_a_spanish_translation():
+    """Issue 8, Settings: "every string on screen translated" — every marked string of the app and
+    every counter, action, option and choice of the available games has a Spanish entry."""
+    catalog = i18n.parse_po(PO.read_text(encoding="utf-8"), str(PO))
+    singular = {part for k in catalog for part in k.split("\0")}  # plural forms: both msgids
+    wanted = i18n.extract(sorted(UI.rglob("*.py")))
+    missing = [m for c, m in wanted if (f"{c}\x04{m}" if c else m) not in singular]
+    assert missing == []
+    words = i18n.game_words(available().values())
+    missing = sorted(f"{c}: {m}" for c, m in words if f"{c}\x04{m}" not in singular)
+    assert missing == [], "add these game words to " + str(PO)
+    from tablekeeper.engine.registry import KNOWN
+
+    assert all(f"game\x04{title}" in catalog for _m, title, _i in KNOWN.values())
+
+
+def test_engine_sentences_and_game_words_in_spanish():
+    """Engine messages known by pattern and game words (halves, names, shouted alarms) translate."""
+    try:
+        i18n.set_language("es")
+        assert i18n.engine_text("Ben is out: life reached 0") == "Ben queda fuera: vida llegó a 0"
+        assert i18n.engine_text("nothing to undo") == "nada que deshacer"
+        assert i18n.engine_text("an unknown sentence stays") == "an unknown sentence stays"
+        assert i18n.word("your turn: drink") == "tu turno: beber"
+        assert i18n.word("drink for Ben") == "bebida para Ben"
+        assert i18n.word("PASSING OUT") == "DESMAYÁNDOSE"
+        assert i18n.counter_label("drink_me") == "bébeme"
+    finally:
+        i18n.set_language("en")
+    assert i18n.word("your turn: drink") == "your turn: drink"
+
+
+@pytest.mark.parametrize("env,lang", [({"LANG": "es_ES.UTF-8"}, "es"), ({"LANG": "en_US.UTF-8"}, "en"),
+                                      ({"LANGUAGE": "es:en", "LANG": "C"}, "es"), ({"LANG": "fr_FR.UTF-8"}, "en"),
+                                      ({"LC_ALL": "es_MX.UTF-8", "LANG": "en_US"}, "es")])
+def test_the_default_language_follows_the_system_locale(monkeypatch, env, lang):
+    for k in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(k, raising=False)
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    monkeypatch.setattr(i18n.locale, "getlocale", lambda: (None, None))
+    assert i18n.system_language() == lang
+
+
+def test_catalogs_build_outside_the_checkout(tmp_path, monkeypatch):
+    """Running from a checkout never writes a .mo into it: stale catalogs go to the cache folder."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    src = tmp_path / "src"
+    (src / "es" / "LC_MESSAGES").mkdir(parents=True)
+    (src / "es" / "LC_MESSAGES" / "tablekeeper.po").write_text(PO.read_text(encoding="utf-8"), encoding="utf-8")
+    folder = i18n.ensure_compiled(src)
+    assert folder == tmp_path / "tablekeeper" / "locale"
+    assert (folder / "es" / "LC_MESSAGES" / "tablekeeper.mo").exists()
+    assert not list(src.rglob("*.mo"))
+    assert i18n.ensure_compiled(src, into=src) == src and list(src.rglob("*.mo"))  # the install step
+    assert i18n.ensure_compiled(src) == src  # fresh package catalogs are used as they are
+
+
+def test_spanish_works_where_no_catalog_can_be_written(tmp_path, monkeypatch):
+    """A hardened service may have no writable cache folder: the catalog is then built in memory."""
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
+    monkeypatch.setattr(i18n, "ensure_compiled", lambda *a, **kw: i18n.compile_po(
+        PO, blocked / "x" / "tablekeeper.mo"))  # what a read-only cache does: OSError
+    try:
+        i18n.set_language("es")
+        assert i18n._("New game") == "Nueva partida"
+    finally:
+        i18n.set_language("en")
+
+
+# -- settings, display, size ------------------------------------------------------------------------
+def test_settings_survive_a_restart_and_a_damaged_file(tmp_path):
+    s = Settings(tmp_path)
+    assert s.language is None and s.brightness == 8
+    s.language, s.brightness = "es", 12
+    s.set_seats(3, {"Ana": 2, "Ben": 1})
+    s.save()
+    again = Settings(tmp_path)
+    assert again.language == "es" and again.brightness == 10  # clamped to the 1–10 levels
+    assert again.seats(3, ["Ana", "Ben"]) == {"Ana": 2, "Ben": 1}
+    assert again.seats(4, ["Ana", "Ben"]) == {"Ana": 1, "Ben": 2}  # by seat order when unset
+    (tmp_path / "app-settings.json").write_text("{not json", encoding="utf-8")
+    broken = Settings(tmp_path)
+    assert broken.problem and "defaults are used" in broken.problem and broken.brightness == 8
+
+
+def test_no_display_is_detected_from_the_environment_without_kivy():
+    """`make run` on a machine with no display: detected before Kivy is imported."""
+    assert no_display_reason({}, "linux") is not None
+    assert no_display_reason({"DISPLAY": ":0"}, "linux") is None
+    assert no_display_reason({"WAYLAND_DISPLAY": "wayland-0"}, "linux") is None
+    assert no_display_reason({"SDL_VIDEODRIVER": "kmsdrm"}, "linux") is None
+    assert no_display_reason({}, "darwin") is None
+    assert parse_size("1024x600") == (1024, 600) and parse_size(None) == (800, 480)
+    with pytest.raises(SystemExit):
+        parse_size("big")
+
+
+def test_importing_the_app_module_does_not_import_kivy():
+    """ui/cli.py imports ui/app.py to build its parser: that must not start Kivy."""
+    import subprocess
+    import sys
+
+    code = "import sys, tablekeeper.ui.app, tablekeeper.ui.cli; print('kivy' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip() == "False", out.stderr
+
+
+# -- the real pods' hub on the journal worker -----------------------------------------------------
+def test_pod_buttons_act_through_the_worker_and_reach_the_history(tmp_path):
+    """Issue 8, "Never blocks": the pods' hardware I/O and their actions run on the journal worker,
+    not the UI thread; a press on a (mock) pod's button is journalled and shows in the history,
+    and the settings list each seat's status."""
+    pytest.importorskip("tablekeeper.hardware.hub")
+    import time
+
+    from tablekeeper.hardware.config import mock_config
+    from tablekeeper.ui.podlink import PodLink
+
+    with Keeper(tmp_path) as k:
+        k.wait_idle()
+        _new(k, options={"counters": [{"name": "gold", "start": 3}]})
+        link = PodLink(k, mock_config(2), brightness=5)
+        assert k.wait_idle()
+        pod = link.rig.pods[1]
+        threads = []
+        real_refresh = link.hub.refresh
+        link.hub.refresh = lambda *a, **kw: (threads.append(threading.current_thread().name),
+                                             real_refresh(*a, **kw))[1]
+        timing = link.rig.config.timing
+        pin = pod.pin("up")
+        pin.drive_low()
+        time.sleep(0.08)
+        pin.drive_high()
+        deadline = time.monotonic() + 5
+        while k.snapshot.table.state["players"][0]["counters"]["gold"] != 4 and time.monotonic() < deadline:
+            time.sleep(max(0.02, timing.debounce))
+            k.wait_idle()
+        assert k.snapshot.table.state["players"][0]["counters"]["gold"] == 4
+        assert k.snapshot.table.history[-1].text == "Ana: gold +1"
+        assert threads and set(threads) == {"tablekeeper-journal"}
+        assert [s[2] for s in link.status()] == ["mock", "mock"]
+        link.close()
+        assert k.wait_idle()

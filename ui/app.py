@@ -1,0 +1,197 @@
+"""``tablekeeper run``: the touchscreen app (Kivy), or the headless player without a display.
+
+This module must stay importable without Kivy (the command line imports it to
+build its parser): Kivy is imported inside the functions that need it.
+
+On Linux with no ``DISPLAY``, no ``WAYLAND_DISPLAY`` and no
+``SDL_VIDEODRIVER`` there is nowhere to draw: ``run`` says so in one line and
+starts the headless player (``tablekeeper serve`` when the hardware package
+provides it, else the scripted demo). On the Pi's bare console set
+``SDL_VIDEODRIVER=kmsdrm``; headless tests use ``SDL_VIDEODRIVER=offscreen``.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from pathlib import Path
+
+DEFAULT_SIZE = (800, 480)  # the Raspberry Pi 7" touchscreen
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of ``tablekeeper run``."""
+    parser.add_argument("--size", default=None, metavar="WxH",
+                        help="window size in pixels (default 800x480, the Pi touchscreen)")
+    parser.add_argument("--fullscreen", action="store_true", help="fill the screen (the appliance)")
+    parser.add_argument("--lang", choices=("es", "en"), default=None,
+                        help="language on screen (default: the saved setting, else the system locale)")
+    parser.add_argument("--pods", choices=("auto", "hardware", "virtual", "none"), default="auto",
+                        help="hardware: the pods of the config file (tablekeeper.toml, see docs/hardware.md); "
+                             "virtual: the seats' pods on screen with clickable buttons (mock mode); "
+                             "auto (default): hardware when a config file exists, else virtual; none: no pods")
+    parser.add_argument("--headless", action="store_true",
+                        help="do not open a window: run the headless player (pods as text)")
+    parser.add_argument("--screenshot", default=None, metavar="PNG",
+                        help="save a screenshot of the first screen to PNG and quit")
+
+
+def no_display_reason(environ=None, platform: str | None = None) -> str | None:
+    """Why no window can open here, or None. Only Linux can tell from the environment."""
+    env = os.environ if environ is None else environ
+    platform = platform or sys.platform
+    if not platform.startswith("linux"):
+        return None
+    if any(env.get(k) for k in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")):
+        return None
+    return "no display (DISPLAY, WAYLAND_DISPLAY and SDL_VIDEODRIVER are unset)"
+
+
+def parse_size(text: str | None) -> tuple[int, int]:
+    if not text:
+        return DEFAULT_SIZE
+    try:
+        w, h = (int(x) for x in text.lower().split("x"))
+    except ValueError:
+        raise SystemExit(f"tablekeeper run: --size must look like 800x480, not {text!r}") from None
+    if w < 320 or h < 240:
+        raise SystemExit(f"tablekeeper run: --size {text} is too small (at least 320x240)")
+    return w, h
+
+
+def headless(args) -> int:
+    """The headless player: ``tablekeeper serve`` if the hardware package has it, else the demo."""
+    try:
+        importlib.import_module("tablekeeper.hardware.cli")
+    except ModuleNotFoundError:
+        from . import demo
+
+        return demo.run(getattr(args, "state_dir", None), delay=getattr(args, "delay", 0.4))
+    from . import cli
+
+    argv = ["serve"]
+    if getattr(args, "state_dir", None):
+        argv = ["--state-dir", str(args.state_dir)] + argv
+    return cli.main(argv)
+
+
+def configure_kivy(size=DEFAULT_SIZE, *, fullscreen=False, fps: int = 60) -> None:
+    """Set Kivy up before its window exists: size, quiet logs, no Kivy argv parsing, Mesa.
+
+    Kivy keeps its own config and logs in ``KIVY_HOME`` (default here: the
+    user's cache folder, not ``~/.kivy``).
+    """
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    os.environ.setdefault("KIVY_NO_FILELOG", "1")
+    # Mesa's software renderer (llvmpipe: a PC without a GPU, the headless tests)
+    # leaks ~20 KB per textured widget put on screen when it rasterises on
+    # threads: +2 MB per screen switch, measured (docs/app.md). One thread does
+    # not leak, and draws this UI fast enough. GPU drivers ignore the variable.
+    os.environ.setdefault("LP_NUM_THREADS", "0")
+    os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")  # warnings and errors only, through logging
+    # A snapshot from the journal worker wakes the sleeping frame at once instead of at
+    # the next 60 Hz tick (touch-to-frame −7 ms median, bench_app).
+    os.environ.setdefault("KIVY_CLOCK", "interrupt")
+    if "KIVY_HOME" not in os.environ:
+        cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        os.environ["KIVY_HOME"] = os.path.join(cache, "tablekeeper", "kivy")
+        os.makedirs(os.environ["KIVY_HOME"], exist_ok=True)  # Kivy makes only the last folder
+    from kivy.config import Config
+
+    w, h = size
+    Config.set("graphics", "width", str(w))
+    Config.set("graphics", "height", str(h))
+    Config.set("graphics", "resizable", "1")
+    Config.set("graphics", "fullscreen", "auto" if fullscreen else "0")
+    Config.set("graphics", "maxfps", str(fps))
+    Config.set("kivy", "exit_on_escape", "0")
+    Config.set("kivy", "keyboard_mode", "")
+    Config.set("input", "mouse", "mouse,disable_multitouch")  # a right click is not a second finger
+
+
+def build_app(state_dir=None, *, lang: str | None = None, pods: str = "virtual", rng=None, durable=True):
+    """The app, its journal worker started (the last unfinished game resuming).
+
+    Call :func:`configure_kivy` first. Used by :func:`main`, the UI tests and
+    the benchmark.
+    """
+    from ..engine import default_state_dir
+    from . import i18n
+    from .controller import Keeper
+    from .settings import Settings
+
+    folder = Path(state_dir) if state_dir is not None else default_state_dir()
+    keeper = Keeper(folder, rng=rng, durable=durable).start(resume=True)
+    settings = Settings(folder)
+    i18n.set_language(lang or settings.language or i18n.system_language())
+    virtual = hardware = None
+    if pods in ("auto", "hardware"):
+        from . import podlink
+
+        try:
+            cfg = podlink.configured()
+        except Exception as e:  # a bad config file: say which key, keep the touchscreen going
+            cfg = None
+            keeper._notice("error", f"the pods' config: {e}")
+            print(f"tablekeeper run: the pods' config: {e}", file=sys.stderr)
+        if cfg is not None:
+            hardware = podlink.PodLink(keeper, cfg, brightness=settings.brightness)
+        elif pods == "hardware":
+            print("tablekeeper run: --pods hardware: no pods config file found (see docs/hardware.md)",
+                  file=sys.stderr)
+        else:
+            pods = "virtual"
+    if pods == "virtual":
+        from . import pods as pods_mod
+
+        reason = pods_mod.available()
+        if reason is None:
+            virtual = pods_mod.VirtualPods(seats=settings.seats)
+        else:
+            print(f"tablekeeper run: no virtual pods: {reason}", file=sys.stderr)
+    from .kivyapp import TablekeeperApp
+
+    app = TablekeeperApp(keeper, settings, pods=virtual, hardware=hardware)
+    if settings.problem:
+        keeper._notice("warning", settings.problem)
+    return app
+
+
+def main(args) -> int:
+    """Run the app; returns the exit status."""
+    reason = no_display_reason()
+    if getattr(args, "headless", False) or reason:
+        if reason and not getattr(args, "headless", False):
+            print(f"tablekeeper run: {reason}: starting the headless player instead", file=sys.stderr)
+        return headless(args)
+    from . import service  # life under systemd: boot check, READY, watchdog, backups (no-ops elsewhere)
+
+    state_dir = getattr(args, "state_dir", None)
+    report = service.start(state_dir)  # the boot check, before the game is opened
+    for line in report.lines():
+        print(f"tablekeeper run: {line}", file=sys.stderr)
+    configure_kivy(parse_size(getattr(args, "size", None)), fullscreen=getattr(args, "fullscreen", False))
+    app = build_app(state_dir, lang=getattr(args, "lang", None), pods=getattr(args, "pods", "auto"))
+    app.lifecycle = service
+    for line in ([] if report.ok else report.lines()):
+        app.keeper._notice("warning", line)
+    import signal
+
+    from kivy.clock import Clock
+
+    # systemd stops the app with SIGTERM: leave through App.stop (pods blanked, STOPPING=1).
+    signal.signal(signal.SIGTERM, lambda signum, frame: Clock.schedule_once(lambda dt: app.stop(), 0))
+    shot = getattr(args, "screenshot", None)
+    if shot:
+        def take(dt):
+            if app.keeper.busy or app.first_frame_at is None:
+                return  # wait for the resumed game and the first frame
+            from .testing import save_screenshot
+
+            Clock.schedule_once(lambda dt: (save_screenshot(shot), app.stop()), 0.3)  # laid out, drawn
+            return False
+
+        Clock.schedule_interval(take, 0.1)
+    app.run()
+    return 0

@@ -1,0 +1,377 @@
+"""The app's model: one worker thread owns the journal and the session.
+
+Every engine call and every journal read or write happens on that thread, one
+at a time, in the order asked (touches, pod buttons, anything). The caller
+never waits: :meth:`Keeper.submit` queues an action and returns. After each
+job the worker publishes an immutable :class:`Snapshot` to its listeners
+(called on the worker thread; the Kivy app turns that into one coalesced
+clock trigger). Messages for the player (a refused action's reason, what an
+action caused, journal warnings) go to a queue of :class:`Notice` that the UI
+drains.
+
+So a slow commit (an SD card's fsync) delays only the moment the change is
+shown — never a frame — and nothing is shown before its commit returned.
+
+No Kivy here: tests drive it directly.
+"""
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..engine import Journal, Session, TablekeeperError, available
+from ..engine.registry import KNOWN
+from ..engine.state import clone
+
+log = logging.getLogger("tablekeeper.ui")
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """One stored game, as the home screen lists it."""
+
+    id: int
+    game: str
+    players: tuple[str, ...]
+    started: float
+    finished: float | None
+    result: dict | None
+
+    @property
+    def title(self) -> str:
+        return KNOWN.get(self.game, ("", self.game, 0))[1]
+
+
+@dataclass(frozen=True)
+class HistoryItem:
+    seq: int
+    kind: str  # "action", "undo", "redo"
+    text: str
+    entry: dict
+
+
+@dataclass(frozen=True)
+class Table:
+    """The open game at one moment (never changed after publication)."""
+
+    game_id: int
+    game: str
+    rules: Any  # the engine's Game instance (pure, not mutated)
+    setup: dict
+    state: dict
+    view: dict
+    history: tuple[HistoryItem, ...]
+    done: tuple[dict, ...]
+    can_undo: bool
+    can_redo: bool
+
+    @property
+    def players(self) -> list[str]:
+        return [p["name"] for p in self.state["players"]]
+
+    @property
+    def over(self) -> bool:
+        return bool(self.state["over"])
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    serial: int
+    games: tuple[GameSummary, ...]
+    table: Table | None
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A message for the player: kind is "refused", "events", "warning" or "error"."""
+
+    kind: str
+    text: str
+    lines: tuple[str, ...] = ()
+    at: float = field(default_factory=time.monotonic)
+
+
+_STOP = object()
+
+
+class Keeper:
+    """Owner of the journal and the open session, on its own thread.
+
+    ``listeners`` are called with each new :class:`Snapshot` on the worker
+    thread; they must only hand it over (e.g. fire a Kivy trigger).
+    ``rng``: passed to sessions (tests give a seeded one).
+    """
+
+    def __init__(self, state_dir=None, *, durable: bool = True, rng=None):
+        self.state_dir = state_dir
+        self.durable = durable
+        self.rng = rng
+        self.listeners: list[Callable[[Snapshot], None]] = []
+        self._jobs: queue.Queue = queue.Queue()
+        self._notices: deque[Notice] = deque(maxlen=50)
+        self._lock = threading.Lock()
+        self._snapshot = Snapshot(0, (), None)
+        self._pending = 0  # jobs queued or running
+        self._idle = threading.Condition(self._lock)
+        self._thread: threading.Thread | None = None
+        self.journal: Journal | None = None
+        self.session: Session | None = None
+        self._history: list[HistoryItem] = []
+        self._games_key = object()  # what the stored games' list was read for
+        self.commit_times: deque[float] = deque(maxlen=1000)  # seconds per acknowledged action
+
+    # -- lifecycle (any thread) ------------------------------------------------------
+    def start(self, *, resume: bool = True) -> "Keeper":
+        """Open the journal on the worker and, if ``resume``, the last unfinished game."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="tablekeeper-journal", daemon=True)
+            self._thread.start()
+            self._enqueue(lambda: self._open(resume))
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Finish the queued jobs, close the journal; idempotent."""
+        if self._thread is not None and self._thread.is_alive():
+            self._jobs.put(_STOP)
+            self._thread.join(timeout)
+        self._thread = None
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+
+    # -- asking (any thread; never blocks) ----------------------------------------------
+    def submit(self, action: dict, done: Callable[[Any], None] | None = None) -> None:
+        """Apply an action to the open game; never waits.
+
+        Its result arrives as a snapshot and notices; ``done`` (if given) is
+        also called on the worker with the :class:`~tablekeeper.engine.Outcome`
+        or with the :class:`TablekeeperError` that refused it.
+        """
+        def job():
+            try:
+                outcome = self._apply(action)
+            except TablekeeperError as e:
+                if done:
+                    done(e)
+                raise
+            if done:
+                done(outcome)
+        self._enqueue(job)
+
+    def new_game(self, game: str, players: list[str], options: dict | None = None,
+                 then: Callable[[int], None] | None = None) -> None:
+        def job():
+            session = Session.new(self.journal, game, list(players), options or {}, **self._kw())
+            self._set_session(session)
+            if then:
+                then(session.game_id)
+        self._enqueue(job)
+
+    def open_game(self, game_id: int) -> None:
+        self._enqueue(lambda: self._set_session(Session.load(self.journal, game_id, **self._kw())))
+
+    def close_game(self) -> None:
+        def job():
+            self.session = None
+            self._history = []
+            self._games_key = object()
+        self._enqueue(job)
+
+    def call(self, fn: Callable[["Keeper"], Any], done: Callable[[Any], None] | None = None) -> None:
+        """Run ``fn(keeper)`` on the worker; ``done(result)`` is called there too."""
+        def job():
+            result = fn(self)
+            if done:
+                done(result)
+        self._enqueue(job)
+
+    # -- reading (any thread) ------------------------------------------------------------
+    @property
+    def snapshot(self) -> Snapshot:
+        with self._lock:
+            return self._snapshot
+
+    def notices(self) -> list[Notice]:
+        """Take the messages not yet shown (oldest first)."""
+        out = []
+        while True:
+            try:
+                out.append(self._notices.popleft())
+            except IndexError:
+                return out
+
+    def wait_idle(self, timeout: float = 10.0) -> bool:
+        """Block until every queued job ran (for tests and benchmarks only)."""
+        with self._idle:
+            return self._idle.wait_for(lambda: self._pending == 0, timeout)
+
+    @property
+    def busy(self) -> bool:
+        with self._lock:
+            return self._pending > 0
+
+    # -- the worker -------------------------------------------------------------------
+    def _kw(self) -> dict:
+        return {"rng": self.rng} if self.rng is not None else {}
+
+    def _enqueue(self, job) -> None:
+        with self._lock:
+            self._pending += 1
+        self._jobs.put(job)
+
+    def _run(self) -> None:
+        while True:
+            job = self._jobs.get()
+            if job is _STOP:
+                break
+            try:
+                job()
+            except TablekeeperError as e:
+                self._notice("refused", str(e))
+            except Exception as e:  # a bug must not kill the worker: say it, keep going
+                log.exception("job failed")
+                self._notice("error", f"{type(e).__name__}: {e}")
+            finally:
+                # Publish before the job counts as done: whoever waits for "idle"
+                # (tests, the benchmark) then finds the snapshot already there.
+                if self._jobs.qsize() == 0:  # coalesce: a burst of jobs publishes once
+                    self._publish()
+                with self._idle:
+                    self._pending -= 1
+                    self._idle.notify_all()
+        if self.journal is not None:
+            self.journal.close()
+            self.journal = None
+
+    def _notice(self, kind: str, text: str, lines=()) -> None:
+        self._notices.append(Notice(kind, text, tuple(lines)))
+
+    def _open(self, resume: bool) -> None:
+        self.journal = Journal(self.state_dir, durable=self.durable)
+        for w in self.journal.warnings:
+            self._notice("warning", w)
+        if resume:
+            session = Session.resume(self.journal, **self._kw())
+            if session is not None:
+                self._set_session(session)
+
+    def _set_session(self, session: Session) -> None:
+        self.session = session
+        self._history = []
+        self._done_texts: list[str] = []
+        self._undone_texts: list[str] = []
+        for h in session.history():
+            self._history.append(self._history_item(h["seq"], h["entry"], h["text"]))
+        for w in session.warnings:
+            self._notice("warning", w)
+
+    def _history_item(self, seq: int, entry: dict, text: str) -> HistoryItem:
+        """One journal entry in words; an undo names what it undid (like the live events do)."""
+        name = entry.get("action")
+        if name == "undo":
+            what = self._done_texts.pop() if self._done_texts else ""
+            self._undone_texts.append(what)
+            return HistoryItem(seq, "undo", f"undone: {what}", entry)
+        if name == "redo":
+            what = self._undone_texts.pop() if self._undone_texts else ""
+            self._done_texts.append(what)
+            return HistoryItem(seq, "redo", f"redone: {what}", entry)
+        self._done_texts.append(text)
+        self._undone_texts.clear()
+        return HistoryItem(seq, "action", text, entry)
+
+    def resync(self) -> None:
+        """After actions applied to the session directly on this thread (the pods' hub): catch the
+        history up from the journal. Worker thread only."""
+        s = self.session
+        if s is None:
+            return
+        have = self._history[-1].seq + 1 if self._history else 0
+        for seq, entry in s.journal.entries(s.game_id):
+            if seq >= have:
+                text = s.rules.describe(entry) if entry.get("action") not in ("undo", "redo") else ""
+                self._history.append(self._history_item(seq, entry, text))
+
+    def _apply(self, action: dict):
+        if self.session is None:
+            raise TablekeeperError("no game is open")
+        t0 = time.perf_counter()
+        outcome = self.session.apply(action)
+        if outcome.kind == "noop":
+            self._notice("events", "nothing changed", outcome.events)
+            return outcome
+        self.commit_times.append(time.perf_counter() - t0)
+        entry = outcome.entry
+        described = self.session.rules.describe(entry) if outcome.kind == "action" else ""
+        item = self._history_item(outcome.seq, entry, described)
+        self._history.append(item)
+        text = item.text
+        shown = outcome.events[1:] if outcome.kind in ("undo", "redo") else outcome.events
+        if shown:
+            self._notice("events", text, shown)
+        return outcome
+
+    def _publish(self) -> None:
+        s = self.session
+        # The stored games' list changes only with a new game, another one opened, or the open
+        # one ending or reopening: read it then, not after every action.
+        games_key = (s.game_id, s.state["over"]) if s is not None else None
+        games = self._snapshot.games
+        if self.journal is not None and (games_key != self._games_key or not games):
+            self._games_key = games_key
+            games = tuple(GameSummary(g.id, g.game, tuple(g.setup.get("players", [])), g.started,
+                                      g.finished, g.result) for g in self.journal.games())
+        table = None
+        if s is not None:
+            table = Table(
+                game_id=s.game_id, game=s.record.game, rules=s.rules, setup=clone(s.record.setup),
+                state=clone(s.state), view=s.view(), history=tuple(self._history),
+                # The journal's entries are never changed once done: shared, not copied.
+                done=tuple(s.match.done), can_undo=bool(s.match.done), can_redo=bool(s.match.undone),
+            )
+        with self._lock:
+            self._snapshot = Snapshot(self._snapshot.serial + 1, games, table)
+            snap = self._snapshot
+        for listener in list(self.listeners):
+            try:
+                listener(snap)
+            except Exception:
+                log.exception("snapshot listener failed")
+
+
+def available_games() -> dict:
+    """Game id → class for every game whose module exists (the new-game screen's list)."""
+    return available()
+
+
+def main_counter(rules) -> str | None:
+    """The counter the end-of-game chart follows: the one that decides the game."""
+    preferred = {"red-dragon-inn": "gold", "bloody-inn": "cash", "dragon-run": "treasure",
+                 "dale-of-merchants": "stall"}
+    name = preferred.get(rules.id)
+    if name in rules.player_counters:
+        return name
+    return next(iter(rules.player_counters), None)
+
+
+def series(rules, setup_state: dict, done: tuple[dict, ...], counters: list[str]) -> dict[str, dict[str, list[int]]]:
+    """Each player's ``counters`` after every done action: ``{player: {counter: [values...]}}``.
+
+    Pure: replays the actions on a copy of the setup state (the journal is not read).
+    """
+    state = clone(setup_state)
+    out = {p["name"]: {c: [p["counters"].get(c, 0)] for c in counters} for p in state["players"]}
+    for entry in done:
+        state, _ = rules.apply(state, entry, in_place=True)
+        for p in state["players"]:
+            for c in counters:
+                out[p["name"]][c].append(p["counters"].get(c, 0))
+    return out

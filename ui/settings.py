@@ -1,0 +1,91 @@
+"""The app's own settings: a small JSON file in the state folder.
+
+Language, pods' brightness, and per stored game which pod each player sits
+at. Game state never lives here (that is the journal's); losing this file
+loses only preferences. Written atomically (temp file, fsync, rename, fsync
+the folder), so a power cut leaves the old file or the new one.
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+FILENAME = "app-settings.json"
+
+#: Pod brightness is a level 1–10 (the hardware maps it to the OLED contrast).
+BRIGHTNESS_LEVELS = (1, 10)
+DEFAULTS = {"language": None, "brightness": 8, "seats": {}}
+
+
+class Settings:
+    """Preferences with defaults; :meth:`save` after changing them."""
+
+    def __init__(self, state_dir: str | os.PathLike):
+        self.path = Path(state_dir) / FILENAME
+        self.problem: str | None = None
+        self.data = dict(DEFAULTS)
+        try:
+            loaded = json.loads(self.path.read_text(encoding="utf-8"))
+            if isinstance(loaded, dict):
+                self.data.update({k: v for k, v in loaded.items() if k in DEFAULTS})
+        except FileNotFoundError:
+            pass
+        except (OSError, ValueError) as e:
+            self.problem = f"the settings file {self.path} cannot be read ({e}); defaults are used"
+
+    # -- language: None = follow the system --------------------------------------
+    @property
+    def language(self) -> str | None:
+        value = self.data.get("language")
+        return value if isinstance(value, str) else None
+
+    @language.setter
+    def language(self, code: str | None) -> None:
+        self.data["language"] = code
+
+    # -- brightness -----------------------------------------------------------------
+    @property
+    def brightness(self) -> int:
+        lo, hi = BRIGHTNESS_LEVELS
+        value = self.data.get("brightness")
+        if isinstance(value, bool) or not isinstance(value, int):
+            return DEFAULTS["brightness"]
+        return max(lo, min(hi, value))
+
+    @brightness.setter
+    def brightness(self, level: int) -> None:
+        lo, hi = BRIGHTNESS_LEVELS
+        self.data["brightness"] = max(lo, min(hi, int(level)))
+
+    # -- seats: stored game id → {player: pod number (1-based)} ---------------------
+    def seats(self, game_id: int, players: list[str]) -> dict[str, int]:
+        """Which pod each player of a stored game uses; by seat order when unset."""
+        stored = self.data.get("seats", {}).get(str(game_id))
+        default = {name: i + 1 for i, name in enumerate(players)}
+        if not isinstance(stored, dict) or set(stored) != set(players):
+            return default
+        return {name: int(stored[name]) for name in players}
+
+    def set_seats(self, game_id: int, mapping: dict[str, int]) -> None:
+        self.data.setdefault("seats", {})[str(game_id)] = dict(mapping)
+
+    def save(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        body = json.dumps(self.data, indent=1, sort_keys=True, ensure_ascii=False)
+        fd, tmp = tempfile.mkstemp(prefix=".settings-", dir=self.path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(body)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, self.path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        dfd = os.open(self.path.parent, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)

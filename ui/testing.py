@@ -1,0 +1,278 @@
+"""Drive the real app by touches, frame by frame, without a screen (tests, benchmarks, docs).
+
+Shipped with the package, like gpiozero's mock pins: a :class:`Robot` starts
+the app in this process (Kivy allows one window per process, so run one robot
+per process), finds widgets by their test id (:func:`tablekeeper.ui.widgets.tag`),
+taps them with synthetic touches dispatched through Kivy's own input path,
+waits for the journal worker, and saves real screenshots.
+
+Run headless with ``SDL_VIDEODRIVER=offscreen`` (Mesa's llvmpipe renders the
+pixels) or under Xvfb.
+"""
+from __future__ import annotations
+
+import itertools
+import os
+import tempfile
+import time
+from pathlib import Path
+
+_ids = itertools.count(1000)
+
+
+def save_screenshot(path) -> Path:
+    """Draw the current frame and save the window's pixels as a PNG (atomically)."""
+    from kivy.core.window import Window
+    from kivy.graphics.opengl import GL_RGBA, GL_UNSIGNED_BYTE, glReadPixels
+    from PIL import Image
+
+    Window.dispatch("on_draw")
+    w, h = Window.system_size
+    data = glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE)
+    img = Image.frombytes("RGBA", (w, h), data).transpose(Image.Transpose.FLIP_TOP_BOTTOM).convert("RGB")
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".shot-", suffix=".png", dir=path.parent)
+    os.close(fd)
+    try:
+        img.save(tmp, "PNG", optimize=True)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def _touch_class():
+    from kivy.base import EventLoop
+    from kivy.input.motionevent import MotionEvent
+
+    class RobotTouch(MotionEvent):
+        """A finger: down, (move), up — through the event loop like a real touch."""
+
+        def __init__(self, x, y):
+            win = EventLoop.window
+            super().__init__("robot", next(_ids), {"x": x / (win.width - 1.0), "y": y / (win.height - 1.0)},
+                             is_touch=True, type_id="touch")
+            self.profile = ["pos"]
+
+        def depack(self, args):
+            self.sx, self.sy = args["x"], args["y"]
+            super().depack(args)
+
+        def down(self):
+            EventLoop.post_dispatch_input("begin", self)
+
+        def up(self):
+            EventLoop.post_dispatch_input("end", self)
+
+    return RobotTouch
+
+
+class Robot:
+    """The running app and a finger.
+
+    ``Robot.start(state_dir, ...)`` builds and starts the app without its
+    main loop; every method then advances frames itself.
+    """
+
+    def __init__(self, app):
+        from kivy.base import EventLoop
+
+        self.app = app
+        self.loop = EventLoop
+        self.Touch = _touch_class()
+
+    @classmethod
+    def start(cls, state_dir, *, lang="en", size=(800, 480), pods="virtual", rng=None, fps=0) -> "Robot":
+        from .app import build_app, configure_kivy
+
+        configure_kivy(size, fps=fps)
+        app = build_app(state_dir, lang=lang, pods=pods, rng=rng)
+        from kivy.base import runTouchApp
+
+        app._run_prepare()
+        runTouchApp(embedded=True)  # start the event loop; we turn it ourselves
+        robot = cls(app)
+        robot.settle()
+        return robot
+
+    def stop(self) -> None:
+        self.app.stop()
+        self.app.keeper.stop()
+
+    # -- time -------------------------------------------------------------------------------
+    def frames(self, n: int = 1) -> None:
+        for _ in range(n):
+            self.loop.idle()
+
+    def settle(self, timeout: float = 15.0) -> None:
+        """Until the journal worker is idle and the screen shows its last snapshot."""
+        deadline = time.monotonic() + timeout
+        self.frames(2)
+        while self.app.keeper.busy:
+            if time.monotonic() > deadline:
+                raise TimeoutError("the journal worker is still busy")
+            time.sleep(0.002)
+            self.frames(1)
+        self.frames(3)
+
+    def wait(self, seconds: float) -> None:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            self.frames(1)
+            time.sleep(0.01)
+
+    # -- finding -------------------------------------------------------------------------------
+    def widgets(self):
+        from kivy.core.window import Window
+
+        from .widgets import walk
+
+        for top in list(Window.children):
+            yield from walk(top)
+
+    def tids(self) -> list[str]:
+        return [w.tid for w in self.widgets() if getattr(w, "tid", None)]
+
+    def find(self, tid: str):
+        """The visible widget with test id ``tid`` (topmost dialog first)."""
+        for w in self.widgets():
+            if getattr(w, "tid", None) == tid and self.visible(w):
+                return w
+        near = sorted({t for t in self.tids() if t.split(".")[0] == tid.split(".")[0]})
+        raise LookupError(f"no visible widget {tid!r} on screen {self.app.sm.current!r}; "
+                          f"there are: {', '.join(near[:40])}")
+
+    def exists(self, tid: str) -> bool:
+        try:
+            self.find(tid)
+            return True
+        except LookupError:
+            return False
+
+    @staticmethod
+    def visible(w) -> bool:
+        node = w
+        while node is not None and node is not node.parent:
+            if getattr(node, "opacity", 1) == 0 or getattr(node, "height", 1) <= 0:
+                return False
+            node = node.parent
+        return True
+
+    def text(self, tid: str) -> str:
+        return self.find(tid).text
+
+    # -- touching -------------------------------------------------------------------------------
+    def tap(self, tid: str, *, settle: bool = True) -> None:
+        """Tap the centre of the widget ``tid`` (scrolled into view first)."""
+        w = self.find(tid)
+        if w.disabled:
+            raise AssertionError(f"{tid!r} is disabled")
+        scrolled = self._into_view(w)
+        x, y = w.to_window(*w.center)
+        touch = self.Touch(x, y)
+        touch.down()
+        if not scrolled and hasattr(w, "state") and w.state != "down":
+            touch.up()
+            raise AssertionError(f"a tap on {tid!r} at ({x:.0f}, {y:.0f}) did not reach it "
+                                 f"(what is on top there: {self._top_at(x, y)})")
+        self.frames(1)
+        touch.up()
+        if scrolled:
+            self.wait(0.25)  # a ScrollView hands a tap's release to its child 0.2 s later
+        if settle:
+            self.settle()
+        else:
+            self.frames(2)
+
+    def _top_at(self, x, y) -> str:
+        hits = [w for w in self.widgets() if self.visible(w) and w.collide_point(*w.to_widget(x, y))]
+        return ", ".join(getattr(w, "tid", None) or type(w).__name__ for w in hits[-4:])
+
+    def press(self, tid: str, seconds: float) -> None:
+        """Hold a finger on ``tid`` for ``seconds`` (holds and repeats fire), then lift it."""
+        w = self.find(tid)
+        self._into_view(w)
+        x, y = w.to_window(*w.center)
+        touch = self.Touch(x, y)
+        touch.down()
+        self.wait(seconds)
+        touch.up()
+        self.settle()
+
+    def _into_view(self, w) -> bool:
+        """Scroll ``w`` into view; True if it is inside a ScrollView."""
+        from kivy.uix.scrollview import ScrollView
+
+        node = w.parent
+        while node is not None and node is not node.parent:
+            if isinstance(node, ScrollView):
+                x0, y0 = w.to_window(w.x, w.y)
+                x1, y1 = w.to_window(w.right, w.top)
+                v0 = node.to_window(node.x, node.y)
+                v1 = node.to_window(node.right, node.top)
+                if not (v0[0] <= x0 and v0[1] <= y0 and x1 <= v1[0] and y1 <= v1[1]):
+                    node.scroll_to(w, padding=4, animate=False)
+                    self.frames(2)
+                return True
+            node = node.parent
+        return False
+
+    def type(self, text: str, kb: str = "kb") -> None:
+        """Type ``text`` on the on-screen keyboard whose keys are ``kb.<KEY>`` (accents: ´ then the vowel)."""
+        from .widgets import Keyboard
+
+        plain = {v: k for k, v in Keyboard.ACCENTED.items()}
+        for ch in text:
+            if ch in plain:
+                self.tap(f"{kb}.{Keyboard.ACCENT}", settle=False)
+                ch = plain[ch]
+            self.tap(f"{kb}.{ch.upper()}", settle=False)
+
+    # -- looking ---------------------------------------------------------------------------------
+    def screenshot(self, path) -> Path:
+        self.frames(1)
+        return save_screenshot(path)
+
+    def problems(self) -> list[str]:
+        """What does not fit: clipped labels, things off the window, touch targets under 48 px."""
+        from kivy.core.window import Window
+        from kivy.uix.button import Button
+        from kivy.uix.label import Label
+        from kivy.uix.scrollview import ScrollView
+
+        from .widgets import TOUCH
+
+        out = []
+        W, H = Window.size
+        screen = self.app.sm.current
+
+        def in_scroll(w):
+            node = w.parent
+            while node is not None and node is not node.parent:
+                if isinstance(node, ScrollView):
+                    return True
+                node = node.parent
+            return False
+
+        for w in self.widgets():
+            if not self.visible(w) or w.width <= 0:
+                continue
+            name = getattr(w, "tid", None) or f"{type(w).__name__}({getattr(w, 'text', '')!r})"
+            x0, y0 = w.to_window(w.x, w.y)
+            x1, y1 = w.to_window(w.right, w.top)
+            scrolled = in_scroll(w)
+            if not scrolled and (x0 < -1 or y0 < -1 or x1 > W + 1 or y1 > H + 1):
+                out.append(f"{screen}: {name} is outside the {W}x{H} window ({x0:.0f},{y0:.0f})-({x1:.0f},{y1:.0f})")
+            if isinstance(w, Label) and w.text:
+                if hasattr(w, "natural_size"):
+                    tw, th = w.natural_size()
+                else:
+                    w.texture_update()
+                    tw, th = w.texture_size
+                if tw > w.width + 1.5 or th > w.height + 1.5:
+                    out.append(f"{screen}: {name} is cut off: text {tw:.0f}x{th:.0f} in {w.width:.0f}x{w.height:.0f}")
+            if isinstance(w, Button) and (w.width < TOUCH - 0.5 or w.height < TOUCH - 0.5):
+                out.append(f"{screen}: {name} is a {w.width:.0f}x{w.height:.0f} touch target (under 48 px)")
+        return out

@@ -1,0 +1,380 @@
+"""The app's building blocks: colours, labels that fit, 48 px buttons, steppers, chips.
+
+Every tappable thing is at least :data:`TOUCH` px in both directions (fingers,
+not a mouse). Every label shrinks its font, down to a floor, until its text
+fits its box, so a longer translation never gets cut off; the UI tests check
+that nothing on screen still overflows.
+
+A widget can carry a test id (:func:`tag`): a dotted name such as
+``"table.Ana.gold.plus"`` that :mod:`tablekeeper.ui.testing` finds it by.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from kivy.clock import Clock
+from kivy.graphics import Color, Line, Rectangle
+from kivy.metrics import dp
+from kivy.properties import (BooleanProperty, ColorProperty, ListProperty, NumericProperty, ObjectProperty,
+                             OptionProperty)
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
+from kivy.uix.scrollview import ScrollView
+from kivy.uix.widget import Widget
+
+from .. import hardware
+
+#: Smallest side of anything a finger taps.
+TOUCH = dp(48)
+GAP = dp(6)
+
+# A dark table theme: readable across a table, no glare at night.
+BG = (0.106, 0.118, 0.137, 1)
+CARD = (0.165, 0.184, 0.216, 1)
+CARD_TURN = (0.22, 0.2, 0.13, 1)
+CARD_OUT = (0.13, 0.13, 0.14, 1)
+LINE = (0.3, 0.33, 0.38, 1)
+TEXT = (0.96, 0.96, 0.96, 1)
+MUTED = (0.68, 0.7, 0.74, 1)
+AMBER = (0.96, 0.73, 0.26, 1)
+RED = (0.78, 0.24, 0.2, 1)
+GREEN = (0.2, 0.56, 0.36, 1)
+BLUE = (0.23, 0.43, 0.65, 1)
+GREY = (0.3, 0.33, 0.38, 1)
+#: A font with arrows and symbols (Roboto, Kivy's default, has none): the
+#: DejaVu Sans the pods' renderer ships. None if it is not installed.
+_DEJAVU = Path(hardware.__file__).resolve().parent / "fonts" / "DejaVuSans.ttf"
+SYMBOL_FONT = str(_DEJAVU) if _DEJAVU.exists() else None
+
+
+def symbol(text: str, fallback: str) -> tuple[str, dict]:
+    """``text`` with the symbol font, or ``fallback`` in the default font if it is missing."""
+    if SYMBOL_FONT:
+        return text, {"font_name": SYMBOL_FONT}
+    return fallback, {}
+
+
+ROLES = {"normal": GREY, "primary": BLUE, "danger": RED, "ok": GREEN, "warn": (0.7, 0.5, 0.12, 1),
+         "flat": (0.2, 0.22, 0.26, 1), "on": AMBER}
+
+
+def tag(widget: Widget, tid: str) -> Widget:
+    """Give ``widget`` a test id (see :mod:`tablekeeper.ui.testing`); returns it."""
+    widget.tid = tid
+    return widget
+
+
+def walk(widget: Widget):
+    """``widget`` and every widget under it (children of a ScreenManager's screens too)."""
+    yield widget
+    for child in list(widget.children):
+        yield from walk(child)
+
+
+class Panel(BoxLayout):
+    """A box with a background colour and an optional border."""
+
+    bg = ColorProperty(CARD)
+    border = ColorProperty((0, 0, 0, 0))
+    border_width = NumericProperty(0)
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        with self.canvas.before:
+            self._bg_color = Color(rgba=self.bg)
+            self._bg_rect = Rectangle(pos=self.pos, size=self.size)
+            self._line_color = Color(rgba=self.border)
+            self._line = Line(rectangle=(0, 0, 0, 0), width=1)
+        self.bind(pos=self._redraw, size=self._redraw, bg=self._redraw, border=self._redraw,
+                  border_width=self._redraw)
+        self._redraw()
+
+    def _redraw(self, *_):
+        self._bg_color.rgba = self.bg
+        self._bg_rect.pos = self.pos
+        self._bg_rect.size = self.size
+        self._line_color.rgba = self.border if self.border_width else (0, 0, 0, 0)
+        w = max(self.border_width, 1)
+        self._line.width = w
+        self._line.rectangle = (self.x + w, self.y + w, max(0, self.width - 2 * w), max(0, self.height - 2 * w))
+
+
+class FitMixin:
+    """Shrink ``font_size`` (from ``base_font`` down to ``min_font``) until the text fits the box.
+
+    A label that does not ``wrap`` must fit on its own lines (no wrapping);
+    one that wraps must fit its height at its width. Measured on the text
+    laid out without the box's limits, so nothing clipped goes unnoticed.
+    """
+
+    wrap = False
+
+    def _init_fit(self, base_font, min_font):
+        self.base_font = base_font
+        self.min_font = min_font
+        self.font_size = base_font
+        self._fit_trigger = Clock.create_trigger(self._fit, -1)
+        self.bind(size=self._fit_trigger, text=self._fit_trigger)
+        self._fit_trigger()
+
+    def natural_size(self) -> tuple[float, float]:
+        """The text's size laid out without height limit (and, unless wrapping, without width limit)."""
+        saved = self.text_size
+        self.text_size = (self.width - self.padding[0] - self.padding[2] if self.wrap else None, None)
+        self.texture_update()
+        w, h = self._label._internal_size
+        self.text_size = saved
+        return w, h
+
+    def fits(self) -> bool:
+        if not self.text:
+            return True
+        w, h = self.natural_size()
+        return w <= self.width + 1 and h <= self.height + 1
+
+    def _fit(self, *_):
+        if self.width < 4 or self.height < 4 or not self.text:
+            return
+        size = self.base_font
+        self.font_size = size
+        for _ in range(8):
+            w, h = self.natural_size()
+            if w <= self.width + 0.5 and h <= self.height + 0.5:
+                break
+            scale = min(self.width / max(w, 1), self.height / max(h, 1))
+            new = max(self.min_font, min(size - 1, int(size * (scale if not self.wrap else scale ** 0.5))))
+            if new >= size:
+                break  # at the floor: the UI test reports it
+            size = new
+            self.font_size = size
+        self.texture_update()
+
+
+class FitLabel(FitMixin, Label):
+    """A label whose text always fits (on its own lines, or wrapped when ``wrap``)."""
+
+    def __init__(self, text="", base_font=dp(20), min_font=dp(10), wrap=False, **kw):
+        kw.setdefault("color", TEXT)
+        kw.setdefault("halign", "center")
+        kw.setdefault("valign", "middle")
+        super().__init__(text=text, **kw)
+        self.wrap = wrap
+        # Width only: Kivy centres the texture in the widget, and a text box
+        # with a height would clip lines instead of letting the fit see them.
+        self.text_size = (self.width, None)
+        self.bind(width=lambda *_: setattr(self, "text_size", (self.width, None)))
+        self._init_fit(base_font, min_font)
+
+
+class Btn(FitMixin, Button):
+    """A flat button, at least 48 px each way, in one of the :data:`ROLES` colours."""
+
+    role = OptionProperty("normal", options=list(ROLES))
+
+    def __init__(self, text="", role="normal", base_font=dp(20), min_font=dp(11), on_press=None, tid=None, **kw):
+        kw.setdefault("size_hint_min", (TOUCH, TOUCH))
+        kw.setdefault("halign", "center")
+        kw.setdefault("valign", "middle")
+        super().__init__(text=text, background_normal="", background_down="",
+                         background_disabled_normal="", background_disabled_down="", **kw)
+        self.role = role
+        self.padding = (dp(4), 0)
+        self.text_size = (self.width, None)  # see FitLabel
+        self.bind(role=self._colour, state=self._colour, disabled=self._colour,
+                  width=lambda *_: setattr(self, "text_size", (self.width, None)))
+        self._colour()
+        self._init_fit(base_font, min_font)
+        if on_press is not None:
+            self.bind(on_release=lambda *_: on_press())
+        if tid:
+            tag(self, tid)
+
+    def _colour(self, *_):
+        r, g, b, a = ROLES[self.role]
+        if self.disabled:
+            self.background_color = (r * 0.6, g * 0.6, b * 0.6, 1)
+            self.color = (0.6, 0.6, 0.6, 1)
+        elif self.state == "down":
+            self.background_color = (min(1, r * 1.35), min(1, g * 1.35), min(1, b * 1.35), 1)
+            self.color = TEXT
+        else:
+            self.background_color = (r, g, b, a)
+            self.color = (0.1, 0.1, 0.1, 1) if self.role == "on" else TEXT
+
+
+class Chips(GridLayout):
+    """A row (or grid) of choices as buttons; one or several selected.
+
+    ``values``: the choices (any values); ``labels``: how they read;
+    ``selected``: the chosen values (a list; one item when not ``multi``).
+    """
+
+    values = ListProperty()
+    selected = ListProperty()
+    multi = BooleanProperty(False)
+    allow_none = BooleanProperty(False)
+
+    def __init__(self, values, labels=None, selected=None, multi=False, allow_none=False, cols=None,
+                 tid=None, on_change=None, base_font=dp(18), **kw):
+        kw.setdefault("spacing", GAP)
+        kw.setdefault("size_hint_y", None)
+        n = max(1, len(values))
+        self._ncols = cols or n
+        super().__init__(cols=self._ncols, **kw)
+        self.multi = multi
+        self.allow_none = allow_none
+        self._labels = list(labels) if labels else [str(v) for v in values]
+        self._on_change = on_change
+        self._tid = tid
+        self._font = base_font
+        self.values = list(values)
+        self.selected = list(selected or [])
+        rows = (n + self._ncols - 1) // self._ncols
+        self.height = rows * TOUCH + (rows - 1) * GAP
+        self._buttons = []
+        for i, value in enumerate(self.values):
+            b = Btn(self._labels[i], base_font=base_font, tid=f"{tid}.{value}" if tid else None)
+            b.bind(on_release=lambda _b, v=value: self.toggle(v))
+            self._buttons.append(b)
+            self.add_widget(b)
+        self.bind(selected=self._paint)
+        self._paint()
+
+    def toggle(self, value):
+        if self.multi:
+            sel = list(self.selected)
+            if value in sel:
+                sel.remove(value)
+            else:
+                sel.append(value)
+            self.selected = sel
+        elif self.selected == [value] and self.allow_none:
+            self.selected = []
+        else:
+            self.selected = [value]
+        if self._on_change:
+            self._on_change(self.value)
+
+    @property
+    def value(self):
+        if self.multi:
+            return list(self.selected)
+        return self.selected[0] if self.selected else None
+
+    def _paint(self, *_):
+        for value, b in zip(self.values, self._buttons):
+            b.role = "on" if value in self.selected else "normal"
+
+
+class Stepper(BoxLayout):
+    """A whole number with − and + buttons (48 px), bounded by ``lo``/``hi``."""
+
+    value = ObjectProperty(0, allownone=True)
+
+    def __init__(self, value=0, lo=None, hi=None, step=1, tid=None, on_change=None, fmt=str, **kw):
+        kw.setdefault("size_hint_y", None)
+        kw.setdefault("height", TOUCH)
+        kw.setdefault("spacing", GAP)
+        super().__init__(**kw)
+        self.lo, self.hi, self.step = lo, hi, step
+        self._on_change = on_change
+        self._fmt = fmt
+        self.minus = Btn("−", base_font=dp(26), size_hint_x=None, width=TOUCH, tid=f"{tid}.minus" if tid else None)
+        self.label = FitLabel("", base_font=dp(26))
+        self.plus = Btn("+", base_font=dp(26), size_hint_x=None, width=TOUCH, tid=f"{tid}.plus" if tid else None)
+        if tid:
+            tag(self.label, f"{tid}.value")
+            tag(self, tid)
+        self.minus.bind(on_release=lambda *_: self.change(-self.step))
+        self.plus.bind(on_release=lambda *_: self.change(self.step))
+        for w in (self.minus, self.label, self.plus):
+            self.add_widget(w)
+        self.bind(value=self._show)
+        self.value = value
+        self._show()
+
+    def change(self, delta: int):
+        base = self.value if self.value is not None else (self.lo if self.lo is not None else 0) - (
+            delta if self.lo is not None else 0)
+        new = base + delta
+        if self.lo is not None:
+            new = max(self.lo, new)
+        if self.hi is not None:
+            new = min(self.hi, new)
+        self.value = new
+        if self._on_change:
+            self._on_change(new)
+
+    def _show(self, *_):
+        self.label.text = "—" if self.value is None else self._fmt(self.value)
+
+
+class Scroller(ScrollView):
+    """A vertical scroll area with a bar wide enough to see."""
+
+    def __init__(self, content: Widget, **kw):
+        kw.setdefault("do_scroll_x", False)
+        kw.setdefault("bar_width", dp(6))
+        kw.setdefault("scroll_type", ["bars", "content"])
+        super().__init__(**kw)
+        content.size_hint_y = None
+        if isinstance(content, (BoxLayout, GridLayout)):
+            content.bind(minimum_height=content.setter("height"))
+        self.add_widget(content)
+
+
+class Keyboard(GridLayout):
+    """An on-screen keyboard for names (no physical keyboard on the table).
+
+    Types into ``target`` (a Label-like with ``text``); ``accents`` adds a
+    row with Spanish letters. Every key is a 48 px target.
+    """
+
+    ROWS = ("QWERTYUIOP", "ASDFGHJKLÑ", "ZXCVBNM")
+    ACCENT = "´"  # a dead key: the next vowel takes the accent (Fermín, Inés)
+    ACCENTED = dict(zip("AEIOUaeiou", "ÁÉÍÓÚáéíóú"))
+
+    def __init__(self, on_text, on_done=None, max_len=12, tid="kb", **kw):
+        kw.setdefault("cols", 1)
+        kw.setdefault("spacing", dp(4))
+        kw.setdefault("size_hint_y", None)
+        super().__init__(**kw)
+        self.text = ""
+        self.max_len = max_len
+        self._on_text = on_text
+        self._on_done = on_done
+        self._tid = tid
+        rows = [list(r) for r in self.ROWS]
+        rows[2] += [self.ACCENT, "-", "⌫"]
+        self._accent = False
+        for keys in rows:
+            row = BoxLayout(spacing=dp(4), size_hint_y=None, height=TOUCH)
+            for k in keys:
+                shown, font = symbol(k, "<") if k == "⌫" else (k, {})
+                b = Btn(shown, base_font=dp(20), tid=f"{tid}.{k}", **font)
+                b.bind(on_release=lambda _b, key=k: self.press(key))
+                row.add_widget(b)
+            self.add_widget(row)
+        self.height = 3 * TOUCH + 2 * dp(4)
+
+    def press(self, key: str):
+        if key == self.ACCENT:
+            self._accent = True
+            return
+        if key == "⌫":
+            self.text = self.text[:-1]
+        elif len(self.text) < self.max_len:
+            # Names read "Ana", not "ANA": capital only at the start of a word.
+            start = not self.text or self.text[-1] in " -"
+            letter = key if start else key.lower()
+            if self._accent:
+                letter = self.ACCENTED.get(letter, letter)
+            self.text += letter
+        self._accent = False
+        self._on_text(self.text)
+
+    def set_text(self, text: str):
+        self.text = text
+        self._on_text(text)
