@@ -73,6 +73,11 @@ class Counters(Game):
         super().__init__(players, options)
         if not self.options["counters"]:
             raise SetupError("counters needs at least one player counter")
+        # (counter, mark, True when reached at or below the mark) for out_at and target, worked
+        # out once: consequences run after every action.
+        self._marks = {key: [(c["name"], c[key], c[key] < (c.get("start", 0) or 0))
+                             for c in _normalise(self.options["counters"]) if c.get(key) is not None]
+                       for key in ("out_at", "target")}
 
     def player_counter_specs(self):
         return [self._spec(c) for c in _normalise(self.options["counters"])]
@@ -88,32 +93,28 @@ class Counters(Game):
     def setup_extra(self, state):
         state["turn"] = {"player": self.players[0], "number": 1}
 
-    def _reaches(self, c: dict, key: str, value: int) -> bool:
-        mark = c.get(key)
-        if mark is None:
-            return False
-        start = c.get("start", 0) or 0
-        return value <= mark if mark < start else value >= mark
+    def _reached(self, key: str, counters: dict) -> tuple[str, int] | None:
+        """The first (counter, mark) of kind ``key`` ("out_at", "target") these counters reach."""
+        for name, mark, downwards in self._marks[key]:
+            value = counters[name]
+            if (value <= mark) if downwards else (value >= mark):
+                return name, mark
+        return None
 
     def consequences(self, t: Txn) -> None:
-        specs = _normalise(self.options["counters"])
         before_in = [p["name"] for p in t.in_game()]
         for p in t.in_game():
-            for c in specs:
-                if self._reaches(c, "out_at", p["counters"][c["name"]]):
-                    t.eliminate(p["name"], f"{c['name']} reached {c['out_at']}")
-                    break
-        reached = [
-            p["name"] for p in t.in_game()
-            if any(self._reaches(c, "target", p["counters"][c["name"]]) for c in specs)
-        ]
+            hit = self._reached("out_at", p["counters"])
+            if hit:
+                t.eliminate(p["name"], f"{hit[0]} reached {hit[1]}")
+        reached = [p["name"] for p in t.in_game() if self._reached("target", p["counters"])]
         still = [p["name"] for p in t.in_game()]
         if reached:
             t.finish(reached, why="target reached")
         elif before_in and not still:
             t.finish(before_in, draw=True, why="everybody still in went out at once")
         elif (len(still) == 1 and len(self.players) > 1 and self.options["last_standing_wins"]
-              and any(c.get("out_at") is not None for c in specs)):
+              and self._marks["out_at"]):
             t.finish(still, why="last one standing")
         turn = t.state["turn"]
         if t.player(turn["player"])["out"] and t.in_game():
