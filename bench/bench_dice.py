@@ -1,7 +1,7 @@
 """Dragon Run's escape-test d10: is it uniform? (issue 5)
 
 Rolls the die 100 000 times through the production path — the Session's
-default random source (``secrets.SystemRandom``) handed to the game's
+default random source (``random.SystemRandom, os.urandom``) handed to the game's
 ``prepare`` hook, exactly as :meth:`Session.apply` does — and runs Pearson's
 chi-square goodness-of-fit test against the uniform distribution on the faces
 0–9 (9 degrees of freedom).
@@ -192,7 +192,7 @@ def run() -> dict:
             "min_face_count": {"value": min(faces.values()), "unit": "rolls"},
             "max_face_count": {"value": max(faces.values()), "unit": "rolls"},
             "time_per_roll": {"value": round(elapsed / len(rolls) * 1e6, 3), "unit": "µs"},
-            "notes": "Session default rng (secrets.SystemRandom) through DragonRun.prepare",
+            "notes": "Session default rng (random.SystemRandom, os.urandom) through DragonRun.prepare",
         },
         "dragon_run_d10_biased_control": {
             "chi_square": {"value": round(bad["statistic"], 3), "unit": "chi-square statistic"},
