@@ -68,11 +68,21 @@ def headless(args) -> int:
         from . import demo
 
         return demo.run(getattr(args, "state_dir", None), delay=getattr(args, "delay", 0.4))
+    from ..engine import Journal
     from . import cli
 
-    argv = ["serve"]
+    argv = ["serve", "--show", "text"]  # the pods' screens as text on this terminal
     if getattr(args, "state_dir", None):
         argv = ["--state-dir", str(args.state_dir)] + argv
+    with Journal(getattr(args, "state_dir", None)) as journal:
+        unfinished = journal.last_unfinished()
+    if unfinished is None:  # a first run: something to look at rather than a wait
+        argv += ["--new", "counters", "Ana", "Ben", "--options",
+                 '{"counters": [{"name": "life", "start": 20, "min": 0, "out_at": 0}, "coins"]}']
+    if sys.stdin.isatty():
+        print("mock pod buttons: type SEAT BUTTON [hold], e.g. `1 up`, `2 main`, `1 select hold`; Ctrl-C stops",
+              flush=True)
+        argv.append("--keys")
     return cli.main(argv)
 
 

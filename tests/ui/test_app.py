@@ -216,11 +216,14 @@ def test_make_run_without_a_display_says_so_and_starts_the_headless_player(tmp_p
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         first = proc.stderr.readline()
+        # a first run has no game: the headless player starts one and shows the pods as text
+        pods = [proc.stdout.readline() for _ in range(2)]
     finally:
         proc.terminate()
         rest_out, rest_err = proc.communicate(timeout=20)
     assert first.startswith("tablekeeper run: no display"), first
     assert "headless" in first
+    assert pods[0].startswith("[1] Ana") and "life 20" in "".join(pods) + rest_out, (pods, rest_out)
     assert "Traceback" not in rest_err and "Traceback" not in first
     assert "kivy" not in (first + rest_err).lower()
 
