@@ -187,15 +187,34 @@ class Game:
         return []
 
     def describe(self, action: dict) -> str:
-        """One action in words, for the history."""
+        """One action in words, for the history (see :meth:`words` for naming who acted)."""
         name = action.get("action")
         if name == "adjust":
             who = action.get("player", "table")
             return f"{who}: {action.get('counter')} {action.get('delta', 0):+d}"
         if name == "transfer":
             return f"{action.get('from')} gives {action.get('to')} {action.get('amount')} {action.get('counter')}"
-        fields = ", ".join(f"{k}={v}" for k, v in action.items() if k != "action")
-        return f"{name}" + (f" ({fields})" if fields else "")
+        who = action.get("player")
+        fields = ", ".join(f"{k}={v}" for k, v in action.items() if k not in ("action", "player"))
+        return (f"{who}: " if isinstance(who, str) else "") + f"{name}" + (f" ({fields})" if fields else "")
+
+    def actor(self, state: dict, action: dict) -> str | None:
+        """Who does ``action``: its "player", else whose turn it is; None for the generic corrections."""
+        if action.get("action") in ("adjust", "transfer", "resolve"):
+            return None
+        if isinstance(action.get("player"), str):
+            return action["player"]
+        turn = state.get("turn")
+        who = turn.get("player") if isinstance(turn, dict) else None
+        return who if isinstance(who, str) else None
+
+    def words(self, state: dict, action: dict) -> str:
+        """``action`` in words as done in ``state`` (the state before it): names the actor when the
+        action leaves them implicit ("Ben drinks", not "the active player drinks")."""
+        who = self.actor(state, action)
+        if who and "player" not in action:
+            action = dict(action, player=who)
+        return self.describe(action)
 
     # -- state ---------------------------------------------------------------
     def setup_state(self) -> dict:

@@ -19,6 +19,7 @@ class Outcome:
     seq: int | None  # journal sequence number; None for a no-op (not journalled)
     events: list[str]
     view: dict
+    text: str = ""  # the action in words, naming who did it (empty for undo/redo)
 
 
 class Session:
@@ -97,11 +98,14 @@ class Session:
     # -- playing ---------------------------------------------------------------
     def apply(self, entry: dict) -> Outcome:
         """Validate, journal (commit), then make current; raises RuleError if illegal."""
+        text = ""
         if isinstance(entry, dict) and entry.get("action") not in ("undo", "redo", None):
             entry = self.rules.prepare(self.match.state, dict(entry), self.rng)
         p: Proposal = self.match.propose(entry)
+        if p.kind in ("action", "noop"):
+            text = self.rules.words(self.match.state, p.entry)
         if p.kind == "noop":
-            return Outcome("noop", p.entry, None, p.events, self.rules.view(p.state))
+            return Outcome("noop", p.entry, None, p.events, self.rules.view(p.state), text)
         was_over = self.match.state["over"]
         now_over = p.state["over"]
         result = self._result(p.state) if now_over and not was_over else None
@@ -110,7 +114,7 @@ class Session:
         seq = self._next_seq
         self._next_seq += 1
         self.match.accept(p)
-        return Outcome(p.kind, p.entry, seq, p.events, self.rules.view(p.state))
+        return Outcome(p.kind, p.entry, seq, p.events, self.rules.view(p.state), text)
 
     def _result(self, state: dict) -> dict:
         view = self.rules.view(state)
@@ -118,11 +122,21 @@ class Session:
             {"dragon_won": view["dragon_won"]} if "dragon_won" in view else {}
         )
 
-    def history(self) -> list[dict]:
-        """The journal of this game in words: one item per entry."""
+    def history(self, since: int = 0) -> list[dict]:
+        """The journal of this game in words: one item per entry from ``since`` on.
+
+        The game is replayed alongside, so each action is told as done in its
+        own state ("Ben drinks", when the entry itself only says "drink").
+        """
         out = []
+        match = Match(self.rules)
         for seq, entry in self.journal.entries(self.game_id):
             name = entry.get("action")
-            text = name if name in ("undo", "redo") else self.rules.describe(entry)
-            out.append({"seq": seq, "entry": entry, "text": text})
+            if seq >= since:
+                text = name if name in ("undo", "redo") else self.rules.words(match.state, entry)
+                out.append({"seq": seq, "entry": entry, "text": text})
+            try:
+                match.replay(entry)
+            except RuleError:
+                break  # load() has already cut such an entry; nothing after it is told
         return out

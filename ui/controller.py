@@ -295,10 +295,9 @@ class Keeper:
         if s is None:
             return
         have = self._history[-1].seq + 1 if self._history else 0
-        for seq, entry in s.journal.entries(s.game_id):
-            if seq >= have:
-                text = s.rules.describe(entry) if entry.get("action") not in ("undo", "redo") else ""
-                self._history.append(self._history_item(seq, entry, text))
+        for h in s.history(since=have):
+            text = h["text"] if h["entry"].get("action") not in ("undo", "redo") else ""
+            self._history.append(self._history_item(h["seq"], h["entry"], text))
 
     def _apply(self, action: dict):
         if self.session is None:
@@ -310,7 +309,7 @@ class Keeper:
             return outcome
         self.commit_times.append(time.perf_counter() - t0)
         entry = outcome.entry
-        described = self.session.rules.describe(entry) if outcome.kind == "action" else ""
+        described = outcome.text if outcome.kind == "action" else ""
         item = self._history_item(outcome.seq, entry, described)
         self._history.append(item)
         text = item.text

@@ -55,7 +55,7 @@ def run(state_dir=None, *, delay: float = 0.4) -> int:
             except RuleError as e:
                 print(f"  refused: {e}")
                 continue
-            print(f"  {session.rules.describe(entry) if entry['action'] not in ('undo', 'redo') else entry['action']}"
+            print(f"  {outcome.text or entry['action']}"
                   + (f"  — {'; '.join(outcome.events)}" if outcome.events else ""))
             _show(outcome.view)
     return 0

@@ -187,6 +187,11 @@ class RedDragonInn(Game):
             raise RuleError(f"applying the pending losses of {who} changes whose go it is "
                             f"(it was {actor}'s): send resolve first")
 
+    def actor(self, state: dict, action: dict) -> str | None:
+        if isinstance(action.get("player"), str):
+            return action["player"]
+        return self._default_actor(state, action.get("action"))
+
     @staticmethod
     def _default_actor(state: dict, name: str) -> str | None:
         """Who an action without "player" acts for: the active player, or the player to act in the round."""

@@ -367,15 +367,15 @@ def test_correct_sets_what_the_table_shows_but_never_money():
 
 
 def test_history_tells_the_actions_in_words(journal):
-    """Foundation issue: `tablekeeper history` shows the journal readable."""
+    """Foundation issue: `tablekeeper history` shows the journal readable, naming who acted."""
     s = Session.new(journal, GAME, list(P3))
     for e in ({"action": "welcome", "police_rooms": [4]}, {"action": "kill", "room": 1, "rank": 0},
               {"action": "pass", "checks": -1}, {"action": "adjust", "player": "Cai", "counter": "cash",
                                                  "delta": 4, "cause": "Park"}):
         s.apply(e)
     assert [h["text"] for h in s.history()] == [
-        "welcome the travellers (police in 4)", "the active player kills the rank-0 guest of room 1",
-        "the active player passes and cashes 1 check(s)", "Cai: cash +4 (Park)"]
+        "welcome the travellers (police in 4)", "Ana kills the rank-0 guest of room 1",
+        "Ben passes and cashes 1 check(s)", "Cai: cash +4 (Park)"]
 
 
 # -- the morning ---------------------------------------------------------------------------------

@@ -441,8 +441,9 @@ def test_history_tells_the_actions_in_words(journal):
               {"action": "stall", "player": "Ben", "set": "pandas", "values": [1]}):
         s.apply(e)
     assert [h["text"] for h in s.history()] == [
-        "market values, left to right: 1 - 3 4 5", "play a technique with a bonus action",
-        "buy the card in slot 0, paying 4+1 = 5", "end the turn (clean-up)", "Ben: build a stack: pandas 1"]
+        "market values, left to right: 1 - 3 4 5", "Ana: play a technique with a bonus action",
+        "Ana: buy the card in slot 0, paying 4+1 = 5", "Ana: end the turn (clean-up)",
+        "Ben: build a stack: pandas 1"]
 
 
 # -- replay ------------------------------------------------------------------------------

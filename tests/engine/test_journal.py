@@ -181,3 +181,16 @@ def test_a_row_that_no_longer_replays_stops_the_game_there(state_dir):
         s = Session.resume(j)
         assert len(s.match.done) == 1
         assert any("does not replay" in w for w in s.warnings)
+
+
+def test_history_names_who_acted_when_the_action_leaves_it_implicit(journal):
+    """Issue #8's history "in words": an action without "player" is told with the player whose turn it was."""
+    s = Session.new(journal, "counters", ["Ana", "Ben"], OPTS)
+    first = s.apply({"action": "next"})
+    assert first.text == "Ana: next"
+    s.apply({"action": "next"})
+    s.apply({"action": "adjust", "player": "Ana", "counter": "life", "delta": -1})
+    s.apply({"action": "undo"})
+    texts = [h["text"] for h in s.history()]
+    assert texts == ["Ana: next", "Ben: next", "Ana: life -1", "undo"]
+    assert [h["seq"] for h in s.history(since=2)] == [2, 3]

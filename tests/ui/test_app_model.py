@@ -106,8 +106,8 @@ def test_history_reads_the_same_live_and_after_a_restart(tmp_path):
             k.submit(a)
         assert k.wait_idle()
         live = [(h.kind, h.text) for h in k.snapshot.table.history]
-    assert live == [("action", "Ana: score +3"), ("action", "next"), ("undo", "undone: next"),
-                    ("redo", "redone: next"), ("undo", "undone: next")]
+    assert live == [("action", "Ana: score +3"), ("action", "Ana: next"), ("undo", "undone: Ana: next"),
+                    ("redo", "redone: Ana: next"), ("undo", "undone: Ana: next")]
     with Keeper(tmp_path) as k2:  # resumes the unfinished game
         assert k2.wait_idle()
         assert [(h.kind, h.text) for h in k2.snapshot.table.history] == live
