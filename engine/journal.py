@@ -156,6 +156,13 @@ class Journal:
             games = old.execute("SELECT id, game, setup, started, finished, result FROM games").fetchall()
         except sqlite3.DatabaseError:
             return 0, 0
+        try:  # the appliance's counters (unsafe shutdowns, ...) survive a rebuild too
+            meta = old.execute("SELECT key, value FROM meta WHERE key != 'schema'").fetchall()
+        except sqlite3.DatabaseError:
+            meta = []
+        if meta:
+            with _txn(conn):
+                conn.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", meta)
         n_games = n_entries = 0
         for g in games:
             rows = []

@@ -194,3 +194,21 @@ def test_history_names_who_acted_when_the_action_leaves_it_implicit(journal):
     texts = [h["text"] for h in s.history()]
     assert texts == ["Ana: next", "Ben: next", "Ana: life -1", "undo"]
     assert [h["seq"] for h in s.history(since=2)] == [2, 3]
+
+
+def test_a_rebuilt_journal_keeps_the_unsafe_shutdown_count(state_dir):
+    """Issue #10's unsafe-shutdown counter lives in the journal: a damaged file's rebuild keeps it."""
+    with Journal(state_dir) as j:
+        s = Session.new(j, "counters", ["Ana", "Ben"], {"counters": [{"name": "life", "start": 100}]})
+        play(s, 300)
+        j.mark_running("run 1")
+        j.mark_running("run 2")  # run 1 never stopped: one unsafe shutdown
+        assert j.unsafe_shutdowns() == 1
+        j.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    path = state_dir / FILENAME
+    data = bytearray(path.read_bytes())
+    data[-4096 + 100:] = b"\xff" * (4096 - 100)
+    path.write_bytes(bytes(data))
+    with Journal(state_dir) as j:
+        assert any("was damaged" in w for w in j.warnings)
+        assert j.unsafe_shutdowns() == 1
