@@ -76,6 +76,14 @@ class GuidedDialog(Dialog):
         if snap.table is None:
             self.dismiss()
 
+    def labelled_row(self, text, widget, *, width, base_font=dp(17)):
+        """A touch-high row added to the content: a muted label ``width`` wide, then ``widget``."""
+        row = BoxLayout(size_hint_y=None, height=TOUCH, spacing=GAP)
+        row.add_widget(FitLabel(text, size_hint_x=None, width=width, color=MUTED, base_font=base_font))
+        row.add_widget(widget)
+        self.content.add_widget(row)
+        return row
+
     def preview_area(self):
         """The preview in a scroll area that grows with its text."""
         self.preview.size_hint_y = None
@@ -144,13 +152,10 @@ class DrinkDialog(GuidedDialog):
         turn = state.get("turn") or {}
         players = self.players(table)
         self.cards: list[tuple[str, int, int]] = []
-        top = BoxLayout(size_hint_y=None, height=TOUCH, spacing=GAP)
-        top.add_widget(FitLabel(_("Who drinks"), size_hint_x=None, width=dp(130), color=MUTED, base_font=dp(17)))
         self.who = Chips(players, selected=[turn.get("player")] if turn.get("player") in players else players[:1],
                          tid="drink.who", base_font=dp(17))
         self.who.size_hint_y = 1
-        top.add_widget(self.who)
-        self.content.add_widget(top)
+        self.labelled_row(_("Who drinks"), self.who, width=dp(130))
         grid = GridLayout(cols=4, spacing=dp(4), size_hint_y=None, height=2 * TOUCH + dp(4))
         for i, (name, alc, fort) in enumerate(DRINKS):
             grid.add_widget(Btn(_(name), base_font=dp(16), min_font=dp(9), tid=f"drink.card.{i}",
@@ -341,14 +346,10 @@ class MorningDialog(GuidedDialog):
 
     def __init__(self, app):
         super().__init__(app, _("The morning"), big_preview=True)
-        row = BoxLayout(size_hint_y=None, height=TOUCH, spacing=GAP)
-        row.add_widget(FitLabel(_("Police in a room?"), size_hint_x=None, width=dp(220), color=MUTED,
-                                base_font=dp(18)))
         self.police = Chips(["auto", True, False], [_("as recorded"), _("yes"), _("no")], selected=["auto"],
                             tid="morning.police", base_font=dp(17))
         self.police.size_hint_y = 1
-        row.add_widget(self.police)
-        self.content.add_widget(row)
+        self.labelled_row(_("Police in a room?"), self.police, width=dp(220), base_font=dp(18))
         self.content.add_widget(FitLabel(_("What the morning does (police, departure, wages):"), size_hint_y=None,
                                          height=dp(28), color=MUTED, halign="left", base_font=dp(16)))
         self.content.add_widget(self.preview_area())
@@ -373,16 +374,14 @@ class EscapeDialog(GuidedDialog):
         turn = table.state.get("turn") or {}
         self.who = turn.get("player")
         p = next((p for p in table.state["players"] if p["name"] == self.who), {"cards": []})
-        row = BoxLayout(size_hint_y=None, height=TOUCH, spacing=GAP)
-        row.add_widget(FitLabel(_("{name} discards:").format(name=self.who), size_hint_x=None, width=dp(170),
-                                color=MUTED, base_font=dp(17)))
         cards = list(p.get("cards", []))
         self.cards = Chips(list(range(len(cards))), [str(v) for v in cards], multi=True, tid="escape.card",
                            cols=max(1, len(cards)), base_font=dp(18))
         self.cards.size_hint_y = 1
         self.card_values = cards
-        row.add_widget(self.cards if cards else FitLabel(_("no treasure cards"), color=RED, base_font=dp(17)))
-        self.content.add_widget(row)
+        self.labelled_row(_("{name} discards:").format(name=self.who),
+                          self.cards if cards else FitLabel(_("no treasure cards"), color=RED, base_font=dp(17)),
+                          width=dp(170))
         die = BoxLayout(size_hint_y=None, height=TOUCH, spacing=dp(4))
         die.add_widget(FitLabel(_("Die:"), size_hint_x=None, width=dp(60), color=MUTED, base_font=dp(17)))
         self.face = Chips(["roll"] + list(range(10)), [_("roll it")] + [str(i) for i in range(10)],
@@ -457,21 +456,13 @@ class ChargeDialog(GuidedDialog):
         super().__init__(app, _("Charge"))
         table = app.snapshot.table
         self.who = (table.state.get("turn") or {}).get("player")
-        row = BoxLayout(size_hint_y=None, height=TOUCH, spacing=GAP)
-        row.add_widget(FitLabel(_("{name} drew:").format(name=self.who), size_hint_x=None, width=dp(150),
-                                color=MUTED, base_font=dp(17)))
         self.where = Chips(["dragon", "treasure_hall", "other"], [word("dragon"), word("treasure hall"),
                                                                   word("other")],
                            selected=["other"], tid="charge.location", base_font=dp(17))
         self.where.size_hint_y = 1
-        row.add_widget(self.where)
-        self.content.add_widget(row)
-        row2 = BoxLayout(size_hint_y=None, height=TOUCH, spacing=GAP)
-        row2.add_widget(FitLabel(_("Treasure drawn (hall):"), size_hint_x=None, width=dp(220), color=MUTED,
-                                 base_font=dp(17)))
+        self.labelled_row(_("{name} drew:").format(name=self.who), self.where, width=dp(150))
         self.value = Stepper(1, lo=0, hi=10, tid="charge.value")
-        row2.add_widget(self.value)
-        self.content.add_widget(row2)
+        self.labelled_row(_("Treasure drawn (hall):"), self.value, width=dp(220))
         self.content.add_widget(BoxLayout())
 
     def action(self):
@@ -575,12 +566,9 @@ class StallDialog(GuidedDialog):
         self.content.add_widget(tag(FitLabel(need, size_hint_y=None, height=dp(30), color=MUTED, base_font=dp(17)),
                                     "stall.need"))
         decks = list(table.state.get("decks") or [])
-        row = BoxLayout(size_hint_y=None, height=TOUCH, spacing=GAP)
-        row.add_widget(FitLabel(_("Set:"), size_hint_x=None, width=dp(60), color=MUTED, base_font=dp(17)))
         self.set = Chips(decks, [word(d) for d in decks], selected=decks[:1], tid="stall.set", base_font=dp(15))
         self.set.size_hint_y = 1
-        row.add_widget(self.set)
-        self.content.add_widget(row)
+        self.labelled_row(_("Set:"), self.set, width=dp(60))
         self.values = NumberList(hi=6, tid="stall.values")
         self.content.add_widget(self.values)
         self.content.add_widget(BoxLayout())
