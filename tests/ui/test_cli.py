@@ -6,9 +6,8 @@ import subprocess
 
 import pytest
 
-from tablekeeper.engine import available
 from tablekeeper.engine.registry import KNOWN
-from tests.conftest import TABLEKEEPER, replay_cli
+from tests.conftest import TABLEKEEPER, ScriptError, replay, replay_cli
 
 SETUP = {"game": "counters", "players": ["Ana", "Ben"],
          "options": {"counters": [{"name": "life", "start": 5, "out_at": 0}], "table": ["round"]}}
@@ -75,13 +74,11 @@ def test_empty_script_is_refused():
     assert r.returncode == 2 and r.stderr.startswith("line 1:")
 
 
-def test_games_not_written_yet_answer_not_yet():
-    for game_id, (_, title, issue) in KNOWN.items():
-        if game_id in available():
-            continue
-        r = replay_cli([{"game": game_id, "players": ["Ana", "Ben"]}])
-        assert r.returncode == 2
-        assert r.stderr.startswith("line 1: ") and "not available yet" in r.stderr
+def test_games_not_written_yet_answer_not_yet(monkeypatch):
+    """The replay path refuses a known-but-unwritten game's setup line with "not yet" on line 1."""
+    monkeypatch.setitem(KNOWN, "carcassonne", ("carcassonne_not_written", "Carcassonne", 99))
+    with pytest.raises(ScriptError, match=r"^line 1: Carcassonne .* not available yet"):
+        replay([{"game": "carcassonne", "players": ["Ana", "Ben"]}, {"action": "resolve"}])
 
 
 def test_replay_leaves_no_journal_behind(tmp_path):
