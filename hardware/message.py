@@ -50,6 +50,5 @@ def main(args) -> int:
     missing = sorted(set(rig.pods) - set(shown))
     print(f"message on seat{'s' if len(shown) != 1 else ''} {', '.join(map(str, shown)) or 'none'}"
           + (f"; not on {', '.join(map(str, missing))}" if missing else ""))
-    # Deliberately no rig.close(): closing blanks the displays, and the message must stay.
-    args.leave_displays = rig
+    # Deliberately no rig.close(): closing blanks the displays, and the message must stay lit.
     return 0 if shown else 1
