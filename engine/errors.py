@@ -23,3 +23,15 @@ class SetupError(RuleError):
 
 class JournalError(TablekeeperError, OSError):
     """The journal cannot be opened or written."""
+
+
+class JournalFull(JournalError):
+    """The disk holding the journal is full: nothing was written, nothing is lost."""
+
+
+class JournalReadOnly(JournalError):
+    """The state folder or the journal cannot be written; reading still works."""
+
+
+class JournalBusy(JournalError):
+    """Another process held the journal for writing longer than we wait."""

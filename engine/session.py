@@ -5,9 +5,10 @@ import random
 from dataclasses import dataclass
 
 from .errors import RuleError, SetupError
-from .journal import GameRecord, Journal
+from .journal import GameRecord, Journal, StaleJournal
 from .match import Match, Proposal
 from .registry import make_rules
+from .text import ACTION_BYTES_MAX, check_value, clean_players
 
 
 @dataclass
@@ -58,7 +59,8 @@ class Session:
     # -- opening ---------------------------------------------------------------
     @classmethod
     def new(cls, journal: Journal, game: str, players: list[str], options: dict | None = None, **kw) -> "Session":
-        setup = {"game": game, "players": players, "options": options or {}}
+        check_value(options or {}, "the options")
+        setup = {"game": game, "players": clean_players(players), "options": options or {}}
         rules = make_rules(setup)  # refuses bad setups before anything is written
         setup["options"] = rules.options
         gid = journal.new_game(setup)
@@ -89,6 +91,32 @@ class Session:
         session.warnings = list(journal.warnings)
         return session
 
+    def refresh(self) -> bool:
+        """Catch up with actions another process journalled for this game; True if there were any.
+
+        Called when the journal says it changed elsewhere (a command-line
+        ``act`` while ``serve`` or the app holds the game). If the other
+        process cut the game short, the whole game is rebuilt.
+        """
+        stored = self.journal.next_seq(self.game_id)
+        if stored == self._next_seq:
+            return False
+        record = self.journal.game(self.game_id) or self.record
+        if stored < self._next_seq:
+            fresh = Session.load(self.journal, self.game_id, rng=self.rng)
+            self.__dict__.update(fresh.__dict__)
+            return True
+        for seq, entry in self.journal.entries(self.game_id, since=self._next_seq):
+            try:
+                self.match.replay(entry)
+            except RuleError:
+                fresh = Session.load(self.journal, self.game_id, rng=self.rng)
+                self.__dict__.update(fresh.__dict__)
+                return True
+            self._next_seq = seq + 1
+        self.record = record
+        return True
+
     @classmethod
     def resume(cls, journal: Journal, **kw) -> "Session | None":
         """The last unfinished game, exactly where it was (None if there is none)."""
@@ -97,7 +125,22 @@ class Session:
 
     # -- playing ---------------------------------------------------------------
     def apply(self, entry: dict) -> Outcome:
-        """Validate, journal (commit), then make current; raises RuleError if illegal."""
+        """Validate, journal (commit), then make current; raises RuleError if illegal.
+
+        If another process journalled an action of this game first, the
+        session catches up and proposes ``entry`` again on the new state.
+        """
+        check_value(entry)
+        if len(repr(entry)) > ACTION_BYTES_MAX:
+            raise RuleError(f"the action is too long (at most {ACTION_BYTES_MAX} characters)")
+        for _ in range(8):
+            try:
+                return self._apply(entry)
+            except StaleJournal:
+                self.refresh()
+        raise RuleError("other writers keep changing this game; try again")
+
+    def _apply(self, entry: dict) -> Outcome:
         text = ""
         if isinstance(entry, dict) and entry.get("action") not in ("undo", "redo", None):
             entry = self.rules.prepare(self.match.state, dict(entry), self.rng)

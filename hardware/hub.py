@@ -91,8 +91,30 @@ class PodHub:
             self._message(event.seat, intent.message, now)
         return outcome
 
-    def _message(self, seat: int, text: str, now: float) -> None:
-        self.messages[seat] = (text, now + self.message_seconds)
+    def _message(self, seat: int, text: str, now: float, seconds: float | None = None) -> None:
+        self.messages[seat] = (text, now + (self.message_seconds if seconds is None else seconds))
+
+    def notify_all(self, text: str, seconds: float = 10.0, now: float | None = None) -> None:
+        """Show ``text`` on every seat's pod for ``seconds`` (a repaired journal, say)."""
+        now = self.clock() if now is None else now
+        for seat in self.controls:
+            self._message(seat, text, now, seconds)
+
+    def catch_up(self) -> bool:
+        """Take in actions another process journalled (a command-line ``act``); True if any."""
+        journal = getattr(self.session, "journal", None)
+        if journal is None or not journal.changed_elsewhere():
+            return False
+        try:
+            changed = self.session.refresh()
+        except TablekeeperError as e:
+            self.report(f"cannot read what another process saved: {e}")
+            return False
+        if changed:
+            self.report(f"game {self.session.game_id}: took in actions saved by another process")
+        for w in journal.take_warnings():
+            self.report(f"warning: {w}")
+        return changed
 
     # -- out to the pods -------------------------------------------------------------
     def view(self, seat: int, now: float | None = None) -> PodView:
@@ -143,6 +165,7 @@ class PodHub:
                 event = self.events.get_nowait()
             except queue.Empty:
                 event = None
+        self.catch_up()
         now = self.clock()
         self.refresh(now)
         self.tick(now)

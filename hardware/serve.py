@@ -166,24 +166,36 @@ def main(args) -> int:
         timer = threading.Timer(args.run_for, lambda: on_signal(None, None))
         timer.daemon = True
         timer.start()
-    life.start(args.state_dir)  # the boot check: quick_check, unsafe shutdowns, backups
+    boot = life.start(args.state_dir)  # the boot check: quick_check, unsafe shutdowns, backups
     try:
         with Journal(args.state_dir) as journal:
-            for w in journal.warnings:
-                _err(f"warning: {w}")
+            # a repair made by the boot check was said in its report (the log); the pods say it too
+            said = [w for w in (getattr(boot, "warnings", None) or []) if "damaged" in w] + _say(journal)
             session = open_session(args, journal) or wait_for_game(args, journal, life, stop)
             if session is None:
                 return 0
-            for w in session.warnings[len(journal.warnings):]:
-                _err(f"warning: {w}")
-            return _play(args, file_cfg, life, session, stop, wake)
+            said += _say(journal)
+            return _play(args, file_cfg, life, session, stop, wake, damage=said)
     finally:
         life.stopping("stopped")
         for sig, handler in old.items():
             signal.signal(sig, handler)
 
 
-def _play(args, file_cfg, life, session: Session, stop: threading.Event, wake: list) -> int:
+def _say(journal: Journal) -> list[str]:
+    """Print the journal's new warnings (a repair is said once); returns them."""
+    new = journal.take_warnings()
+    for w in new:
+        _err(f"warning: {w}")
+    return new
+
+
+#: What a pod shows after the journal was repaired (the full sentence goes to the log).
+REPAIRED = "journal repaired: see the log or `tablekeeper doctor`"
+
+
+def _play(args, file_cfg, life, session: Session, stop: threading.Event, wake: list,
+          damage: list[str] = ()) -> int:
     cfg = pods_config(args, file_cfg, len(session.state["players"]))
     rig = Rig(cfg, report=_err)
     wake.append(rig.events)
@@ -195,6 +207,8 @@ def _play(args, file_cfg, life, session: Session, stop: threading.Event, wake: l
         for pod in rig.pods.values():
             _err(f"seat {pod.seat}: {pod.backend}: {pod.description}")
         hub = PodHub(session, rig.pods, rig.events, report=_err)
+        if damage:
+            hub.notify_all(REPAIRED)
         rig.start()
         if args.keys:
             _keys_thread(rig, stop)

@@ -14,9 +14,13 @@ import time
 from pathlib import Path
 
 from ..engine import Journal, RuleError, Session, TablekeeperError, available
+from ..engine.errors import JournalBusy
 from ..engine.registry import KNOWN
+from ..engine.text import shown
 
 EXIT_REFUSED = 2
+#: Longest script line or command-line action accepted (characters).
+LINE_MAX = 64 * 1024
 
 
 def _dump(obj, indent=None) -> str:
@@ -27,6 +31,20 @@ def _dump(obj, indent=None) -> str:
 class ScriptError(Exception):
     def __init__(self, line: int, message: str):
         super().__init__(f"line {line}: {message}")
+
+
+def parse_json(text: str) -> object:
+    """``json.loads`` whose every failure is one ValueError sentence (depth, huge numbers, bad text)."""
+    if len(text) > LINE_MAX:
+        raise ValueError(f"too long ({len(text):,} characters; at most {LINE_MAX:,})")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"not valid JSON ({e.msg} at column {e.colno})") from None
+    except RecursionError:
+        raise ValueError("not usable JSON: nested too deeply") from None
+    except ValueError as e:  # e.g. an integer of thousands of digits
+        raise ValueError(f"not usable JSON: {str(e).split(';')[0]}") from None
 
 
 def replay_lines(lines, state_dir: str) -> dict:
@@ -41,9 +59,9 @@ def replay_lines(lines, state_dir: str) -> dict:
             if not line.strip():
                 continue
             try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise ScriptError(number, f"not valid JSON ({e.msg} at column {e.colno})") from None
+                obj = parse_json(line)
+            except ValueError as e:
+                raise ScriptError(number, str(e)) from None
             try:
                 if session is None:
                     if not isinstance(obj, dict) or "game" not in obj:
@@ -71,12 +89,19 @@ def _refuse_setup_fields(obj: dict):
 def cmd_replay(args) -> int:
     try:
         if args.script == "-":
-            lines = sys.stdin.read().splitlines()
+            raw = sys.stdin.buffer.read()
         else:
-            lines = Path(args.script).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as e:
-        print(f"tablekeeper replay: cannot read {args.script}: {e}", file=sys.stderr)
+            raw = Path(args.script).read_bytes()
+    except OSError as e:
+        print(f"tablekeeper replay: cannot read {shown(args.script)}: {e.strerror or e}", file=sys.stderr)
         return 1
+    lines = []
+    for number, chunk in enumerate(raw.splitlines(), start=1):
+        try:
+            lines.append(chunk.decode("utf-8"))
+        except UnicodeDecodeError as e:
+            print(f"line {number}: not valid UTF-8 text (byte {e.start + 1})", file=sys.stderr)
+            return EXIT_REFUSED
     with tempfile.TemporaryDirectory(prefix="tablekeeper-replay-") as tmp:
         try:
             view = replay_lines(lines, tmp)
@@ -110,11 +135,25 @@ def cmd_games(args) -> int:
 
 
 # -- stored games ----------------------------------------------------------------
-def _journal(args) -> Journal:
-    journal = Journal(args.state_dir)
-    for w in journal.warnings:
-        print(f"warning: {w}", file=sys.stderr)
-    return journal
+def _say_warnings(journal: Journal) -> None:
+    """Print the journal's warnings not said yet: each repair is said once, on stderr."""
+    for w in journal.take_warnings():
+        print(f"warning: {shown(w)}", file=sys.stderr)
+
+
+class _journal:
+    """The stored journal for one command; every warning it gathers is printed, even on failure."""
+
+    def __init__(self, args):
+        self.journal = Journal(args.state_dir)
+        _say_warnings(self.journal)
+
+    def __enter__(self) -> Journal:
+        return self.journal
+
+    def __exit__(self, *exc):
+        _say_warnings(self.journal)
+        self.journal.close()
 
 
 def _session(args, journal) -> Session:
@@ -127,8 +166,7 @@ def _session(args, journal) -> Session:
             if not games:
                 raise TablekeeperError("no game is stored yet (start one with `tablekeeper new`)")
             session = Session.load(journal, games[-1].id)
-    for w in session.warnings[len(journal.warnings):]:
-        print(f"warning: {w}", file=sys.stderr)
+    _say_warnings(journal)
     return session
 
 
@@ -140,9 +178,9 @@ def cmd_history(args) -> int:
             print(_dump({"game_id": session.game_id, "setup": session.record.setup, "entries": items}, 2))
             return 0
         setup = session.record.setup
-        print(f"game {session.game_id}: {setup['game']} with {', '.join(setup['players'])}")
+        print(f"game {session.game_id}: {shown(setup['game'])} with {shown(', '.join(setup['players']))}")
         for item in items:
-            print(f"{item['seq']:>5}  {item['text']}")
+            print(f"{item['seq']:>5}  {shown(item['text'])}")
     return 0
 
 
@@ -158,15 +196,16 @@ def cmd_list(args) -> int:
                 status = "the dragon won"
             else:
                 status = "won by " + ", ".join((g.result or {}).get("winners", []) or ["nobody"])
-            print(f"{g.id:>4}  {started}  {g.game:<18} {', '.join(g.setup['players'])}  [{status}]")
+            players = ", ".join(str(p) for p in g.setup.get("players", []))
+            print(f"{g.id:>4}  {started}  {shown(g.game):<18} {shown(players)}  [{shown(status)}]")
     return 0
 
 
 def cmd_new(args) -> int:
     try:
-        options = json.loads(args.options) if args.options else {}
-    except json.JSONDecodeError as e:
-        print(f"tablekeeper new: --options is not valid JSON ({e.msg})", file=sys.stderr)
+        options = parse_json(args.options) if args.options else {}
+    except ValueError as e:
+        print(f"tablekeeper new: --options is {e}", file=sys.stderr)
         return EXIT_REFUSED
     with _journal(args) as journal:
         session = Session.new(journal, args.game_id, args.players, options)
@@ -176,15 +215,15 @@ def cmd_new(args) -> int:
 
 def cmd_act(args) -> int:
     try:
-        entry = json.loads(args.action)
-    except json.JSONDecodeError as e:
-        print(f"tablekeeper act: not valid JSON ({e.msg})", file=sys.stderr)
+        entry = parse_json(args.action)
+    except ValueError as e:
+        print(f"tablekeeper act: the action is {e}", file=sys.stderr)
         return EXIT_REFUSED
     with _journal(args) as journal:
         session = _session(args, journal)
         outcome = session.apply(entry)
         for ev in outcome.events:
-            print(ev, file=sys.stderr)
+            print(shown(ev), file=sys.stderr)
         print(_dump(outcome.view, args.indent))
     return 0
 
@@ -306,14 +345,18 @@ def _optional(module: str):
 
 
 def main(argv=None) -> int:
+    # Text that cannot be encoded (a broken name from an old journal) is escaped, never a crash.
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
-    except RuleError as e:
-        print(f"tablekeeper {args.command}: {e}", file=sys.stderr)
+    except (RuleError, JournalBusy) as e:
+        print(f"tablekeeper {args.command}: {shown(e)}", file=sys.stderr)
         return EXIT_REFUSED
     except TablekeeperError as e:
-        print(f"tablekeeper {args.command}: {e}", file=sys.stderr)
+        print(f"tablekeeper {args.command}: {shown(e)}", file=sys.stderr)
         return 1
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -229,7 +229,16 @@ class Keeper:
 
     def _run(self) -> None:
         while True:
-            job = self._jobs.get()
+            try:
+                job = self._jobs.get(timeout=self.LOOK_ELSEWHERE)
+            except queue.Empty:
+                try:
+                    if self._catch_up():
+                        self._publish()
+                except Exception as e:  # as below: say it, keep going
+                    log.exception("catching up failed")
+                    self._notice("error", f"{type(e).__name__}: {e}")
+                continue
             if job is _STOP:
                 break
             try:
@@ -251,12 +260,31 @@ class Keeper:
             self.journal.close()
             self.journal = None
 
+    #: Seconds between looks for actions another process saved (a command-line ``act``).
+    LOOK_ELSEWHERE = 1.0
+
+    def _catch_up(self) -> bool:
+        """Take in what another process journalled for the open game; True if anything changed.
+        Worker thread only."""
+        if self.session is None or self.journal is None or not self.journal.changed_elsewhere():
+            return False
+        changed = self.session.refresh()
+        if changed:
+            self._history = []
+            self._done_texts, self._undone_texts = [], []
+            for h in self.session.history():
+                self._history.append(self._history_item(h["seq"], h["entry"], h["text"]))
+        for w in self.journal.take_warnings():
+            self._notice("warning", w)
+            changed = True
+        return changed
+
     def _notice(self, kind: str, text: str, lines=()) -> None:
         self._notices.append(Notice(kind, text, tuple(lines)))
 
     def _open(self, resume: bool) -> None:
         self.journal = Journal(self.state_dir, durable=self.durable)
-        for w in self.journal.warnings:
+        for w in self.journal.take_warnings():
             self._notice("warning", w)
         if resume:
             session = Session.resume(self.journal, **self._kw())
@@ -270,7 +298,7 @@ class Keeper:
         self._undone_texts: list[str] = []
         for h in session.history():
             self._history.append(self._history_item(h["seq"], h["entry"], h["text"]))
-        for w in session.warnings:
+        for w in session.journal.take_warnings():
             self._notice("warning", w)
 
     def _history_item(self, seq: int, entry: dict, text: str) -> HistoryItem:

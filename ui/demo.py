@@ -38,7 +38,7 @@ def _show(view: dict) -> None:
 
 def run(state_dir=None, *, delay: float = 0.4) -> int:
     with Journal(state_dir) as journal:
-        for w in journal.warnings:
+        for w in journal.take_warnings():
             print(f"warning: {w}")
         session = Session.resume(journal)
         if session is None or session.record.game != "counters":

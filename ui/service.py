@@ -33,6 +33,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..engine.errors import JournalError
 from ..engine.journal import Journal, default_state_dir
 
 #: Backups of the journal live here inside the state folder unless the config says otherwise.
@@ -265,7 +266,11 @@ class Service:
             report.warnings = list(journal.warnings)
             report.problems = journal.quick_check()
             before = journal.unsafe_shutdowns()
-            report.unsafe_shutdowns = journal.mark_running(self._token)
+            try:
+                report.unsafe_shutdowns = journal.mark_running(self._token)
+            except JournalError as e:  # a read-only or full card: say so, play on
+                report.warnings.append(str(e))
+                report.unsafe_shutdowns = before
             report.unsafe_now = report.unsafe_shutdowns > before
             self.tick()
             try:
