@@ -18,7 +18,11 @@ a microcontroller, ``unixmain.py`` on the MicroPython unix port, and
 Button events are numbered from 1 at every start and kept until the host's
 EVENTS_ACK covers them; unacknowledged ones are sent again every
 ``resend`` ms, so each reaches the host at least once and the host, taking
-them strictly in number order, at most once. Presses made while the pod is
+them strictly in number order, at most once. When more than ``OUTBOX`` wait
+(the host has not acknowledged for a long while) the oldest is dropped and
+``dropped_to`` (in STATUS and IDENTITY) says up to which number: the host
+counts the ones it never got and takes the next, never waiting for an
+event the pod no longer has. Presses made while the pod is
 not showing a host's picture (just started, or the host silent for
 ``host_lost`` ms: the pod then shows "waiting for the table") are ignored.
 
@@ -41,7 +45,7 @@ try:
 except ImportError:
     import debounce
 
-FIRMWARE_VERSION = "1.0.0"
+FIRMWARE_VERSION = "1.1.0"  # 1.1: protocol 2 (dropped_to), the outbox resent in order
 #: Bytes the pod can take in before it must have processed them (a host never has more in flight).
 RX_WINDOW = 512
 #: Unacknowledged button events kept; beyond that the oldest is dropped (the host has been silent a long time).
@@ -99,6 +103,7 @@ class PodCore:
         self.outbox = []  # [number, button, kind, last sent or None]
         self.last_event = 0
         self.acked = 0
+        self.dropped_to = 0  # the highest event number dropped unsent (outbox full)
         self.display_ok = True
         self.display_retry_at = None
         self.contrast_level = 0xCF
@@ -150,13 +155,19 @@ class PodCore:
         if not self.display_ok and now >= self.display_retry_at:
             self._restore_display()
         if now >= self.next_status:
-            self._replies.append(proto.status(self.boot_id, now - self.started, self.last_event, self.flags()))
+            self._replies.append(proto.status(self.boot_id, now - self.started, self.last_event, self.flags(),
+                                              self.dropped_to))
             self.next_status = now + t.heartbeat
         if self.identified and self.outbox:
             # The oldest EVENT_WINDOW only: the host takes them in order, so later ones would be wasted
-            # while an earlier one is missing.
-            for e in self.outbox[:EVENT_WINDOW]:
-                if e[3] is None or now - e[3] >= t.resend:
+            # while an earlier one is missing. When the oldest is due again the whole window goes again, in
+            # order (go-back-N): resent one by one on their own timers they would reach the host out of
+            # order and it would take one per round.
+            window = self.outbox[:EVENT_WINDOW]
+            first = window[0][3]
+            again = first is None or now - first >= t.resend
+            for e in window:
+                if again or e[3] is None:
                     self._events.append(proto.event(e[0], e[1], e[2]))
                     e[3] = now
         self._flush()
@@ -172,9 +183,13 @@ class PodCore:
             if x is not None:
                 times.append(x)
         t = self.timing
-        if self.identified:
+        if self.identified and self.outbox:
             for e in self.outbox[:EVENT_WINDOW]:
-                times.append(now if e[3] is None else e[3] + t.resend)
+                if e[3] is None:
+                    times.append(now)
+                    break
+            first = self.outbox[0][3]
+            times.append(now if first is None else first + t.resend)
             if self.last_host is not None:
                 times.append(self.last_host + t.host_lost)
         if not self.display_ok:
@@ -270,7 +285,7 @@ class PodCore:
 
     def _identity(self, nonce):
         self._replies.append(proto.identity(nonce, self.boot_id, self.rx_window, self.acked, self.flags(),
-                                            self.firmware, self.pod_id))
+                                            self.firmware, self.pod_id, self.dropped_to))
 
     def _flush(self):
         msgs = self._replies
@@ -303,7 +318,7 @@ class PodCore:
         self.last_event += 1
         self.outbox.append([self.last_event, self._button, kind, None])
         if len(self.outbox) > OUTBOX:
-            self.outbox.pop(0)
+            self.dropped_to = self.outbox.pop(0)[0]
             self.dropped_events += 1
 
     # -- the display -----------------------------------------------------------------

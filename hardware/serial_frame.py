@@ -16,6 +16,9 @@ garbage between frames is skipped by looking for it)::
 ``LEN`` is the payload length (0-250), so a frame is 5-255 bytes. The CRC is
 CRC-16/CCITT-FALSE (polynomial 0x1021, initial value 0xFFFF, no reflection,
 check value 0x29B1 for ``b"123456789"``) over LEN, SEQ and the payload.
+A payload never begins with the sync byte (no message id is 0x7E), so where
+four sync bytes follow one another no frame starts: a flood of sync bytes is
+dropped a run at a time, not tried byte by byte (each try a CRC).
 
 :func:`check` is the pure parser, shared by both ends (Klipper's
 ``check_packet``): given the bytes received so far it answers *need more*
@@ -33,6 +36,8 @@ OVERHEAD = HEADER + TRAILER
 MAX_PAYLOAD = 250
 MAX_FRAME = MAX_PAYLOAD + OVERHEAD
 _SYNC_BYTE = bytes([SYNC])
+#: Bytes of a sync-byte run looked at in one go (a longer run takes several).
+_RUN_PIECE = 256
 
 
 def _make_table():
@@ -70,6 +75,8 @@ def encode(seq, payload=b""):
     n = len(payload)
     if n > MAX_PAYLOAD:
         raise ValueError("a frame carries at most %d payload bytes, not %d" % (MAX_PAYLOAD, n))
+    if n and payload[0] == SYNC:
+        raise ValueError("a payload never begins with the sync byte 0x%02x" % SYNC)
     body = bytes([n, seq & 0xFF]) + bytes(payload)
     crc = crc16(body)
     return _SYNC_BYTE + body + bytes([crc >> 8, crc & 0xFF])
@@ -79,6 +86,12 @@ def _skip(buf, start, end):
     """How many bytes from ``start`` to drop: up to (not including) the next sync byte after it."""
     i = buf.find(_SYNC_BYTE, start + 1, end)
     return (end - start) if i < 0 else (i - start)
+
+
+def _sync_run(buf, start, end):
+    """How many sync bytes follow one another from ``start`` (at most :data:`_RUN_PIECE`), found in C."""
+    piece = bytes(buf[start:min(end, start + _RUN_PIECE)])
+    return len(piece) - len(piece.lstrip(_SYNC_BYTE))
 
 
 def check(buf, start=0, end=None):
@@ -98,6 +111,10 @@ def check(buf, start=0, end=None):
     if end - start < 2:
         return 0
     length = buf[start + 1]
+    if length == SYNC and end - start >= 4 and buf[start + 2] == SYNC and buf[start + 3] == SYNC:
+        # A frame here would have a payload beginning with the sync byte: none does. Of a run of sync
+        # bytes only the last three may begin a frame; the rest goes at once.
+        return -(_sync_run(buf, start, end) - 3) or -1
     if length > MAX_PAYLOAD:
         return -_skip(buf, start, end)
     total = length + OVERHEAD

@@ -32,7 +32,18 @@ Buttons: pod EVENTs are numbered; one is delivered (``on_event``, an
 :class:`~.pod.InputEvent`) only when it is the next number, repeats and
 events after a gap are dropped, and every event seen is acknowledged with a
 cumulative EVENTS_ACK. Each press reaches the owner's queue exactly once and
-in order.
+in order. A pod whose outbox overflowed says so (``dropped_to`` in STATUS
+and IDENTITY): the host counts the events it never got, reports them and
+goes on after them, so it never waits for an event the pod no longer has.
+
+What a pod sends is not trusted: button events are rate-limited per seat
+(``event_rate`` a second, ``event_burst`` at once; the excess is counted,
+reported and left with the pod, which sends it again: never queued here; a
+pod making more than that fills its outbox and says how many it dropped),
+a device sending more garbage than any pod
+could (``garbage_limit`` bytes a second) is not listened to for
+``garbage_pause`` seconds, strings are shown escaped (:func:`shown`), and
+repeated reports are throttled (``report_every``).
 """
 from __future__ import annotations
 
@@ -47,6 +58,7 @@ from .pod import PAGES, WIDTH, InputEvent
 from .screen import FRAME_BYTES, plan
 
 DOWN, IDENT, ONLINE, INCOMPATIBLE = "down", "identifying", "online", "incompatible"
+_PRESS, _RELEASE = proto.KINDS.index("press"), proto.KINDS.index("release")
 _CONTROL_ORDER = (proto.EVENTS_ACK, proto.CONFIG, proto.POWER, proto.CONTRAST)
 FILL_MIN = 7  # a window of equal bytes longer than this goes as FILL
 MIN_FRAME_LIMIT = 40  # new frames' payload never shrinks below this
@@ -70,6 +82,13 @@ class LinkTiming:
     max_payload: int = 140  # payload bytes of a frame (a whole page's DRAW fits); less after damaged frames
     resync_after: int = 8  # timeouts in a row without progress: start a new session
     stale_frame: float = 0.1  # a frame incomplete this long is garbage
+    # what a pod (or a device that is not one) may send
+    event_rate: float = 20.0  # button events a second a seat takes; beyond that the pod must send them again
+    event_burst: int = 10  # ... of which this many at once (a release of a press taken always goes through)
+    garbage_limit: int = 65536  # bytes a second that are not frames before the input is ignored ...
+    garbage_pause: float = 1.0  # ... for this long (a pod sends none; a line error costs a few bytes)
+    report_every: float = 10.0  # the same kind of trouble is reported at most this often
+    max_queued: int = 256  # events waiting on the owner's queue beyond which a link drops (and counts) them
     # the I/O side (serial_port)
     identify_timeout: float = 1.0  # a port that does not answer IDENTIFY by then is not a pod
     tick: float = 0.05  # the reader's longest wait
@@ -102,7 +121,8 @@ class Identity:
     display_ok: bool
 
     def describe(self) -> str:
-        return f"pod {self.pod_id!r}, firmware {self.firmware}, protocol {self.protocol}, boot {self.boot_id:08x}"
+        return (f"pod {self.pod_id!r}, firmware {shown(self.firmware)}, protocol {self.protocol}, "
+                f"boot {self.boot_id:08x}")
 
 
 @dataclass
@@ -127,6 +147,11 @@ class LinkStats:
     events: int = 0
     duplicate_events: int = 0
     early_events: int = 0
+    events_dropped_by_pod: int = 0  # never reached the host: the pod's outbox was full
+    events_rate_limited: int = 0  # arrived over the rate limit: held back (left with the pod, taken later)
+    events_queue_full: int = 0  # the owner's queue was full (serial_port)
+    flood_bytes: int = 0  # ignored unparsed: the device sent garbage faster than ``garbage_limit``
+    floods: int = 0
     sessions: int = 0
     restarts: int = 0
     offline: int = 0
@@ -135,6 +160,17 @@ class LinkStats:
 
     def as_dict(self) -> dict:
         return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    def summary(self) -> str:
+        """The figures worth a look, in words (``hw check``)."""
+        return (f"{self.retransmitted_frames} retransmits, {self.timeouts} timeouts, {self.bad_frames} bad frames, "
+                f"{self.discarded_bytes} garbage bytes, {self.events_dropped_by_pod} events dropped by the pod, "
+                f"{self.events_rate_limited} events over the rate limit")
+
+
+def shown(text: str) -> str:
+    """A string from a pod, fit for a log line: non-printable characters escaped the way ``repr`` does."""
+    return text if text.isprintable() else repr(text)[1:-1]
 
 
 @dataclass
@@ -204,6 +240,14 @@ class LinkCore:
         self.ever_online = False
         self.passive = False  # identify only, send nothing else (``hw check`` looking, not touching)
         self.stats = LinkStats()
+        self._tokens = float(timing.event_burst)  # the button events' rate limit (a token bucket)
+        self._tokens_at: float | None = None
+        self._down = [False] * len(proto.BUTTONS)  # a press was delivered, its release not yet
+        self._held_back = 0  # the last event number the rate limit held back
+        self._garbage_since: float | None = None
+        self._garbage_base = 0
+        self.muted_until: float | None = None
+        self._told: dict[str, float] = {}
 
     # -- the port ---------------------------------------------------------------------
     @property
@@ -284,9 +328,40 @@ class LinkCore:
     # -- bytes in -------------------------------------------------------------------------
     def receive(self, data: bytes, now: float) -> None:
         self.stats.bytes_in += len(data)
+        if self.muted(now):
+            self.stats.flood_bytes += len(data)
+            return
         for seq, payload in self.reader.feed(data, now):
             self._frame(seq, payload, now)
         self._reader_stats()
+        self._garbage(now)
+
+    def muted(self, now: float) -> bool:
+        """Is the input being ignored (the device sent garbage faster than a pod could)?"""
+        return self.muted_until is not None and now < self.muted_until
+
+    def _garbage(self, now: float) -> None:
+        # Parsing garbage costs CPU (a CRC for each candidate frame): a device sending more of it than the
+        # limit in a second is not listened to for a while. A pod sends none; line errors cost a few bytes.
+        t = self.timing
+        if self._garbage_since is None or now - self._garbage_since >= 1.0:
+            self._garbage_since = now
+            self._garbage_base = self.reader.discarded
+        elif self.reader.discarded - self._garbage_base > t.garbage_limit:
+            self.muted_until = now + t.garbage_pause
+            self._garbage_since = None
+            self.reader.reset()
+            self.stats.floods += 1
+            self._tell("garbage", now, f"seat {self.seat}: {self.port or 'the port'} sends garbage (over "
+                       f"{t.garbage_limit} bytes a second that are not frames): not listening for "
+                       f"{t.garbage_pause:g} s (a faulty device, or not a pod?)")
+
+    def _tell(self, kind: str, now: float, text: str) -> None:
+        """Report ``text``, unless a report of this ``kind`` went out less than ``report_every`` ago."""
+        last = self._told.get(kind)
+        if last is None or now - last >= self.timing.report_every:
+            self._told[kind] = now
+            self.report(text)
 
     def _reader_stats(self) -> None:
         self.stats.bad_frames = self.reader.bad_frames
@@ -300,7 +375,7 @@ class LinkCore:
             while i < len(payload):
                 m, i = proto.decode_one(payload, i)
                 msgs.append(m)
-        except proto.ProtocolError:
+        except (proto.ProtocolError, ValueError, IndexError):  # ValueError: struct.error and decoding too
             self.stats.bad_messages += 1
         if msgs and proto.host_to_pod(msgs[0][0]):
             self.stats.echoes += 1
@@ -328,10 +403,10 @@ class LinkCore:
             elif kind == proto.ERROR:
                 self.stats.pod_errors += 1
                 if self.stats.pod_errors <= 3:
-                    self.report(f"seat {self.seat}: {self.name} says: {m[2]}")
+                    self.report(f"seat {self.seat}: {self.name} says: {shown(m[2])}")
 
     def _identity(self, m, seq: int, now: float) -> None:
-        _, nonce, protocol, boot, window, acked, flags, firmware, pod_id = m
+        _, nonce, protocol, boot, window, acked, flags, firmware, pod_id, dropped_to = m
         if self.state != IDENT or nonce != self.session:
             return  # an answer to an older session
         if (self._ident_seq + 1) & 0xFF != seq:
@@ -355,6 +430,10 @@ class LinkCore:
                 self.stats.restarts += 1
         else:
             self.last_event = max(self.last_event, acked)
+        if self.boot_id != boot:
+            self._down = [False] * len(proto.BUTTONS)
+            self._held_back = 0
+        self._pod_dropped(dropped_to, now)
         self.boot_id = boot
         self.identity = ident
         self.inflight.clear()
@@ -372,7 +451,7 @@ class LinkCore:
         self.problem = None if ident.display_ok else "the pod's display does not answer (check its wiring)"
 
     def _status(self, m, now: float) -> None:
-        _, boot, uptime, last_event, flags = m
+        _, boot, uptime, last_event, flags, dropped_to = m
         ident = self.identity
         if boot != ident.boot_id:
             # Its button events are numbered afresh; IDENTITY will tell from where (_identity).
@@ -382,6 +461,8 @@ class LinkCore:
         if not flags & proto.FLAG_IDENTIFIED:
             self._new_session(now)  # it stopped hearing us and shows "waiting": start again
             return
+        if dropped_to <= last_event:  # a pod cannot drop what it never made
+            self._pod_dropped(dropped_to, now)
         ok = bool(flags & proto.FLAG_DISPLAY_OK)
         if ok != ident.display_ok:
             self.identity = Identity(ident.pod_id, ident.firmware, ident.protocol, ident.boot_id, ident.rx_window,
@@ -397,12 +478,55 @@ class LinkCore:
         if number != self.last_event + 1:
             self.stats.early_events += 1  # one before it is missing; it comes again
             return
-        self.last_event = number
-        if button < len(proto.BUTTONS) and kind < len(proto.KINDS):
-            self.stats.events += 1
-            self.on_event(InputEvent(self.seat, proto.BUTTONS[button], proto.KINDS[kind], now))
-        else:
+        if button >= len(proto.BUTTONS) or kind >= len(proto.KINDS):
+            self.last_event = number
             self.stats.bad_messages += 1
+            return
+        if not self._admit(button, kind, now):
+            # Not taken (nor acknowledged): the pod keeps it and sends it again; a pod making events faster
+            # than this fills its outbox and says how many it dropped.
+            if number > self._held_back:
+                self._held_back = number
+                self.stats.events_rate_limited += 1
+                self._tell("rate", now, f"seat {self.seat}: {self.name} sends button events faster than "
+                           f"{self.timing.event_rate:g} a second (a chattering button, or a backlog after the "
+                           f"line was down?): they are taken at that rate ({self.stats.events_rate_limited} "
+                           "held back so far)")
+            return
+        self.last_event = number
+        self.stats.events += 1
+        self.on_event(InputEvent(self.seat, proto.BUTTONS[button], proto.KINDS[kind], now))
+
+    def _admit(self, button: int, kind: int, now: float) -> bool:
+        """The rate limit: a token bucket of ``event_burst`` filling at ``event_rate`` a second."""
+        t = self.timing
+        if self._tokens_at is not None:
+            self._tokens = min(float(t.event_burst), self._tokens + (now - self._tokens_at) * t.event_rate)
+        self._tokens_at = now
+        if kind == _RELEASE and self._down[button]:
+            # The release of a press that went through always does too (it may overdraw): no button stays down.
+            self._down[button] = False
+            self._tokens -= 1
+            return True
+        if self._tokens < 1:
+            return False
+        self._tokens -= 1
+        if kind == _PRESS:
+            self._down[button] = True
+        return True
+
+    def _pod_dropped(self, dropped_to: int, now: float) -> None:
+        """The pod dropped every event up to ``dropped_to`` it could not deliver: count the ones we never got."""
+        if dropped_to <= self.last_event:
+            return  # what it dropped had arrived (only our acknowledgements were lost)
+        lost = dropped_to - self.last_event
+        self.stats.events_dropped_by_pod += lost
+        self.last_event = dropped_to
+        self._dirty.add(proto.EVENTS_ACK)
+        self._down = [False] * len(proto.BUTTONS)  # the releases of presses taken may be among them
+        self._tell("dropped", now, f"seat {self.seat}: {self.name} dropped {lost} button events it could not "
+                   f"deliver (its memory was full: the line was down; "
+                   f"{self.stats.events_dropped_by_pod} so far)")
 
     def _ack(self, seq8: int, nak: bool, now: float) -> None:
         base = self.inflight[0].seq if self.inflight else self.next_seq

@@ -179,6 +179,7 @@ def hw_check(s: SeatConfig, *, finder: PortFinder | None = None, timing: LinkTim
     else:
         out.append(("display", False, "the pod's display does not answer: check its I2C wiring (SDA, SCL, 3V3, "
                                       "GND) and address (docs/serial-pods.md)"))
+    out.append(("link", True, f"{link.stats.summary()} (while checking)"))
     return out
 
 

@@ -12,12 +12,17 @@ It is the seat panel's :class:`~.pod.DisplayLink` (``write``, ``contrast``,
 wanted picture and wake the I/O thread, so they never block on the port and
 never fail; the link sends what changed when the pod can take it and
 everything again after a reconnect. Button events go onto the owner's queue
-(``events.put``): the I/O thread never calls the engine.
+(``events.put``; at most ``max_queued`` waiting, the rest counted and
+reported): the I/O thread never calls the engine.
 
 When the port fails (unplugged: pyserial raises) or stays without a session
-for ``reopen_after``, the link closes it and looks for the pod again, with
-a growing delay (``backoff_first`` doubled up to ``backoff_max``); the pod
-may come back on another device node. :attr:`SerialPodLink.online` is what
+for ``reopen_after``, the link closes it and looks for the pod again: at
+once and every ``backoff_first`` while a port opens (the identify handshake
+paces it, so a seat answers within 2 s of a silent line coming back), with
+a growing delay (``backoff_first`` doubled up to ``backoff_max``) while no
+port opens at all; the pod may come back on another device node. While a
+device floods the link with garbage (:meth:`LinkCore.muted`) what it sends
+is thrown away unread (``reset_input_buffer``) a tick at a time. :attr:`SerialPodLink.online` is what
 the app and ``hw check`` show.
 """
 from __future__ import annotations
@@ -165,7 +170,8 @@ class SerialPodLink:
         self.clock = clock
         self._report = report or (lambda text: None)
         self.open_port = open_port or open_serial
-        self.core = LinkCore(seat, pod_id, timing, on_event=events.put, report=self._report, buttons=buttons)
+        self.events = events
+        self.core = LinkCore(seat, pod_id, timing, on_event=self._deliver, report=self._report, buttons=buttons)
         self._lock = threading.Condition(threading.RLock())
         self._port = None
         self.path: str | None = None
@@ -174,6 +180,19 @@ class SerialPodLink:
         self.closed = False
         self.search_problem: str | None = None
         self.reconnects = 0
+        self._opened_one = False  # the last search opened a port (and tried the handshake on it)
+
+    def _deliver(self, event) -> None:
+        """An event onto the owner's queue, unless ``max_queued`` wait there already (the owner is stuck)."""
+        limit = self.timing.max_queued
+        qsize = getattr(self.events, "qsize", None)
+        if limit and qsize is not None and qsize() >= limit:
+            core = self.core
+            core.stats.events_queue_full += 1
+            core._tell("queue", self.clock(), f"seat {self.seat}: {limit} button events wait on the queue: "
+                       f"dropping more ({core.stats.events_queue_full} so far; is the game loop stuck?)")
+            return
+        self.events.put(event)
 
     # -- state -----------------------------------------------------------------------------
     @property
@@ -294,9 +313,12 @@ class SerialPodLink:
         while not self._stop.is_set():
             port = self._connect()
             if port is None:
-                if self._stop.wait(delay):
+                # A port that opens but does not answer (a silent line, a pod busy restarting) is tried again
+                # soon: the handshake's own timeout paces it. Only when nothing opens does the delay grow.
+                if self._stop.wait(t.backoff_first if self._opened_one else delay):
                     break
-                delay = min(delay * 2, t.backoff_max)
+                if not self._opened_one:
+                    delay = min(delay * 2, t.backoff_max)
                 continue
             delay = t.backoff_first
             why = self._serve(port)
@@ -311,6 +333,7 @@ class SerialPodLink:
     def _connect(self):
         """Open and identify candidate ports until this seat's pod answers; None if it is nowhere."""
         tried: list[str] = []
+        self._opened_one = False
         paths = (self.finder.candidates(self.pod_id or "", self.configured_port) if self.search
                  else [self.configured_port])
         for path in paths:
@@ -322,6 +345,7 @@ class SerialPodLink:
                 tried.append(str(port_problem(e, path)))
                 self.finder.release(path)
                 continue
+            self._opened_one = True
             with self._lock:
                 self._port = port
                 self.path = path
@@ -384,10 +408,20 @@ class SerialPodLink:
     def _step(self, port) -> None:
         """One round: timers and sending, then wait (up to the tick) for bytes and take them."""
         with self._lock:
-            out = self.core.poll(self.clock())
+            now = self.clock()
+            out = self.core.poll(now)
+            muted = self.core.muted(now)
             self._lock.notify_all()
         if out:
             port.write(out)
+        if muted:
+            # A flood: throw it away unread (the kernel does it), a tick at a time, for bounded CPU.
+            n = port.in_waiting
+            port.reset_input_buffer()
+            with self._lock:
+                self.core.stats.flood_bytes += n
+            self._stop.wait(self.timing.tick)
+            return
         data = port.read(1)
         if data:
             n = port.in_waiting

@@ -25,19 +25,28 @@ acknowledgement: the next host sequence number it expects)::
 
     NAK        0x40                                a frame is missing before SEQ: resend from SEQ
     IDENTITY   0x41 nonce:u32 protocol:u8 boot_id:u32 rx_window:u16 acked:u32 flags:u8
-                    firmware:str pod_id:str
-    STATUS     0x42 boot_id:u32 uptime_ms:u32 last_event:u32 flags:u8      the heartbeat
+                    firmware:str pod_id:str dropped_to:u32
+    STATUS     0x42 boot_id:u32 uptime_ms:u32 last_event:u32 flags:u8 dropped_to:u32   the heartbeat
     EVENT      0x43 number:u32 button:u8 kind:u8   re-sent until EVENTS_ACK covers it
     ERROR      0x44 code:u8 text:str
 
 DRAW and FILL set bytes of the SSD1306's RAM (page-major, bit 0 at the top
 of a page), never add to them: repeating one is harmless. Flags: bit 0
-display answers, bit 1 identified by a host since boot.
+display answers, bit 1 identified by a host since boot. ``dropped_to``: the
+highest button event number the pod dropped unsent because its outbox was
+full (0: none); the host counts the ones it never got and goes on after it.
+
+Protocol 2 added ``dropped_to`` (at the end of IDENTITY, so a protocol 1
+IDENTITY still reads and the host can say which firmware to install).
+Strings from the other end are read defensively: invalid UTF-8 becomes
+U+FFFD (CPython) or a :class:`ProtocolError` (MicroPython cannot replace),
+never another exception.
 """
 import struct
 
 #: Bump when a message changes; a host refuses a pod speaking another version.
-PROTOCOL = 1
+#: 2: ``dropped_to`` in STATUS and IDENTITY.
+PROTOCOL = 2
 
 IDENTIFY, CONFIG, DRAW, FILL, CONTRAST, POWER, EVENTS_ACK, REPL = 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08
 NAK, IDENTITY, STATUS, EVENT, ERROR = 0x40, 0x41, 0x42, 0x43, 0x44
@@ -63,7 +72,7 @@ NAMES = {
 
 #: Bytes after the id byte of the fixed-size messages.
 _FIXED = {IDENTIFY: 4, CONFIG: 12, FILL: 5, CONTRAST: 1, POWER: 1, EVENTS_ACK: 4, REPL: 0,
-          NAK: 0, STATUS: 13, EVENT: 6}
+          NAK: 0, STATUS: 17, EVENT: 6}
 DRAW_HEADER = 5  # id + window
 
 
@@ -128,15 +137,15 @@ def nak():
     return bytes([NAK])
 
 
-def identity(nonce, boot_id, rx_window, acked, flags, firmware, pod_id):
+def identity(nonce, boot_id, rx_window, acked, flags, firmware, pod_id, dropped_to=0):
     return (struct.pack(">BIBIHIB", IDENTITY, nonce & 0xFFFFFFFF, PROTOCOL, boot_id & 0xFFFFFFFF,
                         rx_window & 0xFFFF, acked & 0xFFFFFFFF, flags & 0xFF)
-            + _text(firmware) + _text(pod_id))
+            + _text(firmware) + _text(pod_id) + struct.pack(">I", dropped_to & 0xFFFFFFFF))
 
 
-def status(boot_id, uptime_ms, last_event, flags):
-    return struct.pack(">BIIIB", STATUS, boot_id & 0xFFFFFFFF, uptime_ms & 0xFFFFFFFF, last_event & 0xFFFFFFFF,
-                       flags & 0xFF)
+def status(boot_id, uptime_ms, last_event, flags, dropped_to=0):
+    return struct.pack(">BIIIBI", STATUS, boot_id & 0xFFFFFFFF, uptime_ms & 0xFFFFFFFF, last_event & 0xFFFFFFFF,
+                       flags & 0xFF, dropped_to & 0xFFFFFFFF)
 
 
 def event(number, button, kind):
@@ -154,7 +163,15 @@ def _str(payload, i):
     n = payload[i]
     if i + 1 + n > len(payload):
         raise ProtocolError("string cut short")
-    return bytes(payload[i + 1:i + 1 + n]).decode("utf-8"), i + 1 + n
+    raw = bytes(payload[i + 1:i + 1 + n])
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeError:  # CPython: UnicodeDecodeError; MicroPython: UnicodeError, even asked to replace
+        try:
+            text = raw.decode("utf-8", "replace")
+        except UnicodeError:
+            raise ProtocolError("a string that is not UTF-8")
+    return text, i + 1 + n
 
 
 def decode_one(payload, i):
@@ -181,7 +198,7 @@ def decode_one(payload, i):
         if msg_id == CONTRAST or msg_id == POWER:
             return (msg_id, payload[i]), i + size
         if msg_id == STATUS:
-            return (msg_id,) + struct.unpack_from(">IIIB", payload, i), i + size
+            return (msg_id,) + struct.unpack_from(">IIIBI", payload, i), i + size
         if msg_id == EVENT:
             return (msg_id,) + struct.unpack_from(">IBB", payload, i), i + size
         return (msg_id,), i + size  # REPL, NAK
@@ -202,7 +219,13 @@ def decode_one(payload, i):
         nonce, proto, boot, window, acked, flags = struct.unpack_from(">IBIHIB", payload, i)
         firmware, i = _str(payload, i + 16)
         pod_id, i = _str(payload, i)
-        return (msg_id, nonce, proto, boot, window, acked, flags, firmware, pod_id), i
+        dropped_to = 0
+        if proto >= 2:  # protocol 1 ended here: still read, so the host can say "update the firmware"
+            if i + 4 > len(payload):
+                raise ProtocolError("IDENTITY cut short")
+            dropped_to = struct.unpack_from(">I", payload, i)[0]
+            i += 4
+        return (msg_id, nonce, proto, boot, window, acked, flags, firmware, pod_id, dropped_to), i
     if msg_id == ERROR:
         if i + 1 > len(payload):
             raise ProtocolError("ERROR cut short")

@@ -114,16 +114,35 @@ def check_frame_round_trip():
 def check_resync_after_garbage():
     """#9: resync after garbage; the pure parser answers need-more / discard / frame."""
     a = frame.encode(1, b"first")
-    b = frame.encode(2, b"\x7e\x7e second \x7e")
+    b = frame.encode(2, b"\x01\x7e\x7e\x7e\x7e second \x7e")
     stream = b"\x00\x01junk\x7e\xff" + a + b"\x7e\x03\x09garbage" + b + b"\x7e"
     r = frame.FrameReader(stale=10)
     got = []
     for i in range(0, len(stream), 3):
         got += r.feed(stream[i:i + 3], 0)
     got += r.expire(100)
-    assert got == [(1, b"first"), (2, b"\x7e\x7e second \x7e")], got
+    assert got == [(1, b"first"), (2, b"\x01\x7e\x7e\x7e\x7e second \x7e")], got
     assert frame.check(b"\x00\x01\x7e") == -2
     assert frame.check(b"\x7e\xff") < 0  # a length over the maximum
+
+
+def check_sync_flood_dropped_a_run_at_a_time():
+    """A run of sync bytes goes in one answer, all but the last three (no payload begins with a sync byte);
+    a frame right behind the run is found."""
+    good = frame.encode(3, b"\x42after")
+    flood = b"\x7e" * 300
+    assert frame.check(flood) == -(256 - 3)
+    r = frame.FrameReader(stale=10)
+    assert r.feed(flood, 0) == [] and r.pending() == 3
+    # the run's last bytes look like the start of a long frame until their CRC fails (or they go stale)
+    got = r.feed(good, 1) + r.expire(20) + r.expire(40) + r.expire(60)
+    assert got == [(3, b"\x42after")] and r.discarded == 300, got
+    try:
+        frame.encode(1, b"\x7e")
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("a payload beginning with the sync byte was framed")
 
 
 def check_bad_crc_refused():
@@ -172,8 +191,11 @@ def check_messages_round_trip():
         (proto.events_ack(70000), (proto.EVENTS_ACK, 70000)),
         (proto.nak(), (proto.NAK,)),
         (proto.identity(5, 0xCAFE, 512, 3, 3, "1.0.0", "pod-x"),
-         (proto.IDENTITY, 5, proto.PROTOCOL, 0xCAFE, 512, 3, 3, "1.0.0", "pod-x")),
-        (proto.status(0xCAFE, 1234, 9, 1), (proto.STATUS, 0xCAFE, 1234, 9, 1)),
+         (proto.IDENTITY, 5, proto.PROTOCOL, 0xCAFE, 512, 3, 3, "1.0.0", "pod-x", 0)),
+        (proto.identity(5, 0xCAFE, 512, 3, 3, "1.0.0", "pod-x", 70000),
+         (proto.IDENTITY, 5, proto.PROTOCOL, 0xCAFE, 512, 3, 3, "1.0.0", "pod-x", 70000)),
+        (proto.status(0xCAFE, 1234, 9, 1), (proto.STATUS, 0xCAFE, 1234, 9, 1, 0)),
+        (proto.status(0xCAFE, 1234, 9, 1, 7), (proto.STATUS, 0xCAFE, 1234, 9, 1, 7)),
         (proto.event(9, 3, 2), (proto.EVENT, 9, 3, 2)),
         (proto.error(2, "bad"), (proto.ERROR, 2, "bad")),
     ]
@@ -237,7 +259,7 @@ def check_identify_reply():
     out = frames_of(pod.poll(5))
     ident = [m for _, ms in out for m in ms if m[0] == proto.IDENTITY]
     assert ident == [(proto.IDENTITY, 99, proto.PROTOCOL, 0x1234ABCD, podcore.RX_WINDOW, 0,
-                      proto.FLAG_DISPLAY_OK | proto.FLAG_IDENTIFIED, podcore.FIRMWARE_VERSION, "pod-x")], ident
+                      proto.FLAG_DISPLAY_OK | proto.FLAG_IDENTIFIED, podcore.FIRMWARE_VERSION, "pod-x", 0)], ident
     assert all(seq == 201 for seq, _ in out), out
     # the same IDENTIFY again (its answer was lost): answered again, nothing else changes
     pod.receive(frame.encode(200, proto.identify(99)), 6)
@@ -293,12 +315,34 @@ def check_events_resent_until_acked():
     pod.contact(3, False, 50)
     assert msgs_of(pod.poll(70), proto.EVENT) == [(proto.EVENT, 2, 3, 1)]
     assert msgs_of(pod.poll(129), proto.EVENT) == []
-    assert msgs_of(pod.poll(130), proto.EVENT) == [(proto.EVENT, 1, 3, 0)]  # not acknowledged: again
+    # not acknowledged: again, and everything after it in order (go-back-N), so the host can take them all
+    assert msgs_of(pod.poll(130), proto.EVENT) == [(proto.EVENT, 1, 3, 0), (proto.EVENT, 2, 3, 1)]
     pod.receive(frame.encode(1, proto.events_ack(1)), 131)
     pod.poll(131)
     assert [e[0] for e in pod.outbox] == [2]
     pod.receive(frame.encode(2, proto.events_ack(2)), 132)
     assert pod.outbox == [] and msgs_of(pod.poll(400), proto.EVENT) == []
+
+
+def check_full_outbox_says_what_it_dropped():
+    """Events the host never acknowledged overflow the outbox: the oldest go, and the heartbeat and the
+    identify reply say up to which number events were dropped, so the host can count them and go on."""
+    pod, d = identified_pod(seq=0)
+    n = podcore.OUTBOX + 6
+    t = 10
+    for i in range(n // 2):
+        pod.contact(0, True, t)
+        pod.poll(t + 25)
+        pod.contact(0, False, t + 30)
+        pod.poll(t + 55)
+        t += 60
+    assert pod.last_event == n and len(pod.outbox) == podcore.OUTBOX, (pod.last_event, len(pod.outbox))
+    assert pod.outbox[0][0] == 7 and pod.dropped_to == 6 and pod.dropped_events == 6
+    st = msgs_of(pod.poll(t + 1000), proto.STATUS)
+    assert st and st[-1][3] == n and st[-1][5] == 6, st
+    pod.receive(frame.encode(0, proto.identify(99)), t + 1001)
+    ident = msgs_of(pod.poll(t + 1001), proto.IDENTITY)
+    assert ident and ident[0][2] == proto.PROTOCOL and ident[0][9] == 6, ident
 
 
 def check_presses_before_identify_ignored():
@@ -312,7 +356,7 @@ def check_presses_before_identify_ignored():
 def check_heartbeat():
     """#9: a heartbeat (STATUS with the boot id) every heartbeat ms."""
     pod, d = new_pod()
-    assert msgs_of(pod.poll(0), proto.STATUS) == [(proto.STATUS, 0x1234ABCD, 0, 0, proto.FLAG_DISPLAY_OK)]
+    assert msgs_of(pod.poll(0), proto.STATUS) == [(proto.STATUS, 0x1234ABCD, 0, 0, proto.FLAG_DISPLAY_OK, 0)]
     assert msgs_of(pod.poll(100), proto.STATUS) == []
     assert len(msgs_of(pod.poll(250), proto.STATUS)) == 1
 

@@ -12,7 +12,7 @@ import random
 from types import SimpleNamespace
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tablekeeper.engine import Journal, Session, canonical
@@ -465,3 +465,206 @@ def test_game_goes_on_through_a_pod_reset_and_a_silent_cable(tmp_path):
     during = [at for e, at in zip(table.handled, table.handled_at) if e.seat == 3 and start + 0.6 < at < start + 2.4]
     assert during
     assert table.t[1].link.stats.restarts == 1 and table.t[2].link.stats.offline >= 1
+
+
+# -- silences, a full outbox, a hostile device ------------------------------------------------------------------
+class Silence:
+    """A direction of the wire that carries nothing while ``on`` (the other direction is untouched)."""
+
+    def __init__(self):
+        self.on = True
+        self.counts = {"bytes": 0}
+
+    def apply(self, data):
+        self.counts["bytes"] += len(data)
+        return b"" if self.on else data
+
+
+def is_subsequence(got_, want) -> bool:
+    it = iter(want)
+    return all(any(w == g for w in it) for g in got_)
+
+
+def silence(t, direction: str) -> list[Silence]:
+    cuts = []
+    for name in (("to_pod",) if direction == "to pod" else ("to_host",) if direction == "to host"
+                 else ("to_pod", "to_host")):
+        s = Silence()
+        setattr(t.wire, name, s)
+        cuts.append(s)
+    return cuts
+
+
+def test_a_full_pod_outbox_is_reported_and_the_seat_keeps_working():
+    """The line mute towards the pod for 5 s (the host still hears it) while the player clicks 40 times: the
+    pod's outbox overflows; the host learns how many events the pod dropped, counts and reports them, takes
+    the rest as soon as the line is back, and then the presses made after it: it never waits for an event
+    the pod no longer has, and doubles none."""
+    t = make()
+    assert t.wire.run(1, until=lambda: t.link.online)
+    cuts = silence(t, "to pod")
+    start = t.clock.now
+    want = clicks(t, 40, start, 21, gap=(0.1, 0.125))
+    t.wire.run(5.0 - (t.clock.now - start))
+    for c in cuts:
+        c.on = False
+    back = t.clock.now
+    before = len(t.events)
+    assert t.wire.run(2.0, until=lambda: len(t.events) > before), (t.link.stats, t.link.state)
+    assert t.clock.now - back < 2.0
+    after = clicks(t, 3, back + 0.5, 22, gap=(0.3, 0.4))
+    # The backlog (64 events at most) comes at the rate limit, then the new presses.
+    assert t.wire.run(6, until=lambda: got(t)[-len(after):] == after), (t.link.stats, t.link.state)
+    s = t.link.stats
+    assert s.events_dropped_by_pod > 0 and any("dropped" in r for r in t.reports)
+    assert is_subsequence(got(t), want + after)  # nothing doubled, nothing out of order
+    assert len(t.events) + s.events_dropped_by_pod == len(want) + len(after)
+
+
+@pytest.mark.parametrize("direction", ["to pod", "to host", "both ways"])
+@pytest.mark.parametrize("seconds", [5.0, 15.0])
+def test_a_seat_works_again_within_two_seconds_after_a_silence(direction, seconds):
+    """After a silence either way (shorter or longer than the pod's "host lost" time), a press made when the
+    line is back reaches the owner within 2 s, and no press is doubled."""
+    t = make()
+    assert t.wire.run(1, until=lambda: t.link.online)
+    want = clicks(t, 3, t.clock.now, 23)
+    t.wire.run(t.last_click - t.clock.now + 0.3)
+    assert got(t) == want
+    cuts = silence(t, direction)
+    t.wire.run(seconds)
+    for c in cuts:
+        c.on = False
+    back = t.clock.now
+    for k in range(8):  # the player presses every 0.25 s (a pod showing "waiting" ignores presses)
+        t.wire.click(2, at=back + 0.25 * k)
+    assert t.wire.run(2.0, until=lambda: ("select", "press") in got(t)), (direction, t.link.state, t.link.stats)
+    assert t.clock.now - back < 2.0
+    t.wire.run(3.0)
+    assert is_subsequence(got(t), want + [("select", "press"), ("select", "release")] * 8)
+    assert got(t)[len(want):] == [("select", "press"), ("select", "release")] * ((len(t.events) - len(want)) // 2)
+
+
+def inject(t, payload: bytes, now: float) -> None:
+    """A frame from 'the pod' straight into the host (a hostile or broken device)."""
+    t.link.receive(frame.encode(t.link.next_seq & 0xFF, payload), now)
+
+
+def test_button_events_beyond_the_rate_limit_are_counted_not_queued():
+    """A device sending a button event every millisecond for a second: the host takes them at the rate limit
+    (plus a small burst) and leaves the rest with the device (not acknowledged, not queued); counted and
+    reported once."""
+    t = make()
+    assert t.wire.run(1, until=lambda: t.link.online)
+    t.wire.to_host = Silence()  # the real pod says nothing more; we are the device
+    n0 = t.link.last_event
+    now = t.clock.now
+    for i in range(1000):
+        inject(t, proto.event(t.link.last_event + 1, 0, t.link.last_event % 2), now + i * 0.001)
+    timing = t.link.timing
+    assert timing.event_rate * 0.9 <= len(t.events) <= timing.event_rate * 1.0 + timing.event_burst + 1
+    assert t.link.last_event == n0 + len(t.events)  # the rest were not taken: the device must send them again
+    assert t.link.stats.events_rate_limited >= (len(t.events) - timing.event_burst) // 2 - 1  # presses held back
+    assert sum("faster than" in r for r in t.reports) == 1  # reported once, not a thousand times
+
+
+def test_a_backlog_after_a_silence_is_taken_at_the_rate_limit_not_lost():
+    """A pod that kept 30 events while its line was down hands them over at the rate limit: none is lost."""
+    t = make()
+    assert t.wire.run(1, until=lambda: t.link.online)
+    cuts = silence(t, "both ways")
+    want = clicks(t, 15, t.clock.now, 25, gap=(0.1, 0.12))
+    t.wire.run(2.0)
+    for c in cuts:
+        c.on = False
+    assert settle(t, 10, len(want)) and got(t) == want
+    assert t.link.stats.events_rate_limited > 0
+
+
+def test_invalid_utf8_from_a_pod_is_read_defensively():
+    """Invalid UTF-8 in a pod's strings is never an exception: decoded with replacement characters."""
+    raw = bytes([proto.ERROR, proto.E_BAD_FIELD, 3]) + b"\xff\xfe!"
+    (msg,), = [proto.decode(raw)]
+    assert msg[0] == proto.ERROR and msg[2] == "\ufffd\ufffd!"
+    t = make()
+    assert t.wire.run(1, until=lambda: t.link.online)
+    inject(t, raw, t.clock.now)
+    assert t.link.online and t.link.stats.pod_errors == 1
+
+
+def raw_identity(nonce: int, firmware: bytes, pod_id: bytes, protocol: int = proto.PROTOCOL) -> bytes:
+    """An IDENTITY with the strings' bytes as given (not necessarily UTF-8)."""
+    import struct
+
+    out = (struct.pack(">BIBIHIB", proto.IDENTITY, nonce, protocol, 7, 512, 0, 3) + bytes([len(firmware)])
+           + firmware + bytes([len(pod_id)]) + pod_id)
+    return out + (struct.pack(">I", 0) if protocol >= 2 else b"")
+
+
+def test_strings_from_a_pod_are_reported_escaped():
+    """A firmware string or an error text with control characters (a terminal escape) is logged escaped."""
+    t = make()
+    t.link.poll(0)
+    t.link.receive(frame.encode(t.link._ident_seq + 1, raw_identity(t.link.session, b"1.0\x1b[2J\xff", b"pod-1")),
+                   0.001)
+    assert t.link.online and t.link.identity.firmware == "1.0\x1b[2J\ufffd"
+    inject(t, proto.error(proto.E_BAD_FIELD, "bad\x07\r\nthing"), 0.002)
+    text = "\n".join(t.reports)
+    assert "\x1b" not in text and "\x07" not in text and "\r" not in text
+    assert "\\x1b[2J" in text and "\\x07\\r\\nthing" in text
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=80))
+@example(bytes([proto.ERROR, 1, 2, 0xFF, 0xFE]))
+@example(bytes([proto.IDENTITY]) + bytes(17) + bytes([1, 0xC3, 0]))
+def test_any_payload_from_a_pod_is_a_message_or_a_protocol_error(payload):
+    """Whatever a frame carries, reading it gives messages or a ProtocolError, never another exception."""
+    try:
+        proto.decode(payload)
+    except proto.ProtocolError:
+        pass
+
+
+def test_a_sync_byte_flood_is_skipped_in_bulk(monkeypatch):
+    """A flood of 0x7E bytes costs a few CRC checks per read, not one per byte; a frame behind it is found."""
+    calls = []
+    real = frame.crc16
+    monkeypatch.setattr(frame, "crc16", lambda data, crc=0xFFFF: calls.append(len(data)) or real(data, crc))
+    r = frame.FrameReader(stale=0.1)
+    good = frame.encode(5, proto.status(1, 2, 3, 4))
+    got_ = []
+    for i in range(256):
+        got_ += r.feed(b"\x7e" * 4096, i * 0.001)
+    got_ += r.feed(good, 1.0)
+    for k in range(1, 5):  # the run's last sync bytes look like a long frame's start until they go stale
+        got_ += r.expire(1.0 + 0.2 * k)
+    assert got_ == [(5, proto.status(1, 2, 3, 4))]
+    assert len(calls) < 256 * 8
+    assert r.discarded == 256 * 4096
+
+
+def test_a_garbage_flood_is_not_parsed_for_a_while():
+    """A device sending garbage faster than any pod could (64 KiB/s of frames that are not frames): its input
+    is dropped unparsed for a while (counted, reported once); a pod behind it is served again afterwards."""
+    t = make()
+    assert t.wire.run(1, until=lambda: t.link.online)
+    junk = b"\x7e\x00" * 2048
+    now = t.clock.now
+    for i in range(200):
+        t.link.receive(junk, now + i * 0.002)
+    s = t.link.stats
+    assert s.flood_bytes > 0 and s.discarded_bytes < 200 * len(junk)
+    assert sum("garbage" in r for r in t.reports) == 1
+    t.clock.now = now + 0.4
+    want = clicks(t, 2, t.clock.now + 1.5, 24)
+    assert settle(t, 10, len(want)) and got(t)[-len(want):] == want
+
+
+def test_a_pod_of_the_previous_protocol_is_refused_in_words():
+    """A pod whose firmware speaks protocol 1 (an older IDENTITY) is told to update, not taken for no pod."""
+    t = make()
+    t.link.poll(0)
+    t.link.receive(frame.encode(t.link._ident_seq + 1, raw_identity(t.link.session, b"1.0.0", b"pod-1", 1)), 0.001)
+    assert t.link.state == INCOMPATIBLE
+    assert "protocol 1" in t.link.problem and "firmware" in t.link.problem

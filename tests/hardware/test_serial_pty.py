@@ -28,7 +28,7 @@ from tablekeeper.hardware.pod import InputEvent
 from tablekeeper.hardware.pods import Rig
 from tablekeeper.hardware.render import render
 from tablekeeper.hardware.screen import pack
-from tablekeeper.hardware.serial_link import FAST
+from tablekeeper.hardware.serial_link import FAST, LinkTiming
 from tablekeeper.hardware.serial_port import PortFinder, SerialPodLink, port_problem
 from tablekeeper.hardware.simpod import FakeSerial, Faults, SimPod
 
@@ -355,7 +355,7 @@ def test_hw_check_finds_the_pod_and_its_display(tmp_path):
     other = SimPod("pod-9", by_id=by_id).start()
     try:
         found = serial_pod.hw_check(serial_seat(1, "pod-1"), finder=PortFinder(by_id), timing=FAST)
-        assert [(p, ok) for p, ok, _ in found] == [("pod", True), ("display", True)]
+        assert [(p, ok) for p, ok, _ in found] == [("pod", True), ("display", True), ("link", True)]
         assert "pod 'pod-1'" in found[0][2] and "online" in found[0][2]
         assert sim.frame != bytes(1024)  # hw check looked, drew nothing: the waiting screen is still there
         sim.display.fail = True
@@ -421,3 +421,75 @@ def test_a_simulated_serial_seat_for_mock_mode(tmp_path):
     finally:
         rig.pods[1].close()
         journal.close()
+
+
+# -- silences and a hostile device, through the port layer -----------------------------------------------------
+class Silence:
+    """A direction of the simulated pod's line that carries nothing while ``on``."""
+
+    def __init__(self):
+        self.on = False
+        self.counts = {"bytes": 0}
+
+    def apply(self, data):
+        self.counts["bytes"] += len(data)
+        return b"" if self.on else data
+
+
+#: Quick timers with the slow reconnect backoff of the default timing: a port left silent for a while must
+#: not make the link wait that long once the line is back.
+SLOW_BACKOFF = LinkTiming(heartbeat=0.05, offline_after=0.4, keepalive=0.2, event_resend=0.03, rto_initial=0.05,
+                          rto_min=0.01, identify_timeout=0.3, tick=0.02, backoff_first=0.4, backoff_max=3.0,
+                          reopen_after=0.5, close_flush=0.3)
+
+
+def test_a_seat_answers_within_two_seconds_after_a_long_silent_line(tmp_path):
+    """The line silent both ways for 5 s (the port itself stays fine): once it carries again, a press reaches
+    the owner within 2 s, whatever reconnect backoff the silence built up."""
+    by_id = tmp_path / "by-id"
+    to_pod, to_host = Silence(), Silence()
+    sim = SimPod("pod-1", by_id=by_id, to_pod=to_pod, to_host=to_host).start()
+    events: queue.Queue = queue.Queue()
+    link = SerialPodLink(1, "pod-1", events, finder=PortFinder(by_id), timing=SLOW_BACKOFF).start()
+    try:
+        assert link.wait_for(lambda c: c.online, 5)
+        to_pod.on = to_host.on = True
+        assert link.wait_for(lambda c: not c.online, 2)
+        time.sleep(4.6)
+        to_pod.on = to_host.on = False
+        back = time.monotonic()
+        sim.click("up", after=0.05)
+        e = events.get(timeout=5)
+        assert (e.button, e.kind) == ("up", "press")
+        assert time.monotonic() - back < 2.0
+    finally:
+        link.close()
+        sim.close()
+
+
+def test_the_owners_queue_is_bounded():
+    """Button events beyond what the owner's queue may hold are counted and reported, not queued without end."""
+    events: queue.Queue = queue.Queue()
+    reports = []
+    link = SerialPodLink(1, "pod-1", events, port="fake://pod-1", report=reports.append)
+    for i in range(5000):
+        link.core.on_event(InputEvent(1, "up", "press", float(i)))
+    assert events.qsize() <= 256
+    assert link.stats.events_queue_full == 5000 - events.qsize()
+    assert sum("queue" in r for r in reports) == 1
+
+
+def test_hw_check_shows_the_link_statistics(tmp_path):
+    """``hw check`` shows a serial pod's link statistics: retransmits, bad frames, timeouts, events the pod
+    dropped, events over the rate limit."""
+    by_id = tmp_path / "by-id"
+    sim = SimPod("pod-1", by_id=by_id, to_host=Faults(garbage=0.01, seed=4)).start()
+    try:
+        found = serial_pod.hw_check(serial_seat(1, "pod-1"), finder=PortFinder(by_id), timing=FAST)
+    finally:
+        sim.close()
+    link = [f for f in found if f[0] == "link"]
+    assert link and link[0][1], found
+    text = link[0][2]
+    for words in ("retransmits", "bad frames", "timeouts", "events dropped by the pod", "events over the rate limit"):
+        assert words in text, text
