@@ -2,8 +2,9 @@
 # Install the Debian packages the test suite needs, once; a no-op when present.
 # Runs as root on CI (a fresh Debian); elsewhere it only reports what is missing.
 # systemd: systemd-analyze and systemd-sysusers for the unit and install tests.
+# strace: the power-loss simulator and I/O-error injection (tests/e2e/crashsim.py, faultinject.py).
 set -e
-NEEDED="systemd libgl1 libegl1 libgl1-mesa-dri libmtdev1"
+NEEDED="systemd libgl1 libegl1 libgl1-mesa-dri libmtdev1 strace"
 missing=""
 for pkg in $NEEDED; do
     dpkg -s "$pkg" >/dev/null 2>&1 || missing="$missing $pkg"
