@@ -302,6 +302,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--indent", type=int, default=None)
     s.set_defaults(func=cmd_state)
 
+    from . import doctor
+
+    doctor.add_parser(sub)
+
     for name, func, text in (("demo", cmd_demo, "play a scripted demo game, printing the state"),
                              ("run", cmd_run, "start the app on this machine's hardware (mock on a PC)")):
         d = sub.add_parser(name, help=text)
