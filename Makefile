@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench venv sysdeps clean
+.PHONY: run test check bench venv sysdeps clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -26,6 +26,11 @@ run: venv
 
 test: venv sysdeps
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests
+
+# The fast tier, after every change (under a minute): everything but the slow tests, the
+# process-killing and power-cut end-to-end suites and the rendered app.
+check: venv
+	$(BIN)/python -m pytest -q -p no:cacheprovider -m "not slow" --ignore=tests/e2e --ignore=tests/ui/test_app.py tests
 
 bench: venv
 	$(BIN)/python bench/run.py

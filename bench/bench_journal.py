@@ -1,7 +1,9 @@
-"""Journal benchmarks (foundation issue #2).
+"""Journal benchmarks.
 
 * journal_ack: time per acknowledged action (SQLite commit included) at 1 000
-  actions into a game, side by side in the same run with the naive way —
+  actions into a game; beside it, in the same run, the same journal in the
+  WAL mode it used before (``journal_ack_wal``: WAL + synchronous=FULL, where
+  an acknowledged action may live only in the -wal file), and the naive way —
   rewrite the whole state (with its undo history) as JSON, fsync, rename —
   and with the naive way without history (state only).
 * resume_10k: open the journal and rebuild a stored 10 000-action game.
@@ -66,19 +68,29 @@ def raw_fsync(n: int = 200) -> float:
         return (time.perf_counter() - t0) / n * 1000
 
 
+def _journal_per_action(folder: Path, warm: int, measured: int, wal: bool = False) -> tuple[float, float]:
+    """(ms, bytes written) per acknowledged action; ``wal``: the WAL + FULL mode used before."""
+    j = Journal(folder)
+    if wal:
+        j.conn.execute("PRAGMA journal_mode=WAL")
+        j.conn.execute("PRAGMA synchronous=FULL")
+    s = Session.new(j, "counters", PLAYERS, OPTIONS)
+    for i in range(warm):
+        s.apply(action(i))
+    w0, t0 = _wchar(), time.perf_counter()
+    for i in range(warm, warm + measured):
+        s.apply(action(i))
+    ms = (time.perf_counter() - t0) / measured * 1000
+    written = (_wchar() - w0) / measured
+    j.close()
+    return ms, written
+
+
 def journal_ack(warm: int = 1000, measured: int = 300) -> dict:
     with tempfile.TemporaryDirectory(dir=Path.home()) as d:
-        # the journal, as the device uses it
-        j = Journal(Path(d) / "journal")
-        s = Session.new(j, "counters", PLAYERS, OPTIONS)
-        for i in range(warm):
-            s.apply(action(i))
-        w0, t0 = _wchar(), time.perf_counter()
-        for i in range(warm, warm + measured):
-            s.apply(action(i))
-        journal_ms = (time.perf_counter() - t0) / measured * 1000
-        journal_bytes = (_wchar() - w0) / measured
-        j.close()
+        # the journal, as the device uses it; then as it was (WAL), in the same run
+        journal_ms, journal_bytes = _journal_per_action(Path(d) / "journal", warm, measured)
+        wal_ms, wal_bytes = _journal_per_action(Path(d) / "journal-wal", warm, measured, wal=True)
 
         # the naive way: keep state + history in memory, rewrite it all as JSON after every change
         m = Match(make_rules({"game": "counters", "players": PLAYERS, "options": OPTIONS}))
@@ -106,6 +118,11 @@ def journal_ack(warm: int = 1000, measured: int = 300) -> dict:
         "journal_ack": {"value": round(journal_ms, 3), "unit": "ms/action",
                         "at": f"{warm} actions into a game, mean of {measured}"},
         "journal_bytes_written": {"value": round(journal_bytes), "unit": "bytes/action"},
+        "journal_ack_wal": {"value": round(wal_ms, 3), "unit": "ms/action",
+                            "what": "the same journal in WAL mode + synchronous=FULL (the mode used before)"},
+        "journal_bytes_written_wal": {"value": round(wal_bytes), "unit": "bytes/action"},
+        "durable_mode_cost": {"value": round(journal_ms / wal_ms, 2), "unit": "x the WAL time",
+                              "what": "rollback mode (PERSIST) + synchronous=FULL against WAL + FULL, same run"},
         "naive_bytes_written": {"value": round(naive_bytes), "unit": "bytes/action"},
         "naive_json_rewrite": {"value": round(naive_ms, 3), "unit": "ms/action",
                                "file_bytes": naive_size, "what": "state + undo history, write/fsync/rename"},

@@ -4,12 +4,17 @@ One database file holds several games. Each action is one row, written in its
 own transaction and acknowledged only once the commit has returned.
 
 Durability does not lean on a side file: the journal runs in rollback mode
-(``journal_mode=DELETE``) with ``synchronous=EXTRA``. A commit writes the
-changed pages into the database file itself and fsyncs it, then deletes the
-rollback journal and fsyncs the folder, so once :meth:`Journal.append`
-returns the action lives in ``journal.db`` alone; a lost, damaged or deleted
-``-journal`` (or, from older versions, ``-wal``) file cannot take an
-acknowledged action with it. docs/reliability.md weighs this against WAL.
+(``journal_mode=PERSIST``, ``synchronous=FULL``). A commit first saves the
+pages it will change in ``journal.db-journal`` (fsynced), writes them into
+the database file itself (fsynced), then zeroes the side file's header
+(fsynced): once :meth:`Journal.append` returns, the action lives in
+``journal.db`` alone, and a lost, damaged or deleted ``-journal`` (or, from
+older versions, ``-wal``) file cannot take an acknowledged action with it.
+PERSIST keeps the side file between commits, so a commit renames, creates
+and deletes nothing (no folder update on the SD card); tests/e2e/crashsim.py
+rebuilds every power-cut state of this sequence. docs/reliability.md weighs
+it against WAL, which is 2-3x faster but keeps acknowledged actions in the
+``-wal`` until a checkpoint.
 
 Opening decides what happened, and only damage is treated as damage:
 
@@ -234,14 +239,15 @@ class Journal:
         if self.durable:
             try:  # leaving WAL (a journal from an older version) needs it to ourselves: do not wait
                 conn.execute("PRAGMA busy_timeout=0")
-                conn.execute("PRAGMA journal_mode=DELETE")
+                conn.execute("PRAGMA journal_mode=PERSIST")
+                conn.execute(f"PRAGMA journal_size_limit={1 << 20}")  # a big transaction's side file shrinks back
             except sqlite3.OperationalError as e:
                 if _kind(e) != "busy":
                     raise
                 self.warn("another process still has the journal open in WAL mode; it stays in WAL mode for now")
             finally:
                 conn.execute(f"PRAGMA busy_timeout={int(BUSY_WAIT * 1000)}")
-            conn.execute("PRAGMA synchronous=EXTRA")
+            conn.execute("PRAGMA synchronous=FULL")
         else:
             conn.execute("PRAGMA journal_mode=MEMORY")
             conn.execute("PRAGMA synchronous=OFF")
@@ -340,7 +346,7 @@ class Journal:
         try:
             _create_private(fresh)
             conn = self._connect(fresh)
-            conn.execute("PRAGMA journal_mode=DELETE")
+            conn.execute("PRAGMA journal_mode=PERSIST")
             conn.executescript(_SCHEMA)
             self._check_version(conn)
             games, entries, held = self._salvage_into(self.path, conn)
@@ -469,7 +475,7 @@ class Journal:
 
     def repairs(self) -> list[tuple[str, str]]:
         """(when, what) of every repair this journal has been through."""
-        rows = self.conn.execute("SELECT key, value FROM meta WHERE key LIKE 'repair:%' ORDER BY key")
+        rows = self._rows("SELECT key, value FROM meta WHERE key LIKE 'repair:%' ORDER BY key")
         return [(k.split(":", 1)[1].rsplit(":", 1)[0], v) for k, v in rows]
 
     def changed_elsewhere(self) -> bool:
@@ -510,7 +516,14 @@ class Journal:
     def __exit__(self, *exc):
         self.close()
 
-    # -- writing ---------------------------------------------------------------
+    # -- reading and writing -----------------------------------------------------
+    def _rows(self, sql: str, params=()) -> list[tuple]:
+        """A read; a failure (the disk, a lock, damage found late) is one clear JournalError."""
+        try:
+            return self.conn.execute(sql, params).fetchall()
+        except sqlite3.Error as e:
+            raise self._error("cannot read the journal", e) from e
+
     def _write(self, doing: str, fn):
         """Run ``fn()`` (a write transaction); any failure becomes one clear JournalError."""
         if self.readonly is not None:
@@ -539,8 +552,8 @@ class Journal:
         return self._write("cannot start the game", write)
 
     def games(self) -> list[GameRecord]:
-        rows = self.conn.execute("SELECT id, game, CAST(setup AS BLOB), started, finished, CAST(result AS BLOB) "
-                                 "FROM games ORDER BY id").fetchall()
+        rows = self._rows("SELECT id, game, CAST(setup AS BLOB), started, finished, CAST(result AS BLOB) "
+                          "FROM games ORDER BY id")
         out = []
         for gid, game, setup, started, finished, result in rows:
             try:
@@ -569,8 +582,7 @@ class Journal:
 
     # -- entries -------------------------------------------------------------
     def next_seq(self, game_id: int) -> int:
-        row = self.conn.execute("SELECT coalesce(max(seq) + 1, 0) FROM entries WHERE game=?", (game_id,)).fetchone()
-        return int(row[0])
+        return int(self._rows("SELECT coalesce(max(seq) + 1, 0) FROM entries WHERE game=?", (game_id,))[0][0])
 
     def append(self, game_id: int, seq: int, entry: dict, *, result: dict | None = None,
                reopen: bool = False) -> None:
@@ -660,7 +672,7 @@ class Journal:
     def quarantined(self) -> list[dict]:
         """Rows set aside by a cut or a salvage: game, seq, reason, and the action if it still decodes."""
         out = []
-        for game, seq, raw, crc, reason in self.conn.execute(
+        for game, seq, raw, crc, reason in self._rows(
                 "SELECT game, seq, body, crc, reason FROM quarantine ORDER BY game, id"):
             entry, problem = _decode_row(raw, crc)
             out.append({"game": game, "seq": seq, "reason": reason, "entry": entry, "damage": problem})
@@ -681,8 +693,8 @@ class Journal:
         return [] if rows == ["ok"] else rows
 
     def meta_get(self, key: str) -> str | None:
-        row = self.conn.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
-        return None if row is None else row[0]
+        rows = self._rows("SELECT value FROM meta WHERE key=?", (key,))
+        return rows[0][0] if rows else None
 
     def meta_set(self, key: str, value: str) -> None:
         def write():
@@ -731,8 +743,8 @@ class Journal:
 
     def last_finished_id(self) -> int | None:
         """The newest finished game's id (None when no game has finished)."""
-        row = self.conn.execute("SELECT max(id) FROM games WHERE finished IS NOT NULL").fetchone()
-        return row[0] if row else None
+        rows = self._rows("SELECT max(id) FROM games WHERE finished IS NOT NULL")
+        return rows[0][0] if rows else None
 
     def backup(self, dest: str | os.PathLike) -> Path:
         """A consistent copy of the whole journal at ``dest``, written atomically; returns ``dest``.

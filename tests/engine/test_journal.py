@@ -18,9 +18,9 @@ def play(session, n=5):
 
 
 def test_acknowledged_actions_live_in_the_database_file_alone(journal):
-    """Rollback mode with the folder synced on commit: no side file holds an acknowledged action."""
-    assert journal.conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
-    assert journal.conn.execute("PRAGMA synchronous").fetchone()[0] == 3  # EXTRA
+    """Rollback mode, every step synced: no side file holds an acknowledged action."""
+    assert journal.conn.execute("PRAGMA journal_mode").fetchone()[0] == "persist"
+    assert journal.conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
 
 
 def test_state_dir_from_environment_and_xdg(monkeypatch, tmp_path):

@@ -159,7 +159,7 @@ def test_a_journal_left_in_wal_mode_by_an_older_version_is_taken_over_whole(tmp_
     with Journal(tmp_path) as j:
         assert j.meta_get("from_wal") == "yes"
         assert [canonical(e) for e in Session.resume(j).match.done] == played
-        assert j.conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+        assert j.conn.execute("PRAGMA journal_mode").fetchone()[0] == "persist"
     assert not Path(f"{tmp_path / FILENAME}-wal").exists()
 
 
