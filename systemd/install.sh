@@ -26,6 +26,11 @@ APP_UNIT=tablekeeper.service
 SERVE_UNIT=tablekeeper-serve.service
 MESSAGE_UNIT=tablekeeper-shutdown-message.service
 UNITS=("$APP_UNIT" "$SERVE_UNIT" "$MESSAGE_UNIT")
+# The venv comes from systemd/requirements-pi.txt: every package pinned to one
+# version and checked against its sha256 hashes (docs/install.md: the lock).
+INDEX=https://pypi.org/simple      # the index the lock's hashes were taken from
+SDIST_ONLY=(spidev)                # no aarch64 wheel on PyPI: built from the hashed sdist
+BUILD=$PREFIX/build                # where the tablekeeper user builds, during pip only
 PACKAGES=(python3 python3-venv python3-pip python3-dev swig liblgpio-dev i2c-tools
           libegl1 libgles2 libgbm1 libdrm2 libmtdev1)
 
@@ -151,10 +156,67 @@ install_user() {
     systemd-sysusers ${ROOT:+"--root=$ROOT"} tablekeeper.conf
 }
 
-tree_hash() {  # a fingerprint of the source tree, to skip pip when nothing changed
-    (cd "$1" && find engine hardware ui pyproject.toml -type f \
+tree_hash() {  # a fingerprint of the source tree and the lock, to skip pip when nothing changed
+    local parts=() p
+    for p in engine hardware ui firmware pyproject.toml systemd/requirements-pi.txt; do
+        [ -e "$1/$p" ] && parts+=("$p")
+    done
+    (cd "$1" && find "${parts[@]}" -type f \
         ! -path '*/__pycache__/*' ! -name '*.pyc' -print0 2>/dev/null | sort -z | xargs -0 sha256sum) \
         | sha256sum | cut -d' ' -f1
+}
+
+# lock_split LOCK WHEELS SOURCES: the lock's entries (hashes included) for the
+# packages in SDIST_ONLY go to SOURCES, every other entry to WHEELS.
+lock_split() {
+    awk -v names=" ${SDIST_ONLY[*]} " -v wheels="$2" -v sources="$3" '
+        /^[A-Za-z0-9]/ { split($1, a, "=="); n = tolower(a[1]); gsub(/[-_.]+/, "-", n)
+                         out = index(names, " " n " ") ? sources : wheels }
+        out != "" { print > out }' "$1"
+    printf '' >> "$2"; printf '' >> "$3"
+}
+
+# install_venv: the venv from the lock, every download checked against its hash.
+# Root only unpacks wheels (a wheel runs no code when installed); what must be
+# built -- the SDIST_ONLY packages and tablekeeper itself -- is built by the
+# unprivileged tablekeeper user in $BUILD, with the pinned setuptools.
+install_venv() {
+    local venv=$PREFIX/venv lock=$PREFIX/src/systemd/requirements-pi.txt
+    # No pip.conf, no PIP_* variables (Raspberry Pi OS points pip.conf at piwheels,
+    # whose files are not the ones hashed in the lock), no cache.
+    local pip=("$venv/bin/pip" --isolated --disable-pip-version-check --no-cache-dir --quiet)
+    local as_root=(env PIP_CONFIG_FILE=/dev/null)
+    local as_builder=(runuser -u "$NAME" -- env -C "$BUILD" HOME="$BUILD" TMPDIR="$BUILD" PIP_CONFIG_FILE=/dev/null)
+    [ -f "$ROOT$lock" ] || [ "$DRY" = 1 ] || die "$lock is missing: the lock file ships in systemd/"
+    if [ ! -x "$ROOT$venv/bin/python" ]; then
+        live python3 -m venv "$venv"
+    fi
+    if [ "$LIVE" = 1 ]; then
+        rm -rf "$BUILD"; mkdir -m 0700 "$BUILD" "$BUILD/dist"
+        lock_split "$lock" "$BUILD/wheels.txt" "$BUILD/sources.txt"
+        cp -r "$PREFIX/src" "$BUILD/src"
+        chown -R "$NAME:" "$BUILD"
+    else
+        say "${ROOT:+skipped under --root: }would split $lock into $BUILD/wheels.txt and $BUILD/sources.txt (${SDIST_ONLY[*]})"
+    fi
+    # 1. as root, wheels only: every package but SDIST_ONLY, setuptools and wheel included.
+    live "${as_root[@]}" "${pip[@]}" install --require-hashes --no-deps --only-binary :all: \
+        --index-url "$INDEX" -r "$BUILD/wheels.txt"
+    # 2. as the tablekeeper user: SDIST_ONLY from their hashed sdists, then tablekeeper
+    #    itself from the copy of the source, offline; both into $BUILD/dist.
+    live "${as_builder[@]}" "${pip[@]}" wheel --require-hashes --no-deps --no-binary :all: \
+        --no-build-isolation --check-build-dependencies --index-url "$INDEX" \
+        --wheel-dir "$BUILD/dist" -r "$BUILD/sources.txt"
+    live "${as_builder[@]}" "${pip[@]}" wheel --no-deps --no-index \
+        --no-build-isolation --check-build-dependencies --wheel-dir "$BUILD/dist" "$BUILD/src"
+    # 3. as root, offline: those wheels (same version again after an update: --force-reinstall).
+    local built=("$BUILD/dist/*.whl")
+    [ "$LIVE" = 1 ] && built=("$BUILD"/dist/*.whl)
+    live "${as_root[@]}" "${pip[@]}" install --no-index --no-deps --force-reinstall "${built[@]}"
+    # Every dependency of every installed package present, for this machine's platform.
+    live "${as_root[@]}" "${pip[@]}" check
+    [ "$LIVE" = 1 ] && rm -rf "$BUILD"
+    return 0
 }
 
 install_code() {
@@ -171,18 +233,15 @@ install_code() {
         rm -rf "$src.new"; mkdir -p "$src.new"
         tar -C "$SOURCE" --exclude=.git --exclude=.venv --exclude='__pycache__' --exclude='*.pyc' \
             --exclude=.pytest_cache --exclude=.hypothesis -cf - \
-            pyproject.toml $(cd "$SOURCE" && ls -d README* LICENSE* engine hardware ui docs systemd 2>/dev/null) \
+            pyproject.toml $(cd "$SOURCE" && ls -d README* LICENSE* engine hardware ui firmware docs systemd 2>/dev/null) \
             | tar -C "$src.new" -xf -
         rm -rf "$src"; mv "$src.new" "$src"
         say "copied $SOURCE to $PREFIX/src"; CHANGED=1
     fi
-    if [ ! -x "$ROOT$PREFIX/venv/bin/python" ]; then
-        live python3 -m venv "$PREFIX/venv"
-    fi
-    live "$PREFIX/venv/bin/pip" install --quiet --disable-pip-version-check --upgrade pip
-    live "$PREFIX/venv/bin/pip" install --quiet --disable-pip-version-check "$PREFIX/src[pi]"
-    if [ "$DRY" = 0 ] && [ -z "$ROOT" ]; then
-        "$PREFIX/venv/bin/tablekeeper" --help >/dev/null || die "the venv's tablekeeper command does not run"
+    install_venv
+    if [ "$LIVE" = 1 ]; then   # as the service user: no code from the venv runs as root
+        runuser -u "$NAME" -- env -C /tmp "$PREFIX/venv/bin/tablekeeper" --help >/dev/null \
+            || die "the venv's tablekeeper command does not run"
     fi
     if [ "$DRY" = 0 ]; then echo "$hash" > "$stamp"; fi
 }
