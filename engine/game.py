@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, ClassVar
 
 from .errors import RuleError, SetupError
+from .messages import _, listing, word
 from .spec import Counter, Option
 from .state import Args, Txn, clone
 
@@ -73,13 +74,14 @@ class Game:
     # -- construction --------------------------------------------------------
     def __init__(self, players: list[str], options: dict | None = None):
         if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
-            raise SetupError("players must be a list of names")
+            raise SetupError(_("players must be a list of names"))
         if len(set(players)) != len(players):
-            raise SetupError("two players have the same name; names must be different")
+            raise SetupError(_("two players have the same name; names must be different"))
         n = len(players)
         if not self.min_players <= n <= self.max_players:
             raise SetupError(
-                f"{self.title or self.id} is for {self.min_players}–{self.max_players} players, not {n}"
+                _("{game} is for {lo}–{hi} players, not {n}", game=self.title or self.id, lo=self.min_players,
+                  hi=self.max_players, n=n)
             )
         self.players = tuple(players)
         self.options = self._resolve_options(options or {})
@@ -88,12 +90,13 @@ class Game:
 
     def _resolve_options(self, given: dict) -> dict:
         if not isinstance(given, dict):
-            raise SetupError("options must be an object")
+            raise SetupError(_("options must be an object"))
         known = {o.name: o for o in self.options_spec}
         for key in given:
             if key not in known:
-                names = ", ".join(known) or "none"
-                raise SetupError(f"{self.id} has no option {key!r} (options: {names})")
+                names = listing(word("option", k) for k in known) if known else _("none")
+                raise SetupError(_("{game} has no option {key!r} (options: {names})", game=self.id, key=key,
+                                   names=names))
         return {name: (o.validate(given[name]) if name in given else clone(o.default)) for name, o in known.items()}
 
     @classmethod
@@ -190,13 +193,19 @@ class Game:
         """One action in words, for the history (see :meth:`words` for naming who acted)."""
         name = action.get("action")
         if name == "adjust":
-            who = action.get("player", "table")
-            return f"{who}: {action.get('counter')} {action.get('delta', 0):+d}"
+            who = action.get("player", _("table"))
+            return _("{who}: {counter} {delta:+d}", who=who, counter=word("counter", str(action.get("counter"))),
+                     delta=action.get("delta", 0))
         if name == "transfer":
-            return f"{action.get('from')} gives {action.get('to')} {action.get('amount')} {action.get('counter')}"
+            return _("{giver} gives {taker} {amount} {counter}", giver=action.get("from"), taker=action.get("to"),
+                     amount=action.get("amount"), counter=word("counter", str(action.get("counter"))))
         who = action.get("player")
         fields = ", ".join(f"{k}={v}" for k, v in action.items() if k not in ("action", "player"))
-        return (f"{who}: " if isinstance(who, str) else "") + f"{name}" + (f" ({fields})" if fields else "")
+        what = word("action", str(name))
+        if isinstance(who, str):
+            return _("{who}: {action} ({fields})", who=who, action=what, fields=fields) if fields else \
+                _("{who}: {action}", who=who, action=what)
+        return _("{action} ({fields})", action=what, fields=fields) if fields else what
 
     def actor(self, state: dict, action: dict) -> str | None:
         """Who does ``action``: its "player", else whose turn it is; None for the generic corrections."""
@@ -244,18 +253,19 @@ class Game:
         written), ``state`` is not touched: a refused action changes nothing.
         """
         if not isinstance(action, dict):
-            raise RuleError(f"an action must be a JSON object, not {action!r}")
+            raise RuleError(_("an action must be a JSON object, not {action!r}", action=action))
         name = action.get("action")
         if not isinstance(name, str):
-            raise RuleError('an action needs a field "action" naming it')
+            raise RuleError(_('an action needs a field "action" naming it'))
         info = self.actions.get(name)
         if info is None:
             if name in ("undo", "redo"):
-                raise RuleError(f"{name} is handled by the match, not by a game")
-            known = ", ".join(sorted(self.actions) + ["undo", "redo"])
-            raise RuleError(f"{self.title or self.id} has no action {name!r} (actions: {known})")
+                raise RuleError(_("{name} is handled by the match, not by a game", name=name))
+            known = listing(sorted(self.actions) + ["undo", "redo"])
+            raise RuleError(_("{game} has no action {name!r} (actions: {known})", game=self.title or self.id,
+                              name=name, known=known))
         if state["over"] and not info.when_over:
-            raise RuleError(f"the game is over ({self._result_words(state)}); only undo is possible")
+            raise RuleError(_("the game is over ({result}); only undo is possible", result=self._result_words(state)))
         t = Txn(self, state if in_place else clone(state))
         a = Args(t, action)
         self.before_action(t, info, a)
@@ -268,12 +278,12 @@ class Game:
     @staticmethod
     def _result_words(state: dict) -> str:
         if state.get("draw"):
-            return "a draw"
+            return _("a draw")
         if state["winners"]:
-            return " and ".join(state["winners"]) + " won"
+            return _("{names} won", names=listing(state["winners"], _(" and ")))
         if state.get("dragon_won"):
-            return "the dragon won"
-        return "no winner"
+            return _("the dragon won")
+        return _("no winner")
 
     def view(self, state: dict) -> dict:
         """The public JSON view (the ``tablekeeper replay`` contract)."""
@@ -318,7 +328,7 @@ class Game:
         counter = a.str("counter")
         amount = a.int("amount", lo=1)
         if giver == taker:
-            raise RuleError(f"{giver} cannot give {counter} to themselves")
+            raise RuleError(_("{giver} cannot give {counter} to themselves", giver=giver, counter=word("counter", counter)))
         self.transfer(t, giver, taker, counter, amount)
 
     def transfer(self, t: Txn, giver: str, taker: str, counter: str, amount: int) -> int:
@@ -331,7 +341,7 @@ class Game:
         have = t.get(giver, counter)
         paid = max(0, min(amount, have - spec.lo)) if spec.lo is not None else amount
         if paid < amount:
-            t.event(f"{giver} had only {paid} {counter} to give")
+            t.event(_("{giver} had only {paid} {counter} to give", giver=giver, paid=paid, counter=word("counter", counter)))
         if paid:
             t.add(giver, counter, -paid)
             t.add(taker, counter, paid)

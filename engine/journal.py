@@ -52,6 +52,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import salvage
+from .messages import _
 from .errors import JournalBusy, JournalError, JournalFull, JournalReadOnly
 
 SCHEMA_VERSION = 1
@@ -186,7 +187,7 @@ class Journal:
             self.dir.mkdir(parents=True, exist_ok=True, mode=0o700)
         except OSError as e:
             if _kind(e) != "readonly" or not self.dir.is_dir():
-                raise self._error("cannot create the state folder", e) from e
+                raise self._error(_("cannot create the state folder"), e) from e
         self.conn = self._open()
 
     # -- warnings ---------------------------------------------------------------
@@ -216,17 +217,14 @@ class Journal:
                 kind = "full"
         reason = getattr(e, "strerror", None) or str(e)
         if kind == "full":
-            return JournalFull(f"{doing}: the disk holding {self.dir} is full; free some space "
-                               f"(nothing was lost, the action was not recorded)")
+            return JournalFull(_("{doing}: the disk holding {dir} is full; free some space (nothing was lost, the action was not recorded)", doing=doing, dir=self.dir))
         if kind == "readonly":
-            return JournalReadOnly(f"{doing}: {self.dir} cannot be written ({self.readonly or reason})")
+            return JournalReadOnly(_("{doing}: {dir} cannot be written ({value})", doing=doing, dir=self.dir, value=self.readonly or reason))
         if kind == "busy":
-            return JournalBusy(f"{doing}: another tablekeeper kept the journal {self.path} busy for more than "
-                               f"{BUSY_WAIT:g} s; try again")
+            return JournalBusy(_("{doing}: another tablekeeper kept the journal {path} busy for more than {BUSY_WAIT:g} s; try again", doing=doing, path=self.path, BUSY_WAIT=BUSY_WAIT))
         if kind == "damaged":
-            return JournalError(f"{doing}: the journal {self.path} is damaged ({reason}); "
-                                f"run `tablekeeper doctor` (or restart) to repair it")
-        return JournalError(f"{doing}: {self.path}: {reason}")
+            return JournalError(_("{doing}: the journal {path} is damaged ({reason}); run `tablekeeper doctor` (or restart) to repair it", doing=doing, path=self.path, reason=reason))
+        return JournalError(_("{doing}: {path}: {reason}", doing=doing, path=self.path, reason=reason))
 
     # -- opening -------------------------------------------------------------
     def _connect(self, target, *, uri: bool = False) -> sqlite3.Connection:
@@ -244,7 +242,7 @@ class Journal:
             except sqlite3.OperationalError as e:
                 if _kind(e) != "busy":
                     raise
-                self.warn("another process still has the journal open in WAL mode; it stays in WAL mode for now")
+                self.warn(_("another process still has the journal open in WAL mode; it stays in WAL mode for now"))
             finally:
                 conn.execute(f"PRAGMA busy_timeout={int(BUSY_WAIT * 1000)}")
             conn.execute("PRAGMA synchronous=FULL")
@@ -280,7 +278,7 @@ class Journal:
                 return self._recover(str(e))
             if kind == "readonly":
                 return self._open_readonly(getattr(e, "strerror", None) or str(e))
-            raise self._error("cannot open the journal", e) from e
+            raise self._error(_("cannot open the journal"), e) from e
 
     def _open_writable(self) -> sqlite3.Connection:
         _create_private(self.path)
@@ -316,8 +314,7 @@ class Journal:
         conn = self._connect(":memory:")
         conn.executescript(_SCHEMA)
         games, entries, held = self._salvage_into(self.path, conn)
-        self.warn(f"the journal {self.path} is damaged ({problem}) and cannot be repaired here ({why}); "
-                  f"showing the {games} game(s) and {entries} action(s) that could be read")
+        self.warn(_("the journal {path} is damaged ({problem}) and cannot be repaired here ({why}); showing the {games} game(s) and {entries} action(s) that could be read", path=self.path, problem=problem, why=why, games=games, entries=entries))
         return conn
 
     def _check_version(self, conn: sqlite3.Connection) -> None:
@@ -326,7 +323,7 @@ class Journal:
             conn.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
         elif not str(row[0]).isdigit() or int(row[0]) > SCHEMA_VERSION:
             raise JournalError(
-                f"{self.path} was written by a newer tablekeeper (schema {row[0]}); update tablekeeper"
+                _("{path} was written by a newer tablekeeper (schema {value}); update tablekeeper", path=self.path, value=row[0])
             )
 
     def _aside_name(self) -> Path:
@@ -355,7 +352,8 @@ class Journal:
         except (sqlite3.Error, OSError) as e:
             for leftover in [fresh] + [Path(f"{fresh}{s}") for s in _SIDE_FILES]:
                 leftover.unlink(missing_ok=True)
-            raise self._error(f"the journal {self.path} is damaged ({problem}) and cannot be repaired now", e) \
+            raise self._error(_("the journal {path} is damaged ({problem}) and cannot be repaired now",
+                                     path=self.path, problem=problem), e) \
                 from e
         aside = self._aside_name()
         for suffix in ("",) + _SIDE_FILES:
@@ -522,19 +520,18 @@ class Journal:
         try:
             return self.conn.execute(sql, params).fetchall()
         except sqlite3.Error as e:
-            raise self._error("cannot read the journal", e) from e
+            raise self._error(_("cannot read the journal"), e) from e
 
     def _write(self, doing: str, fn):
         """Run ``fn()`` (a write transaction); any failure becomes one clear JournalError."""
         if self.readonly is not None:
-            raise JournalReadOnly(f"{doing}: {self.dir} cannot be written ({self.readonly}); "
-                                  f"nothing was recorded")
+            raise JournalReadOnly(_("{doing}: {dir} cannot be written ({readonly}); nothing was recorded", doing=doing, dir=self.dir, readonly=self.readonly))
         try:
             return fn()
         except JournalError:
             raise
         except UnicodeEncodeError as e:
-            raise JournalError(f"{doing}: the text is not valid Unicode ({e.reason})") from None
+            raise JournalError(_("{doing}: the text is not valid Unicode ({reason})", doing=doing, reason=e.reason)) from None
         except (sqlite3.Error, OSError) as e:
             raise self._error(doing, e) from e
 
@@ -549,7 +546,7 @@ class Journal:
                 )
             return cur.lastrowid
 
-        return self._write("cannot start the game", write)
+        return self._write(_("cannot start the game"), write)
 
     def games(self) -> list[GameRecord]:
         rows = self._rows("SELECT id, game, CAST(setup AS BLOB), started, finished, CAST(result AS BLOB) "
@@ -564,8 +561,7 @@ class Journal:
             except (ValueError, RecursionError, AttributeError):
                 if gid not in self._skipped_games:
                     self._skipped_games.add(gid)
-                    self.warn(f"game {gid}: its setup does not decode (the journal is damaged there); "
-                              f"it is skipped, its rows are kept")
+                    self.warn(_("game {gid}: its setup does not decode (the journal is damaged there); it is skipped, its rows are kept", gid=gid))
                 continue
             out.append(GameRecord(gid, game, setup_obj, started, finished, result_obj))
         return out
@@ -611,7 +607,7 @@ class Journal:
                 elif reopen:
                     self.conn.execute("UPDATE games SET finished=NULL, result=NULL WHERE id=?", (game_id,))
 
-        self._write("cannot save the action", write)
+        self._write(_("cannot save the action"), write)
 
     def entries(self, game_id: int, since: int = 0) -> list[tuple[int, dict]]:
         """The game's entries in order from ``since``, up to the first damaged one.
@@ -625,7 +621,7 @@ class Journal:
             rows = self.conn.execute("SELECT seq, CAST(body AS BLOB), crc FROM entries WHERE game=? AND seq>=? "
                                      "ORDER BY seq", (game_id, since)).fetchall()
         except sqlite3.DatabaseError as e:
-            raise self._error(f"cannot read game {game_id}", e) from e
+            raise self._error(_("cannot read game {game}", game=game_id), e) from e
         expected = since
         for seq, raw, crc in rows:
             problem = None
@@ -643,7 +639,7 @@ class Journal:
     def cut(self, game_id: int, from_seq: int, why: str) -> Path | None:
         """Keep a copy aside, then move entries ``from_seq`` onwards of a game to the quarantine."""
         if self.readonly is not None:
-            self.warn(f"{why}; the game is shown up to action {from_seq} (nothing repaired: {self.readonly})")
+            self.warn(_("{why}; the game is shown up to action {from_seq} (nothing repaired: {readonly})", why=why, from_seq=from_seq, readonly=self.readonly))
             return None
         aside = self.keep_copy_aside()
 
@@ -658,9 +654,9 @@ class Journal:
             return n
 
         try:
-            n = self._write("cannot set the damaged actions aside", write)
+            n = self._write(_("cannot set the damaged actions aside"), write)
         except JournalError as e:
-            self.warn(f"{why}; the game is shown up to action {from_seq}, but {e}")
+            self.warn(_("{why}; the game is shown up to action {from_seq}, but {e}", why=why, from_seq=from_seq, e=e))
             return aside
         kept = f"; a copy of the journal as it was is kept as {aside.name}" if aside else ""
         sentence = (f"{why}; the game resumes from the last good action ({from_seq} kept, {n} removed "
@@ -701,7 +697,7 @@ class Journal:
             with _txn(self.conn):
                 self.conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
 
-        self._write("cannot save the journal's notes", write)
+        self._write(_("cannot save the journal's notes"), write)
 
     def unsafe_shutdowns(self) -> int:
         """How many runs ended without clearing their "running" marker (see :meth:`mark_running`)."""
@@ -731,7 +727,7 @@ class Journal:
                 self.conn.execute("INSERT OR REPLACE INTO meta VALUES ('running', ?)", (token,))
             return n
 
-        return self._write("cannot mark the run", write)
+        return self._write(_("cannot mark the run"), write)
 
     def mark_stopped(self, token: str) -> bool:
         """A clean exit: clear the marker if it is this run's (``token``); True if it was cleared."""
@@ -739,7 +735,7 @@ class Journal:
             with _txn(self.conn):
                 return self.conn.execute("DELETE FROM meta WHERE key='running' AND value=?", (token,)).rowcount
 
-        return self._write("cannot clear the run's marker", write) > 0
+        return self._write(_("cannot clear the run's marker"), write) > 0
 
     def last_finished_id(self) -> int | None:
         """The newest finished game's id (None when no game has finished)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .errors import RuleError
+from .messages import _
 from .game import Game
 from .state import clone
 
@@ -42,20 +43,20 @@ class Match:
     def propose(self, entry: dict) -> Proposal:
         """What ``entry`` would do; raises RuleError and changes nothing if illegal."""
         if not isinstance(entry, dict):
-            raise RuleError(f"an action must be a JSON object, not {entry!r}")
+            raise RuleError(_("an action must be a JSON object, not {entry!r}", entry=entry))
         name = entry.get("action")
         if name in CONTROL:
             if set(entry) != {"action"}:
                 extra = sorted(set(entry) - {"action"})[0]
-                raise RuleError(f"{name}: unexpected field {extra!r}")
+                raise RuleError(_("{name}: unexpected field {extra!r}", name=name, extra=extra))
             if name == "undo":
                 if not self.done:
-                    raise RuleError("nothing to undo")
+                    raise RuleError(_("nothing to undo"))
                 state = self.state_at(len(self.done) - 1)
                 return Proposal("undo", {"action": "undo"}, state,
                                 [f"undone: {self.rules.describe(self.done[-1])}"])
             if not self.undone:
-                raise RuleError("nothing to redo")
+                raise RuleError(_("nothing to redo"))
             state, events = self.rules.apply(self.state, self.undone[-1])
             return Proposal("redo", {"action": "redo"}, state,
                             [f"redone: {self.rules.describe(self.undone[-1])}"] + events)
@@ -98,7 +99,7 @@ class Match:
             self.accept(self.propose(entry))
             return
         try:
-            state, _ = self.rules.apply(self.state, entry, in_place=True)
+            state, _events = self.rules.apply(self.state, entry, in_place=True)
         except Exception:
             self.state = self.state_at(len(self.done))
             raise
@@ -130,7 +131,7 @@ class Match:
                 self.replay(entry)
             except RuleError:
                 return self._load_prefix(entries, i)
-        self.undone = [entry for _, entry in undone]
+        self.undone = [entry for _i, entry in undone]
         return len(entries)
 
     def _load_prefix(self, entries: list[dict], stop: int) -> int:
@@ -144,7 +145,7 @@ class Match:
         base = max(k for k in self._checkpoints if k <= n)
         state = clone(self._checkpoints[base])
         for entry in self.done[base:n]:
-            state, _ = self.rules.apply(state, entry, in_place=True)
+            state, _events = self.rules.apply(state, entry, in_place=True)
         return state
 
     def view(self) -> dict:

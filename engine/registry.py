@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 
 from .errors import SetupError
+from .messages import _
 from .game import Game
 
 #: game id → (module under engine.games, title, issue that brings it)
@@ -22,7 +23,7 @@ KNOWN: dict[str, tuple[str, str, int]] = {
 
 
 def _load(game_id: str) -> type[Game] | None:
-    module_name, _, _ = KNOWN[game_id]
+    module_name = KNOWN[game_id][0]
     try:
         module = importlib.import_module(f"{__package__}.games.{module_name}")
     except ModuleNotFoundError as e:
@@ -35,11 +36,11 @@ def _load(game_id: str) -> type[Game] | None:
 def game_class(game_id: str) -> type[Game]:
     if not isinstance(game_id, str) or game_id not in KNOWN:
         known = ", ".join(KNOWN)
-        raise SetupError(f"unknown game {game_id!r} (games: {known})")
+        raise SetupError(_("unknown game {game_id!r} (games: {known})", game_id=game_id, known=known))
     cls = _load(game_id)
     if cls is None:
-        _, title, issue = KNOWN[game_id]
-        raise SetupError(f"{title} ({game_id}) is not available yet: it comes with issue #{issue}")
+        title, issue = KNOWN[game_id][1:]
+        raise SetupError(_("{title} ({game_id}) is not available yet: it comes with issue #{issue}", title=title, game_id=game_id, issue=issue))
     return cls
 
 
@@ -55,13 +56,13 @@ def available() -> dict[str, type[Game]]:
 def make_rules(setup: dict) -> Game:
     """Rules bound to a table from a setup object ``{"game", "players", "options"}``."""
     if not isinstance(setup, dict):
-        raise SetupError('the setup must be an object like {"game": "counters", "players": ["Ana", "Ben"]}')
+        raise SetupError(_('the setup must be an object like {"game": "counters", "players": ["Ana", "Ben"]}'))
     extra = sorted(set(setup) - {"game", "players", "options"})
     if extra:
-        raise SetupError(f"setup: unexpected field {extra[0]!r}")
+        raise SetupError(_("setup: unexpected field {value!r}", value=extra[0]))
     if "game" not in setup:
-        raise SetupError('the setup needs a "game" field')
+        raise SetupError(_('the setup needs a "game" field'))
     if "players" not in setup:
-        raise SetupError('the setup needs a "players" list')
+        raise SetupError(_('the setup needs a "players" list'))
     cls = game_class(setup["game"])
     return cls(setup["players"], setup.get("options") or {})

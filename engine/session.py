@@ -5,6 +5,7 @@ import random
 from dataclasses import dataclass
 
 from .errors import RuleError, SetupError
+from .messages import _
 from .journal import GameRecord, Journal, StaleJournal
 from .match import Match, Proposal
 from .registry import make_rules
@@ -59,7 +60,7 @@ class Session:
     # -- opening ---------------------------------------------------------------
     @classmethod
     def new(cls, journal: Journal, game: str, players: list[str], options: dict | None = None, **kw) -> "Session":
-        check_value(options or {}, "the options")
+        check_value(options or {}, _("the options"))
         setup = {"game": game, "players": clean_players(players), "options": options or {}}
         rules = make_rules(setup)  # refuses bad setups before anything is written
         setup["options"] = rules.options
@@ -72,16 +73,16 @@ class Session:
         """Rebuild a stored game from its journal, stopping at the last good entry."""
         record = journal.game(game_id)
         if record is None:
-            raise SetupError(f"there is no stored game {game_id}")
+            raise SetupError(_("there is no stored game {game_id}", game_id=game_id))
         match = Match(make_rules(record.setup))
         session = cls(journal, record, match, **kw)
         entries = journal.entries(game_id)
-        used = match.load([entry for _, entry in entries])
+        used = match.load([entry for _seq, entry in entries])
         if used < len(entries):
             seq, entry = entries[used]
             try:  # say why, in the rules' own words
                 probe = Match(match.rules)
-                probe.load([e for _, e in entries[:used]])
+                probe.load([e for _seq, e in entries[:used]])
                 probe.propose(entry)
                 why = "it is not a valid action"
             except RuleError as e:
@@ -132,13 +133,13 @@ class Session:
         """
         check_value(entry)
         if len(repr(entry)) > ACTION_BYTES_MAX:
-            raise RuleError(f"the action is too long (at most {ACTION_BYTES_MAX} characters)")
-        for _ in range(8):
+            raise RuleError(_("the action is too long (at most {ACTION_BYTES_MAX} characters)", ACTION_BYTES_MAX=ACTION_BYTES_MAX))
+        for _attempt in range(8):
             try:
                 return self._apply(entry)
             except StaleJournal:
                 self.refresh()
-        raise RuleError("other writers keep changing this game; try again")
+        raise RuleError(_("other writers keep changing this game; try again"))
 
     def _apply(self, entry: dict) -> Outcome:
         text = ""

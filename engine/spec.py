@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .errors import SetupError
+from .messages import _
 
 #: A start value is a number or a function of (player count, options).
 StartValue = int | Callable[[int, dict], int]
@@ -58,16 +59,16 @@ class Option:
     def validate(self, value: Any) -> Any:
         kind = self.kind or type(self.default)
         if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-            raise SetupError(f"option {self.name!r} must be a whole number, not {value!r}")
+            raise SetupError(_("option {name!r} must be a whole number, not {value!r}", name=self.name, value=value))
         if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
-            raise SetupError(f"option {self.name!r} must be {_kind_name(kind)}, not {value!r}")
+            raise SetupError(_("option {name!r} must be {kind_name}, not {value!r}", name=self.name, kind_name=_kind_name(kind), value=value))
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(repr(c) for c in self.choices)
-            raise SetupError(f"option {self.name!r} must be one of {allowed}, not {value!r}")
+            raise SetupError(_("option {name!r} must be one of {allowed}, not {value!r}", name=self.name, allowed=allowed, value=value))
         if self.lo is not None and value < self.lo:
-            raise SetupError(f"option {self.name!r} must be at least {self.lo}, not {value!r}")
+            raise SetupError(_("option {name!r} must be at least {lo}, not {value!r}", name=self.name, lo=self.lo, value=value))
         if self.hi is not None and value > self.hi:
-            raise SetupError(f"option {self.name!r} must be at most {self.hi}, not {value!r}")
+            raise SetupError(_("option {name!r} must be at most {hi}, not {value!r}", name=self.name, hi=self.hi, value=value))
         if self.check is not None:
             self.check(value)
         return value

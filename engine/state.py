@@ -15,6 +15,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from .errors import RuleError
+from .messages import _, listing, word
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
@@ -57,7 +58,7 @@ class Args:
         self._read.add(key)
         if key not in self._data:
             if default is _MISSING:
-                raise RuleError(f"{self.name}: the field {key!r} is missing")
+                raise RuleError(_("{action}: the field {key!r} is missing", action=self.name, key=key))
             return default
         return self._data[key]
 
@@ -66,11 +67,13 @@ class Args:
         if value is default and default is not _MISSING:
             return value
         if isinstance(value, bool) or not isinstance(value, int):
-            raise RuleError(f"{self.name}: {key!r} must be a whole number, not {value!r}")
+            raise RuleError(_("{action}: {key!r} must be a whole number, not {value!r}", action=self.name, key=key, value=value))
         if lo is not None and value < lo:
-            raise RuleError(f"{self.name}: {key!r} must be at least {lo}, not {value}")
+            raise RuleError(_("{action}: {key!r} must be at least {lo}, not {value}", action=self.name, key=key, lo=lo,
+                                  value=value))
         if hi is not None and value > hi:
-            raise RuleError(f"{self.name}: {key!r} must be at most {hi}, not {value}")
+            raise RuleError(_("{action}: {key!r} must be at most {hi}, not {value}", action=self.name, key=key, hi=hi,
+                                  value=value))
         return value
 
     def str(self, key: str, default: Any = _MISSING, *, choices=None) -> str:
@@ -78,15 +81,17 @@ class Args:
         if value is default and default is not _MISSING:
             return value
         if not isinstance(value, str):
-            raise RuleError(f"{self.name}: {key!r} must be text, not {value!r}")
+            raise RuleError(_("{action}: {key!r} must be text, not {value!r}", action=self.name, key=key, value=value))
         if choices is not None and value not in choices:
-            raise RuleError(f"{self.name}: {key!r} must be one of {', '.join(map(str, choices))}, not {value!r}")
+            raise RuleError(_("{action}: {key!r} must be one of {choices}, not {value!r}", action=self.name, key=key,
+                              choices=listing(choices), value=value))
         return value
 
     def bool(self, key: str, default: Any = _MISSING) -> bool:
         value = self.raw(key, default)
         if not isinstance(value, bool):
-            raise RuleError(f"{self.name}: {key!r} must be true or false, not {value!r}")
+            raise RuleError(_("{action}: {key!r} must be true or false, not {value!r}", action=self.name, key=key,
+                              value=value))
         return value
 
     def ints(self, key: str, default: Any = _MISSING, *, lo: int | None = None) -> list[int]:
@@ -94,9 +99,10 @@ class Args:
         if value is default and default is not _MISSING:
             return value
         if not isinstance(value, list) or any(isinstance(v, bool) or not isinstance(v, int) for v in value):
-            raise RuleError(f"{self.name}: {key!r} must be a list of whole numbers, not {value!r}")
+            raise RuleError(_("{action}: {key!r} must be a list of whole numbers, not {value!r}", action=self.name, key=key,
+                              value=value))
         if lo is not None and any(v < lo for v in value):
-            raise RuleError(f"{self.name}: every value in {key!r} must be at least {lo}")
+            raise RuleError(_("{action}: every value in {key!r} must be at least {lo}", action=self.name, key=key, lo=lo))
         return list(value)
 
     def player(self, key: str = "player", default: Any = _MISSING, *, in_game: bool = True) -> str:
@@ -105,16 +111,17 @@ class Args:
         if value is default and default is not _MISSING:
             return value
         if not isinstance(value, str):
-            raise RuleError(f"{self.name}: {key!r} must be a player's name, not {value!r}")
+            raise RuleError(_("{action}: {key!r} must be a player's name, not {value!r}", action=self.name, key=key,
+                              value=value))
         p = self._t.player(value)
         if in_game and p["out"]:
-            raise RuleError(f"{value} is out of the game")
+            raise RuleError(_("{who} is out of the game", who=value))
         return value
 
     def finish(self) -> None:
         extra = sorted(set(self._data) - self._read)
         if extra:
-            raise RuleError(f"{self.name}: unexpected field {extra[0]!r}")
+            raise RuleError(_("{action}: unexpected field {field!r}", action=self.name, field=extra[0]))
 
 
 class Txn:
@@ -138,8 +145,8 @@ class Txn:
         for p in self.state["players"]:
             if p["name"] == name:
                 return p
-        names = ", ".join(p["name"] for p in self.state["players"])
-        raise RuleError(f"there is no player called {name!r} (players: {names})")
+        names = listing(p["name"] for p in self.state["players"])
+        raise RuleError(_("there is no player called {name!r} (players: {names})", name=name, names=names))
 
     def seat(self, name: str) -> int:
         for i, p in enumerate(self.state["players"]):
@@ -167,9 +174,12 @@ class Txn:
         specs = self.game.player_counters if who is not None else self.game.table_counters
         spec = specs.get(counter)
         if spec is None:
-            kind = "player" if who is not None else "table"
-            known = ", ".join(specs) or "none"
-            raise RuleError(f"{counter!r} is not a {kind} counter in this game (known: {known})")
+            known = listing(word("counter", c) for c in specs) if specs else _("none")
+            if who is not None:
+                raise RuleError(_("{counter!r} is not a player counter in this game (known: {known})",
+                                  counter=counter, known=known))
+            raise RuleError(_("{counter!r} is not a table counter in this game (known: {known})",
+                              counter=counter, known=known))
         return spec
 
     def get(self, who: str | None, counter: str) -> int:
@@ -186,10 +196,13 @@ class Txn:
         holder[counter] = after
         applied = after - before
         if applied != delta:
-            owner = f"{who}'s" if who is not None else "the table's"
-            self.events.append(
-                f"{owner} {counter} stops at {after}: {delta - applied:+d} could not apply"
-            )
+            what = word("counter", counter)
+            if who is not None:
+                self.events.append(_("{who}'s {counter} stops at {after}: {lost:+d} could not apply",
+                                     who=who, counter=what, after=after, lost=delta - applied))
+            else:
+                self.events.append(_("the table's {counter} stops at {after}: {lost:+d} could not apply",
+                                     counter=what, after=after, lost=delta - applied))
         return applied
 
     def set(self, who: str | None, counter: str, value: int) -> int:
@@ -203,16 +216,19 @@ class Txn:
         p = self.player(name)
         if not p["out"]:
             p["out"] = True
-            self.events.append(f"{name} is out: {why}")
+            self.events.append(_("{who} is out: {why}", who=name, why=why))
 
     def finish(self, winners: list[str], *, draw: bool = False, why: str = "") -> None:
         st = self.state
         st["over"] = True
         st["winners"] = list(winners)
         st["draw"] = draw
+        names = listing(winners)
         if draw:
-            self.events.append(f"draw between {', '.join(winners)}" + (f": {why}" if why else ""))
+            self.events.append(_("draw between {names}: {why}", names=names, why=why) if why
+                               else _("draw between {names}", names=names))
         elif winners:
-            self.events.append(f"{' and '.join(winners)} won" + (f": {why}" if why else ""))
+            names = listing(winners, _(" and "))
+            self.events.append(_("{names} won: {why}", names=names, why=why) if why else _("{names} won", names=names))
         else:
-            self.events.append("game over" + (f": {why}" if why else ""))
+            self.events.append(_("game over: {why}", why=why) if why else _("game over"))

@@ -13,6 +13,7 @@ from __future__ import annotations
 import unicodedata
 
 from .errors import RuleError, SetupError
+from .messages import _
 
 #: Longest player name: what a pod's header shows beside the seat number without cutting.
 NAME_MAX = 12
@@ -49,75 +50,76 @@ def _bad_char(text: str) -> str | None:
         cat = unicodedata.category(ch)
         if cat in _REFUSED:
             if cat == "Cs":
-                return "a broken character (not valid Unicode)"
+                return _("a broken character (not valid Unicode)")
             if ch in "\n\r\t":
-                return "a line break or tab"
-            return f"an invisible or control character ({shown(ch)})"
+                return _("a line break or tab")
+            return _("an invisible or control character ({char})", char=shown(ch))
     return None
 
 
 def clean_name(name) -> str:
     """One player's name as stored: NFC, trimmed, inner spaces collapsed; SetupError if unusable."""
     if not isinstance(name, str):
-        raise SetupError(f"a player's name must be text, not {shown(repr(name))[:40]}")
+        raise SetupError(_("a player's name must be text, not {value}", value=shown(repr(name))[:40]))
     if len(name) > 4 * NAME_MAX:
-        raise SetupError(f"the player name {shown(name[:NAME_MAX])!r}… is too long: at most {NAME_MAX} characters")
+        raise SetupError(_("the player name {shown!r}… is too long: at most {NAME_MAX} characters", shown=shown(name[:NAME_MAX]), NAME_MAX=NAME_MAX))
     bad = _bad_char(name)
     if bad:
-        raise SetupError(f"the player name {shown(name)!r} contains {bad}")
+        raise SetupError(_("the player name {shown!r} contains {bad}", shown=shown(name), bad=bad))
     name = " ".join(unicodedata.normalize("NFC", name).split())
     if not name:
-        raise SetupError("a player's name cannot be empty")
+        raise SetupError(_("a player's name cannot be empty"))
     if len(name) > NAME_MAX:
-        raise SetupError(f"the player name {name!r} is too long for a pod's screen: at most {NAME_MAX} characters")
+        raise SetupError(_("the player name {name!r} is too long for a pod's screen: at most {NAME_MAX} characters", name=name, NAME_MAX=NAME_MAX))
     return name
 
 
 def clean_players(players) -> list[str]:
     """The setup's player list, each name cleaned; refuses two names that differ only in case or form."""
     if not isinstance(players, list):
-        raise SetupError('players must be a list of names, like ["Ana", "Ben"]')
+        raise SetupError(_('players must be a list of names, like ["Ana", "Ben"]'))
     if len(players) > ITEMS_MAX:
-        raise SetupError(f"at most {ITEMS_MAX} players")
+        raise SetupError(_("at most {ITEMS_MAX} players", ITEMS_MAX=ITEMS_MAX))
     names = [clean_name(p) for p in players]
     seen: dict[str, str] = {}
     for n in names:
         key = n.casefold()
         if key in seen:
             same = f"{seen[key]!r} and {n!r}" if seen[key] != n else repr(n)
-            raise SetupError(f"two players have the same name ({same}); names must be different")
+            raise SetupError(_("two players have the same name ({same}); names must be different", same=same))
         seen[key] = n
     return names
 
 
-def check_value(value, what: str = "the action", *, depth: int = 0) -> None:
+def check_value(value, what: str | None = None, *, depth: int = 0) -> None:
     """Refuse (RuleError) a JSON value too deep, too long, too large, or with text that is not plain."""
+    what = _("the action") if what is None else what
     if depth > DEPTH_MAX:
-        raise RuleError(f"{what} is nested too deeply (at most {DEPTH_MAX} levels)")
+        raise RuleError(_("{what} is nested too deeply (at most {DEPTH_MAX} levels)", what=what, DEPTH_MAX=DEPTH_MAX))
     if isinstance(value, bool) or value is None:
         return
     if isinstance(value, int):
         if not -INT_MAX <= value <= INT_MAX:
-            raise RuleError(f"{what}: the number {str(value)[:12]}… is too large (at most {INT_MAX:,} either way)")
+            raise RuleError(_("{what}: the number {value}… is too large (at most {INT_MAX:,} either way)", what=what, value=str(value)[:12], INT_MAX=INT_MAX))
         return
     if isinstance(value, float):
         if value != value or value in (float("inf"), float("-inf")) or abs(value) > INT_MAX:
-            raise RuleError(f"{what}: {str(value)[:12]} is not a usable number")
+            raise RuleError(_("{what}: {value} is not a usable number", what=what, value=str(value)[:12]))
         return
     if isinstance(value, str):
         if len(value) > TEXT_MAX:
-            raise RuleError(f"{what}: the text {shown(value[:20])!r}… is too long (at most {TEXT_MAX} characters)")
+            raise RuleError(_("{what}: the text {shown!r}… is too long (at most {TEXT_MAX} characters)", what=what, shown=shown(value[:20]), TEXT_MAX=TEXT_MAX))
         bad = _bad_char(value)
         if bad:
-            raise RuleError(f"{what}: the text {shown(value)!r} contains {bad}")
+            raise RuleError(_("{what}: the text {shown!r} contains {bad}", what=what, shown=shown(value), bad=bad))
         return
     if isinstance(value, (list, dict)):
         if len(value) > ITEMS_MAX:
-            raise RuleError(f"{what} has too many items ({len(value)}; at most {ITEMS_MAX})")
+            raise RuleError(_("{what} has too many items ({len}; at most {ITEMS_MAX})", what=what, len=len(value), ITEMS_MAX=ITEMS_MAX))
         items = value.items() if isinstance(value, dict) else enumerate(value)
         for key, item in items:
             if isinstance(value, dict):
                 check_value(key, what, depth=depth + 1)
             check_value(item, what, depth=depth + 1)
         return
-    raise RuleError(f"{what}: {type(value).__name__} is not a JSON value")
+    raise RuleError(_("{what}: {name} is not a JSON value", what=what, name=type(value).__name__))

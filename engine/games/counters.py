@@ -18,6 +18,7 @@ win. If every player still in goes out at once, it is a draw between them.
 from __future__ import annotations
 
 from ..errors import RuleError, SetupError
+from ..messages import _
 from ..game import Game, action
 from ..spec import Counter, Option
 from ..state import Args, Txn
@@ -31,23 +32,23 @@ def _check_counter_list(value, *, per_player: bool) -> None:
         if isinstance(item, str):
             item = {"name": item}
         if not isinstance(item, dict) or not isinstance(item.get("name"), str) or not item["name"]:
-            raise SetupError(f"each counter must be a name or an object with a \"name\", not {item!r}")
+            raise SetupError(_('each counter must be a name or an object with a "name", not {item!r}', item=item))
         allowed = _FIELDS if per_player else {"name", "start", "min", "max"}
         extra = sorted(set(item) - allowed)
         if extra:
-            raise SetupError(f"counter {item['name']!r}: unknown field {extra[0]!r} (fields: {', '.join(sorted(allowed))})")
+            raise SetupError(_("counter {name!r}: unknown field {value!r} (fields: {join})", name=item['name'], value=extra[0], join=', '.join(sorted(allowed))))
         for key in allowed - {"name"}:
             v = item.get(key)
             if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
-                raise SetupError(f"counter {item['name']!r}: {key!r} must be a whole number or null")
+                raise SetupError(_("counter {name!r}: {key!r} must be a whole number or null", name=item['name'], key=key))
         lo, hi = item.get("min"), item.get("max")
         if lo is not None and hi is not None and lo > hi:
-            raise SetupError(f"counter {item['name']!r}: min {lo} is above max {hi}")
+            raise SetupError(_("counter {name!r}: min {lo} is above max {hi}", name=item['name'], lo=lo, hi=hi))
         start = item.get("start", 0) or 0
         if (lo is not None and start < lo) or (hi is not None and start > hi):
-            raise SetupError(f"counter {item['name']!r}: start {start} is outside its bounds")
+            raise SetupError(_("counter {name!r}: start {start} is outside its bounds", name=item['name'], start=start))
         if item["name"] in seen:
-            raise SetupError(f"two counters are called {item['name']!r}")
+            raise SetupError(_("two counters are called {name!r}", name=item['name']))
         seen.add(item["name"])
 
 
@@ -72,7 +73,7 @@ class Counters(Game):
     def __init__(self, players, options=None):
         super().__init__(players, options)
         if not self.options["counters"]:
-            raise SetupError("counters needs at least one player counter")
+            raise SetupError(_("counters needs at least one player counter"))
         # (counter, mark, True when reached at or below the mark) for out_at and target, worked
         # out once: consequences run after every action.
         self._marks = {key: [(c["name"], c[key], c[key] < (c.get("start", 0) or 0))
@@ -106,16 +107,16 @@ class Counters(Game):
         for p in t.in_game():
             hit = self._reached("out_at", p["counters"])
             if hit:
-                t.eliminate(p["name"], f"{hit[0]} reached {hit[1]}")
+                t.eliminate(p["name"], _("{value} reached {value2}", value=hit[0], value2=hit[1]))
         reached = [p["name"] for p in t.in_game() if self._reached("target", p["counters"])]
         still = [p["name"] for p in t.in_game()]
         if reached:
-            t.finish(reached, why="target reached")
+            t.finish(reached, why=_("target reached"))
         elif before_in and not still:
-            t.finish(before_in, draw=True, why="everybody still in went out at once")
+            t.finish(before_in, draw=True, why=_("everybody still in went out at once"))
         elif (len(still) == 1 and len(self.players) > 1 and self.options["last_standing_wins"]
               and self._marks["out_at"]):
-            t.finish(still, why="last one standing")
+            t.finish(still, why=_("last one standing"))
         turn = t.state["turn"]
         if t.player(turn["player"])["out"] and t.in_game():
             turn["player"] = t.next_in_game(turn["player"])
