@@ -2,9 +2,9 @@
 
 Every figure runs the host's real stack (``SerialPodLink``: pyserial, the
 I/O thread, ``LinkCore``) against the firmware's ``PodCore`` behind a real
-pseudo-terminal (``simpod.SimPod``), or, where it says so, against the
-firmware under the MicroPython unix port (``simpod.MicroPod``) or on the
-deterministic fake-clock wire (``simpod.Wire``).
+pseudo-terminal (``sim.pty_pod.SimPod``), or, where it says so, against the
+firmware under the MicroPython unix port (``sim.micropod.MicroPod``) or on the
+deterministic fake-clock wire (``sim.wire.Wire``).
 
 * ``serial_throughput``: whole random pictures (1 KiB each, nothing shared
   between two) pushed as fast as the link takes them.
@@ -35,11 +35,16 @@ import tempfile
 import time
 from pathlib import Path
 
-from tablekeeper.hardware import serial_frame
+from tablekeeper.firmware import podcore
+from tablekeeper.hardware.serial import frame
 from tablekeeper.hardware.mock import FakeClock
-from tablekeeper.hardware.serial_link import FAST, LinkCore, LinkTiming
-from tablekeeper.hardware.serial_port import PortFinder, SerialPodLink
-from tablekeeper.hardware.simpod import Faults, MicroPod, SimPod, VirtualDisplay, Wire, micropython_binary, podcore
+from tablekeeper.hardware.serial.link import FAST, LinkCore, LinkTiming
+from tablekeeper.hardware.serial.port import PortFinder, SerialPodLink
+from tablekeeper.hardware.serial.sim.display import VirtualDisplay
+from tablekeeper.hardware.serial.sim.faults import Faults
+from tablekeeper.hardware.serial.sim.micropod import MicroPod, micropython_binary
+from tablekeeper.hardware.serial.sim.pty_pod import SimPod
+from tablekeeper.hardware.serial.sim.wire import Wire
 
 PICTURES = 40
 
@@ -139,14 +144,13 @@ def overhead_on_pty(tmp: Path, seed: int = 3) -> dict:
 
 def overhead_on_wire(seeds: int = 20) -> dict:
     """The same measure on the fake-clock wire (deterministic; no thread timing), over many seeds."""
-    pc = podcore()
     ratios, times = [], []
     for seed in range(seeds):
         result = {}
         for rate in (0.0, 0.01):
             clock = FakeClock(0.0)
             link = LinkCore(1, "b")
-            pod = pc.PodCore("b", 1, VirtualDisplay(), 0)
+            pod = podcore.PodCore("b", 1, VirtualDisplay(), 0)
             wire = Wire(link, pod, clock, to_pod=Faults(corrupt=rate, seed=seed),
                         to_host=Faults(corrupt=rate, seed=seed + 100), delay=0.001)
             link.opened(0.0, "wire")
@@ -165,7 +169,7 @@ def overhead_on_wire(seeds: int = 20) -> dict:
 
 def parse_rate(pattern: bytes, total: int = 4 << 20, chunk: int = 4096) -> float:
     """MB/s the frame reader gets through ``pattern`` repeated (as the I/O thread reads it, in chunks)."""
-    reader = serial_frame.FrameReader(stale=0.1)
+    reader = frame.FrameReader(stale=0.1)
     data = (pattern * (chunk // len(pattern) + 1))[:chunk]
     n = total // chunk
     t0 = time.perf_counter()
@@ -184,14 +188,13 @@ class _Silence:
 
 def silence_recovery() -> dict:
     """Seconds from a silent line carrying again to a press made then reaching the owner, per case."""
-    pc = podcore()
     out = {}
     for seconds in (5.0, 15.0):
         for way in ("to_pod", "to_host", "both"):
             clock = FakeClock(0.0)
             events: list = []
             link = LinkCore(1, "b", on_event=events.append)
-            pod = pc.PodCore("b", 1, VirtualDisplay(), 0)
+            pod = podcore.PodCore("b", 1, VirtualDisplay(), 0)
             wire = Wire(link, pod, clock, delay=0.001)
             link.opened(0.0, "wire")
             wire.run(2, until=lambda: link.online)

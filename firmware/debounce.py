@@ -11,7 +11,7 @@ Runs under MicroPython and CPython (plain ints, no allocation per call
 beyond the emitted events).
 """
 
-PRESS, RELEASE, HOLD, REPEAT = 0, 1, 2, 3  # the codes of serial_proto.KINDS
+PRESS, RELEASE, HOLD, REPEAT = 0, 1, 2, 3  # the codes of protocol.KINDS
 
 
 class Debouncer:

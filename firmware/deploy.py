@@ -22,22 +22,24 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-#: What a pod needs, in copy order: the shared link code from hardware/, then the firmware.
-FILES = [ROOT / "hardware" / "serial_frame.py", ROOT / "hardware" / "serial_proto.py"] + [
+#: The frame and protocol modules the pod shares with the host.
+SHARED = ROOT / "hardware" / "serial"
+#: What a pod needs, in copy order: the shared link code, then the firmware.
+FILES = [SHARED / "frame.py", SHARED / "protocol.py"] + [
     ROOT / "firmware" / name for name in ("debounce.py", "oled.py", "podcore.py", "podloop.py", "podconf.py",
                                           "main.py")]
 
 
 def repl_request() -> bytes:
     """The bytes that make a running pod restart into safe mode: a new session, then REPL."""
-    sys.path.insert(0, str(ROOT / "hardware"))
+    sys.path.insert(0, str(SHARED))
     try:
-        import serial_frame
-        import serial_proto
+        import frame
+        import protocol
     finally:
         sys.path.pop(0)
     nonce = int.from_bytes(os.urandom(4), "big") or 1
-    return serial_frame.encode(0, serial_proto.identify(nonce)) + serial_frame.encode(1, serial_proto.repl())
+    return frame.encode(0, protocol.identify(nonce)) + frame.encode(1, protocol.repl())
 
 
 def ask_for_safe_mode(port: str) -> bool:

@@ -2,9 +2,9 @@
 
 :class:`PodCore` is everything a pod does, fed by its board (``main.py`` on
 a microcontroller, ``unixmain.py`` on the MicroPython unix port, and
-``tablekeeper.hardware.simpod`` on the host, all running this file):
+``tablekeeper.hardware.serial.sim`` on the host, all running this file):
 
-* ``receive(data, now)`` — bytes from the host. Frames (``serial_frame``)
+* ``receive(data, now)`` — bytes from the host. Frames (``frame``)
   are taken in sequence order only: the expected one is applied and
   acknowledged; a repeat is acknowledged again and ignored; one after a gap,
   or a damaged one, is answered with a NAK (the host then resends from the
@@ -35,11 +35,11 @@ heartbeat and sets the display up again every ``display_retry`` ms, with
 the whole frame.
 """
 try:  # on the host
-    from tablekeeper.hardware import serial_frame as frame
-    from tablekeeper.hardware import serial_proto as proto
+    from tablekeeper.hardware.serial import frame
+    from tablekeeper.hardware.serial import protocol as proto
 except ImportError:  # on the pod: flat modules
-    import serial_frame as frame
-    import serial_proto as proto
+    import frame
+    import protocol as proto
 try:
     from tablekeeper.firmware import debounce
 except ImportError:
@@ -128,7 +128,7 @@ class PodCore:
 
     # -- input -------------------------------------------------------------------
     def contact(self, button, pressed, now):
-        """Button ``button`` (index into serial_proto.BUTTONS) reads ``pressed`` at ``now``."""
+        """Button ``button`` (index into protocol.BUTTONS) reads ``pressed`` at ``now``."""
         self.debouncers[button].edge(now, pressed)
 
     def receive(self, data, now):

@@ -1,8 +1,8 @@
 """The pod firmware on the MicroPython unix port: stdin/stdout are its serial line, its display is RAM.
 
-For tests and benches on the host (``tablekeeper.hardware.simpod.MicroPod``
+For tests and benches on the host (``tablekeeper.hardware.serial.sim.micropod.MicroPod``
 runs it on a pseudo-terminal): the very ``podcore``, ``podloop``, ``oled``,
-``debounce``, ``serial_frame`` and ``serial_proto`` of a pod, under the real
+``debounce``, ``frame`` and ``protocol`` of a pod, under the real
 MicroPython. The SSD1306 is :class:`PanelI2C`, an I2C bus with a small
 SSD1306 RAM model behind it, so what is dumped is what ``oled`` sent.
 

@@ -50,8 +50,8 @@ FILENAME = "tablekeeper.toml"
 SYSTEM_PATH = Path("/etc/tablekeeper") / FILENAME
 
 #: Backends a seat can name. ``auto`` resolves to gpio or mock at start.
-#: Any other name is a module ``hardware/pod_<name>.py`` (issue #9's serial
-#: pods: ``pod_serial``) with ``check_seat(raw: dict, where: str) -> dict``
+#: Any other name is a subpackage's module ``hardware/<name>/backend.py`` (the
+#: serial pods: ``serial/backend.py``) with ``check_seat(raw: dict, where: str) -> dict``
 #: (its own keys, raising ConfigError) and ``build(rig, seat) -> Pod``.
 BACKENDS = {"auto", "gpio", "mock"}
 #: Top-level tables owned by other parts of the product (not checked here).
@@ -159,14 +159,15 @@ def mock_config(players: int, source: str = "(no config file: mock pods)") -> Po
 
 
 def extra_backend(name):
-    """The module of an extra backend ``hardware/pod_<name>.py``, or None if there is none."""
+    """The module of an extra backend ``hardware/<name>/backend.py``, or None if there is none."""
     if not isinstance(name, str) or not name.isidentifier():
         return None
-    module = f"{__package__}.pod_{name}"
+    package = f"{__package__}.{name}"
+    module = f"{package}.backend"
     try:
         return importlib.import_module(module)
     except ModuleNotFoundError as e:
-        if e.name == module:
+        if e.name in (package, module):
             return None
         raise
 

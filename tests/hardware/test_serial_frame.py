@@ -1,6 +1,6 @@
 """The serial pod link's frames: the pure parser on random bytes (issue #9, "Evidence": a property/fuzz test).
 
-The parser (``serial_frame.check``) answers need-more / discard / frame; it
+The parser (``frame.check``) answers need-more / discard / frame; it
 must never raise and never accept a frame whose CRC is wrong, whatever the
 bytes; and a frame after garbage must be found (resync).
 """
@@ -13,8 +13,8 @@ import serial
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
-from tablekeeper.hardware import serial_frame as frame
-from tablekeeper.hardware import serial_proto as proto
+from tablekeeper.hardware.serial import frame
+from tablekeeper.hardware.serial import protocol as proto
 
 SYNC = bytes([frame.SYNC])
 

@@ -16,8 +16,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tablekeeper.engine import Journal, Session, canonical
-from tablekeeper.hardware import serial_frame as frame
-from tablekeeper.hardware import serial_proto as proto
+from tablekeeper.firmware import podcore
+from tablekeeper.hardware.serial import frame
+from tablekeeper.hardware.serial import protocol as proto
 from tablekeeper.hardware.hub import PodHub
 from tablekeeper.hardware.mock import FakeClock
 from tablekeeper.hardware.panel import Care, Panel
@@ -25,10 +26,11 @@ from tablekeeper.hardware.pod import BUTTONS, InputEvent
 from tablekeeper.hardware.pods import Pod
 from tablekeeper.hardware.render import render
 from tablekeeper.hardware.screen import pack
-from tablekeeper.hardware.serial_link import IDENT, INCOMPATIBLE, LinkCore, LinkTiming
-from tablekeeper.hardware.simpod import CoreDisplay, Faults, VirtualDisplay, Wire, podcore, run_wires
+from tablekeeper.hardware.serial.link import IDENT, INCOMPATIBLE, LinkCore, LinkTiming
+from tablekeeper.hardware.serial.sim.display import VirtualDisplay
+from tablekeeper.hardware.serial.sim.faults import Faults
+from tablekeeper.hardware.serial.sim.wire import CoreDisplay, Wire, run_wires
 
-PC = podcore()
 STILL = Care(shift_every=0, dim_after=0)
 
 
@@ -54,7 +56,7 @@ def new_pod(t):
     boot = random.Random(len(t.boots) + 17).getrandbits(32) | 1
     t.boots.append(boot)
     kw = {"rx_window": t.rx_window} if t.rx_window else {}
-    t.pod = PC.PodCore(t.pod_id, boot, t.display, int(t.clock.now * 1000), **kw)
+    t.pod = podcore.PodCore(t.pod_id, boot, t.display, int(t.clock.now * 1000), **kw)
     if getattr(t, "wire", None) is not None:
         t.wire.pod = t.pod
 
@@ -97,9 +99,9 @@ def test_identify_handshake():
     assert t.link.state == IDENT and not t.link.online
     assert t.wire.run(0.1, until=lambda: t.link.online)
     ident = t.link.identity
-    assert (ident.pod_id, ident.firmware, ident.protocol, ident.boot_id) == ("pod-1", PC.FIRMWARE_VERSION,
+    assert (ident.pod_id, ident.firmware, ident.protocol, ident.boot_id) == ("pod-1", podcore.FIRMWARE_VERSION,
                                                                             proto.PROTOCOL, t.boots[0])
-    assert ident.rx_window == PC.RX_WINDOW and ident.display_ok
+    assert ident.rx_window == podcore.RX_WINDOW and ident.display_ok
     assert "online" in t.reports[0] and "pod-1" in t.reports[0]
 
 

@@ -1,11 +1,11 @@
 """Serial pods over real pseudo-terminals and an in-memory serial peer: the whole host stack, in real time.
 
-The simulated pod (``simpod.SimPod``: the firmware's own PodCore behind a
+The simulated pod (``sim.pty_pod.SimPod``: the firmware's own PodCore behind a
 pty) is opened with pyserial through a ``/dev/serial/by-id``-like folder;
-seats are built like the rig builds them (``serial_pod.build``), presses go
+seats are built like the rig builds them (``backend.build``), presses go
 through the hub into the engine. Issue #9 "Evidence": faults on the line, a
 pod reset mid-game, unplug and replug (on another device node), the other
-seats going on; plus the fake serial peer (``simpod.FakeSerial``) with the
+seats going on; plus the fake serial peer (``sim.fake_serial.FakeSerial``) with the
 same faults. Waits are bounded (they poll a condition), never fixed sleeps.
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ import time
 import pytest
 
 from tablekeeper.engine import Journal, Session, canonical
-from tablekeeper.hardware import serial_pod
+from tablekeeper.hardware.serial import backend
 from tablekeeper.hardware.buttons import Timing
 from tablekeeper.hardware.config import PodsConfig, SeatConfig
 from tablekeeper.hardware.errors import ConfigError
@@ -28,9 +28,11 @@ from tablekeeper.hardware.pod import InputEvent
 from tablekeeper.hardware.pods import Rig
 from tablekeeper.hardware.render import render
 from tablekeeper.hardware.screen import pack
-from tablekeeper.hardware.serial_link import FAST, LinkTiming
-from tablekeeper.hardware.serial_port import PortFinder, SerialPodLink, port_problem
-from tablekeeper.hardware.simpod import FakeSerial, Faults, SimPod
+from tablekeeper.hardware.serial.link import FAST, LinkTiming
+from tablekeeper.hardware.serial.port import PortFinder, SerialPodLink, port_problem
+from tablekeeper.hardware.serial.sim.fake_serial import FakeSerial
+from tablekeeper.hardware.serial.sim.faults import Faults
+from tablekeeper.hardware.serial.sim.pty_pod import SimPod
 
 STILL = Care(shift_every=0, dim_after=0)
 TIMING = Timing(debounce=0.02, hold_time=0.6, repeat_interval=0.15)
@@ -41,7 +43,7 @@ def serial_seat(n: int, pod: str, port: str | None = None) -> SeatConfig:
     raw = {"number": n, "backend": "serial", "pod": pod}
     if port:
         raw["port"] = port
-    return SeatConfig(n, "serial", extra=serial_pod.check_seat(raw, f"test: seat {n}"))
+    return SeatConfig(n, "serial", extra=backend.check_seat(raw, f"test: seat {n}"))
 
 
 class Table:
@@ -58,7 +60,7 @@ class Table:
         self.finder = PortFinder(self.by_id)
         for n in serial:
             port = None if open_port is None else f"fake://pod-{n}"
-            self.rig.pods[n] = serial_pod.build(self.rig, serial_seat(n, f"pod-{n}", port), finder=self.finder,
+            self.rig.pods[n] = backend.build(self.rig, serial_seat(n, f"pod-{n}", port), finder=self.finder,
                                                 timing=FAST, open_port=open_port)
         self.rig.build(list(mock))
         self.rig.start()
@@ -354,18 +356,18 @@ def test_hw_check_finds_the_pod_and_its_display(tmp_path):
     sim = SimPod("pod-1", by_id=by_id).start()
     other = SimPod("pod-9", by_id=by_id).start()
     try:
-        found = serial_pod.hw_check(serial_seat(1, "pod-1"), finder=PortFinder(by_id), timing=FAST)
+        found = backend.hw_check(serial_seat(1, "pod-1"), finder=PortFinder(by_id), timing=FAST)
         assert [(p, ok) for p, ok, _ in found] == [("pod", True), ("display", True), ("link", True)]
         assert "pod 'pod-1'" in found[0][2] and "online" in found[0][2]
         assert sim.frame != bytes(1024)  # hw check looked, drew nothing: the waiting screen is still there
         sim.display.fail = True
         sim.reset()
-        found = serial_pod.hw_check(serial_seat(1, "pod-1"), finder=PortFinder(by_id), timing=FAST)
+        found = backend.hw_check(serial_seat(1, "pod-1"), finder=PortFinder(by_id), timing=FAST)
         assert found[1][:2] == ("display", False) and "I2C wiring" in found[1][2]
-        missing = serial_pod.hw_check(serial_seat(2, "pod-2"), finder=PortFinder(by_id), timing=FAST)
+        missing = backend.hw_check(serial_seat(2, "pod-2"), finder=PortFinder(by_id), timing=FAST)
         assert missing[0][:2] == ("pod", False)
         assert "not found" in missing[0][2] and "pod-9" in missing[0][2]
-        pods = serial_pod.find_pods(PortFinder(by_id), timing=FAST)
+        pods = backend.find_pods(PortFinder(by_id), timing=FAST)
         assert sorted(i.pod_id for _, i in pods) == ["pod-1", "pod-9"]
     finally:
         sim.close()
@@ -380,14 +382,14 @@ def test_hw_check_finds_the_pod_and_its_display(tmp_path):
 ])
 def test_serial_seat_config_errors_name_the_key(raw, words):
     with pytest.raises(ConfigError, match=words):
-        serial_pod.check_seat(raw, "tablekeeper.toml: seat 1")
+        backend.check_seat(raw, "tablekeeper.toml: seat 1")
 
 
 def test_serial_seat_config():
-    extra = serial_pod.check_seat({"number": 3, "backend": "serial", "pod": "e6614c311b7c5f2c"}, "x")
+    extra = backend.check_seat({"number": 3, "backend": "serial", "pod": "e6614c311b7c5f2c"}, "x")
     assert extra == {"pod": "e6614c311b7c5f2c", "port": None}
     with pytest.raises(ConfigError, match="already seat 1's pod"):
-        serial_pod.check_duplicates([serial_seat(1, "p"), serial_seat(2, "p")])
+        backend.check_duplicates([serial_seat(1, "p"), serial_seat(2, "p")])
 
 
 def test_a_simulated_serial_seat_for_mock_mode(tmp_path):
@@ -398,7 +400,7 @@ def test_a_simulated_serial_seat_for_mock_mode(tmp_path):
     journal = Journal(tmp_path / "state", durable=False)
     session = Session.new(journal, "counters", ["Ana"], {"counters": ["gold"]})
     try:
-        rig.pods[1] = pod = serial_pod.build(rig, serial_seat(1, "sim-1", "sim"), timing=FAST)
+        rig.pods[1] = pod = backend.build(rig, serial_seat(1, "sim-1", "sim"), timing=FAST)
         hub = PodHub(session, rig.pods, rig.events)
         hub.refresh()
         assert pod.description.startswith("simulated serial pod 'sim-1' on /dev/")
@@ -485,7 +487,7 @@ def test_hw_check_shows_the_link_statistics(tmp_path):
     by_id = tmp_path / "by-id"
     sim = SimPod("pod-1", by_id=by_id, to_host=Faults(garbage=0.01, seed=4)).start()
     try:
-        found = serial_pod.hw_check(serial_seat(1, "pod-1"), finder=PortFinder(by_id), timing=FAST)
+        found = backend.hw_check(serial_seat(1, "pod-1"), finder=PortFinder(by_id), timing=FAST)
     finally:
         sim.close()
     link = [f for f in found if f[0] == "link"]

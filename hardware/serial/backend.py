@@ -2,7 +2,7 @@
 
 The seat gets the same :class:`~.panel.Panel` as a wired pod (render, OLED
 care, only changed bytes); the panel's display link is a
-:class:`~.serial_port.SerialPodLink`, so a serial seat shows exactly the
+:class:`~.port.SerialPodLink`, so a serial seat shows exactly the
 pixels of any other backend and nothing elsewhere needs a special case.
 Its buttons arrive from the pod as :class:`~.pod.InputEvent` on the rig's
 queue.
@@ -19,7 +19,7 @@ Without ``port`` the pod is looked for under ``/dev/serial/by-id`` (names
 holding the id first, then any port no other pod answered on), so a pod can
 move to another USB socket. Debounce, hold and repeat come from ``[pods]``.
 
-``port = "sim"`` gives the seat a simulated pod (``simpod.SimPod``: the
+``port = "sim"`` gives the seat a simulated pod (``sim.pty_pod.SimPod``: the
 firmware's logic on a pseudo-terminal) — the whole serial stack on a PC,
 in mock mode; its buttons are :meth:`SerialPod.pin` like a mock pod's.
 """
@@ -30,13 +30,13 @@ import re
 import time
 from typing import Callable
 
-from .config import SeatConfig
-from .errors import ConfigError, PodError
-from .panel import Panel
-from .pods import Pod
-from .screen import unpack
-from .serial_link import LinkTiming
-from .serial_port import PortFinder, SerialPodLink
+from ..config import SeatConfig
+from ..errors import ConfigError, PodError
+from ..panel import Panel
+from ..pods import Pod
+from ..screen import unpack
+from .link import LinkTiming
+from .port import PortFinder, SerialPodLink
 
 BACKEND = "serial"
 SIM_PORT = "sim"
@@ -85,7 +85,7 @@ class SerialPod(Pod):
         super().__init__(seat, BACKEND, panel, link.describe() if sim is None else
                          f"simulated serial pod {link.pod_id!r} on {sim.device}", None, clock=clock, report=report)
         self.link = link
-        self.sim = sim  # a simpod.SimPod when the seat's port is "sim"
+        self.sim = sim  # a sim.pty_pod.SimPod when the seat's port is "sim"
 
     @property
     def online(self) -> bool:
@@ -142,7 +142,7 @@ def build(rig, s: SeatConfig, *, finder: PortFinder | None = None, timing: LinkT
     buttons = (t.debounce, t.hold_time, t.repeat_interval)
     sim = None
     if s.extra.get("port") == SIM_PORT:
-        from .simpod import SimPod
+        from .sim.pty_pod import SimPod
 
         sim = SimPod(s.extra["pod"]).start()
         link = SerialPodLink(s.number, s.extra["pod"], rig.events, port=sim.path, finder=finder, timing=timing,

@@ -1,7 +1,7 @@
 """Frames of the serial pod link: sync byte, length, sequence number, payload, CRC-16-CCITT.
 
 One file for both ends: the host imports it as
-``tablekeeper.hardware.serial_frame`` and the pod runs this very file under
+``tablekeeper.hardware.serial.frame`` and the pod runs this very file under
 MicroPython (``firmware/deploy.py`` copies it onto the pod). So it keeps to
 the Python both run: no dataclasses, no typing, no ``__future__``, no
 bytearray item deletion.

@@ -5,7 +5,7 @@ one name per device, whichever USB socket it is in) and which pod answered
 on which; it is shared by the links of one table so that two seats never
 open one port (pyserial's exclusive lock makes sure across processes).
 
-:class:`SerialPodLink` is one seat's pod: a :class:`~.serial_link.LinkCore`
+:class:`SerialPodLink` is one seat's pod: a :class:`~.link.LinkCore`
 driven by one thread per port that reads, writes and runs the link's timers.
 It is the seat panel's :class:`~.pod.DisplayLink` (``write``, ``contrast``,
 ``power``, ``close``): those calls, from the owner thread, only set the
@@ -34,8 +34,8 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from .errors import PodError
-from .serial_link import DOWN, IDENT, INCOMPATIBLE, ONLINE, LinkCore, LinkTiming
+from ..errors import PodError
+from .link import DOWN, IDENT, INCOMPATIBLE, ONLINE, LinkCore, LinkTiming
 
 #: Where udev puts stable serial device names (tests point it at a folder of symlinks to ptys).
 BY_ID = Path("/dev/serial/by-id")

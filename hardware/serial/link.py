@@ -1,9 +1,9 @@
 """The host end of one serial pod's link, without any I/O: what to send, what was received.
 
 :class:`LinkCore` is a sans-I/O state machine (bytes and times in, bytes and
-events out), so the I/O thread of :mod:`.serial_port`, the simulated wire
-of :mod:`.simpod` and the tests drive the very same code, the tests on a
-fake clock. Frames and messages: :mod:`.serial_frame`, :mod:`.serial_proto`.
+events out), so the I/O thread of :mod:`.port`, the simulated wire
+of :mod:`.sim.wire` and the tests drive the very same code, the tests on a
+fake clock. Frames and messages: :mod:`.frame`, :mod:`.protocol`.
 
 Host → pod (Klipper's scheme): every frame has a sequence number; the pod
 takes them in order only and every pod frame carries, as its SEQ, the next
@@ -52,10 +52,10 @@ from collections import deque
 from dataclasses import dataclass, fields
 from typing import Callable
 
-from . import serial_frame as frame
-from . import serial_proto as proto
-from .pod import PAGES, WIDTH, InputEvent
-from .screen import FRAME_BYTES, plan
+from ..pod import PAGES, WIDTH, InputEvent
+from ..screen import FRAME_BYTES, plan
+from . import frame
+from . import protocol as proto
 
 DOWN, IDENT, ONLINE, INCOMPATIBLE = "down", "identifying", "online", "incompatible"
 _PRESS, _RELEASE = proto.KINDS.index("press"), proto.KINDS.index("release")
@@ -89,7 +89,7 @@ class LinkTiming:
     garbage_pause: float = 1.0  # ... for this long (a pod sends none; a line error costs a few bytes)
     report_every: float = 10.0  # the same kind of trouble is reported at most this often
     max_queued: int = 256  # events waiting on the owner's queue beyond which a link drops (and counts) them
-    # the I/O side (serial_port)
+    # the I/O side (port)
     identify_timeout: float = 1.0  # a port that does not answer IDENTIFY by then is not a pod
     tick: float = 0.05  # the reader's longest wait
     backoff_first: float = 0.2  # reconnect delays: doubled up to backoff_max
@@ -149,7 +149,7 @@ class LinkStats:
     early_events: int = 0
     events_dropped_by_pod: int = 0  # never reached the host: the pod's outbox was full
     events_rate_limited: int = 0  # arrived over the rate limit: held back (left with the pod, taken later)
-    events_queue_full: int = 0  # the owner's queue was full (serial_port)
+    events_queue_full: int = 0  # the owner's queue was full (port)
     flood_bytes: int = 0  # ignored unparsed: the device sent garbage faster than ``garbage_limit``
     floods: int = 0
     sessions: int = 0

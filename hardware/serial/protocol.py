@@ -1,6 +1,6 @@
 """The messages of the serial pod link, in a frame's payload. Shared by host and pod.
 
-Like :mod:`serial_frame` this file runs unchanged under MicroPython on the
+Like :mod:`.frame` this file runs unchanged under MicroPython on the
 pod, so it keeps to the Python both run.
 
 A payload is one or more messages back to back; a message is an id byte and
