@@ -1,4 +1,4 @@
-"""Serial pod link benchmarks (issue #9): throughput and latency over a pty, retransmit overhead at 1% corrupted bytes.
+"""Serial pod link benchmarks: throughput and latency over a pty, retransmit overhead at 1% corrupted bytes.
 
 Every figure runs the host's real stack (``SerialPodLink``: pyserial, the
 I/O thread, ``LinkCore``) against the firmware's ``PodCore`` behind a real

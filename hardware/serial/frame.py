@@ -126,14 +126,6 @@ def check(buf, start=0, end=None):
     return total
 
 
-def seq_of(frame):
-    return frame[2]
-
-
-def payload_of(frame):
-    return bytes(frame[HEADER:len(frame) - TRAILER])
-
-
 class FrameReader:
     """Bytes in (in any pieces), ``(seq, payload)`` frames out.
 

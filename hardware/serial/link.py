@@ -649,9 +649,6 @@ class LinkCore:
             times.append(self.reader.waiting_since + t.stale_frame)
         return min(times) if times else None
 
-    def wants_to_send(self) -> bool:
-        return self.state == ONLINE and (bool(self._dirty) or bool(self.unknown) or self.promised != self.target)
-
     def _shrink(self) -> None:
         # Damaged frames: make new ones smaller (a long frame is more likely to be hit).
         self.frame_limit = max(MIN_FRAME_LIMIT, self.frame_limit // 2)

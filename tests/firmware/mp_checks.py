@@ -5,7 +5,7 @@ prints one line per check (``ok NAME`` or ``FAIL NAME: why``) and ``DONE n``;
 ``... mp_checks.py oled`` prints the I2C transactions of the firmware's
 SSD1306 driver instead (the host decodes them). Under CPython,
 ``tests/firmware/test_firmware.py`` imports this module and runs
-:func:`run_all`. Each check cites the line of issue #9 it checks.
+:func:`run_all`. Each check is named by the behaviour it proves.
 """
 import sys
 
@@ -88,14 +88,14 @@ def identified_pod(seq=40, nonce=7):
 
 # -- framing ----------------------------------------------------------------------------------------------
 def check_crc_vector():
-    """#9: CRC-16-CCITT (the CCITT-FALSE check value)."""
+    """CRC-16-CCITT (the CCITT-FALSE check value)."""
     assert frame.crc16(b"123456789") == 0x29B1, hex(frame.crc16(b"123456789"))
     data = bytes(range(256)) * 3
     assert frame._crc16_py(data) == frame.crc16(data)
 
 
 def check_frame_round_trip():
-    """#9: frames = sync byte, length, sequence number, payload, CRC."""
+    """Frames = sync byte, length, sequence number, payload, CRC."""
     f = frame.encode(300, b"hello")
     assert f[0] == frame.SYNC and f[1] == 5 and f[2] == 300 & 0xFF, f
     assert frame.check(f) == len(f)
@@ -109,7 +109,7 @@ def check_frame_round_trip():
 
 
 def check_resync_after_garbage():
-    """#9: resync after garbage; the pure parser answers need-more / discard / frame."""
+    """Resync after garbage; the pure parser answers need-more / discard / frame."""
     a = frame.encode(1, b"first")
     b = frame.encode(2, b"\x01\x7e\x7e\x7e\x7e second \x7e")
     stream = b"\x00\x01junk\x7e\xff" + a + b"\x7e\x03\x09garbage" + b + b"\x7e"
@@ -143,7 +143,7 @@ def check_sync_flood_dropped_a_run_at_a_time():
 
 
 def check_bad_crc_refused():
-    """#9: never accepts a frame with a bad CRC."""
+    """Never accepts a frame with a bad CRC."""
     f = bytearray(frame.encode(9, b"payload"))
     for i in range(1, len(f)):
         g = bytearray(f)
@@ -157,7 +157,7 @@ def check_bad_crc_refused():
 
 
 def check_stale_partial_frame():
-    """#9: resync: a garbage length cannot hold up the frames behind it."""
+    """Resync: a garbage length cannot hold up the frames behind it."""
     good = frame.encode(5, b"ok")
     r = frame.FrameReader(stale=50)
     assert r.feed(b"\x7e\xf0\x01" + good, 0) == []  # a 240-byte frame would need more
@@ -177,7 +177,7 @@ def check_max_payload():
 
 # -- messages ------------------------------------------------------------------------------------------------
 def check_messages_round_trip():
-    """#9: identify reply (protocol, firmware, pod id, boot id); display commands; events."""
+    """Identify reply (protocol, firmware, pod id, boot id); display commands; events."""
     cases = [
         (proto.identify(0xDEADBEEF), (proto.IDENTIFY, 0xDEADBEEF)),
         (proto.config(250, 100, 3000, 20, 600, 150), (proto.CONFIG, 250, 100, 3000, 20, 600, 150)),
@@ -237,7 +237,7 @@ def _events(script, d=None):
 
 
 def check_debounce():
-    """#9: buttons with debounce: a chattering contact is one press, a glitch none; hold and repeat."""
+    """Buttons with debounce: a chattering contact is one press, a glitch none; hold and repeat."""
     chatter = [(0, True), (2, False), (4, True), (5, False), (7, True), (60, None), (100, False), (101, True),
                (103, False), (200, None)]
     assert _events(chatter) == [(0, 27), (1, 123)], _events(chatter)
@@ -249,7 +249,7 @@ def check_debounce():
 
 # -- the pod's link ------------------------------------------------------------------------------------------
 def check_identify_reply():
-    """#9: identify reply: protocol version, firmware version, pod id, boot id; a new nonce starts a session."""
+    """Identify reply: protocol version, firmware version, pod id, boot id; a new nonce starts a session."""
     pod, d = new_pod()
     assert d.splashes == 1 and not pod.identified
     pod.receive(frame.encode(200, proto.identify(99)), 5)
@@ -265,7 +265,7 @@ def check_identify_reply():
 
 
 def check_frames_in_order_only():
-    """#9: host->pod frames acknowledged; taken in order, a repeat acknowledged, a gap NAKed."""
+    """Host->pod frames acknowledged; taken in order, a repeat acknowledged, a gap NAKed."""
     pod, d = identified_pod(seq=40)
     pod.receive(frame.encode(42, proto.fill(0, 127, 0, 0, 0xFF)), 2)  # 41 is missing
     out = frames_of(pod.poll(2))
@@ -282,7 +282,7 @@ def check_frames_in_order_only():
 
 
 def check_damaged_frame_is_naked():
-    """#9: a damaged frame is answered with a NAK at once (the host resends without waiting for its timeout)."""
+    """A damaged frame is answered with a NAK at once (the host resends without waiting for its timeout)."""
     pod, d = identified_pod(seq=10)
     bad = bytearray(frame.encode(11, proto.fill(0, 127, 0, 0, 0x33)))
     bad[6] ^= 0x40
@@ -293,7 +293,7 @@ def check_damaged_frame_is_naked():
 
 
 def check_draw_is_idempotent():
-    """#9: display updates are idempotent "set these pages" commands."""
+    """Display updates are idempotent "set these pages" commands."""
     pod, d = identified_pod(seq=0)
     data = bytes(range(10, 30))
     pod.receive(frame.encode(1, proto.draw(100, 109, 6, 7, data)), 2)
@@ -304,7 +304,7 @@ def check_draw_is_idempotent():
 
 
 def check_events_resent_until_acked():
-    """#9: pod->host button events numbered and re-sent until acknowledged."""
+    """Pod->host button events numbered and re-sent until acknowledged."""
     pod, d = identified_pod(seq=0)
     pod.contact(3, True, 10)
     assert msgs_of(pod.poll(29), proto.EVENT) == []
@@ -351,7 +351,7 @@ def check_presses_before_identify_ignored():
 
 
 def check_heartbeat():
-    """#9: a heartbeat (STATUS with the boot id) every heartbeat ms."""
+    """A heartbeat (STATUS with the boot id) every heartbeat ms."""
     pod, d = new_pod()
     assert msgs_of(pod.poll(0), proto.STATUS) == [(proto.STATUS, 0x1234ABCD, 0, 0, proto.FLAG_DISPLAY_OK, 0)]
     assert msgs_of(pod.poll(100), proto.STATUS) == []
@@ -391,7 +391,7 @@ def check_display_failure_and_return():
 
 
 def check_boot_ids_differ():
-    """#9: a boot id that changes at every start."""
+    """A boot id that changes at every start."""
     ids = set(podcore.new_boot_id() for _ in range(20))
     assert len(ids) == 20 and 0 not in ids
 

@@ -1,4 +1,4 @@
-"""The pod firmware's pure parts under the real MicroPython unix port and under CPython (issue #9).
+"""The pod firmware's pure parts under the real MicroPython unix port and under CPython.
 
 The same checks (``mp_checks.py``) run in both; the bytes either side makes
 are compared; the firmware's SSD1306 driver is decoded by the host's SSD1306
@@ -45,7 +45,7 @@ def micropython(*args: str, stdin: str | None = None) -> str:
 # -- the same checks in both Pythons -------------------------------------------------------------------------
 @needs_micropython
 def test_pure_parts_pass_under_micropython():
-    """#9: the firmware's pure parts (framing, protocol, display commands, debounce) run under MicroPython."""
+    """The firmware's pure parts (framing, protocol, display commands, debounce) run under MicroPython."""
     lines = micropython(str(HERE / "mp_checks.py")).splitlines()
     failed = [ln for ln in lines if ln.startswith("FAIL")]
     assert not failed, failed
@@ -55,7 +55,7 @@ def test_pure_parts_pass_under_micropython():
 
 @pytest.mark.parametrize("check", mp_checks.CHECKS, ids=lambda f: f.__name__)
 def test_pure_parts_pass_under_cpython(check):
-    """#9: ... and the very same checks under CPython."""
+    """... and the very same checks under CPython."""
     check()
 
 
@@ -80,13 +80,13 @@ def cpython_rows() -> list[str]:
 
 @needs_micropython
 def test_both_pythons_make_the_same_frames():
-    """#9: one framing shared by both ends: byte for byte the same frames and CRCs."""
+    """One framing shared by both ends: byte for byte the same frames and CRCs."""
     assert micropython("-c", SCRIPT).split() == cpython_rows()
 
 
 @needs_micropython
 def test_boot_id_changes_at_every_start():
-    """#9: a boot id that changes at every start (two starts of MicroPython)."""
+    """A boot id that changes at every start (two starts of MicroPython)."""
     ids = {micropython("-c", "import podcore; print(podcore.new_boot_id())").strip() for _ in range(3)}
     assert len(ids) == 3
 
@@ -94,7 +94,7 @@ def test_boot_id_changes_at_every_start():
 # -- the SSD1306 driver --------------------------------------------------------------------------------------
 @needs_micropython
 def test_oled_driver_bytes_give_its_buffer_on_an_ssd1306():
-    """#9: SSD1306 over machine.I2C via framebuf: the driver's I2C bytes, decoded by the host's SSD1306 model,
+    """SSD1306 over machine.I2C via framebuf: the driver's I2C bytes, decoded by the host's SSD1306 model,
     leave the display RAM equal to the driver's frame buffer (so window updates land where they should)."""
     model = Ssd1306Model()
     buf = None
@@ -157,7 +157,7 @@ edges = st.lists(st.tuples(st.integers(0, 400), st.booleans()), min_size=1, max_
 @given(edges)
 @example([(0, True), (262, False), (282, True)])  # a level lasting exactly the debounce time
 def test_pod_debounce_equals_host_debounce(script):
-    """#9: buttons with debounce: the pod's debounce/hold/repeat gives exactly the host's events and times."""
+    """Buttons with debounce: the pod's debounce/hold/repeat gives exactly the host's events and times."""
     fw, host = run_both(script)
     assert fw == host
 
@@ -198,7 +198,7 @@ def wait_until(pred, timeout: float) -> bool:
 
 @needs_micropython
 def test_firmware_under_micropython_serves_the_host_over_a_pty(tmp_path):
-    """#9: the firmware's logic behind a pseudo-terminal: identify, a picture, every scripted press exactly once,
+    """The firmware's logic behind a pseudo-terminal: identify, a picture, every scripted press exactly once,
     and after a restart (new boot id) the whole picture again."""
     by_id = tmp_path / "by-id"
     presses = "up@100,down@250,select@400,main@550"
@@ -249,7 +249,7 @@ def load_deploy():
 
 
 def test_deploy_copies_what_the_pod_imports(tmp_path):
-    """#9: install with mpremote: every module the pod's main imports is copied, the shared link code included."""
+    """Install with mpremote: every module the pod's main imports is copied, the shared link code included."""
     deploy = load_deploy()
     copy, reset = deploy.commands("/dev/ttyACM0", pod_id="seat-red")
     assert copy[:4] == ["mpremote", "connect", "/dev/ttyACM0", "cp"] and copy[-1] == ":"
@@ -280,7 +280,7 @@ def test_deploy_asks_a_running_pod_for_its_repl():
 # -- the pod's own main.py (with a stand-in ``machine``) ---------------------------------------------------------
 @needs_micropython
 def test_main_boots_serves_and_restarts_into_safe_mode(tmp_path):
-    """#9: the pod's program as a pod runs it: the watchdog set and fed, the display set up over I2C, the
+    """The pod's program as a pod runs it: the watchdog set and fed, the display set up over I2C, the
     identify reply with the board's unique id as pod id; a REPL request restarts it, and the next start is
     in safe mode (no link, no watchdog, the REPL free)."""
     nonce = 0x01020304

@@ -1,4 +1,4 @@
-"""Debounce, hold and repeat on an injectable clock (issue #7: "Debounce in our own code with an injectable clock")."""
+"""Debounce, hold and repeat on an injectable clock."""
 from __future__ import annotations
 
 import queue
@@ -19,7 +19,7 @@ def kinds(events):
 
 
 def test_chatter_gives_exactly_one_press_and_one_release():
-    """Issue #7: 'a chattering contact gives exactly one press'."""
+    """A chattering contact gives exactly one press."""
     out = []
     d = Debouncer(1, "up", out.append, T)
     t = 0.0
@@ -35,7 +35,7 @@ def test_chatter_gives_exactly_one_press_and_one_release():
 
 
 def test_short_glitch_is_ignored():
-    """Issue #7 debounce: a level must stay put for the debounce time; a 5 ms glitch is no press."""
+    """Debounce: a level must stay put for the debounce time; a 5 ms glitch is no press."""
     out = []
     d = Debouncer(1, "up", out.append, T)
     d.edge(0.0, True)
@@ -45,7 +45,7 @@ def test_short_glitch_is_ignored():
 
 
 def test_hold_then_repeats_at_their_times():
-    """Issue #7: 'Hold repeats' — hold after hold_time, repeat every repeat_interval, each at its due time."""
+    """Hold repeats: hold after hold_time, repeat every repeat_interval, each at its due time."""
     out = []
     d = Debouncer(2, "down", out.append, T)
     d.edge(0.0, True)
@@ -60,7 +60,7 @@ def test_hold_then_repeats_at_their_times():
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(st.floats(0.0001, 0.3), st.booleans()), max_size=40))
 def test_events_alternate_press_release_whatever_the_contact_does(edges):
-    """Issue #7 debounce property: presses and releases alternate; holds/repeats only between them."""
+    """Debounce property: presses and releases alternate; holds/repeats only between them."""
     out = []
     d = Debouncer(1, "main", out.append, T)
     t = 0.0
@@ -83,7 +83,7 @@ def test_events_alternate_press_release_whatever_the_contact_does(edges):
 
 
 def test_mock_pins_through_gpiozero_reach_the_queue():
-    """Issue #7: buttons via gpiozero (pull-up: pressed = pin low) on MockFactory pins, events onto one queue."""
+    """Buttons via gpiozero (pull-up: pressed = pin low) on MockFactory pins, events onto one queue."""
     clock = FakeClock()
     q = queue.Queue()
     scanner = ButtonScanner(q, clock)
@@ -107,7 +107,7 @@ def test_mock_pins_through_gpiozero_reach_the_queue():
 
 
 def test_scanner_thread_runs_timers_on_the_real_clock():
-    """Issue #7: hold timing without anyone ticking by hand (the headless loop's case)."""
+    """Hold timing without anyone ticking by hand (the headless loop's case)."""
     q = queue.Queue()
     scanner = ButtonScanner(q)
     d = scanner.add(1, "up", Timing(debounce=0.005, hold_time=0.05, repeat_interval=0.02))

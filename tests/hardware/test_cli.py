@@ -1,4 +1,4 @@
-"""`tablekeeper serve` and `tablekeeper hw check` (issue #7, "Config", "`tablekeeper serve`")."""
+"""`tablekeeper serve` and `tablekeeper hw check`."""
 from __future__ import annotations
 
 import errno
@@ -51,7 +51,7 @@ def _findings(tmp_path, open_bus, factory=None):
 
 
 def test_hw_check_says_what_was_found_and_what_is_wrong(tmp_path):
-    """Issue #7: `hw check` per seat — "no display at 0x3C on i2c-1 channel 2", a stuck button, a mock pod."""
+    """`hw check` per seat — "no display at 0x3C on i2c-1 channel 2", a stuck button, a mock pod."""
     bus = FakeSMBus({(0, 0x3C): Ssd1306Model()}, mux=0x70)
     factory = MockFactory()
     factory.pin(13, pin_class=StuckPin)
@@ -66,7 +66,7 @@ def test_hw_check_says_what_was_found_and_what_is_wrong(tmp_path):
 
 
 def test_hw_check_permission_and_missing_devices(tmp_path):
-    """Issue #7: "permission denied on /dev/i2c-1: add the user to the i2c group"; a missing mux; no SPI node."""
+    """"Permission denied on /dev/i2c-1: add the user to the i2c group"; a missing mux; no SPI node."""
     def denied(port):
         raise PermissionError(errno.EACCES, "Permission denied", f"/dev/i2c-{port}")
 
@@ -83,7 +83,7 @@ def test_hw_check_permission_and_missing_devices(tmp_path):
 
 
 def test_hw_check_names_a_missing_gpio(tmp_path):
-    """Issue #7: buttons on a machine without GPIO are a problem said in words, not a traceback."""
+    """Buttons on a machine without GPIO are a problem said in words, not a traceback."""
     from gpiozero.exc import BadPinFactory
 
     def no_gpio():
@@ -96,7 +96,7 @@ def test_hw_check_names_a_missing_gpio(tmp_path):
 
 
 def test_serve_plays_with_mock_pods_and_the_journal(tmp_path):
-    """Issue #7: `tablekeeper serve` runs a game with pods and the journal, no touchscreen, mock on a PC;
+    """`tablekeeper serve` runs a game with pods and the journal, no touchscreen, mock on a PC;
     presses typed on the terminal drive the mock pins; the screens print as text; the game resumes after."""
     state = tmp_path / "state"
     env = {"PATH": "/usr/bin:/bin", "TABLEKEEPER_STATE_DIR": str(state), "XDG_CONFIG_HOME": str(tmp_path),

@@ -1,4 +1,4 @@
-"""The pod config (issue #7, "Config"): one TOML file; a wrong or missing key, a pin used twice, a mux
+"""The pod config: one TOML file; a wrong or missing key, a pin used twice, a mux
 channel out of range give a clear message naming the key, before any hardware is touched."""
 from __future__ import annotations
 
@@ -86,14 +86,14 @@ CASES = [
 
 @pytest.mark.parametrize("what,text,message", CASES, ids=[c[0] for c in CASES])
 def test_bad_config_names_the_key(what, text, message):
-    """Issue #7: 'A wrong or missing key, a pin used twice, a mux channel out of range: a clear message naming the key.'"""
+    """A wrong or missing key, a pin used twice, a mux channel out of range: a clear message naming the key."""
     with pytest.raises(ConfigError) as e:
         loads(text, "t.toml")
     assert message in str(e.value)
 
 
 def test_mock_seats_need_no_wiring_and_do_not_claim_pins():
-    """Issue #7 mock hardware: a mock seat may leave out buttons and display; its pins are its own mock pins."""
+    """Mock hardware: a mock seat may leave out buttons and display; its pins are its own mock pins."""
     c = loads("""
 [pods]
 backend = "mock"
@@ -110,7 +110,7 @@ buttons = { up = 5, down = 6, select = 13, main = 19 }
 
 
 def test_path_by_option_then_environment(tmp_path, monkeypatch):
-    """Issue #7: 'path by option and environment variable'."""
+    """The config's path by option and by environment variable."""
     a, b = tmp_path / "a.toml", tmp_path / "b.toml"
     a.write_text(GOOD)
     b.write_text(GOOD)
@@ -127,7 +127,7 @@ def test_path_by_option_then_environment(tmp_path, monkeypatch):
 
 
 def test_backend_by_environment_and_warned_fallback(monkeypatch, tmp_path):
-    """Issue #7: mock 'selected by config or environment variable, never by silent fallback (warn when falling back)'."""
+    """Mock 'selected by config or environment variable, never by silent fallback (warn when falling back)'."""
     from tablekeeper.hardware.pods import MockFallback, Rig
 
     c = loads(GOOD.replace('backend = "gpio"', 'backend = "auto"'), "t.toml")
@@ -145,7 +145,7 @@ def test_backend_by_environment_and_warned_fallback(monkeypatch, tmp_path):
 
 
 def test_serve_refuses_a_bad_config_before_touching_hardware(tmp_path):
-    """Issue #7: the config is checked 'before any hardware is touched' — serve stops with the key, no pod built."""
+    """The config is checked 'before any hardware is touched' — serve stops with the key, no pod built."""
     bad = tmp_path / "bad.toml"
     bad.write_text(_with("channel = 1", "channel = 8"))
     code = textwrap.dedent(f"""
@@ -166,8 +166,7 @@ def test_serve_refuses_a_bad_config_before_touching_hardware(tmp_path):
 
 
 def test_an_extra_backend_checks_its_own_keys_and_builds_its_pods(monkeypatch):
-    """Issue #7: 'shape the pod interface so it fits both' — a backend module hardware/pod_<name>.py
-    (issue #9's serial pods) plugs into the same config and the same Rig."""
+    """A backend module hardware/<name>/backend.py (the serial pods') plugs into the same config and the same Rig."""
     import types
 
     from tablekeeper.hardware.pods import ImagePod, Rig

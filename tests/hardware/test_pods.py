@@ -1,6 +1,6 @@
 """Mock pods end to end, for every registered game: MockPin presses in, engine state and dummy-device pixels out.
 
-Each test cites the line of issue #7 ("Must work") it checks.
+Each test is named by the behaviour it proves.
 """
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def focused(t, seat: int):
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_chattering_press_adjusts_focused_counter_once(table_factory, game_id):
-    """Issue #7: 'a chattering contact gives exactly one press'; up = focused counter +1 (button map)."""
+    """A chattering contact gives exactly one press; up = focused counter +1 (button map)."""
     t = table_factory(game_id)
     name = t.state["players"][0]["name"]
     counter, _ = focused(t, 1)
@@ -58,7 +58,7 @@ def test_chattering_press_adjusts_focused_counter_once(table_factory, game_id):
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_down_then_up_returns_and_pixels_follow(table_factory, game_id):
-    """Issue #7 button map: down = -1, up = +1, the pod shows the engine's number after each."""
+    """Button map: down = -1, up = +1, the pod shows the engine's number after each."""
     t = table_factory(game_id)
     name = t.state["players"][1]["name"]
     counter, _ = focused(t, 2)
@@ -73,7 +73,7 @@ def test_down_then_up_returns_and_pixels_follow(table_factory, game_id):
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_hold_repeats(table_factory, game_id):
-    """Issue #7: 'Hold repeats' — press, hold after hold_time, then one step per repeat interval."""
+    """Hold repeats: press, hold after hold_time, then one step per repeat interval."""
     t = table_factory(game_id)
     attempts = t.hub.applied + t.hub.refused
     # The press is accepted after the debounce time, the hold hold_time later, then the repeats;
@@ -89,7 +89,7 @@ def test_hold_repeats(table_factory, game_id):
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_select_moves_focus_on_the_screen(table_factory, game_id):
-    """Issue #7: change focus with one press; the focused counter is the large one."""
+    """Change focus with one press; the focused counter is the large one."""
     t = table_factory(game_id)
     view = t.hub.view(1)
     t.press(1, "select")
@@ -104,7 +104,7 @@ def test_select_moves_focus_on_the_screen(table_factory, game_id):
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_main_button_does_the_games_routine_action(table_factory, game_id):
-    """Issue #7: 'the game's main action of the moment' = first of seat_actions, one press."""
+    """The game's main action of the moment = first of seat_actions, one press."""
     t = table_factory(game_id)
     seats = [(i + 1, p["name"]) for i, p in enumerate(t.state["players"])]
     with_action = [(s, n) for s, n in seats if t.rules.seat_actions(t.state, n)]
@@ -130,7 +130,7 @@ def test_main_button_does_the_games_routine_action(table_factory, game_id):
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_select_hold_offers_the_next_action(table_factory, game_id):
-    """Issue #7: every routine action in at most two presses: select-hold, then main."""
+    """Every routine action in at most two presses: select-hold, then main."""
     t = table_factory(game_id)
     for i, p in enumerate(t.state["players"]):
         actions = t.rules.seat_actions(t.state, p["name"])
@@ -148,7 +148,7 @@ def test_select_hold_offers_the_next_action(table_factory, game_id):
 
 
 def test_counters_values_and_refusal_message(table_factory):
-    """Issue #7 with the counters game: numbers on the pod; DESIGN.md step 4: a refusal shows its reason."""
+    """With the counters game: numbers on the pod; DESIGN.md step 4: a refusal shows its reason."""
     t = table_factory("counters", options={"counters": [{"name": "life", "start": 2, "out_at": 0}, "coins"]})
     t.press(1, "down")
     t.press(1, "down")
@@ -166,7 +166,7 @@ def test_counters_values_and_refusal_message(table_factory):
 
 
 def test_glitch_is_not_a_press(table_factory):
-    """Issue #7 debounce: a contact low for less than the debounce time is no press."""
+    """Debounce: a contact low for less than the debounce time is no press."""
     t = table_factory("counters")
     pin = t.pod(1).pin("up")
     pin.drive_low()
@@ -177,7 +177,7 @@ def test_glitch_is_not_a_press(table_factory):
 
 
 def test_unchanged_view_sends_nothing_and_a_plus_one_sends_little(table_factory):
-    """Issue #7: 'send nothing for an unchanged view'; one counter +1 at most a quarter frame (aim an eighth)."""
+    """Nothing is sent for an unchanged view; one counter +1 at most a quarter frame (aim an eighth)."""
     t = table_factory("counters")
     panel = t.pod(1).panel
     model = panel.link.model
@@ -193,7 +193,7 @@ def test_unchanged_view_sends_nothing_and_a_plus_one_sends_little(table_factory)
 
 
 def test_a_failing_pod_is_reported_and_retried_while_the_game_goes_on(table_factory):
-    """Issue #7: 'A pod that fails is reported and retried; the game goes on for everyone else; nothing is lost.'"""
+    """A pod that fails is reported and retried; the game goes on for everyone else; nothing is lost."""
     t = table_factory("counters")
     broken = t.pod(2).panel.link.model
     broken.fail = errno.EREMOTEIO
@@ -217,7 +217,7 @@ def test_a_failing_pod_is_reported_and_retried_while_the_game_goes_on(table_fact
 
 
 def test_dim_after_idle_and_wake_on_press(table_factory):
-    """Issue #7 OLED care: contrast setting, dim after idle, full contrast again on a press."""
+    """OLED care: contrast setting, dim after idle, full contrast again on a press."""
     care = Care(contrast=200, dim_contrast=9, dim_after=60, shift_every=0)
     t = table_factory("counters", care=care)
     model = t.pod(1).panel.link.model
@@ -233,7 +233,7 @@ def test_dim_after_idle_and_wake_on_press(table_factory):
 
 
 def test_burn_in_shift_moves_the_image_by_one_pixel(table_factory):
-    """Issue #7 OLED care: 'a slight pixel shift against burn-in' — the whole screen, one pixel, in turn."""
+    """OLED care: 'a slight pixel shift against burn-in' — the whole screen, one pixel, in turn."""
     care = Care(dim_after=0, shift_every=300)
     t = table_factory("counters", care=care)
     seen = set()
@@ -247,7 +247,7 @@ def test_burn_in_shift_moves_the_image_by_one_pixel(table_factory):
 
 
 def test_displays_blank_on_exit(table_factory):
-    """Issue #7 OLED care: 'displays blanked on exit' — off, and the RAM cleared."""
+    """OLED care: 'displays blanked on exit' — off, and the RAM cleared."""
     t = table_factory("counters")
     models = [p.panel.link.model for p in t.rig.pods.values()]
     assert all(m.on and any(m.ram) for m in models)
@@ -273,7 +273,7 @@ def test_events_arrive_on_one_queue_and_the_engine_is_untouched_until_handled(ta
 
 
 def test_free_seat_and_missing_pod_are_reported(table_factory):
-    """Issue #7: config seats and players need not match; both cases are said, not hidden."""
+    """Config seats and players need not match; both cases are said, not hidden."""
     t = table_factory("counters", seats=4)
     assert "seat 4 has a pod but no player" in t.reports
     assert t.hub.view(4).status == "no player at this seat"

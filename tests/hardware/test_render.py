@@ -1,4 +1,4 @@
-"""What a pod shows (issue #7, "What a pod shows"): one renderer, 1-bit 128x64, large focused digits, goldens."""
+"""What a pod shows: one renderer, 1-bit 128x64, large focused digits, goldens."""
 from __future__ import annotations
 
 import pytest
@@ -22,7 +22,7 @@ def test_one_bit_128x64():
 
 
 def test_focused_digits_are_at_least_24_px_tall():
-    """Issue #7: 'the focused counter large (digits at least 24 px tall: readable at arm's length)'."""
+    """The focused counter large: digits at least 24 px tall, readable at arm's length."""
     img = render(PodView(seat=1, player="Ana", counters=(("gold", 1234567890),)))
     band = img.crop((0, 21, 128, 51))  # the focused value's band, nothing else drawn there
     left, top, right, bottom = band.getbbox()
@@ -33,7 +33,7 @@ def test_focused_digits_are_at_least_24_px_tall():
 
 
 def test_fonts_ship_with_their_licence():
-    """Issue #7: 'fonts ship with the package (open licence)'."""
+    """The fonts ship with the package (open licence)."""
     assert (FONTS / "LICENSE-DejaVu.txt").read_text().count("Bitstream") > 0
     assert {p.name for p in FONTS.glob("*.ttf")} >= {"DejaVuSans.ttf", "DejaVuSans-Bold.ttf",
                                                       "DejaVuSansCondensed-Bold.ttf"}
@@ -42,14 +42,14 @@ def test_fonts_ship_with_their_licence():
 @settings(max_examples=40, deadline=None)
 @given(views)
 def test_last_column_and_row_stay_free_for_the_burn_in_shift(view):
-    """Issue #7 OLED care: the one-pixel shift must never cut anything off."""
+    """OLED care: the one-pixel shift must never cut anything off."""
     img = render(view)
     assert img.crop((127, 0, 128, 64)).getbbox() is None
     assert img.crop((0, 63, 128, 64)).getbbox() is None
 
 
 def test_alert_is_inverted_and_turn_is_marked():
-    """Issue #7: the state that matters now — 'PASSING OUT: last chance' stands out; the turn is visible."""
+    """The state that matters now — 'PASSING OUT: last chance' stands out; the turn is visible."""
     calm = render(PodView(seat=1, player="Ana", counters=(("fortitude", 3),), status="PASSING OUT"))
     alert = render(PodView(seat=1, player="Ana", counters=(("fortitude", 3),), status="PASSING OUT", alert=True))
     bar = (0, 52, 127, 63)
@@ -60,7 +60,7 @@ def test_alert_is_inverted_and_turn_is_marked():
 
 @pytest.mark.parametrize("game_id", sorted(available()))
 def test_pod_view_comes_from_the_games_seat_view(journal, game_id):
-    """Issue #7: game-agnostic views built from rules.seat_view / seat_actions, for every game."""
+    """Game-agnostic views built from rules.seat_view / seat_actions, for every game."""
     from tablekeeper.engine import Session
 
     s = Session.new(journal, game_id, goldens.players_for(game_id))
@@ -81,7 +81,7 @@ GOLDEN = goldens.screens()
 
 @pytest.mark.parametrize("name", sorted(GOLDEN))
 def test_golden_screens(name):
-    """Issue #7 evidence: golden PNGs of each game's main pod screens (the luma test habit: no pixel differs)."""
+    """Golden PNGs of each game's main pod screens (the luma test habit: no pixel differs)."""
     path = goldens.path_of(name)
     if not path.exists():
         pytest.fail(f"no golden screen {path.name}: {GOLDEN_HINT}")

@@ -1,4 +1,4 @@
-"""Only changed bytes on the bus, proved against an SSD1306 RAM model (issue #7, "Only changed bytes").
+"""Only changed bytes on the bus, proved against an SSD1306 RAM model.
 
 The model decodes the real command/data stream (luma.oled's ssd1306 set-up,
 then our address windows) into its RAM; after any sequence of views the RAM
@@ -54,7 +54,7 @@ def test_pack_matches_luma_ssd1306_layout():
 @FAST
 @given(st.lists(views, min_size=1, max_size=6))
 def test_ram_model_equals_rendered_view_after_any_sequence(seq):
-    """Issue #7: the RAM model 'must end equal to the rendered image after any sequence of views'."""
+    """The RAM model 'must end equal to the rendered image after any sequence of views'."""
     display = MockDisplay()
     model = display.model
     screen = Screen(display)
@@ -97,7 +97,7 @@ def edits(draw):
 @settings(max_examples=60, deadline=None)
 @given(edits())
 def test_planned_windows_rebuild_any_frame(seq):
-    """Issue #7: only the pages and columns that changed, via column/page windows — and the result is exact."""
+    """Only the pages and columns that changed, via column/page windows — and the result is exact."""
     model = Ssd1306Model()
     model.command(0x20, 0x00)  # horizontal addressing, as luma sets it
     link = _ModelLink(model)
@@ -130,14 +130,14 @@ class _ModelLink:
 
 
 def test_plan_unchanged_is_empty_and_unknown_is_whole_frame():
-    """Issue #7: 'Send nothing for an unchanged view'; unknown RAM (after an error) gets the whole frame."""
+    """Nothing is sent for an unchanged view; unknown RAM (after an error) gets the whole frame."""
     frame = bytes(range(256)) * 4
     assert plan(frame, frame) == []
     assert plan(None, frame) == [Window(0, 127, 0, 7)]
 
 
 def test_one_digit_change_is_a_small_window():
-    """Issue #7 goal (b): one counter changing by one costs at most a quarter frame (aim: an eighth)."""
+    """Goal (b): one counter changing by one costs at most a quarter frame (aim: an eighth)."""
     a = pack(render(PodView(seat=1, player="Ana", counters=(("gold", 17), ("alcohol", 3)), status="your turn")))
     b = pack(render(PodView(seat=1, player="Ana", counters=(("gold", 18), ("alcohol", 3)), status="your turn")))
     windows = plan(a, b)
@@ -145,7 +145,7 @@ def test_one_digit_change_is_a_small_window():
 
 
 def test_mux_selects_the_channel_before_every_transaction():
-    """Issue #7: several displays on one bus behind a TCA9548A, 'channel selected before every transaction'."""
+    """Several displays on one bus behind a TCA9548A, 'channel selected before every transaction'."""
     from tablekeeper.hardware.displays import I2cBuses, MuxedI2C, open_i2c_display
     from tablekeeper.hardware.panel import Panel
 
@@ -173,7 +173,7 @@ def test_mux_selects_the_channel_before_every_transaction():
     for panel in panels.values():
         panel.close()
     assert bus.closed  # the shared bus closes with its last display
-    # a display address that nobody answers is named as the issue words it
+    # a display address that nobody answers is named in the words the user sees
     mux = MuxedI2C(1, 0x3D, mux=0x70, channel=2, buses=I2cBuses(opener=lambda port: bus))
     try:
         mux.command(0xAF)
@@ -184,7 +184,7 @@ def test_mux_selects_the_channel_before_every_transaction():
 
 
 def test_spi_display_with_its_own_chip_select():
-    """Issue #7: 'on SPI with one chip select each' — D/C through gpiozero pins, bytes via spidev."""
+    """SPI with one chip select each: D/C through gpiozero pins, bytes via spidev."""
     from gpiozero.pins.mock import MockFactory
 
     from tablekeeper.hardware.displays import GpiozeroGPIO, open_spi_display
@@ -219,7 +219,7 @@ def test_spi_display_with_its_own_chip_select():
 @FAST
 @given(st.lists(st.tuples(views, st.one_of(st.none(), st.integers(0, 3))), min_size=1, max_size=6))
 def test_ram_converges_after_failed_writes(steps):
-    """Issue #7: a pod that fails (I2C error mid-update) is retried; its RAM ends equal to the current view."""
+    """A pod that fails (I2C error mid-update) is retried; its RAM ends equal to the current view."""
     from tablekeeper.hardware.mock import FakeClock
     from tablekeeper.hardware.panel import Panel
 

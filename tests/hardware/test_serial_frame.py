@@ -1,4 +1,4 @@
-"""The serial pod link's frames: the pure parser on random bytes (issue #9, "Evidence": a property/fuzz test).
+"""The serial pod link's frames: the pure parser on random bytes (a property/fuzz test).
 
 The parser (``frame.check``) answers need-more / discard / frame; it
 must never raise and never accept a frame whose CRC is wrong, whatever the
@@ -49,7 +49,7 @@ def parse_all(data: bytes) -> list[bytes]:
 @example(SYNC + b"\x00\x00\x00\x00")
 @example(SYNC + bytes([frame.MAX_PAYLOAD + 1]))
 def test_parser_never_raises_and_never_accepts_a_bad_crc(data):
-    """#9 Evidence: the parser on random bytes never raises, never accepts a frame with a bad CRC."""
+    """The parser on random bytes never raises, never accepts a frame with a bad CRC."""
     for f in parse_all(data):
         assert f[0] == frame.SYNC and f[1] + frame.OVERHEAD == len(f)
         assert crc_ok(f)
@@ -62,7 +62,7 @@ def test_parser_never_raises_and_never_accepts_a_bad_crc(data):
 @settings(max_examples=300, deadline=None)
 @given(st.binary(max_size=300), st.integers(0, 255), st.binary(max_size=frame.MAX_PAYLOAD), st.data())
 def test_frame_after_garbage_is_found(garbage, seq, payload, data):
-    """#9: resync after garbage: a good frame behind any garbage is found (waiting out a stalled false start)."""
+    """Resync after garbage: a good frame behind any garbage is found (waiting out a stalled false start)."""
     assume(payload[:1] != SYNC)  # no payload begins with the sync byte
     good = frame.encode(seq, payload)
     stream = garbage + good
@@ -100,7 +100,7 @@ def test_any_damage_to_a_frame_is_refused(seq, payload, data):
 
 
 def test_crc_is_ccitt_false():
-    """#9: CRC-16-CCITT: the catalogued check value of CRC-16/CCITT-FALSE, in C and in pure Python alike."""
+    """CRC-16-CCITT: the catalogued check value of CRC-16/CCITT-FALSE, in C and in pure Python alike."""
     assert frame.crc16(b"123456789") == 0x29B1
     assert frame._crc16_py(b"123456789") == 0x29B1
 

@@ -1,4 +1,4 @@
-"""Serial pods as ordinary seats (issue #9): the config, `hw check` and `serve` reach them with no special case."""
+"""Serial pods as ordinary seats: the config, `hw check` and `serve` reach them with no special case."""
 from __future__ import annotations
 
 import subprocess

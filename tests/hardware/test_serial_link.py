@@ -1,6 +1,6 @@
 """The serial pod link on a fake clock: the host's LinkCore and the firmware's PodCore over a faulty wire.
 
-Deterministic fault injection (issue #9, "Evidence"): dropped, corrupted,
+Deterministic fault injection: dropped, corrupted,
 duplicated and reordered bytes, garbage between frames, a cable that goes
 silent, a pod reset mid-game, a host restart. Pass: no press lost or
 doubled, the display converges to the current picture, other seats go on.
@@ -94,7 +94,7 @@ def settle(t, seconds=30.0, n_events=None) -> bool:
 
 # -- the session ---------------------------------------------------------------------------------------------
 def test_identify_handshake():
-    """#9: identify reply (protocol version, firmware version, pod id, boot id); online/offline state."""
+    """Identify reply (protocol version, firmware version, pod id, boot id); online/offline state."""
     t = make()
     assert t.link.state == IDENT and not t.link.online
     assert t.wire.run(0.1, until=lambda: t.link.online)
@@ -106,7 +106,7 @@ def test_identify_handshake():
 
 
 def test_picture_arrives_then_only_changes_are_sent():
-    """#9: display updates are "set these pages/columns" commands; only what changed goes on the wire."""
+    """Display updates are "set these pages/columns" commands; only what changed goes on the wire."""
     t = make()
     t.wire.run(0.1, until=lambda: t.link.online)
     t.link.set_window(0, 127, 0, 7, picture(1))
@@ -160,7 +160,7 @@ FAULTS = {
 @pytest.mark.parametrize("name", FAULTS)
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_every_press_once_and_the_picture_converges_under_faults(name, seed):
-    """#9 Evidence: faults both ways; no press lost or doubled (in order), the display converges."""
+    """Faults both ways; no press lost or doubled (in order), the display converges."""
     kw = FAULTS[name]
     t = make(to_pod=Faults(seed=seed * 2, **kw), to_host=Faults(seed=seed * 2 + 1, **kw), seed=seed, jitter=0.002)
     assert t.wire.run(5, until=lambda: t.link.online)
@@ -186,7 +186,7 @@ fault_rates = st.fixed_dictionaries({k: st.sampled_from([0, 0.001, 0.003]) for k
 @settings(max_examples=25, deadline=None)
 @given(fault_rates, fault_rates, st.integers(0, 2**16), st.sampled_from([0.0005, 0.003, 0.02]))
 def test_exactly_once_property(to_pod, to_host, seed, delay):
-    """#9: every press reaches the engine exactly once, for random fault mixes, delays and press timings."""
+    """Every press reaches the engine exactly once, for random fault mixes, delays and press timings."""
     t = make(to_pod=Faults(seed=seed, **to_pod), to_host=Faults(seed=seed + 1, **to_host), delay=delay, seed=seed)
     assert t.wire.run(10, until=lambda: t.link.online)
     want = clicks(t, 15, t.clock.now, seed, gap=(0.08, 0.3))
@@ -200,7 +200,7 @@ def test_exactly_once_property(to_pod, to_host, seed, delay):
 # -- the retransmission timeout ------------------------------------------------------------------------------
 @pytest.mark.parametrize("delay", [0.0005, 0.01, 0.04])
 def test_timeout_adapts_to_the_round_trip(delay):
-    """#9: retransmitted with an adaptive timeout: the timeout follows the measured round trip (SRTT + 4 RTTVAR),
+    """Retransmitted with an adaptive timeout: the timeout follows the measured round trip (SRTT + 4 RTTVAR),
     so a clean line has no needless retransmission, slow or fast."""
     t = make(delay=delay)
     t.wire.run(2, until=lambda: t.link.online)
@@ -228,7 +228,7 @@ class DropChunks:
 
 
 def test_nak_resends_at_once():
-    """#9 (Klipper): a gap seen by the pod is NAKed and resent at once, before the timeout would."""
+    """As in Klipper: a gap seen by the pod is NAKed and resent at once, before the timeout would."""
     t = make(delay=0.002)
     t.wire.run(1, until=lambda: t.link.settled())
     n = t.wire.to_pod.n if hasattr(t.wire.to_pod, "n") else 0
@@ -267,7 +267,7 @@ def test_flow_window_is_respected():
 
 # -- restarts, cables, wrong pods ----------------------------------------------------------------------------
 def test_pod_reset_mid_game_full_redraw_and_fresh_numbering():
-    """#9: restart detection (boot id changed → full redraw); the restarted pod numbers its presses from 1
+    """Restart detection (boot id changed → full redraw); the restarted pod numbers its presses from 1
     again and none of them is taken for a repeat, none doubled."""
     t = make(to_pod=Faults(corrupt=0.002, seed=5), to_host=Faults(corrupt=0.002, seed=6))
     t.wire.run(1, until=lambda: t.link.online)
@@ -321,7 +321,7 @@ def test_host_restart_takes_presses_on_from_the_acknowledged_one():
 
 
 def test_cable_silent_goes_offline_and_comes_back():
-    """#9: an online/offline state; after a silence the link starts a new session and sends everything again."""
+    """An online/offline state; after a silence the link starts a new session and sends everything again."""
     t = make(timing=LinkTiming(offline_after=0.5))
     t.wire.run(1, until=lambda: t.link.online)
     t.link.set_window(0, 127, 0, 7, picture(6))
@@ -440,7 +440,7 @@ def reference_state(tmp_path, seats, events_by_seat):
 
 
 def test_game_goes_on_through_a_pod_reset_and_a_silent_cable(tmp_path):
-    """#9 Evidence, end to end: three seats; seat 1's pod restarts mid-game, seat 2's cable goes silent for a
+    """End to end: three seats; seat 1's pod restarts mid-game, seat 2's cable goes silent for a
     while; no press lost or doubled, every pod shows its seat's view, seat 3 is served all along."""
     table = Table(tmp_path, faults={3: {"corrupt": 0.003, "drop": 0.002}})
     assert table.run(2, until=lambda: all(t.link.online for t in table.t.values()))

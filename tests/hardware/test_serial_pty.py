@@ -3,7 +3,7 @@
 The simulated pod (``sim.pty_pod.SimPod``: the firmware's own PodCore behind a
 pty) is opened with pyserial through a ``/dev/serial/by-id``-like folder;
 seats are built like the rig builds them (``backend.build``), presses go
-through the hub into the engine. Issue #9 "Evidence": faults on the line, a
+through the hub into the engine. Faults on the line, a
 pod reset mid-game, unplug and replug (on another device node), the other
 seats going on; plus the fake serial peer (``sim.fake_serial.FakeSerial``) with the
 same faults. Waits are bounded (they poll a condition), never fixed sleeps.
@@ -152,7 +152,7 @@ def reference_players(tmp_path, seats, events_by_seat):
 
 # -- a game on ptys ------------------------------------------------------------------------------------------
 def test_serial_pods_on_ptys_play_a_game(table_factory, tmp_path):
-    """#9: the whole host stack against real serial device nodes: presses reach the engine exactly once and
+    """The whole host stack against real serial device nodes: presses reach the engine exactly once and
     every pod shows the rendered view of its seat (the simulated pod's framebuffer = hardware.render)."""
     t = table_factory(serial=(1, 2))
     assert t.until(t.converged, 5), t.reports
@@ -180,7 +180,7 @@ FAULTS = {
 
 @pytest.mark.parametrize("name", FAULTS)
 def test_faults_on_the_pty_lose_and_double_nothing(table_factory, tmp_path, name):
-    """#9 Evidence: dropped, corrupted, duplicated and reordered bytes, garbage between frames, both ways, on a
+    """Dropped, corrupted, duplicated and reordered bytes, garbage between frames, both ways, on a
     real pty: no press lost or doubled, the display converges."""
     kw = FAULTS[name]
     faults = {1: {"to_pod": Faults(seed=11, **kw), "to_host": Faults(seed=12, **kw)}}
@@ -198,7 +198,7 @@ def test_faults_on_the_pty_lose_and_double_nothing(table_factory, tmp_path, name
 
 
 def test_pod_reset_mid_game_other_seat_goes_on(table_factory, tmp_path):
-    """#9 Evidence: a pod reset mid-game: a new boot id, a full redraw, its presses counted again from the
+    """A pod reset mid-game: a new boot id, a full redraw, its presses counted again from the
     pod's fresh numbering; the other seat is served all along."""
     t = table_factory(serial=(1, 2))
     assert t.until(t.converged, 5)
@@ -224,7 +224,7 @@ def test_pod_reset_mid_game_other_seat_goes_on(table_factory, tmp_path):
 
 
 def test_unplug_and_replug_on_another_node(table_factory, tmp_path):
-    """#9 Evidence: unplug and replug: offline while away (the other seat goes on), back online when plugged
+    """Unplug and replug: offline while away (the other seat goes on), back online when plugged
     in again — under another device node and another by-id name, found by its pod id — with a full redraw."""
     t = table_factory(serial=(1, 2))
     assert t.until(t.converged, 5)
@@ -255,7 +255,7 @@ def test_unplug_and_replug_on_another_node(table_factory, tmp_path):
 
 
 def test_pods_are_found_by_id_whatever_the_port(table_factory, tmp_path):
-    """#9: seats map to pods by pod id, so a pod can move to another USB port: two pods on ports whose names
+    """Seats map to pods by pod id, so a pod can move to another USB port: two pods on ports whose names
     say nothing about them, then swapped."""
     by_id = tmp_path / "by-id"
     sims = {1: SimPod("pod-1", by_id=by_id, name="usb-FTDI_A-if00").start(),
@@ -273,7 +273,7 @@ def test_pods_are_found_by_id_whatever_the_port(table_factory, tmp_path):
 
 # -- the fake serial peer (no pty) ---------------------------------------------------------------------------
 def test_fake_serial_peer_with_faults_and_a_replug(table_factory, tmp_path):
-    """#9 Evidence through a fake serial peer (pyserial's interface, in memory): faults both ways, an unplug
+    """Through a fake serial peer (pyserial's interface, in memory): faults both ways, an unplug
     and a replug; every press once, the picture converges."""
     fakes = {1: FakeSerial("pod-1", to_pod=Faults(corrupt=0.004, drop=0.002, seed=1),
                            to_host=Faults(corrupt=0.004, duplicate=0.002, garbage=0.002, seed=2))}
@@ -314,7 +314,7 @@ def test_a_mock_seat_and_a_serial_seat_share_the_table(table_factory):
 
 # -- ports ---------------------------------------------------------------------------------------------------
 def test_loop_url_is_not_a_pod(tmp_path):
-    """pyserial's ``loop://`` sends back what it is sent: recognised as an echo, never taken for a pod."""
+    """Pyserial's ``loop://`` sends back what it is sent: recognised as an echo, never taken for a pod."""
     reports = []
     link = SerialPodLink(1, "pod-1", queue.Queue(), port="loop://", finder=PortFinder(tmp_path / "none"),
                          timing=FAST, report=reports.append, search=False)
@@ -324,7 +324,7 @@ def test_loop_url_is_not_a_pod(tmp_path):
 
 
 def test_a_port_held_by_another_program(tmp_path):
-    """pyserial's exclusive lock: a second tablekeeper cannot steal a pod's port; it says so."""
+    """Pyserial's exclusive lock: a second tablekeeper cannot steal a pod's port; it says so."""
     sim = SimPod("pod-1", by_id=tmp_path / "by-id").start()
     try:
         first = SerialPodLink(1, "pod-1", queue.Queue(), finder=PortFinder(tmp_path / "by-id"), timing=FAST).start()
@@ -351,7 +351,7 @@ def test_port_errors_say_what_to_do(error, words):
 
 # -- hw check and config -------------------------------------------------------------------------------------
 def test_hw_check_finds_the_pod_and_its_display(tmp_path):
-    """#9: ``hw check`` shows a serial pod online (its identity) or not found, and whether its display answers."""
+    """``hw check`` shows a serial pod online (its identity) or not found, and whether its display answers."""
     by_id = tmp_path / "by-id"
     sim = SimPod("pod-1", by_id=by_id).start()
     other = SimPod("pod-9", by_id=by_id).start()
@@ -393,7 +393,7 @@ def test_serial_seat_config():
 
 
 def test_a_simulated_serial_seat_for_mock_mode(tmp_path):
-    """#9: the simulated pod usable in mock mode: ``port = "sim"`` runs the seat over a pty to a simulated pod
+    """The simulated pod usable in mock mode: ``port = "sim"`` runs the seat over a pty to a simulated pod
     whose buttons are pins like a mock pod's."""
     cfg = PodsConfig("(test)", backend="mock", care=STILL, timing=TIMING, seats=())
     rig = Rig(cfg)

@@ -1,4 +1,4 @@
-"""`tablekeeper serve` under systemd and `tablekeeper hw message` (issues #7 and #10).
+"""`tablekeeper serve` under systemd and `tablekeeper hw message`.
 
 Real subprocesses: serve against a fake NOTIFY_SOCKET (an AF_UNIX datagram
 socket of the test's own), and hw message on mock pods.
@@ -81,7 +81,7 @@ def test_serve_picks_up_a_game_started_while_it_waits(tmp_path, notify):
 
 
 def test_serve_boot_check_counts_an_unsafe_shutdown_and_pets_the_watchdog(tmp_path, notify):
-    """Issue #10: READY after the first frame, WATCHDOG=1 from the loop, unsafe shutdowns counted at boot."""
+    """READY after the first frame, WATCHDOG=1 from the loop, unsafe shutdowns counted at boot."""
     sock, path = notify
     state = tmp_path / "state"
     with Journal(state) as j:

@@ -70,10 +70,6 @@ class PodMachine:
             self.contact(button, True, after)
             self.contact(button, False, after + hold)
 
-    def pending_actions(self) -> int:
-        with self.lock:
-            return len(self._actions)
-
     def receive(self, data: bytes) -> None:
         with self.lock:
             self.core.receive(data, self.ms())
