@@ -9,7 +9,7 @@ Importing this package imports nothing heavy; each room is its own module:
 * ``buttons`` — debounce/hold/repeat on an injectable clock, gpiozero pins
 * ``inputs`` — the per-seat input map (events → engine actions)
 * ``displays`` — luma.oled on I2C (TCA9548A) and SPI; ``mock`` — mock hardware and the SSD1306 model
-* ``config`` — the TOML config; ``pods`` — building pods from it; ``hub`` — the owner loop
+* ``config`` — the TOML config; ``rig`` — building pods from it; ``hub`` — the owner loop
 * ``serve``, ``check``, ``cli`` — ``tablekeeper serve`` and ``tablekeeper hw check``
 
 docs/hardware.md has the wiring, the config format and the button maps.

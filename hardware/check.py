@@ -26,7 +26,7 @@ from .buttons import GpioButtons
 from .config import I2cDisplay, SeatConfig, SpiDisplay
 from .displays import NO_ANSWER, i2c_open_problem, spi_open_problem
 from .errors import HardwareError, PodError
-from .pods import DEV, Rig
+from .rig import DEV, Rig
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ import sys
 import time
 
 from . import config as configuration
-from .pods import Rig
+from .rig import Rig
 from .render import render_message
 
 #: How long to keep trying displays that do not answer at once (the shutdown unit waits ~5 s).

@@ -19,7 +19,7 @@ from ..engine import Journal, Session, SetupError
 from . import config as configuration
 from .hub import PodHub
 from .pod import BUTTONS
-from .pods import Rig
+from .rig import Rig
 
 STARTED = time.monotonic()
 

@@ -57,7 +57,7 @@ class PodLink:
 
     # -- on the worker ---------------------------------------------------------------
     def _start(self) -> None:
-        from tablekeeper.hardware.pods import Rig
+        from tablekeeper.hardware.rig import Rig
 
         try:
             self.rig = Rig(self.config, _WakingQueue(self._wake), report=self.report)

@@ -33,7 +33,7 @@ from typing import Callable
 from ..config import SeatConfig
 from ..errors import ConfigError, PodError
 from ..panel import Panel
-from ..pods import Pod
+from ..rig import Pod
 from ..screen import unpack
 from .link import LinkTiming
 from .port import PortFinder, SerialPodLink
@@ -79,7 +79,7 @@ def check_duplicates(seats) -> None:
 
 # -- the pod -------------------------------------------------------------------------------------------
 class SerialPod(Pod):
-    """One seat's serial pod: a :class:`~.pods.Pod` whose panel draws through a :class:`SerialPodLink`."""
+    """One seat's serial pod: a :class:`~tablekeeper.hardware.rig.Pod` whose panel draws through a :class:`SerialPodLink`."""
 
     def __init__(self, seat: int, link: SerialPodLink, panel: Panel, *, clock=time.monotonic, report=None, sim=None):
         super().__init__(seat, BACKEND, panel, link.describe() if sim is None else

@@ -12,7 +12,7 @@ from tablekeeper.hardware.config import PodsConfig, SeatConfig
 from tablekeeper.hardware.hub import PodHub
 from tablekeeper.hardware.mock import FakeClock
 from tablekeeper.hardware.panel import Care
-from tablekeeper.hardware.pods import Rig
+from tablekeeper.hardware.rig import Rig
 
 #: Every game registered now; the four games join as their modules land.
 GAMES = sorted(available())

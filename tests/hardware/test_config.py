@@ -128,7 +128,7 @@ def test_path_by_option_then_environment(tmp_path, monkeypatch):
 
 def test_backend_by_environment_and_warned_fallback(monkeypatch, tmp_path):
     """Mock 'selected by config or environment variable, never by silent fallback (warn when falling back)'."""
-    from tablekeeper.hardware.pods import MockFallback, Rig
+    from tablekeeper.hardware.rig import MockFallback, Rig
 
     c = loads(GOOD.replace('backend = "gpio"', 'backend = "auto"'), "t.toml")
     rig = Rig(c, dev=tmp_path)  # no gpiochip here
@@ -150,11 +150,11 @@ def test_serve_refuses_a_bad_config_before_touching_hardware(tmp_path):
     bad.write_text(_with("channel = 1", "channel = 8"))
     code = textwrap.dedent(f"""
         import sys
-        import tablekeeper.hardware.pods as pods
+        import tablekeeper.hardware.rig as rig
         def refuse(*a, **k):
             raise AssertionError("a Rig was built from a bad config")
-        pods.Rig.__init__ = refuse
-        import tablekeeper.hardware.serve  # binds Rig from pods
+        rig.Rig.__init__ = refuse
+        import tablekeeper.hardware.serve  # binds Rig from rig
         from tablekeeper.ui.cli import main
         sys.exit(main(["--state-dir", {str(tmp_path / 'state')!r}, "serve", "--config", {str(bad)!r},
                        "--new", "counters", "Ana", "Ben"]))
@@ -169,7 +169,7 @@ def test_an_extra_backend_checks_its_own_keys_and_builds_its_pods(monkeypatch):
     """A backend module hardware/<name>/backend.py (the serial pods') plugs into the same config and the same Rig."""
     import types
 
-    from tablekeeper.hardware.pods import ImagePod, Rig
+    from tablekeeper.hardware.rig import ImagePod, Rig
 
     fake = types.ModuleType("tablekeeper.hardware.fake.backend")
 

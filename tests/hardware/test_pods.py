@@ -288,7 +288,7 @@ def test_virtual_pods_get_the_same_pixels(tmp_path):
     from tablekeeper.engine import Journal, Session
     from tablekeeper.hardware.hub import PodHub
     from tablekeeper.hardware.pod import InputEvent
-    from tablekeeper.hardware.pods import ImagePod
+    from tablekeeper.hardware.rig import ImagePod
 
     journal = Journal(tmp_path / "s", durable=False)
     session = Session.new(journal, "counters", ["Ana", "Ben"])

@@ -23,7 +23,7 @@ from tablekeeper.hardware.hub import PodHub
 from tablekeeper.hardware.mock import FakeClock
 from tablekeeper.hardware.panel import Care, Panel
 from tablekeeper.hardware.pod import BUTTONS, InputEvent
-from tablekeeper.hardware.pods import Pod
+from tablekeeper.hardware.rig import Pod
 from tablekeeper.hardware.render import render
 from tablekeeper.hardware.screen import pack
 from tablekeeper.hardware.serial.link import IDENT, INCOMPATIBLE, LinkCore, LinkTiming

@@ -25,7 +25,7 @@ from tablekeeper.hardware.errors import ConfigError
 from tablekeeper.hardware.hub import PodHub
 from tablekeeper.hardware.panel import Care
 from tablekeeper.hardware.pod import InputEvent
-from tablekeeper.hardware.pods import Rig
+from tablekeeper.hardware.rig import Rig
 from tablekeeper.hardware.render import render
 from tablekeeper.hardware.screen import pack
 from tablekeeper.hardware.serial.link import FAST, LinkTiming
