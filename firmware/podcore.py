@@ -28,7 +28,7 @@ not showing a host's picture (just started, or the host silent for
 
 The display object (``oled.SSD1306`` on a pod, a virtual one in tests) has
 ``buf`` (the 1024-byte page-major frame, the SSD1306's own layout),
-``show(c0, c1, p0, p1)`` (push that window of ``buf`` to the panel),
+``show(c0, c1, p0, p1)`` (push that window of ``buf`` to the OLED),
 ``contrast(level)``, ``power(on)``, ``init()`` and ``splash(lines)``; any of
 them may raise ``OSError`` (display unplugged): the pod then says so in its
 heartbeat and sets the display up again every ``display_retry`` ms, with

@@ -13,7 +13,7 @@ Settings from the environment:
 ``TKPOD_PRESSES``  a button script ``button@ms,...``: a 50 ms click of each
                    button (up, down, select, main) that many ms after the host
                    first identified the pod
-``TKPOD_DUMP``     a file: the panel's RAM (1024 bytes) is written there,
+``TKPOD_DUMP``     a file: the OLED's RAM (1024 bytes) is written there,
                    atomically, whenever it changed
 """
 import os

@@ -1,8 +1,8 @@
 """Direct-wired OLEDs through luma.oled: I2C (behind a TCA9548A or not) and SPI.
 
-:class:`LumaLink` is the :class:`~.pod.DisplayLink` of a luma.oled
+:class:`LumaDriver` is the :class:`~.pod.DisplayDriver` of a luma.oled
 ``ssd1306``: luma sets the display up (and its ``contrast``, ``show``,
-``hide``), and :meth:`LumaLink.write` sends one column/page address window
+``hide``), and :meth:`LumaDriver.write` sends one column/page address window
 and its bytes — never luma's whole-frame ``display()``.
 
 I2C: every pod's display on one bus shares one ``smbus2.SMBus`` and its lock
@@ -41,7 +41,7 @@ def luma_ssd1306(serial):
     from luma.oled.device import ssd1306
 
     device = ssd1306(serial, width=WIDTH, height=HEIGHT)
-    device.persist = True  # luma's exit hook must not send its own full frame; LumaLink.close blanks
+    device.persist = True  # luma's exit hook must not send its own full frame; LumaDriver.close blanks
     return device
 
 
@@ -49,8 +49,8 @@ def _luma_problem(e: BaseException) -> str:
     return str(e) or type(e).__name__
 
 
-class LumaLink:
-    """A :class:`~.pod.DisplayLink` over a luma.oled ``ssd1306`` made by ``opener``.
+class LumaDriver:
+    """A :class:`~.pod.DisplayDriver` over a luma.oled ``ssd1306`` made by ``opener``.
 
     ``opener()`` builds the luma device (and so sends its set-up sequence);
     :meth:`reopen` calls it again after an error. ``name`` is how messages
@@ -248,7 +248,7 @@ class MuxedI2C:
 
 
 def open_i2c_display(port: int, address: int, mux: int | None = None, channel: int | None = None,
-                     *, buses: I2cBuses = BUSES) -> LumaLink:
+                     *, buses: I2cBuses = BUSES) -> LumaDriver:
     where = f"i2c-{port}" + (f" channel {channel}" if mux is not None else "")
     name = f"display 0x{address:02X} on {where}"
 
@@ -260,7 +260,7 @@ def open_i2c_display(port: int, address: int, mux: int | None = None, channel: i
             serial.cleanup()
             raise
 
-    return LumaLink(opener, name)
+    return LumaDriver(opener, name)
 
 
 # -- SPI --------------------------------------------------------------------------
@@ -324,7 +324,7 @@ def spi_open_problem(e: OSError, port: int, device: int) -> PodError:
 
 
 def open_spi_display(port: int, device: int, dc: int, *, gpio: GpiozeroGPIO, reset: int | None = None,
-                     cs: int | None = None, speed_hz: int = 8_000_000, spidev=None) -> LumaLink:
+                     cs: int | None = None, speed_hz: int = 8_000_000, spidev=None) -> LumaDriver:
     """An SSD1306 on SPI ``port``; chip select: spidev ``device`` (CE0/CE1) or the GPIO ``cs``.
 
     ``spidev``: a callable making a ``spidev.SpiDev`` (tests give a fake).
@@ -358,4 +358,4 @@ def open_spi_display(port: int, device: int, dc: int, *, gpio: GpiozeroGPIO, res
             serial.cleanup()
             raise
 
-    return LumaLink(opener, name)
+    return LumaDriver(opener, name)

@@ -166,7 +166,7 @@ class Ssd1306Model:
         return unpack(bytes(self.ram))
 
     def visible(self) -> Image.Image:
-        """What the panel shows: nothing when off, the RAM (inverted if so) when on."""
+        """What the OLED shows: nothing when off, the RAM (inverted if so) when on."""
         if not self.on:
             return Image.new("1", (WIDTH, HEIGHT), 0)
         img = self.image()
@@ -295,10 +295,10 @@ class FakeSpiDev:
 
 
 class MockDisplay:
-    """A mock pod display (a :class:`~.pod.DisplayLink`).
+    """A mock pod display (a :class:`~.pod.DisplayDriver`).
 
     The bytes go through luma.oled's ``ssd1306`` driver into an
-    :class:`Ssd1306Model`; what the panel shows is mirrored onto a luma.core
+    :class:`Ssd1306Model`; what the OLED shows is mirrored onto a luma.core
     ``dummy`` device, ``self.device`` (its ``.image`` is the screen).
     """
 
@@ -310,37 +310,37 @@ class MockDisplay:
         self.model = model or Ssd1306Model()
         self.device = dummy(width=WIDTH, height=HEIGHT, mode="1")
         self.device.persist = True  # no luma cleanup at exit: close() blanks
-        self._link = None
+        self._driver = None
         self.closed = False
         self.reopen()
 
     def reopen(self) -> None:
-        from .displays import LumaLink, luma_ssd1306
+        from .displays import LumaDriver, luma_ssd1306
 
-        self._link = LumaLink(lambda: luma_ssd1306(self.model), name="mock display")
+        self._driver = LumaDriver(lambda: luma_ssd1306(self.model), name="mock display")
         self._mirror()
 
     def _mirror(self) -> None:
         self.device.display(self.model.visible())
 
     def write(self, col0, col1, page0, page1, data) -> None:
-        self._link.write(col0, col1, page0, page1, data)
+        self._driver.write(col0, col1, page0, page1, data)
         self._mirror()
 
     def contrast(self, level: int) -> None:
-        self._link.contrast(level)
+        self._driver.contrast(level)
 
     def power(self, on: bool) -> None:
-        self._link.power(on)
+        self._driver.power(on)
         self._mirror()
 
     def close(self) -> None:
         if not self.closed:
             self.closed = True
-            self._link.close()
+            self._driver.close()
             self._mirror()
 
     @property
     def image(self) -> Image.Image:
-        """What the mock panel shows now."""
+        """What the mock OLED shows now."""
         return self.device.image

@@ -23,7 +23,7 @@ from typing import Callable
 from PIL import Image
 
 from .errors import PodError
-from .pod import HEIGHT, WIDTH, DisplayLink, PodView
+from .pod import HEIGHT, WIDTH, DisplayDriver, PodView
 from .render import render
 from .screen import FRAME_BYTES, Screen
 
@@ -54,12 +54,12 @@ def shifted(img: Image.Image, dx: int, dy: int) -> Image.Image:
 class Panel:
     """The display of one seat's pod.
 
-    ``opener()`` returns a :class:`~.pod.DisplayLink` (it may raise; the
+    ``opener()`` returns a :class:`~.pod.DisplayDriver` (it may raise; the
     panel then retries). ``clock``: seconds, monotonic. ``report(text)``:
     where failures and recoveries are told.
     """
 
-    def __init__(self, seat: int, opener: Callable[[], DisplayLink], care: Care = Care(), *,
+    def __init__(self, seat: int, opener: Callable[[], DisplayDriver], care: Care = Care(), *,
                  clock: Callable[[], float] = time.monotonic, report: Callable[[str], None] | None = None,
                  name: str = "display"):
         self.seat = seat
@@ -68,7 +68,7 @@ class Panel:
         self.clock = clock
         self.report = report or (lambda text: None)
         self.name = name
-        self.link: DisplayLink | None = None
+        self.link: DisplayDriver | None = None
         self.screen: Screen | None = None
         self.view: PodView | None = None
         self.image: Image.Image | None = None  # the rendered view, unshifted

@@ -10,7 +10,7 @@ touchscreen app's virtual pods):
 * :class:`InputEvent` — one button event (seat, button, kind), put on the
   owner's ``queue.Queue`` by whatever thread saw it. Only the owner thread
   turns events into engine actions (:mod:`tablekeeper.hardware.inputs`).
-* :class:`DisplayLink` — what a display backend must do: write a window of
+* :class:`DisplayDriver` — what a display backend must do: write a window of
   SSD1306 pages x columns with bytes, set contrast, power on/off, close. The
   page/column diff that decides *what* to write is shared
   (:class:`tablekeeper.hardware.screen.Screen`), so every backend sends only
@@ -26,7 +26,7 @@ WIDTH = 128
 HEIGHT = 64
 PAGES = HEIGHT // 8
 
-#: The buttons of a pod, in the order they sit on the panel.
+#: The buttons of a pod, in the order they sit on the pod.
 UP, DOWN, SELECT, MAIN = "up", "down", "select", "main"
 BUTTONS = (UP, DOWN, SELECT, MAIN)
 
@@ -117,7 +117,7 @@ class InputEvent:
 
 
 @runtime_checkable
-class DisplayLink(Protocol):
+class DisplayDriver(Protocol):
     """A display backend: where a pod's pixels go.
 
     The byte layout is the SSD1306's: a window covers columns ``col0..col1``

@@ -4,7 +4,7 @@ luma.oled's ``ssd1306.display()`` sends the whole 1 KiB frame every time, even
 unchanged. :class:`Screen` remembers what the display's RAM holds and sends a
 new image as a few "column/page address window + bytes" writes covering only
 the pages and columns that changed (nothing at all for an unchanged image).
-The window plan is shared by every backend (:class:`~.pod.DisplayLink`).
+The window plan is shared by every backend (:class:`~.pod.DisplayDriver`).
 
 Frame layout (the SSD1306's): ``PAGES`` pages of ``WIDTH`` bytes, page-major;
 byte ``page*WIDTH + x`` holds pixels ``(x, 8*page .. 8*page+7)``, bit 0 at the
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from PIL import Image
 
-from .pod import HEIGHT, PAGES, WIDTH, DisplayLink
+from .pod import HEIGHT, PAGES, WIDTH, DisplayDriver
 
 FRAME_BYTES = WIDTH * PAGES
 
@@ -120,13 +120,13 @@ class Screen:
     """What one display shows, and the least to send to change it.
 
     Call :meth:`show` with each new image; it writes only the changed windows
-    to the link and returns the number of data bytes sent. If a write fails
+    to the driver and returns the number of data bytes sent. If a write fails
     the display's RAM is unknown: the error propagates and the next
-    :meth:`show` (after the link is reopened) sends the whole frame.
+    :meth:`show` (after the driver is reopened) sends the whole frame.
     """
 
-    def __init__(self, link: DisplayLink):
-        self.link = link
+    def __init__(self, driver: DisplayDriver):
+        self.driver = driver
         self.shown: bytes | None = None  # what the display RAM holds; None = unknown
 
     def forget(self) -> None:
@@ -145,7 +145,7 @@ class Screen:
         try:
             for w in windows:
                 data = w.cut(frame)
-                self.link.write(w.col0, w.col1, w.page0, w.page1, data)
+                self.driver.write(w.col0, w.col1, w.page0, w.page1, data)
                 sent += len(data)
         except BaseException:
             self.shown = None

@@ -1,10 +1,10 @@
 """A seat whose pod is a microcontroller on USB serial: its Pod, its config keys, its ``hw check``.
 
-The seat gets the same :class:`~.panel.Panel` as a wired pod (render, OLED
-care, only changed bytes); the panel's display link is a
+The seat gets the same :class:`~tablekeeper.hardware.panel.Panel` as a wired pod (render, OLED
+care, only changed bytes); the panel's display driver is a
 :class:`~.port.SerialPodLink`, so a serial seat shows exactly the
 pixels of any other backend and nothing elsewhere needs a special case.
-Its buttons arrive from the pod as :class:`~.pod.InputEvent` on the rig's
+Its buttons arrive from the pod as :class:`~tablekeeper.hardware.pod.InputEvent` on the rig's
 queue.
 
 Config (a ``[[seat]]`` with ``backend = "serial"``)::

@@ -24,12 +24,12 @@ redraw.
 The picture: the owner sets bytes of :attr:`target` (idempotent "set these
 pages/columns", :meth:`set_window`); the link keeps :attr:`promised`, what
 the pod's RAM will hold once every frame sent is applied, and sends the
-difference (:func:`~.screen.plan`) whenever there is room, so updates made
+difference (:func:`~tablekeeper.hardware.screen.plan`) whenever there is room, so updates made
 while frames are on the way coalesce, and after a reconnect or a pod restart
 every page is sent again. The display converges to the last picture set.
 
 Buttons: pod EVENTs are numbered; one is delivered (``on_event``, an
-:class:`~.pod.InputEvent`) only when it is the next number, repeats and
+:class:`~tablekeeper.hardware.pod.InputEvent`) only when it is the next number, repeats and
 events after a gap are dropped, and every event seen is acknowledged with a
 cumulative EVENTS_ACK. Each press reaches the owner's queue exactly once and
 in order. A pod whose outbox overflowed says so (``dropped_to`` in STATUS
@@ -297,7 +297,7 @@ class LinkCore:
 
     # -- the owner's side (the picture) --------------------------------------------------
     def set_window(self, c0: int, c1: int, p0: int, p1: int, data) -> None:
-        """Set bytes of the picture: columns c0..c1 x pages p0..p1, horizontal order (a DisplayLink write)."""
+        """Set bytes of the picture: columns c0..c1 x pages p0..p1, horizontal order (a DisplayDriver write)."""
         if not proto.window_ok(c0, c1, p0, p1):
             raise ValueError(f"window {c0}-{c1} x {p0}-{p1} is outside the {WIDTH}x{PAGES} display")
         w = c1 - c0 + 1

@@ -1,4 +1,4 @@
-"""A serial pod on a real port: finding it by pod id, the I/O thread, reconnecting, the DisplayLink.
+"""A serial pod on a real port: finding it by pod id, the I/O thread, reconnecting, the DisplayDriver.
 
 :class:`PortFinder` knows the stable device names (``/dev/serial/by-id``:
 one name per device, whichever USB socket it is in) and which pod answered
@@ -7,7 +7,7 @@ open one port (pyserial's exclusive lock makes sure across processes).
 
 :class:`SerialPodLink` is one seat's pod: a :class:`~.link.LinkCore`
 driven by one thread per port that reads, writes and runs the link's timers.
-It is the seat panel's :class:`~.pod.DisplayLink` (``write``, ``contrast``,
+It is the seat panel's :class:`~tablekeeper.hardware.pod.DisplayDriver` (``write``, ``contrast``,
 ``power``, ``close``): those calls, from the owner thread, only set the
 wanted picture and wake the I/O thread, so they never block on the port and
 never fail; the link sends what changed when the pod can take it and
@@ -222,7 +222,7 @@ class SerialPodLink:
         with self._lock:
             return self._lock.wait_for(lambda: predicate(self.core), timeout)
 
-    # -- the DisplayLink (owner thread) -----------------------------------------------------------
+    # -- the DisplayDriver (owner thread) -----------------------------------------------------------
     def write(self, col0: int, col1: int, page0: int, page1: int, data: bytes) -> None:
         with self._lock:
             self.core.set_window(col0, col1, page0, page1, data)

@@ -117,7 +117,7 @@ def test_planned_windows_rebuild_any_frame(seq):
 
 
 class _ModelLink:
-    """A DisplayLink straight onto a model (no luma), recording the windows."""
+    """A DisplayDriver straight onto a model (no luma), recording the windows."""
 
     def __init__(self, model):
         self.model = model

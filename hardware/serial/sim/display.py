@@ -1,4 +1,4 @@
-"""The pod-side display the firmware drives, as RAM: what the pod pushed to its panel."""
+"""The pod-side display the firmware drives, as RAM: what the pod pushed to its OLED."""
 from __future__ import annotations
 
 from ...pod import PAGES, WIDTH
@@ -9,9 +9,9 @@ class VirtualDisplay:
     """The pod-side display object ``PodCore`` drives, as RAM.
 
     ``buf`` is the firmware's frame buffer; :attr:`shown` is what was pushed
-    to the panel (``show`` copies a window of ``buf`` there), so a pod that
+    to the OLED (``show`` copies a window of ``buf`` there), so a pod that
     forgot to push would show it. Set ``fail = True`` and every call raises
-    ``OSError`` (the display came loose); the panel then keeps what it had.
+    ``OSError`` (the display came loose); the OLED then keeps what it had.
     """
 
     def __init__(self):
@@ -64,9 +64,9 @@ class VirtualDisplay:
 
     @property
     def frame(self) -> bytes:
-        """What the panel's RAM holds (page-major, the layout of :func:`~.screen.pack`)."""
+        """What the OLED's RAM holds (page-major, the layout of :func:`~tablekeeper.hardware.screen.pack`)."""
         return bytes(self.shown)
 
     def image(self):
-        """The panel's RAM as a mode "1" image (whether or not the panel is on)."""
+        """The OLED's RAM as a mode "1" image (whether or not the OLED is on)."""
         return unpack(bytes(self.shown))

@@ -97,7 +97,7 @@ class PodMachine:
 
     @property
     def frame(self) -> bytes:
-        """What the pod's panel holds now."""
+        """What the pod's OLED holds now."""
         with self.lock:
             return self.display.frame
 

@@ -34,7 +34,7 @@ class MicroPod:
     USB serial); the host opens :attr:`path` (the slave, or a by-id style
     symlink to it) with pyserial. ``presses``: the button script of
     ``unixmain`` (``"main@300,up@600"``, ms after the host first identified
-    the pod). :attr:`frame` is the panel's RAM as the firmware's SSD1306
+    the pod). :attr:`frame` is the OLED's RAM as the firmware's SSD1306
     driver wrote it (None before the first write).
     """
 

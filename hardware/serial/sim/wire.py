@@ -125,7 +125,7 @@ def run_wires(wires: list[Wire], clock, seconds: float, until: Callable[[], bool
 
 
 class CoreDisplay:
-    """A :class:`~.pod.DisplayLink` straight onto a ``LinkCore`` (no port, no thread), for :class:`Wire` tables."""
+    """A :class:`~tablekeeper.hardware.pod.DisplayDriver` straight onto a ``LinkCore`` (no port, no thread), for :class:`Wire` tables."""
 
     cleared_on_open = True
 
