@@ -27,10 +27,12 @@ run: venv
 test: venv sysdeps
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests
 
-# The fast tier, after every change (under a minute): everything but the slow tests, the
-# process-killing and power-cut end-to-end suites and the rendered app.
+# The fast tier, after every change (under a minute): everything but the slow tests (serve
+# and MicroPython subprocesses, waits on a pty or a watchdog), the process-killing and
+# power-cut end-to-end suites and the rendered app; the rule machines play fewer random games.
 check: venv
-	$(BIN)/python -m pytest -q -p no:cacheprovider -m "not slow" --ignore=tests/e2e --ignore=tests/ui/test_app.py tests
+	$(BIN)/python -m pytest -q -p no:cacheprovider -m "not slow" --hypothesis-profile=fast \
+		--ignore=tests/e2e --ignore=tests/ui/test_app.py tests
 
 bench: venv
 	$(BIN)/python bench/run.py

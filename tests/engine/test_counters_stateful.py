@@ -10,6 +10,8 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 from tablekeeper.engine import Journal, RuleError, Session, canonical
 
+from ..conftest import examples
+
 PLAYERS = ["Ana", "Ben", "Cai"]
 OPTIONS = {
     "counters": [{"name": "life", "start": 6, "min": 0, "max": 9, "out_at": 0},
@@ -79,5 +81,5 @@ class CountersGame(RuleBasedStateMachine):
         assert reloaded.match.undone == self.session.match.undone
 
 
-CountersGame.TestCase.settings = settings(max_examples=60, stateful_step_count=40, deadline=None)
+CountersGame.TestCase.settings = settings(max_examples=examples(60), stateful_step_count=40, deadline=None)
 TestCounters = CountersGame.TestCase

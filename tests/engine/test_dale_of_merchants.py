@@ -22,7 +22,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from tablekeeper.engine import Journal, Match, RuleError, Session, SetupError, canonical, make_rules
 from tablekeeper.engine.games.dale_of_merchants import BASE_DECKS, payment_verdict, stack_verdict
 
-from ..conftest import ROOT, new_session, replay, replay_cli
+from ..conftest import ROOT, examples, new_session, replay, replay_cli
 
 GAME = "dale-of-merchants"
 DECKS3 = ["macaws", "pandas", "raccoons"]
@@ -711,6 +711,6 @@ class DaleMachine(RuleBasedStateMachine):
         assert sum(cell["card"] for cell in self.state["market"]) <= 5
 
 
-DaleMachine.TestCase.settings = settings(max_examples=60, stateful_step_count=40, deadline=None,
+DaleMachine.TestCase.settings = settings(max_examples=examples(60), stateful_step_count=40, deadline=None,
                                          suppress_health_check=[HealthCheck.too_slow])
 test_dale_stateful = DaleMachine.TestCase

@@ -159,6 +159,7 @@ CHILD = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow  # a real child process, timed pets and a 0.6 s hang
 def test_issue10_a_hung_loop_stops_petting(path_socket, tmp_path):
     """A real process: WATCHDOG=1 about every WATCHDOG_USEC/2 while its loop turns, none while it hangs."""
     fake, address = path_socket
