@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from ..errors import RuleError, SetupError
 from ..game import Game, action
+from ..messages import N_, _, listing, word
 from ..spec import Counter, Option
 from ..state import Args, Txn
 
@@ -35,7 +36,8 @@ from ..state import Args, Txn
 BASE_DRINK_DECK = 30
 
 PHASES = ("discard", "action", "buy", "drink")
-PHASE_WORDS = {"discard": "discard & draw", "action": "action", "buy": "buy drinks", "drink": "drink"}
+#: The phases in sentences ("now is buy drinks"); a pod shows the bare phase (``word("phase", ...)``).
+PHASE_WORDS = {"discard": _("discard & draw"), "action": _("action"), "buy": _("buy drinks"), "drink": _("drink")}
 
 #: Characters with extra material: the counter the device keeps for them and its start.
 #: Serena's piety marker starts on 8; the deck-based characters get a free counter.
@@ -49,10 +51,17 @@ KNOWN_CHARACTERS = {
 FIXED_COUNTERS = ("gold", "fortitude", "alcohol", "drink_me")
 
 CARDS = ("gambling", "cheat", "winning_hand")
-CARD_WORDS = {"gambling": "a gambling card", "cheat": "a cheating card", "winning_hand": '"Winning Hand!"'}
+CARD_WORDS = {"gambling": _("a gambling card"), "cheat": _("a cheating card"), "winning_hand": _('"Winning Hand!"')}
+#: The cards on a pod's buttons.
+CARD_LABELS = {"gambling": word("label", "gambling"), "cheat": word("label", "cheat"),
+               "winning_hand": word("label", "winning hand")}
 
+#: The reasons of a pending loss (``state["pending"]``: data, so plain strings) and their words.
 PASSING_OUT = "passing out"
 OUT_OF_GOLD = "out of gold"
+LOSS_WORDS = {PASSING_OUT: _("passing out"), OUT_OF_GOLD: _("out of gold")}
+#: A pod's alarm for a pending loss.
+LOSS_ALARMS = {PASSING_OUT: word("status", "PASSING OUT"), OUT_OF_GOLD: word("status", "OUT OF GOLD")}
 
 
 def start_gold(n: int, options: dict) -> int:
@@ -84,20 +93,22 @@ class RedDragonInn(Game):
         super().__init__(players, options)
         n = len(self.players)
         if self.options["drink_deck"] <= n:
-            raise SetupError(f"the drink deck needs more than {n} cards: one is dealt to each "
-                             f"player's Drink Me! pile at setup")
+            raise SetupError(_("the drink deck needs more than {players} cards: one is dealt to each "
+                               "player's Drink Me! pile at setup", players=n))
         first = self.options["first_player"]
         if first and first not in self.players:
-            raise SetupError(f"first_player {first!r} is not one of the players ({', '.join(self.players)})")
+            raise SetupError(_("first_player {name!r} is not one of the players ({players})", name=first,
+                               players=listing(self.players)))
         #: player name → (character name, extra counter or None, its start)
         self.characters: dict[str, tuple[str, str | None, int]] = {}
         for name, value in self.options["characters"].items():
             if name not in self.players:
-                raise SetupError(f"characters: {name!r} is not one of the players ({', '.join(self.players)})")
+                raise SetupError(_("characters: {name!r} is not one of the players ({players})", name=name,
+                                   players=listing(self.players)))
             self.characters[name] = self._character(name, value)
         # The extra counters exist only for the players whose character has one.
         self._extra_specs: dict[str, Counter] = {}
-        for _, counter, _ in self.characters.values():
+        for _name, counter, _start in self.characters.values():
             if counter and counter not in self._extra_specs:
                 self._extra_specs[counter] = Counter(counter, 0, lo=0, doc="a character's extra counter")
         self.player_counters.update(self._extra_specs)
@@ -110,24 +121,27 @@ class RedDragonInn(Game):
         if isinstance(value, dict):
             extra = sorted(set(value) - {"name", "counter", "start"})
             if extra:
-                raise SetupError(f"characters: {player}'s character has an unknown field {extra[0]!r} "
-                                 "(fields: name, counter, start)")
+                raise SetupError(_("characters: {player}'s character has an unknown field {field!r} "
+                                   "(fields: name, counter, start)", player=player, field=extra[0]))
             name, counter, start = value.get("name"), value.get("counter"), value.get("start", 0)
             if not isinstance(name, str) or not name.strip():
-                raise SetupError(f"characters: {player}'s character needs a \"name\"")
+                raise SetupError(_("characters: {player}'s character needs a \"name\"", player=player))
             if counter is not None and (not isinstance(counter, str) or not counter.isidentifier()):
-                raise SetupError(f"characters: {player}'s \"counter\" must be a simple name like \"gear\"")
+                raise SetupError(_("characters: {player}'s \"counter\" must be a simple name like \"gear\"",
+                                   player=player))
             if counter in FIXED_COUNTERS:
-                raise SetupError(f"characters: {counter!r} is already one of every player's counters")
+                raise SetupError(_("characters: {counter!r} is already one of every player's counters",
+                                   counter=counter))
             if isinstance(start, bool) or not isinstance(start, int) or start < 0:
-                raise SetupError(f"characters: {player}'s \"start\" must be a whole number ≥ 0")
+                raise SetupError(_("characters: {player}'s \"start\" must be a whole number ≥ 0", player=player))
             if counter is None:
                 known = KNOWN_CHARACTERS.get(name.strip().lower())
                 if known:
                     counter = known[1]
                     start = value.get("start", known[2])
             return (name.strip(), counter, start)
-        raise SetupError(f"characters: {player}'s character must be a name or an object, not {value!r}")
+        raise SetupError(_("characters: {player}'s character must be a name or an object, not {value!r}",
+                           player=player, value=value))
 
     def player_counter_specs(self):
         return [
@@ -177,15 +191,17 @@ class RedDragonInn(Game):
         pending = list(t.state["pending"])
         actor = self._default_actor(t.state, info.name) if not a.has("player") else None
         self.resolve_pending(t)
-        who = ", ".join(f"{e['name']} ({e['reason']})" for e in pending)
+        who = listing(_("{name} ({reason})", name=e["name"], reason=LOSS_WORDS.get(e["reason"], e["reason"]))
+                      for e in pending)
         if t.state["over"] and info.name != "resolve":
-            raise RuleError(f"the pending losses of {who} end the game ({self._result_words(t.state)}): "
-                            "send resolve to end it, or change the numbers first")
+            raise RuleError(_("the pending losses of {who} end the game ({result}): "
+                              "send resolve to end it, or change the numbers first",
+                              who=who, result=self._result_words(t.state)))
         if actor is not None and self._default_actor(t.state, info.name) != actor:
             # Applying the losses put the player this action was meant for out
             # (or ended the round): it would silently act for someone else.
-            raise RuleError(f"applying the pending losses of {who} changes whose go it is "
-                            f"(it was {actor}'s): send resolve first")
+            raise RuleError(_("applying the pending losses of {who} changes whose go it is "
+                              "(it was {actor}'s): send resolve first", who=who, actor=actor))
 
     def actor(self, state: dict, action: dict) -> str | None:
         if isinstance(action.get("player"), str):
@@ -236,16 +252,16 @@ class RedDragonInn(Game):
             self._split(t, name, staying)
         broke = [] if st["gambling"] is not None else [n for n in staying if t.get(n, "gold") == 0]
         for name in passing:
-            self._lose(t, name, "passed out")
+            self._lose(t, name, _("passed out"))
         for name in broke:
-            self._lose(t, name, "out of gold")
+            self._lose(t, name, _("out of gold"))
         st["pending"] = []
         still = [p["name"] for p in t.in_game()]
         if not still:
-            t.finish(before, draw=True, why="every player still in lost at once")
+            t.finish(before, draw=True, why=_("every player still in lost at once"))
             return
         if len(still) == 1:
-            t.finish(still, why="last one standing")
+            t.finish(still, why=_("last one standing"))
             return
         if st["gambling"] is not None:
             self._check_round_end(t)
@@ -264,11 +280,13 @@ class RedDragonInn(Game):
         for other in staying:
             if share:
                 t.add(other, "gold", share)
-        if gold:
-            each = f", {share} to each of {', '.join(staying)}" if share else ""
-            t.event(f"{name} passes out: {to_inn} of {gold} gold to the Inn{each}")
+        if gold and share:
+            t.event(_("{name} passes out: {to_inn} of {gold} gold to the Inn, {share} to each of {others}",
+                      name=name, to_inn=to_inn, gold=gold, share=share, others=listing(staying)))
+        elif gold:
+            t.event(_("{name} passes out: {to_inn} of {gold} gold to the Inn", name=name, to_inn=to_inn, gold=gold))
 
-    def _lose(self, t: Txn, name: str, why: str) -> None:
+    def _lose(self, t: Txn, name: str, why) -> None:
         cards = t.get(name, "drink_me")
         if cards:
             t.add(name, "drink_me", -cards)
@@ -280,43 +298,64 @@ class RedDragonInn(Game):
 
     # -- turn and phases -----------------------------------------------------------
     def _active(self, t: Txn, a: Args, doing: str) -> str:
-        """The acting player: "player" if given (must be the active one), else the active one."""
+        """The acting player: "player" if given (must be the active one), else the active one.
+
+        ``doing``: the action refused to anybody else ("next", "buy", "drink", "gamble").
+        """
         turn = t.state["turn"]
         who = a.player("player", None) or turn["player"]
         if who != turn["player"]:
-            raise RuleError(f"it is {turn['player']}'s turn, not {who}'s: only {turn['player']} can {doing}")
+            active = turn["player"]
+            if doing == "next":
+                why = _("it is {active}'s turn, not {who}'s: only {active} can end a phase", active=active, who=who)
+            elif doing == "buy":
+                why = _("it is {active}'s turn, not {who}'s: only {active} can buy drinks now", active=active, who=who)
+            elif doing == "drink":
+                why = _("it is {active}'s turn, not {who}'s: only {active} can drink now", active=active, who=who)
+            else:
+                why = _("it is {active}'s turn, not {who}'s: only {active} can start a gambling round",
+                        active=active, who=who)
+            raise RuleError(why)
         return who
 
     def _no_round(self, t: Txn, doing: str) -> None:
+        """Refuse ``doing`` ("next", "gamble", "buy", "drink") while a gambling round is running."""
         if t.state["gambling"] is not None:
-            raise RuleError(f"a gambling round is running: finish it before you {doing}")
+            if doing == "next":
+                raise RuleError(_("a gambling round is running: finish it before you go on to the next phase"))
+            if doing == "gamble":
+                raise RuleError(_("a gambling round is running: finish it before you start another one"))
+            if doing == "buy":
+                raise RuleError(_("a gambling round is running: finish it before you buy drinks"))
+            raise RuleError(_("a gambling round is running: finish it before you drink"))
 
     def _start_next_turn(self, t: Txn) -> None:
         turn = t.state["turn"]
         turn["player"] = t.next_in_game(turn["player"])
         turn["phase"] = "discard"
         turn["number"] += 1
-        t.event(f"{turn['player']}'s turn: {PHASE_WORDS['discard']}")
+        t.event(_("{who}'s turn: discard & draw", who=turn["player"]))
 
     @action("next")
     def _next(self, t: Txn, a: Args) -> None:
         """Go on to the active player's next phase (discard & draw → action → buy drinks → drink)."""
-        who = self._active(t, a, "end a phase")
+        who = self._active(t, a, "next")
         skip = a.bool("skip", False)
-        self._no_round(t, "go on to the next phase")
+        self._no_round(t, "next")
         turn = t.state["turn"]
         phase = turn["phase"]
         if phase == "buy" and not skip:
-            raise RuleError(f"{who} buys a drink for another player first (phase 3: buy drinks); "
-                            'if a card skips it, send "skip": true')
+            raise RuleError(_('{who} buys a drink for another player first (phase 3: buy drinks); '
+                              'if a card skips it, send "skip": true', who=who))
         if phase == "drink":
             if not skip:
-                raise RuleError(f"{who} drinks to end the turn (phase 4: drink); "
-                                'if a card skips it, send "skip": true')
+                raise RuleError(_('{who} drinks to end the turn (phase 4: drink); '
+                                  'if a card skips it, send "skip": true', who=who))
             self._start_next_turn(t)
             return
         if skip:
-            raise RuleError(f'"skip" is only for the buy drinks and drink phases; now is {PHASE_WORDS[phase]}')
+            raise RuleError(_('"skip" is only for the buy drinks and drink phases; now is {phase}',
+                              phase=PHASE_WORDS[phase]))
         turn["phase"] = PHASES[PHASES.index(phase) + 1]
 
     # -- drinks ------------------------------------------------------------------------
@@ -324,17 +363,18 @@ class RedDragonInn(Game):
         """Take ``k`` cards off the drink deck, running out as the rules say; returns how many."""
         d = t.state["drinks"]
         taken = 0
-        for _ in range(k):
+        for _card in range(k):
             if d["deck"] == 0:
                 if d["discard"] == 0:
                     if strict:
-                        raise RuleError("the drink deck is empty and no drink has been discarded yet "
-                                        "to shuffle into a new one")
-                    t.event("the drink deck and its discard are empty: no more cards to take")
+                        raise RuleError(_("the drink deck is empty and no drink has been discarded yet "
+                                          "to shuffle into a new one"))
+                    t.event(_("the drink deck and its discard are empty: no more cards to take"))
                     break
                 # It emptied with no discards to shuffle (everybody paid then): shuffle now.
                 d["deck"], d["discard"] = d["discard"], 0
-                t.event(f"the {d['deck']} discarded drinks are shuffled into a new drink deck")
+                t.event(N_("the {n} discarded drink is shuffled into a new drink deck",
+                           "the {n} discarded drinks are shuffled into a new drink deck", d["deck"]))
             d["deck"] -= 1
             taken += 1
             if d["deck"] == 0:
@@ -350,8 +390,14 @@ class RedDragonInn(Game):
                 paid.append(p["name"])
         d = t.state["drinks"]
         d["deck"], d["discard"] = d["discard"], 0
-        t.event(f"the drink deck ran out: {', '.join(paid) or 'nobody'} paid 1 gold to the Inn; "
-                f"the {d['deck']} discarded drinks are the new deck")
+        if paid:
+            t.event(N_("the drink deck ran out: {paid} paid 1 gold to the Inn; the {n} discarded drink is the new deck",
+                       "the drink deck ran out: {paid} paid 1 gold to the Inn; "
+                       "the {n} discarded drinks are the new deck", d["deck"], paid=listing(paid)))
+        else:
+            t.event(N_("the drink deck ran out: nobody paid 1 gold to the Inn; the {n} discarded drink is the new deck",
+                       "the drink deck ran out: nobody paid 1 gold to the Inn; "
+                       "the {n} discarded drinks are the new deck", d["deck"]))
 
     @action("buy")
     def _buy(self, t: Txn, a: Args) -> None:
@@ -362,21 +408,25 @@ class RedDragonInn(Game):
         if extra:
             buyer = a.player("player", None)
         else:
-            buyer = self._active(t, a, "buy drinks now")
+            buyer = self._active(t, a, "buy")
             if count != 1:
-                raise RuleError('the buy drinks phase buys one drink; a card\'s extra drinks are "extra": true')
-            self._no_round(t, "buy drinks")
+                raise RuleError(_('the buy drinks phase buys one drink; a card\'s extra drinks are "extra": true'))
+            self._no_round(t, "buy")
             phase = t.state["turn"]["phase"]
+            if phase == "drink":
+                raise RuleError(_("buying drinks is phase 3; now is {who}'s drink phase (a drink was bought "
+                                  'already); a card\'s extra drink is "extra": true', who=buyer))
             if phase != "buy":
-                raise RuleError(f"buying drinks is phase 3; now is {buyer}'s {PHASE_WORDS[phase]} phase"
-                                + ('' if phase != 'drink' else ' (a drink was bought already)')
-                                + '; a card\'s extra drink is "extra": true')
+                raise RuleError(_("buying drinks is phase 3; now is {who}'s {phase} phase; "
+                                  'a card\'s extra drink is "extra": true', who=buyer, phase=PHASE_WORDS[phase]))
             if to == buyer:
-                raise RuleError(f"{buyer} buys the drink for another player, not for themselves")
+                raise RuleError(_("{who} buys the drink for another player, not for themselves", who=buyer))
         got = self._take_from_deck(t, count, strict=True)
         t.add(to, "drink_me", got)
-        drinks = f"{got} drink{'s' if got != 1 else ''}"
-        t.event(f"{buyer} buys {to} {drinks}" if buyer else f"{to} gets {drinks}")
+        if buyer:
+            t.event(N_("{buyer} buys {to} {n} drink", "{buyer} buys {to} {n} drinks", got, buyer=buyer, to=to))
+        else:
+            t.event(N_("{to} gets {n} drink", "{to} gets {n} drinks", got, to=to))
         if not extra:
             t.state["turn"]["phase"] = "drink"
 
@@ -400,29 +450,33 @@ class RedDragonInn(Game):
         if extra:
             who = a.player("player", None) or t.state["turn"]["player"]
         else:
-            who = self._active(t, a, "drink now")
+            who = self._active(t, a, "drink")
             self._no_round(t, "drink")
             phase = t.state["turn"]["phase"]
             if phase != "drink":
-                raise RuleError(f"drinking is phase 4; now is {who}'s {PHASE_WORDS[phase]} phase "
-                                '(a drink a card makes someone take is "extra": true)')
+                raise RuleError(_("drinking is phase 4; now is {who}'s {phase} phase "
+                                  '(a drink a card makes someone take is "extra": true)', who=who,
+                                  phase=PHASE_WORDS[phase]))
             if source != "drink_me":
-                raise RuleError("the drink phase reveals your own Drink Me! pile; "
-                                'a drink from the deck is "extra": true')
+                raise RuleError(_("the drink phase reveals your own Drink Me! pile; "
+                                  'a drink from the deck is "extra": true'))
         cards = 1 + chasers
         effects = alcohol or fortitude or gold
         if source == "drink_me":
             pile = t.get(who, "drink_me")
             if pile == 0:
                 if effects or chasers:
-                    raise RuleError(f"{who} has no Drink Me! cards: {who} sobers up (alcohol −1), "
-                                    "there is no drink to apply")
+                    raise RuleError(_("{who} has no Drink Me! cards: {who} sobers up (alcohol −1), "
+                                      "there is no drink to apply", who=who))
                 t.add(who, "alcohol", -1)
-                t.event(f"{who} has no Drink Me! cards and sobers up: alcohol −1")
+                t.event(_("{who} has no Drink Me! cards and sobers up: alcohol −1", who=who))
             else:
+                if cards > pile and pile == 1:
+                    raise RuleError(_("{who} has only 1 Drink Me! card: a drink and at most 0 chasers", who=who))
                 if cards > pile:
-                    raise RuleError(f"{who} has only {pile} Drink Me! card{'s' if pile != 1 else ''}: "
-                                    f"a drink and at most {pile - 1} chaser{'s' if pile != 2 else ''}")
+                    raise RuleError(N_("{who} has only {n} Drink Me! card: a drink and at most {chasers}",
+                                       "{who} has only {n} Drink Me! cards: a drink and at most {chasers}", pile,
+                                       who=who, chasers=N_("{n} chaser", "{n} chasers", pile - 1)))
                 t.add(who, "drink_me", -cards)
                 t.state["drinks"]["discard"] += cards
                 self._apply_drink(t, who, alcohol, fortitude, gold, chasers)
@@ -436,13 +490,17 @@ class RedDragonInn(Game):
     def _apply_drink(self, t: Txn, who: str, alcohol: int, fortitude: int, gold: int, chasers: int) -> None:
         parts = []
         if alcohol:
-            parts.append(f"alcohol {t.add(who, 'alcohol', alcohol):+d}")
+            parts.append(_effect("alcohol", t.add(who, "alcohol", alcohol)))
         if fortitude:
-            parts.append(f"fortitude {t.add(who, 'fortitude', fortitude):+d}")
+            parts.append(_effect("fortitude", t.add(who, "fortitude", fortitude)))
         if gold:
-            parts.append(f"gold {self.adjust(t, who, 'gold', gold):+d}")
-        with_chasers = f" with {chasers} chaser{'s' if chasers != 1 else ''}" if chasers else ""
-        t.event(f"{who} drinks{with_chasers}: {', '.join(parts) or 'no effect'}")
+            parts.append(_effect("gold", self.adjust(t, who, "gold", gold)))
+        effects = listing(parts) if parts else _("no effect")
+        if chasers:
+            t.event(N_("{who} drinks with {n} chaser: {effects}", "{who} drinks with {n} chasers: {effects}", chasers,
+                       who=who, effects=effects))
+        else:
+            t.event(_("{who} drinks: {effects}", who=who, effects=effects))
 
     @action("drink_piles", adjustment=True)
     def _drink_piles(self, t: Txn, a: Args) -> None:
@@ -458,7 +516,7 @@ class RedDragonInn(Game):
     def _round(self, t: Txn) -> dict:
         g = t.state["gambling"]
         if g is None:
-            raise RuleError("no gambling round is running")
+            raise RuleError(_("no gambling round is running"))
         return g
 
     def _next_in_round(self, t: Txn, after: str) -> str | None:
@@ -475,7 +533,7 @@ class RedDragonInn(Game):
     def _ante(self, t: Txn, caller: str | None, players: list[str]) -> list[str]:
         """Everyone listed antes 1 gold into the pot — nobody if the caller cannot."""
         if caller is not None and t.get(caller, "gold") == 0:
-            t.event(f"{caller} cannot ante, so nobody antes")
+            t.event(_("{who} cannot ante, so nobody antes", who=caller))
             return []
         paid = []
         for name in players:
@@ -487,28 +545,36 @@ class RedDragonInn(Game):
     @action("gamble")
     def _gamble(self, t: Txn, a: Args) -> None:
         """"Gambling? I'm in!" as the action: everyone still in antes 1 gold; the starter is in control."""
-        who = self._active(t, a, "start a gambling round")
-        self._no_round(t, "start another one")
+        who = self._active(t, a, "gamble")
+        self._no_round(t, "gamble")
         phase = t.state["turn"]["phase"]
         if phase != "action":
-            raise RuleError(f"a gambling round starts with an action card (phase 2); now is {PHASE_WORDS[phase]}")
+            raise RuleError(_("a gambling round starts with an action card (phase 2); now is {phase}",
+                              phase=PHASE_WORDS[phase]))
         players = [p["name"] for p in t.in_game()]
         t.state["gambling"] = {"starter": who, "control": who, "last": "gambling", "players": players,
                                "left": [], "passed": [], "to_act": None}
         paid = self._ante(t, who, players)
         g = t.state["gambling"]
         g["to_act"] = self._next_in_round(t, who)
-        t.event(f"{who} starts a gambling round; pot {t.get(None, 'pot')}"
-                + (f" (no ante from {', '.join(n for n in players if n not in paid)})"
-                   if paid and len(paid) < len(players) else ""))
+        pot = t.get(None, "pot")
+        if paid and len(paid) < len(players):
+            t.event(_("{who} starts a gambling round; pot {pot} (no ante from {unpaid})", who=who, pot=pot,
+                      unpaid=listing(n for n in players if n not in paid)))
+        else:
+            t.event(_("{who} starts a gambling round; pot {pot}", who=who, pot=pot))
 
     def _round_player(self, t: Txn, a: Args, doing: str) -> tuple[dict, str]:
+        """The player to act in the round; ``doing``: "play" or "pass"."""
         g = self._round(t)
         who = a.player("player", None) or g["to_act"]
         if who in g["left"]:
-            raise RuleError(f"{who} left this gambling round and cannot {doing}")
+            if doing == "play":
+                raise RuleError(_("{who} left this gambling round and cannot play gambling or cheating cards",
+                                  who=who))
+            raise RuleError(_("{who} left this gambling round and cannot pass", who=who))
         if who != g["to_act"]:
-            raise RuleError(f"it is {g['to_act']}'s go in the gambling round, not {who}'s")
+            raise RuleError(_("it is {active}'s go in the gambling round, not {who}'s", active=g["to_act"], who=who))
         return g, who
 
     @action("play")
@@ -520,11 +586,12 @@ class RedDragonInn(Game):
         """
         card = a.str("card", choices=CARDS)
         ante = a.bool("ante", False)
-        g, who = self._round_player(t, a, "play gambling or cheating cards")
+        g, who = self._round_player(t, a, "play")
         if g["last"] == "winning_hand" and card != "cheat":
-            raise RuleError(f'after "Winning Hand!" only a cheating card can take control, not {CARD_WORDS[card]}')
+            raise RuleError(_('after "Winning Hand!" only a cheating card can take control, not {card}',
+                              card=CARD_WORDS[card]))
         g["control"], g["last"], g["passed"] = who, card, []
-        t.event(f"{who} plays {CARD_WORDS[card]} and takes control")
+        t.event(_("{who} plays {card} and takes control", who=who, card=CARD_WORDS[card]))
         if ante:
             self._ante(t, who, list(g["players"]))
         g["to_act"] = self._next_in_round(t, who)
@@ -544,9 +611,9 @@ class RedDragonInn(Game):
         g = self._round(t)
         who = a.player("player")
         if who in g["left"]:
-            raise RuleError(f"{who} already left this gambling round")
+            raise RuleError(_("{who} already left this gambling round", who=who))
         self._remove_from_round(t, who)
-        t.event(f"{who} leaves the gambling round")
+        t.event(_("{who} leaves the gambling round", who=who))
         self._check_round_end(t)
 
     @action("force_out")
@@ -555,11 +622,11 @@ class RedDragonInn(Game):
         g = self._round(t)
         who = a.player("player")
         if who in g["left"]:
-            raise RuleError(f"{who} already left this gambling round")
+            raise RuleError(_("{who} already left this gambling round", who=who))
         self._remove_from_round(t, who)
-        t.event(f"{who} is forced out of the gambling round")
+        t.event(_("{who} is forced out of the gambling round", who=who))
         if len(g["players"]) == 1:
-            self._end_round(t, g["players"][0], why="the last player in the round")
+            self._end_round(t, g["players"][0], why=_("the last player in the round"))
         else:
             self._check_round_end(t)
 
@@ -571,12 +638,13 @@ class RedDragonInn(Game):
             winner = a.raw("winner")
             if winner is not None:
                 if not isinstance(winner, str):
-                    raise RuleError(f"end_round: 'winner' must be a player's name or null, not {winner!r}")
+                    raise RuleError(_("end_round: 'winner' must be a player's name or null, not {winner!r}",
+                                      winner=winner))
                 if t.player(winner)["out"]:
-                    raise RuleError(f"{winner} is out of the game")
+                    raise RuleError(_("{who} is out of the game", who=winner))
         else:
             winner = g["control"]
-        self._end_round(t, winner, why="a card ended the round")
+        self._end_round(t, winner, why=_("a card ended the round"))
 
     @action("pay_pot", adjustment=True)
     def _pay_pot(self, t: Txn, a: Args) -> None:
@@ -596,7 +664,7 @@ class RedDragonInn(Game):
             g["passed"].remove(name)
         if g["control"] == name:
             g["control"] = None
-            t.event("nobody is in control of the gambling round now")
+            t.event(_("nobody is in control of the gambling round now"))
         if g["to_act"] == name or g["to_act"] not in g["players"]:
             g["to_act"] = self._next_in_round(t, name)
 
@@ -605,17 +673,18 @@ class RedDragonInn(Game):
         g = t.state["gambling"]
         waiting = [n for n in g["players"] if n != g["control"] and n not in g["passed"]]
         if not waiting:
-            self._end_round(t, g["control"], why="everybody else passed")
+            self._end_round(t, g["control"], why=_("everybody else passed"))
 
-    def _end_round(self, t: Txn, winner: str | None, *, why: str) -> None:
+    def _end_round(self, t: Txn, winner: str | None, *, why) -> None:
         pot = t.get(None, "pot")
         t.add(None, "pot", -pot)
         if winner is not None:
             t.add(winner, "gold", pot)
-            t.event(f"{winner} wins the gambling round ({why}) and takes the pot: {pot} gold")
+            t.event(_("{winner} wins the gambling round ({why}) and takes the pot: {pot} gold", winner=winner, why=why,
+                      pot=pot))
         else:
             t.add(None, "inn", pot)
-            t.event(f"the gambling round ends with nobody in control: the pot ({pot} gold) goes to the Inn")
+            t.event(_("the gambling round ends with nobody in control: the pot ({pot} gold) goes to the Inn", pot=pot))
         t.state["gambling"] = None
         turn = t.state["turn"]
         if t.player(turn["player"])["out"]:
@@ -628,15 +697,17 @@ class RedDragonInn(Game):
         t.spec(counter, who)
         if counter not in t.player(who)["counters"]:
             owners = [n for n, c in self.characters.items() if c[1] == counter]
-            raise RuleError(f"{who} has no {counter} counter (only {', '.join(owners)} keeps {counter})")
+            raise RuleError(N_("{who} has no {counter} counter (only {owners} keeps {counter})",
+                               "{who} has no {counter} counter (only {owners} keep {counter})", len(owners),
+                               who=who, counter=word("counter", counter), owners=listing(owners)))
 
     def adjust(self, t: Txn, who, counter, delta):
         if who is None:
             t.spec(counter, None)
             if counter == "inn":
-                raise RuleError("the Inn's take changes only when players pay it or it pays them: "
-                                "adjust a player's gold (the Inn is the other side)")
-            raise RuleError("the pot changes by antes (gamble, play), pay_pot and the round's end")
+                raise RuleError(_("the Inn's take changes only when players pay it or it pays them: "
+                                  "adjust a player's gold (the Inn is the other side)"))
+            raise RuleError(_("the pot changes by antes (gamble, play), pay_pot and the round's end"))
         self._has_counter(t, who, counter)
         if counter == "drink_me":
             # The cards come from the drink deck and go to its discard.
@@ -657,35 +728,38 @@ class RedDragonInn(Game):
     def seat_view(self, state: dict, name: str) -> dict:
         p = next(p for p in state["players"] if p["name"] == name)
         c = p["counters"]
-        counters = [["gold", c["gold"]], ["alcohol", c["alcohol"]], ["fortitude", c["fortitude"]],
-                    ["drink_me", c["drink_me"]]]
-        counters += [[k, v] for k, v in c.items() if k not in FIXED_COUNTERS]
+        counters = [[word("counter", k), c[k]] for k in ("gold", "alcohol", "fortitude", "drink_me")]
+        counters += [[word("counter", k), v] for k, v in c.items() if k not in FIXED_COUNTERS]
         g = state["gambling"]
         turn = state["turn"]
         mine = [e for e in state["pending"] if e["name"] == name]
         if state["over"]:
-            status = ("draw" if state["draw"] else "winner") if name in state["winners"] else "game over"
+            if name not in state["winners"]:
+                status = word("status", "game over")
+            else:
+                status = word("status", "draw") if state["draw"] else word("status", "winner")
         elif p["out"]:
-            status = "out"
+            status = word("status", "out")
         elif mine:
-            status = mine[0]["reason"].upper()
+            reason = mine[0]["reason"]
+            status = LOSS_ALARMS.get(reason, reason.upper())
         elif g is not None:
             if name in g["left"]:
-                status = "left the round"
+                status = word("status", "left the round")
             elif g["to_act"] == name:
-                status = "gamble: play/pass"
+                status = word("status", "gamble: play/pass")
             elif g["control"] == name:
-                status = "in control"
+                status = word("status", "in control")
             else:
-                status = "gambling"
+                status = word("status", "gambling")
         elif turn["player"] == name:
-            status = f"your turn: {turn['phase']}"
+            status = _("your turn: {phase}", phase=word("phase", turn["phase"]))
         else:
             status = ""
         if g is not None:
-            table = [["pot", state["table"]["pot"]], ["control", g["control"] or "-"]]
+            table = [[word("counter", "pot"), state["table"]["pot"]], [word("table", "control"), g["control"] or "-"]]
         else:
-            table = [["deck", state["drinks"]["deck"]], ["turn", turn["player"]]]
+            table = [[word("table", "deck"), state["drinks"]["deck"]], [word("table", "turn"), turn["player"]]]
         return {"counters": counters, "status": status, "alert": bool(mine) and not state["over"], "table": table}
 
     def seat_actions(self, state: dict, name: str) -> list[dict]:
@@ -693,15 +767,15 @@ class RedDragonInn(Game):
         if state["over"] or p["out"]:
             return []
         if state["pending"]:
-            return [{"label": "resolve", "action": {"action": "resolve"}}]
+            return [{"label": word("label", "resolve"), "action": {"action": "resolve"}}]
         g = state["gambling"]
         if g is not None:
             if g["to_act"] != name:
                 return []
-            out = [{"label": "pass", "action": {"action": "pass", "player": name}}]
+            out = [{"label": word("label", "pass"), "action": {"action": "pass", "player": name}}]
             for card in CARDS:
                 if g["last"] != "winning_hand" or card == "cheat":
-                    out.append({"label": card.replace("_", " "),
+                    out.append({"label": CARD_LABELS[card],
                                 "action": {"action": "play", "player": name, "card": card}})
             return out
         turn = state["turn"]
@@ -709,17 +783,18 @@ class RedDragonInn(Game):
             return []
         phase = turn["phase"]
         if phase == "discard":
-            return [{"label": "drawn: action", "action": {"action": "next", "player": name}}]
+            return [{"label": word("label", "drawn: action"), "action": {"action": "next", "player": name}}]
         if phase == "action":
-            return [{"label": "done: buy", "action": {"action": "next", "player": name}},
-                    {"label": "gamble", "action": {"action": "gamble", "player": name}}]
+            return [{"label": word("label", "done: buy"), "action": {"action": "next", "player": name}},
+                    {"label": word("label", "gamble"), "action": {"action": "gamble", "player": name}}]
         if phase == "buy":
             names = [q["name"] for q in state["players"]]
             i = names.index(name)
             order = [state["players"][(i + k) % len(names)] for k in range(1, len(names))]
-            return [{"label": f"drink for {q['name']}", "action": {"action": "buy", "player": name, "to": q["name"]}}
+            return [{"label": _("drink for {name}", name=q["name"]),
+                     "action": {"action": "buy", "player": name, "to": q["name"]}}
                     for q in order if not q["out"]]
-        label = "drink" if p["counters"]["drink_me"] else "sober up"
+        label = word("label", "drink") if p["counters"]["drink_me"] else word("label", "sober up")
         return [{"label": label, "action": {"action": "drink", "player": name}}]
 
     def describe(self, action: dict) -> str:
@@ -727,35 +802,68 @@ class RedDragonInn(Game):
         who = action.get("player", "")
         if name == "buy":
             n = action.get("count", 1)
-            extra = " (extra)" if action.get("extra") else ""
-            return f"{who or 'the active player'} buys {action.get('to')} {n} drink{'s' if n != 1 else ''}{extra}"
+            buyer, to = who or _("the active player"), action.get("to")
+            if action.get("extra"):
+                return N_("{buyer} buys {to} {n} drink (extra)", "{buyer} buys {to} {n} drinks (extra)", n,
+                          buyer=buyer, to=to)
+            return N_("{buyer} buys {to} {n} drink", "{buyer} buys {to} {n} drinks", n, buyer=buyer, to=to)
         if name == "drink":
-            effects = ", ".join(f"{k} {action[k]:+d}" for k in ("alcohol", "fortitude", "gold")
-                                if isinstance(action.get(k), int) and action.get(k))
-            ch = action.get("chasers", 0)
-            more = f" with {ch} chaser{'s' if ch != 1 else ''}" if ch else ""
-            src = " from the deck" if action.get("from") == "deck" else ""
-            return f"{who or 'the active player'} drinks{src}{more}" + (f": {effects}" if effects else "")
+            return self._describe_drink(action, who or _("the active player"))
         if name == "next":
-            return f"{who or 'the active player'}: next phase" + (" (skipped)" if action.get("skip") else "")
+            if action.get("skip"):
+                return _("{who}: next phase (skipped)", who=who or _("the active player"))
+            return _("{who}: next phase", who=who or _("the active player"))
         if name == "gamble":
-            return f"{who or 'the active player'}: Gambling? I'm in!"
+            return _("{who}: Gambling? I'm in!", who=who or _("the active player"))
         if name == "play":
-            return f"{who or 'the next player'} plays {CARD_WORDS.get(action.get('card'), action.get('card'))}"
+            card = action.get("card")
+            return _("{who} plays {card}", who=who or _("the next player"), card=CARD_WORDS.get(card, card))
         if name == "pass":
-            return f"{who or 'the next player'} passes"
+            return _("{who} passes", who=who or _("the next player"))
         if name == "leave":
-            return f"{who} leaves the gambling round"
+            return _("{who} leaves the gambling round", who=who)
         if name == "force_out":
-            return f"{who} is forced out of the gambling round"
+            return _("{who} is forced out of the gambling round", who=who)
         if name == "end_round":
-            w = action.get("winner", "the player in control")
-            return f"the gambling round ends: pot to {w or 'the Inn'}"
+            w = action.get("winner", _("the player in control"))
+            return _("the gambling round ends: pot to {winner}", winner=w or _("the Inn"))
         if name == "pay_pot":
-            return f"{who} pays {action.get('amount')} gold into the pot"
+            return _("{who} pays {amount} gold into the pot", who=who, amount=action.get("amount"))
         if name == "drink_piles":
-            return f"drink deck counted: {action.get('deck')} in the deck, {action.get('discard')} discarded"
+            return _("drink deck counted: {deck} in the deck, {discard} discarded", deck=action.get("deck"),
+                     discard=action.get("discard"))
         return super().describe(action)
+
+    @staticmethod
+    def _describe_drink(action: dict, who) -> str:
+        """A drink in the history: where from, its chasers and its effects, one template per shape."""
+        parts = [_effect(k, action[k]) for k in ("alcohol", "fortitude", "gold")
+                 if isinstance(action.get(k), int) and action.get(k)]
+        effects = listing(parts)
+        ch = action.get("chasers", 0)
+        if action.get("from") == "deck":
+            if ch and parts:
+                return N_("{who} drinks from the deck with {n} chaser: {effects}",
+                          "{who} drinks from the deck with {n} chasers: {effects}", ch, who=who, effects=effects)
+            if ch:
+                return N_("{who} drinks from the deck with {n} chaser", "{who} drinks from the deck with {n} chasers",
+                          ch, who=who)
+            if parts:
+                return _("{who} drinks from the deck: {effects}", who=who, effects=effects)
+            return _("{who} drinks from the deck", who=who)
+        if ch and parts:
+            return N_("{who} drinks with {n} chaser: {effects}", "{who} drinks with {n} chasers: {effects}", ch,
+                      who=who, effects=effects)
+        if ch:
+            return N_("{who} drinks with {n} chaser", "{who} drinks with {n} chasers", ch, who=who)
+        if parts:
+            return _("{who} drinks: {effects}", who=who, effects=effects)
+        return _("{who} drinks", who=who)
+
+
+def _effect(counter: str, delta: int):
+    """One effect of a drink: "alcohol +2"."""
+    return _("{counter} {delta:+d}", counter=word("counter", counter), delta=delta)
 
 
 GAME = RedDragonInn
