@@ -15,7 +15,6 @@ from pathlib import Path
 
 from ..engine import Journal, RuleError, Session, TablekeeperError, available
 from ..engine.errors import JournalBusy
-from ..engine.registry import KNOWN
 from ..engine.text import shown
 
 EXIT_REFUSED = 2
@@ -116,10 +115,8 @@ def cmd_replay(args) -> int:
 def cmd_games(args) -> int:
     games = available()
     described = [games[g].describe_game() for g in games]
-    missing = [{"id": g, "title": t, "available": False, "issue": i}
-               for g, (_, t, i) in KNOWN.items() if g not in games]
     if args.json:
-        print(_dump({"games": described, "not_yet": missing}, 2))
+        print(_dump({"games": described}, 2))
         return 0
     for d in described:
         lo, hi = d["players"]
@@ -129,8 +126,6 @@ def cmd_games(args) -> int:
         print(f"  actions: {', '.join(d['actions'] + ['undo', 'redo'])}")
         for o in d["options"]:
             print(f"  option {o['name']} (default {json.dumps(o['default'])}): {o['doc']}")
-    for m in missing:
-        print(f"{m['id']}: {m['title']}, not available yet (issue #{m['issue']})")
     return 0
 
 

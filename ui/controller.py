@@ -44,7 +44,7 @@ class GameSummary:
 
     @property
     def title(self) -> str:
-        return KNOWN.get(self.game, ("", self.game, 0))[1]
+        return KNOWN.get(self.game, ("", self.game))[1]
 
 
 @dataclass(frozen=True)

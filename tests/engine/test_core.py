@@ -147,14 +147,9 @@ def test_bad_setups_are_refused_with_the_reason(setup, words):
         make_rules(setup)
 
 
-def test_games_that_are_not_written_yet_say_so(monkeypatch):
-    """A known game id whose module is not there yet answers "not yet", naming its issue."""
-    monkeypatch.setitem(KNOWN, "carcassonne", ("carcassonne_not_written", "Carcassonne", 99))
-    with pytest.raises(SetupError, match=r"Carcassonne \(carcassonne\) is not available yet: .*issue #99"):
-        game_class("carcassonne")
-    assert "carcassonne" not in available()
-    # every game of the product exists now
-    assert set(available()) == set(KNOWN) - {"carcassonne"}
+def test_every_known_game_is_available():
+    assert set(available()) == set(KNOWN)
+    assert all(game_class(g) is cls for g, cls in available().items())
 
 
 def test_engine_imports_only_the_standard_library():

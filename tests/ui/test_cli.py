@@ -7,7 +7,7 @@ import subprocess
 import pytest
 
 from tablekeeper.engine.registry import KNOWN
-from tests.conftest import TABLEKEEPER, ScriptError, replay, replay_cli
+from tests.conftest import TABLEKEEPER, replay_cli
 
 SETUP = {"game": "counters", "players": ["Ana", "Ben"],
          "options": {"counters": [{"name": "life", "start": 5, "out_at": 0}], "table": ["round"]}}
@@ -74,13 +74,6 @@ def test_empty_script_is_refused():
     assert r.returncode == 2 and r.stderr.startswith("line 1:")
 
 
-def test_games_not_written_yet_answer_not_yet(monkeypatch):
-    """The replay path refuses a known-but-unwritten game's setup line with "not yet" on line 1."""
-    monkeypatch.setitem(KNOWN, "carcassonne", ("carcassonne_not_written", "Carcassonne", 99))
-    with pytest.raises(ScriptError, match=r"^line 1: Carcassonne .* not available yet"):
-        replay([{"game": "carcassonne", "players": ["Ana", "Ben"]}, {"action": "resolve"}])
-
-
 def test_replay_leaves_no_journal_behind(tmp_path):
     r = subprocess.run([str(TABLEKEEPER), "--state-dir", str(tmp_path / "s"), "replay", "-"],
                        input=json.dumps(SETUP) + "\n", capture_output=True, text=True)
@@ -96,8 +89,7 @@ def run(*args, state_dir):
 def test_games_lists_ids_ranges_counters_and_options():
     r = subprocess.run([str(TABLEKEEPER), "games", "--json"], capture_output=True, text=True)
     data = json.loads(r.stdout)
-    ids = {g["id"] for g in data["games"]} | {g["id"] for g in data["not_yet"]}
-    assert ids == set(KNOWN)
+    assert [g["id"] for g in data["games"]] == list(KNOWN)
     counters = next(g for g in data["games"] if g["id"] == "counters")
     assert counters["players"] == [1, 8]
     assert {o["name"] for o in counters["options"]} == {"counters", "table", "last_standing_wins"}

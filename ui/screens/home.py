@@ -30,7 +30,7 @@ def game_title(game_id: str, fallback: str = "") -> str:
     from ..i18n import pgettext
     from ...engine.registry import KNOWN
 
-    title = KNOWN.get(game_id, ("", fallback or game_id, 0))[1]
+    title = KNOWN.get(game_id, ("", fallback or game_id))[1]
     return pgettext("game", title)
 
 

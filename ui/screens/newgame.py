@@ -9,7 +9,6 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 
 from ...engine import SetupError, available
-from ...engine.registry import KNOWN
 from ..i18n import _, N_, engine_text, option_label, word
 from ..widgets import GAP, MUTED, TOUCH, Btn, Chips, FitLabel, Keyboard, Panel, Scroller, Stepper, tag
 from .base import BaseScreen
@@ -133,15 +132,11 @@ class NewGameScreen(BaseScreen):
         games = available()
         grid = GridLayout(cols=2, spacing=GAP, size_hint_y=None)
         grid.bind(minimum_height=grid.setter("height"))
-        for gid, (_module, title, issue) in KNOWN.items():
-            cls = games.get(gid)
-            if cls is None:
-                text = _("{game} (coming soon)").format(game=game_title(gid))
-            else:
-                text = _("{game}, {lo}–{hi} players").format(game=game_title(gid), lo=cls.min_players,
-                                                            hi=cls.max_players)
+        for gid, cls in games.items():
+            text = _("{game}, {lo}–{hi} players").format(game=game_title(gid), lo=cls.min_players,
+                                                        hi=cls.max_players)
             b = Btn(text, role="on" if gid == self.game_id else "normal", size_hint_y=None,
-                    height=TOUCH + dp(20), tid=f"new.game.{gid}", disabled=cls is None)
+                    height=TOUCH + dp(20), tid=f"new.game.{gid}")
             b.bind(on_release=lambda _b, g=gid: self._pick_game(g))
             grid.add_widget(b)
         self.body.add_widget(Scroller(grid))
