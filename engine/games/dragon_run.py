@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from ..errors import RuleError, SetupError
 from ..game import Game, action
+from ..messages import N_, _, listing, word
 from ..spec import Counter, Option
 from ..state import Args, Txn
 
@@ -44,28 +45,35 @@ HAND_SIZE = 4
 MAX_CARD = 10
 DIE_FACES = 10  # faces 0–9
 LOCATIONS = ("dragon", "treasure_hall", "other")
+#: A pod's status line for the active player, by turn phase.
+PHASE_STATUS = {"start": word("status", "charge/hide/cry"), "must_charge": word("status", "MUST CHARGE"),
+                "escaped": word("status", "escaped: charge/pass"), "after_location": word("status", "pass or again"),
+                "deal": word("status", "wait for the deal")}
 
 
 def _check_first(value) -> None:
     if not isinstance(value, str):
-        raise SetupError("option 'first' must be a player's name")
+        raise SetupError(_("option 'first' must be a player's name"))
 
 
 def _check_hands(value) -> None:
     for name, cards in value.items():
         if (not isinstance(cards, list) or len(cards) != HAND_SIZE
                 or any(isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_CARD for v in cards)):
-            raise SetupError(f"option 'hands': {name!r} needs the values of the {HAND_SIZE} treasure cards "
-                             f"dealt, each a whole number 0–{MAX_CARD}, not {cards!r}")
+            raise SetupError(_("option 'hands': {name!r} needs the values of the {hand_size} treasure cards "
+                               "dealt, each a whole number 0–{most}, not {cards!r}", name=name, hand_size=HAND_SIZE,
+                               most=MAX_CARD, cards=cards))
 
 
 def _check_characters(value) -> None:
     for name, character in value.items():
         if not isinstance(character, str) or not character.strip():
-            raise SetupError(f"option 'characters': {name!r} needs a character's name, not {character!r}")
+            raise SetupError(_("option 'characters': {name!r} needs a character's name, not {character!r}",
+                               name=name, character=character))
 
 
 def _sum_words(values: list[int]) -> str:
+    """Card values as a sum, "3+2 = 5" (numbers and signs: the same in every language)."""
     return "+".join(map(str, values)) + (f" = {sum(values)}" if len(values) > 1 else "")
 
 
@@ -88,11 +96,11 @@ class DragonRun(Game):
         for key in ("hands", "characters"):
             for name in self.options[key]:
                 if name not in self.players:
-                    raise SetupError(f"option {key!r}: there is no player called {name!r}")
+                    raise SetupError(_("option {key!r}: there is no player called {name!r}", key=key, name=name))
         first = self.options["first"]
         if first and first not in self.players:
-            raise SetupError(f"option 'first': there is no player called {first!r} "
-                             f"(players: {', '.join(self.players)})")
+            raise SetupError(_("option 'first': there is no player called {name!r} (players: {players})",
+                               name=first, players=listing(self.players)))
 
     # -- declarations ----------------------------------------------------------
     def player_counter_specs(self):
@@ -139,8 +147,12 @@ class DragonRun(Game):
         hand = list(t.player(name)["cards"])
         for v in values:
             if v not in hand:
-                held = ", ".join(map(str, t.player(name)["cards"])) or "none"
-                raise RuleError(f"{name} holds no more treasure cards worth {v} (cards: {held})")
+                held = t.player(name)["cards"]
+                if not held:
+                    raise RuleError(_("{name} holds no more treasure cards worth {value} (cards: none)",
+                                      name=name, value=v))
+                raise RuleError(_("{name} holds no more treasure cards worth {value} (cards: {held})", name=name,
+                                  value=v, held=", ".join(map(str, held))))
             hand.remove(v)
         self._set_cards(t, name, hand)
 
@@ -151,7 +163,8 @@ class DragonRun(Game):
     def _values(a: Args, key: str, *, required: bool = True) -> list[int]:
         values = a.ints(key) if required else a.ints(key, [])
         if any(not 0 <= v <= MAX_CARD for v in values):
-            raise RuleError(f"{a.name}: a treasure card is worth 0–{MAX_CARD}, not {values!r}")
+            raise RuleError(_("{action}: a treasure card is worth 0–{most}, not {values!r}", action=a.name,
+                              most=MAX_CARD, values=values))
         return values
 
     def _active(self, t: Txn, a: Args) -> str:
@@ -160,12 +173,12 @@ class DragonRun(Game):
         who = a.raw("player", None)
         if who is not None:
             if not isinstance(who, str):
-                raise RuleError(f"{a.name}: 'player' must be a player's name, not {who!r}")
+                raise RuleError(_("{action}: 'player' must be a player's name, not {who!r}", action=a.name, who=who))
             p = t.player(who)
             if p["out"]:
-                raise RuleError(f"{who} was killed by the dragon: the dead do not act")
+                raise RuleError(_("{who} was killed by the dragon: the dead do not act", who=who))
             if who != turn["player"]:
-                raise RuleError(f"it is {turn['player']}'s turn, not {who}'s")
+                raise RuleError(_("it is {active}'s turn, not {who}'s", active=turn["player"], who=who))
         return turn["player"]
 
     def _turn_action(self, t: Txn, a: Args, allowed: tuple[str, ...]) -> str:
@@ -175,18 +188,18 @@ class DragonRun(Game):
         if phase in allowed:
             return name
         if phase == "deal":
-            missing = ", ".join(t.state["to_deal"])
-            raise RuleError(f"first enter the {HAND_SIZE} treasure cards dealt to {missing} (action deal)")
+            raise RuleError(_deal_first(t))
         if phase == "must_charge":
             roll = t.state["last_roll"]
-            raise RuleError(f"{name} must charge: the escape test failed "
-                            f"(rolled {roll['roll']} with {roll['dungeon']} location cards left)")
+            raise RuleError(N_("{name} must charge: the escape test failed (rolled {roll} with {n} location card left)",
+                               "{name} must charge: the escape test failed (rolled {roll} with {n} location cards left)",
+                               roll["dungeon"], name=name, roll=roll["roll"]))
         if phase == "escaped":
-            raise RuleError(f"{name} escaped the dragon this turn: charge into the next room, or pass")
+            raise RuleError(_("{name} escaped the dragon this turn: charge into the next room, or pass", name=name))
         if phase == "after_location":
-            raise RuleError(f"{name} has charged this turn: pass, take another turn (again), or charge "
-                            f"again if the location says so")
-        raise RuleError(f"{name} must first charge, hide or cry like a baby")
+            raise RuleError(_("{name} has charged this turn: pass, take another turn (again), or charge "
+                              "again if the location says so", name=name))
+        raise RuleError(_("{name} must first charge, hide or cry like a baby", name=name))
 
     def _reshuffle(self, t: Txn) -> None:
         """All 10 locations back into the dungeon deck; talismans in play are discarded."""
@@ -194,9 +207,11 @@ class DragonRun(Game):
         t.state["discard"] = {"treasure_hall": False, "other": 0}
         for p in t.players:
             if p["talismans"]:
-                t.event(f"{p['name']}'s talismans in play are discarded ({_sum_words(p['talismans'])})")
+                t.event(_("{name}'s talismans in play are discarded ({values})", name=p["name"],
+                          values=_sum_words(p["talismans"])))
                 p["talismans"] = []
-        t.event("the dungeon deck is reshuffled (10 cards)")
+        t.event(N_("the dungeon deck is reshuffled ({n} card)", "the dungeon deck is reshuffled ({n} cards)",
+                   DUNGEON_CARDS))
 
     def _next_player(self, t: Txn) -> None:
         turn = t.state["turn"]
@@ -211,10 +226,11 @@ class DragonRun(Game):
             if p["counters"]["wounds"] >= 2:
                 name = p["name"]
                 if p["cards"]:
-                    t.event(f"{name}'s treasure goes to the discard ({_sum_words(p['cards'])})")
+                    t.event(_("{name}'s treasure goes to the discard ({values})", name=name,
+                              values=_sum_words(p["cards"])))
                 self._set_cards(t, name, [])
                 p["talismans"] = []
-                t.eliminate(name, "burnt to ashes by the dragon")
+                t.eliminate(name, _("burnt to ashes by the dragon"))
                 if name in t.state["to_deal"]:
                     t.state["to_deal"].remove(name)
                     if not t.state["to_deal"] and t.state["turn"]["phase"] == "deal":
@@ -232,7 +248,7 @@ class DragonRun(Game):
         if not alive:
             st["dragon_won"] = True
             st["turn"]["phase"] = "over"
-            t.finish([], why="every adventurer is dead: the dragon wins")
+            t.finish([], why=_("every adventurer is dead: the dragon wins"))
             return
         if t.get(None, "temper") > 0:
             return
@@ -240,16 +256,18 @@ class DragonRun(Game):
         best = max(p["counters"]["treasure"] for p in alive)
         top = [p for p in alive if p["counters"]["treasure"] == best]
         if len(top) == 1:
-            t.finish([top[0]["name"]], why=f"the dragon sleeps; the richest survivor escapes with {best}")
+            t.finish([top[0]["name"]], why=_("the dragon sleeps; the richest survivor escapes with {best}", best=best))
             return
         highest = max(p["highest"] for p in top)
         top = [p for p in top if p["highest"] == highest]
         names = [p["name"] for p in top]
         if len(top) == 1:
-            t.finish(names, why=f"the dragon sleeps; tied at {best}, the highest treasure card ({highest}) decides")
+            t.finish(names, why=_("the dragon sleeps; tied at {best}, the highest treasure card ({highest}) decides",
+                                  best=best, highest=highest))
         else:
             # A shared win, not a draw: the contract keeps `draw` for "everyone still in lost at once".
-            t.finish(names, why=f"the dragon sleeps; tied at {best} with the same highest card ({highest}): a shared win")
+            t.finish(names, why=_("the dragon sleeps; tied at {best} with the same highest card ({highest}): "
+                                  "a shared win", best=best, highest=highest))
 
     def consequences(self, t: Txn) -> None:
         self._kill_the_dead(t)
@@ -263,15 +281,16 @@ class DragonRun(Game):
         values = self._values(a, "values")
         if name not in t.state["to_deal"]:
             if t.state["turn"]["phase"] != "deal":
-                raise RuleError("the treasure cards were dealt at the start; a new card is entered with draw")
-            raise RuleError(f"{name}'s dealt cards are already entered (undo to change them)")
+                raise RuleError(_("the treasure cards were dealt at the start; a new card is entered with draw"))
+            raise RuleError(_("{name}'s dealt cards are already entered (undo to change them)", name=name))
         if len(values) != HAND_SIZE:
-            raise RuleError(f"deal: each player is dealt {HAND_SIZE} treasure cards, not {len(values)}")
+            raise RuleError(_("deal: each player is dealt {hand_size} treasure cards, not {given}",
+                              hand_size=HAND_SIZE, given=len(values)))
         self._give_cards(t, name, values)
         t.state["to_deal"].remove(name)
         if not t.state["to_deal"]:
             t.state["turn"]["phase"] = "start"
-            t.event(f"every hand is dealt: {t.state['turn']['player']} starts")
+            t.event(_("every hand is dealt: {who} starts", who=t.state["turn"]["player"]))
 
     # -- the turn -----------------------------------------------------------------
     @action("power")
@@ -283,9 +302,9 @@ class DragonRun(Game):
         name = self._turn_action(t, a, ("start",))
         p = t.player(name)
         if p["power"] != "ready":
-            raise RuleError(f"{name}'s power is used: it is ready again when the dragon comes up")
+            raise RuleError(_("{name}'s power is used: it is ready again when the dragon comes up", name=name))
         p["power"] = "used"
-        t.event(f"{name} uses the character's power")
+        t.event(_("{name} uses the character's power", name=name))
 
     @action("charge")
     def _charge(self, t: Txn, a: Args) -> None:
@@ -300,17 +319,17 @@ class DragonRun(Game):
         if where == "treasure_hall":
             value = a.int("value", lo=0, hi=MAX_CARD)
         elif value is not None:
-            raise RuleError("charge: only the treasure hall gives a treasure card here; "
-                            "enter a card from another location with draw")
+            raise RuleError(_("charge: only the treasure hall gives a treasure card here; "
+                              "enter a card from another location with draw"))
         if t.get(None, "dungeon") == 0:
-            raise RuleError("the dungeon deck is empty (only a correction can make it so): "
-                            "set it right with adjust first")
+            raise RuleError(_("the dungeon deck is empty (only a correction can make it so): "
+                              "set it right with adjust first"))
         if where == "treasure_hall" and st["discard"]["treasure_hall"]:
-            raise RuleError("the treasure hall is already in the dungeon discard: it cannot come up "
-                            "before the next reshuffle")
+            raise RuleError(_("the treasure hall is already in the dungeon discard: it cannot come up "
+                              "before the next reshuffle"))
         if where == "other" and st["discard"]["other"] >= OTHER_LOCATIONS:
-            raise RuleError("all 8 other locations are in the dungeon discard: the card drawn must be "
-                            "the dragon or the treasure hall")
+            raise RuleError(_("all {others} other locations are in the dungeon discard: the card drawn must be "
+                              "the dragon or the treasure hall", others=OTHER_LOCATIONS))
         t.add(None, "dungeon", -1)
         if where == "dragon":
             self._dragon(t, name)
@@ -318,17 +337,21 @@ class DragonRun(Game):
         if where == "treasure_hall":
             st["discard"]["treasure_hall"] = True
             self._give_cards(t, name, [value])
-            t.event(f"{name} charges into the treasure hall and draws a treasure worth {value}")
+            t.event(_("{name} charges into the treasure hall and draws a treasure worth {value}", name=name,
+                      value=value))
         else:
             st["discard"]["other"] += 1
-            t.event(f"{name} charges into a room")
+            t.event(_("{name} charges into a room", name=name))
         st["turn"]["phase"] = "after_location"
 
     def _dragon(self, t: Txn, name: str) -> None:
         """The dragon location: burn, temper −1, reshuffle, powers ready, next player."""
         t.add(name, "wounds", 1)
         wounds = t.get(name, "wounds")
-        t.event(f"the dragon! {name} is {'injured' if wounds == 1 else 'killed'}")
+        if wounds == 1:
+            t.event(_("the dragon! {name} is injured", name=name))
+        else:
+            t.event(_("the dragon! {name} is killed", name=name))
         self._kill_the_dead(t)
         t.add(None, "temper", -1)
         self._reshuffle(t)
@@ -348,19 +371,27 @@ class DragonRun(Game):
         values = self._values(a, "discard")
         roll = a.int("roll", lo=0, hi=DIE_FACES - 1)
         if sum(values) < 1:
-            raise RuleError("to hide, discard treasure worth at least 1")
+            raise RuleError(_("to hide, discard treasure worth at least 1"))
         self._take_cards(t, name, values)
         left = t.get(None, "dungeon")
         escaped = roll != 0 and roll > left  # the 0 face always fails
         st = t.state
         st["last_roll"] = {"player": name, "roll": roll, "dungeon": left, "escaped": escaped}
+        discards = _sum_words(values)
         if not escaped:
-            why = "0 always fails" if roll == 0 else f"not above the {left} location cards left"
-            t.event(f"{name} hides (discards {_sum_words(values)}) and rolls {roll}: {why}; {name} must charge")
+            if roll == 0:
+                t.event(_("{name} hides (discards {discards}) and rolls 0: 0 always fails; {name} must charge",
+                          name=name, discards=discards))
+            else:
+                t.event(N_("{name} hides (discards {discards}) and rolls {roll}: not above the {n} location card "
+                           "left; {name} must charge",
+                           "{name} hides (discards {discards}) and rolls {roll}: not above the {n} location cards "
+                           "left; {name} must charge", left, name=name, discards=discards, roll=roll))
             st["turn"]["phase"] = "must_charge"
             return
-        t.event(f"{name} hides (discards {_sum_words(values)}) and rolls {roll}, above the {left} "
-                f"location cards left: escaped")
+        t.event(N_("{name} hides (discards {discards}) and rolls {roll}, above the {n} location card left: escaped",
+                   "{name} hides (discards {discards}) and rolls {roll}, above the {n} location cards left: escaped",
+                   left, name=name, discards=discards, roll=roll))
         t.add(None, "temper", -1)
         self._reshuffle(t)
         st["turn"]["phase"] = "escaped"
@@ -374,9 +405,9 @@ class DragonRun(Game):
         name = self._turn_action(t, a, ("start",))
         values = self._values(a, "discard")
         if sum(values) < 2:
-            raise RuleError(f"crying like a baby costs treasure worth at least 2, not {sum(values)}")
+            raise RuleError(_("crying like a baby costs treasure worth at least 2, not {worth}", worth=sum(values)))
         self._take_cards(t, name, values)
-        t.event(f"{name} cries like a baby (discards {_sum_words(values)})")
+        t.event(_("{name} cries like a baby (discards {discards})", name=name, discards=_sum_words(values)))
         self._next_player(t)
 
     @action("pass")
@@ -391,7 +422,7 @@ class DragonRun(Game):
         name = self._turn_action(t, a, ("after_location",))
         turn = t.state["turn"]
         turn.update(number=turn["number"] + 1, phase="start")
-        t.event(f"{name} takes another turn")
+        t.event(_("{name} takes another turn", name=name))
 
     # -- treasure cards ------------------------------------------------------------
     @action("draw")
@@ -407,7 +438,7 @@ class DragonRun(Game):
         name = a.player("player", t.state["turn"]["player"])
         values = self._values(a, "values")
         if not values:
-            raise RuleError("discard: name the values of the cards discarded")
+            raise RuleError(_("discard: name the values of the cards discarded"))
         self._take_cards(t, name, values)
 
     @action("talisman")
@@ -415,8 +446,7 @@ class DragonRun(Game):
         """The active player puts a talisman ("value") from hand in play until the next reshuffle."""
         name = self._active(t, a)
         if t.state["turn"]["phase"] == "deal":
-            raise RuleError(f"first enter the {HAND_SIZE} treasure cards dealt to "
-                            f"{', '.join(t.state['to_deal'])} (action deal)")
+            raise RuleError(_deal_first(t))
         value = a.int("value", lo=0, hi=MAX_CARD)
         self._take_cards(t, name, [value])
         t.player(name)["talismans"].append(value)
@@ -424,7 +454,7 @@ class DragonRun(Game):
     # -- the generic corrections, fitted to the cards -------------------------------
     def adjust(self, t: Txn, who, counter, delta):
         if who is None and counter == "temper" and delta > 0:
-            raise RuleError("the dragon's temper never rises (undo to correct a mistake)")
+            raise RuleError(_("the dragon's temper never rises (undo to correct a mistake)"))
         if who is not None and counter == "treasure":
             return self._adjust_treasure(t, who, delta)
         applied = super().adjust(t, who, counter, delta)
@@ -450,7 +480,8 @@ class DragonRun(Game):
     def _add_value(self, t: Txn, who: str, value: int) -> None:
         cards = [MAX_CARD] * (value // MAX_CARD) + ([value % MAX_CARD] if value % MAX_CARD else [])
         if len(cards) > 1:
-            t.event(f"{value} in treasure is entered as cards worth {', '.join(map(str, cards))}")
+            t.event(_("{value} in treasure is entered as cards worth {cards}", value=value,
+                      cards=", ".join(map(str, cards))))
         self._give_cards(t, who, cards)
 
     def _remove_value(self, t: Txn, who: str, value: int) -> int:
@@ -477,18 +508,19 @@ class DragonRun(Game):
         change = sum(take) - value
         if change:
             self._give_cards(t, who, [change])
-            t.event(f"{who} gives up cards worth {sum(take)} and keeps {change} as change")
+            t.event(_("{who} gives up cards worth {worth} and keeps {change} as change", who=who, worth=sum(take),
+                      change=change))
         return value
 
     def transfer(self, t: Txn, giver, taker, counter, amount):
         if counter == "treasure":
             moved = self._remove_value(t, giver, amount)
             if moved < amount:
-                t.event(f"{giver} had only {moved} in treasure to give")
+                t.event(_("{giver} had only {moved} in treasure to give", giver=giver, moved=moved))
             if moved:
                 self._add_value(t, taker, moved)
             return moved
-        raise RuleError(f"{counter} cannot be handed to another player; use adjust")
+        raise RuleError(_("{counter} cannot be handed to another player; use adjust", counter=word("counter", counter)))
 
     # -- dice ---------------------------------------------------------------------
     def prepare(self, state, action, rng):
@@ -512,25 +544,27 @@ class DragonRun(Game):
         turn = state["turn"]
         mine = turn["player"] == name and not state["over"]
         if state["over"]:
-            status = ("dragon wins" if state["dragon_won"] else
-                      "tie: shared win" if len(state["winners"]) > 1 and name in state["winners"] else
-                      "winner" if name in state["winners"] else "game over")
+            if state["dragon_won"]:
+                status = word("status", "dragon wins")
+            elif len(state["winners"]) > 1 and name in state["winners"]:
+                status = word("status", "tie: shared win")
+            else:
+                status = word("status", "winner") if name in state["winners"] else word("status", "game over")
         elif p["out"]:
-            status = "dead"
+            status = word("status", "dead")
         elif name in state["to_deal"]:
-            status = "enter your cards"
+            status = word("status", "enter your cards")
         elif mine:
-            status = {"start": "charge/hide/cry", "must_charge": "MUST CHARGE",
-                      "escaped": "escaped: charge/pass", "after_location": "pass or again",
-                      "deal": "wait for the deal"}[turn["phase"]]
+            status = PHASE_STATUS[turn["phase"]]
         else:
-            status = "injured" if p["counters"]["wounds"] == 1 else ""
+            status = word("status", "injured") if p["counters"]["wounds"] == 1 else ""
         return {
-            "counters": [["treasure", p["counters"]["treasure"]], ["wounds", p["counters"]["wounds"]],
-                         ["highest", p["highest"]]],
+            "counters": [[word("counter", "treasure"), p["counters"]["treasure"]],
+                         [word("counter", "wounds"), p["counters"]["wounds"]], [word("counter", "highest"), p["highest"]]],
             "status": status,
             "alert": mine and turn["phase"] == "must_charge",
-            "table": [["temper", state["table"]["temper"]], ["dungeon", state["table"]["dungeon"]]],
+            "table": [[word("counter", "temper"), state["table"]["temper"]],
+                      [word("counter", "dungeon"), state["table"]["dungeon"]]],
         }
 
     def seat_actions(self, state, name):
@@ -543,43 +577,60 @@ class DragonRun(Game):
         charge = []
         if state["table"]["dungeon"] > 0:  # an empty deck only comes from a correction
             if state["discard"]["other"] < OTHER_LOCATIONS:
-                charge.append({"label": "charge: room", "action": {"action": "charge", "location": "other", **me}})
-            charge.append({"label": "charge: dragon", "action": {"action": "charge", "location": "dragon", **me}})
+                charge.append({"label": word("label", "charge: room"),
+                               "action": {"action": "charge", "location": "other", **me}})
+            charge.append({"label": word("label", "charge: dragon"),
+                           "action": {"action": "charge", "location": "dragon", **me}})
         if phase == "must_charge":
             return charge
         if phase == "escaped":
-            return [{"label": "pass", "action": {"action": "pass", **me}}] + charge
+            return [{"label": word("label", "pass"), "action": {"action": "pass", **me}}] + charge
         if phase == "after_location":
-            return [{"label": "pass", "action": {"action": "pass", **me}},
-                    {"label": "another turn", "action": {"action": "again", **me}}]
+            return [{"label": word("label", "pass"), "action": {"action": "pass", **me}},
+                    {"label": word("label", "another turn"), "action": {"action": "again", **me}}]
         out = list(charge)
         hide = _cheapest(p["cards"], 1)
         if hide:
-            out.append({"label": "hide", "action": {"action": "hide", "discard": hide, **me}})
+            out.append({"label": word("label", "hide"), "action": {"action": "hide", "discard": hide, **me}})
         cry = _cheapest(p["cards"], 2)
         if cry:
-            out.append({"label": "cry", "action": {"action": "cry", "discard": cry, **me}})
+            out.append({"label": word("label", "cry"), "action": {"action": "cry", "discard": cry, **me}})
         if p["power"] == "ready":
-            out.append({"label": "power", "action": {"action": "power", **me}})
+            out.append({"label": word("label", "power"), "action": {"action": "power", **me}})
         return out
 
     def describe(self, action):
         name = action.get("action")
-        who = action.get("player", "the active player")
+        who = action.get("player", _("the active player"))
         if name == "charge":
-            where = {"dragon": "the dragon!", "treasure_hall": f"the treasure hall (+{action.get('value')})",
-                     "other": "a room"}.get(action.get("location"), action.get("location"))
-            return f"{who} charges: {where}"
+            where = action.get("location")
+            if where == "dragon":
+                return _("{who} charges: the dragon!", who=who)
+            if where == "treasure_hall":
+                return _("{who} charges: the treasure hall (+{value})", who=who, value=action.get("value"))
+            if where == "other":
+                return _("{who} charges: a room", who=who)
+            return _("{who} charges: {location}", who=who, location=where)
         if name == "hide":
-            return f"{who} hides, discarding {action.get('discard')}, and rolls {action.get('roll')}"
+            return _("{who} hides, discarding {discards}, and rolls {roll}", who=who,
+                     discards=str(action.get("discard")), roll=action.get("roll"))
         if name == "cry":
-            return f"{who} cries like a baby, discarding {action.get('discard')}"
+            return _("{who} cries like a baby, discarding {discards}", who=who, discards=str(action.get("discard")))
         if name == "deal":
-            return f"{action.get('player')} is dealt {action.get('values')}"
-        if name in ("pass", "again", "power"):
-            words = {"pass": "passes", "again": "takes another turn", "power": "uses the power"}
-            return f"{who} {words[name]}"
+            return _("{who} is dealt {values}", who=action.get("player"), values=str(action.get("values")))
+        if name == "pass":
+            return _("{who} passes", who=who)
+        if name == "again":
+            return _("{who} takes another turn", who=who)
+        if name == "power":
+            return _("{who} uses the power", who=who)
         return super().describe(action)
+
+
+def _deal_first(t: Txn):
+    """The refusal while dealt hands are still to be entered."""
+    return _("first enter the {hand_size} treasure cards dealt to {players} (action deal)", hand_size=HAND_SIZE,
+             players=listing(t.state["to_deal"]))
 
 
 def _cheapest(cards: list[int], at_least: int) -> list[int] | None:
