@@ -1,4 +1,4 @@
-"""The shared replay contract's worked cases (foundation issue #2), through the real CLI."""
+"""The shared replay contract's worked cases, through the real CLI."""
 from __future__ import annotations
 
 import json

@@ -1,4 +1,4 @@
-"""Durability the hard way (foundation issue #2): SIGKILL a player at random moments.
+"""Durability the hard way: SIGKILL a player at random moments.
 
 A child process plays a scripted game; the test kills it with SIGKILL at a
 random moment, at least 100 times. After each kill the game reopens and every

@@ -1,4 +1,4 @@
-"""Soak (issue #10 Evidence): the headless player, SIGKILLed at random moments, hundreds of times.
+"""Soak: the headless player, SIGKILLed at random moments, hundreds of times.
 
 Each round starts the real ``tablekeeper serve`` (mock pods, ``--keys``:
 button presses typed on its standard input, ``--show text``: every pod's
@@ -86,7 +86,7 @@ def keys(rng: random.Random, n: int) -> str:
     return "".join(f"{rng.randint(1, len(PLAYERS))} {rng.choice(('up', 'up', 'down'))}\n" for _ in range(n))
 
 
-def test_issue10_soak_sigkill_serve_hundreds_of_times(tmp_path):
+def test_serve_killed_hundreds_of_times_shows_only_what_is_stored(tmp_path):
     rng = random.Random(SEED)
     state = tmp_path / "state"
     stored: list[dict] = []
@@ -151,7 +151,7 @@ def test_issue10_soak_sigkill_serve_hundreds_of_times(tmp_path):
           f"first screen after start: median {statistics.median(first):.3f} s, max {max(first):.3f} s")
 
 
-def test_issue10_soak_checker_catches_a_lost_or_reordered_action():
+def test_soak_checker_catches_a_lost_or_reordered_action():
     """The soak's check can fail: a shown score the journal never reached, or one shown out of order."""
     entries = [{"action": "adjust", "player": "Ana", "counter": "score", "delta": 1}] * 2
     prefixes = prefix_scores(entries)

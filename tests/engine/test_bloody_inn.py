@@ -1,4 +1,4 @@
-"""The Bloody Inn (issue #4): rules from ../shared/RULES.md ("The Bloody Inn") and the
+"""The Bloody Inn: rules from ../shared/RULES.md ("The Bloody Inn") and the
 Spanish rulebook ../shared/seeds/bloody-inn.es.txt ("Preparar", "Fase 1/2/3"); parts
 marked *publisher's rules* in RULES.md fill the end of the cut-off rulebook copy.
 """
@@ -121,7 +121,7 @@ def test_wealth_track_gain_beyond_40_is_lost_and_said():
 
 
 def test_adjust_keeps_working_on_cash_and_checks_and_undo_restores():
-    """Contract case bi-undo and foundation issue: the generic adjust, with undo."""
+    """Contract case bi-undo: the generic adjust, with undo."""
     m = match(["Ana", "Ben"])
     m.apply({"action": "adjust", "player": "Ben", "counter": "cash", "delta": 7})
     m.apply({"action": "adjust", "player": "Ben", "counter": "checks", "delta": 2, "cause": "annex"})
@@ -367,7 +367,7 @@ def test_correct_sets_what_the_table_shows_but_never_money():
 
 
 def test_history_tells_the_actions_in_words(journal):
-    """Foundation issue: `tablekeeper history` shows the journal readable, naming who acted."""
+    """`tablekeeper history` shows the journal readable, naming who acted."""
     s = Session.new(journal, GAME, list(P3))
     for e in ({"action": "welcome", "police_rooms": [4]}, {"action": "kill", "room": 1, "rank": 0},
               {"action": "pass", "checks": -1}, {"action": "adjust", "player": "Cai", "counter": "cash",

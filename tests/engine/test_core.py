@@ -1,4 +1,4 @@
-"""The engine core through the generic `counters` game (foundation issue #2)."""
+"""The engine core through the generic `counters` game."""
 from __future__ import annotations
 
 import pytest
@@ -153,7 +153,7 @@ def test_every_known_game_is_available():
 
 
 def test_engine_imports_only_the_standard_library():
-    """engine/ imports nothing outside the standard library (foundation issue)."""
+    """engine/ imports nothing outside the standard library."""
     import ast
     import sys
     from pathlib import Path

@@ -1,4 +1,4 @@
-"""Random games of `counters` (foundation issue #2, "Tests"): bounds hold, replaying
+"""Random games of `counters`: bounds hold, replaying
 the journal equals the live state, undo then redo is the identity, and every
 rejected action leaves the state byte-identical."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Dale of Merchants (issue #6): setup, turns, market, payments, stall, piles.
+"""Dale of Merchants: setup, turns, market, payments, stall, piles.
 
 Rules cited as "RULES.md" (the Dale of Merchants section of /work/shared/RULES.md)
 or by the section of the Spanish rulebook (seeds/dale-of-merchants.es.txt):

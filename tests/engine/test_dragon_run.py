@@ -1,4 +1,4 @@
-"""Dragon Run (issue 5): temper, dungeon deck, escape die, wounds, treasure.
+"""Dragon Run: temper, dungeon deck, escape die, wounds, treasure.
 
 Rules cited as "RB <section>" are the Spanish rulebook
 ../shared/seeds/dragon-run.es.txt (Preparar, Como se Juega, Carga, Ocultar,
@@ -250,7 +250,7 @@ def test_rb_continuar_an_injured_adventurer_is_killed_and_the_treasure_discarded
 
 
 def test_contract_wounds_adjust_to_two_kills():
-    """Contract (issue 2): wounds 2 = dead = out; dr-injured-not-out: 1 wound is not out."""
+    """Contract: wounds 2 = dead = out; dr-injured-not-out: 1 wound is not out."""
     m = game()
     do(m, act("adjust", player="Ben", counter="wounds", delta=1))
     assert not P(m, "Ben")["out"]
@@ -326,7 +326,7 @@ def test_rb_prueba_de_fuga_zero_always_fails_whatever_the_deck_holds(left):
 
 
 def test_rb_prueba_de_fuga_the_device_rolls_and_the_journal_keeps_the_face(journal):
-    """Issue 5: the d10 is rolled by the device when no roll is given; the journal records the face,
+    """The d10 is rolled by the device when no roll is given; the journal records the face,
     so replay never rolls again; a face from a physical die is kept as given."""
     class Loaded:
         def __init__(self):
@@ -357,8 +357,8 @@ def test_rb_prueba_de_fuga_the_device_rolls_and_the_journal_keeps_the_face(journ
     assert canonical(again.state) == canonical(s.state)
 
 
-def test_issue5_d10_is_uniform_over_100000_production_rolls():
-    """Issue 5 dice statistics: chi-square over 100 000 rolls of the Session's default rng through
+def test_d10_is_uniform_over_100000_production_rolls():
+    """Dice statistics: chi-square over 100 000 rolls of the Session's default rng through
     prepare; rejected only at p < 1e-6, so a fair die fails about once in a million runs."""
     rolls = dice.production_rolls(100_000)
     assert len(rolls) == 100_000 and set(rolls) <= set(range(10))
@@ -367,15 +367,15 @@ def test_issue5_d10_is_uniform_over_100000_production_rolls():
     assert result["p_value"] >= 1e-6, result
 
 
-def test_issue5_the_same_test_rejects_a_biased_die():
-    """Issue 5: the uniformity test can fail: a modulo-biased die is rejected at the same level."""
+def test_the_uniformity_test_rejects_a_biased_die():
+    """The uniformity test can fail: a modulo-biased die is rejected at the same level."""
     result = dice.uniformity(dice.biased_rolls(100_000), alpha=1e-6)
     assert result["p_value"] < 1e-6 and not result["uniform"]
     # A die that never shows one face is rejected too.
     assert not dice.uniformity([r for r in range(9) for _ in range(11_111)])["uniform"]
 
 
-def test_issue5_chi_square_tail_matches_known_values():
+def test_chi_square_tail_matches_known_values():
     """The hand-made chi-square tail agrees with published tables (dof 9: 16.919 → 0.05, 21.666 → 0.01)."""
     assert dice.chi2_sf(16.919, 9) == pytest.approx(0.05, rel=1e-3)
     assert dice.chi2_sf(21.666, 9) == pytest.approx(0.01, rel=1e-3)
@@ -411,8 +411,8 @@ def test_rb_tarjetas_de_personaje_power_before_the_action_once_until_the_dragon(
 
 
 # -- treasure -------------------------------------------------------------------------------
-def test_issue5_treasure_total_and_highest_follow_the_cards():
-    """Issue 5 / RB Fin del juego: each player's total and highest card follow draws and discards."""
+def test_treasure_total_and_highest_follow_the_cards():
+    """RB Fin del juego: each player's total and highest card follow draws and discards."""
     m = game()
     do(m, act("draw", player="Cai", value=7))
     assert P(m, "Cai")["counters"]["treasure"] == 10 and P(m, "Cai")["highest"] == 7
@@ -452,8 +452,8 @@ def test_rb_talismanes_only_on_the_own_turn_and_from_hand():
     assert P(m, "Ana")["talismans"] == [3] and P(m, "Ana")["counters"]["treasure"] == 3
 
 
-def test_issue5_temper_never_rises():
-    """Issue 5 / RB Prueba de fuga: the dragon only loses temper; a raise is refused (undo corrects)."""
+def test_temper_never_rises():
+    """RB Prueba de fuga: the dragon only loses temper; a raise is refused (undo corrects)."""
     m = game()
     do(m, act("adjust", counter="temper", delta=-1))
     refused(m, act("adjust", counter="temper", delta=1), "never rises")
@@ -510,8 +510,8 @@ def test_rb_fin_del_juego_all_dead_the_dragon_wins():
     assert m.state["dragon_won"] is True
 
 
-def test_issue5_after_the_end_only_undo(journal):
-    """Issue 5: after the end every action but undo is refused with the reason."""
+def test_after_the_end_only_undo(journal):
+    """After the end every action but undo is refused with the reason."""
     s = new_session(journal, "dragon-run", ["Ana", "Ben"], {"hands": {"Ana": [1] * 4, "Ben": [1] * 4}})
     for _ in range(4):
         s.apply(CHARGE_DRAGON)
@@ -553,7 +553,7 @@ def test_script_survivors_tie_broken_by_the_highest_card_through_tablekeeper_rep
 
 
 def test_script_a_line_after_the_end_is_refused_with_its_number():
-    """Issue 2 contract + issue 5: after the end, the next line is refused (exit 2, line N)."""
+    """The contract: after the end, the next line is refused (exit 2, line N)."""
     lines = (SCRIPTS / "dragon-run-dragon-wins.jsonl").read_text().splitlines()
     r = replay_cli("\n".join(lines + ['{"action": "charge", "location": "other"}']) + "\n")
     assert r.returncode == 2 and r.stdout == ""

@@ -1,4 +1,4 @@
-"""The durable journal and sessions (foundation issue #2, "The journal")."""
+"""The durable journal and sessions."""
 from __future__ import annotations
 
 import os
@@ -185,7 +185,7 @@ def test_a_row_that_no_longer_replays_stops_the_game_there(state_dir):
 
 
 def test_history_names_who_acted_when_the_action_leaves_it_implicit(journal):
-    """Issue #8's history "in words": an action without "player" is told with the player whose turn it was."""
+    """The history "in words": an action without "player" is told with the player whose turn it was."""
     s = Session.new(journal, "counters", ["Ana", "Ben"], OPTS)
     first = s.apply({"action": "next"})
     assert first.text == "Ana: next"
@@ -198,7 +198,7 @@ def test_history_names_who_acted_when_the_action_leaves_it_implicit(journal):
 
 
 def test_a_rebuilt_journal_keeps_the_unsafe_shutdown_count(state_dir):
-    """Issue #10's unsafe-shutdown counter lives in the journal: a damaged file's rebuild keeps it."""
+    """The unsafe-shutdown counter lives in the journal: a damaged file's rebuild keeps it."""
     with Journal(state_dir) as j:
         s = Session.new(j, "counters", ["Ana", "Ben"], {"counters": [{"name": "life", "start": 100}]})
         play(s, 300)

@@ -1,4 +1,4 @@
-"""The Red Dragon Inn (issue #3).
+"""The Red Dragon Inn.
 
 Rules cited as "RB <section>" are from the Spanish rulebook
 ``../shared/seeds/red-dragon-inn.es.txt`` (section titles as printed there);
@@ -136,7 +136,7 @@ def test_rules_character_without_extra_material_and_bad_character_setups():
 
 
 def test_drink_deck_option_sets_the_deck_and_must_cover_the_deal():
-    """Issue #3: the drink deck size is an option (default: the base box's 30 cards)."""
+    """The drink deck size is an option (default: the base box's 30 cards)."""
     assert match(drink_deck=12).state["drinks"] == {"deck": 9, "discard": 0}
     with pytest.raises(SetupError, match="needs more than 3 cards"):
         match(drink_deck=3)
@@ -212,7 +212,7 @@ def test_phase_refusals_name_the_rule():
 
 
 def test_advancing_skips_players_who_are_out():
-    """Issue #3 "advancing skips players who are out"; RB "Terminando tu turno"."""
+    """Advancing skips players who are out; RB "Terminando tu turno"."""
     m = play(match(["Ana", "Ben", "Cai", "Dan"]), adj("Ben", "alcohol", 20), {"action": "resolve"})
     assert out(m, "Ben")
     to_phase(m, "drink")
@@ -451,7 +451,7 @@ def test_rb_sin_oro_starter_who_cannot_ante_means_nobody_antes():
 
 
 def test_pay_pot_moves_only_what_the_player_has():
-    """Issue #3: every gold that leaves a player goes to the Inn, the pot or another player."""
+    """Every gold that leaves a player goes to the Inn, the pot or another player."""
     m = gambling()
     play(m, {"action": "pay_pot", "player": "Ben", "amount": 20})
     assert c(m, "Ben")["gold"] == 0 and m.state["table"]["pot"] == 12
@@ -470,7 +470,7 @@ def test_rb_desmayarse_loss_is_pending_adjustments_may_save():
 
 
 def test_rb_desmayarse_the_next_other_action_applies_the_loss():
-    """Issue #3: a pending loss is applied by `resolve` or by the next non-adjustment action."""
+    """A pending loss is applied by `resolve` or by the next non-adjustment action."""
     m = play(match(), adj("Ben", "gold", -10))
     assert m.state["pending"] == [{"name": "Ben", "reason": "out of gold"}]
     play(m, {"action": "next"})
@@ -550,7 +550,7 @@ def test_rules_last_one_standing_wins_and_the_game_is_over():
 
 
 def test_pending_loss_that_ends_the_game_refuses_other_actions_until_resolved():
-    """Issue #3: the next action applies the pending loss; an action after the game's end is refused."""
+    """The next action applies the pending loss; an action after the game's end is refused."""
     m = play(match(["Ana", "Ben"]), adj("Ben", "alcohol", 20))
     refused(m, {"action": "next"}, r"the pending losses of Ben \(passing out\) end the game \(Ana won\)")
     play(m, {"action": "resolve"})
@@ -558,7 +558,7 @@ def test_pending_loss_that_ends_the_game_refuses_other_actions_until_resolved():
 
 
 def test_pending_loss_of_the_active_player_is_not_pressed_on_by_the_next_player():
-    """Issue #3: the next action applies the pending loss, but never acts for someone it was not meant for."""
+    """The next action applies the pending loss, but never acts for someone it was not meant for."""
     m = play(match(), {"action": "next"}, adj("Ana", "gold", -10))
     refused(m, {"action": "next"}, "changes whose go it is \\(it was Ana's\\): send resolve first")
     refused(m, {"action": "next", "player": "Ana"}, "Ana is out of the game")
@@ -586,7 +586,7 @@ def test_rb_desmayarse_during_gambling_leaves_the_round():
 
 
 def test_undo_reverts_a_resolution_with_its_split():
-    """Foundation issue: undo reverts an action with everything it caused (an elimination, a gold split)."""
+    """Undo reverts an action with everything it caused (an elimination, a gold split)."""
     m = play(match(), adj("Ana", "alcohol", 20))
     before = canonical(m.state)
     play(m, {"action": "resolve"})
@@ -653,7 +653,7 @@ def test_every_script_has_an_expectation():
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_replay_scripts(name):
-    """Issue #3 "Evidence": the rules through `tablekeeper replay` scripts kept in tests/."""
+    """The rules through `tablekeeper replay` scripts kept in tests/."""
     lines = [json.loads(x) for x in (SCRIPTS / name).read_text().splitlines() if x.strip()]
     view = replay(lines)
     assert subset(EXPECTED[name], view), json.dumps(view)

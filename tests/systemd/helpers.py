@@ -1,4 +1,4 @@
-"""Shared helpers for the appliance tests (issue #10): the shipped files and systemd's tools."""
+"""Shared helpers for the appliance tests: the shipped files and systemd's tools."""
 from __future__ import annotations
 
 import shutil

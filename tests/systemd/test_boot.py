@@ -1,4 +1,4 @@
-"""Power cuts (issue #10): the boot check, the unsafe-shutdown counter, backups of finished games.
+"""Power cuts: the boot check, the unsafe-shutdown counter, backups of finished games.
 
 "a boot-time check (PRAGMA quick_check), an unsafe-shutdown counter shown in
 settings, a backup of finished games" — and STYLE.md's habit: "Write files
@@ -31,7 +31,7 @@ def play_to_the_end(state_dir, winner="Ana") -> int:
 
 
 # -- the unsafe-shutdown counter --------------------------------------------------------
-def test_issue10_clean_stops_count_no_unsafe_shutdown(state_dir):
+def test_clean_stops_count_no_unsafe_shutdown(state_dir):
     """A start that finds no marker (the last run cleared it on exit) counts nothing."""
     for _ in range(3):
         svc = service.Service(state_dir, environ={})
@@ -50,8 +50,8 @@ KILLED = textwrap.dedent("""
 """)
 
 
-def test_issue10_a_killed_run_counts_one_unsafe_shutdown(state_dir):
-    """Issue #10: a start that finds the last run's "running" marker counts one unsafe shutdown."""
+def test_a_killed_run_counts_one_unsafe_shutdown(state_dir):
+    """A start that finds the last run's "running" marker counts one unsafe shutdown."""
     for expected in (1, 2):
         child = subprocess.run([sys.executable, "-c", KILLED, str(state_dir)], capture_output=True, timeout=60)
         assert child.returncode == -signal.SIGKILL, child.stderr
@@ -68,7 +68,7 @@ def test_issue10_a_killed_run_counts_one_unsafe_shutdown(state_dir):
     assert service.unsafe_shutdowns(state_dir) == 2
 
 
-def test_issue10_a_power_cut_is_a_new_boot_even_with_the_same_pid(state_dir, tmp_path, monkeypatch):
+def test_a_power_cut_is_a_new_boot_even_with_the_same_pid(state_dir, tmp_path, monkeypatch):
     """After a power cut the new process may get the old pid: the boot id tells the runs apart."""
     boot_id = tmp_path / "boot_id"
     monkeypatch.setattr(service, "BOOT_ID_PATH", boot_id)
@@ -79,7 +79,7 @@ def test_issue10_a_power_cut_is_a_new_boot_even_with_the_same_pid(state_dir, tmp
     assert report.unsafe_now and report.unsafe_shutdowns == 1
 
 
-def test_issue10_a_systemd_restart_is_a_new_run_even_with_the_same_pid(state_dir, monkeypatch):
+def test_a_systemd_restart_is_a_new_run_even_with_the_same_pid(state_dir, monkeypatch):
     """Under systemd every start has its own $INVOCATION_ID: a restart that reuses a pid still counts."""
     monkeypatch.setenv("INVOCATION_ID", "a" * 32)
     service.Service(state_dir, environ={}).boot()  # killed by the watchdog, never stopped
@@ -88,7 +88,7 @@ def test_issue10_a_systemd_restart_is_a_new_run_even_with_the_same_pid(state_dir
     assert report.unsafe_now and report.unsafe_shutdowns == 1
 
 
-def test_issue10_the_same_process_starting_twice_is_not_unsafe(state_dir):
+def test_the_same_process_starting_twice_is_not_unsafe(state_dir):
     """`tablekeeper run` falling back to the headless player calls start() again: not a shutdown."""
     service.start(state_dir, environ={})
     report = service.start(state_dir, environ={})
@@ -97,7 +97,7 @@ def test_issue10_the_same_process_starting_twice_is_not_unsafe(state_dir):
 
 
 # -- the boot check ------------------------------------------------------------------------
-def test_issue10_boot_check_quick_check_is_clean_on_a_sound_journal(state_dir):
+def test_boot_check_quick_check_is_clean_on_a_sound_journal(state_dir):
     play_to_the_end(state_dir)
     with Journal(state_dir) as j:
         assert j.quick_check() == []
@@ -105,8 +105,8 @@ def test_issue10_boot_check_quick_check_is_clean_on_a_sound_journal(state_dir):
     assert report.ok and report.problems == [] and report.warnings == []
 
 
-def test_issue10_boot_check_reports_a_damaged_journal_and_keeps_what_it_can(state_dir):
-    """Issue #10 "a boot-time check (PRAGMA quick_check)": a damaged file is set aside and said so."""
+def test_boot_check_reports_a_damaged_journal_and_keeps_what_it_can(state_dir):
+    """The boot-time check (PRAGMA quick_check): a damaged file is set aside and said so."""
     play_to_the_end(state_dir)
     path = state_dir / FILENAME
     with Journal(state_dir) as j:
@@ -123,7 +123,7 @@ def test_issue10_boot_check_reports_a_damaged_journal_and_keeps_what_it_can(stat
         assert j.warnings == [] and j.quick_check() == []  # the next boot is clean again
 
 
-def test_issue10_quick_check_reports_sqlites_complaints(state_dir):
+def test_quick_check_reports_sqlites_complaints(state_dir):
     """Journal.quick_check() returns SQLite's own sentences when the file is inconsistent."""
     with Journal(state_dir) as j:
         s = Session.new(j, "counters", ["Ana", "Ben"])
@@ -144,7 +144,7 @@ def test_issue10_quick_check_reports_sqlites_complaints(state_dir):
 
 
 # -- backups of finished games ------------------------------------------------------------
-def test_issue10_no_finished_game_no_backup(state_dir):
+def test_no_finished_game_no_backup(state_dir):
     with Journal(state_dir) as j:
         Session.new(j, "counters", ["Ana", "Ben"])
     svc = service.Service(state_dir, environ={})
@@ -153,8 +153,8 @@ def test_issue10_no_finished_game_no_backup(state_dir):
     assert not (state_dir / service.BACKUP_FOLDER).exists()
 
 
-def test_issue10_a_finished_game_is_backed_up_once_and_the_backup_restores(state_dir, tmp_path):
-    """Issue #10 "a backup of finished games": SQLite online backup, one self-contained file."""
+def test_a_finished_game_is_backed_up_once_and_the_backup_restores(state_dir, tmp_path):
+    """A finished game's backup: SQLite online backup, one self-contained file."""
     gid = play_to_the_end(state_dir)
     svc = service.Service(state_dir, environ={})
     backup = svc.game_finished()
@@ -177,14 +177,14 @@ def test_issue10_a_finished_game_is_backed_up_once_and_the_backup_restores(state
         assert copy.game(gid).finished is not None
 
 
-def test_issue10_boot_backs_up_a_game_finished_before_a_power_cut(state_dir):
+def test_boot_backs_up_a_game_finished_before_a_power_cut(state_dir):
     """A game that ended just before the plug was pulled is backed up at the next boot."""
     play_to_the_end(state_dir)
     report = service.Service(state_dir, environ={}).boot()
     assert report.backup is not None and report.backup.exists()
 
 
-def test_issue10_only_the_newest_backups_are_kept(state_dir, tmp_path, monkeypatch):
+def test_only_the_newest_backups_are_kept(state_dir, tmp_path, monkeypatch):
     config = tmp_path / "tablekeeper.toml"
     config.write_text('[appliance]\nbackups = 2\nbackup_dir = "%s"\n' % (tmp_path / "bk"))
     svc = service.Service(state_dir, environ={}, config=config)
@@ -199,7 +199,7 @@ def test_issue10_only_the_newest_backups_are_kept(state_dir, tmp_path, monkeypat
     assert sorted(p.name for p in (tmp_path / "bk").iterdir()) == sorted(p.name for p in made[1:])
 
 
-def test_issue10_backup_is_atomic_a_failed_write_keeps_the_old_one(state_dir, monkeypatch):
+def test_backup_is_atomic_a_failed_write_keeps_the_old_one(state_dir, monkeypatch):
     """STYLE.md: temp file, fsync, os.replace, fsync the folder: a failure leaves the old file whole."""
     play_to_the_end(state_dir)
     dest = state_dir / "copy.db"

@@ -1,5 +1,5 @@
-"""systemd/install.sh in --dry-run and --root modes (issue #10 Evidence: "the install script in a
-dry-run mode or a chroot").
+"""systemd/install.sh in --dry-run and --root modes: the install script
+tried in a dry-run mode and in a chroot.
 
 --root DIR writes every file into DIR, creates the user there with
 systemd-sysusers --root and enables the units with systemctl --root; what
@@ -82,7 +82,7 @@ def pi_root(tmp_path) -> Path:
     return root
 
 
-def test_issue10_dry_run_changes_nothing_and_says_everything(pi_root):
+def test_dry_run_changes_nothing_and_says_everything(pi_root):
     """--dry-run prints each step ("would ...") and leaves the tree exactly as it was."""
     before = snapshot(pi_root)
     out = install("--dry-run", "--root", pi_root).stdout
@@ -94,7 +94,7 @@ def test_issue10_dry_run_changes_nothing_and_says_everything(pi_root):
     assert "dry run: nothing was changed" in out
 
 
-def test_issue10_dry_run_on_this_system_touches_nothing():
+def test_dry_run_on_this_system_touches_nothing():
     """Without --root, --dry-run only reads the system (and needs no root)."""
     paths = [Path("/etc/systemd/system/tablekeeper.service"), Path("/opt/tablekeeper"), Path("/etc/tablekeeper")]
     existed = {p: p.exists() for p in paths}
@@ -104,8 +104,8 @@ def test_issue10_dry_run_on_this_system_touches_nothing():
     assert "would run: runuser -u tablekeeper -- /opt/tablekeeper/venv/bin/tablekeeper hw check" in out
 
 
-def test_issue10_install_into_a_root_puts_everything_in_place(pi_root):
-    """Issue #10 install.sh: user, venv location, I2C and SPI, units installed and enabled."""
+def test_install_into_a_root_puts_everything_in_place(pi_root):
+    """install.sh: user, venv location, I2C and SPI, units installed and enabled."""
     out = install("--root", pi_root).stdout
     for dest, shipped in INSTALLED.items():
         assert (pi_root / dest).read_bytes() == (SYSTEMD / shipped).read_bytes(), dest
@@ -128,8 +128,8 @@ def test_issue10_install_into_a_root_puts_everything_in_place(pi_root):
     assert "a reboot is needed for I2C/SPI" in out
 
 
-def test_issue10_install_is_idempotent(pi_root):
-    """Issue #10 "install.sh (idempotent)": a second run changes nothing at all."""
+def test_install_is_idempotent(pi_root):
+    """install.sh is idempotent: a second run changes nothing at all."""
     install("--root", pi_root)
     first = snapshot(pi_root)
     out = install("--root", pi_root).stdout
@@ -138,7 +138,7 @@ def test_issue10_install_is_idempotent(pi_root):
     assert "installed /" not in out and "set '" not in out
 
 
-def test_issue10_install_keeps_the_owners_config(pi_root):
+def test_install_keeps_the_owners_config(pi_root):
     install("--root", pi_root)
     mine = pi_root / "etc/tablekeeper/tablekeeper.toml"
     mine.write_text("[pods]\nbackend = \"mock\"\n")
@@ -147,7 +147,7 @@ def test_issue10_install_keeps_the_owners_config(pi_root):
     assert "kept your /etc/tablekeeper/tablekeeper.toml" in out
 
 
-def test_issue10_headless_mode_enables_serve_instead_of_the_app(pi_root):
+def test_headless_mode_enables_serve_instead_of_the_app(pi_root):
     install("--root", pi_root)
     install("--root", pi_root, "--headless")
     assert sorted(os.listdir(pi_root / WANTS)) == ["tablekeeper-serve.service", "tablekeeper-shutdown-message.service"]
@@ -155,7 +155,7 @@ def test_issue10_headless_mode_enables_serve_instead_of_the_app(pi_root):
     assert sorted(os.listdir(pi_root / WANTS)) == ["tablekeeper-shutdown-message.service", "tablekeeper.service"]
 
 
-def test_issue10_a_desktop_boot_is_switched_to_the_console_and_back(pi_root):
+def test_a_desktop_boot_is_switched_to_the_console_and_back(pi_root):
     """The kiosk needs the display: graphical.target -> multi-user.target; uninstall restores it."""
     system = pi_root / "etc/systemd/system"
     system.mkdir(parents=True)
@@ -170,7 +170,7 @@ def test_issue10_a_desktop_boot_is_switched_to_the_console_and_back(pi_root):
     assert os.readlink(system / "default.target").endswith("graphical.target")
 
 
-def test_issue10_installed_units_verify_cleanly(pi_root, tmp_path):
+def test_installed_units_verify_cleanly(pi_root, tmp_path):
     """The units as installed pass systemd-analyze verify (program path pointed at a stub)."""
     install("--root", pi_root)
     folder = tmp_path / "check"
@@ -183,7 +183,7 @@ def test_issue10_installed_units_verify_cleanly(pi_root, tmp_path):
         assert result.stderr == "" and result.returncode == 0, result.stderr
 
 
-def test_issue10_uninstall_keeps_games_and_purge_removes_everything(pi_root):
+def test_uninstall_keeps_games_and_purge_removes_everything(pi_root):
     """Uninstall removes what install added but keeps the games; --purge removes them and the user."""
     before = snapshot(pi_root)
     install("--root", pi_root)
@@ -207,7 +207,7 @@ def test_issue10_uninstall_keeps_games_and_purge_removes_everything(pi_root):
     assert all(not (pi_root / p).is_file() or p.startswith("etc/") and "/" not in p[4:] for p in left), left
 
 
-def test_issue10_bad_arguments_exit_2(pi_root):
+def test_install_refuses_bad_arguments_with_exit_2(pi_root):
     assert install("--frobnicate", check=False).returncode == 2
     assert install("--purge", "--root", pi_root, check=False).returncode == 2
     assert install("--root", pi_root / "nowhere", check=False).returncode == 1

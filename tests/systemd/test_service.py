@@ -1,4 +1,4 @@
-"""The app's notify/watchdog protocol against a fake NOTIFY_SOCKET (issue #10 Evidence).
+"""The app's notify/watchdog protocol against a fake NOTIFY_SOCKET.
 
 The fake is what systemd listens on: a real AF_UNIX datagram socket, bound to
 a path or to an abstract name. Messages follow sd_notify(3): newline-
@@ -68,8 +68,8 @@ class Clock:
 
 
 @pytest.mark.parametrize("which", ["path_socket", "abstract_socket"])
-def test_issue10_ready_status_stopping_reach_the_socket(which, request, tmp_path):
-    """Issue #10: "the app notifying readiness"; paths and @abstract NOTIFY_SOCKET names both work."""
+def test_ready_status_stopping_reach_the_socket(which, request, tmp_path):
+    """The app notifies readiness, status and stopping; paths and @abstract NOTIFY_SOCKET names both work."""
     fake, address = request.getfixturevalue(which)
     svc = service.Service(tmp_path / "state", environ={"NOTIFY_SOCKET": address})
     assert svc.notifier.enabled
@@ -80,8 +80,8 @@ def test_issue10_ready_status_stopping_reach_the_socket(which, request, tmp_path
     assert got == [["READY=1", "STATUS=playing counters, game 1"], ["STATUS=game 1 over"], ["STOPPING=1"]]
 
 
-def test_issue10_watchdog_is_petted_at_half_of_watchdog_usec(path_socket, tmp_path):
-    """Issue #10: "petting the watchdog from its main loop": WATCHDOG=1 every WATCHDOG_USEC/2, not more."""
+def test_watchdog_is_petted_at_half_of_watchdog_usec(path_socket, tmp_path):
+    """The main loop pets the watchdog: WATCHDOG=1 every WATCHDOG_USEC/2, not more."""
     fake, address = path_socket
     clock = Clock()
     svc = service.Service(tmp_path / "state", clock=clock,
@@ -97,7 +97,7 @@ def test_issue10_watchdog_is_petted_at_half_of_watchdog_usec(path_socket, tmp_pa
     assert fake.messages(timeout=2) == [["WATCHDOG=1"]] * 5
 
 
-def test_issue10_no_pet_without_a_watchdog_or_for_another_pid(path_socket, tmp_path):
+def test_no_pet_without_a_watchdog_or_for_another_pid(path_socket, tmp_path):
     """WATCHDOG_USEC absent, zero, or meant for another process (WATCHDOG_PID): tick() sends nothing."""
     fake, address = path_socket
     for env in ({}, {"WATCHDOG_USEC": "0"}, {"WATCHDOG_USEC": "junk"},
@@ -112,7 +112,7 @@ def test_issue10_no_pet_without_a_watchdog_or_for_another_pid(path_socket, tmp_p
     assert fake.messages(timeout=2) == [["WATCHDOG=1"]]
 
 
-def test_issue10_outside_systemd_everything_is_a_quiet_no_op(tmp_path, capsys):
+def test_outside_systemd_everything_is_a_quiet_no_op(tmp_path, capsys):
     """No NOTIFY_SOCKET (a PC, a test run): the calls do nothing, print nothing, raise nothing."""
     svc = service.Service(tmp_path / "state", environ={"WATCHDOG_USEC": "1000000"})
     assert not svc.notifier.enabled
@@ -121,7 +121,7 @@ def test_issue10_outside_systemd_everything_is_a_quiet_no_op(tmp_path, capsys):
     assert capsys.readouterr().err == ""
 
 
-def test_issue10_a_vanished_socket_is_reported_once_and_never_raises(tmp_path, capsys):
+def test_a_vanished_socket_is_reported_once_and_never_raises(tmp_path, capsys):
     """systemd's socket gone: the game goes on; one line on stderr (the journal) says so."""
     svc = service.Service(tmp_path / "state", environ={"NOTIFY_SOCKET": str(tmp_path / "nothing-here")})
     assert not svc.ready()
@@ -130,7 +130,7 @@ def test_issue10_a_vanished_socket_is_reported_once_and_never_raises(tmp_path, c
     assert err.count("cannot notify systemd") == 1
 
 
-def test_issue10_the_service_starts_no_thread(path_socket, tmp_path):
+def test_the_service_starts_no_thread(path_socket, tmp_path):
     """A free-running petting thread would keep a hung UI alive: none is started."""
     fake, address = path_socket
     before = threading.active_count()
@@ -160,7 +160,7 @@ CHILD = textwrap.dedent("""
 
 
 @pytest.mark.slow  # a real child process, timed pets and a 0.6 s hang
-def test_issue10_a_hung_loop_stops_petting(path_socket, tmp_path):
+def test_a_hung_loop_stops_petting(path_socket, tmp_path):
     """A real process: WATCHDOG=1 about every WATCHDOG_USEC/2 while its loop turns, none while it hangs."""
     fake, address = path_socket
     env = dict(os.environ, NOTIFY_SOCKET=address, WATCHDOG_USEC="200000")

@@ -1,4 +1,4 @@
-"""The shipped systemd units (issue #10 "Must work" and "Evidence").
+"""The shipped systemd units.
 
 `systemd-analyze verify` must print nothing at all, and
 `systemd-analyze security --offline=true` must rate each unit at most 2.5.
@@ -33,14 +33,14 @@ def rendered(tmp_path_factory):
 
 
 @pytest.mark.parametrize("name", UNITS)
-def test_issue10_systemd_analyze_verify_prints_nothing(rendered, name):
-    """Issue #10 Evidence: "systemd-analyze verify on each unit with no warnings (stderr empty)"."""
+def test_systemd_analyze_verify_prints_nothing(rendered, name):
+    """systemd-analyze verify on each unit gives no warnings (stderr empty)."""
     result = verify(rendered, name)
     assert result.stderr == "", result.stderr
     assert result.returncode == 0
 
 
-def test_issue10_verify_harness_does_catch_a_broken_unit(rendered, tmp_path):
+def test_verify_harness_does_catch_a_broken_unit(rendered, tmp_path):
     """The verify check can fail: a misspelt key and a missing program are reported on stderr."""
     bad = (rendered / "tablekeeper.service").read_text().replace("WatchdogSec=", "WatchdogSecs=")
     (tmp_path / "tablekeeper.service").write_text(bad)
@@ -58,21 +58,21 @@ def exposure(path) -> float:
 
 
 @pytest.mark.parametrize("name", UNITS)
-def test_issue10_security_exposure_at_most_2_5(name):
-    """Issue #10 Hardening: "systemd-analyze security --offline=true exposure for each unit at most 2.5"."""
+def test_security_exposure_at_most_2_5(name):
+    """Hardening: systemd-analyze security --offline=true rates each unit's exposure at most 2.5."""
     score = exposure(SYSTEMD / name)
     assert score <= EXPOSURE_LIMIT, f"{name}: exposure {score}"
 
 
-def test_issue10_exposure_parser_sees_an_unhardened_unit(tmp_path):
+def test_exposure_parser_sees_an_unhardened_unit(tmp_path):
     """The exposure check can fail: a bare unit scores far above the limit."""
     (tmp_path / "bare.service").write_text("[Service]\nExecStart=/bin/true\n")
     assert exposure(tmp_path / "bare.service") > EXPOSURE_LIMIT
 
 
 @pytest.mark.parametrize("name", UNITS)
-def test_issue10_unprivileged_user_with_device_groups_and_device_allow(name):
-    """Issue #10: an unprivileged user in gpio, i2c, spi, dialout; DeviceAllow= instead of PrivateDevices."""
+def test_unprivileged_user_with_device_groups_and_device_allow(name):
+    """An unprivileged user in gpio, i2c, spi, dialout; DeviceAllow= instead of PrivateDevices."""
     s = unit_settings((SYSTEMD / name).read_text())["Service"]
     assert s["User"] == ["tablekeeper"]
     groups = {g for v in s["SupplementaryGroups"] for g in v.split()}
@@ -87,8 +87,8 @@ def test_issue10_unprivileged_user_with_device_groups_and_device_allow(name):
 
 
 @pytest.mark.parametrize("name", ("tablekeeper.service", "tablekeeper-serve.service"))
-def test_issue10_owners_are_notify_units_with_watchdog_restart_and_state(name):
-    """Issue #10: Type=notify with WatchdogSec=, Restart=on-failure, state under StateDirectory=, /etc config."""
+def test_owners_are_notify_units_with_watchdog_restart_and_state(name):
+    """Type=notify with WatchdogSec=, Restart=on-failure, state under StateDirectory=, /etc config."""
     units = unit_settings((SYSTEMD / name).read_text())
     s = units["Service"]
     assert s["Type"] == ["notify"] and s["NotifyAccess"] == ["main"]
@@ -103,8 +103,8 @@ def test_issue10_owners_are_notify_units_with_watchdog_restart_and_state(name):
     assert other in units["Unit"]["Conflicts"][0].split()  # one owner of the pods and the journal
 
 
-def test_issue10_app_unit_is_a_kiosk_on_kms():
-    """Issue #10: the app starts on the Pi's display without a desktop (SDL2's KMS/DRM backend)."""
+def test_app_unit_is_a_kiosk_on_kms():
+    """The app starts on the Pi's display without a desktop (SDL2's KMS/DRM backend)."""
     s = unit_settings((SYSTEMD / "tablekeeper.service").read_text())["Service"]
     env = " ".join(s["Environment"])
     assert "SDL_VIDEODRIVER=kmsdrm" in env and "KIVY_WINDOW=sdl2" in env
@@ -113,8 +113,8 @@ def test_issue10_app_unit_is_a_kiosk_on_kms():
     assert {"video", "render", "input"} <= {g for v in s["SupplementaryGroups"] for g in v.split()}
 
 
-def test_issue10_shutdown_unit_writes_a_message_after_the_owners_stop():
-    """Issue #10: "a shutdown unit that writes a message on the pods"; it runs after the owners let go."""
+def test_shutdown_unit_writes_a_message_after_the_owners_stop():
+    """A shutdown unit writes a message on the pods; it runs after the owners let go."""
     units = unit_settings((SYSTEMD / "tablekeeper-shutdown-message.service").read_text())
     s = units["Service"]
     assert s["Type"] == ["oneshot"] and s["RemainAfterExit"] == ["yes"]
@@ -126,8 +126,8 @@ def test_issue10_shutdown_unit_writes_a_message_after_the_owners_stop():
             (SYSTEMD / owner).read_text())["Unit"]["Wants"][0].split()
 
 
-def test_issue10_journald_is_volatile_and_rate_limited():
-    """Issue #10: SD-card wear kept low: journald volatile (and rate-limited), no syslog copy."""
+def test_journald_is_volatile_and_rate_limited():
+    """SD-card wear kept low: journald volatile (and rate-limited), no syslog copy."""
     j = unit_settings((SYSTEMD / "journald-tablekeeper.conf").read_text())["Journal"]
     assert j["Storage"] == ["volatile"]
     assert j["ForwardToSyslog"] == ["no"]

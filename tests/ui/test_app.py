@@ -1,4 +1,4 @@
-"""The touchscreen app, for real: Kivy rendering headless, driven by touches (issue 8).
+"""The touchscreen app, for real: Kivy rendering headless, driven by touches.
 
 Each test runs the app in a child process (Kivy allows one window per
 process) with ``SDL_VIDEODRIVER=offscreen`` (Mesa llvmpipe draws real
@@ -93,7 +93,7 @@ GAMES = sorted(available())
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_short_game_by_touches(tmp_path, game):
-    """Issue 8, "Evidence": a short game of each game, set up and played by touches (new game
+    """A short game of each game, set up and played by touches (new game
     wizard, counters ± on the table, the game's guided panel, undo and redo on screen), checked
     in the journal the app wrote."""
     out = run_scenario(tmp_path, f"play:{game}")
@@ -123,7 +123,7 @@ def test_a_short_game_by_touches(tmp_path, game):
 
 @pytest.mark.parametrize("lang", ["en", "es"])
 def test_every_screen_fits_800x480(tmp_path, lang):
-    """Issue 8: "nothing cut off at 800x480", "touch targets at least 48 px", in both languages:
+    """Nothing cut off at 800x480, touch targets at least 48 px, in both languages:
     every screen and dialog, for every game, at 800x480; no label cut off, nothing off screen."""
     out = run_scenario(tmp_path, f"fit:{lang}", lang=lang, timeout=170)
     assert out["visited"] >= 8 + 3 * len(GAMES), out["visited"]
@@ -132,7 +132,7 @@ def test_every_screen_fits_800x480(tmp_path, lang):
 
 
 def test_spanish_by_default_from_the_system_locale(tmp_path):
-    """Issue 8, Settings: "default from the system locale" — LANG=es_ES.UTF-8 shows Spanish."""
+    """Settings: "default from the system locale" — LANG=es_ES.UTF-8 shows Spanish."""
     out = run_scenario(tmp_path, "locale", lang="", env=child_env(tmp_path, LANG="es_ES.UTF-8"))
     assert out["new"] == "Nueva partida"
     out = run_scenario(tmp_path, "locale", lang="", env=child_env(tmp_path, LANG="en_GB.UTF-8"))
@@ -140,7 +140,7 @@ def test_spanish_by_default_from_the_system_locale(tmp_path):
 
 
 def test_resumes_the_unfinished_game_after_a_restart(tmp_path):
-    """Issue 8, Home: "resume the unfinished game (automatic after a restart)" — a second start of
+    """Home: "resume the unfinished game (automatic after a restart)" — a second start of
     the app opens straight on the table of the game the first one left, with its numbers."""
     first = run_scenario(tmp_path, "resume:1")
     second = run_scenario(tmp_path, "resume:2")
@@ -151,7 +151,7 @@ def test_resumes_the_unfinished_game_after_a_restart(tmp_path):
 
 
 def test_end_of_game_winners_table_and_chart(tmp_path):
-    """Issue 8, End of game: winners, the final table and a chart of the main counter over the game
+    """End of game: winners, the final table and a chart of the main counter over the game
     (its points are the journal's values after every action); undo from there reopens the game."""
     out = run_scenario(tmp_path, "end")
     assert out["winners_text"] == "Ben wins!"
@@ -173,7 +173,7 @@ def test_end_of_game_winners_table_and_chart(tmp_path):
 
 
 def test_history_in_words_and_undo_redo_from_it(tmp_path):
-    """Issue 8, History: every action in words, undo and redo from the screen."""
+    """History: every action in words, undo and redo from the screen."""
     out = run_scenario(tmp_path, "history")
     assert out["rows"][:3] == ["3.  undone: Ben: score +1", "2.  Ben: score +1", "1.  Ana: score +1"]
     state, entries = stored(tmp_path / "state")
@@ -182,7 +182,7 @@ def test_history_in_words_and_undo_redo_from_it(tmp_path):
 
 
 def test_seats_pods_and_who_starts_from_the_new_game_screen(tmp_path):
-    """Issue 8, New game: "seat-to-pod assignment, who starts" — two pods swapped by two taps, Ben
+    """New game: "seat-to-pod assignment, who starts" — two pods swapped by two taps, Ben
     chosen to start: the stored game seats players in pod order from the starter, and each player's
     virtual pod is the one chosen."""
     out = run_scenario(tmp_path, "seats")
@@ -195,7 +195,7 @@ def test_seats_pods_and_who_starts_from_the_new_game_screen(tmp_path):
 
 @pytest.mark.skipif(_hardware_renderer_missing() is not None, reason=str(_hardware_renderer_missing()))
 def test_virtual_pods_show_the_hardware_pixels_and_their_buttons_act(tmp_path):
-    """Issue 8, Virtual pods: each seat's pod image is the hardware renderer's, its buttons are
+    """Virtual pods: each seat's pod image is the hardware renderer's, its buttons are
     clickable and act through the seat's input map (up = +1 on the focused counter, main = the
     routine action), and the image updates live."""
     out = run_scenario(tmp_path, "pods")
@@ -207,8 +207,8 @@ def test_virtual_pods_show_the_hardware_pixels_and_their_buttons_act(tmp_path):
 
 
 def test_make_run_without_a_display_says_so_and_starts_the_headless_player(tmp_path):
-    """Issue 8: "`make run` on a machine with no display says so in one line and starts the headless
-    player instead (pods as text), rather than a stack trace"."""
+    """`make run` on a machine with no display says so in one line and starts the headless
+    player instead (pods as text), rather than a stack trace."""
     env = child_env(tmp_path)
     env.pop("SDL_VIDEODRIVER")
     exe = Path(sys.executable).with_name("tablekeeper")

@@ -1,4 +1,4 @@
-"""The app's parts that need no window: the journal worker, action forms, languages, settings (issue 8).
+"""The app's parts that need no window: the journal worker, action forms, languages, settings.
 
 Fast, in-process; the Kivy app itself is tested in test_app.py.
 """
@@ -39,7 +39,7 @@ def _new(keeper, game="counters", players=("Ana", "Ben"), options=None):
 
 # -- the journal worker ---------------------------------------------------------------------------
 def test_a_slow_commit_never_blocks_the_caller_and_runs_on_the_worker(keeper, monkeypatch):
-    """Issue 8, "Never blocks": journal commits stay off the UI thread — submit() returns at once
+    """Never blocks: journal commits stay off the UI thread — submit() returns at once
     even when the commit takes 300 ms (an SD card's fsync), and the commit runs on the worker."""
     _new(keeper)
     seen = {}
@@ -65,7 +65,7 @@ def test_a_slow_commit_never_blocks_the_caller_and_runs_on_the_worker(keeper, mo
 
 
 def test_a_burst_of_actions_is_published_once_per_idle_moment(keeper):
-    """Issue 8: updates are coalesced — 40 queued adjustments do not produce 40 snapshots, and the
+    """Updates are coalesced — 40 queued adjustments do not produce 40 snapshots, and the
     last snapshot has all of them."""
     _new(keeper)
     published = []
@@ -96,7 +96,7 @@ def test_a_refused_action_says_why_and_changes_nothing(keeper):
 
 
 def test_history_reads_the_same_live_and_after_a_restart(tmp_path):
-    """Issue 8, History: every action in words; an undo names what it undid — the same words after
+    """History: every action in words; an undo names what it undid — the same words after
     the journal is reopened as when it happened."""
     with Keeper(tmp_path) as k:
         k.wait_idle()
@@ -115,7 +115,7 @@ def test_history_reads_the_same_live_and_after_a_restart(tmp_path):
 
 
 def test_the_chart_series_replays_the_done_actions(keeper):
-    """Issue 8, End of game: the chart's points are each player's counter after every action."""
+    """End of game: the chart's points are each player's counter after every action."""
     _new(keeper, options={"counters": [{"name": "life", "start": 5, "out_at": 0}]})
     for d in (-2, -3):
         keeper.submit({"action": "adjust", "player": "Ben", "counter": "life", "delta": d})
@@ -130,7 +130,7 @@ def test_the_chart_series_replays_the_done_actions(keeper):
 @pytest.mark.parametrize("game,counter", [("red-dragon-inn", "gold"), ("bloody-inn", "cash"),
                                           ("dragon-run", "treasure"), ("dale-of-merchants", "stall")])
 def test_the_chart_follows_each_games_main_counter(game, counter):
-    """Issue 8: "a chart of each player's main counters over the game (gold, cash, treasure, stall)"."""
+    """A chart of each player's main counter over the game: gold, cash, treasure or stall."""
     cls = available()[game]
     assert main_counter(cls(["Ana", "Ben"])) == counter
 
@@ -172,7 +172,7 @@ def test_the_po_compiler_agrees_with_gettext(tmp_path):
 
 
 def test_every_string_on_screen_has_a_spanish_translation():
-    """Issue 8, Settings: "every string on screen translated" — every marked string of the app and
+    """Settings: every string on screen is translated — every marked string of the app and
     every counter, action, option and choice of the available games has a Spanish entry."""
     catalog = i18n.parse_po(PO.read_text(encoding="utf-8"), str(PO))
     singular = {part for k in catalog for part in k.split("\0")}  # plural forms: both msgids
@@ -283,7 +283,7 @@ def test_importing_the_app_module_does_not_import_kivy():
 
 # -- the real pods' hub on the journal worker -----------------------------------------------------
 def test_pod_buttons_act_through_the_worker_and_reach_the_history(tmp_path):
-    """Issue 8, "Never blocks": the pods' hardware I/O and their actions run on the journal worker,
+    """Never blocks: the pods' hardware I/O and their actions run on the journal worker,
     not the UI thread; a press on a (mock) pod's button is journalled and shows in the history,
     and the settings list each seat's status."""
     pytest.importorskip("tablekeeper.hardware.hub")

@@ -1,4 +1,4 @@
-"""`tablekeeper replay` and friends: the public scripting contract (foundation issue #2)."""
+"""`tablekeeper replay` and friends: the public scripting contract."""
 from __future__ import annotations
 
 import json
