@@ -1,4 +1,4 @@
-"""The touchscreen app: cold start, touch-to-frame, memory (issue 8).
+"""The touchscreen app: cold start, touch-to-frame, memory.
 
 Run with ``make bench`` (all benchmarks) or ``.venv/bin/python bench/run.py app``.
 Everything renders offscreen (``SDL_VIDEODRIVER=offscreen``, Mesa llvmpipe),

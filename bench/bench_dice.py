@@ -1,4 +1,4 @@
-"""Dragon Run's escape-test d10: is it uniform? (issue 5)
+"""Dragon Run's escape-test d10: is it uniform?
 
 Rolls the die 100 000 times through the production path — the Session's
 default random source (``random.SystemRandom, os.urandom``) handed to the game's

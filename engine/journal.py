@@ -674,7 +674,7 @@ class Journal:
             out.append({"game": game, "seq": seq, "reason": reason, "entry": entry, "damage": problem})
         return out
 
-    # -- the appliance (issue #10): boot check, unsafe shutdowns, backups ------
+    # -- the appliance: boot check, unsafe shutdowns, backups ------------------
     def quick_check(self) -> list[str]:
         """``PRAGMA quick_check`` on the open journal: [] when sound, else SQLite's complaints.
 
