@@ -32,6 +32,7 @@ the choices where the rules are unclear are in docs/games/bloody-inn.md.
 from __future__ import annotations
 
 from ..errors import RuleError, SetupError
+from ..messages import N_, _, listing, word
 from ..game import Game, action
 from ..spec import Counter, Option
 from ..state import Args, Txn
@@ -54,23 +55,51 @@ MAX_RANK = 3
 SOLO_BANDS = ((170, "demonic"), (150, "evil"), (130, "hazardous"), (110, "worrying"))
 LEDGER_CAUSES = ("bury", "departure", "police", "wages", "adjust", "transfer")
 PHASES = ("welcome", "night", "morning", "count", "over")
-COUNT_REASON = "final count: record end-of-game annex gains with adjust, then resolve"
+COUNT_REASON = _("final count: record end-of-game annex gains with adjust, then resolve")
 
 
 def _check_first(value) -> None:
     if not isinstance(value, str):
-        raise SetupError("option 'first' must be a player's name")
+        raise SetupError(_("option 'first' must be a player's name"))
 
 
 def _check_pocket(value) -> None:
     if (len(value) != MAX_RANK + 1
             or any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in value)):
-        raise SetupError("option 'pocket' must list the pocket money of a rank 0, 1, 2 and 3 guest, "
-                         f"like [8, 12, 18, 26], not {value!r}")
+        raise SetupError(_("option 'pocket' must list the pocket money of a rank 0, 1, 2 and 3 guest, "
+                           "like [8, 12, 18, 26], not {value!r}", value=value))
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
+def _cards(n: int):
+    return N_("{n} card", "{n} cards", n)
+
+
+def _peasants(n: int):
+    return N_("{n} peasant", "{n} peasants", n)
+
+
+def _travellers(n: int):
+    return N_("{n} traveller", "{n} travellers", n)
+
+
+def _checks(n: int):
+    return N_("{n} check", "{n} checks", n)
+
+
+def _unburied(n: int):
+    return N_("{n} unburied corpse", "{n} unburied corpses", n)
+
+
+def _annex(name: str):
+    """An annex's name as a game word: the barn, a card's name, or the default "annex 2"."""
+    number = name[len("annex "):] if name.startswith("annex ") else ""
+    if number.isdigit() and str(int(number)) == number:
+        return _("annex {number}", number=int(number))
+    return word("annex", name)
+
+
+def _rooms_list(numbers) -> object:
+    return listing(str(n) for n in numbers)
 
 
 class BloodyInn(Game):
@@ -96,8 +125,8 @@ class BloodyInn(Game):
         super().__init__(players, options)
         first = self.options["first"]
         if first and first not in self.players:
-            raise SetupError(f"option 'first': there is no player called {first!r} "
-                             f"(players: {', '.join(self.players)})")
+            raise SetupError(_("option 'first': there is no player called {name!r} (players: {players})",
+                               name=first, players=listing(self.players)))
 
     @property
     def solo(self) -> bool:
@@ -153,7 +182,7 @@ class BloodyInn(Game):
         """All the players' francs: cash + 10 × checks, summed."""
         return sum(p["counters"]["cash"] + CHECK * p["counters"]["checks"] for p in state["players"])
 
-    def _gain(self, t: Txn, who: str, amount: int, cause: str, why: str = "") -> int:
+    def _gain(self, t: Txn, who: str, amount: int, cause: str, why=None) -> int:
         """Add francs to ``who``'s wealth track; beyond 40F they are lost (and said so)."""
         cash = t.get(who, "cash")
         applied = max(0, min(amount, CASH_MAX - cash))
@@ -163,7 +192,11 @@ class BloodyInn(Game):
             t.state["ledger"][cause] += applied
         if lost > 0:
             t.player(who)["lost"] += lost
-            t.event(f"{who}'s wealth track stops at {CASH_MAX}F: {lost}F lost" + (f" ({why})" if why else ""))
+            if why:
+                t.event(_("{who}'s wealth track stops at {cap}F: {lost}F lost ({why})", who=who, cap=CASH_MAX,
+                          lost=lost, why=why))
+            else:
+                t.event(_("{who}'s wealth track stops at {cap}F: {lost}F lost", who=who, cap=CASH_MAX, lost=lost))
         return applied
 
     def _pay_cash(self, t: Txn, who: str, amount: int, cause: str) -> int:
@@ -192,9 +225,9 @@ class BloodyInn(Game):
             return super().transfer(t, giver, taker, counter, amount)
         paid = self._pay_cash(t, giver, amount, "transfer")
         if paid < amount:
-            t.event(f"{giver} had only {paid}F to give")
+            t.event(_("{giver} had only {paid}F to give", giver=giver, paid=paid))
         if paid:
-            self._gain(t, taker, paid, "transfer", why=f"from {giver}")
+            self._gain(t, taker, paid, "transfer", why=_("from {giver}", giver=giver))
         return paid
 
     @action("adjust", adjustment=True)
@@ -210,7 +243,8 @@ class BloodyInn(Game):
         cause = a.str("cause", "")
         applied = self.adjust(t, who, counter, delta)
         if cause:
-            t.event(f"{who or 'table'}: {counter} {applied:+d} ({cause})")
+            t.event(_("{who}: {counter} {delta:+d} ({cause})", who=who or _("table"), counter=word("counter", counter),
+                      delta=applied, cause=cause))
 
     # -- structure helpers ---------------------------------------------------------
     def _seat_order(self, t: Txn) -> list[str]:
@@ -225,7 +259,7 @@ class BloodyInn(Game):
     def _room(self, t: Txn, number: int) -> dict:
         rooms = self._rooms(t)
         if not 1 <= number <= len(rooms):
-            raise RuleError(f"there is no room {number} (the open rooms are 1–{len(rooms)})")
+            raise RuleError(_("there is no room {number} (the open rooms are 1–{last})", number=number, last=len(rooms)))
         return rooms[number - 1]
 
     def _phase_refusal(self, t: Txn, wanted: str) -> RuleError:
@@ -233,21 +267,22 @@ class BloodyInn(Game):
         phase = st["phase"]
         first = st["first_player"]
         if phase == "welcome":
-            return RuleError(f"the travellers have not been welcomed yet: {first} (first player) "
-                             f"welcomes them first")
+            return RuleError(_("the travellers have not been welcomed yet: {first} (first player) welcomes them first",
+                               first=first))
         if phase == "night":
             turn = st["turn"]
             if wanted == "welcome":
                 if all(r["guest"] for r in self._rooms(t)):
-                    return RuleError("rooms are all taken: the travellers are welcomed; the night has begun")
-                return RuleError("travellers are welcomed only at the start of a round; the night has begun")
-            return RuleError(f"the night is not over: it is {turn['player']}'s turn (action {turn['action']})")
+                    return RuleError(_("rooms are all taken: the travellers are welcomed; the night has begun"))
+                return RuleError(_("travellers are welcomed only at the start of a round; the night has begun"))
+            return RuleError(_("the night is not over: it is {player}'s turn (action {action})", player=turn["player"],
+                               action=turn["action"]))
         if phase == "morning":
-            return RuleError("every player has taken both actions: the morning comes next (action morning)")
+            return RuleError(_("every player has taken both actions: the morning comes next (action morning)"))
         if phase == "count":
-            return RuleError("the last round is over: record end-of-game gains with adjust, "
-                             "then resolve for the final count")
-        return RuleError("the game is over")
+            return RuleError(_("the last round is over: record end-of-game gains with adjust, "
+                               "then resolve for the final count"))
+        return RuleError(_("the game is over"))
 
     def _actor(self, t: Txn, a: Args, *, allow_extra: bool = True) -> tuple[str, bool]:
         """Who acts in a night action and whether it is an extra (annex-power) action."""
@@ -259,7 +294,8 @@ class BloodyInn(Game):
         if who is None:
             who = turn["player"]
         elif not extra and who != turn["player"]:
-            raise RuleError(f"it is {turn['player']}'s turn (action {turn['action']}), not {who}'s")
+            raise RuleError(_("it is {player}'s turn (action {action}), not {who}'s", player=turn["player"],
+                              action=turn["action"], who=who))
         return who, extra
 
     def _advance(self, t: Txn) -> None:
@@ -274,7 +310,7 @@ class BloodyInn(Game):
         else:
             t.state["phase"] = "morning"
             t.state["turn"] = {"player": None, "action": 0}
-            t.event("every player has taken both actions: the morning comes")
+            t.event(_("every player has taken both actions: the morning comes"))
 
     def _play(self, t: Txn, who: str, played: int, kept: int, peasants: int, *, keep_traveller: int = 0) -> None:
         """Play ``played`` cards from hand: ``kept`` travellers with the aptitude return to the hand,
@@ -285,27 +321,36 @@ class BloodyInn(Game):
         p = t.player(who)
         hand = p["hand"] - keep_traveller
         if kept + peasants > played:
-            raise RuleError(f"{who} plays {_plural(played, 'card')}: the kept cards ({kept}) and "
-                            f"the peasants ({peasants}) cannot be more than that")
+            raise RuleError(N_("{who} plays {n} card: the kept cards ({kept}) and the peasants ({peasants}) "
+                               "cannot be more than that",
+                               "{who} plays {n} cards: the kept cards ({kept}) and the peasants ({peasants}) "
+                               "cannot be more than that", played, who=who, kept=kept, peasants=peasants))
         if played > hand:
-            besides = " besides the annex" if keep_traveller else ""
-            raise RuleError(f"{who} has only {_plural(hand, 'card')} in hand{besides}; this needs "
-                            f"{played} played")
+            if keep_traveller:
+                raise RuleError(N_("{who} has only {n} card in hand besides the annex; this needs {played} played",
+                                   "{who} has only {n} cards in hand besides the annex; this needs {played} played",
+                                   hand, who=who, played=played))
+            raise RuleError(N_("{who} has only {n} card in hand; this needs {played} played",
+                               "{who} has only {n} cards in hand; this needs {played} played", hand, who=who,
+                               played=played))
         if peasants > p["peasants"]:
-            raise RuleError(f"{who} has only {_plural(p['peasants'], 'peasant')} in hand")
+            raise RuleError(N_("{who} has only {n} peasant in hand", "{who} has only {n} peasants in hand",
+                               p["peasants"], who=who))
         travellers = hand - p["peasants"]
         if played - peasants > travellers:
-            raise RuleError(f"{who} holds {_plural(travellers, 'traveller')} and "
-                            f"{_plural(p['peasants'], 'peasant')}: {played} cards with only {peasants} "
-                            f"peasants among them cannot be played (say how many in \"peasants\")")
+            raise RuleError(_('{who} holds {travellers} and {peasants}: {cards} with only {among} among them '
+                              'cannot be played (say how many in "peasants")', who=who,
+                              travellers=_travellers(travellers), peasants=_peasants(p["peasants"]),
+                              cards=_cards(played), among=_peasants(peasants)))
         gone = played - peasants - kept
         p["peasants"] -= peasants
         p["hand"] -= peasants + gone
         t.state["inn"]["bistro"] += peasants
         t.state["inn"]["exit"] += gone
         if played:
-            t.event(f"{who} plays {_plural(played, 'card')}: {kept} back to hand, "
-                    f"{_plural(peasants, 'peasant')} to the bistro, {gone} to the exit stack")
+            t.event(N_("{who} plays {n} card: {kept} back to hand, {peasants} to the bistro, {gone} to the exit stack",
+                       "{who} plays {n} cards: {kept} back to hand, {peasants} to the bistro, {gone} to the exit stack",
+                       played, who=who, kept=kept, peasants=_peasants(peasants), gone=gone))
 
     def _cost(self, a: Args, rank: int) -> tuple[int, int, int]:
         played = a.int("played", rank, lo=0, hi=2 * MAX_RANK * 4)
@@ -318,11 +363,12 @@ class BloodyInn(Game):
         room = a.int("room", None, lo=1)
         bistro = a.raw("bistro", None)
         if (room is None) == (bistro is None or bistro is False):
-            raise RuleError(f'{verb}: give either "room" (a guest in the inn) or "bistro" (peasants)')
+            raise RuleError(_('{verb}: give either "room" (a guest in the inn) or "bistro" (peasants)',
+                              verb=word("action", verb)))
         if room is not None:
             r = self._room(t, room)
             if not r["guest"]:
-                raise RuleError(f"room {room} has no guest to {verb}")
+                raise RuleError(_("room {room} has no guest to {verb}", room=room, verb=word("action", verb)))
             return r, None
         return None, bistro
 
@@ -341,8 +387,7 @@ class BloodyInn(Game):
             police_rooms = [room] if a.bool("police", False) else []
         else:
             if a.has("police"):
-                raise RuleError('welcome: "police" goes with "room"; for the whole welcome list the rooms '
-                                'in "police_rooms"')
+                raise RuleError(_('welcome: "police" goes with "room"; for the whole welcome list the rooms in "police_rooms"'))
             police_rooms = a.ints("police_rooms", [], lo=1)
         if t.state["phase"] != "welcome":
             raise self._phase_refusal(t, "welcome")
@@ -350,17 +395,17 @@ class BloodyInn(Game):
         if room is not None:
             r = self._room(t, room)
             if r["guest"]:
-                raise RuleError(f"room {room} already has a guest")
+                raise RuleError(_("room {room} already has a guest", room=room))
             fill = [r]
         else:
             fill = [r for r in rooms if not r["guest"]]
             if not fill:
-                raise RuleError("rooms are all taken")
+                raise RuleError(_("rooms are all taken"))
         numbers = [r["room"] for r in fill]
         for number in police_rooms:
             self._room(t, number)
             if number not in numbers:
-                raise RuleError(f"room {number} gets no traveller in this welcome")
+                raise RuleError(_("room {number} gets no traveller in this welcome", number=number))
         inn = t.state["inn"]
         if inn["entrance"] == 0:
             self._entrance_empty(t)
@@ -376,13 +421,20 @@ class BloodyInn(Game):
                 self._entrance_empty(t)
         for number in police_rooms:
             if number not in arrived:
-                raise RuleError(f"room {number} gets no traveller: the entrance stack ran out first")
+                raise RuleError(_("room {number} gets no traveller: the entrance stack ran out first", number=number))
         if arrived:
             police = [n for n in arrived if n in police_rooms]
-            t.event(f"{t.state['first_player']} welcomes {_plural(len(arrived), 'traveller')} into room"
-                    f"{'s' if len(arrived) > 1 else ''} {', '.join(map(str, arrived))}"
-                    + (f" (police in {', '.join(map(str, police))})" if police else "")
-                    + f"; {inn['entrance']} left in the entrance stack")
+            first, left = t.state["first_player"], inn["entrance"]
+            if police:
+                t.event(N_("{who} welcomes {n} traveller into room {rooms} (police in {police}); "
+                           "{left} left in the entrance stack",
+                           "{who} welcomes {n} travellers into rooms {rooms} (police in {police}); "
+                           "{left} left in the entrance stack", len(arrived), who=first,
+                           rooms=_rooms_list(arrived), police=_rooms_list(police), left=left))
+            else:
+                t.event(N_("{who} welcomes {n} traveller into room {rooms}; {left} left in the entrance stack",
+                           "{who} welcomes {n} travellers into rooms {rooms}; {left} left in the entrance stack",
+                           len(arrived), who=first, rooms=_rooms_list(arrived), left=left))
         if t.state["last_round"] or all(r["guest"] for r in rooms):
             self._welcome_done(t)
 
@@ -392,20 +444,23 @@ class BloodyInn(Game):
         if t.state["table"]["season"] == 1:
             inn["entrance"], inn["exit"] = inn["exit"], 0
             t.set(None, "season", 2)
-            t.event(f"the entrance stack is empty: the exit stack ({inn['entrance']} cards) is shuffled "
-                    f"into a new entrance stack; season 2 begins")
+            t.event(N_("the entrance stack is empty: the exit stack ({n} card) is shuffled into a new entrance stack; "
+                       "season 2 begins",
+                       "the entrance stack is empty: the exit stack ({n} cards) is shuffled into a new entrance stack; "
+                       "season 2 begins", inn["entrance"]))
             if inn["entrance"]:
                 return
         if not t.state["last_round"]:
             t.state["last_round"] = True
-            t.event("the entrance stack is empty for the second time: this is the last round")
+            t.event(_("the entrance stack is empty for the second time: this is the last round"))
 
     def _welcome_done(self, t: Txn) -> None:
         guests = sum(r["guest"] for r in self._rooms(t))
         n = len(self.players)
         if t.state["last_round"] and guests < n:
-            t.event(f"only {_plural(guests, 'traveller')} in the inn for {_plural(n, 'player')}: "
-                    f"the last round is not played")
+            t.event(N_("only {travellers} in the inn for {n} player: the last round is not played",
+                       "only {travellers} in the inn for {n} players: the last round is not played", n,
+                       travellers=_travellers(guests)))
             self._enter_count(t)
             return
         t.state["phase"] = "night"
@@ -425,26 +480,28 @@ class BloodyInn(Game):
             rank = a.int("rank", lo=0, hi=MAX_RANK)
         else:
             if isinstance(bistro, bool) or not isinstance(bistro, int) or not 1 <= bistro <= 2:
-                raise RuleError(f'bribe: "bistro" is how many peasants you take, 1 or 2, not {bistro!r}')
+                raise RuleError(_('bribe: "bistro" is how many peasants you take, 1 or 2, not {bistro!r}', bistro=bistro))
             rank = a.int("rank", 0, lo=0, hi=MAX_RANK)
             if rank:
-                raise RuleError("peasants are rank 0")
+                raise RuleError(_("peasants are rank 0"))
             have = t.state["inn"]["bistro"]
             if have == 0:
-                raise RuleError("the bistro is empty: no peasant to bribe")
+                raise RuleError(_("the bistro is empty: no peasant to bribe"))
             if bistro > have:
-                raise RuleError(f"the bistro has only {_plural(have, 'peasant')}")
+                raise RuleError(N_("the bistro has only {n} peasant", "the bistro has only {n} peasants", have))
         self._play(t, who, *self._cost(a, rank))
         p = t.player(who)
         if r is not None:
             r["guest"] = r["police"] = False
             p["hand"] += 1
-            t.event(f"{who} bribes the rank-{rank} guest of room {r['room']}: an accomplice in hand")
+            t.event(_("{who} bribes the rank-{rank} guest of room {room}: an accomplice in hand", who=who, rank=rank,
+                      room=r["room"]))
         else:
             t.state["inn"]["bistro"] -= bistro
             p["hand"] += bistro
             p["peasants"] += bistro
-            t.event(f"{who} bribes {_plural(bistro, 'peasant')} from the bistro")
+            t.event(N_("{who} bribes {n} peasant from the bistro", "{who} bribes {n} peasants from the bistro",
+                       bistro, who=who))
         if not extra:
             self._advance(t)
 
@@ -459,12 +516,14 @@ class BloodyInn(Game):
         p = t.player(who)
         name = a.str("name", f"annex {len(p['annexes'])}")
         if p["hand"] - p["peasants"] < 1:
-            raise RuleError(f"{who} has no traveller in hand to build an annex from "
-                            f"(peasants and police cannot become annexes)")
+            raise RuleError(_("{who} has no traveller in hand to build an annex from "
+                              "(peasants and police cannot become annexes)", who=who))
         self._play(t, who, *self._cost(a, rank), keep_traveller=1)
         p["hand"] -= 1
         p["annexes"].append({"name": name, "rank": rank, "buried": []})
-        t.event(f"{who} builds {name} (rank {rank}: room for {_plural(rank, 'corpse')})")
+        t.event(N_("{who} builds {annex} (rank {rank}: room for {n} corpse)",
+                   "{who} builds {annex} (rank {rank}: room for {n} corpses)", rank, who=who, annex=_annex(name),
+                   rank=rank))
         if not extra:
             self._advance(t)
 
@@ -481,22 +540,23 @@ class BloodyInn(Game):
             rank = a.int("rank", lo=0, hi=MAX_RANK)
         else:
             if not (bistro is True or (type(bistro) is int and bistro == 1)):
-                raise RuleError(f'kill: "bistro" must be true (one peasant), not {bistro!r}')
+                raise RuleError(_('kill: "bistro" must be true (one peasant), not {bistro!r}', bistro=bistro))
             rank = a.int("rank", 0, lo=0, hi=MAX_RANK)
             if rank:
-                raise RuleError("peasants are rank 0")
+                raise RuleError(_("peasants are rank 0"))
             if t.state["inn"]["bistro"] == 0:
-                raise RuleError("the bistro is empty: no peasant to kill")
+                raise RuleError(_("the bistro is empty: no peasant to kill"))
         money = a.int("money", self.options["pocket"][rank], lo=0, hi=100)
         self._play(t, who, *self._cost(a, rank))
         if r is not None:
             r["guest"] = r["police"] = False
-            where = f"the rank-{rank} guest of room {r['room']}"
+            t.event(_("{who} kills the rank-{rank} guest of room {room}: an unburied corpse with {money}F "
+                      "in its pockets", who=who, rank=rank, room=r["room"], money=money))
         else:
             t.state["inn"]["bistro"] -= 1
-            where = "a peasant in the bistro"
+            t.event(_("{who} kills a peasant in the bistro: an unburied corpse with {money}F in its pockets",
+                      who=who, money=money))
         t.player(who)["corpses"].append({"rank": rank, "money": money})
-        t.event(f"{who} kills {where}: an unburied corpse with {money}F in its pockets")
         if not extra:
             self._advance(t)
 
@@ -515,44 +575,49 @@ class BloodyInn(Game):
         owner = a.player("owner", who)
         annex_no = a.int("annex", None, lo=0)
         if not corpses:
-            raise RuleError(f"{who} has no corpse to bury")
+            raise RuleError(_("{who} has no corpse to bury", who=who))
         if number is None:
             if any(c != corpses[0] for c in corpses):
-                raise RuleError(f"{who} has {len(corpses)} corpses: say which (corpse 1–{len(corpses)})")
+                raise RuleError(_("{who} has {n} corpses: say which (corpse 1–{n})", who=who, n=len(corpses)))
             number = 1
         if number > len(corpses):
-            raise RuleError(f"{who} has only {_plural(len(corpses), 'corpse')}")
+            raise RuleError(N_("{who} has only {n} corpse", "{who} has only {n} corpses", len(corpses), who=who))
         annexes = t.player(owner)["annexes"]
         if annex_no is None:
             free = [i for i, x in enumerate(annexes) if len(x["buried"]) < x["rank"]]
             if len(free) != 1:
-                raise RuleError(f"say under which of {owner}'s annexes (annex: 0 = barn, "
-                                f"1–{len(annexes) - 1} built)" if len(annexes) > 1 else
-                                f"that annex is full: {owner}'s barn has no room left")
+                raise RuleError(_("say under which of {owner}'s annexes (annex: 0 = barn, 1–{last} built)",
+                                  owner=owner, last=len(annexes) - 1) if len(annexes) > 1 else
+                                _("that annex is full: {owner}'s barn has no room left", owner=owner))
             annex_no = free[0]
         if annex_no >= len(annexes):
-            raise RuleError(f"{owner} has no annex {annex_no} (0 = barn"
-                            + (f", 1–{len(annexes) - 1} built)" if len(annexes) > 1 else ", none built)"))
+            if len(annexes) > 1:
+                raise RuleError(_("{owner} has no annex {number} (0 = barn, 1–{last} built)", owner=owner,
+                                  number=annex_no, last=len(annexes) - 1))
+            raise RuleError(_("{owner} has no annex {number} (0 = barn, none built)", owner=owner, number=annex_no))
         annex = annexes[annex_no]
         if len(annex["buried"]) >= annex["rank"]:
-            held = (f"a rank-0 annex holds no corpse" if annex["rank"] == 0 else
-                    f"{owner}'s {annex['name']} (rank {annex['rank']}) already holds "
-                    f"{_plural(len(annex['buried']), 'corpse')}")
-            raise RuleError(f"that annex is full: {held}")
+            if annex["rank"] == 0:
+                raise RuleError(_("that annex is full: a rank-0 annex holds no corpse"))
+            raise RuleError(N_("that annex is full: {owner}'s {annex} (rank {rank}) already holds {n} corpse",
+                               "that annex is full: {owner}'s {annex} (rank {rank}) already holds {n} corpses",
+                               len(annex["buried"]), owner=owner, annex=_annex(annex["name"]), rank=annex["rank"]))
         corpse = corpses[number - 1]
         self._play(t, who, *self._cost(a, corpse["rank"]))
         del corpses[number - 1]
         annex["buried"].append({"money": corpse["money"], "by": who})
         money = corpse["money"]
         if owner == who:
-            t.event(f"{who} buries a corpse under their {annex['name']} and takes its {money}F")
-            self._gain(t, who, money, "bury", "burial")
+            t.event(_("{who} buries a corpse under their {annex} and takes its {money}F", who=who,
+                      annex=_annex(annex["name"]), money=money))
+            self._gain(t, who, money, "bury", _("burial"))
         else:
             mine, theirs = money - money // 2, money // 2
-            t.event(f"{who} buries a corpse under {owner}'s {annex['name']}: {money}F shared, "
-                    f"{mine}F to {who}, {theirs}F to {owner}")
-            self._gain(t, who, mine, "bury", "burial")
-            self._gain(t, owner, theirs, "bury", "burial")
+            t.event(_("{who} buries a corpse under {owner}'s {annex}: {money}F shared, {mine}F to {who}, "
+                      "{theirs}F to {owner}", who=who, owner=owner, annex=_annex(annex["name"]), money=money,
+                      mine=mine, theirs=theirs))
+            self._gain(t, who, mine, "bury", _("burial"))
+            self._gain(t, owner, theirs, "bury", _("burial"))
         if not extra:
             self._advance(t)
 
@@ -560,41 +625,49 @@ class BloodyInn(Game):
     def _pass(self, t: Txn, a: Args) -> None:
         """Pass the action turn, and optionally launder money: "checks" +n buys n checks (10F of cash each),
         −n cashes n checks (+10F each). Refused when it cannot apply in full (see the docs)."""
-        who, _ = self._actor(t, a, allow_extra=False)
+        who, _extra = self._actor(t, a, allow_extra=False)
         n = a.int("checks", 0)
         cash = t.get(who, "cash")
         if n > 0:
             if cash < CHECK * n:
-                raise RuleError(f"{who} has {cash}F in cash: {_plural(n, 'check')} "
-                                f"cost{'s' if n == 1 else ''} {CHECK * n}F")
+                raise RuleError(N_("{who} has {cash}F in cash: {n} check costs {cost}F",
+                                   "{who} has {cash}F in cash: {n} checks cost {cost}F", n, who=who, cash=cash,
+                                   cost=CHECK * n))
             t.add(who, "cash", -CHECK * n)
             t.add(who, "checks", n)
-            t.event(f"{who} passes and launders {CHECK * n}F into {_plural(n, 'check')}")
+            t.event(N_("{who} passes and launders {amount}F into {n} check",
+                       "{who} passes and launders {amount}F into {n} checks", n, who=who, amount=CHECK * n))
         elif n < 0:
             n = -n
             have = t.get(who, "checks")
             if have < n:
-                raise RuleError(f"{who} has only {_plural(have, 'check')}")
+                raise RuleError(N_("{who} has only {n} check", "{who} has only {n} checks", have, who=who))
             if cash + CHECK * n > CASH_MAX:
                 most = (CASH_MAX - cash) // CHECK
-                raise RuleError(f"cashing {_plural(n, 'check')} would take {who}'s cash to {cash + CHECK * n}F; "
-                                f"the wealth track stops at {CASH_MAX}F (at most {_plural(most, 'check')} now)")
+                raise RuleError(N_("cashing {n} check would take {who}'s cash to {total}F; the wealth track stops "
+                                   "at {cap}F (at most {most} now)",
+                                   "cashing {n} checks would take {who}'s cash to {total}F; the wealth track stops "
+                                   "at {cap}F (at most {most} now)", n, who=who, total=cash + CHECK * n,
+                                   cap=CASH_MAX, most=_checks(most)))
             t.add(who, "checks", -n)
             t.add(who, "cash", CHECK * n)
-            t.event(f"{who} passes and cashes {_plural(n, 'check')} (+{CHECK * n}F)")
+            t.event(N_("{who} passes and cashes {n} check (+{amount}F)",
+                       "{who} passes and cashes {n} checks (+{amount}F)", n, who=who, amount=CHECK * n))
         else:
-            t.event(f"{who} passes")
+            t.event(_("{who} passes", who=who))
         self._advance(t)
 
     # -- the morning --------------------------------------------------------------------
     def _name_map(self, t: Txn, a: Args, key: str) -> dict[str, int]:
         value = a.raw(key, {})
         if not isinstance(value, dict):
-            raise RuleError(f'morning: "{key}" must be an object like {{"Ana": 1}}, not {value!r}')
+            raise RuleError(_('morning: "{key}" must be an object like {example}, not {value!r}', key=key,
+                              example='{"Ana": 1}', value=value))
         for name, n in value.items():
             t.player(name)
             if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-                raise RuleError(f'morning: "{key}" for {name} must be a whole number ≥ 0, not {n!r}')
+                raise RuleError(_('morning: "{key}" for {name} must be a whole number ≥ 0, not {value!r}', key=key,
+                                  name=name, value=n))
         return value
 
     @action("morning")
@@ -610,7 +683,7 @@ class BloodyInn(Game):
         """
         police = a.raw("police", None)
         if police is not None and not isinstance(police, bool):
-            raise RuleError(f'morning: "police" must be true or false, not {police!r}')
+            raise RuleError(_('morning: "police" must be true or false, not {police!r}', police=police))
         police_checks = self._name_map(t, a, "police_checks")
         wage_peasants = self._name_map(t, a, "wage_peasants")
         waived = self._name_map(t, a, "wages_waived")
@@ -623,17 +696,20 @@ class BloodyInn(Game):
         if police is None:
             police = any(r["guest"] and r["police"] for r in rooms)
         if police:
-            t.event("the police investigate")
+            t.event(_("the police investigate"))
             for name in order:
                 p = t.player(name)
                 k = len(p["corpses"])
                 if police_checks.get(name, 0) > min(k, p["counters"]["checks"]):
-                    raise RuleError(f"{name} cannot pay {_plural(police_checks[name], 'corpse')} with checks "
-                                    f"({_plural(k, 'unburied corpse')}, {_plural(p['counters']['checks'], 'check')})")
+                    raise RuleError(N_("{who} cannot pay {n} corpse with checks ({corpses}, {checks})",
+                                       "{who} cannot pay {n} corpses with checks ({corpses}, {checks})",
+                                       police_checks[name], who=name, corpses=_unburied(k),
+                                       checks=_checks(p["counters"]["checks"])))
                 if not k:
                     continue
                 if self.solo:
-                    why = f"{name} had {_plural(k, 'unburied corpse')} at a police investigation"
+                    why = N_("{who} had {n} unburied corpse at a police investigation",
+                             "{who} had {n} unburied corpses at a police investigation", k, who=name)
                     t.state["solo"].update({"lost": True, "why": why})
                     t.state["phase"] = "over"
                     t.finish([], why=why)
@@ -656,11 +732,28 @@ class BloodyInn(Game):
                 short = POLICE_FINE * k - paid
                 p["corpses"] = []
                 inn["discarded"] += k
-                t.event(f"{name} pays the gravedigger {paid}F for {_plural(k, 'unburied corpse')}"
-                        + (f" ({_plural(paid_checks, 'check')})" if paid_checks else "")
-                        + (f", {short}F short" if short else "") + "; the corpses are gone")
+                if paid_checks and short:
+                    t.event(N_("{who} pays the gravedigger {paid}F for {n} unburied corpse ({checks}), {short}F short; "
+                               "the corpses are gone",
+                               "{who} pays the gravedigger {paid}F for {n} unburied corpses ({checks}), {short}F short; "
+                               "the corpses are gone", k, who=name, paid=paid, checks=_checks(paid_checks),
+                               short=short))
+                elif paid_checks:
+                    t.event(N_("{who} pays the gravedigger {paid}F for {n} unburied corpse ({checks}); "
+                               "the corpses are gone",
+                               "{who} pays the gravedigger {paid}F for {n} unburied corpses ({checks}); "
+                               "the corpses are gone", k, who=name, paid=paid, checks=_checks(paid_checks)))
+                elif short:
+                    t.event(N_("{who} pays the gravedigger {paid}F for {n} unburied corpse, {short}F short; "
+                               "the corpses are gone",
+                               "{who} pays the gravedigger {paid}F for {n} unburied corpses, {short}F short; "
+                               "the corpses are gone", k, who=name, paid=paid, short=short))
+                else:
+                    t.event(N_("{who} pays the gravedigger {paid}F for {n} unburied corpse; the corpses are gone",
+                               "{who} pays the gravedigger {paid}F for {n} unburied corpses; the corpses are gone",
+                               k, who=name, paid=paid))
         else:
-            t.event("no police in the inn")
+            t.event(_("no police in the inn"))
         # B. Travellers' departure.
         guests = 0
         for r in rooms:
@@ -668,37 +761,50 @@ class BloodyInn(Game):
                 continue
             guests += 1
             if r["key"] is not None:
-                self._gain(t, r["key"], 1, "departure", f"room {r['room']}")
-                t.event(f"{r['key']} earns 1F: room {r['room']} still has its guest")
+                self._gain(t, r["key"], 1, "departure", _("room {room}", room=r["room"]))
+                t.event(_("{who} earns 1F: room {room} still has its guest", who=r["key"], room=r["room"]))
             r["guest"] = r["police"] = False
         inn["exit"] += guests
         if guests:
-            t.event(f"{_plural(guests, 'guest')} leave{'s' if guests == 1 else ''} for the exit stack "
-                    f"({inn['exit']} there)")
+            t.event(N_("{n} guest leaves for the exit stack ({exit} there)",
+                       "{n} guests leave for the exit stack ({exit} there)", guests, exit=inn["exit"]))
         # C. Wages.
         for name in order:
             p = t.player(name)
             w = waived.get(name, 0)
             if w > p["hand"]:
-                raise RuleError(f"{name} has only {_plural(p['hand'], 'card')} in hand: {w} wages cannot be waived")
+                raise RuleError(N_("{who} has only {n} card in hand: {waived} wages cannot be waived",
+                                   "{who} has only {n} cards in hand: {waived} wages cannot be waived", p["hand"],
+                                   who=name, waived=w))
             due = p["hand"] - w
             paid = self._pay_cash(t, name, due, "wages")
             short = due - paid
             travellers = p["hand"] - p["peasants"]
             np = wage_peasants.get(name, min(short, p["peasants"]))
             if name in wage_peasants and (np > short or np > p["peasants"] or short - np > travellers):
-                raise RuleError(f"{name} discards {_plural(short, 'accomplice')} for unpaid wages: "
-                                f"{np} of them cannot be peasants (has {_plural(p['peasants'], 'peasant')}, "
-                                f"{_plural(travellers, 'traveller')})")
+                accomplices = N_("{n} accomplice", "{n} accomplices", short)
+                if np == 0:  # none as peasants: only travellers, and there are not enough of them
+                    raise RuleError(_("{who} discards {accomplices} for unpaid wages: they cannot all be travellers "
+                                      "(has {peasants}, {travellers})", who=name, accomplices=accomplices,
+                                      peasants=_peasants(p["peasants"]), travellers=_travellers(travellers)))
+                raise RuleError(N_("{who} discards {accomplices} for unpaid wages: {n} of them cannot be a peasant "
+                                   "(has {peasants}, {travellers})",
+                                   "{who} discards {accomplices} for unpaid wages: {n} of them cannot be peasants "
+                                   "(has {peasants}, {travellers})", np, who=name, accomplices=accomplices,
+                                   peasants=_peasants(p["peasants"]), travellers=_travellers(travellers)))
             nt = short - np
             p["hand"] -= short
             p["peasants"] -= np
             inn["bistro"] += np
             inn["exit"] += nt
-            if due or short:
-                t.event(f"{name} pays {paid}F in wages" + (
-                    f", {short}F short: discards {_plural(short, 'accomplice')} "
-                    f"({np} to the bistro, {nt} to the exit stack)" if short else ""))
+            if short:
+                t.event(N_("{who} pays {paid}F in wages, {short}F short: discards {n} accomplice "
+                           "({peasants} to the bistro, {travellers} to the exit stack)",
+                           "{who} pays {paid}F in wages, {short}F short: discards {n} accomplices "
+                           "({peasants} to the bistro, {travellers} to the exit stack)", short, who=name, paid=paid,
+                           short=short, peasants=np, travellers=nt))
+            elif due:
+                t.event(_("{who} pays {paid}F in wages", who=name, paid=paid))
         # Then the first-player card passes on, or the game ends.
         if t.state["last_round"]:
             self._enter_count(t)
@@ -708,14 +814,14 @@ class BloodyInn(Game):
         t.state["first_player"] = nxt
         t.add(None, "round", 1)
         t.state["phase"] = "welcome"
-        t.event(f"round {t.state['table']['round']}: {nxt} takes the first-player card")
+        t.event(_("round {round}: {who} takes the first-player card", round=t.state["table"]["round"], who=nxt))
 
     # -- the end ----------------------------------------------------------------------------
     def _enter_count(self, t: Txn) -> None:
         t.state["phase"] = "count"
         t.state["turn"] = {"player": None, "action": 0}
         t.state["pending"] = [{"name": p["name"], "reason": COUNT_REASON} for p in t.players]
-        t.event("the game ends: record end-of-game annex gains (adjust), then resolve for the final count")
+        t.event(_("the game ends: record end-of-game annex gains (adjust), then resolve for the final count"))
 
     def resolve_pending(self, t: Txn) -> None:
         if t.state["phase"] != "count":
@@ -730,8 +836,12 @@ class BloodyInn(Game):
             total = c["cash"] + CHECK * c["checks"] - penalty * k
             count[p["name"]] = {"cash": c["cash"], "checks": c["checks"], "corpses": k,
                                 "penalty": penalty * k, "total": total}
-            t.event(f"{p['name']}: {c['cash']}F + {c['checks']} × {CHECK}F"
-                    + (f" − {k} × {penalty}F" if k and penalty else "") + f" = {total}F")
+            if k and penalty:
+                t.event(_("{who}: {cash}F + {checks} × {check}F − {corpses} × {penalty}F = {total}F", who=p["name"],
+                          cash=c["cash"], checks=c["checks"], check=CHECK, corpses=k, penalty=penalty, total=total))
+            else:
+                t.event(_("{who}: {cash}F + {checks} × {check}F = {total}F", who=p["name"], cash=c["cash"],
+                          checks=c["checks"], check=CHECK, total=total))
         t.state["final_count"] = count
         t.state["phase"] = "over"
         if self.solo:
@@ -740,24 +850,29 @@ class BloodyInn(Game):
             info["score"] = count[name]["total"]
             if count[name]["corpses"]:
                 info["lost"] = True
-                info["why"] = f"{name} has {_plural(count[name]['corpses'], 'unburied corpse')} at the end"
+                info["why"] = N_("{who} has {n} unburied corpse at the end", "{who} has {n} unburied corpses at the end",
+                                 count[name]["corpses"], who=name)
                 t.finish([], why=info["why"])
                 return
             info["band"] = solo_band(info["score"])
-            t.finish([name], why=f"{info['score']}F: " + (f"{info['band']} innkeeper" if info["band"]
-                                                             else "below worrying innkeeper"))
+            if info["band"]:
+                t.finish([name], why=_("{score}F: {band} innkeeper", score=info["score"],
+                                       band=word("innkeeper", info["band"])))
+            else:
+                t.finish([name], why=_("{score}F: below worrying innkeeper", score=info["score"]))
             return
         best = max(v["total"] for v in count.values())
         top = [n for n in self.players if count[n]["total"] == best]
-        how = "the richest innkeeper"
+        how = _("the richest innkeeper")
         tie = self.options["tie"]
         if len(top) > 1 and tie != "shared":
             key = "cash" if tie == "most_cash" else "checks"
             most = max(count[n][key] for n in top)
             top = [n for n in top if count[n][key] == most]
-            how += f" (tie broken by the most {key})" if len(top) == 1 else ""
+            if len(top) == 1:
+                how = _("the richest innkeeper (tie broken by the most {counter})", counter=word("counter", key))
         if len(top) > 1:
-            how = f"shared victory at {best}F"
+            how = _("shared victory at {total}F", total=best)
         t.finish(top, why=how)
 
     # -- corrections --------------------------------------------------------------------------
@@ -775,28 +890,31 @@ class BloodyInn(Game):
             v = a.int(key, None, lo=0, hi=TRAVELLERS + 8)
             if v is not None:
                 inn[key] = v
-                changed.append(f"{key} {v}")
+                changed.append(_("{pile} {size}", pile=word("pile", key), size=v))
         who = a.player("player", None)
         hand = a.int("hand", None, lo=0, hi=TRAVELLERS + 8)
         peasants = a.int("peasants", None, lo=0, hi=8)
         if (hand is not None or peasants is not None) and who is None:
-            raise RuleError('correct: "hand" and "peasants" need "player"')
+            raise RuleError(_('correct: "hand" and "peasants" need "player"'))
         if who is not None:
             p = t.player(who)
             new_hand = p["hand"] if hand is None else hand
             new_peasants = p["peasants"] if peasants is None else peasants
             if new_peasants > new_hand:
-                raise RuleError(f"{who} cannot hold {new_peasants} peasants in a hand of {new_hand}")
+                raise RuleError(N_("{who} cannot hold {n} peasant in a hand of {hand}",
+                                   "{who} cannot hold {n} peasants in a hand of {hand}", new_peasants, who=who,
+                                   hand=new_hand))
             p["hand"], p["peasants"] = new_hand, new_peasants
-            changed.append(f"{who}'s hand {new_hand} ({new_peasants} peasants)")
+            changed.append(N_("{who}'s hand {hand} ({n} peasant)", "{who}'s hand {hand} ({n} peasants)", new_peasants,
+                              who=who, hand=new_hand))
         room = a.int("room", None, lo=1)
         guest = a.raw("guest", None)
         police = a.raw("police", None)
         for key, v in (("guest", guest), ("police", police)):
             if v is not None and not isinstance(v, bool):
-                raise RuleError(f'correct: "{key}" must be true or false, not {v!r}')
+                raise RuleError(_('correct: "{key}" must be true or false, not {value!r}', key=key, value=v))
         if (guest is not None or police is not None) and room is None:
-            raise RuleError('correct: "guest" and "police" need "room"')
+            raise RuleError(_('correct: "guest" and "police" need "room"'))
         if room is not None:
             r = self._room(t, room)
             if guest is not None:
@@ -804,11 +922,12 @@ class BloodyInn(Game):
             if police is not None:
                 r["police"] = police
             r["police"] = r["police"] and r["guest"]
-            changed.append(f"room {room}: " + ("police guest" if r["police"] else "guest" if r["guest"] else "empty"))
+            changed.append(_("room {room}: police guest", room=room) if r["police"] else
+                           _("room {room}: guest", room=room) if r["guest"] else _("room {room}: empty", room=room))
         if not changed:
-            raise RuleError("correct: nothing to correct (entrance, exit, bistro, player+hand/peasants, "
-                            "room+guest/police)")
-        t.event("corrected: " + ", ".join(changed))
+            raise RuleError(_("correct: nothing to correct (entrance, exit, bistro, player+hand/peasants, "
+                              "room+guest/police)"))
+        t.event(_("corrected: {changes}", changes=listing(changed)))
 
     # -- views ----------------------------------------------------------------------------------
     def view_extra(self, state: dict) -> dict:
@@ -832,25 +951,29 @@ class BloodyInn(Game):
         if state["over"]:
             solo = state["solo"]
             if solo is not None:
-                status = "LOST" if solo["lost"] else (f"{solo['band']} innkeeper" if solo["band"] else "game over")
+                status = word("status", "LOST") if solo["lost"] else (
+                    _("{band} innkeeper", band=word("innkeeper", solo["band"])) if solo["band"]
+                    else word("status", "game over"))
             else:
-                status = "winner" if name in state["winners"] else "game over"
+                status = word("status", "winner") if name in state["winners"] else word("status", "game over")
         elif mine:
-            status = f"your turn: action {turn['action']}"
+            status = _("your turn: action {number}", number=turn["action"])
         elif phase == "welcome" and state["first_player"] == name:
-            status = "welcome travellers"
+            status = word("status", "welcome travellers")
         elif phase == "morning" and state["first_player"] == name:
-            status = "morning: press"
+            status = word("status", "morning: press")
         elif phase == "count":
-            status = "final count"
+            status = word("status", "final count")
         else:
             status = ""
-        table = [["round", state["table"]["round"]], ["entrance", state["inn"]["entrance"]]]
+        table = [[word("counter", "round"), state["table"]["round"]],
+                 [word("label", "entrance"), state["inn"]["entrance"]]]
         if state["last_round"] and not state["over"]:
-            table[0] = ["LAST round", state["table"]["round"]]
+            table[0] = [word("label", "LAST round"), state["table"]["round"]]
         return {
-            "counters": [["cash", p["counters"]["cash"]], ["checks", p["counters"]["checks"]],
-                         ["hand", p["hand"]], ["corpses", len(p["corpses"])]],
+            "counters": [[word("counter", "cash"), p["counters"]["cash"]],
+                         [word("counter", "checks"), p["counters"]["checks"]],
+                         [word("label", "hand"), p["hand"]], [word("label", "corpses"), len(p["corpses"])]],
             "status": status,
             "alert": mine and bool(p["corpses"]) and any(r["guest"] and r["police"] for r in state["inn"]["rooms"]),
             "table": table,
@@ -861,24 +984,25 @@ class BloodyInn(Game):
             return []
         phase = state["phase"]
         if phase == "welcome" and state["first_player"] == name:
-            return [{"label": "welcome", "action": {"action": "welcome"}}]
+            return [{"label": word("label", "welcome"), "action": {"action": "welcome"}}]
         if phase == "morning" and state["first_player"] == name:
-            return [{"label": "morning", "action": {"action": "morning"}}]
+            return [{"label": word("label", "morning"), "action": {"action": "morning"}}]
         if phase == "count":
-            return [{"label": "final count", "action": {"action": "resolve"}}]
+            return [{"label": word("label", "final count"), "action": {"action": "resolve"}}]
         if phase != "night" or state["turn"]["player"] != name:
             return []
         p = next(p for p in state["players"] if p["name"] == name)
         me = {"action": "pass", "player": name}
-        out = [{"label": "pass", "action": dict(me)}]
+        out = [{"label": word("label", "pass"), "action": dict(me)}]
         cash, checks = p["counters"]["cash"], p["counters"]["checks"]
         if cash >= CHECK:
-            out.append({"label": f"bank {CHECK * (cash // CHECK)}F", "action": {**me, "checks": cash // CHECK}})
+            out.append({"label": _("bank {amount}F", amount=CHECK * (cash // CHECK)),
+                        "action": {**me, "checks": cash // CHECK}})
         if checks and cash + CHECK <= CASH_MAX:
-            out.append({"label": "cash a check", "action": {**me, "checks": -1}})
+            out.append({"label": word("label", "cash a check"), "action": {**me, "checks": -1}})
         if p["corpses"] and len(p["annexes"][0]["buried"]) < p["annexes"][0]["rank"] \
                 and p["corpses"][0]["rank"] <= p["hand"]:
-            out.append({"label": "bury: barn", "action": {"action": "bury", "player": name, "corpse": 1,
+            out.append({"label": word("label", "bury: barn"), "action": {"action": "bury", "player": name, "corpse": 1,
                                                           "annex": 0}})
         return out
 
@@ -886,32 +1010,57 @@ class BloodyInn(Game):
         name = action.get("action")
         who = action.get("player")
         if name == "adjust" and action.get("cause"):
-            return f"{who or 'table'}: {action.get('counter')} {action.get('delta', 0):+d} ({action['cause']})"
+            return _("{who}: {counter} {delta:+d} ({cause})", who=who or _("table"),
+                     counter=word("counter", str(action.get("counter"))), delta=action.get("delta", 0),
+                     cause=action["cause"])
         if name == "welcome":
             if "room" in action:
-                return f"welcome a traveller into room {action['room']}" + (" (police)" if action.get("police") else "")
+                if action.get("police"):
+                    return _("welcome a traveller into room {room} (police)", room=action["room"])
+                return _("welcome a traveller into room {room}", room=action["room"])
             police = action.get("police_rooms") or []
-            return "welcome the travellers" + (f" (police in {', '.join(map(str, police))})" if police else "")
-        actor = who or "the active player"
+            if police:
+                return _("welcome the travellers (police in {rooms})", rooms=_rooms_list(police))
+            return _("welcome the travellers")
+        actor = who or _("the active player")
         if name in ("bribe", "kill"):
-            whom = (f"the rank-{action.get('rank')} guest of room {action['room']}" if "room" in action
-                    else "peasants in the bistro")
-            return f"{actor} {'bribes' if name == 'bribe' else 'kills'} {whom}"
+            if "room" in action:
+                if name == "bribe":
+                    return _("{who} bribes the rank-{rank} guest of room {room}", who=actor, rank=action.get("rank"),
+                             room=action["room"])
+                return _("{who} kills the rank-{rank} guest of room {room}", who=actor, rank=action.get("rank"),
+                         room=action["room"])
+            if name == "bribe":
+                return _("{who} bribes peasants in the bistro", who=actor)
+            return _("{who} kills peasants in the bistro", who=actor)
         if name == "build":
-            return f"{actor} builds {action.get('name', 'an annex')} (rank {action.get('rank')})"
+            annex = _annex(action["name"]) if isinstance(action.get("name"), str) else \
+                action["name"] if "name" in action else _("an annex")
+            return _("{who} builds {annex} (rank {rank})", who=actor, annex=annex, rank=action.get("rank"))
         if name == "bury":
             owner = action.get("owner")
-            where = f"{owner}'s annex" if owner and owner != who else "their annex"
-            return f"{actor} buries corpse {action.get('corpse', 1)} under {where} {action.get('annex', '')}".rstrip()
+            corpse = action.get("corpse", 1)
+            annex = action.get("annex", "")
+            if owner and owner != who:
+                if str(annex):
+                    return _("{who} buries corpse {corpse} under {owner}'s annex {annex}", who=actor, corpse=corpse,
+                             owner=owner, annex=annex)
+                return _("{who} buries corpse {corpse} under {owner}'s annex", who=actor, corpse=corpse, owner=owner)
+            if str(annex):
+                return _("{who} buries corpse {corpse} under their annex {annex}", who=actor, corpse=corpse,
+                         annex=annex)
+            return _("{who} buries corpse {corpse} under their annex", who=actor, corpse=corpse)
         if name == "pass":
             n = action.get("checks", 0)
-            launder = (f" and buys {n} check(s)" if isinstance(n, int) and n > 0 else
-                       f" and cashes {-n} check(s)" if isinstance(n, int) and n < 0 else "")
-            return f"{actor} passes{launder}"
+            if isinstance(n, int) and n > 0:
+                return N_("{who} passes and buys {n} check", "{who} passes and buys {n} checks", n, who=actor)
+            if isinstance(n, int) and n < 0:
+                return N_("{who} passes and cashes {n} check", "{who} passes and cashes {n} checks", -n, who=actor)
+            return _("{who} passes", who=actor)
         if name == "morning":
-            return "the morning: police, departure, wages"
+            return _("the morning: police, departure, wages")
         if name == "resolve":
-            return "the final count"
+            return _("the final count")
         return super().describe(action)
 
 

@@ -375,7 +375,7 @@ def test_history_tells_the_actions_in_words(journal):
         s.apply(e)
     assert [h["text"] for h in s.history()] == [
         "welcome the travellers (police in 4)", "Ana kills the rank-0 guest of room 1",
-        "Ben passes and cashes 1 check(s)", "Cai: cash +4 (Park)"]
+        "Ben passes and cashes 1 check", "Cai: cash +4 (Park)"]
 
 
 # -- the morning ---------------------------------------------------------------------------------
