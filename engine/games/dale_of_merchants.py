@@ -19,6 +19,7 @@ run 4, 3, 2, 1, 0.
 from __future__ import annotations
 
 from ..errors import RuleError, SetupError
+from ..messages import N_, _, listing, word
 from ..game import Game, action
 from ..spec import Counter, Option
 from ..state import Args, Txn
@@ -46,7 +47,7 @@ def slot_price(slot: int, value: int) -> int:
 
 def _sum_words(values: list[int]) -> str:
     if not values:
-        return "nothing"
+        return _("nothing")
     if len(values) == 1:
         return str(values[0])
     return "+".join(map(str, values)) + f" = {sum(values)}"
@@ -62,17 +63,20 @@ def payment_verdict(price: int, paid: list[int]) -> tuple[bool, str]:
     total = sum(paid)
     shown = _sum_words(paid)
     if total < price:
-        return False, f"{shown} does not cover the price {price} ({price - total} short)"
+        return False, _("{paid} does not cover the price {price} ({short} short)", paid=shown, price=price,
+                        short=price - total)
     surplus = total - price
     if paid:
         smallest = min(paid)
         if surplus >= smallest:
-            return False, (f"{shown} overpays the price {price} by {surplus}, so a {smallest} is not needed: "
-                           "the surplus must be smaller than every card used")
+            return False, _("{paid} overpays the price {price} by {surplus}, so a {smallest} is not needed: "
+                            "the surplus must be smaller than every card used", paid=shown, price=price,
+                            surplus=surplus, smallest=smallest)
         if surplus:
-            return True, (f"{shown} pays the price {price}, overpaying by {surplus} "
-                          f"(less than the smallest card used, {smallest})")
-    return True, f"{shown} pays the price {price} exactly"
+            return True, _("{paid} pays the price {price}, overpaying by {surplus} "
+                           "(less than the smallest card used, {smallest})", paid=shown, price=price,
+                           surplus=surplus, smallest=smallest)
+    return True, _("{paid} pays the price {price} exactly", paid=shown, price=price)
 
 
 def stack_verdict(number: int, sets: list[str], values: list[int], decks: list[str]) -> tuple[bool, str]:
@@ -82,28 +86,36 @@ def stack_verdict(number: int, sets: list[str], values: list[int], decks: list[s
     animal set in play, and junk is never part of a stall.
     """
     if not values:
-        return False, "a stack needs at least one card"
+        return False, _("a stack needs at least one card")
     if JUNK in sets:
-        return False, "junk cannot go into a stall: a stack is made of animal cards only"
+        return False, _("junk cannot go into a stall: a stack is made of animal cards only")
     unknown = [s for s in dict.fromkeys(sets) if s not in decks]
     if unknown:
-        return False, f"{unknown[0]!r} is not an animal deck in play ({', '.join(decks)})"
+        return False, _("{deck!r} is not an animal deck in play ({decks})", deck=unknown[0], decks=_decks(decks))
     kinds = list(dict.fromkeys(sets))
     if len(kinds) > 1:
-        return False, f"a stack is cards of one animal set, not {' and '.join(kinds)}"
+        both = _(" and ")
+        return False, _("a stack is cards of one animal set, not {sets}", sets=_decks(kinds, both))
     total = sum(values)
     if total != number:
-        return False, f"stack {number} must total exactly {number}, not {_sum_words(values)}"
-    return True, f"stack {number}: {kinds[0]} {_sum_words(values)}"
+        return False, _("stack {number} must total exactly {number}, not {values}", number=number,
+                        values=_sum_words(values))
+    return True, _("stack {number}: {deck} {values}", number=number, deck=word("deck", kinds[0]),
+                   values=_sum_words(values))
+
+
+def _decks(names, sep=", "):
+    """Animal decks' names, each a game word, in one list."""
+    return listing((word("deck", d) for d in names), sep)
 
 
 def _check_names(value: list) -> None:
     if not all(isinstance(v, str) and v.strip() for v in value):
-        raise SetupError(f"animal decks are given by name, not {value!r}")
+        raise SetupError(_("animal decks are given by name, not {value!r}", value=value))
     if len(set(value)) != len(value):
-        raise SetupError("an animal deck is named twice")
+        raise SetupError(_("an animal deck is named twice"))
     if JUNK in value:
-        raise SetupError("junk is not an animal deck")
+        raise SetupError(_("junk is not an animal deck"))
 
 
 class DaleOfMerchants(Game):
@@ -125,14 +137,15 @@ class DaleOfMerchants(Game):
         need = len(self.players) + 1
         box, decks = self.options["box"], self.options["decks"]
         if len(box) < need:
-            raise SetupError(f"{len(self.players)} players need {need} animal decks, but the box lists only {len(box)}")
+            raise SetupError(_("{players} players need {need} animal decks, but the box lists only {box}",
+                               players=len(self.players), need=need, box=len(box)))
         if decks:
             missing = [d for d in decks if d not in box]
             if missing:
-                raise SetupError(f"{missing[0]!r} is not a deck of the box ({', '.join(box)})")
+                raise SetupError(_("{deck!r} is not a deck of the box ({box})", deck=missing[0], box=_decks(box)))
             if len(decks) != need:
-                raise SetupError(f"{len(self.players)} players play with {need} animal decks "
-                                 f"(players + 1), not {len(decks)}")
+                raise SetupError(_("{players} players play with {need} animal decks (players + 1), not {given}",
+                                   players=len(self.players), need=need, given=len(decks)))
 
     # -- counters ------------------------------------------------------------
     def player_counter_specs(self):
@@ -170,8 +183,8 @@ class DaleOfMerchants(Game):
     @staticmethod
     def _need_decks(t: Txn) -> None:
         if not t.state["decks"]:
-            raise RuleError('choose the animal decks first: {"action": "draw_decks"} draws them at random, '
-                            'or give them as "decks"')
+            raise RuleError(_('choose the animal decks first: {example} draws them at random, or give them as "decks"',
+                              example='{"action": "draw_decks"}'))
 
     def _active(self, t: Txn, a: Args) -> str:
         """The player whose turn it is; a "player" field, if given, must name them."""
@@ -179,13 +192,13 @@ class DaleOfMerchants(Game):
         active = t.state["turn"]["player"]
         who = a.player("player", active)
         if who != active:
-            raise RuleError(f"it is {active}'s turn, not {who}'s")
+            raise RuleError(_("it is {active}'s turn, not {who}'s", active=active, who=who))
         return who
 
     @staticmethod
     def _check_action_left(t: Txn, who: str) -> None:
         if t.get(None, "actions") < 1:
-            raise RuleError(f"{who} has no action left this turn: end the turn (end_turn)")
+            raise RuleError(_("{who} has no action left this turn: end the turn (end_turn)", who=who))
 
     @staticmethod
     def _spend_action(t: Txn) -> None:
@@ -196,7 +209,18 @@ class DaleOfMerchants(Game):
     def _need_in_hand(t: Txn, who: str, count: int, why: str) -> None:
         have = t.get(who, "hand")
         if count > have:
-            raise RuleError(f"{who} has {have} card{'s' * (have != 1)} in hand, not {count} {why}")
+            if why == "to pay with":
+                raise RuleError(N_("{who} has {n} card in hand, not {count} to pay with",
+                                   "{who} has {n} cards in hand, not {count} to pay with", have, who=who, count=count))
+            if why == "to play":
+                raise RuleError(N_("{who} has {n} card in hand, not {count} to play",
+                                   "{who} has {n} cards in hand, not {count} to play", have, who=who, count=count))
+            if why == "for this stack":
+                raise RuleError(N_("{who} has {n} card in hand, not {count} for this stack",
+                                   "{who} has {n} cards in hand, not {count} for this stack", have, who=who,
+                                   count=count))
+            raise RuleError(N_("{who} has {n} card in hand, not {count} to discard",
+                               "{who} has {n} cards in hand, not {count} to discard", have, who=who, count=count))
 
     def _draw(self, t: Txn, who: str, count: int, *, junk: bool) -> tuple[int, int]:
         """Draw ``count`` cards into ``who``'s hand; returns (from the deck, junk).
@@ -206,23 +230,26 @@ class DaleOfMerchants(Game):
         the draw stops there ("realice la acción con la cantidad máxima").
         """
         drawn = junked = 0
-        for _ in range(count):
+        for _step in range(count):
             if t.get(who, "deck") == 0 and t.get(who, "discard") > 0:
                 n = t.get(who, "discard")
                 t.set(who, "discard", 0)
                 t.set(who, "deck", n)
-                t.event(f"{who} shuffles the discard pile ({n} cards) into a new deck")
+                t.event(N_("{who} shuffles the discard pile ({n} card) into a new deck",
+                           "{who} shuffles the discard pile ({n} cards) into a new deck", n, who=who))
             if t.get(who, "deck") > 0:
                 t.add(who, "deck", -1)
                 drawn += 1
             elif junk:
                 junked += 1
             else:
-                t.event(f"{who}'s deck and discard pile are empty: only {drawn} of {count} drawn")
+                t.event(_("{who}'s deck and discard pile are empty: only {drawn} of {count} drawn", who=who,
+                          drawn=drawn, count=count))
                 break
             t.add(who, "hand", 1)
         if junked:
-            t.event(f"{who}'s deck and discard pile are empty: {junked} junk from the junk pile")
+            t.event(_("{who}'s deck and discard pile are empty: {junk} junk from the junk pile", who=who,
+                      junk=junked))
         return drawn, junked
 
     def _refill_market(self, t: Txn) -> list[int]:
@@ -243,7 +270,8 @@ class DaleOfMerchants(Game):
                 n = t.get(None, "market_discard")
                 t.set(None, "market_discard", 0)
                 t.set(None, "market_deck", n)
-                t.event(f"the market discard pile ({n} cards) is shuffled into a new market deck")
+                t.event(N_("the market discard pile ({n} card) is shuffled into a new market deck",
+                           "the market discard pile ({n} cards) is shuffled into a new market deck", n))
             if t.get(None, "market_deck") > 0:
                 t.add(None, "market_deck", -1)
                 market[slot] = {"card": True, "value": None}
@@ -256,7 +284,7 @@ class DaleOfMerchants(Game):
     def _market_cell(t: Txn, slot: int) -> dict:
         cell = t.state["market"][slot]
         if not cell["card"]:
-            raise RuleError(f"market slot {slot} (+{slot}) is empty")
+            raise RuleError(_("market slot {slot} (+{slot}) is empty", slot=slot))
         return cell
 
     @staticmethod
@@ -266,9 +294,11 @@ class DaleOfMerchants(Game):
             return [raw] * n
         if isinstance(raw, list) and all(isinstance(s, str) for s in raw):
             if len(raw) != n:
-                raise RuleError(f"{a.name}: 'set' lists {len(raw)} sets for {n} cards")
+                raise RuleError(N_("{action}: 'set' lists {sets} for {n} card", "{action}: 'set' lists {sets} for {n} cards",
+                                   n, action=a.name, sets=N_("{n} set", "{n} sets", len(raw))))
             return list(raw)
-        raise RuleError(f"{a.name}: 'set' must be an animal deck's name, or one name per card, not {raw!r}")
+        raise RuleError(_("{action}: 'set' must be an animal deck's name, or one name per card, not {value!r}",
+                          action=a.name, value=raw))
 
     # -- setup -----------------------------------------------------------------
     def prepare(self, state: dict, action: dict, rng) -> dict:
@@ -282,7 +312,7 @@ class DaleOfMerchants(Game):
         need = len(self.players) + 1 - len(given)
         if need <= 0 or need > len(pool):
             return action
-        picks = [pool.pop(rng.randrange(len(pool))) for _ in range(need)]
+        picks = [pool.pop(rng.randrange(len(pool))) for _pick in range(need)]
         return {**action, "decks": list(given) + picks}
 
     @action("draw_decks")
@@ -291,25 +321,25 @@ class DaleOfMerchants(Game):
         the device draws the missing ones at random from the box and the journal records them."""
         decks = a.raw("decks", None)
         if t.state["decks"]:
-            raise RuleError(f"the animal decks are already chosen ({', '.join(t.state['decks'])}); "
-                            "undo to choose again")
+            raise RuleError(_("the animal decks are already chosen ({decks}); undo to choose again",
+                              decks=_decks(t.state["decks"])))
         if decks is None:
-            raise RuleError("draw_decks: no decks were given or drawn (the device draws them when the "
-                            "action goes through a game session)")
+            raise RuleError(_("draw_decks: no decks were given or drawn (the device draws them when the "
+                              "action goes through a game session)"))
         if not isinstance(decks, list) or not all(isinstance(d, str) for d in decks):
-            raise RuleError(f"draw_decks: 'decks' must be a list of animal deck names, not {decks!r}")
+            raise RuleError(_("draw_decks: 'decks' must be a list of animal deck names, not {decks!r}", decks=decks))
         box = self.options["box"]
         for d in decks:
             if d not in box:
-                raise RuleError(f"{d!r} is not a deck of the box ({', '.join(box)})")
+                raise RuleError(_("{deck!r} is not a deck of the box ({box})", deck=d, box=_decks(box)))
         if len(set(decks)) != len(decks):
-            raise RuleError("draw_decks: an animal deck is named twice")
+            raise RuleError(_("draw_decks: an animal deck is named twice"))
         need = len(self.players) + 1
         if len(decks) != need:
-            raise RuleError(f"{len(self.players)} players play with {need} animal decks (players + 1), "
-                            f"not {len(decks)}")
+            raise RuleError(_("{players} players play with {need} animal decks (players + 1), not {given}",
+                              players=len(self.players), need=need, given=len(decks)))
         t.state["decks"] = list(decks)
-        t.event(f"animal decks in play: {', '.join(decks)}")
+        t.event(_("animal decks in play: {decks}", decks=_decks(decks)))
 
     # -- market ----------------------------------------------------------------
     @action("set_market")
@@ -321,20 +351,20 @@ class DaleOfMerchants(Game):
             values = a.raw("values")
             if (not isinstance(values, list) or len(values) != MARKET_SLOTS
                     or any(v is not None and (isinstance(v, bool) or not isinstance(v, int)) for v in values)):
-                raise RuleError(f"set_market: 'values' must list the {MARKET_SLOTS} slots left to right, "
-                                f"a whole number or null each, not {values!r}")
+                raise RuleError(_("set_market: 'values' must list the {slots} slots left to right, a whole number "
+                                  "or null each, not {values!r}", slots=MARKET_SLOTS, values=values))
             if a.has("slot") or a.has("value"):
-                raise RuleError('set_market: give either "values" for all slots, or "slot" and "value"')
+                raise RuleError(_('set_market: give either "values" for all slots, or "slot" and "value"'))
             pairs = [(MARKET_SLOTS - 1 - i, v) for i, v in enumerate(values) if v is not None]
         else:
             pairs = [(a.int("slot", lo=0, hi=MARKET_SLOTS - 1), a.int("value", lo=0, hi=MAX_VALUE))]
         for slot, value in pairs:
             if not 0 <= value <= MAX_VALUE:
-                raise RuleError(f"set_market: a card's value is 0–{MAX_VALUE}, not {value}")
+                raise RuleError(_("set_market: a card's value is 0–{most}, not {value}", most=MAX_VALUE, value=value))
             self._market_cell(t, slot)["value"] = value
-        t.event("market prices: " + ", ".join(
-            f"slot {s} {slot_price(s, c['value'])}" for s, c in reversed(list(enumerate(t.state["market"])))
-            if c["card"] and c["value"] is not None))
+        prices = [_("slot {slot} {price}", slot=s, price=slot_price(s, c["value"]))
+                  for s, c in reversed(list(enumerate(t.state["market"]))) if c["card"] and c["value"] is not None]
+        t.event(_("market prices: {prices}", prices=listing(prices)))
 
     @action("buy")
     def _buy(self, t: Txn, a: Args) -> None:
@@ -349,21 +379,21 @@ class DaleOfMerchants(Game):
         if value is None:
             value = cell["value"]
             if value is None:
-                raise RuleError(f"enter the value of the card in slot {slot} first (set_market, or \"value\")")
+                raise RuleError(_('enter the value of the card in slot {slot} first (set_market, or "value")', slot=slot))
         elif cell["value"] is not None and cell["value"] != value:
-            raise RuleError(f"the card in slot {slot} was entered as a {cell['value']}, not a {value}; "
-                            "correct it with set_market")
+            raise RuleError(_("the card in slot {slot} was entered as a {entered}, not a {value}; correct it with "
+                              "set_market", slot=slot, entered=cell["value"], value=value))
         self._need_in_hand(t, who, len(paid), "to pay with")
         price = slot_price(slot, value)
         ok, why = payment_verdict(price, paid)
         if not ok:
-            raise RuleError(f"{who} cannot buy the card in slot {slot}: {why}")
+            raise RuleError(_("{who} cannot buy the card in slot {slot}: {why}", who=who, slot=slot, why=why))
         self._spend_action(t)
         # The cards paid go to the discard pile, the card bought to the hand.
         t.add(who, "hand", 1 - len(paid))
         t.add(who, "discard", len(paid))
         t.state["market"][slot] = {"card": False, "value": None}
-        t.event(f"{who} buys the {value} in slot {slot}: {why}")
+        t.event(_("{who} buys the {value} in slot {slot}: {why}", who=who, value=value, slot=slot, why=why))
 
     @action("check_payment")
     def _check_payment(self, t: Txn, a: Args) -> None:
@@ -372,11 +402,11 @@ class DaleOfMerchants(Game):
         paid = a.ints("paid", lo=0)
         if a.has("slot"):
             if a.has("price"):
-                raise RuleError('check_payment: give either "price" or "slot"')
+                raise RuleError(_('check_payment: give either "price" or "slot"'))
             slot = a.int("slot", lo=0, hi=MARKET_SLOTS - 1)
             cell = self._market_cell(t, slot)
             if cell["value"] is None:
-                raise RuleError(f"enter the value of the card in slot {slot} first (set_market)")
+                raise RuleError(_("enter the value of the card in slot {slot} first (set_market)", slot=slot))
             price = slot_price(slot, cell["value"])
         else:
             price = a.int("price", lo=0)
@@ -396,10 +426,10 @@ class DaleOfMerchants(Game):
         t.state["market"][slot] = {"card": False, "value": None}
         if to == "market_discard":
             t.add(None, "market_discard", 1)
-            t.event(f"the card in slot {slot} goes to the market discard pile")
+            t.event(_("the card in slot {slot} goes to the market discard pile", slot=slot))
         else:
             t.add(who, to, 1)
-            t.event(f"{who} takes the card in slot {slot} ({to})")
+            t.event(_("{who} takes the card in slot {slot} ({pile})", who=who, slot=slot, pile=word("pile", to)))
 
     # -- the other actions of a turn ----------------------------------------------
     @action("technique")
@@ -418,9 +448,10 @@ class DaleOfMerchants(Game):
             t.add(who, "discard", 1)
         if bonus:
             t.add(None, "actions", 1)
-            t.event(f"{who} plays a technique with a bonus action: {t.get(None, 'actions')} action(s) left")
+            t.event(N_("{who} plays a technique with a bonus action: {n} action left",
+                       "{who} plays a technique with a bonus action: {n} actions left", t.get(None, "actions"), who=who))
         else:
-            t.event(f"{who} plays a technique")
+            t.event(_("{who} plays a technique", who=who))
 
     @action("stall")
     def _stall(self, t: Txn, a: Args) -> None:
@@ -434,18 +465,19 @@ class DaleOfMerchants(Game):
         claimed = a.int("stack", number, lo=1, hi=STALL_STACKS)
         self._check_action_left(t, who)
         if claimed < number:
-            raise RuleError(f"{who}'s stack {claimed} is already built; a stack cannot be added to later")
+            raise RuleError(_("{who}'s stack {claimed} is already built; a stack cannot be added to later", who=who, claimed=claimed))
         if claimed > number:
-            raise RuleError(f"stacks are built in order: {who}'s next stack is {number}, not {claimed}")
+            raise RuleError(_("stacks are built in order: {who}'s next stack is {number}, not {claimed}", who=who, number=number, claimed=claimed))
         ok, why = stack_verdict(number, sets, values, t.state["decks"])
         if not ok:
-            raise RuleError(f"{who} cannot build stack {number}: {why}")
+            raise RuleError(_("{who} cannot build stack {number}: {why}", who=who, number=number, why=why))
         self._need_in_hand(t, who, len(values), "for this stack")
         self._spend_action(t)
         t.add(who, "hand", -len(values))
         t.player(who)["stacks"].append({"set": sets[0], "values": list(values)})
         t.add(who, "stall", 1)
-        t.event(f"{who} builds {why}")
+        t.event(_("{who} builds stack {number}: {deck} {values}", who=who, number=number, deck=word("deck", sets[0]),
+                  values=_sum_words(values)))
 
     @action("inventory")
     def _inventory(self, t: Txn, a: Args) -> None:
@@ -457,7 +489,7 @@ class DaleOfMerchants(Game):
         self._spend_action(t)
         t.add(who, "hand", -count)
         t.add(who, "discard", count)
-        t.event(f"{who} discards {count} card{'s' * (count != 1)}")
+        t.event(N_("{who} discards {n} card", "{who} discards {n} cards", count, who=who))
 
     @action("end_turn")
     def _end_turn(self, t: Txn, a: Args) -> None:
@@ -467,12 +499,13 @@ class DaleOfMerchants(Game):
         draw_to = a.int("draw_to", HAND_SIZE, lo=0, hi=MAX_VALUE)
         turn = t.state["turn"]
         if turn["actions_taken"] == 0:
-            raise RuleError(f"{who} must take an action first: market (buy), technique, stall or inventory")
+            raise RuleError(_("{who} must take an action first: market (buy), technique, stall or inventory", who=who))
         self._draw(t, who, max(0, draw_to - t.get(who, "hand")), junk=True)
         new = self._refill_market(t)
         if new:
-            t.event("new market cards in slot " + ", ".join(map(str, sorted(new, reverse=True)))
-                    + ": enter their values (set_market)")
+            t.event(N_("new market card in slot {slots}: enter its value (set_market)",
+                       "new market cards in slots {slots}: enter their values (set_market)", len(new),
+                       slots=listing(str(s) for s in sorted(new, reverse=True))))
         turn["player"] = t.next_in_game(who)
         turn["number"] += 1
         turn["actions_taken"] = 0
@@ -485,8 +518,8 @@ class DaleOfMerchants(Game):
         deck runs out; with both empty, as many as there were)."""
         who = a.player("player")
         count = a.int("count", lo=1)
-        drawn, _ = self._draw(t, who, count, junk=False)
-        t.event(f"{who} draws {drawn}")
+        drawn, _junk = self._draw(t, who, count, junk=False)
+        t.event(_("{who} draws {drawn}", who=who, drawn=drawn))
 
     @action("move")
     def _move(self, t: Txn, a: Args) -> None:
@@ -497,19 +530,25 @@ class DaleOfMerchants(Game):
         dst = a.str("to", choices=PILES)
         count = a.int("count", lo=1)
         if src == dst:
-            raise RuleError(f"move: cards from {src} to {src} go nowhere")
+            raise RuleError(_("move: cards from {pile} to {pile} go nowhere", pile=word("pile", src)))
         if JUNK in (src, dst) and (src in TABLE_PILES or dst in TABLE_PILES):
-            raise RuleError("junk never goes to or comes from the market: thrown-away junk goes to the junk pile")
+            raise RuleError(_("junk never goes to or comes from the market: thrown-away junk goes to the junk pile"))
         if src != JUNK:
             owner = None if src in TABLE_PILES else who
             have = t.get(owner, src)
             if count > have:
-                whose = "the table" if owner is None else who
-                raise RuleError(f"{whose} has only {have} card{'s' * (have != 1)} in {src}, not {count}")
+                if owner is None:
+                    raise RuleError(N_("the table has only {n} card in {pile}, not {count}",
+                                       "the table has only {n} cards in {pile}, not {count}", have,
+                                       pile=word("pile", src), count=count))
+                raise RuleError(N_("{who} has only {n} card in {pile}, not {count}",
+                                   "{who} has only {n} cards in {pile}, not {count}", have, who=who,
+                                   pile=word("pile", src), count=count))
             t.add(owner, src, -count)
         if dst != JUNK:
             t.add(None if dst in TABLE_PILES else who, dst, count)
-        t.event(f"{who}: {count} card{'s' * (count != 1)} from {src} to {dst}")
+        t.event(N_("{who}: {n} card from {source} to {target}", "{who}: {n} cards from {source} to {target}", count,
+                   who=who, source=word("pile", src), target=word("pile", dst)))
 
     # -- generic corrections ---------------------------------------------------------
     def adjust(self, t: Txn, who, counter, delta):
@@ -525,14 +564,14 @@ class DaleOfMerchants(Game):
 
     def transfer(self, t: Txn, giver, taker, counter, amount):
         if counter == "stall":
-            raise RuleError("a stall stack cannot change hands; correct a count with adjust")
+            raise RuleError(_("a stall stack cannot change hands; correct a count with adjust"))
         return super().transfer(t, giver, taker, counter, amount)
 
     def consequences(self, t: Txn) -> None:
         # Fin del juego: whoever places the 8th stack wins at once, by any route.
         done = [p["name"] for p in t.players if p["counters"]["stall"] >= STALL_STACKS]
         if done:
-            t.finish(done, why=f"the {STALL_STACKS}th stack completes the stall")
+            t.finish(done, why=_("the {number}th stack completes the stall", number=STALL_STACKS))
 
     # -- views ---------------------------------------------------------------------
     def view_extra(self, state: dict) -> dict:
@@ -555,25 +594,27 @@ class DaleOfMerchants(Game):
         p = next(p for p in state["players"] if p["name"] == name)
         actions = state["table"]["actions"]
         if state["over"]:
-            status = "winner" if name in state["winners"] else "game over"
+            status = word("status", "winner") if name in state["winners"] else word("status", "game over")
         elif not state["decks"]:
-            status = "choose decks"
+            status = word("status", "choose decks")
         elif state["turn"]["player"] == name:
-            status = f"your turn: {actions} action{'s' * (actions != 1)}" if actions else "your turn: end turn"
+            status = N_("your turn: {n} action", "your turn: {n} actions", actions) if actions else \
+                word("status", "your turn: end turn")
         else:
-            status = f"{state['turn']['player']}'s turn"
+            status = _("{who}'s turn", who=state["turn"]["player"])
         return {
-            "counters": [[k, p["counters"][k]] for k in ("stall", "hand", "deck", "discard")],
+            "counters": [[word("counter", k), p["counters"][k]] for k in ("stall", "hand", "deck", "discard")],
             "status": status,
             "alert": False,
-            "table": [["actions", actions], ["market deck", state["table"]["market_deck"]]],
+            "table": [[word("counter", "actions"), actions],
+                      [word("label", "market deck"), state["table"]["market_deck"]]],
         }
 
     def seat_actions(self, state: dict, name: str) -> list[dict]:
         if state["over"]:
             return []
         if not state["decks"]:
-            return [{"label": "draw decks", "action": {"action": "draw_decks"}}]
+            return [{"label": word("label", "draw decks"), "action": {"action": "draw_decks"}}]
         if state["turn"]["player"] != name:
             return []
         p = next(p for p in state["players"] if p["name"] == name)
@@ -581,36 +622,63 @@ class DaleOfMerchants(Game):
         items = []
         if actions and p["counters"]["hand"]:
             items += [
-                {"label": "technique", "action": {"action": "technique", "player": name}},
-                {"label": "technique +1", "action": {"action": "technique", "player": name, "bonus": True}},
-                {"label": "discard 1", "action": {"action": "inventory", "player": name, "count": 1}},
+                {"label": word("label", "technique"), "action": {"action": "technique", "player": name}},
+                {"label": word("label", "technique +1"),
+                 "action": {"action": "technique", "player": name, "bonus": True}},
+                {"label": _("discard {count}", count=1), "action": {"action": "inventory", "player": name, "count": 1}},
             ]
         if state["turn"]["actions_taken"]:
-            end = {"label": "end turn", "action": {"action": "end_turn", "player": name}}
+            end = {"label": word("label", "end turn"), "action": {"action": "end_turn", "player": name}}
             items.insert(0 if not actions else len(items), end)
         elif actions and not p["counters"]["hand"]:
-            items.append({"label": "pass", "action": {"action": "inventory", "player": name, "count": 0}})
+            items.append({"label": word("label", "pass"), "action": {"action": "inventory", "player": name, "count": 0}})
         return items
 
     def describe(self, action: dict) -> str:
         name = action.get("action")
-        who = f"{action['player']}: " if isinstance(action.get("player"), str) else ""
+        who = action.get("player")
+
+        def by(what):
+            return _("{who}: {action}", who=who, action=what) if isinstance(who, str) else what
+
         if name == "buy":
-            return f"{who}buy the card in slot {action.get('slot')}, paying {_sum_words(action.get('paid') or [])}"
+            return by(_("buy the card in slot {slot}, paying {paid}", slot=action.get("slot"),
+                        paid=_sum_words(action.get("paid") or [])))
         if name == "stall":
-            return f"{who}build a stack: {action.get('set')} {_sum_words(action.get('values') or [])}"
+            deck = action.get("set")
+            if isinstance(deck, str):
+                deck = word("deck", deck)
+            elif isinstance(deck, list) and all(isinstance(d, str) for d in deck):  # one name per card: ['a', 'b']
+                quoted = [_("'{deck}'", deck=word("deck", d)) for d in deck]
+                deck = _("[{decks}]", decks=listing(quoted))
+            return by(_("build a stack: {deck} {values}", deck=deck, values=_sum_words(action.get("values") or [])))
         if name == "technique":
-            return f"{who}play a technique" + (" with a bonus action" if action.get("bonus") else "")
+            return by(_("play a technique with a bonus action") if action.get("bonus") else _("play a technique"))
         if name == "inventory":
-            return f"{who}discard {action.get('count')} (inventory)"
+            return by(_("discard {count} (inventory)", count=action.get("count")))
         if name == "end_turn":
-            return f"{who}end the turn (clean-up)"
+            return by(_("end the turn (clean-up)"))
         if name == "draw_decks":
-            return "animal decks: " + ", ".join(action.get("decks") or ["(drawn at random)"])
+            decks = action.get("decks")
+            return _("animal decks: {decks}", decks=_decks(decks) if decks else _("(drawn at random)"))
         if name == "set_market" and isinstance(action.get("values"), list):
-            return "market values, left to right: " + " ".join("-" if v is None else str(v) for v in action["values"])
+            return _("market values, left to right: {values}",
+                     values=" ".join("-" if v is None else str(v) for v in action["values"]))
         if name == "check_payment":
-            return f"check a payment of {_sum_words(action.get('paid') or [])}"
+            return _("check a payment of {paid}", paid=_sum_words(action.get("paid") or []))
+        # The card effects and the single market entry read as the generic "action (field=value, ...)";
+        # in the usual field order they are whole templates, so that they translate.
+        fields = [k for k in action if k not in ("action", "player")]
+        if name == "set_market" and fields == ["slot", "value"]:
+            return by(_("set_market (slot={slot}, value={value})", slot=action["slot"], value=action["value"]))
+        if name == "draw" and fields == ["count"]:
+            return by(_("draw (count={count})", count=action["count"]))
+        if name == "move" and fields == ["count", "from", "to"] and all(
+                action[k] in PILES for k in ("from", "to")):
+            return by(_("move (count={count}, from={source}, to={target})", count=action["count"],
+                        source=word("pile", action["from"]), target=word("pile", action["to"])))
+        if name == "take" and fields == ["slot", "to"] and action["to"] in PILES:
+            return by(_("take (slot={slot}, to={pile})", slot=action["slot"], pile=word("pile", action["to"])))
         return super().describe(action)
 
 

@@ -246,7 +246,7 @@ def test_market_deck_empty_reshuffles_the_discard_and_both_empty_leave_slots_emp
              {"action": "take", "player": "Ana", "slot": 4}, {"action": "take", "player": "Ana", "slot": 3},
              {"action": "inventory", "count": 0})
     p = m.apply({"action": "end_turn"})
-    assert any("market discard pile (1 cards) is shuffled" in e for e in p.events)
+    assert any("market discard pile (1 card) is shuffled" in e for e in p.events)
     assert [s["card"] for s in market(m)] == [False, True, True, True, True]
     assert m.state["table"]["market_deck"] == 0 and m.state["table"]["market_discard"] == 0
 
@@ -349,7 +349,7 @@ def test_stall_stack_records_its_cards_and_leaves_the_hand():
     ({"set": ["pandas", "junk"], "values": [0, 1]}, "junk cannot go into a stall"),
     ({"set": "ocelots", "values": [1]}, "'ocelots' is not an animal deck in play"),
     ({"set": ["pandas", "macaws"], "values": [0, 1]}, "one animal set, not pandas and macaws"),
-    ({"set": ["pandas"], "values": [0, 1]}, "lists 1 sets for 2 cards"),
+    ({"set": ["pandas"], "values": [0, 1]}, "lists 1 set for 2 cards"),
     ({"set": "pandas", "values": [1], "stack": 2}, "built in order: Ana's next stack is 1, not 2"),
     ({"set": "pandas", "values": [1, 0, 0, 0, 0, 0]}, "5 cards in hand, not 6"),
 ])
