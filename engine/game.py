@@ -162,21 +162,22 @@ class Game:
         that matter now (pot, temper, actions left)}``.
         """
         p = next(p for p in state["players"] if p["name"] == name)
+        last_chance = False
         if state["over"]:
-            status = "draw" if state["draw"] and name in state["winners"] else (
-                "winner" if name in state["winners"] else "game over")
+            status = word("status", "draw") if state["draw"] and name in state["winners"] else (
+                word("status", "winner") if name in state["winners"] else word("status", "game over"))
         elif p["out"]:
-            status = "out"
+            status = word("status", "out")
         elif any(item.get("name") == name for item in state["pending"]):
-            status = "LAST CHANCE"
+            status, last_chance = word("status", "LAST CHANCE"), True
         elif state.get("turn", {}).get("player") == name:
-            status = "your turn"
+            status = word("status", "your turn")
         else:
             status = ""
         return {
             "counters": [[k, v] for k, v in p["counters"].items()],
             "status": status,
-            "alert": status == "LAST CHANCE",
+            "alert": last_chance,
             "table": [[k, v] for k, v in state["table"].items()][:2],
         }
 

@@ -112,15 +112,15 @@ def _decode_row(raw, crc) -> tuple[dict | None, str | None]:
     if isinstance(raw, str):
         raw = raw.encode("utf-8", "surrogatepass")
     if not isinstance(raw, bytes) or zlib.crc32(raw) != crc:
-        return None, "its checksum does not match"
+        return None, _("its checksum does not match")
     try:
         entry = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
-        return None, "its text is not valid UTF-8"
+        return None, _("its text is not valid UTF-8")
     except (json.JSONDecodeError, RecursionError) as e:
-        return None, f"it does not decode ({getattr(e, 'msg', 'too deep')})"
+        return None, _("it does not decode ({why})", why=getattr(e, "msg", "too deep"))
     if not isinstance(entry, dict):
-        return None, "it is not an action"
+        return None, _("it is not an action")
     return entry, None
 
 
@@ -364,11 +364,15 @@ class Journal:
         _fsync(self.dir)
         conn = self._connect(self.path)
         self._set_mode(conn)
-        sentence = (f"the journal {self.path} was damaged ({problem}); it is kept as {aside.name}; "
-                    f"recovered {games} game(s) and {entries} action(s) into a fresh journal")
         if held:
-            sentence += (f"; {held} action(s) that follow a lost one are kept in its quarantine "
-                         f"(`tablekeeper doctor` lists them)")
+            sentence = _("the journal {path} was damaged ({problem}); it is kept as {aside}; recovered {games} "
+                         "game(s) and {entries} action(s) into a fresh journal; {held} action(s) that follow a lost "
+                         "one are kept in its quarantine (`tablekeeper doctor` lists them)", path=self.path,
+                         problem=problem, aside=aside.name, games=games, entries=entries, held=held)
+        else:
+            sentence = _("the journal {path} was damaged ({problem}); it is kept as {aside}; recovered {games} "
+                         "game(s) and {entries} action(s) into a fresh journal", path=self.path, problem=problem,
+                         aside=aside.name, games=games, entries=entries)
         self.warn(sentence)
         self._remember_repair(conn, sentence)
         return conn
@@ -626,11 +630,12 @@ class Journal:
         for seq, raw, crc in rows:
             problem = None
             if seq != expected:
-                problem = f"entry {expected} is missing"
+                problem = _("entry {seq} is missing", seq=expected)
             else:
                 entry, problem = _decode_row(raw, crc)
             if problem:
-                self.cut(game_id, expected, f"entry {expected} of game {game_id}: {problem}")
+                self.cut(game_id, expected, _("entry {seq} of game {game}: {problem}", seq=expected, game=game_id,
+                                              problem=problem))
                 break
             out.append((seq, entry))
             expected += 1
@@ -658,9 +663,13 @@ class Journal:
         except JournalError as e:
             self.warn(_("{why}; the game is shown up to action {from_seq}, but {e}", why=why, from_seq=from_seq, e=e))
             return aside
-        kept = f"; a copy of the journal as it was is kept as {aside.name}" if aside else ""
-        sentence = (f"{why}; the game resumes from the last good action ({from_seq} kept, {n} removed "
-                    f"and set aside in the journal's quarantine, see `tablekeeper doctor`){kept}")
+        if aside:
+            sentence = _("{why}; the game resumes from the last good action ({kept} kept, {n} removed and set aside "
+                         "in the journal's quarantine, see `tablekeeper doctor`); a copy of the journal as it was is "
+                         "kept as {aside}", why=why, kept=from_seq, n=n, aside=aside.name)
+        else:
+            sentence = _("{why}; the game resumes from the last good action ({kept} kept, {n} removed and set aside "
+                         "in the journal's quarantine, see `tablekeeper doctor`)", why=why, kept=from_seq, n=n)
         self.warn(sentence)
         self._remember_repair(self.conn, sentence)
         return aside

@@ -84,10 +84,11 @@ class Session:
                 probe = Match(match.rules)
                 probe.load([e for _seq, e in entries[:used]])
                 probe.propose(entry)
-                why = "it is not a valid action"
+                why = _("it is not a valid action")
             except RuleError as e:
                 why = str(e)
-            journal.cut(game_id, seq, f"entry {seq} of game {game_id} does not replay ({why})")
+            journal.cut(game_id, seq, _("entry {seq} of game {game} does not replay ({why})", seq=seq, game=game_id,
+                                          why=why))
         session._next_seq = used
         session.warnings = list(journal.warnings)
         return session

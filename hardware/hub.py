@@ -24,6 +24,7 @@ import time
 from typing import Callable
 
 from ..engine import RuleError, TablekeeperError
+from ..engine.messages import _
 from .inputs import SeatControls
 from .pod import InputEvent, PodView
 
@@ -32,8 +33,10 @@ MESSAGE_SECONDS = 3.0
 
 class PodHub:
     def __init__(self, session, pods: dict, events: queue.Queue, *, clock: Callable[[], float] = time.monotonic,
-                 report: Callable[[str], None] | None = None, message_seconds: float = MESSAGE_SECONDS):
+                 report: Callable[[str], None] | None = None, message_seconds: float = MESSAGE_SECONDS,
+                 catalog=None):
         self.session = session
+        self.catalog = catalog  # the table's language for every pod (None: English)
         self.pods = pods
         self.events = events
         self.clock = clock
@@ -83,10 +86,10 @@ class PodHub:
                 self.messages.pop(event.seat, None)
             except RuleError as e:
                 self.refused += 1
-                self._message(event.seat, str(e), now)
+                self._message(event.seat, e.args[0] if len(e.args) == 1 else str(e), now)
             except TablekeeperError as e:  # the journal could not write: nothing was done
                 self.report(f"seat {event.seat}: not saved: {e}")
-                self._message(event.seat, f"not saved: {e}", now)
+                self._message(event.seat, _("not saved: {why}", why=e.args[0] if len(e.args) == 1 else str(e)), now)
         if intent.message:
             self._message(event.seat, intent.message, now)
         return outcome
@@ -129,7 +132,7 @@ class PodHub:
                 message = text
             else:
                 del self.messages[seat]
-        return ctl.view(self.session.rules, self.session.state, message)
+        return ctl.view(self.session.rules, self.session.state, message, self.catalog)
 
     def refresh(self, now: float | None = None) -> None:
         """Give every pod its current view (unchanged views cost nothing)."""

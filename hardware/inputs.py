@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..engine.messages import _, word
 from .pod import DOWN, HOLD, MAIN, PRESS, RELEASE, REPEAT, SELECT, UP, InputEvent, PodView
 from .views import focus_index, pod_view
 
@@ -65,11 +66,11 @@ class SeatControls:
             self.pick = 0
         return actions
 
-    def view(self, rules, state: dict, message: str = "") -> PodView:
-        """What this seat's pod shows now."""
+    def view(self, rules, state: dict, message: str = "", catalog=None) -> PodView:
+        """What this seat's pod shows now, in ``catalog``'s language (None: English)."""
         self._actions(rules, state)
         return pod_view(rules, state, self.player, self.focus if self.focus is not None else 0,
-                        pick=self.pick, message=message)
+                        pick=self.pick, message=message, catalog=catalog)
 
     def handle(self, event: InputEvent, rules, state: dict) -> Intent:
         """The intent of ``event``; updates focus/pick. Never touches the engine."""
@@ -91,7 +92,7 @@ class SeatControls:
                 if len(actions) > 1:
                     self.pick = (self.pick + 1) % len(actions)
                     return Intent(changed=True)
-                return Intent(message="no other action now" if actions else "nothing to do now")
+                return Intent(message=_("no other action now") if actions else _("nothing to do now"))
             return NOTHING
         if button == MAIN:
             if kind == RELEASE:
@@ -100,7 +101,7 @@ class SeatControls:
                 return NOTHING
             actions = self._actions(rules, state)
             if not actions:
-                return Intent(message="nothing to do now")
+                return Intent(message=_("nothing to do now"))
             chosen = actions[self.pick % len(actions)]
             self.pick = 0
             return Intent(action=dict(chosen["action"]))
@@ -111,10 +112,10 @@ class SeatControls:
     def _step(self, rules, state, delta: int) -> Intent:
         counters = self._counters(rules, state)
         if not counters:
-            return Intent(message="no counter to change")
+            return Intent(message=_("no counter to change"))
         name = counters[focus_index(counters, self.focus if self.focus is not None else 0)][0]
         if name not in getattr(rules, "player_counters", {}):
-            return Intent(message=f"{name} changes by itself")
+            return Intent(message=_("{counter} changes by itself", counter=word("counter", name)))
         return Intent(action={"action": "adjust", "player": self.player, "counter": name, "delta": delta})
 
     def _next_focus(self, rules, state) -> Intent:

@@ -16,6 +16,7 @@ import threading
 import time
 
 from ..engine import Journal, Session, SetupError
+from ..engine.messages import _
 from . import config as configuration
 from .hub import PodHub
 from .pod import BUTTONS
@@ -191,7 +192,7 @@ def _say(journal: Journal) -> list[str]:
 
 
 #: What a pod shows after the journal was repaired (the full sentence goes to the log).
-REPAIRED = "journal repaired: see the log or `tablekeeper doctor`"
+REPAIRED = _("journal repaired: see the log or `tablekeeper doctor`")
 
 
 def _play(args, file_cfg, life, session: Session, stop: threading.Event, wake: list,
@@ -206,7 +207,8 @@ def _play(args, file_cfg, life, session: Session, stop: threading.Event, wake: l
         rig.build()
         for pod in rig.pods.values():
             _err(f"seat {pod.seat}: {pod.backend}: {pod.description}")
-        hub = PodHub(session, rig.pods, rig.events, report=_err)
+        catalog = args.catalog_for(args) if getattr(args, "catalog_for", None) else None
+        hub = PodHub(session, rig.pods, rig.events, report=_err, catalog=catalog)
         if damage:
             hub.notify_all(REPAIRED)
         rig.start()

@@ -7,6 +7,7 @@ Game-agnostic: everything game-specific comes from the rules' own
 """
 from __future__ import annotations
 
+from ..engine.messages import Msg, translated, word
 from .pod import PodView
 
 
@@ -36,22 +37,29 @@ def _value(v):
     return v if isinstance(v, (int, str)) and not isinstance(v, bool) else str(v)
 
 
+def _words(pairs, catalog) -> tuple:
+    # A counter's or a table figure's name is a word of the game; its value may be a word too.
+    return tuple((str(translated(k if isinstance(k, Msg) else word("counter", str(k)), catalog)),
+                  translated(_value(v), catalog)) for k, v in pairs)
+
+
 def pod_view(rules, state: dict, player_name: str, focus: int | str = 0, *,
-             pick: int = 0, message: str = "") -> PodView:
+             pick: int = 0, message: str = "", catalog=None) -> PodView:
     """What ``player_name``'s pod shows in ``state``.
 
     ``focus``: the index (or name) of the counter shown large, clamped to the
     counters there are. ``pick``: which of ``rules.seat_actions`` the main
     button does (0 = the most likely; wraps around). ``message``: a refusal to
-    show for a moment.
+    show for a moment. ``catalog``: the gettext catalog of the table's
+    language (None: English); every word and sentence is translated here.
     """
     sv = rules.seat_view(state, player_name)
-    counters = tuple((str(k), _value(v)) for k, v in sv.get("counters", ()))
-    table = tuple((str(k), _value(v)) for k, v in sv.get("table", ()))
+    counters = _words(sv.get("counters", ()), catalog)
+    table = _words(sv.get("table", ()), catalog)
     actions = rules.seat_actions(state, player_name)
     label = ""
     if actions:
-        label = str(actions[pick % len(actions)].get("label", ""))
+        label = str(translated(actions[pick % len(actions)].get("label", ""), catalog))
     player = next(p for p in state["players"] if p["name"] == player_name)
     turn = state.get("turn")
     your_turn = isinstance(turn, dict) and turn.get("player") == player_name and not state.get("over")
@@ -60,12 +68,12 @@ def pod_view(rules, state: dict, player_name: str, focus: int | str = 0, *,
         player=player_name,
         counters=counters,
         focus=focus_index(counters, focus),
-        status=str(sv.get("status", "") or ""),
+        status=str(translated(sv.get("status", "") or "", catalog)),
         alert=bool(sv.get("alert", False)),
         table=table,
         your_turn=bool(your_turn),
         out=bool(player.get("out", False)),
         action=label,
         choices=len(actions),
-        message=message,
+        message=str(translated(message, catalog)),
     )

@@ -25,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", default=None, metavar="WxH",
                         help="window size in pixels (default 800x480, the Pi touchscreen)")
     parser.add_argument("--fullscreen", action="store_true", help="fill the screen (the appliance)")
-    parser.add_argument("--lang", choices=("es", "en"), default=None,
+    parser.add_argument("--lang", choices=("es", "en"), default=argparse.SUPPRESS,
                         help="language on screen (default: the saved setting, else the system locale)")
     parser.add_argument("--pods", choices=("auto", "hardware", "virtual", "none"), default="auto",
                         help="hardware: the pods of the config file (tablekeeper.toml, see docs/hardware.md); "

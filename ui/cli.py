@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ..engine import Journal, RuleError, Session, TablekeeperError, available
 from ..engine.errors import JournalBusy
+from ..engine.messages import translated
 from ..engine.text import shown
 
 EXIT_REFUSED = 2
@@ -26,10 +27,41 @@ def _dump(obj, indent=None) -> str:
     return json.dumps(obj, ensure_ascii=False, indent=indent)
 
 
+# -- words for people ----------------------------------------------------------
+_CATALOGS: dict = {}
+
+
+def catalog_for(args):
+    """The gettext catalog for this command's messages, or None for English.
+
+    ``--lang`` chooses; without it the system locale does, except for ``replay``,
+    whose messages stay English unless asked (scripts read them).
+    """
+    from . import i18n
+
+    lang = getattr(args, "lang", None)
+    if lang is None:
+        lang = i18n.DEFAULT if getattr(args, "command", None) == "replay" else i18n.system_language()
+    if lang == i18n.DEFAULT:
+        return None
+    if lang not in _CATALOGS:
+        _CATALOGS[lang] = i18n.load_catalog(lang)
+    return _CATALOGS[lang]
+
+
+def say(args, text) -> str:
+    """A message (or an error carrying one) in the command's language, safe for a terminal."""
+    if isinstance(text, BaseException):
+        text = text.args[0] if len(text.args) == 1 else str(text)
+    return shown(translated(text, catalog_for(args)))
+
+
 # -- replay --------------------------------------------------------------------
 class ScriptError(Exception):
     def __init__(self, line: int, message: str):
         super().__init__(f"line {line}: {message}")
+        self.line = line
+        self.message = message
 
 
 def parse_json(text: str) -> object:
@@ -72,7 +104,7 @@ def replay_lines(lines, state_dir: str) -> dict:
                 else:
                     session.apply(obj)
             except TablekeeperError as e:
-                raise ScriptError(number, str(e)) from None
+                raise ScriptError(number, e.args[0] if len(e.args) == 1 else str(e)) from None
         if session is None:
             raise ScriptError(1, "the script is empty; its first line must set the game up")
         return session.view()
@@ -105,7 +137,7 @@ def cmd_replay(args) -> int:
         try:
             view = replay_lines(lines, tmp)
         except ScriptError as e:
-            print(str(e), file=sys.stderr)
+            print(f"line {e.line}: {say(args, e.message)}", file=sys.stderr)
             return EXIT_REFUSED
     print(_dump(view, args.indent))
     return 0
@@ -130,24 +162,25 @@ def cmd_games(args) -> int:
 
 
 # -- stored games ----------------------------------------------------------------
-def _say_warnings(journal: Journal) -> None:
+def _say_warnings(args, journal: Journal) -> None:
     """Print the journal's warnings not said yet: each repair is said once, on stderr."""
     for w in journal.take_warnings():
-        print(f"warning: {shown(w)}", file=sys.stderr)
+        print(f"warning: {say(args, w)}", file=sys.stderr)
 
 
 class _journal:
     """The stored journal for one command; every warning it gathers is printed, even on failure."""
 
     def __init__(self, args):
+        self.args = args
         self.journal = Journal(args.state_dir)
-        _say_warnings(self.journal)
+        _say_warnings(args, self.journal)
 
     def __enter__(self) -> Journal:
         return self.journal
 
     def __exit__(self, *exc):
-        _say_warnings(self.journal)
+        _say_warnings(self.args, self.journal)
         self.journal.close()
 
 
@@ -161,7 +194,7 @@ def _session(args, journal) -> Session:
             if not games:
                 raise TablekeeperError("no game is stored yet (start one with `tablekeeper new`)")
             session = Session.load(journal, games[-1].id)
-    _say_warnings(journal)
+    _say_warnings(args, journal)
     return session
 
 
@@ -175,7 +208,7 @@ def cmd_history(args) -> int:
         setup = session.record.setup
         print(f"game {session.game_id}: {shown(setup['game'])} with {shown(', '.join(setup['players']))}")
         for item in items:
-            print(f"{item['seq']:>5}  {shown(item['text'])}")
+            print(f"{item['seq']:>5}  {say(args, item['text'])}")
     return 0
 
 
@@ -218,7 +251,7 @@ def cmd_act(args) -> int:
         session = _session(args, journal)
         outcome = session.apply(entry)
         for ev in outcome.events:
-            print(shown(ev), file=sys.stderr)
+            print(say(args, ev), file=sys.stderr)
         print(_dump(outcome.view, args.indent))
     return 0
 
@@ -251,6 +284,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tablekeeper", description="Bookkeeping for card games played with real cards.")
     p.add_argument("--state-dir", default=None,
                    help="folder of the journal (default: $TABLEKEEPER_STATE_DIR, else $XDG_STATE_HOME/tablekeeper)")
+    p.add_argument("--lang", default=None, choices=("en", "es"),
+                   help="language of messages and pods (default: the system locale; replay: English)")
     # --state-dir works before or after the subcommand.
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--state-dir", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
@@ -328,7 +363,7 @@ def _register_optional(sub) -> None:
         # import ui/, so the lifecycle is handed to it here.
         from . import service
 
-        sub.choices["serve"].set_defaults(lifecycle=service)
+        sub.choices["serve"].set_defaults(lifecycle=service, catalog_for=catalog_for)
 
 
 def _optional(module: str):
@@ -352,10 +387,10 @@ def main(argv=None) -> int:
     try:
         return args.func(args)
     except (RuleError, JournalBusy) as e:
-        print(f"tablekeeper {args.command}: {shown(e)}", file=sys.stderr)
+        print(f"tablekeeper {args.command}: {say(args, e)}", file=sys.stderr)
         return EXIT_REFUSED
     except TablekeeperError as e:
-        print(f"tablekeeper {args.command}: {shown(e)}", file=sys.stderr)
+        print(f"tablekeeper {args.command}: {say(args, e)}", file=sys.stderr)
         return 1
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

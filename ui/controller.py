@@ -244,7 +244,7 @@ class Keeper:
             try:
                 job()
             except TablekeeperError as e:
-                self._notice("refused", str(e))
+                self._notice("refused", e.args[0] if len(e.args) == 1 else str(e))
             except Exception as e:  # a bug must not kill the worker: say it, keep going
                 log.exception("job failed")
                 self._notice("error", f"{type(e).__name__}: {e}")

@@ -316,7 +316,7 @@ def dry_run(table, action: dict) -> tuple[bool | None, list[str]]:
     try:
         after, events = rules.apply(state, action)
     except RuleError as e:
-        return False, [engine_text(str(e))]
+        return False, [engine_text(e)]
     lines = [engine_text(e) for e in events]
     before = {p["name"]: p for p in state["players"]}
     for p in after["players"]:

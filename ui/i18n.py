@@ -29,6 +29,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from ..engine.messages import Msg
+
 DOMAIN = "tablekeeper"
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 LANGUAGES = {"en": "English", "es": "Español"}
@@ -207,23 +209,55 @@ def system_language() -> str:
     return DEFAULT
 
 
+PACKAGE_DIR = Path(__file__).resolve().parent.parent
+
+
+def catalog_files(code: str) -> list[Path]:
+    """The .po sources of a language: the app's own, then the pods' (hardware/) and the engine's
+    and each game's — every ``locale/<code>/*.po`` under hardware/ and engine/."""
+    files = [LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.po"]
+    for package in ("hardware", "engine"):
+        files += sorted((PACKAGE_DIR / package).rglob(f"locale/{code}/*.po"))
+    return [f for f in files if f.exists()]
+
+
+def load_catalog(code: str) -> gettext.NullTranslations:
+    """One gettext catalog for ``code`` from all its .po files, compiled in memory by Babel."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    merged: Catalog | None = None
+    for path in catalog_files(code):
+        with open(path, "rb") as f:
+            cat = read_po(f, locale=code)
+        if merged is None:
+            merged = cat
+            continue
+        for m in cat:
+            if m.id and m.string and merged.get(m.id, context=m.context) is None:
+                merged.add(m.id, m.string, context=m.context, flags=m.flags)
+    if merged is None:
+        return gettext.NullTranslations()
+    buf = io.BytesIO()
+    write_mo(buf, merged)
+    buf.seek(0)
+    return gettext.GNUTranslations(buf)
+
+
 def set_language(code: str, localedir: Path | None = None) -> str:
     """Switch every later ``_()`` to ``code`` (unknown codes fall back to English)."""
     global _current, _lang
     if code not in LANGUAGES:
         code = DEFAULT
-    if code == DEFAULT:
-        _current = gettext.NullTranslations()
-    else:
-        try:
-            folder = localedir if localedir is not None else ensure_compiled()
-            _current = gettext.translation(DOMAIN, str(folder), languages=[code], fallback=True)
-        except OSError:  # nowhere to write the .mo (a hardened service, a read-only home): in memory
-            po = LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.po"
-            _current = gettext.GNUTranslations(io.BytesIO(mo_bytes(parse_po(po.read_text(encoding="utf-8"),
-                                                                            str(po)))))
+    _current = gettext.NullTranslations() if code == DEFAULT else load_catalog(code)
     _lang = code
     return code
+
+
+def catalog() -> gettext.NullTranslations | None:
+    """The current catalog for engine messages (None: English, the messages as they are)."""
+    return None if _lang == DEFAULT else _current
 
 
 def language() -> str:
@@ -787,10 +821,18 @@ _ENGINE_PATTERNS: list[tuple[re.Pattern, str]] = [
 ]
 
 
-def engine_text(text: str) -> str:
-    """An engine sentence in the current language, when its pattern is known."""
+def engine_text(text) -> str:
+    """An engine sentence in the current language: a message is translated by its catalog;
+    a bare sentence (a game not yet speaking in messages) by pattern, when its pattern is known."""
+    if isinstance(text, BaseException):
+        text = text.args[0] if text.args else str(text)
     if _lang == DEFAULT or not text:
-        return text
+        return str(text) if isinstance(text, Msg) else text
+    if isinstance(text, Msg):
+        out = text.translated(_current)
+        if out != text:
+            return out
+        text = str(text)  # no entry for it (yet): try the patterns below
     for pattern, msgid in _ENGINE_PATTERNS:
         m = pattern.match(text)
         if m:

@@ -81,7 +81,9 @@ class PodLink:
         if session is None:
             return
         if self.hub is None:
-            self.hub = PodHub(session, self.rig.pods, self.rig.events, report=self.report)
+            from . import i18n
+
+            self.hub = PodHub(session, self.rig.pods, self.rig.events, report=self.report, catalog=i18n.catalog())
         elif self.hub.session is not session:
             self.hub.use(session)
         self.hub.refresh()

@@ -18,7 +18,7 @@ win. If every player still in goes out at once, it is a draw between them.
 from __future__ import annotations
 
 from ..errors import RuleError, SetupError
-from ..messages import _
+from ..messages import _, word
 from ..game import Game, action
 from ..spec import Counter, Option
 from ..state import Args, Txn
@@ -36,7 +36,8 @@ def _check_counter_list(value, *, per_player: bool) -> None:
         allowed = _FIELDS if per_player else {"name", "start", "min", "max"}
         extra = sorted(set(item) - allowed)
         if extra:
-            raise SetupError(_("counter {name!r}: unknown field {value!r} (fields: {join})", name=item['name'], value=extra[0], join=', '.join(sorted(allowed))))
+            raise SetupError(_("counter {name!r}: unknown field {field!r} (fields: {fields})", name=item["name"],
+                               field=extra[0], fields=", ".join(sorted(allowed))))
         for key in allowed - {"name"}:
             v = item.get(key)
             if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
@@ -107,7 +108,7 @@ class Counters(Game):
         for p in t.in_game():
             hit = self._reached("out_at", p["counters"])
             if hit:
-                t.eliminate(p["name"], _("{value} reached {value2}", value=hit[0], value2=hit[1]))
+                t.eliminate(p["name"], _("{counter} reached {mark}", counter=word("counter", hit[0]), mark=hit[1]))
         reached = [p["name"] for p in t.in_game() if self._reached("target", p["counters"])]
         still = [p["name"] for p in t.in_game()]
         if reached:
@@ -130,7 +131,7 @@ class Counters(Game):
 
     def seat_actions(self, state, name):
         if not state["over"] and state["turn"]["player"] == name:
-            return [{"label": "end turn", "action": {"action": "next"}}]
+            return [{"label": word("label", "end turn"), "action": {"action": "next"}}]
         return []
 
     def view_extra(self, state):

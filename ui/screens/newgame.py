@@ -355,7 +355,7 @@ class NewGameScreen(BaseScreen):
         try:
             self.game_cls(players, options)  # refuse a bad setup here, with its reason
         except SetupError as e:
-            self.app.toast.show(engine_text(str(e)), "refused")
+            self.app.toast.show(engine_text(e), "refused")
             return
 
         def started(game_id):

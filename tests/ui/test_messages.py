@@ -1,0 +1,91 @@
+"""The engine speaks in messages; the command line and the pods translate them (Spanish at a Spanish table).
+
+Nothing here parses English back: a message carries its template and parameters,
+and the edge renders it with the catalog of the table's language.
+"""
+from __future__ import annotations
+
+import pickle
+import queue
+
+import pytest
+
+from tablekeeper.engine import Journal, RuleError, Session
+from tablekeeper.engine.messages import N_, Msg, _, listing, word
+from tablekeeper.hardware.hub import PodHub
+from tablekeeper.hardware.pod import MAIN, PRESS, UP, InputEvent
+from tablekeeper.ui.cli import main
+from tablekeeper.ui.i18n import load_catalog
+
+
+@pytest.fixture(scope="module")
+def es():
+    return load_catalog("es")
+
+
+def test_a_message_is_its_english_sentence_and_keeps_what_it_is_made_of():
+    m = _("{who} is out: {why}", who="Ben", why=_("last one standing"))
+    assert m == "Ben is out: last one standing" and isinstance(m, str)
+    assert m.template == "{who} is out: {why}" and m.params["who"] == "Ben"
+    assert pickle.loads(pickle.dumps(m)).template == m.template  # survives a trip between threads/processes
+
+
+def test_plurals_come_from_the_count_not_from_string_surgery(es):
+    class Plural:  # a catalog with a plural entry of its own
+        def ngettext(self, s, p, n):
+            return "{n} carta" if n == 1 else "{n} cartas"
+
+    assert N_("{n} card", "{n} cards", 1) == "1 card"
+    assert N_("{n} card", "{n} cards", 0) == "0 cards"
+    assert N_("{n} card", "{n} cards", 1).translated(Plural()) == "1 carta"
+    assert N_("{n} card", "{n} cards", 3).translated(Plural()) == "3 cartas"
+
+
+def test_words_and_lists_inside_a_sentence_are_translated_with_it(es):
+    m = _("{names} won", names=listing(["Ana", "Ben"], _(" and ")))
+    assert m == "Ana and Ben won"
+    assert m.translated(es) == "ganó Ana y Ben"
+    assert isinstance(word("counter", "gold"), Msg) and word("counter", "gold") == "gold"
+
+
+def test_a_refusal_carries_its_message_and_renders_in_spanish(es, tmp_path):
+    with Journal(tmp_path) as j:
+        s = Session.new(j, "counters", ["Ana", "Ben"])
+        with pytest.raises(RuleError) as refused:
+            s.apply({"action": "undo"})
+    msg = refused.value.args[0]
+    assert isinstance(msg, Msg) and str(refused.value) == "nothing to undo"
+    assert msg.translated(es) == "nada que deshacer"
+
+
+def test_the_command_line_speaks_the_chosen_language(tmp_path, capsys):
+    state = str(tmp_path)
+    assert main(["--state-dir", state, "new", "counters", "Ana", "Ben"]) == 0
+    capsys.readouterr()
+    assert main(["--state-dir", state, "--lang", "es", "act", '{"action": "undo"}']) == 2
+    assert capsys.readouterr().err == "tablekeeper act: nada que deshacer\n"
+    assert main(["--state-dir", state, "--lang", "en", "act", '{"action": "undo"}']) == 2
+    assert capsys.readouterr().err == "tablekeeper act: nothing to undo\n"
+
+
+def test_replay_stays_english_unless_asked(tmp_path, capsys):
+    script = tmp_path / "s.jsonl"
+    script.write_text('{"game": "counters", "players": ["Ana", "Ben"]}\n{"action": "redo"}\n')
+    assert main(["replay", str(script)]) == 2
+    assert capsys.readouterr().err == "line 2: nothing to redo\n"
+    assert main(["--lang", "es", "replay", str(script)]) == 2
+    assert capsys.readouterr().err == "line 2: nada que rehacer\n"
+
+
+def test_pods_show_refusals_and_their_own_words_in_the_tables_language(es, tmp_path):
+    with Journal(tmp_path) as j:
+        s = Session.new(j, "counters", ["Ana", "Ben"], {"counters": [{"name": "score", "max": 1}]})
+        hub = PodHub(s, {}, queue.Queue(), catalog=es, clock=lambda: 0.0)
+        hub.handle(InputEvent(2, MAIN, PRESS))  # Ben's main button: not his turn
+        assert hub.view(2).message == "nada que hacer ahora"
+        hub.handle(InputEvent(1, UP, PRESS))
+        assert hub.view(1).counters[0][1] == 1
+        english = PodHub(s, {}, queue.Queue(), clock=lambda: 0.0)
+        english.handle(InputEvent(2, MAIN, PRESS))
+        assert english.view(2).message == "nothing to do now"
+
