@@ -54,15 +54,15 @@ class Match:
                     raise RuleError(_("nothing to undo"))
                 state = self.state_at(len(self.done) - 1)
                 return Proposal("undo", {"action": "undo"}, state,
-                                [f"undone: {self.rules.describe(self.done[-1])}"])
+                                [_("undone: {what}", what=self.rules.describe(self.done[-1]))])
             if not self.undone:
                 raise RuleError(_("nothing to redo"))
             state, events = self.rules.apply(self.state, self.undone[-1])
             return Proposal("redo", {"action": "redo"}, state,
-                            [f"redone: {self.rules.describe(self.undone[-1])}"] + events)
+                            [_("redone: {what}", what=self.rules.describe(self.undone[-1]))] + events)
         state, events = self.rules.apply(self.state, entry)
         if state == self.state:
-            return Proposal("noop", entry, state, events or ["nothing changed"])
+            return Proposal("noop", entry, state, events or [_("nothing changed")])
         return Proposal("action", entry, state, events)
 
     def accept(self, p: Proposal) -> None:

@@ -26,6 +26,7 @@ from typing import Any, Callable
 
 from ..engine import Journal, Session, TablekeeperError, available
 from ..engine.registry import KNOWN
+from ..engine.messages import _ as msg
 from ..engine.state import clone
 
 log = logging.getLogger("tablekeeper.ui")
@@ -307,11 +308,11 @@ class Keeper:
         if name == "undo":
             what = self._done_texts.pop() if self._done_texts else ""
             self._undone_texts.append(what)
-            return HistoryItem(seq, "undo", f"undone: {what}", entry)
+            return HistoryItem(seq, "undo", msg("undone: {what}", what=what), entry)
         if name == "redo":
             what = self._undone_texts.pop() if self._undone_texts else ""
             self._done_texts.append(what)
-            return HistoryItem(seq, "redo", f"redone: {what}", entry)
+            return HistoryItem(seq, "redo", msg("redone: {what}", what=what), entry)
         self._done_texts.append(text)
         self._undone_texts.clear()
         return HistoryItem(seq, "action", text, entry)
@@ -333,7 +334,7 @@ class Keeper:
         t0 = time.perf_counter()
         outcome = self.session.apply(action)
         if outcome.kind == "noop":
-            self._notice("events", "nothing changed", outcome.events)
+            self._notice("events", msg("nothing changed"), outcome.events)
             return outcome
         self.commit_times.append(time.perf_counter() - t0)
         entry = outcome.entry

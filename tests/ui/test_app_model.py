@@ -4,7 +4,6 @@ Fast, in-process; the Kivy app itself is tested in test_app.py.
 """
 from __future__ import annotations
 
-import gettext
 import threading
 import time
 from pathlib import Path
@@ -159,48 +158,67 @@ def test_every_game_action_has_a_form():
 
 
 # -- languages ----------------------------------------------------------------------------------------
-def test_the_po_compiler_agrees_with_gettext(tmp_path):
-    """The .mo files are built by our msgfmt equivalent: Python's gettext reads them back, contexts
-    and plurals included."""
-    mo = tmp_path / "es" / "LC_MESSAGES" / "tablekeeper.mo"
-    i18n.compile_po(PO, mo)
-    t = gettext.GNUTranslations(mo.open("rb"))
+def test_the_catalog_is_compiled_by_babel_with_contexts_and_plurals():
+    """Every .po of a language merged and compiled in memory: contexts and plurals included."""
+    t = i18n.load_catalog("es")
     assert t.gettext("New game") == "Nueva partida"
     assert t.pgettext("counter", "gold") == "oro"
     assert t.ngettext("({n} chaser, one drink)", "({n} chasers, one drink)", 2) == "({n} chupitos, una sola bebida)"
+    assert t.gettext("nothing to undo") == "nada que deshacer"  # the engine's own catalog
     assert t.gettext("not in the catalog") == "not in the catalog"
+
+
+def _po_entries(path) -> set[str]:
+    from babel.messages.pofile import read_po
+
+    with open(path, "rb") as f:
+        catalog = read_po(f)
+    out = set()
+    for m in catalog:
+        if m.id and m.string and (not isinstance(m.string, tuple) or all(m.string)):
+            for msgid in (m.id if isinstance(m.id, tuple) else (m.id,)):
+                out.add(f"{m.context}\x04{msgid}" if m.context else msgid)
+    return out
 
 
 def test_every_string_on_screen_has_a_spanish_translation():
     """Settings: every string on screen is translated — every marked string of the app and
     every counter, action, option and choice of the available games has a Spanish entry."""
-    catalog = i18n.parse_po(PO.read_text(encoding="utf-8"), str(PO))
-    singular = {part for k in catalog for part in k.split("\0")}  # plural forms: both msgids
-    wanted = i18n.extract(sorted(UI.rglob("*.py")))
-    missing = [m for c, m in wanted if (f"{c}\x04{m}" if c else m) not in singular]
+    entries = _po_entries(PO)
+    wanted = i18n.extract()
+    missing = sorted(m for c, m in wanted if (f"{c}\x04{m}" if c else m) not in entries)
     assert missing == []
     words = i18n.game_words(available().values())
-    missing = sorted(f"{c}: {m}" for c, m in words if f"{c}\x04{m}" not in singular)
+    missing = sorted(f"{c}: {m}" for c, m in words if f"{c}\x04{m}" not in entries)
     assert missing == [], "add these game words to " + str(PO)
     from tablekeeper.engine.registry import KNOWN
 
-    assert all(f"game\x04{title}" in catalog for _m, title in KNOWN.values())
+    assert all(f"game\x04{title}" in entries for _m, title in KNOWN.values())
 
 
-def test_engine_sentences_and_game_words_in_spanish():
-    """Engine messages known by pattern and game words (halves, names, shouted alarms) translate."""
+def test_engine_messages_and_game_words_in_spanish(tmp_path):
+    """What the engine says renders with the catalog; nothing is parsed back from English."""
+    from tablekeeper.engine import Journal, RuleError, Session
+    from tablekeeper.engine.messages import _ as msg
+
+    with Journal(tmp_path) as j:
+        s = Session.new(j, "red-dragon-inn", ["Ana", "Ben"])
+        status = s.rules.seat_view(s.state, "Ana")["status"]
+        try:
+            s.apply({"action": "undo"})
+        except RuleError as e:
+            refused = e
     try:
         i18n.set_language("es")
-        assert i18n.engine_text("Ben is out: life reached 0") == "Ben queda fuera: vida llegó a 0"
-        assert i18n.engine_text("nothing to undo") == "nada que deshacer"
-        assert i18n.engine_text("an unknown sentence stays") == "an unknown sentence stays"
-        assert i18n.word("your turn: drink") == "tu turno: beber"
-        assert i18n.word("drink for Ben") == "bebida para Ben"
-        assert i18n.word("PASSING OUT") == "DESMAYÁNDOSE"
+        assert i18n.engine_text(refused) == "nada que deshacer"
+        assert i18n.engine_text(msg("{who} is out: {why}", who="Ben", why=msg("last one standing"))) == \
+            "Ben queda fuera: el último en pie"
+        assert i18n.engine_text("a plain string stays as it is") == "a plain string stays as it is"
+        assert i18n.word(status) != str(status) and i18n.word(status).startswith("tu turno")
         assert i18n.counter_label("drink_me") == "bébeme"
     finally:
         i18n.set_language("en")
-    assert i18n.word("your turn: drink") == "your turn: drink"
+    assert i18n.word(status) == str(status)
 
 
 @pytest.mark.parametrize("env,lang", [({"LANG": "es_ES.UTF-8"}, "es"), ({"LANG": "en_US.UTF-8"}, "en"),
@@ -215,32 +233,17 @@ def test_the_default_language_follows_the_system_locale(monkeypatch, env, lang):
     assert i18n.system_language() == lang
 
 
-def test_catalogs_build_outside_the_checkout(tmp_path, monkeypatch):
-    """Running from a checkout never writes a .mo into it: stale catalogs go to the cache folder."""
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    src = tmp_path / "src"
-    (src / "es" / "LC_MESSAGES").mkdir(parents=True)
-    (src / "es" / "LC_MESSAGES" / "tablekeeper.po").write_text(PO.read_text(encoding="utf-8"), encoding="utf-8")
-    folder = i18n.ensure_compiled(src)
-    assert folder == tmp_path / "tablekeeper" / "locale"
-    assert (folder / "es" / "LC_MESSAGES" / "tablekeeper.mo").exists()
-    assert not list(src.rglob("*.mo"))
-    assert i18n.ensure_compiled(src, into=src) == src and list(src.rglob("*.mo"))  # the install step
-    assert i18n.ensure_compiled(src) == src  # fresh package catalogs are used as they are
-
-
-def test_spanish_works_where_no_catalog_can_be_written(tmp_path, monkeypatch):
-    """A hardened service may have no writable cache folder: the catalog is then built in memory."""
+def test_spanish_works_where_nothing_can_be_written(tmp_path, monkeypatch):
+    """A hardened service has no writable cache folder: catalogs are compiled in memory, never on disk."""
     blocked = tmp_path / "file"
     blocked.write_text("not a folder")
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
-    monkeypatch.setattr(i18n, "ensure_compiled", lambda *a, **kw: i18n.compile_po(
-        PO, blocked / "x" / "tablekeeper.mo"))  # what a read-only cache does: OSError
     try:
         i18n.set_language("es")
         assert i18n._("New game") == "Nueva partida"
     finally:
         i18n.set_language("en")
+    assert not list(i18n.LOCALE_DIR.rglob("*.mo")) and not list(tmp_path.rglob("*.mo"))
 
 
 # -- settings, display, size ------------------------------------------------------------------------
