@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, ClassVar
 
 from .errors import RuleError, SetupError
+from .fields import Field, Int, Player, Str
 from .messages import _, listing, word
 from .spec import Counter, Option
 from .state import Args, Txn, clone
@@ -26,18 +27,30 @@ class ActionInfo:
     when_over: bool
     adjustment: bool
     doc: str
+    fields: tuple[Field, ...] = ()
+
+    def field(self, name: str) -> Field | None:
+        return next((f for f in self.fields if f.name == name), None)
+
+    def describe(self) -> dict:
+        """The action as ``tablekeeper games --json`` shows it: its help and its fields."""
+        return {"name": self.name, "doc": self.doc.split("\n\n")[0].replace("\n", " "),
+                "fields": [f.describe() for f in self.fields]}
 
 
-def action(name: str | None = None, *, when_over: bool = False, adjustment: bool = False):
-    """Mark a method ``(self, t: Txn, a: Args)`` as the action ``name``.
+def action(name: str | None = None, *, when_over: bool = False, adjustment: bool = False,
+           fields: tuple[Field, ...] = ()):
+    """Mark a method ``(self, t: Txn, a: Args)`` as the action ``name`` taking ``fields``.
 
+    ``fields`` (engine/fields.py) is the one statement of what the action
+    takes: any other field is refused, and the handler may read no other.
     ``when_over``: still allowed after the game ended. ``adjustment``: a
     correction that a pending "last chance" window does not close (see
     :meth:`Game.before_action`).
     """
 
     def deco(fn):
-        fn._tk_action = (name or fn.__name__, when_over, adjustment)
+        fn._tk_action = (name or fn.__name__, when_over, adjustment, tuple(fields))
         return fn
 
     return deco
@@ -67,8 +80,8 @@ class Game:
             for attr, fn in vars(klass).items():
                 meta = getattr(fn, "_tk_action", None)
                 if meta:
-                    name, when_over, adjustment = meta
-                    found[name] = ActionInfo(name, fn, when_over, adjustment, (fn.__doc__ or "").strip())
+                    name, when_over, adjustment, fields = meta
+                    found[name] = ActionInfo(name, fn, when_over, adjustment, (fn.__doc__ or "").strip(), fields)
         cls.actions = found
 
     # -- construction --------------------------------------------------------
@@ -113,6 +126,7 @@ class Game:
             },
             "options": [o.describe() for o in cls.options_spec],
             "actions": sorted(cls.actions),
+            "action_fields": [info.describe() for info in cls.actions.values()],
         }
 
     @classmethod
@@ -267,8 +281,12 @@ class Game:
                               name=name, known=known))
         if state["over"] and not info.when_over:
             raise RuleError(_("the game is over ({result}); only undo is possible", result=self._result_words(state)))
+        declared = {f.name for f in info.fields}
+        extra = sorted(k for k in action if k != "action" and k not in declared)
+        if extra:  # before anything else: a typo must not hide behind another refusal
+            raise RuleError(_("{action}: unexpected field {field!r}", action=name, field=extra[0]))
         t = Txn(self, state if in_place else clone(state))
-        a = Args(t, action)
+        a = Args(t, action, declared)
         self.before_action(t, info, a)
         info.fn(self, t, a)
         a.finish()
@@ -301,7 +319,9 @@ class Game:
         return out
 
     # -- actions every game accepts ----------------------------------------
-    @action("adjust", adjustment=True)
+    @action("adjust", adjustment=True, fields=(
+        Player("player", required=False, doc="whose counter (none: a table counter)"),
+        Str("counter", doc="which counter"), Int("delta", doc="how much to add (negative: take away)")))
     def _adjust(self, t: Txn, a: Args) -> None:
         """Change a player's counter (or, without "player", a table counter) by "delta".
 
@@ -321,7 +341,9 @@ class Game:
             t.add(None, spec.bank, -applied)
         return applied
 
-    @action("transfer", adjustment=True)
+    @action("transfer", adjustment=True, fields=(
+        Player("from", doc="who gives"), Player("to", doc="who receives"), Str("counter", doc="which counter"),
+        Int("amount", lo=1, doc="how much")))
     def _transfer(self, t: Txn, a: Args) -> None:
         """Move "amount" of "counter" from one player to another (only as much as the giver has)."""
         giver = a.player("from")

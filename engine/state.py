@@ -45,16 +45,20 @@ class Args:
     (a typo like ``"dleta"`` must not pass silently).
     """
 
-    def __init__(self, t: "Txn", data: dict):
+    def __init__(self, t: "Txn", data: dict, declared: set[str] | None = None):
         self._t = t
         self._data = data
         self._read = {"action"}
+        self._declared = declared
         self.name = data["action"]
 
     def has(self, key: str) -> bool:
+        """Whether the field is given (an undeclared field never is: it was refused up front)."""
         return key in self._data
 
     def raw(self, key: str, default: Any = _MISSING) -> Any:
+        if self._declared is not None and key not in self._declared:
+            raise AssertionError(f"action {self.name!r} reads the field {key!r} it does not declare")
         self._read.add(key)
         if key not in self._data:
             if default is _MISSING:

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from ..errors import RuleError, SetupError
 from ..messages import N_, _, listing, word
+from ..fields import Bool, Int, Ints, Player, Raw, Str
 from ..game import Game, action
 from ..spec import Counter, Option
 from ..state import Args, Txn
@@ -230,7 +231,12 @@ class BloodyInn(Game):
             self._gain(t, taker, paid, "transfer", why=_("from {giver}", giver=giver))
         return paid
 
-    @action("adjust", adjustment=True)
+    @action("adjust", adjustment=True, fields=(
+        Player("player", required=False),
+        Str("counter"),
+        Int("delta"),
+        Str("cause", default=""),
+    ))
     def _adjust(self, t: Txn, a: Args) -> None:
         """Change a player's counter (or, without "player", a table counter) by "delta"; optional "cause".
 
@@ -373,7 +379,11 @@ class BloodyInn(Game):
         return None, bistro
 
     # -- the welcome ----------------------------------------------------------------
-    @action("welcome")
+    @action("welcome", fields=(
+        Int("room", required=False, lo=1),
+        Ints("police_rooms", default=[], lo=1),
+        Bool("police"),
+    ))
     def _welcome(self, t: Txn, a: Args) -> None:
         """The first player fills the open empty rooms from the entrance stack.
 
@@ -467,7 +477,16 @@ class BloodyInn(Game):
         t.state["turn"] = {"player": t.state["first_player"], "action": 1}
 
     # -- the night: actions ----------------------------------------------------------
-    @action("bribe")
+    @action("bribe", fields=(
+        Player("player", required=False),
+        Bool("extra"),
+        Int("room", required=False, lo=1),
+        Raw("bistro"),
+        Int("rank", default=0, lo=0, hi=3),
+        Int("played", required=False, lo=0, hi=24),
+        Int("kept", default=0, lo=0),
+        Int("peasants", default=0, lo=0),
+    ))
     def _bribe(self, t: Txn, a: Args) -> None:
         """Bribe a guest in a "room" (its "rank"), or 1–2 peasants from the "bistro", into your hand.
 
@@ -505,7 +524,15 @@ class BloodyInn(Game):
         if not extra:
             self._advance(t)
 
-    @action("build")
+    @action("build", fields=(
+        Player("player", required=False),
+        Bool("extra"),
+        Int("rank", lo=0, hi=3),
+        Str("name", required=False),
+        Int("played", required=False, lo=0, hi=24),
+        Int("kept", default=0, lo=0),
+        Int("peasants", default=0, lo=0),
+    ))
     def _build(self, t: Txn, a: Args) -> None:
         """Build an annex from a traveller in hand: its "rank" (0–3) and optional "name".
 
@@ -527,7 +554,17 @@ class BloodyInn(Game):
         if not extra:
             self._advance(t)
 
-    @action("kill")
+    @action("kill", fields=(
+        Player("player", required=False),
+        Bool("extra"),
+        Int("room", required=False, lo=1),
+        Raw("bistro"),
+        Int("money", required=False, lo=0, hi=100),
+        Int("rank", default=0, lo=0, hi=3),
+        Int("played", required=False, lo=0, hi=24),
+        Int("kept", default=0, lo=0),
+        Int("peasants", default=0, lo=0),
+    ))
     def _kill(self, t: Txn, a: Args) -> None:
         """Kill a guest in a "room" (its "rank") or a peasant in the "bistro" (true): an unburied corpse.
 
@@ -560,7 +597,16 @@ class BloodyInn(Game):
         if not extra:
             self._advance(t)
 
-    @action("bury")
+    @action("bury", fields=(
+        Player("player", required=False),
+        Bool("extra"),
+        Int("corpse", required=False, lo=1),
+        Player("owner", required=False),
+        Int("annex", required=False, lo=0),
+        Int("played", required=False, lo=0, hi=24),
+        Int("kept", default=0, lo=0),
+        Int("peasants", default=0, lo=0),
+    ))
     def _bury(self, t: Txn, a: Args) -> None:
         """Bury one of your corpses ("corpse", 1-based) under an annex with room ("owner", "annex": 0 = barn).
 
@@ -621,7 +667,7 @@ class BloodyInn(Game):
         if not extra:
             self._advance(t)
 
-    @action("pass")
+    @action("pass", fields=(Player("player", required=False), Bool("extra"), Int("checks", default=0)))
     def _pass(self, t: Txn, a: Args) -> None:
         """Pass the action turn, and optionally launder money: "checks" +n buys n checks (10F of cash each),
         −n cashes n checks (+10F each). Refused when it cannot apply in full (see the docs)."""
@@ -670,7 +716,7 @@ class BloodyInn(Game):
                                   name=name, value=n))
         return value
 
-    @action("morning")
+    @action("morning", fields=(Raw("police"), Raw("police_checks"), Raw("wage_peasants"), Raw("wages_waived")))
     def _morning(self, t: Txn, a: Args) -> None:
         """The end of the round in one step: police, departure, wages; the first-player card passes on.
 
@@ -876,7 +922,17 @@ class BloodyInn(Game):
         t.finish(top, why=how)
 
     # -- corrections --------------------------------------------------------------------------
-    @action("correct", adjustment=True)
+    @action("correct", adjustment=True, fields=(
+        Int("entrance", required=False, lo=0, hi=TRAVELLERS + 8),
+        Int("exit", required=False, lo=0, hi=TRAVELLERS + 8),
+        Int("bistro", required=False, lo=0, hi=TRAVELLERS + 8),
+        Player("player", required=False),
+        Int("hand", required=False, lo=0, hi=78),
+        Int("peasants", required=False, lo=0, hi=8),
+        Int("room", required=False, lo=1),
+        Raw("guest"),
+        Raw("police"),
+    ))
     def _correct(self, t: Txn, a: Args) -> None:
         """Set what the device keeps to what the table shows (an annex effect, a slip).
 

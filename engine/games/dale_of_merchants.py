@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from ..errors import RuleError, SetupError
 from ..messages import N_, _, listing, word
+from ..fields import Bool, Int, Ints, Player, Raw, Str
 from ..game import Game, action
 from ..spec import Counter, Option
 from ..state import Args, Txn
@@ -315,7 +316,7 @@ class DaleOfMerchants(Game):
         picks = [pool.pop(rng.randrange(len(pool))) for _pick in range(need)]
         return {**action, "decks": list(given) + picks}
 
-    @action("draw_decks")
+    @action("draw_decks", fields=(Raw("decks"),))
     def _draw_decks(self, t: Txn, a: Args) -> None:
         """Set the animal decks in play (players + 1): "decks" names them; left out (or short),
         the device draws the missing ones at random from the box and the journal records them."""
@@ -342,7 +343,11 @@ class DaleOfMerchants(Game):
         t.event(_("animal decks in play: {decks}", decks=_decks(decks)))
 
     # -- market ----------------------------------------------------------------
-    @action("set_market")
+    @action("set_market", fields=(
+        Raw("values"),
+        Int("slot", required=False, lo=0, hi=4),
+        Int("value", required=False, lo=0, hi=20),
+    ))
     def _set_market(self, t: Txn, a: Args) -> None:
         """Enter the values of the market cards: {"slot": k, "value": v} for one card, or
         {"values": [...]} for the five slots left to right (slot 4 first; null = leave as it is)."""
@@ -366,7 +371,12 @@ class DaleOfMerchants(Game):
                   for s, c in reversed(list(enumerate(t.state["market"]))) if c["card"] and c["value"] is not None]
         t.event(_("market prices: {prices}", prices=listing(prices)))
 
-    @action("buy")
+    @action("buy", fields=(
+        Player("player", required=False),
+        Int("slot", lo=0, hi=4),
+        Ints("paid", lo=0),
+        Int("value", required=False, lo=0, hi=20),
+    ))
     def _buy(self, t: Txn, a: Args) -> None:
         """Market action: buy the card in "slot", paying with cards of the values "paid" from hand.
         "value" enters the card's value if it is not entered yet. Refused by the overpay rule."""
@@ -395,7 +405,11 @@ class DaleOfMerchants(Game):
         t.state["market"][slot] = {"card": False, "value": None}
         t.event(_("{who} buys the {value} in slot {slot}: {why}", who=who, value=value, slot=slot, why=why))
 
-    @action("check_payment")
+    @action("check_payment", fields=(
+        Ints("paid", lo=0),
+        Int("slot", required=False, lo=0, hi=4),
+        Int("price", required=False, lo=0),
+    ))
     def _check_payment(self, t: Txn, a: Args) -> None:
         """Ask the referee whether cards of the values "paid" may pay "price" (or the price of
         market "slot"); the verdict and its reason are shown as payment_check. Changes nothing else."""
@@ -414,7 +428,11 @@ class DaleOfMerchants(Game):
         t.state["payment_check"] = {"price": price, "paid": list(paid), "ok": ok, "reason": why}
         t.event(("accepted: " if ok else "refused: ") + why)
 
-    @action("take")
+    @action("take", fields=(
+        Player("player"),
+        Int("slot", lo=0, hi=4),
+        Str("to", default="hand", choices=("hand", "discard", "deck", "market_discard")),
+    ))
     def _take(self, t: Txn, a: Args) -> None:
         """A card effect takes the card in market "slot" for "player" ("to": hand, discard or deck),
         or throws it away ("to": "market_discard"). The slot stays empty until clean-up."""
@@ -432,7 +450,11 @@ class DaleOfMerchants(Game):
             t.event(_("{who} takes the card in slot {slot} ({pile})", who=who, slot=slot, pile=word("pile", to)))
 
     # -- the other actions of a turn ----------------------------------------------
-    @action("technique")
+    @action("technique", fields=(
+        Player("player", required=False),
+        Bool("bonus"),
+        Str("to", default="discard", choices=("discard", "away")),
+    ))
     def _technique(self, t: Txn, a: Args) -> None:
         """Technique action: play a technique card from hand. "bonus": true when it shows the
         bonus-action icon (one more action this turn, chaining). "to": "discard" (default) or
@@ -453,7 +475,12 @@ class DaleOfMerchants(Game):
         else:
             t.event(_("{who} plays a technique", who=who))
 
-    @action("stall")
+    @action("stall", fields=(
+        Player("player", required=False),
+        Ints("values", lo=0),
+        Raw("set", required=True),
+        Int("stack", required=False, lo=1, hi=8),
+    ))
     def _stall(self, t: Txn, a: Args) -> None:
         """Stall action: build the next stack from hand: "values" of its cards and "set" (one animal
         deck's name, or one name per card). Optional "stack" confirms its number. Stack n must total
@@ -479,7 +506,7 @@ class DaleOfMerchants(Game):
         t.event(_("{who} builds stack {number}: {deck} {values}", who=who, number=number, deck=word("deck", sets[0]),
                   values=_sum_words(values)))
 
-    @action("inventory")
+    @action("inventory", fields=(Player("player", required=False), Int("count", lo=0)))
     def _inventory(self, t: Txn, a: Args) -> None:
         """Inventory action: discard "count" cards (any number, 0 too) from hand to the discard pile."""
         who = self._active(t, a)
@@ -491,7 +518,7 @@ class DaleOfMerchants(Game):
         t.add(who, "discard", count)
         t.event(N_("{who} discards {n} card", "{who} discards {n} cards", count, who=who))
 
-    @action("end_turn")
+    @action("end_turn", fields=(Player("player", required=False), Int("draw_to", default=5, lo=0, hi=20)))
     def _end_turn(self, t: Txn, a: Args) -> None:
         """Clean-up after at least one action: draw up to "draw_to" (default 5) cards, refill the
         market, and the next player on the left starts with one action."""
@@ -512,7 +539,7 @@ class DaleOfMerchants(Game):
         t.set(None, "actions", 1)
 
     # -- card effects ----------------------------------------------------------
-    @action("draw")
+    @action("draw", fields=(Player("player"), Int("count", lo=1)))
     def _draw_action(self, t: Txn, a: Args) -> None:
         """A card effect makes "player" draw "count" cards (the discard pile is reshuffled when the
         deck runs out; with both empty, as many as there were)."""
@@ -521,7 +548,12 @@ class DaleOfMerchants(Game):
         drawn, _junk = self._draw(t, who, count, junk=False)
         t.event(_("{who} draws {drawn}", who=who, drawn=drawn))
 
-    @action("move")
+    @action("move", fields=(
+        Player("player"),
+        Str("from", choices=("hand", "deck", "discard", "market_deck", "market_discard", "junk")),
+        Str("to", choices=("hand", "deck", "discard", "market_deck", "market_discard", "junk")),
+        Int("count", lo=1),
+    ))
     def _move(self, t: Txn, a: Args) -> None:
         """A card effect moves "count" cards of "player" "from" one pile "to" another: hand, deck,
         discard (the player's), market_deck, market_discard, junk (the junk pile, unlimited)."""

@@ -31,6 +31,7 @@ the choices where the rules are unclear are in docs/games/dragon-run.md.
 from __future__ import annotations
 
 from ..errors import RuleError, SetupError
+from ..fields import Int, Ints, Player, Raw, Str
 from ..game import Game, action
 from ..messages import N_, _, listing, word
 from ..spec import Counter, Option
@@ -274,7 +275,7 @@ class DragonRun(Game):
         self._check_end(t)
 
     # -- setup ------------------------------------------------------------------
-    @action("deal")
+    @action("deal", fields=(Player("player"), Ints("values", default=[])))
     def _deal(self, t: Txn, a: Args) -> None:
         """Enter the values of the 4 treasure cards dealt to "player" at the start ("values")."""
         name = a.player("player")
@@ -293,7 +294,7 @@ class DragonRun(Game):
             t.event(_("every hand is dealt: {who} starts", who=t.state["turn"]["player"]))
 
     # -- the turn -----------------------------------------------------------------
-    @action("power")
+    @action("power", fields=(Raw("player"),))
     def _power(self, t: Txn, a: Args) -> None:
         """The active player uses the character's power, before the compulsory action.
 
@@ -306,7 +307,11 @@ class DragonRun(Game):
         p["power"] = "used"
         t.event(_("{name} uses the character's power", name=name))
 
-    @action("charge")
+    @action("charge", fields=(
+        Raw("player"),
+        Str("location", choices=("dragon", "treasure_hall", "other")),
+        Int("value", required=False, lo=0, hi=10),
+    ))
     def _charge(self, t: Txn, a: Args) -> None:
         """Draw the top location card: "location" is dragon, treasure_hall or other.
 
@@ -361,7 +366,7 @@ class DragonRun(Game):
         if t.state["turn"]["player"] == name:  # a killed player's turn has already passed
             self._next_player(t)
 
-    @action("hide")
+    @action("hide", fields=(Raw("player"), Ints("discard", default=[]), Int("roll", lo=0, hi=9)))
     def _hide(self, t: Txn, a: Args) -> None:
         """Discard treasure worth at least 1 ("discard": card values), then the escape test.
 
@@ -396,7 +401,7 @@ class DragonRun(Game):
         self._reshuffle(t)
         st["turn"]["phase"] = "escaped"
 
-    @action("cry")
+    @action("cry", fields=(Raw("player"), Ints("discard", default=[])))
     def _cry(self, t: Txn, a: Args) -> None:
         """Cry like a baby: discard treasure worth at least 2 ("discard": card values); the turn passes.
 
@@ -410,13 +415,13 @@ class DragonRun(Game):
         t.event(_("{name} cries like a baby (discards {discards})", name=name, discards=_sum_words(values)))
         self._next_player(t)
 
-    @action("pass")
+    @action("pass", fields=(Raw("player"),))
     def _pass(self, t: Txn, a: Args) -> None:
         """End the turn after escaping or after a location: the next living player plays."""
         self._turn_action(t, a, ("escaped", "after_location"))
         self._next_player(t)
 
-    @action("again")
+    @action("again", fields=(Raw("player"),))
     def _again(self, t: Txn, a: Args) -> None:
         """Press your luck / take another turn: the same player plays a new turn."""
         name = self._turn_action(t, a, ("after_location",))
@@ -425,14 +430,14 @@ class DragonRun(Game):
         t.event(_("{name} takes another turn", name=name))
 
     # -- treasure cards ------------------------------------------------------------
-    @action("draw")
+    @action("draw", fields=(Player("player", required=False), Int("value", lo=0, hi=10)))
     def _draw(self, t: Txn, a: Args) -> None:
         """A player takes a treasure card worth "value" (a location, potion or power; default: the active player)."""
         name = a.player("player", t.state["turn"]["player"])
         value = a.int("value", lo=0, hi=MAX_CARD)
         self._give_cards(t, name, [value])
 
-    @action("discard")
+    @action("discard", fields=(Player("player", required=False), Ints("values", default=[])))
     def _discard(self, t: Txn, a: Args) -> None:
         """A player discards treasure cards ("values"), e.g. a potion played (default: the active player)."""
         name = a.player("player", t.state["turn"]["player"])
@@ -441,7 +446,7 @@ class DragonRun(Game):
             raise RuleError(_("discard: name the values of the cards discarded"))
         self._take_cards(t, name, values)
 
-    @action("talisman")
+    @action("talisman", fields=(Raw("player"), Int("value", lo=0, hi=10)))
     def _talisman(self, t: Txn, a: Args) -> None:
         """The active player puts a talisman ("value") from hand in play until the next reshuffle."""
         name = self._active(t, a)

@@ -25,6 +25,7 @@ interpretation.
 from __future__ import annotations
 
 from ..errors import RuleError, SetupError
+from ..fields import Bool, Int, Player, Raw, Str
 from ..game import Game, action
 from ..messages import N_, _, listing, word
 from ..spec import Counter, Option
@@ -336,7 +337,7 @@ class RedDragonInn(Game):
         turn["number"] += 1
         t.event(_("{who}'s turn: discard & draw", who=turn["player"]))
 
-    @action("next")
+    @action("next", fields=(Player("player", required=False), Bool("skip")))
     def _next(self, t: Txn, a: Args) -> None:
         """Go on to the active player's next phase (discard & draw → action → buy drinks → drink)."""
         who = self._active(t, a, "next")
@@ -399,7 +400,12 @@ class RedDragonInn(Game):
                        "the drink deck ran out: nobody paid 1 gold to the Inn; "
                        "the {n} discarded drinks are the new deck", d["deck"]))
 
-    @action("buy")
+    @action("buy", fields=(
+        Bool("extra"),
+        Player("to"),
+        Int("count", default=1, lo=1),
+        Player("player", required=False),
+    ))
     def _buy(self, t: Txn, a: Args) -> None:
         """Top card of the drink deck onto another player's Drink Me! pile (phase 3), or an extra drink from a card."""
         extra = a.bool("extra", False)
@@ -430,7 +436,15 @@ class RedDragonInn(Game):
         if not extra:
             t.state["turn"]["phase"] = "drink"
 
-    @action("drink")
+    @action("drink", fields=(
+        Bool("extra"),
+        Int("alcohol", default=0),
+        Int("fortitude", default=0),
+        Int("gold", default=0),
+        Int("chasers", default=0, lo=0),
+        Str("from", default="drink_me", choices=("drink_me", "deck")),
+        Player("player", required=False),
+    ))
     def _drink(self, t: Txn, a: Args) -> None:
         """Reveal the top of a Drink Me! pile (phase 4) and apply it, chasers and all, as ONE drink.
 
@@ -502,7 +516,7 @@ class RedDragonInn(Game):
         else:
             t.event(_("{who} drinks: {effects}", who=who, effects=effects))
 
-    @action("drink_piles", adjustment=True)
+    @action("drink_piles", adjustment=True, fields=(Int("deck", lo=0), Int("discard", lo=0)))
     def _drink_piles(self, t: Txn, a: Args) -> None:
         """Correct the drink deck and discard counts to match the table; a deck set to 0 runs out."""
         deck = a.int("deck", lo=0)
@@ -542,7 +556,7 @@ class RedDragonInn(Game):
                 paid.append(name)
         return paid
 
-    @action("gamble")
+    @action("gamble", fields=(Player("player", required=False),))
     def _gamble(self, t: Txn, a: Args) -> None:
         """"Gambling? I'm in!" as the action: everyone still in antes 1 gold; the starter is in control."""
         who = self._active(t, a, "gamble")
@@ -577,7 +591,11 @@ class RedDragonInn(Game):
             raise RuleError(_("it is {active}'s go in the gambling round, not {who}'s", active=g["to_act"], who=who))
         return g, who
 
-    @action("play")
+    @action("play", fields=(
+        Str("card", choices=("gambling", "cheat", "winning_hand")),
+        Bool("ante"),
+        Player("player", required=False),
+    ))
     def _play(self, t: Txn, a: Args) -> None:
         """Play a gambling card, a cheating card or "Winning Hand!" in the round: take control.
 
@@ -597,7 +615,7 @@ class RedDragonInn(Game):
         g["to_act"] = self._next_in_round(t, who)
         self._check_round_end(t)
 
-    @action("pass")
+    @action("pass", fields=(Player("player", required=False),))
     def _pass(self, t: Txn, a: Args) -> None:
         """Pass in the gambling round (you may still play later, if the round goes on)."""
         g, who = self._round_player(t, a, "pass")
@@ -605,7 +623,7 @@ class RedDragonInn(Game):
         g["to_act"] = self._next_in_round(t, who)
         self._check_round_end(t)
 
-    @action("leave")
+    @action("leave", fields=(Player("player"),))
     def _leave(self, t: Txn, a: Args) -> None:
         """A player leaves the gambling round (a card lets them): no more gambling or cheating cards."""
         g = self._round(t)
@@ -616,7 +634,7 @@ class RedDragonInn(Game):
         t.event(_("{who} leaves the gambling round", who=who))
         self._check_round_end(t)
 
-    @action("force_out")
+    @action("force_out", fields=(Player("player"),))
     def _force_out(self, t: Txn, a: Args) -> None:
         """A card forces a player out of the round; if one player remains, they win it."""
         g = self._round(t)
@@ -630,7 +648,7 @@ class RedDragonInn(Game):
         else:
             self._check_round_end(t)
 
-    @action("end_round")
+    @action("end_round", fields=(Raw("winner"),))
     def _end_round_action(self, t: Txn, a: Args) -> None:
         """End the round now (a card says so): the pot to "winner" (default: the player in control), null = the Inn."""
         g = self._round(t)
@@ -646,7 +664,7 @@ class RedDragonInn(Game):
             winner = g["control"]
         self._end_round(t, winner, why=_("a card ended the round"))
 
-    @action("pay_pot", adjustment=True)
+    @action("pay_pot", adjustment=True, fields=(Player("player"), Int("amount", lo=1)))
     def _pay_pot(self, t: Txn, a: Args) -> None:
         """A player puts gold into the pot (a card says so); only as much as they have."""
         self._round(t)
