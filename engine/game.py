@@ -15,7 +15,7 @@ from typing import Any, Callable, ClassVar
 
 from .errors import RuleError, SetupError
 from .fields import Field, Int, Player, Str
-from .messages import _, listing, word
+from .messages import Msg, _, listing, word
 from .spec import Counter, Option
 from .state import Args, Txn, clone
 
@@ -63,7 +63,9 @@ class Game:
     :meth:`player_counter_specs`, :meth:`table_counter_specs`,
     :meth:`setup_extra`, :meth:`before_action`, :meth:`consequences`,
     :meth:`resolve_pending`, :meth:`prepare`, :meth:`view_extra`,
-    :meth:`describe`.
+    :meth:`describe`; and, for what the screens and the command line say
+    about it without naming it, :attr:`main_counter`, :meth:`starter_hint`,
+    :meth:`outcome`, :meth:`result_words`, :meth:`result_line`.
     """
 
     id: ClassVar[str] = ""
@@ -72,6 +74,9 @@ class Game:
     max_players: ClassVar[int] = 8
     options_spec: ClassVar[tuple[Option, ...]] = ()
     actions: ClassVar[dict[str, ActionInfo]] = {}
+    #: The player counter that decides the game (the end screen's chart follows it); None: no
+    #: preference (the screens take the first player counter).
+    main_counter: ClassVar[str | None] = None
 
     def __init_subclass__(cls, **kw):
         super().__init_subclass__(**kw)
@@ -133,6 +138,43 @@ class Game:
     def _probe(cls) -> "Game":
         n = max(cls.min_players, min(4, cls.max_players))
         return cls([f"P{i + 1}" for i in range(n)], {})
+
+    # -- what the screens and the command line say about the game ------------
+    @classmethod
+    def starter_hint(cls, options: dict) -> Msg | None:
+        """Who starts, in the rulebook's words ("The bravest player starts"); None: the rules say nothing.
+
+        ``options`` are the options chosen so far (possibly incomplete: the new-game screen asks before
+        the game is set up).
+        """
+        return None
+
+    def outcome(self, state: dict) -> dict:
+        """What a finished game stores as its result (the journal's games table): JSON, kept short.
+
+        Default: ``{"winners": [...], "draw": bool}``; a game adds its own keys
+        (and says them in :meth:`result_line`).
+        """
+        return {"winners": list(state["winners"]), "draw": state["draw"]}
+
+    def result_words(self, state: dict) -> Msg:
+        """How a finished game ended, in a few words ("Ana won", "a draw", "no winner")."""
+        if state.get("draw"):
+            return _("a draw")
+        if state["winners"]:
+            return _("{names} won", names=listing(state["winners"], _(" and ")))
+        return _("no winner")
+
+    @classmethod
+    def result_line(cls, result: dict) -> Msg:
+        """A stored result (what :meth:`outcome` returned) in a few words, for a list of past games
+        ("won by Ana", "draw: Ana, Ben", "no winner")."""
+        winners = [str(w) for w in result.get("winners") or []]
+        if result.get("draw"):
+            return _("draw: {names}", names=listing(winners))
+        if winners:
+            return _("won by {names}", names=listing(winners))
+        return _("no winner")
 
     # -- hooks ---------------------------------------------------------------
     def player_counter_specs(self) -> list[Counter]:
@@ -280,7 +322,7 @@ class Game:
             raise RuleError(_("{game} has no action {name!r} (actions: {known})", game=self.title or self.id,
                               name=name, known=known))
         if state["over"] and not info.when_over:
-            raise RuleError(_("the game is over ({result}); only undo is possible", result=self._result_words(state)))
+            raise RuleError(_("the game is over ({result}); only undo is possible", result=self.result_words(state)))
         declared = {f.name for f in info.fields}
         extra = sorted(k for k in action if k != "action" and k not in declared)
         if extra:  # before anything else: a typo must not hide behind another refusal
@@ -293,16 +335,6 @@ class Game:
         if not t.state["over"]:
             self.consequences(t)
         return t.state, t.events
-
-    @staticmethod
-    def _result_words(state: dict) -> str:
-        if state.get("draw"):
-            return _("a draw")
-        if state["winners"]:
-            return _("{names} won", names=listing(state["winners"], _(" and ")))
-        if state.get("dragon_won"):
-            return _("the dragon won")
-        return _("no winner")
 
     def view(self, state: dict) -> dict:
         """The public JSON view (the ``tablekeeper replay`` contract)."""

@@ -153,19 +153,13 @@ class Session:
             return Outcome("noop", p.entry, None, p.events, self.rules.view(p.state), text)
         was_over = self.match.state["over"]
         now_over = p.state["over"]
-        result = self._result(p.state) if now_over and not was_over else None
+        result = self.rules.outcome(p.state) if now_over and not was_over else None
         self.journal.append(self.game_id, self._next_seq, p.entry, result=result,
                             reopen=was_over and not now_over)
         seq = self._next_seq
         self._next_seq += 1
         self.match.accept(p)
         return Outcome(p.kind, p.entry, seq, p.events, self.rules.view(p.state), text)
-
-    def _result(self, state: dict) -> dict:
-        view = self.rules.view(state)
-        return {k: view[k] for k in ("winners", "draw") if k in view} | (
-            {"dragon_won": view["dragon_won"]} if "dragon_won" in view else {}
-        )
 
     def history(self, since: int = 0) -> list[dict]:
         """The journal of this game in words: one item per entry from ``since`` on.

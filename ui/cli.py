@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ..engine import Journal, RuleError, Session, TablekeeperError, available
 from ..engine.errors import JournalBusy
+from ..engine.game import Game
 from ..engine.messages import translated
 from ..engine.text import shown
 
@@ -213,17 +214,13 @@ def cmd_history(args) -> int:
 
 
 def cmd_list(args) -> int:
+    games = available()
     with _journal(args) as journal:
         for g in journal.games():
             started = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.started))
-            if g.finished is None:
-                status = "unfinished"
-            elif g.result and g.result.get("draw"):
-                status = "draw: " + ", ".join(g.result.get("winners", []))
-            elif g.result and g.result.get("dragon_won"):
-                status = "the dragon won"
-            else:
-                status = "won by " + ", ".join((g.result or {}).get("winners", []) or ["nobody"])
+            # the game says its own result (a game of an unknown id: the generic words)
+            rules = games.get(g.game, Game)
+            status = "unfinished" if g.finished is None else say(args, rules.result_line(g.result or {}))
             players = ", ".join(str(p) for p in g.setup.get("players", []))
             print(f"{g.id:>4}  {started}  {shown(g.game):<18} {shown(players)}  [{shown(status)}]")
     return 0

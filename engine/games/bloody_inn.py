@@ -106,6 +106,7 @@ def _rooms_list(numbers) -> object:
 class BloodyInn(Game):
     id = "bloody-inn"
     title = "The Bloody Inn"
+    main_counter = "cash"
     min_players = 1
     max_players = 4
     options_spec = (
@@ -121,6 +122,10 @@ class BloodyInn(Game):
                "gives no money (read your card)", kind=list, check=_check_pocket),
         Option("barn", 3, "corpses the barn (player-aid card) can hold", lo=0, hi=10),
     )
+
+    @classmethod
+    def starter_hint(cls, options):
+        return _("The greediest player takes the first-player card")
 
     def __init__(self, players, options=None):
         super().__init__(players, options)

@@ -122,6 +122,7 @@ def _check_names(value: list) -> None:
 class DaleOfMerchants(Game):
     id = "dale-of-merchants"
     title = "Dale of Merchants"
+    main_counter = "stall"
     min_players = 2
     max_players = 4
     options_spec = (
@@ -132,6 +133,10 @@ class DaleOfMerchants(Game):
         Option("market_cards_per_deck", 11, "cards each animal deck in play adds to the market deck: "
                "its cards valued 2–5 (15 cards less the four valued 1 in the base box)", lo=1, hi=60),
     )
+
+    @classmethod
+    def starter_hint(cls, options):
+        return _("The shrewdest merchant starts")
 
     def __init__(self, players, options=None):
         super().__init__(players, options)

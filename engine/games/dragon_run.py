@@ -81,6 +81,7 @@ def _sum_words(values: list[int]) -> str:
 class DragonRun(Game):
     id = "dragon-run"
     title = "Dragon Run"
+    main_counter = "treasure"
     min_players = 2
     max_players = 5
     options_spec = (
@@ -91,6 +92,20 @@ class DragonRun(Game):
         Option("characters", {}, 'character card of each player, {"Ana": "Knight", ...} (shown only)',
                kind=dict, check=_check_characters),
     )
+
+    @classmethod
+    def starter_hint(cls, options):
+        return _("The bravest player starts")
+
+    def outcome(self, state):
+        return super().outcome(state) | {"dragon_won": state["dragon_won"]}
+
+    def result_words(self, state):
+        return _("the dragon won") if state["dragon_won"] else super().result_words(state)
+
+    @classmethod
+    def result_line(cls, result):
+        return _("the dragon won") if result.get("dragon_won") else super().result_line(result)
 
     def __init__(self, players, options=None):
         super().__init__(players, options)

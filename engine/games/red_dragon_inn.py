@@ -77,6 +77,7 @@ def start_gold(n: int, options: dict) -> int:
 class RedDragonInn(Game):
     id = "red-dragon-inn"
     title = "The Red Dragon Inn"
+    main_counter = "gold"
     min_players = 2
     max_players = 8
     options_spec = (
@@ -88,6 +89,10 @@ class RedDragonInn(Game):
                '{"name": ..., "counter": ..., "start": ...} for any character with an extra deck', kind=dict),
         Option("first_player", "", "who goes first (default: the first player listed)", kind=str),
     )
+
+    @classmethod
+    def starter_hint(cls, options):
+        return _("The thirstiest adventurer starts")
 
     # -- setup -----------------------------------------------------------------
     def __init__(self, players, options=None):
@@ -197,7 +202,7 @@ class RedDragonInn(Game):
         if t.state["over"] and info.name != "resolve":
             raise RuleError(_("the pending losses of {who} end the game ({result}): "
                               "send resolve to end it, or change the numbers first",
-                              who=who, result=self._result_words(t.state)))
+                              who=who, result=self.result_words(t.state)))
         if actor is not None and self._default_actor(t.state, info.name) != actor:
             # Applying the losses put the player this action was meant for out
             # (or ended the round): it would silently act for someone else.
