@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from tablekeeper.engine import Journal, Match, RuleError, Session, SetupError, canonical, make_rules
-from tablekeeper.engine.games.bloody_inn import LEDGER_CAUSES, solo_band
+from tablekeeper.engine.games.bloody_inn.rules import LEDGER_CAUSES, solo_band
 
 from ..conftest import ROOT, examples, replay, replay_cli
 

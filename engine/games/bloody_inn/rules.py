@@ -1,42 +1,14 @@
-"""bloody-inn — The Bloody Inn: wealth, checks, corpses, annexes, the night, the morning, the final count.
-
-The cards stay physical; the device keeps the money and the structure of the game:
-
-* per player ``cash`` (the wealth track, 0–40F: a gain beyond 40 is lost and an
-  event says how much) and ``checks`` (10F each, unbounded); the hand size
-  (``hand``, of which ``peasants``), the annexes built (``annexes``: index 0 is
-  the barn, the player-aid card; each with its rank = how many corpses it can
-  hold and the money of each corpse buried under it), the unburied corpses
-  (``corpses``: rank and pocket money) and the francs lost to the 40F cap
-  (``lost``);
-* table ``round`` and ``season`` (1, then 2 once the exit stack has been
-  shuffled into a new entrance stack); the inn (``inn``): the open rooms (whose
-  key, whether a traveller sleeps there, whether that traveller is police),
-  the entrance and exit stack sizes, the peasants in the bistro and the
-  corpses the police made disappear (``discarded``);
-* the structure of a round (``phase``): ``welcome`` (the first player fills the
-  open rooms from the entrance stack), ``night`` (two action turns per player
-  in seat order from the first player; ``turn`` says whose), ``morning`` (one
-  action does the police, the departure, the wages and passes the first-player
-  card on), ``count`` (after the last round: end-of-game annex gains are
-  recorded with ``adjust``, then ``resolve`` makes the final count), ``over``;
-* the ledger (``ledger``): the net francs that entered or left the players'
-  wealth (cash + 10 × checks) by cause. Laundering and transfers move francs
-  between places and never appear there; so the players' total wealth is
-  always the starting wealth plus the ledger's sum ("francs never appear from
-  nowhere").
-
-Rules: ../shared/RULES.md (The Bloody Inn) and ../shared/seeds/bloody-inn.es.txt;
-the choices where the rules are unclear are in docs/games/bloody-inn.md.
-"""
+"""The Bloody Inn's rules: its numbers, its setup, its actions and their consequences."""
 from __future__ import annotations
 
-from ..errors import RuleError, SetupError
-from ..messages import N_, _, listing, word
-from ..fields import Bool, Int, Ints, Player, Raw, Str
-from ..game import Game, action
-from ..spec import Counter, Option
-from ..state import Args, Txn
+from ...errors import RuleError, SetupError
+from ...messages import N_, _, listing, word
+from ...fields import Bool, Int, Ints, Player, Raw, Str
+from ...game import Game, action
+from ...spec import Counter, Option
+from ...state import Args, Txn
+from .words import COUNT_REASON, _annex, _cards, _checks, _peasants, _rooms_list, _travellers, _unburied
+
 
 TRAVELLERS = 70  # 78 guest cards = 70 travellers + 8 peasants
 #: Cards removed unseen from the traveller deck (rulebook "Preparar"; solo: publisher's rules).
@@ -56,7 +28,6 @@ MAX_RANK = 3
 SOLO_BANDS = ((170, "demonic"), (150, "evil"), (130, "hazardous"), (110, "worrying"))
 LEDGER_CAUSES = ("bury", "departure", "police", "wages", "adjust", "transfer")
 PHASES = ("welcome", "night", "morning", "count", "over")
-COUNT_REASON = _("final count: record end-of-game annex gains with adjust, then resolve")
 
 
 def _check_first(value) -> None:
@@ -71,42 +42,9 @@ def _check_pocket(value) -> None:
                            "like [8, 12, 18, 26], not {value!r}", value=value))
 
 
-def _cards(n: int):
-    return N_("{n} card", "{n} cards", n)
-
-
-def _peasants(n: int):
-    return N_("{n} peasant", "{n} peasants", n)
-
-
-def _travellers(n: int):
-    return N_("{n} traveller", "{n} travellers", n)
-
-
-def _checks(n: int):
-    return N_("{n} check", "{n} checks", n)
-
-
-def _unburied(n: int):
-    return N_("{n} unburied corpse", "{n} unburied corpses", n)
-
-
-def _annex(name: str):
-    """An annex's name as a game word: the barn, a card's name, or the default "annex 2"."""
-    number = name[len("annex "):] if name.startswith("annex ") else ""
-    if number.isdigit() and str(int(number)) == number:
-        return _("annex {number}", number=int(number))
-    return word("annex", name)
-
-
-def _rooms_list(numbers) -> object:
-    return listing(str(n) for n in numbers)
-
-
-class BloodyInn(Game):
+class BloodyInnRules(Game):
     id = "bloody-inn"
     title = "The Bloody Inn"
-    main_counter = "cash"
     min_players = 1
     max_players = 4
     options_spec = (
@@ -122,10 +60,6 @@ class BloodyInn(Game):
                "gives no money (read your card)", kind=list, check=_check_pocket),
         Option("barn", 3, "corpses the barn (player-aid card) can hold", lo=0, hi=10),
     )
-
-    @classmethod
-    def starter_hint(cls, options):
-        return _("The greediest player takes the first-player card")
 
     def __init__(self, players, options=None):
         super().__init__(players, options)
@@ -272,28 +206,6 @@ class BloodyInn(Game):
         if not 1 <= number <= len(rooms):
             raise RuleError(_("there is no room {number} (the open rooms are 1–{last})", number=number, last=len(rooms)))
         return rooms[number - 1]
-
-    def _phase_refusal(self, t: Txn, wanted: str) -> RuleError:
-        st = t.state
-        phase = st["phase"]
-        first = st["first_player"]
-        if phase == "welcome":
-            return RuleError(_("the travellers have not been welcomed yet: {first} (first player) welcomes them first",
-                               first=first))
-        if phase == "night":
-            turn = st["turn"]
-            if wanted == "welcome":
-                if all(r["guest"] for r in self._rooms(t)):
-                    return RuleError(_("rooms are all taken: the travellers are welcomed; the night has begun"))
-                return RuleError(_("travellers are welcomed only at the start of a round; the night has begun"))
-            return RuleError(_("the night is not over: it is {player}'s turn (action {action})", player=turn["player"],
-                               action=turn["action"]))
-        if phase == "morning":
-            return RuleError(_("every player has taken both actions: the morning comes next (action morning)"))
-        if phase == "count":
-            return RuleError(_("the last round is over: record end-of-game gains with adjust, "
-                               "then resolve for the final count"))
-        return RuleError(_("the game is over"))
 
     def _actor(self, t: Txn, a: Args, *, allow_extra: bool = True) -> tuple[str, bool]:
         """Who acts in a night action and whether it is an extra (annex-power) action."""
@@ -990,140 +902,6 @@ class BloodyInn(Game):
                               "room+guest/police)"))
         t.event(_("corrected: {changes}", changes=listing(changed)))
 
-    # -- views ----------------------------------------------------------------------------------
-    def view_extra(self, state: dict) -> dict:
-        return {
-            "phase": state["phase"],
-            "turn": dict(state["turn"]),
-            "first_player": state["first_player"],
-            "last_round": state["last_round"],
-            "inn": {**state["inn"], "rooms": [dict(r) for r in state["inn"]["rooms"]]},
-            "ledger": dict(state["ledger"]),
-            "final_count": None if state["final_count"] is None else
-            {k: dict(v) for k, v in state["final_count"].items()},
-            "solo": None if state["solo"] is None else dict(state["solo"]),
-        }
-
-    def seat_view(self, state, name):
-        p = next(p for p in state["players"] if p["name"] == name)
-        phase = state["phase"]
-        turn = state["turn"]
-        mine = phase == "night" and turn["player"] == name
-        if state["over"]:
-            solo = state["solo"]
-            if solo is not None:
-                status = word("status", "LOST") if solo["lost"] else (
-                    _("{band} innkeeper", band=word("innkeeper", solo["band"])) if solo["band"]
-                    else word("status", "game over"))
-            else:
-                status = word("status", "winner") if name in state["winners"] else word("status", "game over")
-        elif mine:
-            status = _("your turn: action {number}", number=turn["action"])
-        elif phase == "welcome" and state["first_player"] == name:
-            status = word("status", "welcome travellers")
-        elif phase == "morning" and state["first_player"] == name:
-            status = word("status", "morning: press")
-        elif phase == "count":
-            status = word("status", "final count")
-        else:
-            status = ""
-        table = [[word("counter", "round"), state["table"]["round"]],
-                 [word("label", "entrance"), state["inn"]["entrance"]]]
-        if state["last_round"] and not state["over"]:
-            table[0] = [word("label", "LAST round"), state["table"]["round"]]
-        return {
-            "counters": [[word("counter", "cash"), p["counters"]["cash"]],
-                         [word("counter", "checks"), p["counters"]["checks"]],
-                         [word("label", "hand"), p["hand"]], [word("label", "corpses"), len(p["corpses"])]],
-            "status": status,
-            "alert": mine and bool(p["corpses"]) and any(r["guest"] and r["police"] for r in state["inn"]["rooms"]),
-            "table": table,
-        }
-
-    def seat_actions(self, state, name):
-        if state["over"]:
-            return []
-        phase = state["phase"]
-        if phase == "welcome" and state["first_player"] == name:
-            return [{"label": word("label", "welcome"), "action": {"action": "welcome"}}]
-        if phase == "morning" and state["first_player"] == name:
-            return [{"label": word("label", "morning"), "action": {"action": "morning"}}]
-        if phase == "count":
-            return [{"label": word("label", "final count"), "action": {"action": "resolve"}}]
-        if phase != "night" or state["turn"]["player"] != name:
-            return []
-        p = next(p for p in state["players"] if p["name"] == name)
-        me = {"action": "pass", "player": name}
-        out = [{"label": word("label", "pass"), "action": dict(me)}]
-        cash, checks = p["counters"]["cash"], p["counters"]["checks"]
-        if cash >= CHECK:
-            out.append({"label": _("bank {amount}F", amount=CHECK * (cash // CHECK)),
-                        "action": {**me, "checks": cash // CHECK}})
-        if checks and cash + CHECK <= CASH_MAX:
-            out.append({"label": word("label", "cash a check"), "action": {**me, "checks": -1}})
-        if p["corpses"] and len(p["annexes"][0]["buried"]) < p["annexes"][0]["rank"] \
-                and p["corpses"][0]["rank"] <= p["hand"]:
-            out.append({"label": word("label", "bury: barn"), "action": {"action": "bury", "player": name, "corpse": 1,
-                                                          "annex": 0}})
-        return out
-
-    def describe(self, action: dict) -> str:
-        name = action.get("action")
-        who = action.get("player")
-        if name == "adjust" and action.get("cause"):
-            return _("{who}: {counter} {delta:+d} ({cause})", who=who or _("table"),
-                     counter=word("counter", str(action.get("counter"))), delta=action.get("delta", 0),
-                     cause=action["cause"])
-        if name == "welcome":
-            if "room" in action:
-                if action.get("police"):
-                    return _("welcome a traveller into room {room} (police)", room=action["room"])
-                return _("welcome a traveller into room {room}", room=action["room"])
-            police = action.get("police_rooms") or []
-            if police:
-                return _("welcome the travellers (police in {rooms})", rooms=_rooms_list(police))
-            return _("welcome the travellers")
-        actor = who or _("the active player")
-        if name in ("bribe", "kill"):
-            if "room" in action:
-                if name == "bribe":
-                    return _("{who} bribes the rank-{rank} guest of room {room}", who=actor, rank=action.get("rank"),
-                             room=action["room"])
-                return _("{who} kills the rank-{rank} guest of room {room}", who=actor, rank=action.get("rank"),
-                         room=action["room"])
-            if name == "bribe":
-                return _("{who} bribes peasants in the bistro", who=actor)
-            return _("{who} kills peasants in the bistro", who=actor)
-        if name == "build":
-            annex = _annex(action["name"]) if isinstance(action.get("name"), str) else \
-                action["name"] if "name" in action else _("an annex")
-            return _("{who} builds {annex} (rank {rank})", who=actor, annex=annex, rank=action.get("rank"))
-        if name == "bury":
-            owner = action.get("owner")
-            corpse = action.get("corpse", 1)
-            annex = action.get("annex", "")
-            if owner and owner != who:
-                if str(annex):
-                    return _("{who} buries corpse {corpse} under {owner}'s annex {annex}", who=actor, corpse=corpse,
-                             owner=owner, annex=annex)
-                return _("{who} buries corpse {corpse} under {owner}'s annex", who=actor, corpse=corpse, owner=owner)
-            if str(annex):
-                return _("{who} buries corpse {corpse} under their annex {annex}", who=actor, corpse=corpse,
-                         annex=annex)
-            return _("{who} buries corpse {corpse} under their annex", who=actor, corpse=corpse)
-        if name == "pass":
-            n = action.get("checks", 0)
-            if isinstance(n, int) and n > 0:
-                return N_("{who} passes and buys {n} check", "{who} passes and buys {n} checks", n, who=actor)
-            if isinstance(n, int) and n < 0:
-                return N_("{who} passes and cashes {n} check", "{who} passes and cashes {n} checks", -n, who=actor)
-            return _("{who} passes", who=actor)
-        if name == "morning":
-            return _("the morning: police, departure, wages")
-        if name == "resolve":
-            return _("the final count")
-        return super().describe(action)
-
 
 def solo_band(score: int) -> str | None:
     """The solo innkeeper's rank for a final score (None below 110F)."""
@@ -1131,6 +909,3 @@ def solo_band(score: int) -> str | None:
         if score >= floor:
             return band
     return None
-
-
-GAME = BloodyInn

@@ -1,0 +1,128 @@
+"""The Bloody Inn in words: its history sentences, its refusals of an action out of phase, its word
+helpers (cards, peasants, checks, annexes) and who starts."""
+from __future__ import annotations
+
+from ...errors import RuleError
+from ...messages import N_, _, listing, word
+from ...game import Game
+from ...state import Txn
+
+COUNT_REASON = _("final count: record end-of-game annex gains with adjust, then resolve")
+
+
+def _cards(n: int):
+    return N_("{n} card", "{n} cards", n)
+
+
+def _peasants(n: int):
+    return N_("{n} peasant", "{n} peasants", n)
+
+
+def _travellers(n: int):
+    return N_("{n} traveller", "{n} travellers", n)
+
+
+def _checks(n: int):
+    return N_("{n} check", "{n} checks", n)
+
+
+def _unburied(n: int):
+    return N_("{n} unburied corpse", "{n} unburied corpses", n)
+
+
+def _annex(name: str):
+    """An annex's name as a game word: the barn, a card's name, or the default "annex 2"."""
+    number = name[len("annex "):] if name.startswith("annex ") else ""
+    if number.isdigit() and str(int(number)) == number:
+        return _("annex {number}", number=int(number))
+    return word("annex", name)
+
+
+def _rooms_list(numbers) -> object:
+    return listing(str(n) for n in numbers)
+
+
+class BloodyInnWords(Game):
+
+    @classmethod
+    def starter_hint(cls, options):
+        return _("The greediest player takes the first-player card")
+
+    def _phase_refusal(self, t: Txn, wanted: str) -> RuleError:
+        st = t.state
+        phase = st["phase"]
+        first = st["first_player"]
+        if phase == "welcome":
+            return RuleError(_("the travellers have not been welcomed yet: {first} (first player) welcomes them first",
+                               first=first))
+        if phase == "night":
+            turn = st["turn"]
+            if wanted == "welcome":
+                if all(r["guest"] for r in self._rooms(t)):
+                    return RuleError(_("rooms are all taken: the travellers are welcomed; the night has begun"))
+                return RuleError(_("travellers are welcomed only at the start of a round; the night has begun"))
+            return RuleError(_("the night is not over: it is {player}'s turn (action {action})", player=turn["player"],
+                               action=turn["action"]))
+        if phase == "morning":
+            return RuleError(_("every player has taken both actions: the morning comes next (action morning)"))
+        if phase == "count":
+            return RuleError(_("the last round is over: record end-of-game gains with adjust, "
+                               "then resolve for the final count"))
+        return RuleError(_("the game is over"))
+
+    def describe(self, action: dict) -> str:
+        name = action.get("action")
+        who = action.get("player")
+        if name == "adjust" and action.get("cause"):
+            return _("{who}: {counter} {delta:+d} ({cause})", who=who or _("table"),
+                     counter=word("counter", str(action.get("counter"))), delta=action.get("delta", 0),
+                     cause=action["cause"])
+        if name == "welcome":
+            if "room" in action:
+                if action.get("police"):
+                    return _("welcome a traveller into room {room} (police)", room=action["room"])
+                return _("welcome a traveller into room {room}", room=action["room"])
+            police = action.get("police_rooms") or []
+            if police:
+                return _("welcome the travellers (police in {rooms})", rooms=_rooms_list(police))
+            return _("welcome the travellers")
+        actor = who or _("the active player")
+        if name in ("bribe", "kill"):
+            if "room" in action:
+                if name == "bribe":
+                    return _("{who} bribes the rank-{rank} guest of room {room}", who=actor, rank=action.get("rank"),
+                             room=action["room"])
+                return _("{who} kills the rank-{rank} guest of room {room}", who=actor, rank=action.get("rank"),
+                         room=action["room"])
+            if name == "bribe":
+                return _("{who} bribes peasants in the bistro", who=actor)
+            return _("{who} kills peasants in the bistro", who=actor)
+        if name == "build":
+            annex = _annex(action["name"]) if isinstance(action.get("name"), str) else \
+                action["name"] if "name" in action else _("an annex")
+            return _("{who} builds {annex} (rank {rank})", who=actor, annex=annex, rank=action.get("rank"))
+        if name == "bury":
+            owner = action.get("owner")
+            corpse = action.get("corpse", 1)
+            annex = action.get("annex", "")
+            if owner and owner != who:
+                if str(annex):
+                    return _("{who} buries corpse {corpse} under {owner}'s annex {annex}", who=actor, corpse=corpse,
+                             owner=owner, annex=annex)
+                return _("{who} buries corpse {corpse} under {owner}'s annex", who=actor, corpse=corpse, owner=owner)
+            if str(annex):
+                return _("{who} buries corpse {corpse} under their annex {annex}", who=actor, corpse=corpse,
+                         annex=annex)
+            return _("{who} buries corpse {corpse} under their annex", who=actor, corpse=corpse)
+        if name == "pass":
+            n = action.get("checks", 0)
+            if isinstance(n, int) and n > 0:
+                return N_("{who} passes and buys {n} check", "{who} passes and buys {n} checks", n, who=actor)
+            if isinstance(n, int) and n < 0:
+                return N_("{who} passes and cashes {n} check", "{who} passes and cashes {n} checks", -n, who=actor)
+            return _("{who} passes", who=actor)
+        if name == "morning":
+            return _("the morning: police, departure, wages")
+        if name == "resolve":
+            return _("the final count")
+        return super().describe(action)
