@@ -2,13 +2,12 @@
 from __future__ import annotations
 
 from ...errors import RuleError, SetupError
-from ...messages import N_, _, listing, word
 from ...fields import Bool, Int, Ints, Player, Raw, Str
 from ...game import Game, action
+from ...messages import N_, _, listing, word
 from ...spec import Counter, Option
 from ...state import Args, Txn
 from .words import COUNT_REASON, _annex, _cards, _checks, _peasants, _rooms_list, _travellers, _unburied
-
 
 TRAVELLERS = 70  # 78 guest cards = 70 travellers + 8 peasants
 #: Cards removed unseen from the traveller deck (rulebook "Preparar"; solo: publisher's rules).
@@ -43,6 +42,8 @@ def _check_pocket(value) -> None:
 
 
 class BloodyInnRules(Game):
+    """The game's setup, actions and consequences."""
+
     id = "bloody-inn"
     title = "The Bloody Inn"
     min_players = 1

@@ -7,6 +7,8 @@ from .rules import CASH_MAX, CHECK
 
 
 class BloodyInnViews(Game):
+    """What the game shows: the public view's own keys and each seat's pod."""
+
     main_counter = "cash"
 
     def view_extra(self, state: dict) -> dict:

@@ -3,8 +3,8 @@ helpers (cards, peasants, checks, annexes) and who starts."""
 from __future__ import annotations
 
 from ...errors import RuleError
-from ...messages import N_, _, listing, word
 from ...game import Game
+from ...messages import N_, _, listing, word
 from ...state import Txn
 
 COUNT_REASON = _("final count: record end-of-game annex gains with adjust, then resolve")
@@ -43,6 +43,7 @@ def _rooms_list(numbers) -> object:
 
 
 class BloodyInnWords(Game):
+    """The game's sentences: the history, who starts."""
 
     @classmethod
     def starter_hint(cls, options):

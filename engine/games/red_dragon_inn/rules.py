@@ -1,35 +1,13 @@
-"""The Red Dragon Inn: gold, fortitude, alcohol, Drink Me! piles, turns and gambling.
-
-The cards stay physical; this module keeps the numbers and applies every
-consequence the rulebook (``seeds/red-dragon-inn.es.txt``) draws from them:
-
-* the Inn is the bank. ``table.inn`` is the Inn's net take since setup (0 at
-  the start, + what players pay it, − what it pays out), so players' gold +
-  ``inn`` + ``pot`` never changes;
-* the drink deck and its discard are counted (``drinks``): buying and drinking
-  move cards between the deck, the Drink Me! piles and the discard; when the
-  deck runs out every player still in pays 1 gold to the Inn and the discard
-  becomes the new deck;
-* a loss (passing out, out of gold) first waits in ``pending`` — the last
-  chance window. Adjustments, transfers and card-driven extra drinks leave it
-  open and may save the player; ``resolve`` or the next other action applies
-  it: pass-out splits first, then the zero-gold checks, then a draw or the last
-  one standing;
-* a gambling round (``gambling``) follows the round's turn order, control and
-  "Winning Hand!" rules, and ends by itself when everyone but the player in
-  control has passed.
-
-``docs/games/red-dragon-inn.md`` documents every action, option and
-interpretation.
-"""
+"""The Red Dragon Inn's rules: the Inn as the bank, drinks, the last chance window, turns and gambling."""
 from __future__ import annotations
 
-from ..errors import RuleError, SetupError
-from ..fields import Bool, Int, Player, Raw, Str
-from ..game import Game, action
-from ..messages import N_, _, listing, word
-from ..spec import Counter, Option
-from ..state import Args, Txn
+from ...errors import RuleError, SetupError
+from ...fields import Bool, Int, Player, Raw, Str
+from ...game import Game, action
+from ...messages import N_, _, listing, word
+from ...spec import Counter, Option
+from ...state import Args, Txn
+from .words import CARD_WORDS, LOSS_WORDS, PHASE_WORDS, _effect
 
 #: Cards in the base game's drink deck. The Spanish rulebook copy does not give
 #: the number; the published component list of the base box does ("30 card
@@ -37,8 +15,6 @@ from ..state import Args, Txn
 BASE_DRINK_DECK = 30
 
 PHASES = ("discard", "action", "buy", "drink")
-#: The phases in sentences ("now is buy drinks"); a pod shows the bare phase (``word("phase", ...)``).
-PHASE_WORDS = {"discard": _("discard & draw"), "action": _("action"), "buy": _("buy drinks"), "drink": _("drink")}
 
 #: Characters with extra material: the counter the device keeps for them and its start.
 #: Serena's piety marker starts on 8; the deck-based characters get a free counter.
@@ -52,17 +28,10 @@ KNOWN_CHARACTERS = {
 FIXED_COUNTERS = ("gold", "fortitude", "alcohol", "drink_me")
 
 CARDS = ("gambling", "cheat", "winning_hand")
-CARD_WORDS = {"gambling": _("a gambling card"), "cheat": _("a cheating card"), "winning_hand": _('"Winning Hand!"')}
-#: The cards on a pod's buttons.
-CARD_LABELS = {"gambling": word("label", "gambling"), "cheat": word("label", "cheat"),
-               "winning_hand": word("label", "winning hand")}
 
 #: The reasons of a pending loss (``state["pending"]``: data, so plain strings) and their words.
 PASSING_OUT = "passing out"
 OUT_OF_GOLD = "out of gold"
-LOSS_WORDS = {PASSING_OUT: _("passing out"), OUT_OF_GOLD: _("out of gold")}
-#: A pod's alarm for a pending loss.
-LOSS_ALARMS = {PASSING_OUT: word("status", "PASSING OUT"), OUT_OF_GOLD: word("status", "OUT OF GOLD")}
 
 
 def start_gold(n: int, options: dict) -> int:
@@ -74,10 +43,11 @@ def start_gold(n: int, options: dict) -> int:
     return 10
 
 
-class RedDragonInn(Game):
+class RedDragonInnRules(Game):
+    """The game's setup, actions and consequences."""
+
     id = "red-dragon-inn"
     title = "The Red Dragon Inn"
-    main_counter = "gold"
     min_players = 2
     max_players = 8
     options_spec = (
@@ -89,10 +59,6 @@ class RedDragonInn(Game):
                '{"name": ..., "counter": ..., "start": ...} for any character with an extra deck', kind=dict),
         Option("first_player", "", "who goes first (default: the first player listed)", kind=str),
     )
-
-    @classmethod
-    def starter_hint(cls, options):
-        return _("The thirstiest adventurer starts")
 
     # -- setup -----------------------------------------------------------------
     def __init__(self, players, options=None):
@@ -177,14 +143,6 @@ class RedDragonInn(Game):
         state["turn"] = {"player": first, "phase": "discard", "number": 1}
         state["drinks"] = {"deck": self.options["drink_deck"] - n, "discard": 0}
         state["gambling"] = None
-
-    def view_extra(self, state: dict) -> dict:
-        g = state["gambling"]
-        return {
-            "turn": dict(state["turn"]),
-            "drinks": dict(state["drinks"]),
-            "gambling": None if g is None else {k: (list(v) if isinstance(v, list) else v) for k, v in g.items()},
-        }
 
     # -- the last chance window ----------------------------------------------------
     def before_action(self, t: Txn, info, a: Args) -> None:
@@ -746,147 +704,3 @@ class RedDragonInn(Game):
         self._has_counter(t, giver, counter)
         self._has_counter(t, taker, counter)
         return super().transfer(t, giver, taker, counter, amount)
-
-    # -- pods ----------------------------------------------------------------------------------
-    def seat_view(self, state: dict, name: str) -> dict:
-        p = next(p for p in state["players"] if p["name"] == name)
-        c = p["counters"]
-        counters = [[word("counter", k), c[k]] for k in ("gold", "alcohol", "fortitude", "drink_me")]
-        counters += [[word("counter", k), v] for k, v in c.items() if k not in FIXED_COUNTERS]
-        g = state["gambling"]
-        turn = state["turn"]
-        mine = [e for e in state["pending"] if e["name"] == name]
-        if state["over"]:
-            if name not in state["winners"]:
-                status = word("status", "game over")
-            else:
-                status = word("status", "draw") if state["draw"] else word("status", "winner")
-        elif p["out"]:
-            status = word("status", "out")
-        elif mine:
-            reason = mine[0]["reason"]
-            status = LOSS_ALARMS.get(reason, reason.upper())
-        elif g is not None:
-            if name in g["left"]:
-                status = word("status", "left the round")
-            elif g["to_act"] == name:
-                status = word("status", "gamble: play/pass")
-            elif g["control"] == name:
-                status = word("status", "in control")
-            else:
-                status = word("status", "gambling")
-        elif turn["player"] == name:
-            status = _("your turn: {phase}", phase=word("phase", turn["phase"]))
-        else:
-            status = ""
-        if g is not None:
-            table = [[word("counter", "pot"), state["table"]["pot"]], [word("table", "control"), g["control"] or "-"]]
-        else:
-            table = [[word("table", "deck"), state["drinks"]["deck"]], [word("table", "turn"), turn["player"]]]
-        return {"counters": counters, "status": status, "alert": bool(mine) and not state["over"], "table": table}
-
-    def seat_actions(self, state: dict, name: str) -> list[dict]:
-        p = next(p for p in state["players"] if p["name"] == name)
-        if state["over"] or p["out"]:
-            return []
-        if state["pending"]:
-            return [{"label": word("label", "resolve"), "action": {"action": "resolve"}}]
-        g = state["gambling"]
-        if g is not None:
-            if g["to_act"] != name:
-                return []
-            out = [{"label": word("label", "pass"), "action": {"action": "pass", "player": name}}]
-            for card in CARDS:
-                if g["last"] != "winning_hand" or card == "cheat":
-                    out.append({"label": CARD_LABELS[card],
-                                "action": {"action": "play", "player": name, "card": card}})
-            return out
-        turn = state["turn"]
-        if turn["player"] != name:
-            return []
-        phase = turn["phase"]
-        if phase == "discard":
-            return [{"label": word("label", "drawn: action"), "action": {"action": "next", "player": name}}]
-        if phase == "action":
-            return [{"label": word("label", "done: buy"), "action": {"action": "next", "player": name}},
-                    {"label": word("label", "gamble"), "action": {"action": "gamble", "player": name}}]
-        if phase == "buy":
-            names = [q["name"] for q in state["players"]]
-            i = names.index(name)
-            order = [state["players"][(i + k) % len(names)] for k in range(1, len(names))]
-            return [{"label": _("drink for {name}", name=q["name"]),
-                     "action": {"action": "buy", "player": name, "to": q["name"]}}
-                    for q in order if not q["out"]]
-        label = word("label", "drink") if p["counters"]["drink_me"] else word("label", "sober up")
-        return [{"label": label, "action": {"action": "drink", "player": name}}]
-
-    def describe(self, action: dict) -> str:
-        name = action.get("action")
-        who = action.get("player", "")
-        if name == "buy":
-            n = action.get("count", 1)
-            buyer, to = who or _("the active player"), action.get("to")
-            if action.get("extra"):
-                return N_("{buyer} buys {to} {n} drink (extra)", "{buyer} buys {to} {n} drinks (extra)", n,
-                          buyer=buyer, to=to)
-            return N_("{buyer} buys {to} {n} drink", "{buyer} buys {to} {n} drinks", n, buyer=buyer, to=to)
-        if name == "drink":
-            return self._describe_drink(action, who or _("the active player"))
-        if name == "next":
-            if action.get("skip"):
-                return _("{who}: next phase (skipped)", who=who or _("the active player"))
-            return _("{who}: next phase", who=who or _("the active player"))
-        if name == "gamble":
-            return _("{who}: Gambling? I'm in!", who=who or _("the active player"))
-        if name == "play":
-            card = action.get("card")
-            return _("{who} plays {card}", who=who or _("the next player"), card=CARD_WORDS.get(card, card))
-        if name == "pass":
-            return _("{who} passes", who=who or _("the next player"))
-        if name == "leave":
-            return _("{who} leaves the gambling round", who=who)
-        if name == "force_out":
-            return _("{who} is forced out of the gambling round", who=who)
-        if name == "end_round":
-            w = action.get("winner", _("the player in control"))
-            return _("the gambling round ends: pot to {winner}", winner=w or _("the Inn"))
-        if name == "pay_pot":
-            return _("{who} pays {amount} gold into the pot", who=who, amount=action.get("amount"))
-        if name == "drink_piles":
-            return _("drink deck counted: {deck} in the deck, {discard} discarded", deck=action.get("deck"),
-                     discard=action.get("discard"))
-        return super().describe(action)
-
-    @staticmethod
-    def _describe_drink(action: dict, who) -> str:
-        """A drink in the history: where from, its chasers and its effects, one template per shape."""
-        parts = [_effect(k, action[k]) for k in ("alcohol", "fortitude", "gold")
-                 if isinstance(action.get(k), int) and action.get(k)]
-        effects = listing(parts)
-        ch = action.get("chasers", 0)
-        if action.get("from") == "deck":
-            if ch and parts:
-                return N_("{who} drinks from the deck with {n} chaser: {effects}",
-                          "{who} drinks from the deck with {n} chasers: {effects}", ch, who=who, effects=effects)
-            if ch:
-                return N_("{who} drinks from the deck with {n} chaser", "{who} drinks from the deck with {n} chasers",
-                          ch, who=who)
-            if parts:
-                return _("{who} drinks from the deck: {effects}", who=who, effects=effects)
-            return _("{who} drinks from the deck", who=who)
-        if ch and parts:
-            return N_("{who} drinks with {n} chaser: {effects}", "{who} drinks with {n} chasers: {effects}", ch,
-                      who=who, effects=effects)
-        if ch:
-            return N_("{who} drinks with {n} chaser", "{who} drinks with {n} chasers", ch, who=who)
-        if parts:
-            return _("{who} drinks: {effects}", who=who, effects=effects)
-        return _("{who} drinks", who=who)
-
-
-def _effect(counter: str, delta: int):
-    """One effect of a drink: "alcohol +2"."""
-    return _("{counter} {delta:+d}", counter=word("counter", counter), delta=delta)
-
-
-GAME = RedDragonInn

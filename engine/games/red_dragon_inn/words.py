@@ -1,0 +1,87 @@
+"""The Red Dragon Inn in words: phases, cards and losses in sentences, the history, who starts."""
+from __future__ import annotations
+
+from ...game import Game
+from ...messages import N_, _, listing, word
+
+#: The phases in sentences ("now is buy drinks"); a pod shows the bare phase (``word("phase", ...)``).
+PHASE_WORDS = {"discard": _("discard & draw"), "action": _("action"), "buy": _("buy drinks"), "drink": _("drink")}
+CARD_WORDS = {"gambling": _("a gambling card"), "cheat": _("a cheating card"), "winning_hand": _('"Winning Hand!"')}
+#: A pending loss's reason (rules.py's PASSING_OUT, OUT_OF_GOLD) in words.
+LOSS_WORDS = {"passing out": _("passing out"), "out of gold": _("out of gold")}
+
+
+def _effect(counter: str, delta: int):
+    """One effect of a drink: "alcohol +2"."""
+    return _("{counter} {delta:+d}", counter=word("counter", counter), delta=delta)
+
+
+class RedDragonInnWords(Game):
+    """The game's sentences: the history, who starts."""
+
+    @classmethod
+    def starter_hint(cls, options):
+        return _("The thirstiest adventurer starts")
+
+    def describe(self, action: dict) -> str:
+        name = action.get("action")
+        who = action.get("player", "")
+        if name == "buy":
+            n = action.get("count", 1)
+            buyer, to = who or _("the active player"), action.get("to")
+            if action.get("extra"):
+                return N_("{buyer} buys {to} {n} drink (extra)", "{buyer} buys {to} {n} drinks (extra)", n,
+                          buyer=buyer, to=to)
+            return N_("{buyer} buys {to} {n} drink", "{buyer} buys {to} {n} drinks", n, buyer=buyer, to=to)
+        if name == "drink":
+            return self._describe_drink(action, who or _("the active player"))
+        if name == "next":
+            if action.get("skip"):
+                return _("{who}: next phase (skipped)", who=who or _("the active player"))
+            return _("{who}: next phase", who=who or _("the active player"))
+        if name == "gamble":
+            return _("{who}: Gambling? I'm in!", who=who or _("the active player"))
+        if name == "play":
+            card = action.get("card")
+            return _("{who} plays {card}", who=who or _("the next player"), card=CARD_WORDS.get(card, card))
+        if name == "pass":
+            return _("{who} passes", who=who or _("the next player"))
+        if name == "leave":
+            return _("{who} leaves the gambling round", who=who)
+        if name == "force_out":
+            return _("{who} is forced out of the gambling round", who=who)
+        if name == "end_round":
+            w = action.get("winner", _("the player in control"))
+            return _("the gambling round ends: pot to {winner}", winner=w or _("the Inn"))
+        if name == "pay_pot":
+            return _("{who} pays {amount} gold into the pot", who=who, amount=action.get("amount"))
+        if name == "drink_piles":
+            return _("drink deck counted: {deck} in the deck, {discard} discarded", deck=action.get("deck"),
+                     discard=action.get("discard"))
+        return super().describe(action)
+
+    @staticmethod
+    def _describe_drink(action: dict, who) -> str:
+        """A drink in the history: where from, its chasers and its effects, one template per shape."""
+        parts = [_effect(k, action[k]) for k in ("alcohol", "fortitude", "gold")
+                 if isinstance(action.get(k), int) and action.get(k)]
+        effects = listing(parts)
+        ch = action.get("chasers", 0)
+        if action.get("from") == "deck":
+            if ch and parts:
+                return N_("{who} drinks from the deck with {n} chaser: {effects}",
+                          "{who} drinks from the deck with {n} chasers: {effects}", ch, who=who, effects=effects)
+            if ch:
+                return N_("{who} drinks from the deck with {n} chaser", "{who} drinks from the deck with {n} chasers",
+                          ch, who=who)
+            if parts:
+                return _("{who} drinks from the deck: {effects}", who=who, effects=effects)
+            return _("{who} drinks from the deck", who=who)
+        if ch and parts:
+            return N_("{who} drinks with {n} chaser: {effects}", "{who} drinks with {n} chasers: {effects}", ch,
+                      who=who, effects=effects)
+        if ch:
+            return N_("{who} drinks with {n} chaser", "{who} drinks with {n} chasers", ch, who=who)
+        if parts:
+            return _("{who} drinks: {effects}", who=who, effects=effects)
+        return _("{who} drinks", who=who)
