@@ -22,7 +22,7 @@ from .widgets import (BG, CARD, GAP, GREEN, MUTED, RED, SYMBOL_FONT, TOUCH, Btn,
 
 
 class Dialog(ModalView):
-    """A modal panel over most of the screen with a title bar and a Close button."""
+    """A modal window over most of the screen with a title bar and a Close button."""
 
     tid = "dialog"
 
@@ -151,7 +151,7 @@ class AdjustDialog(Dialog):
                 label.text = str(p["counters"].get(counter, "")) if p else ""
 
 
-# -- a field editor (shared by the generic form and the game panels) -------------------------
+# -- a field editor (shared by the generic form and the guided dialogs) ----------------------
 class FieldEditor(BoxLayout):
     """Asks for one action field; :attr:`value` is what goes in the action (``None`` = leave out)."""
 

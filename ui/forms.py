@@ -2,7 +2,7 @@
 
 The generic "any action" form of the app asks for exactly the declared
 fields, with their kinds, bounds, choices and defaults; games get guided
-panels of their own on top.
+dialogs of their own on top (:mod:`tablekeeper.ui.games`).
 """
 from __future__ import annotations
 

@@ -94,7 +94,7 @@ GAMES = sorted(available())
 @pytest.mark.parametrize("game", GAMES)
 def test_a_short_game_by_touches(tmp_path, game):
     """A short game of each game, set up and played by touches (new game
-    wizard, counters ± on the table, the game's guided panel, undo and redo on screen), checked
+    wizard, counters ± on the table, the game's guided dialogs, undo and redo on screen), checked
     in the journal the app wrote."""
     out = run_scenario(tmp_path, f"play:{game}")
     state, entries = stored(tmp_path / "state")
@@ -307,7 +307,7 @@ def generic_steps(r, shot):
 
 def play_red_dragon_inn(r, shot, checks):
     r.tap("table.Ana.do.0")  # phase 1 → 2
-    r.tap("table.panel.gambling")
+    r.tap("table.guided.gambling")
     r.tap("gambling.do")  # Gambling? I'm in! — everyone antes 1
     shot("gambling")
     r.tap("gambling.pass")  # Ben
@@ -316,7 +316,7 @@ def play_red_dragon_inn(r, shot, checks):
     r.tap("gambling.pass")  # Ben: Cai takes the pot
     r.tap("gambling.close")
     r.tap("table.Ana.do.0")  # buy a drink for Ben
-    r.tap("table.panel.drink")
+    r.tap("table.guided.drink")
     r.tap("drink.card.2")  # Elven Wine: alcohol +3
     shot("drink")
     r.tap("drink.do")
@@ -329,14 +329,14 @@ def play_red_dragon_inn(r, shot, checks):
 
 def play_bloody_inn(r, shot, checks):
     r.tap("table.Ana.do.0")  # welcome the travellers
-    r.tap("table.panel.night")
+    r.tap("table.guided.night")
     r.tap("actions.pick.pass")
     r.tap("actions.field.checks.minus")  # launder: cash a check
     shot("night")
     r.tap("actions.do")
     for name in ("Ben", "Cai", "Ana", "Ben", "Cai"):
         r.tap(f"table.{name}.do.0")  # pass
-    r.tap("table.panel.morning")
+    r.tap("table.guided.morning")
     shot("morning")
     r.tap("morning.do")
     # Ana: 5F, +10 (her check), then the morning: +1 for her room's guest (departure), −2 wages
@@ -348,15 +348,15 @@ def play_bloody_inn(r, shot, checks):
 
 
 def play_dragon_run(r, shot, checks):
-    r.tap("table.panel.cards")
+    r.tap("table.guided.cards")
     for name, values in (("Ana", (3, 2, 1, 0)), ("Ben", (4, 2, 1, 1)), ("Cai", (1, 1, 1, 0))):
         r.tap(f"actions.field.player.{name}")
         for v in values:
             r.tap(f"actions.field.values.{v}")
         r.tap("actions.do")
         if name != "Cai":
-            r.tap("table.panel.cards")
-    r.tap("table.panel.escape")
+            r.tap("table.guided.cards")
+    r.tap("table.guided.escape")
     r.tap("escape.card.3")  # Ana's cards, highest first: 3 2 1 0 — discard the 0...
     r.tap("escape.card.2")  # ... and the 1
     r.tap("escape.face.7")  # a physical die shows 7: not above the 10 location cards left
@@ -364,7 +364,7 @@ def play_dragon_run(r, shot, checks):
     shot("escape")
     assert r.text("escape.roll") == "7"
     r.tap("escape.next.1")  # she must charge: the dragon!
-    r.tap("table.panel.charge")  # Ben charges into the treasure hall and finds a 3
+    r.tap("table.guided.charge")  # Ben charges into the treasure hall and finds a 3
     r.tap("charge.location.treasure_hall")
     r.tap("charge.value.plus")
     r.tap("charge.value.plus")
@@ -380,14 +380,14 @@ def play_dragon_run(r, shot, checks):
 
 def play_dale_of_merchants(r, shot, checks):
     r.tap("table.Ana.do.0")  # draw the animal decks at random
-    r.tap("table.panel.market")
+    r.tap("table.guided.market")
     r.tap("market.value.0.plus")  # the rightmost card is worth 1
     r.tap("market.slot.0")
     r.tap("market.paid.1")  # pay with a 1
     shot("market")
     r.tap("market.do")
     r.tap("table.Ana.do.0")  # end the turn: clean-up draws and refills
-    r.tap("table.panel.stall")
+    r.tap("table.guided.stall")
     r.tap("stall.values.1")  # stack 1: one card worth 1 of the first deck in play
     shot("stall")
     r.tap("stall.do")
@@ -563,7 +563,7 @@ def sc_fit(r, shots, arg):
         check(f"table ({game})")
         shot(f"table-{game}")
         tids = r.tids()
-        for tid in sorted(t for t in tids if t.startswith("table.panel.")):
+        for tid in sorted(t for t in tids if t.startswith("table.guided.")):
             r.tap(tid)
             check(f"{tid} ({game})")
             r.tap(tid.split(".")[-1] + ".close" if r.exists(tid.split(".")[-1] + ".close") else "actions.close")

@@ -6,7 +6,7 @@ Built once per game and window size, then only its numbers and colours change
 Layout at 800x480: a header (home, turn and table counters, undo, redo,
 history), one card per player (one row of cards up to four players, two rows
 above), a red banner while a "last chance" is pending, and a footer with the
-game's guided panels.
+game's guided dialogs.
 """
 from __future__ import annotations
 
@@ -227,7 +227,7 @@ class TableScreen(BaseScreen):
             self.update(self.app.snapshot)
 
     def _build_cards(self, table):
-        from ..panels import panels_for
+        from ..games import dialogs_for
 
         state, rules = table.state, table.rules
         names = table.players
@@ -253,10 +253,10 @@ class TableScreen(BaseScreen):
         self.cards_box.clear_widgets()
         self.cards_box.add_widget(grid)
         self.footer.clear_widgets()
-        for panel in panels_for(table.game):
-            self.footer.add_widget(Btn(panel.label(), role="primary", base_font=dp(18), min_font=dp(10),
-                                       tid=f"table.panel.{panel.id}",
-                                       on_press=lambda p=panel: p.open(self.app)))
+        for button in dialogs_for(table.game):
+            self.footer.add_widget(Btn(button.label(), role="primary", base_font=dp(18), min_font=dp(10),
+                                       tid=f"table.guided.{button.id}",
+                                       on_press=lambda b=button: b.open(self.app)))
         self.footer.add_widget(Btn(_("More actions"), base_font=dp(18), tid="table.more",
                                    on_press=self.open_actions))
         if self.app.pods is not None:

@@ -1,0 +1,121 @@
+"""Dale of Merchants' guided dialogs: the market's prices and the payment check, the stall's next stack."""
+from __future__ import annotations
+
+from kivy.metrics import dp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+
+from ..dialogs import NumberList
+from ..guided import DialogButton, GuidedDialog, caption, opens, player_record, turn_player
+from ..i18n import N_, _, word
+from ..widgets import GAP, MUTED, TOUCH, Btn, Chips, FitLabel, tag
+from . import register
+
+#: The highest card value the number keys offer.
+TOP_VALUE = 6
+
+
+class MarketDialog(GuidedDialog):
+    """The market: each card's value and price, and a purchase checked before it is made."""
+
+    tid = "market"
+    confirm_text = N_("Buy")
+
+    def __init__(self, app):
+        super().__init__(app, _("Market"))
+        self.slots = GridLayout(cols=5, spacing=dp(4), size_hint_y=None, height=2 * TOUCH + dp(26))
+        self.content.add_widget(self.slots)
+        pay = BoxLayout(spacing=GAP)
+        self.slot = Chips([4, 3, 2, 1, 0], ["+4", "+3", "+2", "+1", "+0"], selected=[0], tid="market.slot",
+                          base_font=dp(16))
+        left = self._captioned(_("Buy the card in slot:"), self.slot, size_hint_x=0.45)
+        left.add_widget(BoxLayout())
+        pay.add_widget(left)
+        self.paid = NumberList(hi=TOP_VALUE, tid="market.paid")
+        pay.add_widget(self._captioned(_("Paid with cards of value:"), self.paid))
+        self.content.add_widget(pay)
+        self._key = None
+
+    @staticmethod
+    def _captioned(text, widget, **kw):
+        column = BoxLayout(orientation="vertical", spacing=dp(4), **kw)
+        column.add_widget(caption(text))
+        column.add_widget(widget)
+        return column
+
+    def refresh(self, table):
+        market = table.view.get("market") or []  # the public view: slots numbered, prices computed
+        key = repr(market)
+        if key == self._key:
+            return
+        self._key = key
+        self.slots.clear_widgets()
+        for cell in market:  # left to right: slot 4 first
+            slot = cell.get("slot")
+            price = cell.get("price")
+            head = _("slot +{n}").format(n=slot) + ": " + (
+                _("price {p}").format(p=price) if price is not None else ("—" if cell.get("card") else _("empty")))
+            self.slots.add_widget(tag(FitLabel(head, base_font=dp(14), min_font=dp(8), size_hint_y=None,
+                                               height=dp(26)), f"market.price.{slot}"))
+        for cell in market:
+            self.slots.add_widget(self._value_cell(cell))
+
+    def _value_cell(self, cell):
+        """A market card's value: the number, and − / + under it (48 px each)."""
+        slot, value = cell.get("slot"), cell.get("value")
+        box = BoxLayout(orientation="vertical", spacing=dp(2))
+        box.add_widget(tag(FitLabel("—" if value is None else str(value), base_font=dp(24)), f"market.value.{slot}"))
+        buttons = BoxLayout(spacing=dp(2), size_hint_y=None, height=TOUCH)
+        for sign, delta in (("−", -1), ("+", 1)):
+            # A card not valued yet: + makes it 1, − makes it 0.
+            new = max(0, value + delta) if value is not None else (1 if delta > 0 else 0)
+            buttons.add_widget(Btn(sign, base_font=dp(22), disabled=not cell.get("card"),
+                                   tid=f"market.value.{slot}.{'minus' if delta < 0 else 'plus'}",
+                                   on_press=lambda v=new: self.submit({"action": "set_market", "slot": slot,
+                                                                       "value": v})))
+        box.add_widget(buttons)
+        return box
+
+    def action(self):
+        if not self.paid.values or self.slot.value is None:
+            return None
+        return {"action": "buy", "slot": self.slot.value, "paid": list(self.paid.values)}
+
+    def hint(self):
+        return _("Set the cards' values, then the cards you pay with: the payment is checked here.")
+
+
+class StallDialog(GuidedDialog):
+    """The stall's next stack: its cards' values and animal set, checked before it is built."""
+
+    tid = "stall"
+    confirm_text = N_("Build the stack")
+
+    def __init__(self, app):
+        super().__init__(app, _("Stall"))
+        table = app.snapshot.table
+        self.who = turn_player(table)
+        n = player_record(table, self.who, {"counters": {}})["counters"].get("stall", 0) + 1
+        need = _("{name}'s stack {n}: cards of one animal set totalling exactly {n}").format(name=self.who, n=n)
+        self.content.add_widget(tag(FitLabel(need, size_hint_y=None, height=dp(30), color=MUTED, base_font=dp(17)),
+                                    "stall.need"))
+        decks = list(table.state.get("decks") or [])
+        self.set = Chips(decks, [word(d) for d in decks], selected=decks[:1], tid="stall.set", base_font=dp(15))
+        self.set.size_hint_y = 1
+        self.labelled_row(_("Set:"), self.set, width=dp(60))
+        self.values = NumberList(hi=TOP_VALUE, tid="stall.values")
+        self.content.add_widget(self.values)
+        self.content.add_widget(BoxLayout())
+
+    def action(self):
+        if not self.values.values or self.set.value is None:
+            return None
+        return {"action": "stall", "player": self.who, "values": list(self.values.values), "set": self.set.value}
+
+    def hint(self):
+        return _("Tap the values of the stack's cards.")
+
+
+register("dale-of-merchants",
+         DialogButton("market", N_("Market"), opens(MarketDialog)),
+         DialogButton("stall", N_("Stall"), opens(StallDialog)))

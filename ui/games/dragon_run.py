@@ -1,0 +1,110 @@
+"""Dragon Run's guided dialogs: the escape test with the d10 shown large, the charge, the cards."""
+from __future__ import annotations
+
+from kivy.metrics import dp
+from kivy.uix.boxlayout import BoxLayout
+
+from ..guided import DialogButton, GuidedDialog, opens, opens_actions, player_record, turn_player
+from ..i18n import N_, _, word
+from ..widgets import AMBER, GAP, GREEN, RED, TOUCH, Btn, Chips, FitLabel, Stepper, tag
+from . import register
+
+
+class EscapeDialog(GuidedDialog):
+    """Hide: discard treasure (≥ 1), then the d10 — rolled here or a physical die's face — shown large."""
+
+    tid = "escape"
+    confirm_text = N_("Hide and roll")
+
+    def __init__(self, app):
+        super().__init__(app, _("Escape test"))
+        table = app.snapshot.table
+        self.who = turn_player(table)
+        cards = list(player_record(table, self.who, {}).get("cards", []))
+        self.cards = Chips(list(range(len(cards))), [str(v) for v in cards], multi=True, tid="escape.card",
+                           cols=max(1, len(cards)), base_font=dp(18))
+        self.cards.size_hint_y = 1
+        self.card_values = cards
+        self.labelled_row(_("{name} discards:").format(name=self.who),
+                          self.cards if cards else FitLabel(_("no treasure cards"), color=RED, base_font=dp(17)),
+                          width=dp(170))
+        self.face = Chips(["roll"] + list(range(10)), [_("roll it")] + [str(i) for i in range(10)],
+                          selected=["roll"], tid="escape.face", base_font=dp(17), cols=11)
+        self.face.size_hint_y = 1
+        self.labelled_row(_("Die:"), self.face, width=dp(60), spacing=dp(4))
+        self.big = tag(FitLabel("", base_font=dp(96), min_font=dp(20), bold=True, color=AMBER), "escape.roll")
+        self.content.add_widget(self.big)
+        self.result = tag(FitLabel("", base_font=dp(18), min_font=dp(9), wrap=True, size_hint_y=None,
+                                   height=dp(50)), "escape.result")
+        self.content.add_widget(self.result)
+        self.after = BoxLayout(size_hint_y=None, height=TOUCH, spacing=GAP)
+        self.content.add_widget(self.after)
+        self._rolled = False
+
+    def action(self):
+        if self._rolled:
+            return None
+        discard = [self.card_values[i] for i in self.cards.value] if self.card_values else []
+        act = {"action": "hide", "player": self.who, "discard": discard}
+        if self.face.value != "roll":
+            act["roll"] = self.face.value
+        return act
+
+    def hint(self):
+        return _("Done: pass, or charge.")
+
+    def done(self, ok):
+        if not ok:
+            return
+        self._rolled = True
+        self.go.disabled = True
+        self.refresh(self.app.snapshot.table)
+
+    def refresh(self, table):
+        last = table.state.get("last_roll") or {}
+        if not self._rolled or not last:
+            return
+        self.big.text = str(last.get("roll"))
+        if last.get("escaped"):
+            self.result.color = GREEN
+            self.result.text = _("{roll} is above the {left} location cards left: escaped! "
+                                 "The dragon loses 1 temper.").format(roll=last.get("roll"), left=last.get("dungeon"))
+        else:
+            self.result.color = RED
+            self.result.text = _("{roll} is not above the {left} location cards left (0 always fails): "
+                                 "charge!").format(roll=last.get("roll"), left=last.get("dungeon"))
+        self.after.clear_widgets()
+        for i, a in enumerate(table.rules.seat_actions(table.state, self.who)):
+            self.after.add_widget(Btn(word(a.get("label", "")), tid=f"escape.next.{i}", base_font=dp(17),
+                                      on_press=lambda act=a["action"]: (self.submit(dict(act)), self.dismiss())))
+
+
+class ChargeDialog(GuidedDialog):
+    """Charge: the location card drawn (the dragon, the treasure hall with its treasure, another room)."""
+
+    tid = "charge"
+    confirm_text = N_("Charge")
+
+    def __init__(self, app):
+        super().__init__(app, _("Charge"))
+        self.who = turn_player(app.snapshot.table)
+        self.where = Chips(["dragon", "treasure_hall", "other"], [word("dragon"), word("treasure hall"),
+                                                                  word("other")],
+                           selected=["other"], tid="charge.location", base_font=dp(17))
+        self.where.size_hint_y = 1
+        self.labelled_row(_("{name} drew:").format(name=self.who), self.where, width=dp(150))
+        self.value = Stepper(1, lo=0, hi=10, tid="charge.value")
+        self.labelled_row(_("Treasure drawn (hall):"), self.value, width=dp(220))
+        self.content.add_widget(BoxLayout())
+
+    def action(self):
+        act = {"action": "charge", "player": self.who, "location": self.where.value}
+        if self.where.value == "treasure_hall":
+            act["value"] = self.value.value
+        return act
+
+
+register("dragon-run",
+         DialogButton("escape", N_("Escape test"), opens(EscapeDialog)),
+         DialogButton("charge", N_("Charge"), opens(ChargeDialog)),
+         DialogButton("cards", N_("Cards"), opens_actions(("deal", "draw", "discard", "talisman"), N_("Cards"))))
