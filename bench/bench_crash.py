@@ -59,7 +59,7 @@ def _power(pragmas: str | None = None) -> dict:
             os.environ["CRASHSIM_PRAGMAS"] = env_before
     verdicts = []
     ops = 0
-    for name, rec in runs.items():
+    for rec in runs.values():
         assert rec.returncode == 0, rec.stderr
         ops += len(rec.ops)
         verdicts += crashsim.explore(crashsim.crash_states(rec, seed=SEED, torn_per_point=TORN), workers=2)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -109,7 +108,7 @@ def journal_ack(warm: int = 1000, measured: int = 300) -> dict:
         naive_bytes = (_wchar() - w0) / measured
         naive_size = path.stat().st_size
         t0 = time.perf_counter()
-        for i in range(measured):
+        for _ in range(measured):
             _atomic_write(path, json.dumps({"state": m.state}))
         naive_state_only_ms = (time.perf_counter() - t0) / measured * 1000
     floor = raw_fsync()

@@ -54,8 +54,8 @@ def _bus():
 def _display_paths() -> dict:
     from luma.oled.device import ssd1306
 
-    from tablekeeper.hardware.panel import Care, Panel
     from tablekeeper.hardware.displays import LumaDriver
+    from tablekeeper.hardware.panel import Care, Panel
     from tablekeeper.hardware.render import render
     from tablekeeper.hardware.screen import pack
 
@@ -76,7 +76,7 @@ def _display_paths() -> dict:
 
         # Ours: a panel that renders only a changed view and sends only the changed windows.
         bus, serial, model = _bus()
-        panel = Panel(1, lambda: LumaDriver(lambda: ssd1306(serial)), Care(shift_every=0, dim_after=0))
+        panel = Panel(1, lambda serial=serial: LumaDriver(lambda: ssd1306(serial)), Care(shift_every=0, dim_after=0))
         total_s = 0.0
         total_bytes = 0
         for _ in range(REPEAT):

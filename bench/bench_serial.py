@@ -36,8 +36,8 @@ import time
 from pathlib import Path
 
 from tablekeeper.firmware import podcore
-from tablekeeper.hardware.serial import frame
 from tablekeeper.hardware.mock import FakeClock
+from tablekeeper.hardware.serial import frame
 from tablekeeper.hardware.serial.link import FAST, LinkCore, LinkTiming
 from tablekeeper.hardware.serial.port import PortFinder, SerialPodLink
 from tablekeeper.hardware.serial.sim.display import VirtualDisplay
@@ -77,7 +77,7 @@ def throughput(link, frame_of, n: int = PICTURES) -> tuple[float, float]:
     t0 = time.perf_counter()
     for p in pics:
         link.write(0, 127, 0, 7, p)
-        if not wait(lambda: frame_of() == p, 10):
+        if not wait(lambda p=p: frame_of() == p, 10):
             raise RuntimeError("a picture did not arrive")
     dt = time.perf_counter() - t0
     return n / dt, n * 1024 / 1024 / dt
@@ -87,11 +87,11 @@ def update_latency(link, sim, n: int = 200) -> list[float]:
     """ms from write() of a 16x4-page change until the pod's panel shows it."""
     rng = random.Random(2)
     out = []
-    for i in range(n):
+    for _ in range(n):
         data = bytes(rng.randrange(1, 256) for _ in range(64))
         t0 = time.perf_counter()
         link.write(40, 55, 2, 5, data)
-        if not wait(lambda: sim.frame[5 * 128 + 40:5 * 128 + 56] == data[48:], 5, 0.00005):
+        if not wait(lambda data=data: sim.frame[5 * 128 + 40:5 * 128 + 56] == data[48:], 5, 0.00005):
             raise RuntimeError("an update did not arrive")
         out.append((time.perf_counter() - t0) * 1000)
     return out
@@ -100,7 +100,7 @@ def update_latency(link, sim, n: int = 200) -> list[float]:
 def press_latency(sim, events, n: int = 60) -> list[float]:
     """ms from the contact closing on the pod to the press on the owner's queue (20 ms of it is the debounce)."""
     out = []
-    for i in range(n):
+    for _ in range(n):
         t0 = time.perf_counter()
         sim.click("up", hold=0.03)
         e = events.get(timeout=5)
@@ -154,11 +154,11 @@ def overhead_on_wire(seeds: int = 20) -> dict:
             wire = Wire(link, pod, clock, to_pod=Faults(corrupt=rate, seed=seed),
                         to_host=Faults(corrupt=rate, seed=seed + 100), delay=0.001)
             link.opened(0.0, "wire")
-            wire.run(5, until=lambda: link.settled())
+            wire.run(5, until=link.settled)
             base, t0 = link.stats.bytes_sent, clock.now
             for p in pictures(6, seed):
                 link.set_window(0, 127, 0, 7, p)
-                if not wire.run(120, until=lambda: link.settled() and pod.display.frame == p):
+                if not wire.run(120, until=lambda link=link, pod=pod, p=p: link.settled() and pod.display.frame == p):
                     raise RuntimeError("the wire did not converge")
             result[rate] = (link.stats.bytes_sent - base, clock.now - t0)
         ratios.append(result[0.01][0] / result[0.0][0])
@@ -197,7 +197,7 @@ def silence_recovery() -> dict:
             pod = podcore.PodCore("b", 1, VirtualDisplay(), 0)
             wire = Wire(link, pod, clock, delay=0.001)
             link.opened(0.0, "wire")
-            wire.run(2, until=lambda: link.online)
+            wire.run(2, until=lambda link=link: link.online)
             cuts = {}
             for name in (("to_pod", "to_host") if way == "both" else (way,)):
                 cuts[name] = _Silence()
@@ -208,7 +208,7 @@ def silence_recovery() -> dict:
             back = clock.now
             for k in range(20):  # the player presses every 0.25 s until the seat answers
                 wire.click(0, at=back + 0.25 * k)
-            if not wire.run(10, until=lambda: any(e.kind == "press" for e in events)):
+            if not wire.run(10, until=lambda events=events: any(e.kind == "press" for e in events)):
                 raise RuntimeError(f"no press after a {seconds:g} s silence ({way})")
             out[f"{way} {seconds:g} s"] = round(clock.now - back, 3)
     return out

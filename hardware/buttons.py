@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from .errors import PodError
 from .pod import HOLD, PRESS, RELEASE, REPEAT, InputEvent

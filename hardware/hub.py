@@ -21,7 +21,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from ..engine import RuleError, TablekeeperError
 from ..engine.messages import _

@@ -11,8 +11,8 @@ import sys
 import time
 
 from . import config as configuration
-from .rig import Rig
 from .render import render_message
+from .rig import Rig
 
 #: How long to keep trying displays that do not answer at once (the shutdown unit waits ~5 s).
 DEADLINE = 3.0

@@ -14,7 +14,7 @@ carries it. Fonts are DejaVu (Bitstream Vera licence), shipped in
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
@@ -39,7 +39,7 @@ BAR_TOP = 51  # text 12 rows tall with accents and descenders: 51..62
 ON = 255  # a lit pixel (mode "1" images store 0/255; drawing with 1 would store 1)
 
 
-@lru_cache(maxsize=None)
+@cache
 def font(path: Path, size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(path), size)
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 import queue
 import time
 import warnings
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from .buttons import ButtonScanner, GpioButtons, gpio_problem
 from .config import I2cDisplay, PodsConfig, SeatConfig, SpiDisplay, backend_override

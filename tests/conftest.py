@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -97,7 +96,7 @@ def replay_cli(script: list | str | Path, *, stdin: bool = False) -> subprocess.
     """Run ``tablekeeper replay`` as a user would (a real subprocess)."""
     if isinstance(script, Path):
         return subprocess.run([str(TABLEKEEPER), "replay", str(script)], capture_output=True, text=True, timeout=120)
-    text = script if isinstance(script, str) else "\n".join(json.dumps(l) for l in script) + "\n"
+    text = script if isinstance(script, str) else "\n".join(json.dumps(line) for line in script) + "\n"
     return subprocess.run([str(TABLEKEEPER), "replay", "-"], input=text, capture_output=True, text=True, timeout=120)
 
 

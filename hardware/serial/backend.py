@@ -28,7 +28,7 @@ from __future__ import annotations
 import queue
 import re
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from ..config import SeatConfig
 from ..errors import ConfigError, PodError

@@ -49,8 +49,8 @@ from __future__ import annotations
 
 import os
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, fields
-from typing import Callable
 
 from ..pod import PAGES, WIDTH, InputEvent
 from ..screen import FRAME_BYTES, plan

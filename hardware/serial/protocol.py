@@ -170,7 +170,7 @@ def _str(payload, i):
         try:
             text = raw.decode("utf-8", "replace")
         except UnicodeError:
-            raise ProtocolError("a string that is not UTF-8")
+            raise ProtocolError("a string that is not UTF-8") from None
     return text, i + 1 + n
 
 

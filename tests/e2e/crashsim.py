@@ -367,7 +367,8 @@ def record(state_dir: Path, n_actions: int, *, child: Path = CHILD, trace_file: 
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=str(state_dir.parent))
         text = trace.read_text(encoding="ascii", errors="replace")
     ops = TraceParser(state_dir, state_dir.parent).feed(text)
-    acked = [(int(s), b) for _, s, b in (l.split(" ", 2) for l in proc.stdout.splitlines() if l.startswith("ACK "))]
+    acks = (line.split(" ", 2) for line in proc.stdout.splitlines() if line.startswith("ACK "))
+    acked = [(int(s), b) for _, s, b in acks]
     return Recording(ops, initial, dirs, proc.stdout, proc.stderr, proc.returncode, acked)
 
 

@@ -155,7 +155,7 @@ def run_case(root: Path, case: Case) -> Outcome:
 
 
 def _message_lines(stderr: str) -> list[str]:
-    return [l for l in stderr.splitlines() if l.strip() and not l.startswith("warning:")]
+    return [line for line in stderr.splitlines() if line.strip() and not line.startswith("warning:")]
 
 
 def judge(o: Outcome, adds: int) -> None:

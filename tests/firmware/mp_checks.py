@@ -15,8 +15,8 @@ try:  # CPython: the installed package, the firmware through the simulated pod's
     from tablekeeper.hardware.serial import protocol as proto
 except ImportError:  # MicroPython: flat modules on MICROPYPATH
     import debounce
-    import podcore
     import frame
+    import podcore
     import protocol as proto
 
 
@@ -327,7 +327,7 @@ def check_full_outbox_says_what_it_dropped():
     pod, d = identified_pod(seq=0)
     n = podcore.OUTBOX + 6
     t = 10
-    for i in range(n // 2):
+    for _ in range(n // 2):
         pod.contact(0, True, t)
         pod.poll(t + 25)
         pod.contact(0, False, t + 30)

@@ -10,7 +10,7 @@ import pytest
 from PIL import ImageChops
 
 from tablekeeper.engine import RuleError, canonical
-from tablekeeper.hardware.panel import Care, SHIFTS, shifted
+from tablekeeper.hardware.panel import SHIFTS, Care, shifted
 from tablekeeper.hardware.render import render
 
 from .conftest import GAMES, TIMING

@@ -28,7 +28,7 @@ def test_focused_digits_are_at_least_24_px_tall():
     left, top, right, bottom = band.getbbox()
     assert bottom - top >= 24
     for digit in "0123456789":
-        l, t, r, b = font(DIGITS, BIG_SIZE).getmask(digit).getbbox()
+        _, t, _, b = font(DIGITS, BIG_SIZE).getmask(digit).getbbox()
         assert b - t >= 24, f"digit {digit} is only {b - t} px tall"
 
 

@@ -17,15 +17,15 @@ from hypothesis import strategies as st
 
 from tablekeeper.engine import Journal, Session, canonical
 from tablekeeper.firmware import podcore
-from tablekeeper.hardware.serial import frame
-from tablekeeper.hardware.serial import protocol as proto
 from tablekeeper.hardware.hub import PodHub
 from tablekeeper.hardware.mock import FakeClock
 from tablekeeper.hardware.panel import Care, Panel
 from tablekeeper.hardware.pod import BUTTONS, InputEvent
-from tablekeeper.hardware.rig import Pod
 from tablekeeper.hardware.render import render
+from tablekeeper.hardware.rig import Pod
 from tablekeeper.hardware.screen import pack
+from tablekeeper.hardware.serial import frame
+from tablekeeper.hardware.serial import protocol as proto
 from tablekeeper.hardware.serial.link import IDENT, INCOMPATIBLE, LinkCore, LinkTiming
 from tablekeeper.hardware.serial.sim.display import VirtualDisplay
 from tablekeeper.hardware.serial.sim.faults import Faults
@@ -167,7 +167,8 @@ def test_every_press_once_and_the_picture_converges_under_faults(name, seed):
     want = clicks(t, 30, t.clock.now, seed)
     rng = random.Random(seed)
     for i in range(6):  # the picture changes meanwhile
-        t.wire.at(t.clock.now + rng.uniform(0, 5), lambda p=picture(seed * 10 + i): t.link.set_window(0, 127, 0, 7, p))
+        p = picture(seed * 10 + i)
+        t.wire.at(t.clock.now + rng.uniform(0, 5), lambda p=p: t.link.set_window(0, 127, 0, 7, p))
     t.wire.run(t.last_click - t.clock.now + 0.1)
     assert settle(t, 60, len(want)), (t.link.stats, t.link.state)
     assert got(t) == want

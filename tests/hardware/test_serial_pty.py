@@ -18,16 +18,16 @@ import time
 import pytest
 
 from tablekeeper.engine import Journal, Session, canonical
-from tablekeeper.hardware.serial import backend
 from tablekeeper.hardware.buttons import Timing
 from tablekeeper.hardware.config import PodsConfig, SeatConfig
 from tablekeeper.hardware.errors import ConfigError
 from tablekeeper.hardware.hub import PodHub
 from tablekeeper.hardware.panel import Care
 from tablekeeper.hardware.pod import InputEvent
-from tablekeeper.hardware.rig import Rig
 from tablekeeper.hardware.render import render
+from tablekeeper.hardware.rig import Rig
 from tablekeeper.hardware.screen import pack
+from tablekeeper.hardware.serial import backend
 from tablekeeper.hardware.serial.link import FAST, LinkTiming
 from tablekeeper.hardware.serial.port import PortFinder, SerialPodLink, port_problem
 from tablekeeper.hardware.serial.sim.fake_serial import FakeSerial

@@ -127,7 +127,7 @@ def test_quick_check_reports_sqlites_complaints(state_dir):
     """Journal.quick_check() returns SQLite's own sentences when the file is inconsistent."""
     with Journal(state_dir) as j:
         s = Session.new(j, "counters", ["Ana", "Ben"])
-        for i in range(400):
+        for _ in range(400):
             s.apply({"action": "adjust", "player": "Ana", "counter": "score", "delta": 1})
         j.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         page = j.conn.execute("PRAGMA page_size").fetchone()[0]

@@ -37,7 +37,7 @@ class FakeSystemd:
             while True:
                 out.append(self.sock.recv(4096).decode().split("\n"))
                 self.sock.setblocking(False)
-        except (BlockingIOError, TimeoutError, socket.timeout):
+        except (BlockingIOError, TimeoutError):
             return out
 
     def close(self):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from .faults import Faults
 from .machine import PodMachine
@@ -35,7 +35,7 @@ class FakeSerial:
         self._cancel = False
 
     # -- plugging --------------------------------------------------------------------------------------
-    def open(self) -> "FakeSerial":
+    def open(self) -> FakeSerial:
         if self.gone:
             raise OSError(2, "No such file or directory", self.port)
         with self._cond:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import tablekeeper.firmware
 
-from .. import frame
 from ...screen import FRAME_BYTES
+from .. import frame
 
 #: The firmware's own files (``unixmain.py``, ``podcore.py``, ...).
 FIRMWARE_DIR = Path(tablekeeper.firmware.__file__).resolve().parent
@@ -57,7 +57,7 @@ class MicroPod:
     def path(self) -> str:
         return str(self.link_path) if self.link_path is not None else self.device
 
-    def start(self) -> "MicroPod":
+    def start(self) -> MicroPod:
         import subprocess
 
         if not self.binary:

@@ -6,8 +6,8 @@ import select
 import threading
 import time
 import tty
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from .display import VirtualDisplay
 from .faults import Faults
@@ -55,7 +55,7 @@ class SimPod:
     def plugged(self) -> bool:
         return self._master is not None
 
-    def start(self) -> "SimPod":
+    def start(self) -> SimPod:
         self._plug()
         self._thread = threading.Thread(target=self._run, name=f"simpod-{self.pod_id}", daemon=True)
         self._thread.start()

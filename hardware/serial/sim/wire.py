@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import random
-from typing import Callable
+from collections.abc import Callable
 
 from ...pod import PAGES, WIDTH
 from ...screen import FRAME_BYTES
