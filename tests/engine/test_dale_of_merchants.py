@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from tablekeeper.engine import Journal, Match, RuleError, Session, SetupError, canonical, make_rules
-from tablekeeper.engine.games.dale_of_merchants import BASE_DECKS, payment_verdict, stack_verdict
+from tablekeeper.engine.games.dale_of_merchants.rules import BASE_DECKS, payment_verdict, stack_verdict
 
 from ..conftest import ROOT, examples, new_session, replay, replay_cli
 

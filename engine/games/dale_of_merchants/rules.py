@@ -1,29 +1,13 @@
-"""dale-of-merchants — referee and memory for Dale of Merchants (2–4 players).
-
-The cards stay physical: players shuffle, draw, buy and play them. The device
-keeps what a table forgets or argues about: whose turn it is and how many
-actions are left, what each market card costs, whether a payment or a stall
-stack is legal, how far each stall has come, and the sizes of the piles the
-rules depend on (each player's hand, deck and discard pile; the market deck and
-the market discard pile).
-
-Rules: ``../shared/RULES.md`` (Dale of Merchants) and the Spanish rulebook
-``seeds/dale-of-merchants.es.txt``; the actions and the interpretations are in
-``docs/games/dale-of-merchants.md``.
-
-Market slots are numbered by their surcharge, as printed on the board: slot 0
-is the rightmost (price = value), slot 4 the leftmost (price = value + 4).
-Lists of slots given or shown left to right (as the board is seen) therefore
-run 4, 3, 2, 1, 0.
-"""
+"""Dale of Merchants' rules: turns and actions left, market prices, payments, stall stacks, the piles."""
 from __future__ import annotations
 
-from ..errors import RuleError, SetupError
-from ..messages import N_, _, listing, word
-from ..fields import Bool, Int, Ints, Player, Raw, Str
-from ..game import Game, action
-from ..spec import Counter, Option
-from ..state import Args, Txn
+from ...errors import RuleError, SetupError
+from ...fields import Bool, Int, Ints, Player, Raw, Str
+from ...game import Game, action
+from ...messages import N_, _, listing, word
+from ...spec import Counter, Option
+from ...state import Args, Txn
+from .words import _decks, _sum_words
 
 #: The six animal decks of the base box (Componentes).
 BASE_DECKS = ("macaws", "pandas", "raccoons", "squirrels", "ocelots", "chameleons")
@@ -44,14 +28,6 @@ PILES = PLAYER_PILES + TABLE_PILES + (JUNK,)
 def slot_price(slot: int, value: int) -> int:
     """The price of a card of ``value`` in market ``slot`` (0 = rightmost, +0 … 4 = leftmost, +4)."""
     return value + slot
-
-
-def _sum_words(values: list[int]) -> str:
-    if not values:
-        return _("nothing")
-    if len(values) == 1:
-        return str(values[0])
-    return "+".join(map(str, values)) + f" = {sum(values)}"
 
 
 def payment_verdict(price: int, paid: list[int]) -> tuple[bool, str]:
@@ -105,11 +81,6 @@ def stack_verdict(number: int, sets: list[str], values: list[int], decks: list[s
                    values=_sum_words(values))
 
 
-def _decks(names, sep=", "):
-    """Animal decks' names, each a game word, in one list."""
-    return listing((word("deck", d) for d in names), sep)
-
-
 def _check_names(value: list) -> None:
     if not all(isinstance(v, str) and v.strip() for v in value):
         raise SetupError(_("animal decks are given by name, not {value!r}", value=value))
@@ -119,10 +90,11 @@ def _check_names(value: list) -> None:
         raise SetupError(_("junk is not an animal deck"))
 
 
-class DaleOfMerchants(Game):
+class DaleOfMerchantsRules(Game):
+    """The game's setup, actions and consequences."""
+
     id = "dale-of-merchants"
     title = "Dale of Merchants"
-    main_counter = "stall"
     min_players = 2
     max_players = 4
     options_spec = (
@@ -133,10 +105,6 @@ class DaleOfMerchants(Game):
         Option("market_cards_per_deck", 11, "cards each animal deck in play adds to the market deck: "
                "its cards valued 2–5 (15 cards less the four valued 1 in the base box)", lo=1, hi=60),
     )
-
-    @classmethod
-    def starter_hint(cls, options):
-        return _("The shrewdest merchant starts")
 
     def __init__(self, players, options=None):
         super().__init__(players, options)
@@ -609,114 +577,3 @@ class DaleOfMerchants(Game):
         done = [p["name"] for p in t.players if p["counters"]["stall"] >= STALL_STACKS]
         if done:
             t.finish(done, why=_("the {number}th stack completes the stall", number=STALL_STACKS))
-
-    # -- views ---------------------------------------------------------------------
-    def view_extra(self, state: dict) -> dict:
-        n = len(self.players)
-        turn = state["turn"]
-        return {
-            "turn": {"player": turn["player"], "number": turn["number"],
-                     "actions_left": state["table"]["actions"], "actions_taken": turn["actions_taken"]},
-            "decks": list(state["decks"]),
-            "starting_deck": {"cards": STARTING_DECK, "animal_ones": n + 1, "junk": STARTING_DECK - (n + 1)},
-            "market": [
-                {"slot": slot, "card": cell["card"], "value": cell["value"],
-                 "price": None if cell["value"] is None else slot_price(slot, cell["value"])}
-                for slot, cell in reversed(list(enumerate(state["market"])))
-            ],
-            "payment_check": state["payment_check"],
-        }
-
-    def seat_view(self, state: dict, name: str) -> dict:
-        p = next(p for p in state["players"] if p["name"] == name)
-        actions = state["table"]["actions"]
-        if state["over"]:
-            status = word("status", "winner") if name in state["winners"] else word("status", "game over")
-        elif not state["decks"]:
-            status = word("status", "choose decks")
-        elif state["turn"]["player"] == name:
-            status = N_("your turn: {n} action", "your turn: {n} actions", actions) if actions else \
-                word("status", "your turn: end turn")
-        else:
-            status = _("{who}'s turn", who=state["turn"]["player"])
-        return {
-            "counters": [[word("counter", k), p["counters"][k]] for k in ("stall", "hand", "deck", "discard")],
-            "status": status,
-            "alert": False,
-            "table": [[word("counter", "actions"), actions],
-                      [word("label", "market deck"), state["table"]["market_deck"]]],
-        }
-
-    def seat_actions(self, state: dict, name: str) -> list[dict]:
-        if state["over"]:
-            return []
-        if not state["decks"]:
-            return [{"label": word("label", "draw decks"), "action": {"action": "draw_decks"}}]
-        if state["turn"]["player"] != name:
-            return []
-        p = next(p for p in state["players"] if p["name"] == name)
-        actions = state["table"]["actions"]
-        items = []
-        if actions and p["counters"]["hand"]:
-            items += [
-                {"label": word("label", "technique"), "action": {"action": "technique", "player": name}},
-                {"label": word("label", "technique +1"),
-                 "action": {"action": "technique", "player": name, "bonus": True}},
-                {"label": _("discard {count}", count=1), "action": {"action": "inventory", "player": name, "count": 1}},
-            ]
-        if state["turn"]["actions_taken"]:
-            end = {"label": word("label", "end turn"), "action": {"action": "end_turn", "player": name}}
-            items.insert(0 if not actions else len(items), end)
-        elif actions and not p["counters"]["hand"]:
-            items.append({"label": word("label", "pass"), "action": {"action": "inventory", "player": name, "count": 0}})
-        return items
-
-    def describe(self, action: dict) -> str:
-        name = action.get("action")
-        who = action.get("player")
-
-        def by(what):
-            return _("{who}: {action}", who=who, action=what) if isinstance(who, str) else what
-
-        if name == "buy":
-            return by(_("buy the card in slot {slot}, paying {paid}", slot=action.get("slot"),
-                        paid=_sum_words(action.get("paid") or [])))
-        if name == "stall":
-            deck = action.get("set")
-            if isinstance(deck, str):
-                deck = word("deck", deck)
-            elif isinstance(deck, list) and all(isinstance(d, str) for d in deck):  # one name per card: ['a', 'b']
-                quoted = [_("'{deck}'", deck=word("deck", d)) for d in deck]
-                deck = _("[{decks}]", decks=listing(quoted))
-            return by(_("build a stack: {deck} {values}", deck=deck, values=_sum_words(action.get("values") or [])))
-        if name == "technique":
-            return by(_("play a technique with a bonus action") if action.get("bonus") else _("play a technique"))
-        if name == "inventory":
-            return by(_("discard {count} (inventory)", count=action.get("count")))
-        if name == "end_turn":
-            return by(_("end the turn (clean-up)"))
-        if name == "draw_decks":
-            decks = action.get("decks")
-            return _("animal decks: {decks}", decks=_decks(decks) if decks else _("(drawn at random)"))
-        if name == "set_market" and isinstance(action.get("values"), list):
-            return _("market values, left to right: {values}",
-                     values=" ".join("-" if v is None else str(v) for v in action["values"]))
-        if name == "check_payment":
-            return _("check a payment of {paid}", paid=_sum_words(action.get("paid") or []))
-        # The card effects and the single market entry read as the generic "action (field=value, ...)";
-        # in the usual field order they are whole templates, so that they translate.
-        fields = [k for k in action if k not in ("action", "player")]
-        if name == "set_market" and fields == ["slot", "value"]:
-            return by(_("set_market (slot={slot}, value={value})", slot=action["slot"], value=action["value"]))
-        if name == "draw" and fields == ["count"]:
-            return by(_("draw (count={count})", count=action["count"]))
-        if name == "move" and fields == ["count", "from", "to"] and all(
-                action[k] in PILES for k in ("from", "to")):
-            return by(_("move (count={count}, from={source}, to={target})", count=action["count"],
-                        source=word("pile", action["from"]), target=word("pile", action["to"])))
-        if name == "take" and fields == ["slot", "to"] and action["to"] in PILES:
-            return by(_("take (slot={slot}, to={pile})", slot=action["slot"], pile=word("pile", action["to"])))
-        return super().describe(action)
-
-
-GAME = DaleOfMerchants

@@ -1,0 +1,75 @@
+"""Dale of Merchants in words: sums of card values, animal decks, the history, who starts."""
+from __future__ import annotations
+
+from ...game import Game
+from ...messages import _, listing, word
+
+
+def _sum_words(values: list[int]) -> str:
+    if not values:
+        return _("nothing")
+    if len(values) == 1:
+        return str(values[0])
+    return "+".join(map(str, values)) + f" = {sum(values)}"
+
+
+def _decks(names, sep=", "):
+    """Animal decks' names, each a game word, in one list."""
+    return listing((word("deck", d) for d in names), sep)
+
+
+class DaleOfMerchantsWords(Game):
+    """The game's sentences: the history, who starts."""
+
+    @classmethod
+    def starter_hint(cls, options):
+        return _("The shrewdest merchant starts")
+
+    def describe(self, action: dict) -> str:
+        from .rules import PILES  # at call time: rules.py imports this module's helpers
+
+        name = action.get("action")
+        who = action.get("player")
+
+        def by(what):
+            return _("{who}: {action}", who=who, action=what) if isinstance(who, str) else what
+
+        if name == "buy":
+            return by(_("buy the card in slot {slot}, paying {paid}", slot=action.get("slot"),
+                        paid=_sum_words(action.get("paid") or [])))
+        if name == "stall":
+            deck = action.get("set")
+            if isinstance(deck, str):
+                deck = word("deck", deck)
+            elif isinstance(deck, list) and all(isinstance(d, str) for d in deck):  # one name per card: ['a', 'b']
+                quoted = [_("'{deck}'", deck=word("deck", d)) for d in deck]
+                deck = _("[{decks}]", decks=listing(quoted))
+            return by(_("build a stack: {deck} {values}", deck=deck, values=_sum_words(action.get("values") or [])))
+        if name == "technique":
+            return by(_("play a technique with a bonus action") if action.get("bonus") else _("play a technique"))
+        if name == "inventory":
+            return by(_("discard {count} (inventory)", count=action.get("count")))
+        if name == "end_turn":
+            return by(_("end the turn (clean-up)"))
+        if name == "draw_decks":
+            decks = action.get("decks")
+            return _("animal decks: {decks}", decks=_decks(decks) if decks else _("(drawn at random)"))
+        if name == "set_market" and isinstance(action.get("values"), list):
+            return _("market values, left to right: {values}",
+                     values=" ".join("-" if v is None else str(v) for v in action["values"]))
+        if name == "check_payment":
+            return _("check a payment of {paid}", paid=_sum_words(action.get("paid") or []))
+        # The card effects and the single market entry read as the generic "action (field=value, ...)";
+        # in the usual field order they are whole templates, so that they translate.
+        fields = [k for k in action if k not in ("action", "player")]
+        if name == "set_market" and fields == ["slot", "value"]:
+            return by(_("set_market (slot={slot}, value={value})", slot=action["slot"], value=action["value"]))
+        if name == "draw" and fields == ["count"]:
+            return by(_("draw (count={count})", count=action["count"]))
+        if name == "move" and fields == ["count", "from", "to"] and all(
+                action[k] in PILES for k in ("from", "to")):
+            return by(_("move (count={count}, from={source}, to={target})", count=action["count"],
+                        source=word("pile", action["from"]), target=word("pile", action["to"])))
+        if name == "take" and fields == ["slot", "to"] and action["to"] in PILES:
+            return by(_("take (slot={slot}, to={pile})", slot=action["slot"], pile=word("pile", action["to"])))
+        return super().describe(action)
