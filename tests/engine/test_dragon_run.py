@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from tablekeeper.engine import Journal, Match, RuleError, Session, SetupError, canonical, make_rules
-from tablekeeper.engine.games.dragon_run import _cheapest
+from tablekeeper.engine.games.dragon_run.rules import _cheapest
 
 from ..conftest import ROOT, ScriptError, examples, new_session, replay, replay_cli
 

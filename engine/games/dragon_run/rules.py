@@ -1,41 +1,13 @@
-"""dragon-run — Dragon Run: the dragon's temper, the dungeon deck, the escape die, wounds, treasure.
-
-The cards stay physical. The device keeps:
-
-* table ``temper`` (8/7/6/5 for 5/4/3/2 players; 0 ends the game) and
-  ``dungeon`` (location cards left in the dungeon deck, 10 after a reshuffle),
-  plus which locations are in the dungeon discard since the last reshuffle;
-* per player ``wounds`` (0 unhurt, 1 injured, 2 dead = out) and ``treasure``
-  (the total value of the treasure cards in hand), the values of those cards
-  (``cards``, highest first; ``highest`` for the tie-break), the talismans in
-  play, the character power (``ready``/``used``) and an optional character name;
-* the turn: whose it is and where it stands (``phase``);
-* the escape test's d10 (faces 0–9): rolled by :meth:`DragonRun.prepare` from
-  the Session's random source unless the action brings a ``roll`` read from a
-  physical die; the journal records the face, so replay never re-rolls.
-
-Turn phases (``state["turn"]["phase"]``):
-
-``deal``            the players enter the values of their 4 dealt treasure cards
-``start``           the active player may use the power, then charges, hides or cries
-``must_charge``     the escape test failed: only ``charge``
-``escaped``         the escape test succeeded: ``charge`` or ``pass``
-``after_location``  after the treasure hall or another location: ``pass``,
-                    ``again`` (press your luck / take another turn) or ``charge``
-                    (a location that says "draw again")
-``over``            the game has ended
-
-Rules: ../shared/RULES.md (Dragon Run) and ../shared/seeds/dragon-run.es.txt;
-the choices where the rules are unclear are in docs/games/dragon-run.md.
-"""
+"""Dragon Run's rules: the dungeon, the dragon's temper, charges, hiding and crying, treasure cards, dice."""
 from __future__ import annotations
 
-from ..errors import RuleError, SetupError
-from ..fields import Int, Ints, Player, Raw, Str
-from ..game import Game, action
-from ..messages import N_, _, listing, word
-from ..spec import Counter, Option
-from ..state import Args, Txn
+from ...errors import RuleError, SetupError
+from ...fields import Int, Ints, Player, Raw, Str
+from ...game import Game, action
+from ...messages import N_, _, listing, word
+from ...spec import Counter, Option
+from ...state import Args, Txn
+from .words import _sum_words
 
 #: Dragon temper at the start, by player count (rulebook "Preparar").
 START_TEMPER = {5: 8, 4: 7, 3: 6, 2: 5}
@@ -46,10 +18,6 @@ HAND_SIZE = 4
 MAX_CARD = 10
 DIE_FACES = 10  # faces 0–9
 LOCATIONS = ("dragon", "treasure_hall", "other")
-#: A pod's status line for the active player, by turn phase.
-PHASE_STATUS = {"start": word("status", "charge/hide/cry"), "must_charge": word("status", "MUST CHARGE"),
-                "escaped": word("status", "escaped: charge/pass"), "after_location": word("status", "pass or again"),
-                "deal": word("status", "wait for the deal")}
 
 
 def _check_first(value) -> None:
@@ -73,15 +41,11 @@ def _check_characters(value) -> None:
                                name=name, character=character))
 
 
-def _sum_words(values: list[int]) -> str:
-    """Card values as a sum, "3+2 = 5" (numbers and signs: the same in every language)."""
-    return "+".join(map(str, values)) + (f" = {sum(values)}" if len(values) > 1 else "")
+class DragonRunRules(Game):
+    """The game's setup, actions and consequences."""
 
-
-class DragonRun(Game):
     id = "dragon-run"
     title = "Dragon Run"
-    main_counter = "treasure"
     min_players = 2
     max_players = 5
     options_spec = (
@@ -93,19 +57,8 @@ class DragonRun(Game):
                kind=dict, check=_check_characters),
     )
 
-    @classmethod
-    def starter_hint(cls, options):
-        return _("The bravest player starts")
-
     def outcome(self, state):
         return super().outcome(state) | {"dragon_won": state["dragon_won"]}
-
-    def result_words(self, state):
-        return _("the dragon won") if state["dragon_won"] else super().result_words(state)
-
-    @classmethod
-    def result_line(cls, result):
-        return _("the dragon won") if result.get("dragon_won") else super().result_line(result)
 
     def __init__(self, players, options=None):
         super().__init__(players, options)
@@ -549,103 +502,6 @@ class DragonRun(Game):
             action = dict(action, roll=rng.randrange(DIE_FACES))
         return action
 
-    # -- views --------------------------------------------------------------------
-    def view_extra(self, state):
-        return {
-            "dragon_won": state["dragon_won"],
-            "turn": dict(state["turn"]),
-            "dungeon_discard": dict(state["discard"]),
-            "last_roll": dict(state["last_roll"]) if state["last_roll"] else None,
-            "to_deal": list(state["to_deal"]),
-        }
-
-    def seat_view(self, state, name):
-        p = next(p for p in state["players"] if p["name"] == name)
-        turn = state["turn"]
-        mine = turn["player"] == name and not state["over"]
-        if state["over"]:
-            if state["dragon_won"]:
-                status = word("status", "dragon wins")
-            elif len(state["winners"]) > 1 and name in state["winners"]:
-                status = word("status", "tie: shared win")
-            else:
-                status = word("status", "winner") if name in state["winners"] else word("status", "game over")
-        elif p["out"]:
-            status = word("status", "dead")
-        elif name in state["to_deal"]:
-            status = word("status", "enter your cards")
-        elif mine:
-            status = PHASE_STATUS[turn["phase"]]
-        else:
-            status = word("status", "injured") if p["counters"]["wounds"] == 1 else ""
-        return {
-            "counters": [[word("counter", "treasure"), p["counters"]["treasure"]],
-                         [word("counter", "wounds"), p["counters"]["wounds"]], [word("counter", "highest"), p["highest"]]],
-            "status": status,
-            "alert": mine and turn["phase"] == "must_charge",
-            "table": [[word("counter", "temper"), state["table"]["temper"]],
-                      [word("counter", "dungeon"), state["table"]["dungeon"]]],
-        }
-
-    def seat_actions(self, state, name):
-        turn = state["turn"]
-        if state["over"] or turn["player"] != name or turn["phase"] == "deal":
-            return []
-        phase = turn["phase"]
-        p = next(p for p in state["players"] if p["name"] == name)
-        me = {"player": name}
-        charge = []
-        if state["table"]["dungeon"] > 0:  # an empty deck only comes from a correction
-            if state["discard"]["other"] < OTHER_LOCATIONS:
-                charge.append({"label": word("label", "charge: room"),
-                               "action": {"action": "charge", "location": "other", **me}})
-            charge.append({"label": word("label", "charge: dragon"),
-                           "action": {"action": "charge", "location": "dragon", **me}})
-        if phase == "must_charge":
-            return charge
-        if phase == "escaped":
-            return [{"label": word("label", "pass"), "action": {"action": "pass", **me}}] + charge
-        if phase == "after_location":
-            return [{"label": word("label", "pass"), "action": {"action": "pass", **me}},
-                    {"label": word("label", "another turn"), "action": {"action": "again", **me}}]
-        out = list(charge)
-        hide = _cheapest(p["cards"], 1)
-        if hide:
-            out.append({"label": word("label", "hide"), "action": {"action": "hide", "discard": hide, **me}})
-        cry = _cheapest(p["cards"], 2)
-        if cry:
-            out.append({"label": word("label", "cry"), "action": {"action": "cry", "discard": cry, **me}})
-        if p["power"] == "ready":
-            out.append({"label": word("label", "power"), "action": {"action": "power", **me}})
-        return out
-
-    def describe(self, action):
-        name = action.get("action")
-        who = action.get("player", _("the active player"))
-        if name == "charge":
-            where = action.get("location")
-            if where == "dragon":
-                return _("{who} charges: the dragon!", who=who)
-            if where == "treasure_hall":
-                return _("{who} charges: the treasure hall (+{value})", who=who, value=action.get("value"))
-            if where == "other":
-                return _("{who} charges: a room", who=who)
-            return _("{who} charges: {location}", who=who, location=where)
-        if name == "hide":
-            return _("{who} hides, discarding {discards}, and rolls {roll}", who=who,
-                     discards=str(action.get("discard")), roll=action.get("roll"))
-        if name == "cry":
-            return _("{who} cries like a baby, discarding {discards}", who=who, discards=str(action.get("discard")))
-        if name == "deal":
-            return _("{who} is dealt {values}", who=action.get("player"), values=str(action.get("values")))
-        if name == "pass":
-            return _("{who} passes", who=who)
-        if name == "again":
-            return _("{who} takes another turn", who=who)
-        if name == "power":
-            return _("{who} uses the power", who=who)
-        return super().describe(action)
-
 
 def _deal_first(t: Txn):
     """The refusal while dealt hands are still to be entered."""
@@ -667,6 +523,3 @@ def _cheapest(cards: list[int], at_least: int) -> list[int] | None:
                 best[s + v] = pick + [v]
     reachable = [s for s in best if s >= at_least]
     return sorted(best[min(reachable)], reverse=True) if reachable else None
-
-
-GAME = DragonRun

@@ -1,0 +1,52 @@
+"""Dragon Run in words: sums of card values, how a game ended, the history, who starts."""
+from __future__ import annotations
+
+from ...game import Game
+from ...messages import _
+
+
+def _sum_words(values: list[int]) -> str:
+    """Card values as a sum, "3+2 = 5" (numbers and signs: the same in every language)."""
+    return "+".join(map(str, values)) + (f" = {sum(values)}" if len(values) > 1 else "")
+
+
+class DragonRunWords(Game):
+    """The game's sentences: the history, who starts, how a game ended."""
+
+    @classmethod
+    def starter_hint(cls, options):
+        return _("The bravest player starts")
+
+    def result_words(self, state):
+        return _("the dragon won") if state["dragon_won"] else super().result_words(state)
+
+    @classmethod
+    def result_line(cls, result):
+        return _("the dragon won") if result.get("dragon_won") else super().result_line(result)
+
+    def describe(self, action):
+        name = action.get("action")
+        who = action.get("player", _("the active player"))
+        if name == "charge":
+            where = action.get("location")
+            if where == "dragon":
+                return _("{who} charges: the dragon!", who=who)
+            if where == "treasure_hall":
+                return _("{who} charges: the treasure hall (+{value})", who=who, value=action.get("value"))
+            if where == "other":
+                return _("{who} charges: a room", who=who)
+            return _("{who} charges: {location}", who=who, location=where)
+        if name == "hide":
+            return _("{who} hides, discarding {discards}, and rolls {roll}", who=who,
+                     discards=str(action.get("discard")), roll=action.get("roll"))
+        if name == "cry":
+            return _("{who} cries like a baby, discarding {discards}", who=who, discards=str(action.get("discard")))
+        if name == "deal":
+            return _("{who} is dealt {values}", who=action.get("player"), values=str(action.get("values")))
+        if name == "pass":
+            return _("{who} passes", who=who)
+        if name == "again":
+            return _("{who} takes another turn", who=who)
+        if name == "power":
+            return _("{who} uses the power", who=who)
+        return super().describe(action)
