@@ -1,7 +1,8 @@
 """Which games exist: id → definition class.
 
-Each game lives in its own module under ``engine/games/`` and exposes its class
-as ``GAME``.
+Each game lives in its own package under ``engine/games/`` (rules, views, words
+and its catalog; the generic counters in one module) and exposes its class as
+``GAME``. This table is the one place outside a game that names it.
 """
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from .errors import SetupError
 from .messages import _
 from .game import Game
 
-#: game id → (module under engine.games, title)
+#: game id → (package or module under engine.games, title)
 KNOWN: dict[str, tuple[str, str]] = {
     "red-dragon-inn": ("red_dragon_inn", "The Red Dragon Inn"),
     "bloody-inn": ("bloody_inn", "The Bloody Inn"),

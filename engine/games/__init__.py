@@ -1,1 +1,2 @@
-"""Game definitions, one module each; every module exposes its class as GAME."""
+"""Game definitions, one package each (``rules``, ``views``, ``words``, ``locale/``; the generic counters
+in one module); every one exposes its class as GAME."""
