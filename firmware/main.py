@@ -9,11 +9,11 @@ plugging it in, or let the host send REPL (``firmware/deploy.py`` does);
 the pod then starts without the link and without the watchdog, and the REPL
 is free.
 """
-import machine
-import micropython
 import os
 import time
 
+import machine
+import micropython
 import podconf
 import podloop
 from oled import SSD1306
@@ -39,7 +39,7 @@ def safe_mode(pins):
 
 def main():
     pins = [machine.Pin(n, machine.Pin.IN, machine.Pin.PULL_UP) for n in podconf.BUTTON_PINS]
-    time.sleep_ms(20)  # let the pull-ups settle before reading the safe-mode button
+    time.sleep_ms(20)  # type: ignore[attr-defined]  # let the pull-ups settle before reading the safe-mode button
     if safe_mode(pins):
         print("tablekeeper pod %s: safe mode, the REPL is free" % pod_id())
         return
@@ -56,7 +56,7 @@ def main():
         for i in range(len(pins)):
             core.contact(i, pins[i].value() == 0, now)
 
-    why = podloop.run(core, port, clock, scan=scan, feed=wdt.feed, sleep_ms=time.sleep_ms)
+    why = podloop.run(core, port, clock, scan=scan, feed=wdt.feed, sleep_ms=time.sleep_ms)  # type: ignore[attr-defined]
     if why == "repl":
         with open(SAFE_FLAG, "w") as f:
             f.write("1")

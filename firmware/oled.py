@@ -57,7 +57,7 @@ class SSD1306:
         """Push columns c0..c1 x pages p0..p1 of ``buf`` to the display."""
         self.command(0x21, c0, c1, 0x22, p0, p1)
         mv = memoryview(self.buf)
-        parts = [self._data]
+        parts = [self._data]  # type: list[bytearray | memoryview]
         for p in range(p0, p1 + 1):
             parts.append(mv[p * WIDTH + c0:p * WIDTH + c1 + 1])
         self.i2c.writevto(self.addr, parts)

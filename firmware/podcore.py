@@ -38,12 +38,12 @@ try:  # on the host
     from tablekeeper.hardware.serial import frame
     from tablekeeper.hardware.serial import protocol as proto
 except ImportError:  # on the pod: flat modules
-    import frame
-    import protocol as proto
+    import frame  # type: ignore[no-redef]
+    import protocol as proto  # type: ignore[no-redef]
 try:
     from tablekeeper.firmware import debounce
 except ImportError:
-    import debounce
+    import debounce  # type: ignore[no-redef]
 
 FIRMWARE_VERSION = "1.1.0"  # 1.1: protocol 2 (dropped_to), the outbox resent in order
 #: Bytes the pod can take in before it must have processed them (a host never has more in flight).

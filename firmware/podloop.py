@@ -12,12 +12,12 @@ class Clock:
     """Milliseconds since the start, never wrapping (``ticks_ms`` wraps; the differences do not)."""
 
     def __init__(self):
-        self.last = time.ticks_ms()
+        self.last = time.ticks_ms()  # type: ignore[attr-defined]  # MicroPython's time
         self.now = 0
 
     def __call__(self):
-        t = time.ticks_ms()
-        self.now += time.ticks_diff(t, self.last)
+        t = time.ticks_ms()  # type: ignore[attr-defined]
+        self.now += time.ticks_diff(t, self.last)  # type: ignore[attr-defined]
         self.last = t
         return self.now
 

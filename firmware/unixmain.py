@@ -20,7 +20,6 @@ import os
 import time
 
 import micropython
-
 import podloop
 from oled import SSD1306
 from podcore import PodCore, new_boot_id
@@ -91,7 +90,8 @@ class PanelI2C:
 def main():
     env = os.getenv
     pod_id = env("TKPOD_ID") or "unix-pod"
-    boot = int(env("TKPOD_BOOT"), 16) if env("TKPOD_BOOT") else new_boot_id()
+    boot_hex = env("TKPOD_BOOT")
+    boot = int(boot_hex, 16) if boot_hex else new_boot_id()
     dump = env("TKPOD_DUMP")
     script = []
     for item in (env("TKPOD_PRESSES") or "").split(","):
@@ -126,7 +126,7 @@ def main():
                 f.write(bus.ram)
             os.rename(dump + ".tmp", dump)
 
-    podloop.run(core, port, clock, scan=scan, sleep_ms=time.sleep_ms)
+    podloop.run(core, port, clock, scan=scan, sleep_ms=time.sleep_ms)  # type: ignore[attr-defined]
 
 
 main()

@@ -18,6 +18,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from .errors import PodError
 from .pod import HOLD, PRESS, RELEASE, REPEAT, InputEvent
@@ -172,7 +173,7 @@ class GpioButtons:
 
         self.seat = seat
         self.scanner = scanner
-        self.buttons: dict[str, object] = {}
+        self.buttons: dict[str, Any] = {}  # gpiozero's DigitalInputDevice (untyped)
         self.debouncers: list[Debouncer] = []
         try:
             for name, pin in pins.items():

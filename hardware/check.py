@@ -49,6 +49,7 @@ def check_i2c(d: I2cDisplay, open_bus) -> tuple[bool, str]:
     try:
         if d.mux is not None:
             try:
+                assert d.channel is not None  # a multiplexer comes with a channel (config checks)
                 bus.write_byte(d.mux, 1 << d.channel)
             except OSError as e:
                 if e.errno in NO_ANSWER:

@@ -36,6 +36,7 @@ from __future__ import annotations
 import importlib
 import os
 import tomllib
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -220,7 +221,7 @@ def _table(w: _Where, where: str, value) -> dict:
     return value
 
 
-def _keys(w: _Where, where: str, table: dict, allowed: set, required: set = frozenset()) -> None:
+def _keys(w: _Where, where: str, table: dict, allowed: set, required: Collection[str] = frozenset()) -> None:
     for key in table:
         if key not in allowed:
             w.fail(f"{where}.{key}" if where else key, f"unknown key (keys here: {', '.join(sorted(allowed))})")
@@ -391,6 +392,7 @@ def _cross_check(w: _Where, seats: list[SeatConfig]) -> None:
             used[pin] = f"seat {s.number} {key}"
     # Two displays must not answer at the same place.
     places: dict[tuple, int] = {}
+    place: tuple
     for s in wired:
         d = s.display
         if isinstance(d, I2cDisplay):
@@ -409,7 +411,7 @@ def _cross_check(w: _Where, seats: list[SeatConfig]) -> None:
         d = s.display
         if isinstance(d, I2cDisplay) and d.mux is not None:
             for t in wired:
-                e = t.display
-                if isinstance(e, I2cDisplay) and e.port == d.port and e.address == d.mux:
+                other = t.display
+                if isinstance(other, I2cDisplay) and other.port == d.port and other.address == d.mux:
                     w.fail(f"seat {t.number}: display.address",
-                           f"0x{e.address:02X} is the multiplexer's address on i2c-{d.port}")
+                           f"0x{other.address:02X} is the multiplexer's address on i2c-{d.port}")

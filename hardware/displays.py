@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import errno
 import threading
-from typing import Callable
+from collections.abc import Callable
 
 from .errors import PodError
 from .pod import HEIGHT, PAGES, WIDTH
@@ -207,6 +207,7 @@ class MuxedI2C:
         if self.mux is None:
             return
         try:
+            assert self.channel is not None  # a multiplexer comes with a channel (config checks)
             self.bus.write_byte(self.mux, 1 << self.channel)
         except OSError as e:
             if e.errno in NO_ANSWER:

@@ -310,9 +310,8 @@ class MockDisplay:
         self.model = model or Ssd1306Model()
         self.device = dummy(width=WIDTH, height=HEIGHT, mode="1")
         self.device.persist = True  # no luma cleanup at exit: close() blanks
-        self._driver = None
         self.closed = False
-        self.reopen()
+        self.reopen()  # sets self._driver
 
     def reopen(self) -> None:
         from .displays import LumaDriver, luma_ssd1306

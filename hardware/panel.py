@@ -17,8 +17,8 @@ report. The game goes on meanwhile.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from PIL import Image
 
@@ -110,7 +110,9 @@ class Panel:
         self.last_active = now
         if self.dimmed and self.online:
             self.dimmed = False
-            self._guard(lambda: self.link.contrast(self.care.contrast), now)
+            link = self.link
+            assert link is not None  # online: the display is open
+            self._guard(lambda: link.contrast(self.care.contrast), now)
 
     def tick(self, now: float | None = None) -> None:
         """Timers: dim when idle, the burn-in shift, reopening a failed display."""
@@ -124,7 +126,9 @@ class Panel:
         c = self.care
         if c.dim_after > 0 and not self.dimmed and now - self.last_active >= c.dim_after:
             self.dimmed = True
-            self._guard(lambda: self.link.contrast(c.dim_contrast), now)
+            link = self.link
+            assert link is not None  # online: the display is open
+            self._guard(lambda: link.contrast(c.dim_contrast), now)
         if self._shift_for(now) != self.shift:
             self._push(now)
 
@@ -178,6 +182,7 @@ class Panel:
                 self._open()
             if self.image is not None:
                 self.shift = self._shift_for(now)
+                assert self.screen is not None  # online: _open() made it
                 self.bytes_sent += self.screen.show(shifted(self.image, *self.shift))
                 self.updates += 1
                 if self.first_frame_at is None:

@@ -172,6 +172,7 @@ def _wrap(f, text: str, width: int, max_lines: int) -> list[str]:
 def as_ascii(img: Image.Image) -> str:
     """The image as text, two pixel rows per character line (for a terminal)."""
     px = img.load()
+    assert px is not None  # an image in memory always has its pixels
     w, h = img.size
     rows = []
     for y in range(0, h, 2):

@@ -16,12 +16,16 @@ import time
 import warnings
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from .buttons import ButtonScanner, GpioButtons, gpio_problem
 from .config import I2cDisplay, PodsConfig, SeatConfig, SpiDisplay, backend_override
 from .errors import HardwareError, PodError
 from .panel import Panel
 from .pod import PodView
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 #: Where device nodes live (tests point it at a folder of fakes).
 DEV = Path("/dev")
@@ -107,6 +111,8 @@ class Pod:
 
     def pin(self, button: str):
         """The gpiozero pin of a button (a MockPin on a mock pod)."""
+        if self.buttons is None:
+            raise PodError(f"seat {self.seat}: the buttons are not open")
         return self.buttons.pin(button)
 
     @property
@@ -140,7 +146,7 @@ class ImagePod:
         self.seat = seat
         self.on_image = on_image
         self.view: PodView | None = None
-        self.image = None
+        self.image: Image.Image | None = None
 
     def show(self, view: PodView, now: float | None = None) -> None:
         from .render import render
@@ -186,8 +192,8 @@ class Rig:
         self.spidev = spidev
         self.dev = dev
         self._real_factory = real_factory
-        self._factory = None
-        self._gpio = {}
+        self._factory: Any = None  # gpiozero's pin factory (untyped)
+        self._gpio: dict[int, Any] = {}
         self.scanner = ButtonScanner(self.events, clock)
         self.pods: dict[int, Pod] = {}
         self._warned = False
@@ -266,8 +272,9 @@ class Rig:
             def buttons():
                 return GpioButtons(s.number, s.pins, self.scanner, self.pin_factory(), timing)
 
-            pins = ", ".join(f"{k}=GPIO{p}" for k, p in s.buttons)
-            return Pod(s.number, "gpio", panel, f"{s.display.describe()}; buttons {pins}", buttons,
+            wiring = ", ".join(f"{k}=GPIO{p}" for k, p in s.buttons)
+            assert s.display is not None  # _display_opener() raised otherwise
+            return Pod(s.number, "gpio", panel, f"{s.display.describe()}; buttons {wiring}", buttons,
                        clock=self.clock, report=self.report)
         from .config import extra_backend
 

@@ -14,6 +14,7 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Sequence
 
 from ..engine import Journal, Session, SetupError
 from ..engine.messages import _
@@ -60,16 +61,16 @@ def _err(text: str) -> None:
     print(f"serve: {text}", file=sys.stderr, flush=True)
 
 
-def open_session(args, journal: Journal) -> Session:
+def open_session(args, journal: Journal) -> Session | None:
     if args.new:
         game, players = args.new[0], args.new[1:]
         try:
             options = json.loads(args.options) if args.options else {}
         except json.JSONDecodeError as e:
             raise SetupError(f"--options is not valid JSON ({e.msg})") from None
-        session = Session.new(journal, game, players, options)
-        _err(f"new game {session.game_id}: {game} with {', '.join(players)}")
-        return session
+        new = Session.new(journal, game, players, options)
+        _err(f"new game {new.game_id}: {game} with {', '.join(players)}")
+        return new
     if args.game is not None:
         return Session.load(journal, args.game)
     session = Session.resume(journal)
@@ -196,7 +197,7 @@ REPAIRED = _("journal repaired: see the log or `tablekeeper doctor`")
 
 
 def _play(args, file_cfg, life, session: Session, stop: threading.Event, wake: list,
-          damage: list[str] = ()) -> int:
+          damage: Sequence[str] = ()) -> int:
     cfg = pods_config(args, file_cfg, len(session.state["players"]))
     rig = Rig(cfg, report=_err)
     wake.append(rig.events)

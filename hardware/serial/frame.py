@@ -159,14 +159,14 @@ class FrameReader:
     def feed(self, data, now=0):
         if data:
             self.buf.extend(data)
-        out = []
+        out = []  # type: list[tuple[int, bytes]]
         self._scan(out, now)
         self._compact()
         return out
 
     def expire(self, now):
         """Give up a frame that waited too long for its rest; returns the frames found behind it."""
-        out = []
+        out = []  # type: list[tuple[int, bytes]]
         if self.stale is None or self.waiting_since is None:
             return out
         if now - self.waiting_since < self.stale:

@@ -453,6 +453,7 @@ class LinkCore:
     def _status(self, m, now: float) -> None:
         _, boot, uptime, last_event, flags, dropped_to = m
         ident = self.identity
+        assert ident is not None  # STATUS is read only online, after IDENTITY
         if boot != ident.boot_id:
             # Its button events are numbered afresh; IDENTITY will tell from where (_identity).
             self.report(f"seat {self.seat}: {self.name} restarted (boot {ident.boot_id:08x} -> {boot:08x})")
@@ -467,8 +468,9 @@ class LinkCore:
         if ok != ident.display_ok:
             self.identity = Identity(ident.pod_id, ident.firmware, ident.protocol, ident.boot_id, ident.rx_window,
                                      ident.acked, ok)
-            self.problem = None if ok else "the pod's display does not answer (check its wiring)"
-            self.report(f"seat {self.seat}: {self.name}: " + ("display is back" if ok else self.problem))
+            problem = None if ok else "the pod's display does not answer (check its wiring)"
+            self.problem = problem
+            self.report(f"seat {self.seat}: {self.name}: " + (problem or "display is back"))
 
     def _event(self, number: int, button: int, kind: int, now: float) -> None:
         self._dirty.add(proto.EVENTS_ACK)
@@ -578,6 +580,7 @@ class LinkCore:
 
     def _base_rto(self) -> float:
         t = self.timing
+        assert self.srtt is not None and self.rttvar is not None  # after the first sample
         return min(t.rto_max, max(t.rto_min, self.srtt + max(t.granularity, 4 * self.rttvar)))
 
     def _rtt(self, r: float) -> None:
@@ -585,6 +588,7 @@ class LinkCore:
         if self.srtt is None:
             self.srtt, self.rttvar = r, r / 2
         else:
+            assert self.rttvar is not None  # set with srtt
             self.rttvar = 0.75 * self.rttvar + 0.25 * abs(self.srtt - r)
             self.srtt = 0.875 * self.srtt + 0.125 * r
         self.rto = self._base_rto()
@@ -715,11 +719,11 @@ class LinkCore:
                 size += len(m)
         self._dirty.clear()
         while limit - size > proto.DRAW_HEADER + 1:
-            m = self._next_draw(limit - size)
-            if m is None:
+            draw = self._next_draw(limit - size)
+            if draw is None:
                 break
-            parts.append(m)
-            size += len(m)
+            parts.append(draw)
+            size += len(draw)
         return b"".join(parts)
 
     def _next_draw(self, room: int) -> bytes | None:

@@ -31,8 +31,8 @@ import errno
 import os
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from ..errors import PodError
 from .link import DOWN, IDENT, INCOMPATIBLE, ONLINE, LinkCore, LinkTiming
@@ -43,7 +43,7 @@ BY_ID = Path("/dev/serial/by-id")
 SILENT_FOR = 10.0
 
 
-def port_problem(e: BaseException, path: str) -> PodError:
+def port_problem(e: BaseException, path: str | None) -> PodError:
     """An error opening or using a serial port, as a sentence that says what to do."""
     no = getattr(e, "errno", None)
     text = str(e)
@@ -126,7 +126,9 @@ class PortFinder:
             self._held[path] = pod_id
             return True
 
-    def release(self, path: str) -> None:
+    def release(self, path: str | None) -> None:
+        if path is None:
+            return
         with self._lock:
             self._held.pop(path, None)
 
@@ -290,7 +292,7 @@ class SerialPodLink:
         return True
 
     # -- the I/O thread ------------------------------------------------------------------------------
-    def start(self) -> "SerialPodLink":
+    def start(self) -> SerialPodLink:
         if self._thread is None and not self.closed:
             self._thread = threading.Thread(target=self._run, name=f"serial-pod-{self.seat}", daemon=True)
             self._thread.start()
@@ -334,8 +336,8 @@ class SerialPodLink:
         """Open and identify candidate ports until this seat's pod answers; None if it is nowhere."""
         tried: list[str] = []
         self._opened_one = False
-        paths = (self.finder.candidates(self.pod_id or "", self.configured_port) if self.search
-                 else [self.configured_port])
+        paths = (self.finder.candidates(self.pod_id or "", self.configured_port)
+                 if self.search or self.configured_port is None else [self.configured_port])
         for path in paths:
             if self._stop.is_set() or not self.finder.claim(path, self.pod_id or "?"):
                 continue
@@ -352,6 +354,7 @@ class SerialPodLink:
                 self.core.opened(self.clock(), path)
             result = self._handshake(port)
             if result == ONLINE:
+                assert self.core.identity is not None  # online: identified
                 self.finder.note(path, self.core.identity.pod_id)
                 self.search_problem = None
                 return port
@@ -365,7 +368,7 @@ class SerialPodLink:
                 self.finder.note(path, wrong)
                 tried.append(f"{path} has pod {wrong!r}")
             elif result == INCOMPATIBLE:
-                tried.append(self.core.problem)
+                tried.append(self.core.problem or f"{path} speaks another protocol")
                 self.finder.silent(path)
             else:
                 tried.append(f"{path} does not answer as a pod")
@@ -400,7 +403,7 @@ class SerialPodLink:
                         self.clock() - core.ident_since > t.reopen_after:
                     return f"no session for {t.reopen_after:g} s"
                 if core.state == INCOMPATIBLE:
-                    return core.problem
+                    return core.problem or "incompatible pod"
         except Exception as e:
             return str(port_problem(e, self.path))
         return "closed"

@@ -29,7 +29,7 @@ class PodMachine:
         self.lock = threading.RLock()
         self.display = VirtualDisplay()
         self.boots: list[int] = []
-        self.core = None
+        self.core: podcore.PodCore  # set by restart(), a power cycle
         self._actions: list[tuple[int, int, int, bool]] = []  # (ms, order, button, pressed)
         self._order = 0
         self.clicks = 0
@@ -43,7 +43,7 @@ class PodMachine:
             keep = self.display.fail
             self.display = VirtualDisplay()
             self.display.fail = keep
-            kw = {}
+            kw: dict[str, int | str] = {}
             if self.rx_window is not None:
                 kw["rx_window"] = self.rx_window
             if self.firmware is not None:

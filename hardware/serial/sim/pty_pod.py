@@ -47,7 +47,7 @@ class SimPod:
 
     # -- plugging -----------------------------------------------------------------------------------
     @property
-    def path(self) -> str:
+    def path(self) -> str | None:
         """What the host opens: the by-id symlink if there is one, else the pty."""
         return str(self.link_path) if self.link_path is not None else self.device
 
