@@ -381,12 +381,9 @@ def available_games() -> dict:
 
 
 def main_counter(rules) -> str | None:
-    """The counter the end-of-game chart follows: the one that decides the game."""
-    preferred = {"red-dragon-inn": "gold", "bloody-inn": "cash", "dragon-run": "treasure",
-                 "dale-of-merchants": "stall"}
-    name = preferred.get(rules.id)
-    if name in rules.player_counters:
-        return name
+    """The counter the end-of-game chart follows: the one the game says decides it, else its first."""
+    if rules.main_counter in rules.player_counters:
+        return rules.main_counter
     return next(iter(rules.player_counters), None)
 
 

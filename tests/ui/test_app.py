@@ -154,7 +154,7 @@ def test_end_of_game_winners_table_and_chart(tmp_path):
     """End of game: winners, the final table and a chart of the main counter over the game
     (its points are the journal's values after every action); undo from there reopens the game."""
     out = run_scenario(tmp_path, "end")
-    assert out["winners_text"] == "Ben wins!"
+    assert out["winners_text"] == "Ben won"
     with Journal(tmp_path / "state") as journal:
         record = journal.games()[-1]
         session = Session.load(journal, record.id)

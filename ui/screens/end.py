@@ -9,26 +9,13 @@ from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from ..controller import main_counter, series
-from ..i18n import _, counter_label
+from ..i18n import _, counter_label, engine_text
 from ..widgets import AMBER, CARD, GAP, LINE, MUTED, Btn, FitLabel, Panel, tag
 from .base import BaseScreen
 
 #: Line colours of the chart's players (readable on the dark card).
 PALETTE = [(0.96, 0.73, 0.26, 1), (0.36, 0.67, 0.96, 1), (0.45, 0.85, 0.5, 1), (0.95, 0.45, 0.45, 1),
            (0.8, 0.6, 0.95, 1), (0.4, 0.88, 0.88, 1), (0.95, 0.6, 0.3, 1), (0.85, 0.85, 0.85, 1)]
-
-
-def winners_words(state: dict) -> str:
-    if state.get("dragon_won"):
-        return _("The dragon won!")
-    if state.get("draw"):
-        return _("A draw: {names}").format(names=", ".join(state.get("winners", [])))
-    winners = state.get("winners") or []
-    if not winners:
-        return _("Game over, no winner")
-    if len(winners) == 1:
-        return _("{name} wins!").format(name=winners[0])
-    return _("{names} win!").format(names=" & ".join(winners))
 
 
 class Chart(Widget):
@@ -124,7 +111,7 @@ class EndScreen(BaseScreen):
             return
         self._shown = key
         state, rules = table.state, table.rules
-        self.winners.text = winners_words(state) if state["over"] else _("The game goes on")
+        self.winners.text = engine_text(rules.result_words(state)) if state["over"] else _("The game goes on")
         counters = list(rules.player_counters)[:4]
         self.final.clear_widgets()
         self.final.cols = 1 + len(counters)

@@ -6,24 +6,19 @@ import time
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 
-from ..i18n import _
+from ...engine import available
+from ...engine.game import Game
+from ..i18n import _, engine_text
 from ..widgets import GAP, MUTED, TOUCH, Btn, FitLabel, Scroller
 from .base import BaseScreen
 
 
-def result_words(summary) -> str:
-    """A stored game's outcome in a few words."""
+def result_words(summary, games: dict) -> str:
+    """A stored game's outcome in a few words, as its game (in ``games``, id → class) says it; a game
+    of an unknown id gets the generic words."""
     if summary.finished is None:
         return _("unfinished")
-    r = summary.result or {}
-    if r.get("dragon_won"):
-        return _("the dragon won")
-    if r.get("draw"):
-        return _("draw: {names}").format(names=", ".join(r.get("winners", [])))
-    winners = r.get("winners") or []
-    if not winners:
-        return _("no winner")
-    return _("won by {names}").format(names=", ".join(winners))
+    return engine_text(games.get(summary.game, Game).result_line(summary.result or {}))
 
 
 def game_title(game_id: str, fallback: str = "") -> str:
@@ -84,9 +79,10 @@ class HomeScreen(BaseScreen):
         self.list.clear_widgets()
         if not games:
             self.list.add_widget(FitLabel(_("No games yet."), size_hint_y=None, height=TOUCH, color=MUTED))
+        classes = available()
         for g in list(reversed(games))[:PAST_SHOWN]:
             when = time.strftime("%d/%m %H:%M", time.localtime(g.started))
-            text = f"{when}   {game_title(g.game)}   {', '.join(g.players)}   — {result_words(g)}"
+            text = f"{when}   {game_title(g.game)}   {', '.join(g.players)}   — {result_words(g, classes)}"
             row = Btn(text, role="flat", size_hint_y=None, height=TOUCH, base_font=dp(17), halign="left",
                       tid=f"home.game.{g.id}")
             row.bind(on_release=lambda _b, gid=g.id: self.app.open_game(gid))

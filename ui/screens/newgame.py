@@ -16,13 +16,6 @@ from .home import game_title
 
 STEPS = ("game", "players", "options", "seats")
 
-#: Who starts, in the rulebooks' own words where they have some.
-WHO_STARTS = {
-    "dragon-run": N_("The bravest player starts"),
-    "bloody-inn": N_("The greediest player takes the first-player card"),
-    "red-dragon-inn": N_("The thirstiest adventurer starts"),
-    "dale-of-merchants": N_("The shrewdest merchant starts"),
-}
 #: Options the app asks for on the seats step (who starts), not on the options step.
 STARTER_OPTIONS = ("first", "first_player")
 
@@ -263,7 +256,9 @@ class NewGameScreen(BaseScreen):
             return Chips(list(box), [word(d) for d in box], selected=list(current), multi=True, cols=3, tid=tid,
                          on_change=lambda v: self._set_option(name, list(v), default))
         if name == "characters" and isinstance(default, dict):
-            known = getattr(sys.modules.get(self.game_cls.__module__), "KNOWN_CHARACTERS", None)
+            # the game's known characters, in whichever of its modules (rules, views, words) holds them
+            known = next((k for c in self.game_cls.__mro__
+                          if (k := getattr(sys.modules.get(c.__module__), "KNOWN_CHARACTERS", None))), None)
             if not known:
                 return None
             names = [v[0] if isinstance(v, tuple) else str(k) for k, v in known.items()]
@@ -305,8 +300,9 @@ class NewGameScreen(BaseScreen):
             grid.add_widget(b)
         self._paint_pods()
         self.body.add_widget(grid)
-        joke = WHO_STARTS.get(self.game_id, N_("Who starts?"))
-        self.body.add_widget(FitLabel(_(joke) + ":", size_hint_y=None, height=dp(30), halign="left", color=MUTED,
+        hint = self.game_cls.starter_hint(self.options)  # the rulebook's words, if it has some
+        who_starts = engine_text(hint) if hint is not None else _("Who starts?")
+        self.body.add_widget(FitLabel(who_starts + ":", size_hint_y=None, height=dp(30), halign="left", color=MUTED,
                                       base_font=dp(17)))
         values = self.players + ["random"]
         labels = self.players + [_("random")]
