@@ -70,17 +70,9 @@ def test_every_game_checked_is_registered_and_has_its_own_package():
         assert (ROOT / "engine" / "games" / module / "locale" / "es" / f"{game_id}.po").exists(), game_id
 
 
-@pytest.mark.parametrize("folder", ["engine", "hardware"])
-def test_the_core_and_the_pods_never_name_a_game(folder):
+@pytest.mark.parametrize("folder", SCANNED)
+def test_the_core_the_pods_and_the_screens_never_name_a_game(folder):
     found = strays(folder)
-    assert not found, "ask the game instead (engine/game.py's hooks):\n" + "\n".join(found)
-
-
-@pytest.mark.skip(reason="ui/controller.py (main_counter), ui/screens/home.py and ui/screens/end.py (dragon_won), "
-                         "ui/screens/newgame.py (who starts) still name games: their switch to the Game hooks "
-                         "is in progress")
-def test_the_screens_never_name_a_game():
-    found = strays("ui")
     assert not found, "ask the game instead (engine/game.py's hooks):\n" + "\n".join(found)
 
 
