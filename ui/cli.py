@@ -268,12 +268,9 @@ def cmd_demo(args) -> int:
 
 
 def cmd_run(args) -> int:
-    """Start the touchscreen app (ui/app.py provides ``main(args)``); the demo until it exists."""
-    app = _optional(f"{__package__}.app")
-    if app is None:
-        from . import demo
+    """Start the touchscreen app (ui/app.py)."""
+    from . import app
 
-        return demo.run(args.state_dir, delay=args.delay)
     return app.main(args)
 
 
@@ -339,40 +336,23 @@ def build_parser() -> argparse.ArgumentParser:
         d.add_argument("--delay", type=float, default=0.4, help="seconds between demo steps")
         d.set_defaults(func=func)
         if name == "run":
-            app = _optional(f"{__package__}.app")  # must not import kivy at import time
-            if app is not None:
-                getattr(app, "add_arguments", lambda parser: None)(d)
-    _register_optional(sub)
+            from . import app  # its options; it imports Kivy only when the app starts
+
+            app.add_arguments(d)
+    _register_hardware(sub)
     return p
 
 
-def _register_optional(sub) -> None:
-    """Subcommands owned by other packages: each has ``register(subparsers)``.
+def _register_hardware(sub) -> None:
+    """The pods' subcommands (hardware/cli.py: ``serve``, ``hw check``), and serve's life under systemd."""
+    from ..hardware import cli as hardware_cli
 
-    hardware/cli.py: ``serve``, ``hw check``; ui/app_cli.py: options of ``run``.
-    """
-    for module in ("tablekeeper.hardware.cli",):
-        mod = _optional(module)
-        if mod is not None:
-            mod.register(sub)
-    if "serve" in sub.choices:
-        # serve's life under systemd (boot check, READY, watchdog, backups): hardware/ must not
-        # import ui/, so the lifecycle is handed to it here.
-        from . import service
+    hardware_cli.register(sub)
+    # serve's life under systemd (boot check, READY, watchdog, backups): hardware/ must not
+    # import ui/, so the lifecycle is handed to it here.
+    from . import service
 
-        sub.choices["serve"].set_defaults(lifecycle=service, catalog_for=catalog_for)
-
-
-def _optional(module: str):
-    """Import a module that may not exist yet; None if it does not (other import errors propagate)."""
-    import importlib
-
-    try:
-        return importlib.import_module(module)
-    except ModuleNotFoundError as e:
-        if e.name != module:
-            raise
-        return None
+    sub.choices["serve"].set_defaults(lifecycle=service, catalog_for=catalog_for)
 
 
 def main(argv=None) -> int:

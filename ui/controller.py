@@ -24,7 +24,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..engine import Journal, Session, TablekeeperError, available
+from ..engine import Journal, Session, TablekeeperError
 from ..engine.registry import KNOWN
 from ..engine.messages import _ as msg
 from ..engine.state import clone
@@ -373,11 +373,6 @@ class Keeper:
                 listener(snap)
             except Exception:
                 log.exception("snapshot listener failed")
-
-
-def available_games() -> dict:
-    """Game id → class for every game whose module exists (the new-game screen's list)."""
-    return available()
 
 
 def main_counter(rules) -> str | None:

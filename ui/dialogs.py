@@ -453,14 +453,3 @@ class ActionDialog(Dialog):
         if snap.table is None:
             self.dismiss()
 
-
-class ConfirmDialog(Dialog):
-    tid = "confirm"
-
-    def __init__(self, app, question: str, yes: str, on_yes, role="danger"):
-        super().__init__(app, question, size_hint=(0.7, 0.5))
-        row = BoxLayout(size_hint_y=None, height=TOUCH + dp(10), spacing=GAP)
-        row.add_widget(Btn(_("Cancel"), tid="confirm.no", on_press=self.dismiss))
-        row.add_widget(Btn(yes, role=role, tid="confirm.yes", on_press=lambda: (self.dismiss(), on_yes())))
-        self.body.add_widget(BoxLayout())
-        self.body.add_widget(row)

@@ -374,7 +374,3 @@ class Keyboard(GridLayout):
             self.text += letter
         self._accent = False
         self._on_text(self.text)
-
-    def set_text(self, text: str):
-        self.text = text
-        self._on_text(text)
