@@ -58,9 +58,9 @@ def turn_player(table) -> str | None:
     return (table.state.get("turn") or {}).get("player")
 
 
-def player_record(table, name, default=None) -> dict | None:
-    """The state's record of the player called ``name``, or ``default``."""
-    return next((p for p in table.state["players"] if p["name"] == name), default)
+def player_record(table, name) -> dict | None:
+    """The state's record of the player called ``name``; None if there is none."""
+    return next((p for p in table.state["players"] if p["name"] == name), None)
 
 
 def caption(text: str, *, height=dp(26), **kw) -> FitLabel:

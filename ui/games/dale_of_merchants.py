@@ -95,7 +95,8 @@ class StallDialog(GuidedDialog):
         super().__init__(app, _("Stall"))
         table = app.snapshot.table
         self.who = turn_player(table)
-        n = player_record(table, self.who, {"counters": {}})["counters"].get("stall", 0) + 1
+        p = player_record(table, self.who)
+        n = (p["counters"].get("stall", 0) if p else 0) + 1
         need = _("{name}'s stack {n}: cards of one animal set totalling exactly {n}").format(name=self.who, n=n)
         self.content.add_widget(tag(FitLabel(need, size_hint_y=None, height=dp(30), color=MUTED, base_font=dp(17)),
                                     "stall.need"))

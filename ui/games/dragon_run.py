@@ -20,7 +20,7 @@ class EscapeDialog(GuidedDialog):
         super().__init__(app, _("Escape test"))
         table = app.snapshot.table
         self.who = turn_player(table)
-        cards = list(player_record(table, self.who, {}).get("cards", []))
+        cards = list((player_record(table, self.who) or {}).get("cards", []))
         self.cards = Chips(list(range(len(cards))), [str(v) for v in cards], multi=True, tid="escape.card",
                            cols=max(1, len(cards)), base_font=dp(18))
         self.cards.size_hint_y = 1
