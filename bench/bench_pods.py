@@ -6,7 +6,7 @@ Both display paths run through the same I2C code (``MuxedI2C``, the channel
 selected before every transaction) onto a fake bus that counts what would
 be clocked out: address bytes, control bytes, mux selects, commands, data.
 "luma" is luma.oled's ``ssd1306.display()`` (the whole 1 KiB frame every
-time); "ours" is the pod panel: render only a changed view, diff the
+time); "ours" is the pod face: render only a changed view, diff the
 SSD1306 frame, send the changed column/page windows. Cases: (a) the same
 view again, (b) one counter +1, (c) a whole new screen (another player's).
 Bus time assumes I2C at 400 kHz, 9 clocks per byte.
@@ -55,7 +55,7 @@ def _display_paths() -> dict:
     from luma.oled.device import ssd1306
 
     from tablekeeper.hardware.displays import LumaDriver
-    from tablekeeper.hardware.panel import Care, Panel
+    from tablekeeper.hardware.face import Care, Face
     from tablekeeper.hardware.render import render
     from tablekeeper.hardware.screen import pack
 
@@ -74,16 +74,16 @@ def _display_paths() -> dict:
         luma_bytes = bus.bytes_on_bus() // REPEAT
         assert bytes(model.ram) == pack(render(view))
 
-        # Ours: a panel that renders only a changed view and sends only the changed windows.
+        # Ours: a face that renders only a changed view and sends only the changed windows.
         bus, serial, model = _bus()
-        panel = Panel(1, lambda serial=serial: LumaDriver(lambda: ssd1306(serial)), Care(shift_every=0, dim_after=0))
+        face = Face(1, lambda serial=serial: LumaDriver(lambda: ssd1306(serial)), Care(shift_every=0, dim_after=0))
         total_s = 0.0
         total_bytes = 0
         for _ in range(REPEAT):
-            panel.show(base)  # each round starts from the base screen (not measured)
+            face.show(base)  # each round starts from the base screen (not measured)
             bus.log.clear()
             t0 = time.perf_counter()
-            panel.show(view)
+            face.show(view)
             total_s += time.perf_counter() - t0
             total_bytes += bus.bytes_on_bus()
         assert bytes(model.ram) == pack(render(view))

@@ -9,7 +9,7 @@ deterministic fake-clock wire (``sim.wire.Wire``).
 * ``serial_throughput``: whole random pictures (1 KiB each, nothing shared
   between two) pushed as fast as the link takes them.
 * ``serial_update_latency``: one counter's digits changing (a 16x4-page
-  window): from ``write()`` on the owner thread until the pod's panel shows it.
+  window): from ``write()`` on the owner thread until the pod's face shows it.
 * ``serial_press_latency``: from a button's debounced press on the pod to
   the event on the owner's queue.
 * ``serial_retransmit_overhead_1pct``: bytes the host sends for the same
@@ -84,7 +84,7 @@ def throughput(link, frame_of, n: int = PICTURES) -> tuple[float, float]:
 
 
 def update_latency(link, sim, n: int = 200) -> list[float]:
-    """ms from write() of a 16x4-page change until the pod's panel shows it."""
+    """ms from write() of a 16x4-page change until the pod's face shows it."""
     rng = random.Random(2)
     out = []
     for _ in range(n):
@@ -241,7 +241,7 @@ def run() -> dict:
             lat = update_latency(link, sim)
             out["serial_update_latency"] = {"value": round(statistics.median(lat), 3), "unit": "ms (median)",
                                             "p95": round(pct(lat, 0.95), 3), "max": round(max(lat), 3),
-                                            "what": "a 16x4-page change, write() to the pod's panel, pty, n=200"}
+                                            "what": "a 16x4-page change, write() to the pod's face, pty, n=200"}
             pl = press_latency(sim, events)
             out["serial_press_latency"] = {"value": round(statistics.median(pl), 3), "unit": "ms (median)",
                                            "p95": round(pct(pl, 0.95), 3),

@@ -10,8 +10,9 @@ Everything here is pure: an action turns one state into the next or raises
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar
+from typing import Any, ClassVar
 
 from .errors import RuleError, SetupError
 from .fields import Field, Int, Player, Str
@@ -82,7 +83,7 @@ class Game:
         super().__init_subclass__(**kw)
         found: dict[str, ActionInfo] = {}
         for klass in reversed(cls.__mro__):
-            for attr, fn in vars(klass).items():
+            for fn in vars(klass).values():
                 meta = getattr(fn, "_tk_action", None)
                 if meta:
                     name, when_over, adjustment, fields = meta
@@ -135,7 +136,7 @@ class Game:
         }
 
     @classmethod
-    def _probe(cls) -> "Game":
+    def _probe(cls) -> Game:
         n = max(cls.min_players, min(4, cls.max_players))
         return cls([f"P{i + 1}" for i in range(n)], {})
 

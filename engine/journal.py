@@ -52,8 +52,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import salvage
-from .messages import _
 from .errors import JournalBusy, JournalError, JournalFull, JournalReadOnly
+from .messages import _
 
 SCHEMA_VERSION = 1
 FILENAME = "journal.db"
@@ -437,9 +437,9 @@ class Journal:
         except sqlite3.Error:
             return
         try:
-            for table, sql, sink in (
-                ("meta", "SELECT key, value FROM meta", lambda r: meta.setdefault(r[0], r[1])),
-                ("games", "SELECT id, game, setup, started, finished, result FROM games ORDER BY id",
+            for sql, sink in (
+                ("SELECT key, value FROM meta", lambda r: meta.setdefault(r[0], r[1])),
+                ("SELECT id, game, setup, started, finished, result FROM games ORDER BY id",
                  lambda r: games.setdefault(r[0], tuple(r))),
             ):
                 try:

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .errors import RuleError
-from .messages import _
 from .game import Game
+from .messages import _
 from .state import clone
 
 CHECKPOINT_EVERY = 64

@@ -16,7 +16,8 @@ the sentence; names of people stay as they are. ``pybabel extract -k _
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Protocol
+from collections.abc import Iterable, Mapping
+from typing import Any, Protocol
 
 
 class Catalog(Protocol):

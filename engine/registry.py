@@ -9,8 +9,8 @@ from __future__ import annotations
 import importlib
 
 from .errors import SetupError
-from .messages import _
 from .game import Game
+from .messages import _
 
 #: game id → (package or module under engine.games, title)
 KNOWN: dict[str, tuple[str, str]] = {

@@ -5,9 +5,9 @@ import random
 from dataclasses import dataclass
 
 from .errors import RuleError, SetupError
-from .messages import _
 from .journal import GameRecord, Journal, StaleJournal
 from .match import Match, Proposal
+from .messages import _
 from .registry import make_rules
 from .text import ACTION_BYTES_MAX, check_value, clean_players
 
@@ -59,7 +59,7 @@ class Session:
 
     # -- opening ---------------------------------------------------------------
     @classmethod
-    def new(cls, journal: Journal, game: str, players: list[str], options: dict | None = None, **kw) -> "Session":
+    def new(cls, journal: Journal, game: str, players: list[str], options: dict | None = None, **kw) -> Session:
         check_value(options or {}, _("the options"))
         setup = {"game": game, "players": clean_players(players), "options": options or {}}
         rules = make_rules(setup)  # refuses bad setups before anything is written
@@ -69,7 +69,7 @@ class Session:
         return cls(journal, record, Match(rules), **kw)
 
     @classmethod
-    def load(cls, journal: Journal, game_id: int, **kw) -> "Session":
+    def load(cls, journal: Journal, game_id: int, **kw) -> Session:
         """Rebuild a stored game from its journal, stopping at the last good entry."""
         record = journal.game(game_id)
         if record is None:
@@ -120,7 +120,7 @@ class Session:
         return True
 
     @classmethod
-    def resume(cls, journal: Journal, **kw) -> "Session | None":
+    def resume(cls, journal: Journal, **kw) -> Session | None:
         """The last unfinished game, exactly where it was (None if there is none)."""
         record = journal.last_unfinished()
         return cls.load(journal, record.id, **kw) if record else None

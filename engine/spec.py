@@ -1,8 +1,9 @@
 """Declarations a game definition is made of: counters and options."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from .errors import SetupError
 from .messages import _

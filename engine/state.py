@@ -45,7 +45,7 @@ class Args:
     (a typo like ``"dleta"`` must not pass silently).
     """
 
-    def __init__(self, t: "Txn", data: dict, declared: set[str] | None = None):
+    def __init__(self, t: Txn, data: dict, declared: set[str] | None = None):
         self._t = t
         self._data = data
         self._read = {"action"}
@@ -135,7 +135,7 @@ class Txn:
     the events (plain sentences) that explain what happened.
     """
 
-    def __init__(self, game: "Game", state: dict):
+    def __init__(self, game: Game, state: dict):
         self.game = game
         self.state = state
         self.events: list[str] = []

@@ -5,7 +5,7 @@ Importing this package imports nothing heavy; each room is its own module:
 * ``pod`` — the value types every backend shares (PodView, InputEvent) and the DisplayDriver protocol
 * ``views`` — PodView from a game's seat_view/seat_actions; ``render`` — PodView → 128x64 image
 * ``screen`` — the SSD1306 frame, its diff, the address windows (only changed bytes)
-* ``panel`` — one display: render, OLED care, failure and retry
+* ``face`` — one display: render, OLED care, failure and retry
 * ``buttons`` — debounce/hold/repeat on an injectable clock, gpiozero pins
 * ``inputs`` — the per-seat input map (events → engine actions)
 * ``displays`` — luma.oled on I2C (TCA9548A) and SPI; ``mock`` — mock hardware and the SSD1306 model

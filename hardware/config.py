@@ -42,7 +42,7 @@ from pathlib import Path
 
 from .buttons import Timing
 from .errors import ConfigError
-from .panel import Care
+from .face import Care
 from .pod import BUTTONS
 
 ENV_PATH = "TABLEKEEPER_CONFIG"

@@ -42,11 +42,11 @@ def main(args) -> int:
     end = time.monotonic() + DEADLINE
     for pod in rig.pods.values():
         pod.show_image(image)
-    while time.monotonic() < end and not all(p.panel.online for p in rig.pods.values()):
+    while time.monotonic() < end and not all(p.face.online for p in rig.pods.values()):
         time.sleep(0.1)
         for pod in rig.pods.values():
             pod.tick()
-    shown = sorted(seat for seat, pod in rig.pods.items() if pod.panel.online)
+    shown = sorted(seat for seat, pod in rig.pods.items() if pod.face.online)
     missing = sorted(set(rig.pods) - set(shown))
     print(f"message on seat{'s' if len(shown) != 1 else ''} {', '.join(map(str, shown)) or 'none'}"
           + (f"; not on {', '.join(map(str, missing))}" if missing else ""))

@@ -1,7 +1,7 @@
 """One renderer for every backend: a :class:`PodView` becomes a 1-bit 128x64 image.
 
 Layout (pixels; the last column and row stay free so the burn-in pixel shift
-of :mod:`tablekeeper.hardware.panel` never cuts anything off)::
+of :mod:`tablekeeper.hardware.face` never cuts anything off)::
 
     y  0-10  seat and name (inverted on the player's turn) | ▸main button's label
     y 11-19  focused counter's name, "1/4"                 | other counters, then

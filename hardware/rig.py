@@ -2,7 +2,7 @@
 
 A :class:`Rig` holds what all pods of a table share — the owner's event
 queue, the button scanner and its clock, the I2C buses, the gpiozero pin
-factory — and builds one :class:`Pod` (a :class:`~.panel.Panel` plus its
+factory — and builds one :class:`Pod` (a :class:`~.face.Face` plus its
 :class:`~.buttons.GpioButtons`) per configured seat.
 
 Which hardware a seat gets is said by the config or ``$TABLEKEEPER_PODS``;
@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from .buttons import ButtonScanner, GpioButtons, gpio_problem
 from .config import I2cDisplay, PodsConfig, SeatConfig, SpiDisplay, backend_override
 from .errors import HardwareError, PodError
-from .panel import Panel
+from .face import Face
 from .pod import PodView
 
 if TYPE_CHECKING:
@@ -44,17 +44,17 @@ def has_gpio(dev: Path | None = None) -> bool:
 
 
 class Pod:
-    """One seat's pod: its display panel and (if any) its buttons.
+    """One seat's pod: its face (the display side) and (if any) its buttons.
 
     The owner calls :meth:`show`, :meth:`wake`, :meth:`tick`; buttons put
     events on the rig's queue by themselves.
     """
 
-    def __init__(self, seat: int, backend: str, panel: Panel, description: str,
+    def __init__(self, seat: int, backend: str, face: Face, description: str,
                  make_buttons: Callable[[], GpioButtons] | None = None, *, clock=time.monotonic, report=None):
         self.seat = seat
         self.backend = backend
-        self.panel = panel
+        self.face = face
         self.description = description
         self.make_buttons = make_buttons
         self.buttons: GpioButtons | None = None
@@ -82,29 +82,29 @@ class Pod:
 
     @property
     def online(self) -> bool:
-        return self.panel.online and (self.make_buttons is None or self.buttons is not None)
+        return self.face.online and (self.make_buttons is None or self.buttons is not None)
 
     @property
     def problem(self) -> str | None:
-        return self.panel.problem or self.button_problem
+        return self.face.problem or self.button_problem
 
     def show(self, view: PodView, now: float | None = None) -> None:
-        self.panel.show(view, now)
+        self.face.show(view, now)
 
     def show_image(self, image, now: float | None = None) -> None:
-        self.panel.show_image(image, now)
+        self.face.show_image(image, now)
 
     def wake(self, now: float | None = None) -> None:
-        self.panel.wake(now)
+        self.face.wake(now)
 
     def tick(self, now: float | None = None) -> None:
         now = self.clock() if now is None else now
-        self.panel.tick(now)
+        self.face.tick(now)
         if self.buttons is None and self.make_buttons is not None and now >= self._button_retry:
             self._open_buttons(now)
 
     def next_due(self, now: float) -> float | None:
-        times = [t for t in (self.panel.next_due(now),
+        times = [t for t in (self.face.next_due(now),
                              self._button_retry if self.buttons is None and self.make_buttons else None)
                  if t is not None]
         return min(times) if times else None
@@ -117,12 +117,12 @@ class Pod:
 
     @property
     def screen_image(self):
-        """What a mock pod's panel shows (the luma dummy device's image); None for real displays."""
-        link = self.panel.link
+        """What a mock pod's face shows (the luma dummy device's image); None for real displays."""
+        link = self.face.link
         return getattr(link, "image", None)
 
     def close(self) -> None:
-        self.panel.close()
+        self.face.close()
         if self.buttons is not None:
             self.buttons.close()
             self.buttons = None
@@ -261,20 +261,20 @@ class Rig:
 
             factory = MockFactory()
             pins = s.pins or dict(MOCK_PINS)
-            panel = Panel(s.number, MockDisplay, care, clock=self.clock, report=self.report, name="mock display")
-            return Pod(s.number, "mock", panel, "mock pod (no hardware)",
+            face = Face(s.number, MockDisplay, care, clock=self.clock, report=self.report, name="mock display")
+            return Pod(s.number, "mock", face, "mock pod (no hardware)",
                        lambda: GpioButtons(s.number, pins, self.scanner, factory, timing),
                        clock=self.clock, report=self.report)
         if backend == "gpio":
             opener, what = self._display_opener(s)
-            panel = Panel(s.number, opener, care, clock=self.clock, report=self.report, name=what)
+            face = Face(s.number, opener, care, clock=self.clock, report=self.report, name=what)
 
             def buttons():
                 return GpioButtons(s.number, s.pins, self.scanner, self.pin_factory(), timing)
 
             wiring = ", ".join(f"{k}=GPIO{p}" for k, p in s.buttons)
             assert s.display is not None  # _display_opener() raised otherwise
-            return Pod(s.number, "gpio", panel, f"{s.display.describe()}; buttons {wiring}", buttons,
+            return Pod(s.number, "gpio", face, f"{s.display.describe()}; buttons {wiring}", buttons,
                        clock=self.clock, report=self.report)
         from .config import extra_backend
 

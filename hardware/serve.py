@@ -229,10 +229,10 @@ def _loop(hub: PodHub, rig: Rig, stop: threading.Event, show: str | None, life=N
     was_over = hub.session.state["over"]
     hub.refresh()
     while not stop.is_set():
-        if not announced and all(p.panel.first_frame_at is not None or not p.panel.online
+        if not announced and all(p.face.first_frame_at is not None or not p.face.online
                                  for p in rig.pods.values()):
             announced = True
-            done = [p for p in rig.pods.values() if p.panel.first_frame_at is not None]
+            done = [p for p in rig.pods.values() if p.face.first_frame_at is not None]
             _err(f"first frame on {len(done)} of {len(rig.pods)} pods "
                  f"{time.monotonic() - STARTED:.3f} s after start")
             life.ready(f"serving game {hub.session.game_id} ({hub.session.record.game}) "

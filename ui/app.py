@@ -153,7 +153,7 @@ def build_app(state_dir=None, *, lang: str | None = None, pods: str = "virtual",
         else:
             pods = "virtual"
     if pods == "virtual":
-        from . import pods as pods_mod
+        from . import virtual_pods as pods_mod
 
         reason = pods_mod.available()
         if reason is None:

@@ -21,12 +21,13 @@ import queue
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from ..engine import Journal, Session, TablekeeperError
-from ..engine.registry import KNOWN
 from ..engine.messages import _ as msg
+from ..engine.registry import KNOWN
 from ..engine.state import clone
 
 log = logging.getLogger("tablekeeper.ui")
@@ -127,7 +128,7 @@ class Keeper:
         self.commit_times: deque[float] = deque(maxlen=1000)  # seconds per acknowledged action
 
     # -- lifecycle (any thread) ------------------------------------------------------
-    def start(self, *, resume: bool = True) -> "Keeper":
+    def start(self, *, resume: bool = True) -> Keeper:
         """Open the journal on the worker and, if ``resume``, the last unfinished game."""
         if self._thread is None:
             self._thread = threading.Thread(target=self._run, name="tablekeeper-journal", daemon=True)
@@ -186,7 +187,7 @@ class Keeper:
             self._games_key = object()
         self._enqueue(job)
 
-    def call(self, fn: Callable[["Keeper"], Any], done: Callable[[Any], None] | None = None) -> None:
+    def call(self, fn: Callable[[Keeper], Any], done: Callable[[Any], None] | None = None) -> None:
         """Run ``fn(keeper)`` on the worker; ``done(result)`` is called there too."""
         def job():
             result = fn(self)

@@ -17,8 +17,25 @@ from kivy.uix.modalview import ModalView
 from ..engine import RuleError
 from .forms import Field, action_fields, first_line, game_actions
 from .i18n import _, action_label, counter_label, engine_text, word
-from .widgets import (BG, CARD, GAP, GREEN, MUTED, RED, SYMBOL_FONT, TOUCH, Btn, Chips, FitLabel, Keyboard, Panel,
-                      Scroller, Stepper, symbol, tag)
+from .widgets import (
+    BG,
+    CARD,
+    GAP,
+    GREEN,
+    MUTED,
+    RED,
+    SYMBOL_FONT,
+    TOUCH,
+    Btn,
+    Chips,
+    FitLabel,
+    Keyboard,
+    Panel,
+    Scroller,
+    Stepper,
+    symbol,
+    tag,
+)
 
 
 class Dialog(ModalView):

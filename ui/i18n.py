@@ -2,7 +2,7 @@
 
 The sources are .po files: the app's own (``ui/locale/<lang>/LC_MESSAGES/tablekeeper.po``),
 the pods' (``hardware/locale/<lang>/``), the engine core's (``engine/locale/<lang>/``) and
-each game's (``engine/games/locale/<lang>/<game>.po``). :func:`load_catalog` merges them
+each game's (``engine/games/<game>/locale/<lang>/<game-id>.po``). :func:`load_catalog` merges them
 and compiles them in memory with Babel (no ``.mo`` is ever written, so a checkout or a
 hardened service's read-only folders are never a problem).
 
@@ -166,9 +166,11 @@ def word(name) -> str:
 UI_KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 
 
-def extract(folder: Path = Path(__file__).resolve().parent) -> set[tuple[str | None, str]]:
-    """The ``(context, msgid)`` pairs the app marks in its sources, as pybabel extracts them."""
+def extract(folder: Path | None = None) -> set[tuple[str | None, str]]:
+    """The ``(context, msgid)`` pairs the app marks in its sources (``folder``: the app's), as pybabel extracts them."""
     from babel.messages.extract import extract_from_dir
+
+    folder = Path(__file__).resolve().parent if folder is None else folder
 
     found = set()
     for _file, _line, message, _comments, context in extract_from_dir(

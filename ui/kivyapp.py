@@ -18,7 +18,7 @@ from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from . import i18n
-from .widgets import BG, RED, AMBER, BLUE, FitLabel, Panel, tag
+from .widgets import AMBER, BG, BLUE, RED, FitLabel, Panel, tag
 
 #: How long a message stays on screen, seconds.
 TOAST_SECONDS = 4.0
@@ -60,7 +60,7 @@ class TablekeeperApp(App):
     """The touchscreen app.
 
     ``keeper``: the started worker. ``settings``: :class:`~tablekeeper.ui.settings.Settings`.
-    ``pods``: a :class:`~tablekeeper.ui.pods.VirtualPods` (mock mode) or None.
+    ``pods``: a :class:`~tablekeeper.ui.virtual_pods.VirtualPods` (mock mode) or None.
     ``hardware``: real pods (an object with ``status()`` and ``brightness(level)``) or None.
     """
 

@@ -18,7 +18,7 @@ import logging
 import queue
 import threading
 
-log = logging.getLogger("tablekeeper.ui.pods")
+log = logging.getLogger("tablekeeper.ui.podlink")
 
 #: Brightness levels 1–10 → SSD1306 contrast.
 CONTRAST = {level: round(0x10 + (0xFF - 0x10) * (level - 1) / 9) for level in range(1, 11)}
@@ -126,11 +126,11 @@ class PodLink:
     def _apply_brightness(self) -> None:
         level = CONTRAST.get(self._brightness, CONTRAST[8])
         for pod in (self.rig.pods.values() if self.rig else ()):
-            panel = pod.panel
-            panel.care = dataclasses.replace(panel.care, contrast=level)
-            if panel.online and not getattr(panel, "dimmed", False):
+            face = pod.face
+            face.care = dataclasses.replace(face.care, contrast=level)
+            if face.online and not getattr(face, "dimmed", False):
                 try:
-                    panel.link.contrast(level)
+                    face.link.contrast(level)
                 except OSError as e:
                     self.report(f"seat {pod.seat}: contrast: {e}")
 

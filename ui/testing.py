@@ -84,7 +84,7 @@ class Robot:
         self.Touch = _touch_class()
 
     @classmethod
-    def start(cls, state_dir, *, lang="en", size=(800, 480), pods="virtual", rng=None, fps=0) -> "Robot":
+    def start(cls, state_dir, *, lang="en", size=(800, 480), pods="virtual", rng=None, fps=0) -> Robot:
         from .app import build_app, configure_kivy
 
         configure_kivy(size, fps=fps)

@@ -17,9 +17,9 @@ win. If every player still in goes out at once, it is a draw between them.
 """
 from __future__ import annotations
 
-from ..errors import RuleError, SetupError
-from ..messages import _, word
+from ..errors import SetupError
 from ..game import Game, action
+from ..messages import _, word
 from ..spec import Counter, Option
 from ..state import Args, Txn
 

@@ -1,7 +1,7 @@
 """A seat whose pod is a microcontroller on USB serial: its Pod, its config keys, its ``hw check``.
 
-The seat gets the same :class:`~tablekeeper.hardware.panel.Panel` as a wired pod (render, OLED
-care, only changed bytes); the panel's display driver is a
+The seat gets the same :class:`~tablekeeper.hardware.face.Face` as a wired pod (render, OLED
+care, only changed bytes); the face's display driver is a
 :class:`~.port.SerialPodLink`, so a serial seat shows exactly the
 pixels of any other backend and nothing elsewhere needs a special case.
 Its buttons arrive from the pod as :class:`~tablekeeper.hardware.pod.InputEvent` on the rig's
@@ -32,7 +32,7 @@ from collections.abc import Callable
 
 from ..config import SeatConfig
 from ..errors import ConfigError, PodError
-from ..panel import Panel
+from ..face import Face
 from ..rig import Pod
 from ..screen import unpack
 from .link import LinkTiming
@@ -79,21 +79,21 @@ def check_duplicates(seats) -> None:
 
 # -- the pod -------------------------------------------------------------------------------------------
 class SerialPod(Pod):
-    """One seat's serial pod: a :class:`~tablekeeper.hardware.rig.Pod` whose panel draws through a :class:`SerialPodLink`."""
+    """One seat's serial pod: a :class:`~tablekeeper.hardware.rig.Pod` whose face draws through a :class:`SerialPodLink`."""
 
-    def __init__(self, seat: int, link: SerialPodLink, panel: Panel, *, clock=time.monotonic, report=None, sim=None):
-        super().__init__(seat, BACKEND, panel, link.describe() if sim is None else
+    def __init__(self, seat: int, link: SerialPodLink, face: Face, *, clock=time.monotonic, report=None, sim=None):
+        super().__init__(seat, BACKEND, face, link.describe() if sim is None else
                          f"simulated serial pod {link.pod_id!r} on {sim.device}", None, clock=clock, report=report)
         self.link = link
         self.sim = sim  # a sim.pty_pod.SimPod when the seat's port is "sim"
 
     @property
     def online(self) -> bool:
-        return self.link.online and self.panel.online
+        return self.link.online and self.face.online
 
     @property
     def problem(self) -> str | None:
-        return self.link.problem or self.panel.problem
+        return self.link.problem or self.face.problem
 
     def pin(self, button: str):
         """A simulated pod's button (``drive_low()`` presses it); a real pod's buttons are on the pod."""
@@ -103,7 +103,7 @@ class SerialPod(Pod):
 
     @property
     def screen_image(self):
-        """What a simulated pod's panel shows; for a real pod, the picture it is being given."""
+        """What a simulated pod's face shows; for a real pod, the picture it is being given."""
         if self.sim is not None:
             return self.sim.image()
         with self.link._lock:
@@ -111,7 +111,7 @@ class SerialPod(Pod):
 
     def close(self) -> None:
         super().close()
-        self.link.close()  # idempotent; the panel only closes it if it ever opened it
+        self.link.close()  # idempotent; the face only closes it if it ever opened it
         if self.sim is not None:
             self.sim.close()
 
@@ -130,7 +130,7 @@ def build(rig, s: SeatConfig, *, finder: PortFinder | None = None, timing: LinkT
     """The pod of a serial seat of ``rig`` (a :class:`~.pods.Rig`), its I/O thread started.
 
     Uses the rig's queue, report, OLED care, button timing and clock (the
-    panel's; the link keeps real time). ``finder``: shared by the rig's
+    face's; the link keeps real time). ``finder``: shared by the rig's
     serial seats (kept on the rig as ``serial_finder`` when not given).
     """
     if finder is None:
@@ -150,10 +150,10 @@ def build(rig, s: SeatConfig, *, finder: PortFinder | None = None, timing: LinkT
     else:
         link = seat_link(s, rig.events, finder=finder, timing=timing, buttons=buttons, report=rig.report,
                          open_port=open_port)
-    panel = Panel(s.number, lambda: link, rig.config.care, clock=rig.clock, report=rig.report,
+    face = Face(s.number, lambda: link, rig.config.care, clock=rig.clock, report=rig.report,
                   name=f"serial pod {s.extra['pod']!r}")
     link.start()
-    return SerialPod(s.number, link, panel, clock=rig.clock, report=rig.report, sim=sim)
+    return SerialPod(s.number, link, face, clock=rig.clock, report=rig.report, sim=sim)
 
 
 # -- hw check ------------------------------------------------------------------------------------------

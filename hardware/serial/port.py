@@ -7,7 +7,7 @@ open one port (pyserial's exclusive lock makes sure across processes).
 
 :class:`SerialPodLink` is one seat's pod: a :class:`~.link.LinkCore`
 driven by one thread per port that reads, writes and runs the link's timers.
-It is the seat panel's :class:`~tablekeeper.hardware.pod.DisplayDriver` (``write``, ``contrast``,
+It is the seat face's :class:`~tablekeeper.hardware.pod.DisplayDriver` (``write``, ``contrast``,
 ``power``, ``close``): those calls, from the owner thread, only set the
 wanted picture and wake the I/O thread, so they never block on the port and
 never fail; the link sends what changed when the pod can take it and

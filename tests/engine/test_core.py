@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from tablekeeper.engine import (Match, RuleError, SetupError, available, canonical, game_class, make_rules)
+from tablekeeper.engine import Match, RuleError, SetupError, available, canonical, game_class, make_rules
 from tablekeeper.engine.registry import KNOWN
 
 LIFE = {"counters": [{"name": "life", "start": 10, "out_at": 0}, {"name": "coins", "start": 3, "min": 0, "max": 5}],

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import tempfile
 
-from hypothesis import settings, strategies as st
+from hypothesis import settings
+from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from tablekeeper.engine import Journal, RuleError, Session, canonical

@@ -12,7 +12,6 @@ import json
 import random
 import shutil
 import tempfile
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings

@@ -10,8 +10,8 @@ import pytest
 from tablekeeper.engine import Journal, RuleError, Session, available
 from tablekeeper.engine.fields import Field, Int
 from tablekeeper.engine.game import Game, action
-from tablekeeper.ui.cli import main
 from tablekeeper.ui import actiondocs
+from tablekeeper.ui.cli import main
 from tablekeeper.ui.forms import action_fields
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "games"

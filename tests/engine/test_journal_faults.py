@@ -266,8 +266,9 @@ def test_an_owner_takes_in_a_command_line_action_and_keeps_writing(tmp_path):
 
 
 def test_pod_hub_shows_what_another_process_saved(tmp_path):
-    from tablekeeper.hardware.hub import PodHub
     import queue
+
+    from tablekeeper.hardware.hub import PodHub
 
     with Journal(tmp_path) as journal:
         session = Session.new(journal, "counters", ["Ana", "Ben"], OPTS)

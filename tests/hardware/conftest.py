@@ -9,9 +9,9 @@ import pytest
 from tablekeeper.engine import Journal, Session, available
 from tablekeeper.hardware.buttons import Timing
 from tablekeeper.hardware.config import PodsConfig, SeatConfig
+from tablekeeper.hardware.face import Care
 from tablekeeper.hardware.hub import PodHub
 from tablekeeper.hardware.mock import FakeClock
-from tablekeeper.hardware.panel import Care
 from tablekeeper.hardware.rig import Rig
 
 #: Every game registered now; the four games join as their modules land.

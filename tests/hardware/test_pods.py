@@ -10,7 +10,7 @@ import pytest
 from PIL import ImageChops
 
 from tablekeeper.engine import RuleError, canonical
-from tablekeeper.hardware.panel import SHIFTS, Care, shifted
+from tablekeeper.hardware.face import SHIFTS, Care, shifted
 from tablekeeper.hardware.render import render
 
 from .conftest import GAMES, TIMING
@@ -24,7 +24,7 @@ def assert_pods_show_views(t) -> None:
     """Every mock pod's dummy device shows exactly the rendered view of its seat's current state."""
     for seat, pod in t.rig.pods.items():
         view = t.hub.view(seat)
-        assert pod.panel.view == view
+        assert pod.face.view == view
         assert same_pixels(pod.screen_image, render(view)), f"seat {seat} shows something else than its view"
 
 
@@ -179,8 +179,8 @@ def test_glitch_is_not_a_press(table_factory):
 def test_unchanged_view_sends_nothing_and_a_plus_one_sends_little(table_factory):
     """Nothing is sent for an unchanged view; one counter +1 at most a quarter frame (aim an eighth)."""
     t = table_factory("counters")
-    panel = t.pod(1).panel
-    model = panel.link.model
+    face = t.pod(1).face
+    model = face.link.model
     model.reset_counts()
     t.hub.refresh()
     t.hub.refresh()
@@ -195,12 +195,12 @@ def test_unchanged_view_sends_nothing_and_a_plus_one_sends_little(table_factory)
 def test_a_failing_pod_is_reported_and_retried_while_the_game_goes_on(table_factory):
     """A pod that fails is reported and retried; the game goes on for everyone else; nothing is lost."""
     t = table_factory("counters")
-    broken = t.pod(2).panel.link.model
+    broken = t.pod(2).face.link.model
     broken.fail = errno.EREMOTEIO
     t.press(2, "up")  # the press still counts: the buttons are fine, only the display is gone
     t.press(1, "up")
     assert [p["counters"]["score"] for p in t.state["players"]] == [1, 1, 0]
-    assert not t.pod(2).panel.online
+    assert not t.pod(2).face.online
     assert sum("seat 2" in r for r in t.reports) == 1  # reported once, not once per attempt
     assert same_pixels(t.pod(1).screen_image, render(t.hub.view(1)))
     t.press(2, "up")
@@ -210,7 +210,7 @@ def test_a_failing_pod_is_reported_and_retried_while_the_game_goes_on(table_fact
     broken.fail = None
     t.clock.advance(31)
     t.settle()
-    assert t.pod(2).panel.online
+    assert t.pod(2).face.online
     assert any("seat 2" in r and "back" in r for r in t.reports)
     assert t.state["players"][1]["counters"]["score"] == 2
     assert_pods_show_views(t)
@@ -220,7 +220,7 @@ def test_dim_after_idle_and_wake_on_press(table_factory):
     """OLED care: contrast setting, dim after idle, full contrast again on a press."""
     care = Care(contrast=200, dim_contrast=9, dim_after=60, shift_every=0)
     t = table_factory("counters", care=care)
-    model = t.pod(1).panel.link.model
+    model = t.pod(1).face.link.model
     assert model.contrast == 200
     t.clock.advance(59)
     t.settle()
@@ -240,16 +240,16 @@ def test_burn_in_shift_moves_the_image_by_one_pixel(table_factory):
     for _ in range(4):
         t.clock.advance(300)
         t.settle()
-        panel = t.pod(1).panel
-        seen.add(panel.shift)
-        assert same_pixels(t.pod(1).screen_image, shifted(render(t.hub.view(1)), *panel.shift))
+        face = t.pod(1).face
+        seen.add(face.shift)
+        assert same_pixels(t.pod(1).screen_image, shifted(render(t.hub.view(1)), *face.shift))
     assert seen == set(SHIFTS)
 
 
 def test_displays_blank_on_exit(table_factory):
     """OLED care: 'displays blanked on exit' — off, and the RAM cleared."""
     t = table_factory("counters")
-    models = [p.panel.link.model for p in t.rig.pods.values()]
+    models = [p.face.link.model for p in t.rig.pods.values()]
     assert all(m.on and any(m.ram) for m in models)
     t.rig.close()
     t.rig.close()  # idempotent

@@ -11,8 +11,8 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tablekeeper.hardware.face import Care
 from tablekeeper.hardware.mock import FakeSMBus, FakeSpiDev, MockDisplay, Ssd1306Model
-from tablekeeper.hardware.panel import Care
 from tablekeeper.hardware.pod import PodView
 from tablekeeper.hardware.render import render
 from tablekeeper.hardware.screen import FRAME_BYTES, Screen, Window, pack, plan, unpack
@@ -147,20 +147,20 @@ def test_one_digit_change_is_a_small_window():
 def test_mux_selects_the_channel_before_every_transaction():
     """Several displays on one bus behind a TCA9548A, 'channel selected before every transaction'."""
     from tablekeeper.hardware.displays import I2cBuses, MuxedI2C, open_i2c_display
-    from tablekeeper.hardware.panel import Panel
+    from tablekeeper.hardware.face import Face
 
     models = {ch: Ssd1306Model() for ch in (0, 2)}
     bus = FakeSMBus({(ch, 0x3C): m for ch, m in models.items()}, mux=0x70)
     buses = I2cBuses(opener=lambda port: bus)
-    panels = {ch: Panel(ch, lambda ch=ch: open_i2c_display(1, 0x3C, 0x70, ch, buses=buses), STILL)
+    faces = {ch: Face(ch, lambda ch=ch: open_i2c_display(1, 0x3C, 0x70, ch, buses=buses), STILL)
               for ch in (0, 2)}
     views = {ch: PodView(seat=ch, player=f"P{ch}", counters=(("score", ch * 11),)) for ch in (0, 2)}
     for _ in range(2):
-        for ch, panel in panels.items():
-            panel.show(views[ch])
+        for ch, face in faces.items():
+            face.show(views[ch])
             views[ch] = PodView(seat=ch, player=f"P{ch}", counters=(("score", ch * 11 + 1),))
-    for ch, panel in panels.items():
-        assert bytes(models[ch].ram) == pack(render(panel.view))
+    for ch, face in faces.items():
+        assert bytes(models[ch].ram) == pack(render(face.view))
     # every transaction to the display address comes right after a channel select
     last_select = None
     for addr, first, _ in bus.log:
@@ -170,8 +170,8 @@ def test_mux_selects_the_channel_before_every_transaction():
             assert last_select is not None
             last_select = None
     assert all(m.unknown == [] for m in models.values())
-    for panel in panels.values():
-        panel.close()
+    for face in faces.values():
+        face.close()
     assert bus.closed  # the shared bus closes with its last display
     # a display address that nobody answers is named in the words the user sees
     mux = MuxedI2C(1, 0x3D, mux=0x70, channel=2, buses=I2cBuses(opener=lambda port: bus))
@@ -188,7 +188,7 @@ def test_spi_display_with_its_own_chip_select():
     from gpiozero.pins.mock import MockFactory
 
     from tablekeeper.hardware.displays import GpiozeroGPIO, open_spi_display
-    from tablekeeper.hardware.panel import Panel
+    from tablekeeper.hardware.face import Face
 
     factory = MockFactory()
     gpio = GpiozeroGPIO(factory)
@@ -202,17 +202,17 @@ def test_spi_display_with_its_own_chip_select():
             return d
         return make
 
-    panels = [
-        Panel(1, lambda: open_spi_display(0, 0, 24, gpio=gpio, spidev=spidev_for(0)), STILL),
-        Panel(2, lambda: open_spi_display(0, 0, 24, gpio=gpio, cs=17, spidev=spidev_for(1)), STILL),
+    faces = [
+        Face(1, lambda: open_spi_display(0, 0, 24, gpio=gpio, spidev=spidev_for(0)), STILL),
+        Face(2, lambda: open_spi_display(0, 0, 24, gpio=gpio, cs=17, spidev=spidev_for(1)), STILL),
     ]
-    for i, panel in enumerate(panels):
-        panel.show(PodView(seat=i + 1, player="Ana", counters=(("score", 5 + i),)))
-        assert bytes(models[i].ram) == pack(render(panel.view))
+    for i, face in enumerate(faces):
+        face.show(PodView(seat=i + 1, player="Ana", counters=(("score", 5 + i),)))
+        assert bytes(models[i].ram) == pack(render(face.view))
         assert models[i].unknown == []
     assert devs[1].no_cs is True  # the GPIO chip select drives CS, not spidev
-    for panel in panels:
-        panel.close()
+    for face in faces:
+        face.close()
     assert not models[0].on and not any(models[0].ram)
 
 
@@ -220,17 +220,17 @@ def test_spi_display_with_its_own_chip_select():
 @given(st.lists(st.tuples(views, st.one_of(st.none(), st.integers(0, 3))), min_size=1, max_size=6))
 def test_ram_converges_after_failed_writes(steps):
     """A pod that fails (I2C error mid-update) is retried; its RAM ends equal to the current view."""
+    from tablekeeper.hardware.face import Face
     from tablekeeper.hardware.mock import FakeClock
-    from tablekeeper.hardware.panel import Panel
 
     clock = FakeClock()
     model = Ssd1306Model()
-    panel = Panel(1, lambda: MockDisplay(model), STILL, clock=clock)
+    face = Face(1, lambda: MockDisplay(model), STILL, clock=clock)
     for view, fail_after in steps:
         model.fail_after = fail_after  # the display dies after that many transfers of this update
-        panel.show(view)
+        face.show(view)
         model.fail = model.fail_after = None
         clock.advance(31)
-        panel.tick()
-        assert panel.online
+        face.tick()
+        assert face.online
         assert bytes(model.ram) == pack(render(view))

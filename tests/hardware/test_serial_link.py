@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 
 from tablekeeper.engine import Journal, Session, canonical
 from tablekeeper.firmware import podcore
+from tablekeeper.hardware.face import Care, Face
 from tablekeeper.hardware.hub import PodHub
 from tablekeeper.hardware.mock import FakeClock
-from tablekeeper.hardware.panel import Care, Panel
 from tablekeeper.hardware.pod import BUTTONS, InputEvent
 from tablekeeper.hardware.render import render
 from tablekeeper.hardware.rig import Pod
@@ -401,8 +401,8 @@ class Table:
                      seed=n)
             t.link.on_event = self.queue.put
             self.t[n] = t
-            panel = Panel(n, lambda c=t.link: CoreDisplay(c), STILL, clock=self.clock)
-            pods[n] = Pod(n, "serial", panel, f"wire pod {n}", clock=self.clock)
+            face = Face(n, lambda c=t.link: CoreDisplay(c), STILL, clock=self.clock)
+            pods[n] = Pod(n, "serial", face, f"wire pod {n}", clock=self.clock)
         self.hub = PodHub(self.session, pods, self.queue, clock=self.clock)
         self.hub.refresh()
 

@@ -21,8 +21,8 @@ from tablekeeper.engine import Journal, Session, canonical
 from tablekeeper.hardware.buttons import Timing
 from tablekeeper.hardware.config import PodsConfig, SeatConfig
 from tablekeeper.hardware.errors import ConfigError
+from tablekeeper.hardware.face import Care
 from tablekeeper.hardware.hub import PodHub
-from tablekeeper.hardware.panel import Care
 from tablekeeper.hardware.pod import InputEvent
 from tablekeeper.hardware.render import render
 from tablekeeper.hardware.rig import Rig

@@ -33,8 +33,8 @@ except ImportError:  # pragma: no cover
 
 def _hardware_renderer_missing() -> str | None:
     try:
-        import tablekeeper.hardware.render  # noqa: F401
         import tablekeeper.hardware.inputs  # noqa: F401
+        import tablekeeper.hardware.render  # noqa: F401
     except ModuleNotFoundError as e:
         return f"virtual pods need the pods renderer (hardware/render.py, hardware/inputs.py): {e.name} missing"
     return None

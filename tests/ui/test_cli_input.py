@@ -83,7 +83,7 @@ def test_names_are_stored_normalised_and_trimmed(tmp_path):
 
 def test_a_name_of_the_longest_length_fits_a_pod_header():
     """NAME_MAX is what the pod shows uncut beside its seat number and a short button label."""
-    from tablekeeper.hardware.render import BOLD, RIGHT, SMALL_SIZE, TINY_SIZE, REGULAR, _width, fit, font
+    from tablekeeper.hardware.render import BOLD, REGULAR, RIGHT, SMALL_SIZE, TINY_SIZE, _width, fit, font
 
     name = "Maximilianos"[:NAME_MAX]
     assert len(name) == NAME_MAX

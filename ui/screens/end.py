@@ -51,7 +51,7 @@ class Chart(Widget):
             Color(*LINE)
             Line(points=[left, bottom, left, bottom + h], width=1)
             Line(points=[left, bottom, left + w, bottom], width=1)
-            for i, (name, vs) in enumerate(self.data.items()):
+            for i, vs in enumerate(self.data.values()):
                 Color(*PALETTE[i % len(PALETTE)])
                 pts = []  # steps: a value holds until the action that changes it
                 for k, v in enumerate(vs):

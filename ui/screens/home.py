@@ -22,8 +22,8 @@ def result_words(summary, games: dict) -> str:
 
 
 def game_title(game_id: str, fallback: str = "") -> str:
-    from ..i18n import pgettext
     from ...engine.registry import KNOWN
+    from ..i18n import pgettext
 
     title = KNOWN.get(game_id, ("", fallback or game_id))[1]
     return pgettext("game", title)

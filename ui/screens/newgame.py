@@ -9,7 +9,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 
 from ...engine import SetupError, available
-from ..i18n import _, N_, engine_text, option_label, word
+from ..i18n import N_, _, engine_text, option_label, word
 from ..widgets import GAP, MUTED, TOUCH, Btn, Chips, FitLabel, Keyboard, Panel, Scroller, Stepper, tag
 from .base import BaseScreen
 from .home import game_title

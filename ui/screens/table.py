@@ -18,8 +18,24 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 
 from ..i18n import _, counter_label, word
-from ..widgets import (AMBER, CARD, CARD_OUT, CARD_TURN, GAP, GREEN, MUTED, RED, ROLES, SYMBOL_FONT, TEXT, TOUCH,
-                       Btn, FitLabel, Panel, tag)
+from ..widgets import (
+    AMBER,
+    CARD,
+    CARD_OUT,
+    CARD_TURN,
+    GAP,
+    GREEN,
+    MUTED,
+    RED,
+    ROLES,
+    SYMBOL_FONT,
+    TEXT,
+    TOUCH,
+    Btn,
+    FitLabel,
+    Panel,
+    tag,
+)
 from .base import HEADER, BaseScreen
 
 NAME_H = dp(32)

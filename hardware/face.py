@@ -1,6 +1,6 @@
-"""One pod's display side: render, OLED care, only-changed bytes, failure and retry.
+"""One pod's face — what its player sees: render, OLED care, only-changed bytes, failure and retry.
 
-A :class:`Panel` takes :class:`~.pod.PodView` values. An equal view costs
+A :class:`Face` takes :class:`~.pod.PodView` values. An equal view costs
 nothing (no render, no byte); a new one is rendered once, shifted by the
 burn-in offset, and sent as the changed windows (:class:`~.screen.Screen`).
 
@@ -10,7 +10,7 @@ the whole image moved by one pixel every ``shift_every`` seconds (right,
 down, left, up) against burn-in; blanked and switched off on close.
 
 A display that fails (gone, bus error) does not stop anything: the error is
-reported once (``report``), the panel is offline, and it is reopened after
+reported once (``report``), the face is offline, and it is reopened after
 1, 2, 4 ... 30 s; when it answers again it gets a full frame and a "back"
 report. The game goes on meanwhile.
 """
@@ -51,11 +51,11 @@ def shifted(img: Image.Image, dx: int, dy: int) -> Image.Image:
     return out
 
 
-class Panel:
+class Face:
     """The display of one seat's pod.
 
     ``opener()`` returns a :class:`~.pod.DisplayDriver` (it may raise; the
-    panel then retries). ``clock``: seconds, monotonic. ``report(text)``:
+    face then retries). ``clock``: seconds, monotonic. ``report(text)``:
     where failures and recoveries are told.
     """
 
