@@ -220,6 +220,7 @@ class Game:
         """
         p = next(p for p in state["players"] if p["name"] == name)
         last_chance = False
+        status: str  # a word of the game, or "" (nothing to say)
         if state["over"]:
             status = word("status", "draw") if state["draw"] and name in state["winners"] else (
                 word("status", "winner") if name in state["winners"] else word("status", "game over"))

@@ -50,6 +50,7 @@ import time
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from . import salvage
 from .errors import JournalBusy, JournalError, JournalFull, JournalReadOnly
@@ -136,8 +137,9 @@ class StaleJournal(JournalError):
 def _kind(e: BaseException) -> str:
     """What an error from SQLite or the OS means: damaged, full, readonly, busy, or io."""
     if isinstance(e, OSError):
-        return {errno.ENOSPC: "full", errno.EDQUOT: "full", errno.EFBIG: "full", errno.EROFS: "readonly",
-                errno.EACCES: "readonly", errno.EPERM: "readonly"}.get(e.errno, "io")
+        kinds = {errno.ENOSPC: "full", errno.EDQUOT: "full", errno.EFBIG: "full", errno.EROFS: "readonly",
+                 errno.EACCES: "readonly", errno.EPERM: "readonly"}
+        return kinds.get(e.errno, "io") if e.errno is not None else "io"
     name = getattr(e, "sqlite_errorname", "") or ""
     text = str(e).lower()
     if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")) or "malformed" in text or "not a database" in text:
@@ -188,7 +190,14 @@ class Journal:
         except OSError as e:
             if _kind(e) != "readonly" or not self.dir.is_dir():
                 raise self._error(_("cannot create the state folder"), e) from e
-        self.conn = self._open()
+        self._conn: sqlite3.Connection | None = self._open()
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        """The open connection (a closed journal refuses, as a closed SQLite connection does)."""
+        if self._conn is None:
+            raise sqlite3.ProgrammingError("Cannot operate on a closed journal.")
+        return self._conn
 
     # -- warnings ---------------------------------------------------------------
     def warn(self, sentence: str) -> None:
@@ -508,9 +517,9 @@ class Journal:
         return aside
 
     def close(self) -> None:
-        if self.conn is not None:
-            self.conn.close()
-            self.conn = None
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
 
     def __enter__(self):
         return self
@@ -628,12 +637,13 @@ class Journal:
             raise self._error(_("cannot read game {game}", game=game_id), e) from e
         expected = since
         for seq, raw, crc in rows:
-            problem = None
+            entry: dict[str, Any] | None = None
+            problem: str | None = None
             if seq != expected:
                 problem = _("entry {seq} is missing", seq=expected)
             else:
                 entry, problem = _decode_row(raw, crc)
-            if problem:
+            if problem or entry is None:
                 self.cut(game_id, expected, _("entry {seq} of game {game}: {problem}", seq=expected, game=game_id,
                                               problem=problem))
                 break

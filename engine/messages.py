@@ -49,28 +49,28 @@ ENGLISH = _English()
 class Msg(str):
     """A message: its ``str`` value is the English sentence; :meth:`translated` gives any other."""
 
-    __slots__ = ("template", "params", "plural", "count", "context")
+    __slots__ = ("template", "params", "plural", "number", "context")
     template: str
     params: dict
     plural: str | None
-    count: int | None
+    number: int | None  # the count a plural form is chosen by (not `count`: str.count is a method)
     context: str | None
 
     def __new__(cls, template: str, params: Mapping[str, Any] | None = None, *, plural: str | None = None,
                 count: int | None = None, context: str | None = None):
         params = dict(params or {})
         obj = super().__new__(cls, _render(template, params, plural, count, context, ENGLISH))
-        obj.template, obj.params, obj.plural, obj.count, obj.context = template, params, plural, count, context
+        obj.template, obj.params, obj.plural, obj.number, obj.context = template, params, plural, count, context
         return obj
 
     def translated(self, catalog: Catalog | None) -> str:
         """This message in ``catalog``'s language (English when ``catalog`` is None)."""
         if catalog is None:
             return str.__str__(self)
-        return _render(self.template, self.params, self.plural, self.count, self.context, catalog)
+        return _render(self.template, self.params, self.plural, self.number, self.context, catalog)
 
     def __reduce__(self):
-        return (_rebuild, (self.template, self.params, self.plural, self.count, self.context))
+        return (_rebuild, (self.template, self.params, self.plural, self.number, self.context))
 
     def __repr__(self) -> str:
         return f"Msg({str.__repr__(self)})"
@@ -84,11 +84,13 @@ class _Listing(Msg):
     """Items joined with ", " (each item translated on its own)."""
 
     __slots__ = ("items", "sep")
+    items: tuple[Any, ...]
+    sep: str
 
     def __new__(cls, items: Iterable, sep: str = ", "):
         items = tuple(items)
         obj = str.__new__(cls, sep.join(str(i) for i in items))
-        obj.template, obj.params, obj.plural, obj.count, obj.context = "", {}, None, None, None
+        obj.template, obj.params, obj.plural, obj.number, obj.context = "", {}, None, None, None
         obj.items, obj.sep = items, sep
         return obj
 

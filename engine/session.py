@@ -66,6 +66,8 @@ class Session:
         setup["options"] = rules.options
         gid = journal.new_game(setup)
         record = journal.game(gid)
+        if record is None:  # just written: only a journal that lost it can get here
+            raise AssertionError(f"game {gid} was written but cannot be read back")
         return cls(journal, record, Match(rules), **kw)
 
     @classmethod
@@ -80,6 +82,7 @@ class Session:
         used = match.load([entry for _seq, entry in entries])
         if used < len(entries):
             seq, entry = entries[used]
+            why: str
             try:  # say why, in the rules' own words
                 probe = Match(match.rules)
                 probe.load([e for _seq, e in entries[:used]])

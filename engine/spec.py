@@ -66,9 +66,10 @@ class Option:
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(repr(c) for c in self.choices)
             raise SetupError(_("option {name!r} must be one of {allowed}, not {value!r}", name=self.name, allowed=allowed, value=value))
-        if self.lo is not None and value < self.lo:
+        # lo/hi bound a number
+        if isinstance(value, int) and self.lo is not None and value < self.lo:
             raise SetupError(_("option {name!r} must be at least {lo}, not {value!r}", name=self.name, lo=self.lo, value=value))
-        if self.hi is not None and value > self.hi:
+        if isinstance(value, int) and self.hi is not None and value > self.hi:
             raise SetupError(_("option {name!r} must be at most {hi}, not {value!r}", name=self.name, hi=self.hi, value=value))
         if self.check is not None:
             self.check(value)

@@ -11,7 +11,9 @@ Being plain data makes it cheap to copy, to compare byte for byte
 """
 from __future__ import annotations
 
+import builtins
 import json
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
 from .errors import RuleError
@@ -80,7 +82,7 @@ class Args:
                                   value=value))
         return value
 
-    def str(self, key: str, default: Any = _MISSING, *, choices=None) -> str:
+    def str(self, key: builtins.str, default: Any = _MISSING, *, choices: Collection[builtins.str] | None = None) -> builtins.str:
         value = self.raw(key, default)
         if value is default and default is not _MISSING:
             return value
@@ -91,14 +93,14 @@ class Args:
                               choices=listing(choices), value=value))
         return value
 
-    def bool(self, key: str, default: Any = _MISSING) -> bool:
+    def bool(self, key: builtins.str, default: Any = _MISSING) -> builtins.bool:
         value = self.raw(key, default)
         if not isinstance(value, bool):
             raise RuleError(_("{action}: {key!r} must be true or false, not {value!r}", action=self.name, key=key,
                               value=value))
         return value
 
-    def ints(self, key: str, default: Any = _MISSING, *, lo: int | None = None) -> list[int]:
+    def ints(self, key: builtins.str, default: Any = _MISSING, *, lo: builtins.int | None = None) -> list[builtins.int]:
         value = self.raw(key, default)
         if value is default and default is not _MISSING:
             return value
@@ -109,7 +111,7 @@ class Args:
             raise RuleError(_("{action}: every value in {key!r} must be at least {lo}", action=self.name, key=key, lo=lo))
         return list(value)
 
-    def player(self, key: str = "player", default: Any = _MISSING, *, in_game: bool = True) -> str:
+    def player(self, key: builtins.str = "player", default: Any = _MISSING, *, in_game: builtins.bool = True) -> builtins.str:
         """A player's name; refused when unknown, or out of the game if ``in_game``."""
         value = self.raw(key, default)
         if value is default and default is not _MISSING:

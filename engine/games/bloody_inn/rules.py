@@ -3,10 +3,11 @@ from __future__ import annotations
 
 from ...errors import RuleError, SetupError
 from ...fields import Bool, Int, Ints, Player, Raw, Str
-from ...game import Game, action
+from ...game import action
 from ...messages import N_, _, listing, word
 from ...spec import Counter, Option
 from ...state import Args, Txn
+from .base import BloodyInnBase
 from .words import COUNT_REASON, _annex, _cards, _checks, _peasants, _rooms_list, _travellers, _unburied
 
 TRAVELLERS = 70  # 78 guest cards = 70 travellers + 8 peasants
@@ -41,7 +42,7 @@ def _check_pocket(value) -> None:
                            "like [8, 12, 18, 26], not {value!r}", value=value))
 
 
-class BloodyInnRules(Game):
+class BloodyInnRules(BloodyInnBase):
     """The game's setup, actions and consequences."""
 
     id = "bloody-inn"
@@ -197,10 +198,6 @@ class BloodyInnRules(Game):
         names = [p["name"] for p in t.players]
         i = names.index(t.state["first_player"])
         return names[i:] + names[:i]
-
-    @staticmethod
-    def _rooms(t: Txn) -> list[dict]:
-        return t.state["inn"]["rooms"]
 
     def _room(self, t: Txn, number: int) -> dict:
         rooms = self._rooms(t)
@@ -413,6 +410,7 @@ class BloodyInnRules(Game):
         """
         who, extra = self._actor(t, a)
         r, bistro = self._target(t, a, "bribe")
+        bribed = 0  # how many peasants come from the bistro (without a room)
         if r is not None:
             rank = a.int("rank", lo=0, hi=MAX_RANK)
         else:
@@ -426,6 +424,7 @@ class BloodyInnRules(Game):
                 raise RuleError(_("the bistro is empty: no peasant to bribe"))
             if bistro > have:
                 raise RuleError(N_("the bistro has only {n} peasant", "the bistro has only {n} peasants", have))
+            bribed = bistro
         self._play(t, who, *self._cost(a, rank))
         p = t.player(who)
         if r is not None:
@@ -434,11 +433,11 @@ class BloodyInnRules(Game):
             t.event(_("{who} bribes the rank-{rank} guest of room {room}: an accomplice in hand", who=who, rank=rank,
                       room=r["room"]))
         else:
-            t.state["inn"]["bistro"] -= bistro
-            p["hand"] += bistro
-            p["peasants"] += bistro
+            t.state["inn"]["bistro"] -= bribed
+            p["hand"] += bribed
+            p["peasants"] += bribed
             t.event(N_("{who} bribes {n} peasant from the bistro", "{who} bribes {n} peasants from the bistro",
-                       bistro, who=who))
+                       bribed, who=who))
         if not extra:
             self._advance(t)
 

@@ -29,6 +29,7 @@ class BloodyInnViews(Game):
         phase = state["phase"]
         turn = state["turn"]
         mine = phase == "night" and turn["player"] == name
+        status: str  # a word of the game, or "" (nothing to say)
         if state["over"]:
             solo = state["solo"]
             if solo is not None:

@@ -3,9 +3,9 @@ helpers (cards, peasants, checks, annexes) and who starts."""
 from __future__ import annotations
 
 from ...errors import RuleError
-from ...game import Game
 from ...messages import N_, _, listing, word
 from ...state import Txn
+from .base import BloodyInnBase
 
 COUNT_REASON = _("final count: record end-of-game annex gains with adjust, then resolve")
 
@@ -42,7 +42,7 @@ def _rooms_list(numbers) -> object:
     return listing(str(n) for n in numbers)
 
 
-class BloodyInnWords(Game):
+class BloodyInnWords(BloodyInnBase):
     """The game's sentences: the history, who starts."""
 
     @classmethod

@@ -30,6 +30,7 @@ class DragonRunViews(Game):
         p = next(p for p in state["players"] if p["name"] == name)
         turn = state["turn"]
         mine = turn["player"] == name and not state["over"]
+        status: str  # a word of the game, or "" (nothing to say)
         if state["over"]:
             if state["dragon_won"]:
                 status = word("status", "dragon wins")

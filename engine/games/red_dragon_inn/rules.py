@@ -173,7 +173,7 @@ class RedDragonInnRules(Game):
         return self._default_actor(state, action.get("action"))
 
     @staticmethod
-    def _default_actor(state: dict, name: str) -> str | None:
+    def _default_actor(state: dict, name: str | None) -> str | None:
         """Who an action without "player" acts for: the active player, or the player to act in the round."""
         if name in ("next", "buy", "drink", "gamble"):
             return state["turn"]["player"]

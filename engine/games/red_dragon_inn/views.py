@@ -34,6 +34,7 @@ class RedDragonInnViews(Game):
         g = state["gambling"]
         turn = state["turn"]
         mine = [e for e in state["pending"] if e["name"] == name]
+        status: str  # a word of the game, or "" (nothing to say)
         if state["over"]:
             if name not in state["winners"]:
                 status = word("status", "game over")

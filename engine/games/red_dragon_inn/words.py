@@ -43,7 +43,7 @@ class RedDragonInnWords(Game):
             return _("{who}: Gambling? I'm in!", who=who or _("the active player"))
         if name == "play":
             card = action.get("card")
-            return _("{who} plays {card}", who=who or _("the next player"), card=CARD_WORDS.get(card, card))
+            return _("{who} plays {card}", who=who or _("the next player"), card=CARD_WORDS.get(card, card) if isinstance(card, str) else card)
         if name == "pass":
             return _("{who} passes", who=who or _("the next player"))
         if name == "leave":
