@@ -12,6 +12,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from ..engine import Journal, RuleError, Session, TablekeeperError, available
 from ..engine.errors import JournalBusy
@@ -91,7 +92,8 @@ def replay_lines(lines, state_dir: str) -> dict:
             if not line.strip():
                 continue
             try:
-                obj = parse_json(line)
+                # any JSON: the engine refuses, in words, a setup or an action it cannot take
+                obj: Any = parse_json(line)
             except ValueError as e:
                 raise ScriptError(number, str(e)) from None
             try:
@@ -99,7 +101,8 @@ def replay_lines(lines, state_dir: str) -> dict:
                     if not isinstance(obj, dict) or "game" not in obj:
                         raise RuleError('the first line must set the game up, like '
                                         '{"game": "counters", "players": ["Ana", "Ben"]}')
-                    session = Session.new(journal, obj["game"], obj.get("players"), obj.get("options"),
+                    players: Any = obj.get("players")  # as is: the engine refuses a missing or bad list
+                    session = Session.new(journal, obj["game"], players, obj.get("options"),
                                           **({} if set(obj) <= {"game", "players", "options"}
                                              else _refuse_setup_fields(obj)))
                 else:
@@ -186,6 +189,7 @@ class _journal:
 
 
 def _session(args, journal) -> Session:
+    session: Session | None
     if getattr(args, "game", None) is not None:
         session = Session.load(journal, args.game)
     else:
@@ -228,7 +232,8 @@ def cmd_list(args) -> int:
 
 def cmd_new(args) -> int:
     try:
-        options = parse_json(args.options) if args.options else {}
+        # any JSON: the engine refuses options that are not an object
+        options: Any = parse_json(args.options) if args.options else {}
     except ValueError as e:
         print(f"tablekeeper new: --options is {e}", file=sys.stderr)
         return EXIT_REFUSED
@@ -240,7 +245,7 @@ def cmd_new(args) -> int:
 
 def cmd_act(args) -> int:
     try:
-        entry = parse_json(args.action)
+        entry: Any = parse_json(args.action)  # any JSON: the engine refuses what is not an action
     except ValueError as e:
         print(f"tablekeeper act: the action is {e}", file=sys.stderr)
         return EXIT_REFUSED
@@ -289,7 +294,9 @@ def build_parser() -> argparse.ArgumentParser:
     def add_parser(*a, **kw):
         return _add(*a, parents=[common], **kw)
 
-    sub.add_parser = add_parser
+    # Patched on this one object, so that every subcommand gets --state-dir, also those that
+    # doctor.py and hardware/cli.py add to it.
+    sub.add_parser = add_parser  # type: ignore[method-assign]
 
     r = sub.add_parser("replay", help="play a JSONL script in a temporary journal, print the final state as JSON")
     r.add_argument("script", help="the script file, or - for standard input")

@@ -124,6 +124,9 @@ class Keeper:
         self.journal: Journal | None = None
         self.session: Session | None = None
         self._history: list[HistoryItem] = []
+        # the texts of what an undo, a redo would take back, do again (newest last): history words
+        self._done_texts: list[str] = []
+        self._undone_texts: list[str] = []
         self._games_key = object()  # what the stored games' list was read for
         self.commit_times: deque[float] = deque(maxlen=1000)  # seconds per acknowledged action
 
@@ -171,14 +174,14 @@ class Keeper:
     def new_game(self, game: str, players: list[str], options: dict | None = None,
                  then: Callable[[int], None] | None = None) -> None:
         def job():
-            session = Session.new(self.journal, game, list(players), options or {}, **self._kw())
+            session = Session.new(self._opened_journal(), game, list(players), options or {}, **self._kw())
             self._set_session(session)
             if then:
                 then(session.game_id)
         self._enqueue(job)
 
     def open_game(self, game_id: int) -> None:
-        self._enqueue(lambda: self._set_session(Session.load(self.journal, game_id, **self._kw())))
+        self._enqueue(lambda: self._set_session(Session.load(self._opened_journal(), game_id, **self._kw())))
 
     def close_game(self) -> None:
         def job():
@@ -221,6 +224,12 @@ class Keeper:
             return self._pending > 0
 
     # -- the worker -------------------------------------------------------------------
+    def _opened_journal(self) -> Journal:
+        """The journal, opened by the first job (an error if it could not be). Worker thread only."""
+        if self.journal is None:
+            raise RuntimeError("the journal is not open")
+        return self.journal
+
     def _kw(self) -> dict:
         return {"rng": self.rng} if self.rng is not None else {}
 
@@ -296,8 +305,7 @@ class Keeper:
     def _set_session(self, session: Session) -> None:
         self.session = session
         self._history = []
-        self._done_texts: list[str] = []
-        self._undone_texts: list[str] = []
+        self._done_texts, self._undone_texts = [], []
         for h in session.history():
             self._history.append(self._history_item(h["seq"], h["entry"], h["text"]))
         for w in session.journal.take_warnings():
@@ -338,6 +346,7 @@ class Keeper:
             self._notice("events", msg("nothing changed"), outcome.events)
             return outcome
         self.commit_times.append(time.perf_counter() - t0)
+        assert outcome.seq is not None  # journalled: only a no-op (returned above) has none
         entry = outcome.entry
         described = outcome.text if outcome.kind == "action" else ""
         item = self._history_item(outcome.seq, entry, described)

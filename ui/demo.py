@@ -5,10 +5,11 @@ It resumes where it stopped: kill it and start it again, the game goes on.
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from ..engine import Journal, RuleError, Session
 
-SCRIPT = [
+SCRIPT: list[dict[str, Any]] = [
     {"action": "adjust", "player": "Ana", "counter": "life", "delta": -3},
     {"action": "next"},
     {"action": "adjust", "player": "Ben", "counter": "life", "delta": -5},
@@ -21,7 +22,7 @@ SCRIPT = [
     {"action": "adjust", "player": "Ben", "counter": "life", "delta": -20},
 ]
 
-OPTIONS = {
+OPTIONS: dict[str, Any] = {
     "counters": [{"name": "life", "start": 20, "min": 0, "out_at": 0}, {"name": "coins", "start": 5, "min": 0}],
     "table": [{"name": "round", "start": 1}],
 }

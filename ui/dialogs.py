@@ -7,6 +7,8 @@ committed ones.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from typing import Any
 
 from kivy.clock import Clock
 from kivy.metrics import dp
@@ -100,9 +102,14 @@ class AdjustDialog(Dialog):
 
     def __init__(self, app, player: str | None, counter: str | None):
         self.player, self.counter = player, counter
-        title = (f"{player} — {counter_label(counter)}" if player is not None else _("The table's counters"))
+        if player is None:
+            title = _("The table's counters")
+        else:
+            assert counter is not None, "a player's counter is named"
+            title = f"{player} — {counter_label(counter)}"
         super().__init__(app, title)
-        self.values = {}
+        #: the value labels, by (player, or None for a table counter; counter)
+        self.values: dict[tuple[str | None, str], FitLabel] = {}
         table = app.snapshot.table
         if player is None:
             rows = BoxLayout(orientation="vertical", spacing=GAP)
@@ -187,7 +194,7 @@ class FieldEditor(BoxLayout):
         if kind == "raw" and field.name in ("player", "winner"):
             kind = "player"
         start = default if default is not None else field.default
-        self._get = None
+        self._get: Callable[[], Any]  # the editor's value (set by each kind below)
         if kind == "player":
             self.editor = Chips(players, selected=[start] if start in players else [], allow_none=not field.required,
                                 cols=min(len(players), 4), tid=self.tid, base_font=dp(17))
@@ -407,8 +414,8 @@ class ActionDialog(Dialog):
         cols.add_widget(right)
         self.body.add_widget(cols)
         self.editors: list[FieldEditor] = []
-        self.name = None
-        self._last = None
+        self.name: str | None = None
+        self._last: tuple[str, int] | None = None  # the previewed (action, snapshot serial)
         self._preview_trigger = Clock.create_trigger(self._refresh_preview, 0) if preview else (lambda *a: None)
         if names:
             self.pick(names[0])

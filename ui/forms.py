@@ -7,6 +7,7 @@ dialogs of their own on top (:mod:`tablekeeper.ui.games`).
 from __future__ import annotations
 
 from ..engine.fields import Field
+from ..engine.game import Game
 
 __all__ = ["Field", "GENERIC", "action_fields", "first_line", "game_actions"]
 
@@ -14,14 +15,14 @@ __all__ = ["Field", "GENERIC", "action_fields", "first_line", "game_actions"]
 GENERIC = ("adjust", "transfer", "resolve")
 
 
-def action_fields(rules, name: str) -> list[Field]:
+def action_fields(rules: Game | type[Game], name: str) -> list[Field]:
     """The fields of action ``name`` of a game (class or instance), as declared."""
     cls = rules if isinstance(rules, type) else type(rules)
     info = cls.actions.get(name)
     return list(info.fields) if info is not None else []
 
 
-def game_actions(rules) -> list[str]:
+def game_actions(rules: Game | type[Game]) -> list[str]:
     """A game's own actions (not adjust/transfer/resolve), in declaration order."""
     cls = rules if isinstance(rules, type) else type(rules)
     return [n for n in cls.actions if n not in GENERIC]

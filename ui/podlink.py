@@ -17,6 +17,11 @@ import dataclasses
 import logging
 import queue
 import threading
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # imported where used: the hardware package loads only when pods are configured
+    from tablekeeper.hardware.hub import PodHub
+    from tablekeeper.hardware.rig import Rig
 
 log = logging.getLogger("tablekeeper.ui.podlink")
 
@@ -47,8 +52,8 @@ class PodLink:
         self.keeper = keeper
         self.config = config
         self.report = report or (lambda text: log.warning("pods: %s", text))
-        self.rig = None
-        self.hub = None
+        self.rig: Rig | None = None
+        self.hub: PodHub | None = None
         self.problem: str | None = None
         self._brightness = brightness
         self._wake_pending = threading.Event()
@@ -97,7 +102,8 @@ class PodLink:
     def _drain(self) -> None:
         self._wake_pending.clear()
         if self.hub is None:
-            while not self.rig.events.empty():  # no game: presses have nothing to act on
+            # no game: presses have nothing to act on (no rig, as when it failed to start: no presses)
+            while self.rig is not None and not self.rig.events.empty():
                 self.rig.events.get_nowait()
             return
         applied = self.hub.applied
@@ -129,8 +135,10 @@ class PodLink:
             face = pod.face
             face.care = dataclasses.replace(face.care, contrast=level)
             if face.online and not getattr(face, "dimmed", False):
+                link = face.link
+                assert link is not None  # online: the display is open
                 try:
-                    face.link.contrast(level)
+                    link.contrast(level)
                 except OSError as e:
                     self.report(f"seat {pod.seat}: contrast: {e}")
 

@@ -11,12 +11,15 @@ import json
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
 FILENAME = "app-settings.json"
 
 #: Pod brightness is a level 1–10 (the hardware maps it to the OLED contrast).
 BRIGHTNESS_LEVELS = (1, 10)
-DEFAULTS = {"language": None, "brightness": 8, "seats": {}}
+DEFAULT_BRIGHTNESS = 8
+#: The file's keys: any JSON value may be read back, so each getter checks its own.
+DEFAULTS: dict[str, Any] = {"language": None, "brightness": DEFAULT_BRIGHTNESS, "seats": {}}
 
 
 class Settings:
@@ -25,7 +28,7 @@ class Settings:
     def __init__(self, state_dir: str | os.PathLike):
         self.path = Path(state_dir) / FILENAME
         self.problem: str | None = None
-        self.data = dict(DEFAULTS)
+        self.data: dict[str, Any] = dict(DEFAULTS)
         try:
             loaded = json.loads(self.path.read_text(encoding="utf-8"))
             if isinstance(loaded, dict):
@@ -51,7 +54,7 @@ class Settings:
         lo, hi = BRIGHTNESS_LEVELS
         value = self.data.get("brightness")
         if isinstance(value, bool) or not isinstance(value, int):
-            return DEFAULTS["brightness"]
+            return DEFAULT_BRIGHTNESS
         return max(lo, min(hi, value))
 
     @brightness.setter

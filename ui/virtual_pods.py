@@ -13,6 +13,10 @@ No Kivy here: the widget is in :mod:`tablekeeper.ui.screens.pods`.
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # only for the checker: at run time the hardware modules may be missing (see _hardware)
+    from ..hardware.inputs import SeatControls
 
 
 class PodsUnavailable(RuntimeError):
@@ -50,7 +54,7 @@ class VirtualPods:
         self._views, self._render, self._inputs, self._pod = _hardware()
         self.buttons = self._pod.BUTTONS
         self._seats_of = seats or (lambda game_id, players: {p: i + 1 for i, p in enumerate(players)})
-        self._controls: dict[str, object] = {}
+        self._controls: dict[str, SeatControls] = {}
         self._game = None
         self.messages: dict[str, str] = {}
 

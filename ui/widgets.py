@@ -10,7 +10,9 @@ A widget can carry a test id (:func:`tag`): a dotted name such as
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from kivy.clock import Clock
 from kivy.graphics import Color, Line, Rectangle
@@ -117,6 +119,18 @@ class FitMixin:
 
     wrap = False
 
+    # What the Kivy label it is mixed into provides (its properties and methods): declared
+    # here for the type checker only (annotations without values; the label's own stay).
+    text: str
+    width: float
+    height: float
+    padding: Sequence[float]  # set as 1, 2 or 4 values; read back as 4 (left, top, right, bottom)
+    text_size: tuple[float | None, float | None]
+    font_size: float
+    _label: Any  # the label's core text provider (kivy.core.text.Label)
+    bind: Callable[..., Any]
+    texture_update: Callable[..., None]
+
     def _init_fit(self, base_font, min_font):
         self.base_font = base_font
         self.min_font = min_font
@@ -145,7 +159,7 @@ class FitMixin:
             return
         size = self.base_font
         self.font_size = size
-        for _ in range(8):
+        for _step in range(8):
             w, h = self.natural_size()
             if w <= self.width + 0.5 and h <= self.height + 0.5:
                 break

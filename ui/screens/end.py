@@ -53,7 +53,7 @@ class Chart(Widget):
             Line(points=[left, bottom, left + w, bottom], width=1)
             for i, vs in enumerate(self.data.values()):
                 Color(*PALETTE[i % len(PALETTE)])
-                pts = []  # steps: a value holds until the action that changes it
+                pts: list[float] = []  # steps: a value holds until the action that changes it
                 for k, v in enumerate(vs):
                     y = bottom + (v - lo) * sy
                     if pts:

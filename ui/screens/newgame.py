@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import random
 import sys
+from typing import Any
 
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
@@ -20,7 +21,7 @@ STEPS = ("game", "players", "options", "seats")
 STARTER_OPTIONS = ("first", "first_player")
 
 #: Counters presets for the generic game (its "counters" option).
-COUNTER_PRESETS = {
+COUNTER_PRESETS: dict[str, dict[str, list[dict[str, Any]]]] = {
     N_("score"): {"counters": [{"name": "score"}]},
     N_("life 20, out at 0"): {"counters": [{"name": "life", "start": 20, "out_at": 0}]},
     N_("life 40, out at 0"): {"counters": [{"name": "life", "start": 40, "out_at": 0}]},
@@ -57,7 +58,7 @@ class NewGameScreen(BaseScreen):
     # -- state of the form -------------------------------------------------------------
     def reset(self):
         self.step = 0
-        self.game_id = None
+        self.game_id: str | None = None
         self.players: list[str] = []
         self.options: dict = {}
         self.pods: dict[str, int] = {}
@@ -75,6 +76,11 @@ class NewGameScreen(BaseScreen):
     @property
     def game_cls(self):
         return available().get(self.game_id) if self.game_id else None
+
+    def _title(self) -> str:
+        """The chosen game's title (every step after the first has a game)."""
+        assert self.game_id is not None, "no game chosen yet"
+        return game_title(self.game_id)
 
     def _back(self):
         if self.step == 0:
@@ -103,7 +109,7 @@ class NewGameScreen(BaseScreen):
             n = len(self.players)
             if not cls.min_players <= n <= cls.max_players:
                 return _("{game} is for {lo}–{hi} players.").format(
-                    game=game_title(self.game_id), lo=cls.min_players, hi=cls.max_players)
+                    game=self._title(), lo=cls.min_players, hi=cls.max_players)
         if step == "options":
             decks = self.options.get("decks")
             if decks and len(decks) != len(self.players) + 1:
@@ -144,7 +150,7 @@ class NewGameScreen(BaseScreen):
 
     def _step_players(self):
         cls = self.game_cls
-        self.title.text = _("{game}: who plays?").format(game=game_title(self.game_id))
+        self.title.text = _("{game}: who plays?").format(game=self._title())
         row = GridLayout(cols=max(4, cls.max_players if cls.max_players <= 8 else 8), spacing=GAP,
                          size_hint_y=None, height=TOUCH)
         for name in self.players:
@@ -194,7 +200,7 @@ class NewGameScreen(BaseScreen):
             return
         if len(self.players) >= self.game_cls.max_players:
             self.app.toast.show(_("{game} is for {lo}–{hi} players.").format(
-                game=game_title(self.game_id), lo=self.game_cls.min_players, hi=self.game_cls.max_players), "refused")
+                game=self._title(), lo=self.game_cls.min_players, hi=self.game_cls.max_players), "refused")
             return
         self.players.append(name)
         self._show()
@@ -205,7 +211,7 @@ class NewGameScreen(BaseScreen):
         self._show()
 
     def _step_options(self):
-        self.title.text = _("{game}: options").format(game=game_title(self.game_id))
+        self.title.text = _("{game}: options").format(game=self._title())
         rows = BoxLayout(orientation="vertical", spacing=GAP)
         shown = 0
         for opt in self.game_cls.options_spec:
@@ -251,7 +257,7 @@ class NewGameScreen(BaseScreen):
             return Chips(labels, [_(k) for k in labels], selected=[chosen], cols=2, tid=tid,
                          on_change=lambda v: self._set_option(name, COUNTER_PRESETS[v]["counters"], default))
         if name == "decks" and isinstance(default, list):
-            box = self.options.get("box") or next(
+            box: list[str] = self.options.get("box") or next(
                 (o.default for o in self.game_cls.options_spec if o.name == "box"), [])
             return Chips(list(box), [word(d) for d in box], selected=list(current), multi=True, cols=3, tid=tid,
                          on_change=lambda v: self._set_option(name, list(v), default))
@@ -284,7 +290,7 @@ class NewGameScreen(BaseScreen):
         self._set_option("characters", chars, {})
 
     def _step_seats(self):
-        self.title.text = _("{game}: seats and who starts").format(game=game_title(self.game_id))
+        self.title.text = _("{game}: seats and who starts").format(game=self._title())
         for i, name in enumerate(self.players):
             self.pods.setdefault(name, i + 1)
         self.body.add_widget(FitLabel(_("Which pod each player sits at (tap two to swap):"), size_hint_y=None,
