@@ -16,6 +16,7 @@ itself: a name or null, one deck or several).
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,16 +33,16 @@ class Field:
     kind: str
     required: bool = True
     default: Any = None
-    choices: tuple | None = None
+    choices: tuple[str, ...] | None = None
     lo: int | None = None
     hi: int | None = None
     doc: str = ""
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"field {self.name!r}: unknown kind {self.kind!r}")
 
-    def describe(self) -> dict:
+    def describe(self) -> dict[str, Any]:
         """The field as ``tablekeeper games --json`` shows it."""
         out: dict[str, Any] = {"name": self.name, "kind": self.kind, "required": self.required}
         for key in ("default", "choices", "lo", "hi"):
@@ -63,7 +64,8 @@ def Int(name: str, *, required: bool | None = None, default: int | None = None, 
     return Field(name, "int", _optional(required, default), default, None, lo, hi, doc)
 
 
-def Str(name: str, *, required: bool | None = None, default: str | None = None, choices: tuple | None = None,
+def Str(name: str, *, required: bool | None = None, default: str | None = None,
+        choices: Iterable[str] | None = None,
         doc: str = "") -> Field:
     return Field(name, "str", _optional(required, default), default, tuple(choices) if choices else None,
                  None, None, doc)
@@ -74,7 +76,7 @@ def Bool(name: str, *, default: bool = False, doc: str = "") -> Field:
     return Field(name, "bool", False, default, None, None, None, doc)
 
 
-def Ints(name: str, *, required: bool | None = None, default: list | None = None, lo: int | None = None,
+def Ints(name: str, *, required: bool | None = None, default: list[int] | None = None, lo: int | None = None,
          hi: int | None = None, doc: str = "") -> Field:
     return Field(name, "ints", _optional(required, default), default, None, lo, hi, doc)
 

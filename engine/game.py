@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from .errors import RuleError, SetupError
 from .fields import Field, Int, Player, Str
@@ -21,10 +21,21 @@ from .spec import Counter, Option
 from .state import Args, Txn, clone
 
 
+class Rng(Protocol):
+    """What :meth:`Game.prepare` needs of a random source (``random.Random`` has it)."""
+
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int: ...
+
+
+#: An action's handler: a method ``(self, t: Txn, a: Args) -> None`` of a game class.
+Handler = Callable[..., None]
+_H = TypeVar("_H", bound=Handler)
+
+
 @dataclass(frozen=True)
 class ActionInfo:
     name: str
-    fn: Callable
+    fn: Handler
     when_over: bool
     adjustment: bool
     doc: str
@@ -33,14 +44,14 @@ class ActionInfo:
     def field(self, name: str) -> Field | None:
         return next((f for f in self.fields if f.name == name), None)
 
-    def describe(self) -> dict:
+    def describe(self) -> dict[str, Any]:
         """The action as ``tablekeeper games --json`` shows it: its help and its fields."""
         return {"name": self.name, "doc": self.doc.split("\n\n")[0].replace("\n", " "),
                 "fields": [f.describe() for f in self.fields]}
 
 
 def action(name: str | None = None, *, when_over: bool = False, adjustment: bool = False,
-           fields: tuple[Field, ...] = ()):
+           fields: tuple[Field, ...] = ()) -> Callable[[_H], _H]:
     """Mark a method ``(self, t: Txn, a: Args)`` as the action ``name`` taking ``fields``.
 
     ``fields`` (engine/fields.py) is the one statement of what the action
@@ -50,8 +61,8 @@ def action(name: str | None = None, *, when_over: bool = False, adjustment: bool
     :meth:`Game.before_action`).
     """
 
-    def deco(fn):
-        fn._tk_action = (name or fn.__name__, when_over, adjustment, tuple(fields))
+    def deco(fn: _H) -> _H:
+        vars(fn)["_tk_action"] = (name or fn.__name__, when_over, adjustment, tuple(fields))
         return fn
 
     return deco
@@ -79,7 +90,7 @@ class Game:
     #: preference (the screens take the first player counter).
     main_counter: ClassVar[str | None] = None
 
-    def __init_subclass__(cls, **kw):
+    def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)
         found: dict[str, ActionInfo] = {}
         for klass in reversed(cls.__mro__):
@@ -91,7 +102,7 @@ class Game:
         cls.actions = found
 
     # -- construction --------------------------------------------------------
-    def __init__(self, players: list[str], options: dict | None = None):
+    def __init__(self, players: list[str], options: dict[str, Any] | None = None):
         if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
             raise SetupError(_("players must be a list of names"))
         if len(set(players)) != len(players):
@@ -107,7 +118,7 @@ class Game:
         self.player_counters: dict[str, Counter] = {c.name: c for c in self.player_counter_specs()}
         self.table_counters: dict[str, Counter] = {c.name: c for c in self.table_counter_specs()}
 
-    def _resolve_options(self, given: dict) -> dict:
+    def _resolve_options(self, given: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(given, dict):
             raise SetupError(_("options must be an object"))
         known = {o.name: o for o in self.options_spec}
@@ -119,7 +130,7 @@ class Game:
         return {name: (o.validate(given[name]) if name in given else clone(o.default)) for name, o in known.items()}
 
     @classmethod
-    def describe_game(cls) -> dict:
+    def describe_game(cls) -> dict[str, Any]:
         """What ``tablekeeper games`` shows: ids, player range, counters, options."""
         probe = cls._probe()
         return {
@@ -142,7 +153,7 @@ class Game:
 
     # -- what the screens and the command line say about the game ------------
     @classmethod
-    def starter_hint(cls, options: dict) -> Msg | None:
+    def starter_hint(cls, options: dict[str, Any]) -> Msg | None:
         """Who starts, in the rulebook's words ("The bravest player starts"); None: the rules say nothing.
 
         ``options`` are the options chosen so far (possibly incomplete: the new-game screen asks before
@@ -150,7 +161,7 @@ class Game:
         """
         return None
 
-    def outcome(self, state: dict) -> dict:
+    def outcome(self, state: dict[str, Any]) -> dict[str, Any]:
         """What a finished game stores as its result (the journal's games table): JSON, kept short.
 
         Default: ``{"winners": [...], "draw": bool}``; a game adds its own keys
@@ -158,7 +169,7 @@ class Game:
         """
         return {"winners": list(state["winners"]), "draw": state["draw"]}
 
-    def result_words(self, state: dict) -> Msg:
+    def result_words(self, state: dict[str, Any]) -> Msg:
         """How a finished game ended, in a few words ("Ana won", "a draw", "no winner")."""
         if state.get("draw"):
             return _("a draw")
@@ -167,7 +178,7 @@ class Game:
         return _("no winner")
 
     @classmethod
-    def result_line(cls, result: dict) -> Msg:
+    def result_line(cls, result: dict[str, Any]) -> Msg:
         """A stored result (what :meth:`outcome` returned) in a few words, for a list of past games
         ("won by Ana", "draw: Ana, Ben", "no winner")."""
         winners = [str(w) for w in result.get("winners") or []]
@@ -184,7 +195,7 @@ class Game:
     def table_counter_specs(self) -> list[Counter]:
         return []
 
-    def setup_extra(self, state: dict) -> None:
+    def setup_extra(self, state: dict[str, Any]) -> None:
         """Add the game's own keys to a fresh state (turn, piles, ...)."""
 
     def before_action(self, t: Txn, info: ActionInfo, a: Args) -> None:
@@ -196,7 +207,7 @@ class Game:
     def resolve_pending(self, t: Txn) -> None:
         """Apply what waits in ``state["pending"]``; default: nothing waits."""
 
-    def prepare(self, state: dict, action: dict, rng) -> dict:
+    def prepare(self, state: dict[str, Any], action: dict[str, Any], rng: Rng) -> dict[str, Any]:
         """Fill in random values (dice) before an action is journalled.
 
         ``rng`` has ``randrange``. The returned action is what the journal
@@ -204,11 +215,11 @@ class Game:
         """
         return action
 
-    def view_extra(self, state: dict) -> dict:
+    def view_extra(self, state: dict[str, Any]) -> dict[str, Any]:
         """Game-specific top-level keys for the public JSON view."""
         return {}
 
-    def seat_view(self, state: dict, name: str) -> dict:
+    def seat_view(self, state: dict[str, Any], name: str) -> dict[str, Any]:
         """What one seat's pod shows, in game words (no pixels).
 
         Returns ``{"counters": [[counter, value], ...]`` (display order, the
@@ -239,7 +250,7 @@ class Game:
             "table": [[k, v] for k, v in state["table"].items()][:2],
         }
 
-    def seat_actions(self, state: dict, name: str) -> list[dict]:
+    def seat_actions(self, state: dict[str, Any], name: str) -> list[dict[str, Any]]:
         """The routine actions a seat's pod offers now, most likely first.
 
         Each item is ``{"label": "drink", "action": {...}}`` (a complete,
@@ -248,7 +259,7 @@ class Game:
         """
         return []
 
-    def describe(self, action: dict) -> str:
+    def describe(self, action: dict[str, Any]) -> str:
         """One action in words, for the history (see :meth:`words` for naming who acted)."""
         name = action.get("action")
         if name == "adjust":
@@ -266,17 +277,18 @@ class Game:
                 _("{who}: {action}", who=who, action=what)
         return _("{action} ({fields})", action=what, fields=fields) if fields else what
 
-    def actor(self, state: dict, action: dict) -> str | None:
+    def actor(self, state: dict[str, Any], action: dict[str, Any]) -> str | None:
         """Who does ``action``: its "player", else whose turn it is; None for the generic corrections."""
         if action.get("action") in ("adjust", "transfer", "resolve"):
             return None
-        if isinstance(action.get("player"), str):
-            return action["player"]
+        player = action.get("player")
+        if isinstance(player, str):
+            return player
         turn = state.get("turn")
         who = turn.get("player") if isinstance(turn, dict) else None
         return who if isinstance(who, str) else None
 
-    def words(self, state: dict, action: dict) -> str:
+    def words(self, state: dict[str, Any], action: dict[str, Any]) -> str:
         """``action`` in words as done in ``state`` (the state before it): names the actor when the
         action leaves them implicit ("Ben drinks", not "the active player drinks")."""
         who = self.actor(state, action)
@@ -285,7 +297,7 @@ class Game:
         return self.describe(action)
 
     # -- state ---------------------------------------------------------------
-    def setup_state(self) -> dict:
+    def setup_state(self) -> dict[str, Any]:
         n = len(self.players)
         state = {
             "players": [
@@ -305,7 +317,7 @@ class Game:
         self.setup_extra(state)
         return state
 
-    def apply(self, state: dict, action: Any, *, in_place: bool = False) -> tuple[dict, list[str]]:
+    def apply(self, state: dict[str, Any], action: Any, *, in_place: bool = False) -> tuple[dict[str, Any], list[str]]:
         """Apply one action; returns (new state, events) or raises RuleError.
 
         Unless ``in_place`` (used when replaying a journal that was valid when
@@ -338,7 +350,7 @@ class Game:
             self.consequences(t)
         return t.state, t.events
 
-    def view(self, state: dict) -> dict:
+    def view(self, state: dict[str, Any]) -> dict[str, Any]:
         """The public JSON view (the ``tablekeeper replay`` contract)."""
         out = {
             "game": self.id,

@@ -48,13 +48,19 @@ import os
 import sqlite3
 import time
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from types import TracebackType
+from typing import Any, Literal, TypeVar
 
 from . import salvage
 from .errors import JournalBusy, JournalError, JournalFull, JournalReadOnly
 from .messages import _
+
+_T = TypeVar("_T")
+#: A row as SQLite returns it (the columns of the query).
+Row = tuple[Any, ...]
 
 SCHEMA_VERSION = 1
 FILENAME = "journal.db"
@@ -103,12 +109,12 @@ def default_state_dir() -> Path:
     return Path(xdg) / "tablekeeper"
 
 
-def _encode(obj) -> tuple[str, int]:
+def _encode(obj: Any) -> tuple[str, int]:
     body = json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return body, zlib.crc32(body.encode("utf-8"))
 
 
-def _decode_row(raw, crc) -> tuple[dict | None, str | None]:
+def _decode_row(raw: object, crc: object) -> tuple[dict[str, Any] | None, str | None]:
     """(entry, None) for a sound stored body, else (None, what is wrong)."""
     if isinstance(raw, str):
         raw = raw.encode("utf-8", "surrogatepass")
@@ -158,10 +164,10 @@ def _kind(e: BaseException) -> str:
 class GameRecord:
     id: int
     game: str
-    setup: dict  # {"game": ..., "players": [...], "options": {...}}
+    setup: dict[str, Any]  # {"game": ..., "players": [...], "options": {...}}
     started: float
     finished: float | None
-    result: dict | None
+    result: dict[str, Any] | None
 
 
 class _Damaged(Exception):
@@ -176,7 +182,7 @@ class Journal:
     journal can be written, else the reason it cannot (a sentence).
     """
 
-    def __init__(self, state_dir: str | os.PathLike | None = None, *, durable: bool = True):
+    def __init__(self, state_dir: str | os.PathLike[str] | None = None, *, durable: bool = True):
         self.dir = Path(state_dir) if state_dir is not None else default_state_dir()
         self.path = self.dir / FILENAME
         self.durable = durable
@@ -236,7 +242,7 @@ class Journal:
         return JournalError(_("{doing}: {path}: {reason}", doing=doing, path=self.path, reason=reason))
 
     # -- opening -------------------------------------------------------------
-    def _connect(self, target, *, uri: bool = False) -> sqlite3.Connection:
+    def _connect(self, target: str | os.PathLike[str], *, uri: bool = False) -> sqlite3.Connection:
         conn = sqlite3.connect(target, isolation_level=None, check_same_thread=False, timeout=BUSY_WAIT,
                                uri=uri)
         conn.text_factory = lambda b: b.decode("utf-8", "replace")  # never a decode crash on a read
@@ -388,8 +394,8 @@ class Journal:
 
     def _salvage_into(self, damaged: Path, conn: sqlite3.Connection) -> tuple[int, int, int]:
         """Every row of ``damaged`` that holds, into ``conn``: (games, actions resumed, actions held)."""
-        games: dict[int, tuple] = {}
-        entries: dict[tuple[int, int], tuple] = {}
+        games: dict[int, Row] = {}
+        entries: dict[tuple[int, int], Row] = {}
         meta: dict[str, str] = {}
         self._salvage_sql(damaged, games, entries, meta)
         try:
@@ -439,7 +445,8 @@ class Journal:
                 held += len(seqs) - run
         return len(good_games), n_entries, held
 
-    def _salvage_sql(self, damaged: Path, games: dict, entries: dict, meta: dict) -> None:
+    def _salvage_sql(self, damaged: Path, games: dict[int, Row], entries: dict[tuple[int, int], Row],
+                     meta: dict[str, str]) -> None:
         """What SQLite itself still reads of ``damaged``: row by row, seeking past what fails."""
         try:
             old = self._connect(f"file:{damaged}?mode=ro", uri=True)
@@ -521,21 +528,21 @@ class Journal:
             self._conn.close()
             self._conn = None
 
-    def __enter__(self):
+    def __enter__(self) -> Journal:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     # -- reading and writing -----------------------------------------------------
-    def _rows(self, sql: str, params=()) -> list[tuple]:
+    def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[Row]:
         """A read; a failure (the disk, a lock, damage found late) is one clear JournalError."""
         try:
             return self.conn.execute(sql, params).fetchall()
         except sqlite3.Error as e:
             raise self._error(_("cannot read the journal"), e) from e
 
-    def _write(self, doing: str, fn):
+    def _write(self, doing: str, fn: Callable[[], _T]) -> _T:
         """Run ``fn()`` (a write transaction); any failure becomes one clear JournalError."""
         if self.readonly is not None:
             raise JournalReadOnly(_("{doing}: {dir} cannot be written ({readonly}); nothing was recorded", doing=doing, dir=self.dir, readonly=self.readonly))
@@ -549,14 +556,16 @@ class Journal:
             raise self._error(doing, e) from e
 
     # -- games ---------------------------------------------------------------
-    def new_game(self, setup: dict) -> int:
+    def new_game(self, setup: dict[str, Any]) -> int:
         body = json.dumps(setup, sort_keys=True, ensure_ascii=False)
 
-        def write():
+        def write() -> int:
             with _txn(self.conn):
                 cur = self.conn.execute(
                     "INSERT INTO games (game, setup, started) VALUES (?, ?, ?)", (setup["game"], body, time.time())
                 )
+            if cur.lastrowid is None:  # SQLite gives every inserted row its id
+                raise AssertionError("the new game has no id")
             return cur.lastrowid
 
         return self._write(_("cannot start the game"), write)
@@ -593,7 +602,7 @@ class Journal:
     def next_seq(self, game_id: int) -> int:
         return int(self._rows("SELECT coalesce(max(seq) + 1, 0) FROM entries WHERE game=?", (game_id,))[0][0])
 
-    def append(self, game_id: int, seq: int, entry: dict, *, result: dict | None = None,
+    def append(self, game_id: int, seq: int, entry: dict[str, Any], *, result: dict[str, Any] | None = None,
                reopen: bool = False) -> None:
         """Write one entry durably; when it returns, the entry is acknowledged.
 
@@ -606,7 +615,7 @@ class Journal:
         body, crc = _encode(entry)
         now = time.time()
 
-        def write():
+        def write() -> None:
             with _txn(self.conn):
                 expected = self.next_seq(game_id)
                 if expected != seq:
@@ -622,14 +631,14 @@ class Journal:
 
         self._write(_("cannot save the action"), write)
 
-    def entries(self, game_id: int, since: int = 0) -> list[tuple[int, dict]]:
+    def entries(self, game_id: int, since: int = 0) -> list[tuple[int, dict[str, Any]]]:
         """The game's entries in order from ``since``, up to the first damaged one.
 
         A damaged row (checksum, text or JSON) stops the list: the file is
         copied aside, the damaged row and those after it are moved to the
         quarantine, and a warning says which.
         """
-        out: list[tuple[int, dict]] = []
+        out: list[tuple[int, dict[str, Any]]] = []
         try:
             rows = self.conn.execute("SELECT seq, CAST(body AS BLOB), crc FROM entries WHERE game=? AND seq>=? "
                                      "ORDER BY seq", (game_id, since)).fetchall()
@@ -658,7 +667,7 @@ class Journal:
             return None
         aside = self.keep_copy_aside()
 
-        def write():
+        def write() -> int:
             with _txn(self.conn):
                 self.conn.execute(
                     "INSERT INTO quarantine (game, seq, body, crc, at, reason) "
@@ -684,7 +693,7 @@ class Journal:
         self._remember_repair(self.conn, sentence)
         return aside
 
-    def quarantined(self) -> list[dict]:
+    def quarantined(self) -> list[dict[str, Any]]:
         """Rows set aside by a cut or a salvage: game, seq, reason, and the action if it still decodes."""
         out = []
         for game, seq, raw, crc, reason in self._rows(
@@ -712,7 +721,7 @@ class Journal:
         return rows[0][0] if rows else None
 
     def meta_set(self, key: str, value: str) -> None:
-        def write():
+        def write() -> None:
             with _txn(self.conn):
                 self.conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
 
@@ -732,7 +741,7 @@ class Journal:
         counts one unsafe shutdown, in the same transaction that sets the new
         marker. The same ``token`` again (the same process) counts nothing.
         """
-        def write():
+        def write() -> int:
             with _txn(self.conn):
                 row = self.conn.execute("SELECT value FROM meta WHERE key='running'").fetchone()
                 count = self.conn.execute("SELECT value FROM meta WHERE key='unsafe_shutdowns'").fetchone()
@@ -750,7 +759,7 @@ class Journal:
 
     def mark_stopped(self, token: str) -> bool:
         """A clean exit: clear the marker if it is this run's (``token``); True if it was cleared."""
-        def write():
+        def write() -> int:
             with _txn(self.conn):
                 return self.conn.execute("DELETE FROM meta WHERE key='running' AND value=?", (token,)).rowcount
 
@@ -761,7 +770,7 @@ class Journal:
         rows = self._rows("SELECT max(id) FROM games WHERE finished IS NOT NULL")
         return rows[0][0] if rows else None
 
-    def backup(self, dest: str | os.PathLike) -> Path:
+    def backup(self, dest: str | os.PathLike[str]) -> Path:
         """A consistent copy of the whole journal at ``dest``, written atomically; returns ``dest``.
 
         SQLite's online backup API fills a temporary file beside ``dest``
@@ -799,11 +808,12 @@ class _txn:
     def __init__(self, conn: sqlite3.Connection):
         self.conn = conn
 
-    def __enter__(self):
+    def __enter__(self) -> sqlite3.Connection:
         self.conn.execute("BEGIN IMMEDIATE")
         return self.conn
 
-    def __exit__(self, exc_type, exc, tb):
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> Literal[False]:
         if exc_type is None:
             try:
                 self.conn.execute("COMMIT")

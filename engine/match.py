@@ -9,6 +9,7 @@ and recomputes from the nearest one (at most that many actions to re-apply).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from .errors import RuleError
 from .game import Game
@@ -25,8 +26,8 @@ class Proposal:
     """The outcome of an action, computed but not yet accepted."""
 
     kind: str  # "action", "undo", "redo" or "noop"
-    entry: dict  # what the journal records
-    state: dict
+    entry: dict[str, Any]  # what the journal records
+    state: dict[str, Any]
     events: list[str] = field(default_factory=list)
 
 
@@ -34,13 +35,13 @@ class Match:
     def __init__(self, rules: Game):
         self.rules = rules
         setup = rules.setup_state()
-        self.done: list[dict] = []
-        self.undone: list[dict] = []
-        self._checkpoints: dict[int, dict] = {0: clone(setup)}
+        self.done: list[dict[str, Any]] = []
+        self.undone: list[dict[str, Any]] = []
+        self._checkpoints: dict[int, dict[str, Any]] = {0: clone(setup)}
         self.state = setup
 
     # -- computing ------------------------------------------------------------
-    def propose(self, entry: dict) -> Proposal:
+    def propose(self, entry: dict[str, Any]) -> Proposal:
         """What ``entry`` would do; raises RuleError and changes nothing if illegal."""
         if not isinstance(entry, dict):
             raise RuleError(_("an action must be a JSON object, not {entry!r}", entry=entry))
@@ -83,12 +84,12 @@ class Match:
         if n % CHECKPOINT_EVERY == 0 and n not in self._checkpoints:
             self._checkpoints[n] = clone(self.state)
 
-    def apply(self, entry: dict) -> Proposal:
+    def apply(self, entry: dict[str, Any]) -> Proposal:
         p = self.propose(entry)
         self.accept(p)
         return p
 
-    def replay(self, entry: dict) -> None:
+    def replay(self, entry: dict[str, Any]) -> None:
         """Apply a journal entry known to have been valid: no copy, no events kept.
 
         If it fails anyway (a damaged or incompatible journal), the state is
@@ -105,7 +106,7 @@ class Match:
             raise
         self.accept(Proposal("action", entry, state))
 
-    def load(self, entries: list[dict]) -> int:
+    def load(self, entries: list[dict[str, Any]]) -> int:
         """Rebuild from journal entries (on a fresh match); returns how many were used.
 
         Undo and redo are folded over the list first, without any state, so
@@ -113,8 +114,8 @@ class Match:
         replay stops the load there: the match then holds the state just
         before it, and the return value is that entry's index.
         """
-        done: list[tuple[int, dict]] = []
-        undone: list[tuple[int, dict]] = []
+        done: list[tuple[int, dict[str, Any]]] = []
+        undone: list[tuple[int, dict[str, Any]]] = []
         for i, entry in enumerate(entries):
             name = entry.get("action") if isinstance(entry, dict) else None
             if name == "undo" and done and set(entry) == {"action"}:
@@ -134,19 +135,19 @@ class Match:
         self.undone = [entry for _i, entry in undone]
         return len(entries)
 
-    def _load_prefix(self, entries: list[dict], stop: int) -> int:
+    def _load_prefix(self, entries: list[dict[str, Any]], stop: int) -> int:
         fresh = Match(self.rules)
         fresh.load(entries[:stop])
         self.__dict__.update(fresh.__dict__)
         return stop
 
-    def state_at(self, n: int) -> dict:
+    def state_at(self, n: int) -> dict[str, Any]:
         """The state after the first ``n`` done actions (a fresh copy)."""
         base = max(k for k in self._checkpoints if k <= n)
-        state = clone(self._checkpoints[base])
+        state: dict[str, Any] = clone(self._checkpoints[base])
         for entry in self.done[base:n]:
             state, _events = self.rules.apply(state, entry, in_place=True)
         return state
 
-    def view(self) -> dict:
+    def view(self) -> dict[str, Any]:
         return self.rules.view(self.state)

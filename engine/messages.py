@@ -16,7 +16,7 @@ the sentence; names of people stay as they are. ``pybabel extract -k _
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol
 
 
@@ -51,13 +51,13 @@ class Msg(str):
 
     __slots__ = ("template", "params", "plural", "number", "context")
     template: str
-    params: dict
+    params: dict[str, Any]
     plural: str | None
     number: int | None  # the count a plural form is chosen by (not `count`: str.count is a method)
     context: str | None
 
     def __new__(cls, template: str, params: Mapping[str, Any] | None = None, *, plural: str | None = None,
-                count: int | None = None, context: str | None = None):
+                count: int | None = None, context: str | None = None) -> Msg:
         params = dict(params or {})
         obj = super().__new__(cls, _render(template, params, plural, count, context, ENGLISH))
         obj.template, obj.params, obj.plural, obj.number, obj.context = template, params, plural, count, context
@@ -69,14 +69,15 @@ class Msg(str):
             return str.__str__(self)
         return _render(self.template, self.params, self.plural, self.number, self.context, catalog)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[..., Msg], tuple[Any, ...]]:
         return (_rebuild, (self.template, self.params, self.plural, self.number, self.context))
 
     def __repr__(self) -> str:
         return f"Msg({str.__repr__(self)})"
 
 
-def _rebuild(template, params, plural, count, context) -> Msg:
+def _rebuild(template: str, params: dict[str, Any], plural: str | None, count: int | None,
+             context: str | None) -> Msg:
     return Msg(template, params, plural=plural, count=count, context=context)
 
 
@@ -87,7 +88,7 @@ class _Listing(Msg):
     items: tuple[Any, ...]
     sep: str
 
-    def __new__(cls, items: Iterable, sep: str = ", "):
+    def __new__(cls, items: Iterable[Any], sep: str = ", ") -> _Listing:
         items = tuple(items)
         obj = str.__new__(cls, sep.join(str(i) for i in items))
         obj.template, obj.params, obj.plural, obj.number, obj.context = "", {}, None, None, None
@@ -95,13 +96,14 @@ class _Listing(Msg):
         return obj
 
     def translated(self, catalog: Catalog | None) -> str:
-        return translated(self.sep, catalog).join(translated(i, catalog) for i in self.items)
+        sep: str = translated(self.sep, catalog)
+        return sep.join(translated(i, catalog) for i in self.items)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[..., Msg], tuple[Any, ...]]:
         return (_Listing, (self.items, self.sep))
 
 
-def _render(template: str, params: dict, plural: str | None, count: int | None, context: str | None,
+def _render(template: str, params: dict[str, Any], plural: str | None, count: int | None, context: str | None,
             catalog: Catalog) -> str:
     if plural is not None:
         text = catalog.ngettext(template, plural, count if count is not None else 0)
@@ -138,7 +140,7 @@ def word(context: str, text: str) -> Msg:
     return Msg(text, context=context)
 
 
-def listing(items: Iterable, sep: str = ", ") -> Msg:
+def listing(items: Iterable[Any], sep: str = ", ") -> Msg:
     """``items`` joined with ``sep``, each translated on its own ("Ana, Ben", "oro, vida").
 
     ``sep`` may itself be a message: ``listing(names, _(" and "))``.

@@ -7,6 +7,7 @@ and its catalog; the generic counters in one module) and exposes its class as
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 from .errors import SetupError
 from .game import Game
@@ -24,7 +25,8 @@ KNOWN: dict[str, tuple[str, str]] = {
 
 def _load(game_id: str) -> type[Game]:
     module_name = KNOWN[game_id][0]
-    return importlib.import_module(f"{__package__}.games.{module_name}").GAME
+    game: type[Game] = importlib.import_module(f"{__package__}.games.{module_name}").GAME
+    return game
 
 
 def game_class(game_id: str) -> type[Game]:
@@ -38,7 +40,7 @@ def available() -> dict[str, type[Game]]:
     return {game_id: _load(game_id) for game_id in KNOWN}
 
 
-def make_rules(setup: dict) -> Game:
+def make_rules(setup: dict[str, Any]) -> Game:
     """Rules bound to a table from a setup object ``{"game", "players", "options"}``."""
     if not isinstance(setup, dict):
         raise SetupError(_('the setup must be an object like {"game": "counters", "players": ["Ana", "Ben"]}'))

@@ -17,7 +17,9 @@ checksum holds, and a game only if its setup decodes.
 from __future__ import annotations
 
 import struct
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 TABLE_LEAF = 0x0D  # rowid tables: games, meta, quarantine
 INDEX_LEAF = 0x0A  # WITHOUT ROWID tables: entries
@@ -28,9 +30,9 @@ INDEX_INTERIOR = 0x02  # its cells are whole rows too: the keys that divide the 
 class Found:
     """Candidate rows by table shape, in the order they were met in the file."""
 
-    entries: list[tuple] = field(default_factory=list)  # (game, seq, body bytes, crc, at)
-    games: list[tuple] = field(default_factory=list)  # (id, game, setup, started, finished, result)
-    meta: list[tuple] = field(default_factory=list)  # (key, value)
+    entries: list[tuple[Any, ...]] = field(default_factory=list)  # (game, seq, body bytes, crc, at)
+    games: list[tuple[Any, ...]] = field(default_factory=list)  # (id, game, setup, started, finished, result)
+    meta: list[tuple[Any, ...]] = field(default_factory=list)  # (key, value)
     pages: int = 0
     unreadable_pages: int = 0
 
@@ -46,7 +48,7 @@ def _varint(buf: bytes, i: int) -> tuple[int, int]:
     return (value << 8) | buf[i + 8], i + 9
 
 
-def _record(payload: bytes) -> list | None:
+def _record(payload: bytes) -> list[Any] | None:
     """Decode a record (header of serial types, then the values); None if it does not parse."""
     try:
         hsize, i = _varint(payload, 0)
@@ -57,7 +59,7 @@ def _record(payload: bytes) -> list | None:
             t, i = _varint(payload, i)
             types.append(t)
         pos = hsize
-        out: list = []
+        out: list[Any] = []
         for t in types:
             if t == 0:
                 out.append(None)
@@ -111,7 +113,7 @@ class _File:
             nxt = int.from_bytes(over[:4], "big")
         return bytes(out)
 
-    def cells(self, number: int, page: bytes):
+    def cells(self, number: int, page: bytes) -> Iterator[tuple[int, int | None, list[Any]]]:
         """Each row-holding cell of a page: (page kind, rowid or None, record values)."""
         head = 100 if number == 1 else 0
         kind = page[head]
@@ -142,8 +144,8 @@ class _File:
                 yield (INDEX_LEAF if kind == INDEX_INTERIOR else kind), rowid, values
 
 
-def _text(v) -> str | None:
-    if isinstance(v, tuple) and v[0] == "text":
+def _text(v: object) -> str | None:
+    if isinstance(v, tuple) and v[0] == "text" and isinstance(v[1], bytes):
         try:
             return v[1].decode("utf-8")
         except UnicodeDecodeError:
@@ -151,7 +153,7 @@ def _text(v) -> str | None:
     return None
 
 
-def _real(v) -> float | None:
+def _real(v: object) -> float | None:
     return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
 
 

@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Any
 
 from .errors import RuleError, SetupError
+from .game import Game, Rng
 from .journal import GameRecord, Journal, StaleJournal
 from .match import Match, Proposal
 from .messages import _
@@ -17,10 +19,10 @@ class Outcome:
     """What an acknowledged action did."""
 
     kind: str  # "action", "undo", "redo", "noop"
-    entry: dict
+    entry: dict[str, Any]
     seq: int | None  # journal sequence number; None for a no-op (not journalled)
     events: list[str]
-    view: dict
+    view: dict[str, Any]
     text: str = ""  # the action in words, naming who did it (empty for undo/redo)
 
 
@@ -32,13 +34,13 @@ class Session:
     journal records.
     """
 
-    def __init__(self, journal: Journal, record: GameRecord, match: Match, *, rng=None):
+    def __init__(self, journal: Journal, record: GameRecord, match: Match, *, rng: Rng | None = None):
         self.journal = journal
         self.record = record
         self.match = match
         # random.SystemRandom reads os.urandom, the OS's secure source (as secrets does,
         # without importing hashlib/OpenSSL: ~4 MB less on a pod-only player).
-        self.rng = rng or random.SystemRandom()
+        self.rng: Rng = rng or random.SystemRandom()
         self.warnings: list[str] = []
         self._next_seq = 0
 
@@ -47,19 +49,20 @@ class Session:
         return self.record.id
 
     @property
-    def rules(self):
+    def rules(self) -> Game:
         return self.match.rules
 
     @property
-    def state(self) -> dict:
+    def state(self) -> dict[str, Any]:
         return self.match.state
 
-    def view(self) -> dict:
+    def view(self) -> dict[str, Any]:
         return self.match.view()
 
     # -- opening ---------------------------------------------------------------
     @classmethod
-    def new(cls, journal: Journal, game: str, players: list[str], options: dict | None = None, **kw) -> Session:
+    def new(cls, journal: Journal, game: str, players: list[str], options: dict[str, Any] | None = None,
+            **kw: Any) -> Session:
         check_value(options or {}, _("the options"))
         setup = {"game": game, "players": clean_players(players), "options": options or {}}
         rules = make_rules(setup)  # refuses bad setups before anything is written
@@ -71,7 +74,7 @@ class Session:
         return cls(journal, record, Match(rules), **kw)
 
     @classmethod
-    def load(cls, journal: Journal, game_id: int, **kw) -> Session:
+    def load(cls, journal: Journal, game_id: int, **kw: Any) -> Session:
         """Rebuild a stored game from its journal, stopping at the last good entry."""
         record = journal.game(game_id)
         if record is None:
@@ -123,13 +126,13 @@ class Session:
         return True
 
     @classmethod
-    def resume(cls, journal: Journal, **kw) -> Session | None:
+    def resume(cls, journal: Journal, **kw: Any) -> Session | None:
         """The last unfinished game, exactly where it was (None if there is none)."""
         record = journal.last_unfinished()
         return cls.load(journal, record.id, **kw) if record else None
 
     # -- playing ---------------------------------------------------------------
-    def apply(self, entry: dict) -> Outcome:
+    def apply(self, entry: dict[str, Any]) -> Outcome:
         """Validate, journal (commit), then make current; raises RuleError if illegal.
 
         If another process journalled an action of this game first, the
@@ -145,7 +148,7 @@ class Session:
                 self.refresh()
         raise RuleError(_("other writers keep changing this game; try again"))
 
-    def _apply(self, entry: dict) -> Outcome:
+    def _apply(self, entry: dict[str, Any]) -> Outcome:
         text = ""
         if isinstance(entry, dict) and entry.get("action") not in ("undo", "redo", None):
             entry = self.rules.prepare(self.match.state, dict(entry), self.rng)
@@ -164,7 +167,7 @@ class Session:
         self.match.accept(p)
         return Outcome(p.kind, p.entry, seq, p.events, self.rules.view(p.state), text)
 
-    def history(self, since: int = 0) -> list[dict]:
+    def history(self, since: int = 0) -> list[dict[str, Any]]:
         """The journal of this game in words: one item per entry from ``since`` on.
 
         The game is replayed alongside, so each action is told as done in its

@@ -9,7 +9,7 @@ from .errors import SetupError
 from .messages import _
 
 #: A start value is a number or a function of (player count, options).
-StartValue = int | Callable[[int, dict], int]
+StartValue = int | Callable[[int, dict[str, Any]], int]
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ class Counter:
     bank: str | None = None
     doc: str = ""
 
-    def start_value(self, n_players: int, options: dict) -> int:
+    def start_value(self, n_players: int, options: dict[str, Any]) -> int:
         value = self.start(n_players, options) if callable(self.start) else self.start
         return self.clamp(int(value))
 
@@ -40,7 +40,7 @@ class Counter:
             return self.hi
         return value
 
-    def describe(self) -> dict:
+    def describe(self) -> dict[str, Any]:
         return {"name": self.name, "min": self.lo, "max": self.hi, "doc": self.doc}
 
 
@@ -51,7 +51,7 @@ class Option:
     name: str
     default: Any
     doc: str = ""
-    choices: tuple | None = None
+    choices: tuple[Any, ...] | None = None
     kind: type | tuple[type, ...] | None = None  # defaults to type(default)
     lo: int | None = None
     hi: int | None = None
@@ -75,14 +75,14 @@ class Option:
             self.check(value)
         return value
 
-    def describe(self) -> dict:
+    def describe(self) -> dict[str, Any]:
         out = {"name": self.name, "default": self.default, "doc": self.doc}
         if self.choices is not None:
             out["choices"] = list(self.choices)
         return out
 
 
-def _kind_name(kind) -> str:
+def _kind_name(kind: type | tuple[type, ...]) -> str:
     names = {int: "a whole number", str: "text", bool: "true or false", list: "a list", dict: "an object"}
     if isinstance(kind, tuple):
         return " or ".join(names.get(k, k.__name__) for k in kind)

@@ -14,13 +14,14 @@ from __future__ import annotations
 import builtins
 import json
 from collections.abc import Collection
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from .errors import RuleError
 from .messages import _, listing, word
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
+    from .spec import Counter
 
 
 def clone(obj: Any) -> Any:
@@ -37,7 +38,8 @@ def canonical(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-_MISSING = object()
+_MISSING: Any = object()  # "no default": an absent field is refused
+_D = TypeVar("_D")  # the type of a default, returned as it is when the field is absent
 
 
 class Args:
@@ -47,7 +49,7 @@ class Args:
     (a typo like ``"dleta"`` must not pass silently).
     """
 
-    def __init__(self, t: Txn, data: dict, declared: set[str] | None = None):
+    def __init__(self, t: Txn, data: dict[str, Any], declared: set[str] | None = None):
         self._t = t
         self._data = data
         self._read = {"action"}
@@ -68,7 +70,17 @@ class Args:
             return default
         return self._data[key]
 
-    def int(self, key: str, default: Any = _MISSING, *, lo: int | None = None, hi: int | None = None) -> int:
+    @overload
+    def int(self, key: builtins.str, *, lo: builtins.int | None = None, hi: builtins.int | None = None) -> builtins.int:
+        ...
+
+    @overload
+    def int(self, key: builtins.str, default: _D, *, lo: builtins.int | None = None,
+            hi: builtins.int | None = None) -> builtins.int | _D:
+        ...
+
+    def int(self, key: builtins.str, default: Any = _MISSING, *, lo: builtins.int | None = None,
+            hi: builtins.int | None = None) -> Any:
         value = self.raw(key, default)
         if value is default and default is not _MISSING:
             return value
@@ -82,7 +94,17 @@ class Args:
                                   value=value))
         return value
 
-    def str(self, key: builtins.str, default: Any = _MISSING, *, choices: Collection[builtins.str] | None = None) -> builtins.str:
+    @overload
+    def str(self, key: builtins.str, *, choices: Collection[builtins.str] | None = None) -> builtins.str:
+        ...
+
+    @overload
+    def str(self, key: builtins.str, default: _D, *,
+            choices: Collection[builtins.str] | None = None) -> builtins.str | _D:
+        ...
+
+    def str(self, key: builtins.str, default: Any = _MISSING, *,
+            choices: Collection[builtins.str] | None = None) -> Any:
         value = self.raw(key, default)
         if value is default and default is not _MISSING:
             return value
@@ -100,7 +122,15 @@ class Args:
                               value=value))
         return value
 
-    def ints(self, key: builtins.str, default: Any = _MISSING, *, lo: builtins.int | None = None) -> list[builtins.int]:
+    @overload
+    def ints(self, key: builtins.str, *, lo: builtins.int | None = None) -> list[builtins.int]:
+        ...
+
+    @overload
+    def ints(self, key: builtins.str, default: _D, *, lo: builtins.int | None = None) -> list[builtins.int] | _D:
+        ...
+
+    def ints(self, key: builtins.str, default: Any = _MISSING, *, lo: builtins.int | None = None) -> Any:
         value = self.raw(key, default)
         if value is default and default is not _MISSING:
             return value
@@ -111,7 +141,15 @@ class Args:
             raise RuleError(_("{action}: every value in {key!r} must be at least {lo}", action=self.name, key=key, lo=lo))
         return list(value)
 
-    def player(self, key: builtins.str = "player", default: Any = _MISSING, *, in_game: builtins.bool = True) -> builtins.str:
+    @overload
+    def player(self, key: builtins.str = "player", *, in_game: builtins.bool = True) -> builtins.str:
+        ...
+
+    @overload
+    def player(self, key: builtins.str, default: _D, *, in_game: builtins.bool = True) -> builtins.str | _D:
+        ...
+
+    def player(self, key: builtins.str = "player", default: Any = _MISSING, *, in_game: builtins.bool = True) -> Any:
         """A player's name; refused when unknown, or out of the game if ``in_game``."""
         value = self.raw(key, default)
         if value is default and default is not _MISSING:
@@ -137,18 +175,19 @@ class Txn:
     the events (plain sentences) that explain what happened.
     """
 
-    def __init__(self, game: Game, state: dict):
+    def __init__(self, game: Game, state: dict[str, Any]):
         self.game = game
         self.state = state
         self.events: list[str] = []
 
     # -- players -------------------------------------------------------------
     @property
-    def players(self) -> list[dict]:
-        return self.state["players"]
+    def players(self) -> list[dict[str, Any]]:
+        players: list[dict[str, Any]] = self.state["players"]
+        return players
 
-    def player(self, name: str) -> dict:
-        for p in self.state["players"]:
+    def player(self, name: str) -> dict[str, Any]:
+        for p in self.players:
             if p["name"] == name:
                 return p
         names = listing(p["name"] for p in self.state["players"])
@@ -161,7 +200,7 @@ class Txn:
         self.player(name)  # raises with the message
         raise AssertionError
 
-    def in_game(self) -> list[dict]:
+    def in_game(self) -> list[dict[str, Any]]:
         """Players still in the game, in seat order."""
         return [p for p in self.state["players"] if not p["out"]]
 
@@ -172,11 +211,12 @@ class Txn:
         for k in range(1, len(players) + 1):
             p = players[(i + k) % len(players)]
             if not p["out"]:
-                return p["name"]
+                who: str = p["name"]
+                return who
         return None
 
     # -- counters ------------------------------------------------------------
-    def spec(self, counter: str, who: str | None):
+    def spec(self, counter: str, who: str | None) -> Counter:
         specs = self.game.player_counters if who is not None else self.game.table_counters
         spec = specs.get(counter)
         if spec is None:
@@ -190,13 +230,13 @@ class Txn:
 
     def get(self, who: str | None, counter: str) -> int:
         self.spec(counter, who)
-        holder = self.player(who)["counters"] if who is not None else self.state["table"]
+        holder: dict[str, int] = self.player(who)["counters"] if who is not None else self.state["table"]
         return holder[counter]
 
     def add(self, who: str | None, counter: str, delta: int) -> int:
         """Change a counter by ``delta`` within its bounds; returns what applied."""
         spec = self.spec(counter, who)
-        holder = self.player(who)["counters"] if who is not None else self.state["table"]
+        holder: dict[str, int] = self.player(who)["counters"] if who is not None else self.state["table"]
         before = holder[counter]
         after = spec.clamp(before + delta)
         holder[counter] = after

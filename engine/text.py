@@ -57,7 +57,7 @@ def _bad_char(text: str) -> str | None:
     return None
 
 
-def clean_name(name) -> str:
+def clean_name(name: object) -> str:
     """One player's name as stored: NFC, trimmed, inner spaces collapsed; SetupError if unusable."""
     if not isinstance(name, str):
         raise SetupError(_("a player's name must be text, not {value}", value=shown(repr(name))[:40]))
@@ -74,7 +74,7 @@ def clean_name(name) -> str:
     return name
 
 
-def clean_players(players) -> list[str]:
+def clean_players(players: object) -> list[str]:
     """The setup's player list, each name cleaned; refuses two names that differ only in case or form."""
     if not isinstance(players, list):
         raise SetupError(_('players must be a list of names, like ["Ana", "Ben"]'))
@@ -91,7 +91,7 @@ def clean_players(players) -> list[str]:
     return names
 
 
-def check_value(value, what: str | None = None, *, depth: int = 0) -> None:
+def check_value(value: object, what: str | None = None, *, depth: int = 0) -> None:
     """Refuse (RuleError) a JSON value too deep, too long, too large, or with text that is not plain."""
     what = _("the action") if what is None else what
     if depth > DEPTH_MAX:

@@ -17,6 +17,8 @@ win. If every player still in goes out at once, it is a draw between them.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from ..errors import SetupError
 from ..game import Game, action
 from ..messages import _, word
@@ -53,7 +55,7 @@ def _check_counter_list(value, *, per_player: bool) -> None:
         seen.add(item["name"])
 
 
-def _normalise(items) -> list[dict]:
+def _normalise(items) -> list[dict[str, Any]]:
     return [{"name": i} if isinstance(i, str) else dict(i) for i in items]
 
 
@@ -88,14 +90,14 @@ class Counters(Game):
         return [self._spec(c) for c in _normalise(self.options["table"])]
 
     @staticmethod
-    def _spec(c: dict) -> Counter:
+    def _spec(c: dict[str, Any]) -> Counter:
         # Bounded only where the options say so: a plain score may go below 0.
         return Counter(c["name"], start=c.get("start", 0) or 0, lo=c.get("min"), hi=c.get("max"))
 
     def setup_extra(self, state):
         state["turn"] = {"player": self.players[0], "number": 1}
 
-    def _reached(self, key: str, counters: dict) -> tuple[str, int] | None:
+    def _reached(self, key: str, counters: dict[str, Any]) -> tuple[str, int] | None:
         """The first (counter, mark) of kind ``key`` ("out_at", "target") these counters reach."""
         for name, mark, downwards in self._marks[key]:
             value = counters[name]

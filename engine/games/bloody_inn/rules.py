@@ -1,6 +1,8 @@
 """The Bloody Inn's rules: its numbers, its setup, its actions and their consequences."""
 from __future__ import annotations
 
+from typing import Any
+
 from ...errors import RuleError, SetupError
 from ...fields import Bool, Int, Ints, Player, Raw, Str
 from ...game import action
@@ -92,7 +94,7 @@ class BloodyInnRules(BloodyInnBase):
     def entrance_size(self) -> int:
         return TRAVELLERS - REMOVED[len(self.players)][self.options["length"]]
 
-    def setup_extra(self, state: dict) -> None:
+    def setup_extra(self, state: dict[str, Any]) -> None:
         n = len(self.players)
         for p in state["players"]:
             p.update({
@@ -120,7 +122,7 @@ class BloodyInnRules(BloodyInnBase):
 
     # -- money -------------------------------------------------------------------
     @staticmethod
-    def wealth(state: dict) -> int:
+    def wealth(state: dict[str, Any]) -> int:
         """All the players' francs: cash + 10 × checks, summed."""
         return sum(p["counters"]["cash"] + CHECK * p["counters"]["checks"] for p in state["players"])
 
@@ -199,7 +201,7 @@ class BloodyInnRules(BloodyInnBase):
         i = names.index(t.state["first_player"])
         return names[i:] + names[:i]
 
-    def _room(self, t: Txn, number: int) -> dict:
+    def _room(self, t: Txn, number: int) -> dict[str, Any]:
         rooms = self._rooms(t)
         if not 1 <= number <= len(rooms):
             raise RuleError(_("there is no room {number} (the open rooms are 1–{last})", number=number, last=len(rooms)))
@@ -279,7 +281,7 @@ class BloodyInnRules(BloodyInnBase):
         peasants = a.int("peasants", 0, lo=0)
         return played, kept, peasants
 
-    def _target(self, t: Txn, a: Args, verb: str) -> tuple[dict | None, int | None]:
+    def _target(self, t: Txn, a: Args, verb: str) -> tuple[dict[str, Any] | None, int | None]:
         """A guest in a room (``room``) or peasants in the bistro; returns (room, bistro)."""
         room = a.int("room", None, lo=1)
         bistro = a.raw("bistro", None)

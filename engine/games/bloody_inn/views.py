@@ -1,6 +1,8 @@
 """What The Bloody Inn shows: the public view's own keys, each seat's pod and its routine actions."""
 from __future__ import annotations
 
+from typing import Any
+
 from ...game import Game
 from ...messages import _, word
 from .rules import CASH_MAX, CHECK
@@ -11,7 +13,7 @@ class BloodyInnViews(Game):
 
     main_counter = "cash"
 
-    def view_extra(self, state: dict) -> dict:
+    def view_extra(self, state: dict[str, Any]) -> dict[str, Any]:
         return {
             "phase": state["phase"],
             "turn": dict(state["turn"]),

@@ -2,6 +2,8 @@
 helpers (cards, peasants, checks, annexes) and who starts."""
 from __future__ import annotations
 
+from typing import Any
+
 from ...errors import RuleError
 from ...messages import N_, _, listing, word
 from ...state import Txn
@@ -71,7 +73,7 @@ class BloodyInnWords(BloodyInnBase):
                                "then resolve for the final count"))
         return RuleError(_("the game is over"))
 
-    def describe(self, action: dict) -> str:
+    def describe(self, action: dict[str, Any]) -> str:
         name = action.get("action")
         who = action.get("player")
         if name == "adjust" and action.get("cause"):

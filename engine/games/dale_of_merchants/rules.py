@@ -1,6 +1,8 @@
 """Dale of Merchants' rules: turns and actions left, market prices, payments, stall stacks, the piles."""
 from __future__ import annotations
 
+from typing import Any
+
 from ...errors import RuleError, SetupError
 from ...fields import Bool, Int, Ints, Player, Raw, Str
 from ...game import Game, action
@@ -139,11 +141,11 @@ class DaleOfMerchantsRules(Game):
         ]
 
     @staticmethod
-    def _market_total(n_players: int, options: dict) -> int:
+    def _market_total(n_players: int, options: dict[str, Any]) -> int:
         # Preparar 2: the decks' cards other than the value-1 ones form the market deck.
         return (n_players + 1) * options["market_cards_per_deck"]
 
-    def setup_extra(self, state: dict) -> None:
+    def setup_extra(self, state: dict[str, Any]) -> None:
         dealt = min(MARKET_SLOTS, self._market_total(len(self.players), self.options))
         state["decks"] = list(self.options["decks"])
         # Index = slot = surcharge; Preparar 3 deals the market right to left.
@@ -255,7 +257,7 @@ class DaleOfMerchantsRules(Game):
         return new
 
     @staticmethod
-    def _market_cell(t: Txn, slot: int) -> dict:
+    def _market_cell(t: Txn, slot: int) -> dict[str, Any]:
         cell = t.state["market"][slot]
         if not cell["card"]:
             raise RuleError(_("market slot {slot} (+{slot}) is empty", slot=slot))
@@ -275,7 +277,7 @@ class DaleOfMerchantsRules(Game):
                           action=a.name, value=raw))
 
     # -- setup -----------------------------------------------------------------
-    def prepare(self, state: dict, action: dict, rng) -> dict:
+    def prepare(self, state: dict[str, Any], action: dict[str, Any], rng) -> dict[str, Any]:
         """``draw_decks``: draw at random the decks not given (all of them when "decks" is left out)."""
         if action.get("action") != "draw_decks" or state.get("decks"):
             return action

@@ -1,6 +1,8 @@
 """What Dale of Merchants shows: the public view's own keys, each seat's pod and its routine actions."""
 from __future__ import annotations
 
+from typing import Any
+
 from ...game import Game
 from ...messages import N_, _, word
 from .rules import STARTING_DECK, slot_price
@@ -12,7 +14,7 @@ class DaleOfMerchantsViews(Game):
     main_counter = "stall"
 
     # -- views ---------------------------------------------------------------------
-    def view_extra(self, state: dict) -> dict:
+    def view_extra(self, state: dict[str, Any]) -> dict[str, Any]:
         n = len(self.players)
         turn = state["turn"]
         return {
@@ -28,7 +30,7 @@ class DaleOfMerchantsViews(Game):
             "payment_check": state["payment_check"],
         }
 
-    def seat_view(self, state: dict, name: str) -> dict:
+    def seat_view(self, state: dict[str, Any], name: str) -> dict[str, Any]:
         p = next(p for p in state["players"] if p["name"] == name)
         actions = state["table"]["actions"]
         if state["over"]:
@@ -48,7 +50,7 @@ class DaleOfMerchantsViews(Game):
                       [word("label", "market deck"), state["table"]["market_deck"]]],
         }
 
-    def seat_actions(self, state: dict, name: str) -> list[dict]:
+    def seat_actions(self, state: dict[str, Any], name: str) -> list[dict[str, Any]]:
         if state["over"]:
             return []
         if not state["decks"]:

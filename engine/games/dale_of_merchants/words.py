@@ -1,6 +1,8 @@
 """Dale of Merchants in words: sums of card values, animal decks, the history, who starts."""
 from __future__ import annotations
 
+from typing import Any
+
 from ...game import Game
 from ...messages import _, listing, word
 
@@ -25,7 +27,7 @@ class DaleOfMerchantsWords(Game):
     def starter_hint(cls, options):
         return _("The shrewdest merchant starts")
 
-    def describe(self, action: dict) -> str:
+    def describe(self, action: dict[str, Any]) -> str:
         from .rules import PILES  # at call time: rules.py imports this module's helpers
 
         name = action.get("action")

@@ -1,6 +1,8 @@
 """Dragon Run's rules: the dungeon, the dragon's temper, charges, hiding and crying, treasure cards, dice."""
 from __future__ import annotations
 
+from typing import Any
+
 from ...errors import RuleError, SetupError
 from ...fields import Int, Ints, Player, Raw, Str
 from ...game import Game, action
@@ -86,7 +88,7 @@ class DragonRunRules(Game):
                     doc="location cards left in the dungeon deck"),
         ]
 
-    def setup_extra(self, state: dict) -> None:
+    def setup_extra(self, state: dict[str, Any]) -> None:
         hands = self.options["hands"]
         characters = self.options["characters"]
         for p in state["players"]:

@@ -1,6 +1,8 @@
 """The Red Dragon Inn's rules: the Inn as the bank, drinks, the last chance window, turns and gambling."""
 from __future__ import annotations
 
+from typing import Any
+
 from ...errors import RuleError, SetupError
 from ...fields import Bool, Int, Player, Raw, Str
 from ...game import Game, action
@@ -34,7 +36,7 @@ PASSING_OUT = "passing out"
 OUT_OF_GOLD = "out of gold"
 
 
-def start_gold(n: int, options: dict) -> int:
+def start_gold(n: int, options: dict[str, Any]) -> int:
     """10 gold; 8 with 2 players; 12 with 7 or more (rulebook, "Preparar")."""
     if n == 2:
         return 8
@@ -129,7 +131,7 @@ class RedDragonInnRules(Game):
             Counter("pot", 0, lo=0, doc="gold anted in the gambling round"),
         ]
 
-    def setup_extra(self, state: dict) -> None:
+    def setup_extra(self, state: dict[str, Any]) -> None:
         n = len(self.players)
         for p in state["players"]:
             char = self.characters.get(p["name"])
@@ -167,13 +169,13 @@ class RedDragonInnRules(Game):
             raise RuleError(_("applying the pending losses of {who} changes whose go it is "
                               "(it was {actor}'s): send resolve first", who=who, actor=actor))
 
-    def actor(self, state: dict, action: dict) -> str | None:
+    def actor(self, state: dict[str, Any], action: dict[str, Any]) -> str | None:
         if isinstance(action.get("player"), str):
             return action["player"]
         return self._default_actor(state, action.get("action"))
 
     @staticmethod
-    def _default_actor(state: dict, name: str | None) -> str | None:
+    def _default_actor(state: dict[str, Any], name: str | None) -> str | None:
         """Who an action without "player" acts for: the active player, or the player to act in the round."""
         if name in ("next", "buy", "drink", "gamble"):
             return state["turn"]["player"]
@@ -194,7 +196,7 @@ class RedDragonInnRules(Game):
         """Recompute the pending losses: alcohol ≥ fortitude, or 0 gold outside a gambling round."""
         t.state["pending"] = self._losses(t)
 
-    def _losses(self, t: Txn) -> list[dict]:
+    def _losses(self, t: Txn) -> list[dict[str, Any]]:
         out = []
         gambling = t.state["gambling"] is not None
         for p in t.in_game():
@@ -490,7 +492,7 @@ class RedDragonInnRules(Game):
             self._run_out(t)
 
     # -- gambling ----------------------------------------------------------------------
-    def _round(self, t: Txn) -> dict:
+    def _round(self, t: Txn) -> dict[str, Any]:
         g = t.state["gambling"]
         if g is None:
             raise RuleError(_("no gambling round is running"))
@@ -541,7 +543,7 @@ class RedDragonInnRules(Game):
         else:
             t.event(_("{who} starts a gambling round; pot {pot}", who=who, pot=pot))
 
-    def _round_player(self, t: Txn, a: Args, doing: str) -> tuple[dict, str]:
+    def _round_player(self, t: Txn, a: Args, doing: str) -> tuple[dict[str, Any], str]:
         """The player to act in the round; ``doing``: "play" or "pass"."""
         g = self._round(t)
         who = a.player("player", None) or g["to_act"]

@@ -1,6 +1,8 @@
 """What The Red Dragon Inn shows: the public view's own keys, each seat's pod and its routine actions."""
 from __future__ import annotations
 
+from typing import Any
+
 from ...game import Game
 from ...messages import _, word
 from .rules import CARDS, FIXED_COUNTERS, OUT_OF_GOLD, PASSING_OUT
@@ -17,7 +19,7 @@ class RedDragonInnViews(Game):
 
     main_counter = "gold"
 
-    def view_extra(self, state: dict) -> dict:
+    def view_extra(self, state: dict[str, Any]) -> dict[str, Any]:
         g = state["gambling"]
         return {
             "turn": dict(state["turn"]),
@@ -26,7 +28,7 @@ class RedDragonInnViews(Game):
         }
 
     # -- pods ----------------------------------------------------------------------------------
-    def seat_view(self, state: dict, name: str) -> dict:
+    def seat_view(self, state: dict[str, Any], name: str) -> dict[str, Any]:
         p = next(p for p in state["players"] if p["name"] == name)
         c = p["counters"]
         counters = [[word("counter", k), c[k]] for k in ("gold", "alcohol", "fortitude", "drink_me")]
@@ -64,7 +66,7 @@ class RedDragonInnViews(Game):
             table = [[word("table", "deck"), state["drinks"]["deck"]], [word("table", "turn"), turn["player"]]]
         return {"counters": counters, "status": status, "alert": bool(mine) and not state["over"], "table": table}
 
-    def seat_actions(self, state: dict, name: str) -> list[dict]:
+    def seat_actions(self, state: dict[str, Any], name: str) -> list[dict[str, Any]]:
         p = next(p for p in state["players"] if p["name"] == name)
         if state["over"] or p["out"]:
             return []

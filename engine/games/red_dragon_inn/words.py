@@ -1,6 +1,8 @@
 """The Red Dragon Inn in words: phases, cards and losses in sentences, the history, who starts."""
 from __future__ import annotations
 
+from typing import Any
+
 from ...game import Game
 from ...messages import N_, _, listing, word
 
@@ -23,7 +25,7 @@ class RedDragonInnWords(Game):
     def starter_hint(cls, options):
         return _("The thirstiest adventurer starts")
 
-    def describe(self, action: dict) -> str:
+    def describe(self, action: dict[str, Any]) -> str:
         name = action.get("action")
         who = action.get("player", "")
         if name == "buy":
@@ -61,7 +63,7 @@ class RedDragonInnWords(Game):
         return super().describe(action)
 
     @staticmethod
-    def _describe_drink(action: dict, who) -> str:
+    def _describe_drink(action: dict[str, Any], who) -> str:
         """A drink in the history: where from, its chasers and its effects, one template per shape."""
         parts = [_effect(k, action[k]) for k in ("alcohol", "fortitude", "gold")
                  if isinstance(action.get(k), int) and action.get(k)]
