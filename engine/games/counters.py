@@ -28,7 +28,7 @@ from ..state import Args, Txn
 _FIELDS = {"name", "start", "min", "max", "out_at", "target"}
 
 
-def _check_counter_list(value, *, per_player: bool) -> None:
+def _check_counter_list(value: list[Any], *, per_player: bool) -> None:
     seen = set()
     for item in value:
         if isinstance(item, str):
@@ -55,7 +55,7 @@ def _check_counter_list(value, *, per_player: bool) -> None:
         seen.add(item["name"])
 
 
-def _normalise(items) -> list[dict[str, Any]]:
+def _normalise(items: list[str | dict[str, Any]]) -> list[dict[str, Any]]:
     return [{"name": i} if isinstance(i, str) else dict(i) for i in items]
 
 
@@ -73,7 +73,7 @@ class Counters(Game):
         Option("last_standing_wins", True, "with an out_at counter, the last player still in wins"),
     )
 
-    def __init__(self, players, options=None):
+    def __init__(self, players: list[str], options: dict[str, Any] | None = None) -> None:
         super().__init__(players, options)
         if not self.options["counters"]:
             raise SetupError(_("counters needs at least one player counter"))
@@ -83,10 +83,10 @@ class Counters(Game):
                              for c in _normalise(self.options["counters"]) if c.get(key) is not None]
                        for key in ("out_at", "target")}
 
-    def player_counter_specs(self):
+    def player_counter_specs(self) -> list[Counter]:
         return [self._spec(c) for c in _normalise(self.options["counters"])]
 
-    def table_counter_specs(self):
+    def table_counter_specs(self) -> list[Counter]:
         return [self._spec(c) for c in _normalise(self.options["table"])]
 
     @staticmethod
@@ -94,7 +94,7 @@ class Counters(Game):
         # Bounded only where the options say so: a plain score may go below 0.
         return Counter(c["name"], start=c.get("start", 0) or 0, lo=c.get("min"), hi=c.get("max"))
 
-    def setup_extra(self, state):
+    def setup_extra(self, state: dict[str, Any]) -> None:
         state["turn"] = {"player": self.players[0], "number": 1}
 
     def _reached(self, key: str, counters: dict[str, Any]) -> tuple[str, int] | None:
@@ -131,12 +131,12 @@ class Counters(Game):
         turn["player"] = t.next_in_game(turn["player"])
         turn["number"] += 1
 
-    def seat_actions(self, state, name):
+    def seat_actions(self, state: dict[str, Any], name: str) -> list[dict[str, Any]]:
         if not state["over"] and state["turn"]["player"] == name:
             return [{"label": word("label", "end turn"), "action": {"action": "next"}}]
         return []
 
-    def view_extra(self, state):
+    def view_extra(self, state: dict[str, Any]) -> dict[str, Any]:
         return {"turn": dict(state["turn"])}
 
 

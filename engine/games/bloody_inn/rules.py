@@ -32,12 +32,12 @@ LEDGER_CAUSES = ("bury", "departure", "police", "wages", "adjust", "transfer")
 PHASES = ("welcome", "night", "morning", "count", "over")
 
 
-def _check_first(value) -> None:
+def _check_first(value: Any) -> None:
     if not isinstance(value, str):
         raise SetupError(_("option 'first' must be a player's name"))
 
 
-def _check_pocket(value) -> None:
+def _check_pocket(value: list[Any]) -> None:
     if (len(value) != MAX_RANK + 1
             or any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in value)):
         raise SetupError(_("option 'pocket' must list the pocket money of a rank 0, 1, 2 and 3 guest, "
@@ -65,7 +65,7 @@ class BloodyInnRules(BloodyInnBase):
         Option("barn", 3, "corpses the barn (player-aid card) can hold", lo=0, hi=10),
     )
 
-    def __init__(self, players, options=None):
+    def __init__(self, players: list[str], options: dict[str, Any] | None = None) -> None:
         super().__init__(players, options)
         first = self.options["first"]
         if first and first not in self.players:
@@ -77,14 +77,14 @@ class BloodyInnRules(BloodyInnBase):
         return len(self.players) == 1
 
     # -- declarations ----------------------------------------------------------
-    def player_counter_specs(self):
+    def player_counter_specs(self) -> list[Counter]:
         return [
             Counter("cash", START_CASH, lo=0, hi=CASH_MAX,
                     doc="francs on the wealth track (0–40; a gain beyond 40 is lost)"),
             Counter("checks", START_CHECKS, lo=0, hi=None, doc="10F checks"),
         ]
 
-    def table_counter_specs(self):
+    def table_counter_specs(self) -> list[Counter]:
         return [
             Counter("round", 1, lo=1, hi=None, doc="the round being played"),
             Counter("season", 1, lo=1, hi=2,
@@ -126,7 +126,7 @@ class BloodyInnRules(BloodyInnBase):
         """All the players' francs: cash + 10 × checks, summed."""
         return sum(p["counters"]["cash"] + CHECK * p["counters"]["checks"] for p in state["players"])
 
-    def _gain(self, t: Txn, who: str, amount: int, cause: str, why=None) -> int:
+    def _gain(self, t: Txn, who: str, amount: int, cause: str, why: str | None = None) -> int:
         """Add francs to ``who``'s wealth track; beyond 40F they are lost (and said so)."""
         cash = t.get(who, "cash")
         applied = max(0, min(amount, CASH_MAX - cash))

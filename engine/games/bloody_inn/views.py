@@ -26,7 +26,7 @@ class BloodyInnViews(Game):
             "solo": None if state["solo"] is None else dict(state["solo"]),
         }
 
-    def seat_view(self, state, name):
+    def seat_view(self, state: dict[str, Any], name: str) -> dict[str, Any]:
         p = next(p for p in state["players"] if p["name"] == name)
         phase = state["phase"]
         turn = state["turn"]
@@ -63,7 +63,7 @@ class BloodyInnViews(Game):
             "table": table,
         }
 
-    def seat_actions(self, state, name):
+    def seat_actions(self, state: dict[str, Any], name: str) -> list[dict[str, Any]]:
         if state["over"]:
             return []
         phase = state["phase"]

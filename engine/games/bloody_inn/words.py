@@ -2,37 +2,38 @@
 helpers (cards, peasants, checks, annexes) and who starts."""
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from ...errors import RuleError
-from ...messages import N_, _, listing, word
+from ...messages import N_, Msg, _, listing, word
 from ...state import Txn
 from .base import BloodyInnBase
 
 COUNT_REASON = _("final count: record end-of-game annex gains with adjust, then resolve")
 
 
-def _cards(n: int):
+def _cards(n: int) -> Msg:
     return N_("{n} card", "{n} cards", n)
 
 
-def _peasants(n: int):
+def _peasants(n: int) -> Msg:
     return N_("{n} peasant", "{n} peasants", n)
 
 
-def _travellers(n: int):
+def _travellers(n: int) -> Msg:
     return N_("{n} traveller", "{n} travellers", n)
 
 
-def _checks(n: int):
+def _checks(n: int) -> Msg:
     return N_("{n} check", "{n} checks", n)
 
 
-def _unburied(n: int):
+def _unburied(n: int) -> Msg:
     return N_("{n} unburied corpse", "{n} unburied corpses", n)
 
 
-def _annex(name: str):
+def _annex(name: str) -> Msg:
     """An annex's name as a game word: the barn, a card's name, or the default "annex 2"."""
     number = name[len("annex "):] if name.startswith("annex ") else ""
     if number.isdigit() and str(int(number)) == number:
@@ -40,7 +41,7 @@ def _annex(name: str):
     return word("annex", name)
 
 
-def _rooms_list(numbers) -> object:
+def _rooms_list(numbers: Iterable[int]) -> Msg:
     return listing(str(n) for n in numbers)
 
 
@@ -48,7 +49,7 @@ class BloodyInnWords(BloodyInnBase):
     """The game's sentences: the history, who starts."""
 
     @classmethod
-    def starter_hint(cls, options):
+    def starter_hint(cls, options: dict[str, Any]) -> Msg | None:
         return _("The greediest player takes the first-player card")
 
     def _phase_refusal(self, t: Txn, wanted: str) -> RuleError:

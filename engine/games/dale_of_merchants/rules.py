@@ -5,7 +5,7 @@ from typing import Any
 
 from ...errors import RuleError, SetupError
 from ...fields import Bool, Int, Ints, Player, Raw, Str
-from ...game import Game, action
+from ...game import Game, Rng, action
 from ...messages import N_, _, listing, word
 from ...spec import Counter, Option
 from ...state import Args, Txn
@@ -83,7 +83,7 @@ def stack_verdict(number: int, sets: list[str], values: list[int], decks: list[s
                    values=_sum_words(values))
 
 
-def _check_names(value: list) -> None:
+def _check_names(value: list[Any]) -> None:
     if not all(isinstance(v, str) and v.strip() for v in value):
         raise SetupError(_("animal decks are given by name, not {value!r}", value=value))
     if len(set(value)) != len(value):
@@ -108,7 +108,7 @@ class DaleOfMerchantsRules(Game):
                "its cards valued 2–5 (15 cards less the four valued 1 in the base box)", lo=1, hi=60),
     )
 
-    def __init__(self, players, options=None):
+    def __init__(self, players: list[str], options: dict[str, Any] | None = None) -> None:
         super().__init__(players, options)
         need = len(self.players) + 1
         box, decks = self.options["box"], self.options["decks"]
@@ -124,7 +124,7 @@ class DaleOfMerchantsRules(Game):
                                    players=len(self.players), need=need, given=len(decks)))
 
     # -- counters ------------------------------------------------------------
-    def player_counter_specs(self):
+    def player_counter_specs(self) -> list[Counter]:
         return [
             Counter("stall", 0, lo=0, hi=STALL_STACKS, doc="stacks built in the stall; the 8th wins"),
             Counter("hand", HAND_SIZE, doc="cards in hand"),
@@ -132,7 +132,7 @@ class DaleOfMerchantsRules(Game):
             Counter("discard", 0, doc="cards in the player's discard pile"),
         ]
 
-    def table_counter_specs(self):
+    def table_counter_specs(self) -> list[Counter]:
         return [
             Counter("actions", 1, doc="actions left this turn (a bonus-action technique adds one)"),
             Counter("market_deck", lambda n, o: max(0, self._market_total(n, o) - MARKET_SLOTS),
@@ -143,7 +143,8 @@ class DaleOfMerchantsRules(Game):
     @staticmethod
     def _market_total(n_players: int, options: dict[str, Any]) -> int:
         # Preparar 2: the decks' cards other than the value-1 ones form the market deck.
-        return (n_players + 1) * options["market_cards_per_deck"]
+        per_deck: int = options["market_cards_per_deck"]
+        return (n_players + 1) * per_deck
 
     def setup_extra(self, state: dict[str, Any]) -> None:
         dealt = min(MARKET_SLOTS, self._market_total(len(self.players), self.options))
@@ -258,7 +259,7 @@ class DaleOfMerchantsRules(Game):
 
     @staticmethod
     def _market_cell(t: Txn, slot: int) -> dict[str, Any]:
-        cell = t.state["market"][slot]
+        cell: dict[str, Any] = t.state["market"][slot]
         if not cell["card"]:
             raise RuleError(_("market slot {slot} (+{slot}) is empty", slot=slot))
         return cell
@@ -277,7 +278,7 @@ class DaleOfMerchantsRules(Game):
                           action=a.name, value=raw))
 
     # -- setup -----------------------------------------------------------------
-    def prepare(self, state: dict[str, Any], action: dict[str, Any], rng) -> dict[str, Any]:
+    def prepare(self, state: dict[str, Any], action: dict[str, Any], rng: Rng) -> dict[str, Any]:
         """``draw_decks``: draw at random the decks not given (all of them when "decks" is left out)."""
         if action.get("action") != "draw_decks" or state.get("decks"):
             return action
@@ -558,7 +559,7 @@ class DaleOfMerchantsRules(Game):
                    who=who, source=word("pile", src), target=word("pile", dst)))
 
     # -- generic corrections ---------------------------------------------------------
-    def adjust(self, t: Txn, who, counter, delta):
+    def adjust(self, t: Txn, who: str | None, counter: str, delta: int) -> int:
         applied = super().adjust(t, who, counter, delta)
         if who is not None and counter == "stall":
             # A corrected count keeps the recorded stacks in step: a stack added by
@@ -569,7 +570,7 @@ class DaleOfMerchantsRules(Game):
             p["stacks"].extend([None] * (n - len(p["stacks"])))
         return applied
 
-    def transfer(self, t: Txn, giver, taker, counter, amount):
+    def transfer(self, t: Txn, giver: str, taker: str, counter: str, amount: int) -> int:
         if counter == "stall":
             raise RuleError(_("a stall stack cannot change hands; correct a count with adjust"))
         return super().transfer(t, giver, taker, counter, amount)

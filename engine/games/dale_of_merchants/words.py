@@ -1,10 +1,11 @@
 """Dale of Merchants in words: sums of card values, animal decks, the history, who starts."""
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from ...game import Game
-from ...messages import _, listing, word
+from ...messages import Msg, _, listing, word
 
 
 def _sum_words(values: list[int]) -> str:
@@ -15,7 +16,7 @@ def _sum_words(values: list[int]) -> str:
     return "+".join(map(str, values)) + f" = {sum(values)}"
 
 
-def _decks(names, sep=", "):
+def _decks(names: Iterable[str], sep: str = ", ") -> Msg:
     """Animal decks' names, each a game word, in one list."""
     return listing((word("deck", d) for d in names), sep)
 
@@ -24,7 +25,7 @@ class DaleOfMerchantsWords(Game):
     """The game's sentences: the history, who starts."""
 
     @classmethod
-    def starter_hint(cls, options):
+    def starter_hint(cls, options: dict[str, Any]) -> Msg | None:
         return _("The shrewdest merchant starts")
 
     def describe(self, action: dict[str, Any]) -> str:
@@ -33,7 +34,7 @@ class DaleOfMerchantsWords(Game):
         name = action.get("action")
         who = action.get("player")
 
-        def by(what):
+        def by(what: str) -> str:
             return _("{who}: {action}", who=who, action=what) if isinstance(who, str) else what
 
         if name == "buy":

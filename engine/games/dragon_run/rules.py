@@ -5,8 +5,8 @@ from typing import Any
 
 from ...errors import RuleError, SetupError
 from ...fields import Int, Ints, Player, Raw, Str
-from ...game import Game, action
-from ...messages import N_, _, listing, word
+from ...game import Game, Rng, action
+from ...messages import N_, Msg, _, listing, word
 from ...spec import Counter, Option
 from ...state import Args, Txn
 from .words import _sum_words
@@ -22,12 +22,12 @@ DIE_FACES = 10  # faces 0–9
 LOCATIONS = ("dragon", "treasure_hall", "other")
 
 
-def _check_first(value) -> None:
+def _check_first(value: Any) -> None:
     if not isinstance(value, str):
         raise SetupError(_("option 'first' must be a player's name"))
 
 
-def _check_hands(value) -> None:
+def _check_hands(value: dict[str, Any]) -> None:
     for name, cards in value.items():
         if (not isinstance(cards, list) or len(cards) != HAND_SIZE
                 or any(isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_CARD for v in cards)):
@@ -36,7 +36,7 @@ def _check_hands(value) -> None:
                                most=MAX_CARD, cards=cards))
 
 
-def _check_characters(value) -> None:
+def _check_characters(value: dict[str, Any]) -> None:
     for name, character in value.items():
         if not isinstance(character, str) or not character.strip():
             raise SetupError(_("option 'characters': {name!r} needs a character's name, not {character!r}",
@@ -59,10 +59,10 @@ class DragonRunRules(Game):
                kind=dict, check=_check_characters),
     )
 
-    def outcome(self, state):
+    def outcome(self, state: dict[str, Any]) -> dict[str, Any]:
         return super().outcome(state) | {"dragon_won": state["dragon_won"]}
 
-    def __init__(self, players, options=None):
+    def __init__(self, players: list[str], options: dict[str, Any] | None = None) -> None:
         super().__init__(players, options)
         for key in ("hands", "characters"):
             for name in self.options[key]:
@@ -74,13 +74,13 @@ class DragonRunRules(Game):
                                name=first, players=listing(self.players)))
 
     # -- declarations ----------------------------------------------------------
-    def player_counter_specs(self):
+    def player_counter_specs(self) -> list[Counter]:
         return [
             Counter("wounds", 0, lo=0, hi=2, doc="0 unhurt, 1 injured, 2 dead (out of the game)"),
             Counter("treasure", 0, lo=0, hi=None, doc="total value of the treasure cards in hand"),
         ]
 
-    def table_counter_specs(self):
+    def table_counter_specs(self) -> list[Counter]:
         return [
             Counter("temper", lambda n, o: START_TEMPER[n], lo=0, hi=max(START_TEMPER.values()),
                     doc="the dragon's temper; the game ends at 0; it never rises"),
@@ -150,7 +150,8 @@ class DragonRunRules(Game):
                 raise RuleError(_("{who} was killed by the dragon: the dead do not act", who=who))
             if who != turn["player"]:
                 raise RuleError(_("it is {active}'s turn, not {who}'s", active=turn["player"], who=who))
-        return turn["player"]
+        active: str = turn["player"]
+        return active
 
     def _turn_action(self, t: Txn, a: Args, allowed: tuple[str, ...]) -> str:
         """Check that the turn's phase allows this action; returns the active player."""
@@ -427,7 +428,7 @@ class DragonRunRules(Game):
         t.player(name)["talismans"].append(value)
 
     # -- the generic corrections, fitted to the cards -------------------------------
-    def adjust(self, t: Txn, who, counter, delta):
+    def adjust(self, t: Txn, who: str | None, counter: str, delta: int) -> int:
         if who is None and counter == "temper" and delta > 0:
             raise RuleError(_("the dragon's temper never rises (undo to correct a mistake)"))
         if who is not None and counter == "treasure":
@@ -461,7 +462,7 @@ class DragonRunRules(Game):
 
     def _remove_value(self, t: Txn, who: str, value: int) -> int:
         """Take treasure worth ``value`` (as far as the hand allows); returns what was taken."""
-        cards = t.player(who)["cards"]
+        cards: list[int] = t.player(who)["cards"]
         if value >= sum(cards):
             taken = sum(cards)
             self._set_cards(t, who, [])
@@ -487,7 +488,7 @@ class DragonRunRules(Game):
                       change=change))
         return value
 
-    def transfer(self, t: Txn, giver, taker, counter, amount):
+    def transfer(self, t: Txn, giver: str, taker: str, counter: str, amount: int) -> int:
         if counter == "treasure":
             moved = self._remove_value(t, giver, amount)
             if moved < amount:
@@ -498,14 +499,14 @@ class DragonRunRules(Game):
         raise RuleError(_("{counter} cannot be handed to another player; use adjust", counter=word("counter", counter)))
 
     # -- dice ---------------------------------------------------------------------
-    def prepare(self, state, action, rng):
+    def prepare(self, state: dict[str, Any], action: dict[str, Any], rng: Rng) -> dict[str, Any]:
         """Roll the escape test's d10 (faces 0–9) for a hide that does not bring a "roll"."""
         if action.get("action") == "hide" and "roll" not in action:
             action = dict(action, roll=rng.randrange(DIE_FACES))
         return action
 
 
-def _deal_first(t: Txn):
+def _deal_first(t: Txn) -> Msg:
     """The refusal while dealt hands are still to be entered."""
     return _("first enter the {hand_size} treasure cards dealt to {players} (action deal)", hand_size=HAND_SIZE,
              players=listing(t.state["to_deal"]))

@@ -1,6 +1,8 @@
 """What Dragon Run shows: the public view's own keys, each seat's pod and its routine actions."""
 from __future__ import annotations
 
+from typing import Any
+
 from ...game import Game
 from ...messages import word
 from .rules import OTHER_LOCATIONS, _cheapest
@@ -17,7 +19,7 @@ class DragonRunViews(Game):
     main_counter = "treasure"
 
     # -- views --------------------------------------------------------------------
-    def view_extra(self, state):
+    def view_extra(self, state: dict[str, Any]) -> dict[str, Any]:
         return {
             "dragon_won": state["dragon_won"],
             "turn": dict(state["turn"]),
@@ -26,7 +28,7 @@ class DragonRunViews(Game):
             "to_deal": list(state["to_deal"]),
         }
 
-    def seat_view(self, state, name):
+    def seat_view(self, state: dict[str, Any], name: str) -> dict[str, Any]:
         p = next(p for p in state["players"] if p["name"] == name)
         turn = state["turn"]
         mine = turn["player"] == name and not state["over"]
@@ -55,7 +57,7 @@ class DragonRunViews(Game):
                       [word("counter", "dungeon"), state["table"]["dungeon"]]],
         }
 
-    def seat_actions(self, state, name):
+    def seat_actions(self, state: dict[str, Any], name: str) -> list[dict[str, Any]]:
         turn = state["turn"]
         if state["over"] or turn["player"] != name or turn["phase"] == "deal":
             return []

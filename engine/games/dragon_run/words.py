@@ -1,8 +1,10 @@
 """Dragon Run in words: sums of card values, how a game ended, the history, who starts."""
 from __future__ import annotations
 
+from typing import Any
+
 from ...game import Game
-from ...messages import _
+from ...messages import Msg, _
 
 
 def _sum_words(values: list[int]) -> str:
@@ -14,17 +16,17 @@ class DragonRunWords(Game):
     """The game's sentences: the history, who starts, how a game ended."""
 
     @classmethod
-    def starter_hint(cls, options):
+    def starter_hint(cls, options: dict[str, Any]) -> Msg | None:
         return _("The bravest player starts")
 
-    def result_words(self, state):
+    def result_words(self, state: dict[str, Any]) -> Msg:
         return _("the dragon won") if state["dragon_won"] else super().result_words(state)
 
     @classmethod
-    def result_line(cls, result):
+    def result_line(cls, result: dict[str, Any]) -> Msg:
         return _("the dragon won") if result.get("dragon_won") else super().result_line(result)
 
-    def describe(self, action):
+    def describe(self, action: dict[str, Any]) -> str:
         name = action.get("action")
         who = action.get("player", _("the active player"))
         if name == "charge":

@@ -5,7 +5,7 @@ from typing import Any
 
 from ...errors import RuleError, SetupError
 from ...fields import Bool, Int, Player, Raw, Str
-from ...game import Game, action
+from ...game import ActionInfo, Game, action
 from ...messages import N_, _, listing, word
 from ...spec import Counter, Option
 from ...state import Args, Txn
@@ -63,7 +63,7 @@ class RedDragonInnRules(Game):
     )
 
     # -- setup -----------------------------------------------------------------
-    def __init__(self, players, options=None):
+    def __init__(self, players: list[str], options: dict[str, Any] | None = None) -> None:
         super().__init__(players, options)
         n = len(self.players)
         if self.options["drink_deck"] <= n:
@@ -88,7 +88,7 @@ class RedDragonInnRules(Game):
         self.player_counters.update(self._extra_specs)
 
     @staticmethod
-    def _character(player: str, value) -> tuple[str, str | None, int]:
+    def _character(player: str, value: Any) -> tuple[str, str | None, int]:
         if isinstance(value, str) and value.strip():
             known = KNOWN_CHARACTERS.get(value.strip().lower())
             return known if known else (value.strip(), None, 0)
@@ -117,7 +117,7 @@ class RedDragonInnRules(Game):
         raise SetupError(_("characters: {player}'s character must be a name or an object, not {value!r}",
                            player=player, value=value))
 
-    def player_counter_specs(self):
+    def player_counter_specs(self) -> list[Counter]:
         return [
             Counter("gold", start_gold, lo=0, bank="inn", doc="the player's stash; the Inn is the other side"),
             Counter("fortitude", 20, lo=0, hi=20, doc="passing out when alcohol ≥ fortitude"),
@@ -125,7 +125,7 @@ class RedDragonInnRules(Game):
             Counter("drink_me", 1, lo=0, doc="face-down cards on the Drink Me! pile"),
         ]
 
-    def table_counter_specs(self):
+    def table_counter_specs(self) -> list[Counter]:
         return [
             Counter("inn", 0, lo=None, doc="the Inn's net take since setup (+ paid to it, − paid out)"),
             Counter("pot", 0, lo=0, doc="gold anted in the gambling round"),
@@ -147,7 +147,7 @@ class RedDragonInnRules(Game):
         state["gambling"] = None
 
     # -- the last chance window ----------------------------------------------------
-    def before_action(self, t: Txn, info, a: Args) -> None:
+    def before_action(self, t: Txn, info: ActionInfo, a: Args) -> None:
         if not t.state["pending"] or info.adjustment:
             return
         # A card played in the last chance window may make someone drink or give
@@ -170,18 +170,20 @@ class RedDragonInnRules(Game):
                               "(it was {actor}'s): send resolve first", who=who, actor=actor))
 
     def actor(self, state: dict[str, Any], action: dict[str, Any]) -> str | None:
-        if isinstance(action.get("player"), str):
-            return action["player"]
+        player = action.get("player")
+        if isinstance(player, str):
+            return player
         return self._default_actor(state, action.get("action"))
 
     @staticmethod
     def _default_actor(state: dict[str, Any], name: str | None) -> str | None:
         """Who an action without "player" acts for: the active player, or the player to act in the round."""
+        who: str | None = None
         if name in ("next", "buy", "drink", "gamble"):
-            return state["turn"]["player"]
-        if name in ("play", "pass") and state["gambling"] is not None:
-            return state["gambling"]["to_act"]
-        return None
+            who = state["turn"]["player"]
+        elif name in ("play", "pass") and state["gambling"] is not None:
+            who = state["gambling"]["to_act"]
+        return who
 
     @action("resolve", when_over=True)
     def _resolve(self, t: Txn, a: Args) -> None:
@@ -252,7 +254,7 @@ class RedDragonInnRules(Game):
         elif gold:
             t.event(_("{name} passes out: {to_inn} of {gold} gold to the Inn", name=name, to_inn=to_inn, gold=gold))
 
-    def _lose(self, t: Txn, name: str, why) -> None:
+    def _lose(self, t: Txn, name: str, why: str) -> None:
         cards = t.get(name, "drink_me")
         if cards:
             t.add(name, "drink_me", -cards)
@@ -493,7 +495,7 @@ class RedDragonInnRules(Game):
 
     # -- gambling ----------------------------------------------------------------------
     def _round(self, t: Txn) -> dict[str, Any]:
-        g = t.state["gambling"]
+        g: dict[str, Any] | None = t.state["gambling"]
         if g is None:
             raise RuleError(_("no gambling round is running"))
         return g
@@ -504,7 +506,7 @@ class RedDragonInnRules(Game):
         names = [p["name"] for p in t.players]
         i = names.index(after)
         for k in range(1, len(names) + 1):
-            n = names[(i + k) % len(names)]
+            n: str = names[(i + k) % len(names)]
             if n in g["players"] and n != g["control"]:
                 return n
         return None
@@ -658,7 +660,7 @@ class RedDragonInnRules(Game):
         if not waiting:
             self._end_round(t, g["control"], why=_("everybody else passed"))
 
-    def _end_round(self, t: Txn, winner: str | None, *, why) -> None:
+    def _end_round(self, t: Txn, winner: str | None, *, why: str) -> None:
         pot = t.get(None, "pot")
         t.add(None, "pot", -pot)
         if winner is not None:
@@ -684,7 +686,7 @@ class RedDragonInnRules(Game):
                                "{who} has no {counter} counter (only {owners} keep {counter})", len(owners),
                                who=who, counter=word("counter", counter), owners=listing(owners)))
 
-    def adjust(self, t: Txn, who, counter, delta):
+    def adjust(self, t: Txn, who: str | None, counter: str, delta: int) -> int:
         if who is None:
             t.spec(counter, None)
             if counter == "inn":
@@ -702,7 +704,7 @@ class RedDragonInnRules(Game):
             return applied
         return super().adjust(t, who, counter, delta)
 
-    def transfer(self, t: Txn, giver, taker, counter, amount):
+    def transfer(self, t: Txn, giver: str, taker: str, counter: str, amount: int) -> int:
         self._has_counter(t, giver, counter)
         self._has_counter(t, taker, counter)
         return super().transfer(t, giver, taker, counter, amount)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...game import Game
-from ...messages import N_, _, listing, word
+from ...messages import N_, Msg, _, listing, word
 
 #: The phases in sentences ("now is buy drinks"); a pod shows the bare phase (``word("phase", ...)``).
 PHASE_WORDS = {"discard": _("discard & draw"), "action": _("action"), "buy": _("buy drinks"), "drink": _("drink")}
@@ -13,7 +13,7 @@ CARD_WORDS = {"gambling": _("a gambling card"), "cheat": _("a cheating card"), "
 LOSS_WORDS = {"passing out": _("passing out"), "out of gold": _("out of gold")}
 
 
-def _effect(counter: str, delta: int):
+def _effect(counter: str, delta: int) -> Msg:
     """One effect of a drink: "alcohol +2"."""
     return _("{counter} {delta:+d}", counter=word("counter", counter), delta=delta)
 
@@ -22,7 +22,7 @@ class RedDragonInnWords(Game):
     """The game's sentences: the history, who starts."""
 
     @classmethod
-    def starter_hint(cls, options):
+    def starter_hint(cls, options: dict[str, Any]) -> Msg | None:
         return _("The thirstiest adventurer starts")
 
     def describe(self, action: dict[str, Any]) -> str:
@@ -63,7 +63,7 @@ class RedDragonInnWords(Game):
         return super().describe(action)
 
     @staticmethod
-    def _describe_drink(action: dict[str, Any], who) -> str:
+    def _describe_drink(action: dict[str, Any], who: str) -> str:
         """A drink in the history: where from, its chasers and its effects, one template per shape."""
         parts = [_effect(k, action[k]) for k in ("alcohol", "fortitude", "gold")
                  if isinstance(action.get(k), int) and action.get(k)]
