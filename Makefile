@@ -17,14 +17,14 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 venv: $(STAMP)
 
-# Debian packages the tests need (none yet beyond Python; later: SDL/GL for Kivy).
+# Debian packages the tests need: systemd's analyzers, GL/SDL for Kivy offscreen, strace for crash tests.
 sysdeps:
 	@sh tests/sysdeps.sh
 
 run: venv
 	$(BIN)/tablekeeper run
 
-test: venv sysdeps
+test: venv sysdeps lint
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests
 
 # The fast tier, after every change (under a minute): everything but the slow tests (serve

@@ -82,6 +82,8 @@ class Game:
 
     id: ClassVar[str] = ""
     title: ClassVar[str] = ""
+    #: A game for anything (listed after the named games).
+    generic: ClassVar[bool] = False
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 8
     options_spec: ClassVar[tuple[Option, ...]] = ()

@@ -62,6 +62,7 @@ def _normalise(items: list[str | dict[str, Any]]) -> list[dict[str, Any]]:
 class Counters(Game):
     id = "counters"
     title = "Counters"
+    generic = True
     min_players = 1
     max_players = 8
     options_spec = (
