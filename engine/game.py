@@ -10,6 +10,7 @@ Everything here is pure: an action turns one state into the next or raises
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, TypeVar
@@ -44,10 +45,22 @@ class ActionInfo:
     def field(self, name: str) -> Field | None:
         return next((f for f in self.fields if f.name == name), None)
 
+    @property
+    def help(self) -> Msg:
+        """The action's one-line help (its docstring's first sentence), a message a screen translates."""
+        return Msg(first_sentence(self.doc), context="help")
+
     def describe(self) -> dict[str, Any]:
         """The action as ``tablekeeper games --json`` shows it: its help and its fields."""
         return {"name": self.name, "doc": self.doc.split("\n\n")[0].replace("\n", " "),
                 "fields": [f.describe() for f in self.fields]}
+
+
+def first_sentence(doc: str) -> str:
+    """The first sentence of a docstring, its lines joined ("e.g." and "i.e." do not end it)."""
+    text = " ".join((doc or "").split())
+    match = re.search(r"(?<!e\.g)(?<!i\.e)\. ", text)
+    return text[:match.start() + 1] if match else text
 
 
 def action(name: str | None = None, *, when_over: bool = False, adjustment: bool = False,

@@ -17,7 +17,7 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.modalview import ModalView
 
 from ..engine import RuleError
-from .forms import Field, action_fields, first_line, game_actions
+from .forms import Field, action_fields, game_actions
 from .i18n import _, action_label, counter_label, engine_text, word
 from .widgets import (
     BG,
@@ -432,7 +432,7 @@ class ActionDialog(Dialog):
             b.role = "on" if n == name else "normal"
         self.title_label.text = _("Action: {name}").format(name=action_label(name))
         info = self.rules.actions[name]
-        self.help.text = first_line(info.doc)
+        self.help.text = engine_text(info.help)
         self.form.clear_widgets()
         table = self.app.snapshot.table
         players = [p["name"] for p in table.state["players"] if not p["out"]]

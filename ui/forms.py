@@ -7,7 +7,7 @@ dialogs of their own on top (:mod:`tablekeeper.ui.games`).
 from __future__ import annotations
 
 from ..engine.fields import Field
-from ..engine.game import Game
+from ..engine.game import Game, first_sentence
 
 __all__ = ["Field", "GENERIC", "action_fields", "first_line", "game_actions"]
 
@@ -30,7 +30,4 @@ def game_actions(rules: Game | type[Game]) -> list[str]:
 
 def first_line(doc: str) -> str:
     """The first sentence of an action's docstring (its one-line help)."""
-    text = " ".join((doc or "").split())
-    if ". " in text:
-        text = text.split(". ", 1)[0] + "."
-    return text
+    return first_sentence(doc)

@@ -47,3 +47,13 @@ def _has_words(template: str) -> bool:
     import re
 
     return re.search(r"[^\W\d_]{2,}", re.sub(r"\{[^}]*\}", "", template)) is not None
+
+
+def test_every_actions_help_line_has_its_spanish(es):
+    """The "more actions" form shows each action's one-line help: in Spanish too (msgctxt "help")."""
+    from tablekeeper.engine import available
+
+    missing = sorted(f"{game_id} {name}: {info.help}" for game_id, cls in available().items()
+                     for name, info in cls.actions.items()
+                     if not (es._catalog.get(f"help\x04{info.help}")))
+    assert not missing, "\n".join(missing)
