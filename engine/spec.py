@@ -46,7 +46,14 @@ class Counter:
 
 @dataclass(frozen=True)
 class Option:
-    """A setup option: its type, default and allowed values."""
+    """A setup option: its type, default and allowed values, and how a person picks it.
+
+    The last four say how a setup screen asks for the value without naming the
+    game: ``role="starter"`` (the option names who starts: asked with the seats),
+    ``presets`` (labelled values to pick from, labels being messages),
+    ``pick_from`` (several values picked from the list another option holds) and
+    ``per_player`` (each player may get one of these names).
+    """
 
     name: str
     default: Any
@@ -56,6 +63,10 @@ class Option:
     lo: int | None = None
     hi: int | None = None
     check: Callable[[Any], None] | None = field(default=None, compare=False)
+    role: str | None = None
+    presets: tuple[tuple[Any, Any], ...] | None = field(default=None, compare=False)
+    pick_from: str | None = None
+    per_player: tuple[str, ...] | None = None
 
     def validate(self, value: Any) -> Any:
         kind = self.kind or type(self.default)

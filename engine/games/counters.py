@@ -68,7 +68,11 @@ class Counters(Game):
     options_spec = (
         Option("counters", [{"name": "score"}], "player counters: names or objects "
                "{name, start, min, max, out_at, target}", kind=list,
-               check=lambda v: _check_counter_list(v, per_player=True)),
+               check=lambda v: _check_counter_list(v, per_player=True),
+               presets=((_("score"), [{"name": "score"}]),
+                        (_("life 20, out at 0"), [{"name": "life", "start": 20, "out_at": 0}]),
+                        (_("life 40, out at 0"), [{"name": "life", "start": 40, "out_at": 0}]),
+                        (_("points to 10"), [{"name": "points", "target": 10}]))),
         Option("table", [], "table counters: names or objects {name, start, min, max}", kind=list,
                check=lambda v: _check_counter_list(v, per_player=False)),
         Option("last_standing_wins", True, "with an out_at counter, the last player still in wins"),

@@ -2,31 +2,23 @@
 from __future__ import annotations
 
 import random
-import sys
-from typing import Any
 
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 
 from ...engine import SetupError, available
-from ..i18n import N_, _, engine_text, option_label, word
+from ..i18n import _, engine_text, option_label, word
 from ..widgets import GAP, MUTED, TOUCH, Btn, Chips, FitLabel, Keyboard, Panel, Scroller, Stepper, tag
 from .base import BaseScreen
 from .home import game_title
 
 STEPS = ("game", "players", "options", "seats")
 
-#: Options the app asks for on the seats step (who starts), not on the options step.
-STARTER_OPTIONS = ("first", "first_player")
 
-#: Counters presets for the generic game (its "counters" option).
-COUNTER_PRESETS: dict[str, dict[str, list[dict[str, Any]]]] = {
-    N_("score"): {"counters": [{"name": "score"}]},
-    N_("life 20, out at 0"): {"counters": [{"name": "life", "start": 20, "out_at": 0}]},
-    N_("life 40, out at 0"): {"counters": [{"name": "life", "start": 40, "out_at": 0}]},
-    N_("points to 10"): {"counters": [{"name": "points", "target": 10}]},
-}
+def _starter_option(game_cls) -> str | None:
+    """The option that names who starts (asked on the seats step, not with the options)."""
+    return next((o.name for o in game_cls.options_spec if o.role == "starter"), None)
 
 
 def _recent_names(snap, limit=10) -> list[str]:
@@ -111,9 +103,10 @@ class NewGameScreen(BaseScreen):
                 return _("{game} is for {lo}–{hi} players.").format(
                     game=self._title(), lo=cls.min_players, hi=cls.max_players)
         if step == "options":
-            decks = self.options.get("decks")
-            if decks and len(decks) != len(self.players) + 1:
-                return _("Choose {n} animal decks, or none to draw them at random.").format(n=len(self.players) + 1)
+            try:  # the game itself says what is wrong with the options (e.g. how many decks)
+                self.game_cls(list(self.players), dict(self.options))
+            except SetupError as e:
+                return engine_text(e)
         return None
 
     # -- the steps ----------------------------------------------------------------------
@@ -240,7 +233,7 @@ class NewGameScreen(BaseScreen):
         name, default = opt.name, opt.default
         current = self.options.get(name, default)
         tid = f"new.opt.{name}"
-        if name in STARTER_OPTIONS:
+        if opt.role == "starter":
             return None
         if opt.choices:
             return Chips(list(opt.choices), [word(c) for c in opt.choices], selected=[current], tid=tid,
@@ -251,43 +244,39 @@ class NewGameScreen(BaseScreen):
         if isinstance(default, int):
             return Stepper(current, lo=opt.lo, hi=opt.hi, tid=tid,
                            on_change=lambda v: self._set_option(name, v, default))
-        if self.game_id == "counters" and name == "counters":
-            labels = list(COUNTER_PRESETS)
-            chosen = next((k for k, v in COUNTER_PRESETS.items() if v["counters"] == current), labels[0])
-            return Chips(labels, [_(k) for k in labels], selected=[chosen], cols=2, tid=tid,
-                         on_change=lambda v: self._set_option(name, COUNTER_PRESETS[v]["counters"], default))
-        if name == "decks" and isinstance(default, list):
-            box: list[str] = self.options.get("box") or next(
-                (o.default for o in self.game_cls.options_spec if o.name == "box"), [])
+        if opt.presets:
+            labels = [str(label) for label, _value in opt.presets]
+            values = {str(label): value for label, value in opt.presets}
+            chosen = next((k for k, v in values.items() if v == current), labels[0])
+            return Chips(labels, [engine_text(label) for label, _value in opt.presets], selected=[chosen], cols=2,
+                         tid=tid, on_change=lambda v: self._set_option(name, values[v], default))
+        if opt.pick_from and isinstance(default, list):
+            box: list[str] = self.options.get(opt.pick_from) or next(
+                (o.default for o in self.game_cls.options_spec if o.name == opt.pick_from), [])
             return Chips(list(box), [word(d) for d in box], selected=list(current), multi=True, cols=3, tid=tid,
                          on_change=lambda v: self._set_option(name, list(v), default))
-        if name == "characters" and isinstance(default, dict):
-            # the game's known characters, in whichever of its modules (rules, views, words) holds them
-            known = next((k for c in self.game_cls.__mro__
-                          if (k := getattr(sys.modules.get(c.__module__), "KNOWN_CHARACTERS", None))), None)
-            if not known:
-                return None
-            names = [v[0] if isinstance(v, tuple) else str(k) for k, v in known.items()]
+        if opt.per_player and isinstance(default, dict):
+            names = list(opt.per_player)
             grid = BoxLayout(orientation="vertical", spacing=GAP, size_hint_y=None)
             for player in self.players:
                 line = BoxLayout(size_hint_y=None, height=TOUCH, spacing=GAP)
                 line.add_widget(FitLabel(player, size_hint_x=None, width=dp(100), base_font=dp(18)))
                 chips = Chips([""] + names, ["—"] + names, selected=[current.get(player, "")],
                               tid=f"{tid}.{player}",
-                              on_change=lambda v, p=player: self._set_character(p, v))
+                              on_change=lambda v, p=player: self._set_per_player(name, p, v))
                 line.add_widget(chips)
                 grid.add_widget(line)
             grid.height = len(self.players) * (TOUCH + GAP)
             return grid
         return None  # lists and objects without an editor keep their default
 
-    def _set_character(self, player, value):
-        chars = dict(self.options.get("characters", {}))
+    def _set_per_player(self, option, player, value):
+        chosen = dict(self.options.get(option, {}))
         if value:
-            chars[player] = value
+            chosen[player] = value
         else:
-            chars.pop(player, None)
-        self._set_option("characters", chars, {})
+            chosen.pop(player, None)
+        self._set_option(option, chosen, {})
 
     def _step_seats(self):
         self.title.text = _("{game}: seats and who starts").format(game=self._title())
@@ -346,7 +335,7 @@ class NewGameScreen(BaseScreen):
         if starter == "random":
             starter = random.SystemRandom().choice(players)
         options = dict(self.options)
-        starter_option = next((o.name for o in self.game_cls.options_spec if o.name in STARTER_OPTIONS), None)
+        starter_option = _starter_option(self.game_cls)
         if starter_option:
             if starter != players[0]:
                 options[starter_option] = starter

@@ -55,7 +55,7 @@ class BloodyInnRules(BloodyInnBase):
         Option("length", "short", "short or long game (how many traveller cards are removed)",
                choices=("short", "long")),
         Option("first", "", "the greediest player, who takes the first-player card "
-               "(default: the first listed)", check=_check_first),
+               "(default: the first listed)", check=_check_first, role="starter"),
         Option("corpse_penalty", 10, "francs lost at the final count per corpse still unburied "
                "(0 = no penalty)", lo=0, hi=100),
         Option("tie", "shared", "equal richest: shared victory, or the most cash / most checks "

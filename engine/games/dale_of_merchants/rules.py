@@ -101,7 +101,8 @@ class DaleOfMerchantsRules(Game):
     max_players = 4
     options_spec = (
         Option("decks", [], "the animal decks in play: players + 1 names from the box; empty (default): "
-               "choose or draw them at random with the draw_decks action", kind=list, check=_check_names),
+               "choose or draw them at random with the draw_decks action", kind=list, check=_check_names,
+               pick_from="box"),
         Option("box", list(BASE_DECKS), "the animal decks you own; draw_decks picks from these",
                kind=list, check=_check_names),
         Option("market_cards_per_deck", 11, "cards each animal deck in play adds to the market deck: "

@@ -51,7 +51,8 @@ class DragonRunRules(Game):
     min_players = 2
     max_players = 5
     options_spec = (
-        Option("first", "", "the bravest player, who starts (default: the first listed)", check=_check_first),
+        Option("first", "", "the bravest player, who starts (default: the first listed)", check=_check_first,
+               role="starter"),
         Option("hands", {}, "values of the 4 treasure cards dealt to each player, "
                '{"Ana": [1, 2, 0, 3], ...}; players left out enter theirs with the action deal',
                kind=dict, check=_check_hands),

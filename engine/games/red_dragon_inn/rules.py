@@ -58,8 +58,9 @@ class RedDragonInnRules(Game):
                lo=3, hi=1000),
         Option("characters", {}, "player name → character: a name (Serena keeps piety from 8; Wizgille, "
                "Phrenk and Kaylin get a free counter gear / potions / wulfric), or an object "
-               '{"name": ..., "counter": ..., "start": ...} for any character with an extra deck', kind=dict),
-        Option("first_player", "", "who goes first (default: the first player listed)", kind=str),
+               '{"name": ..., "counter": ..., "start": ...} for any character with an extra deck', kind=dict,
+               per_player=tuple(c[0] for c in KNOWN_CHARACTERS.values())),
+        Option("first_player", "", "who goes first (default: the first player listed)", kind=str, role="starter"),
     )
 
     # -- setup -----------------------------------------------------------------
