@@ -45,6 +45,11 @@ class Session:
         self._next_seq = 0
 
     @property
+    def version(self) -> int:
+        """How many entries the game's journal holds: it changes with every action, undo and redo."""
+        return self._next_seq
+
+    @property
     def game_id(self) -> int:
         return self.record.id
 

@@ -45,6 +45,7 @@ class PodHub:
         self.controls: dict[int, SeatControls] = {}
         self.messages: dict[int, tuple[str, float]] = {}  # seat -> (text, until)
         self.views: dict[int, PodView] = {}
+        self._computed: dict[int, tuple[tuple, PodView]] = {}  # seat → (situation, its view)
         self.applied = 0
         self.refused = 0
         self._bind()
@@ -132,7 +133,17 @@ class PodHub:
                 message = text
             else:
                 del self.messages[seat]
-        return ctl.view(self.session.rules, self.session.state, message, self.catalog)
+        # Each seat's view is computed once per situation: the game's version (every commit), the
+        # seat's focus and offered action, its message, the language; a loop tick that changed
+        # none of these reuses it (the pod then sends nothing).
+        key = (id(self.session), getattr(self.session, "version", None), ctl.focus, ctl.pick, str(message),
+               id(self.catalog))
+        cached = self._computed.get(seat)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        view = ctl.view(self.session.rules, self.session.state, message, self.catalog)
+        self._computed[seat] = (key, view)
+        return view
 
     def refresh(self, now: float | None = None) -> None:
         """Give every pod its current view (unchanged views cost nothing)."""

@@ -68,9 +68,9 @@ class SeatControls:
 
     def view(self, rules, state: dict, message: str = "", catalog=None) -> PodView:
         """What this seat's pod shows now, in ``catalog``'s language (None: English)."""
-        self._actions(rules, state)
+        actions = self._actions(rules, state)
         return pod_view(rules, state, self.player, self.focus if self.focus is not None else 0,
-                        pick=self.pick, message=message, catalog=catalog)
+                        pick=self.pick, message=message, catalog=catalog, actions=actions)
 
     def handle(self, event: InputEvent, rules, state: dict) -> Intent:
         """The intent of ``event``; updates focus/pick. Never touches the engine."""

@@ -44,7 +44,7 @@ def _words(pairs, catalog) -> tuple:
 
 
 def pod_view(rules, state: dict, player_name: str, focus: int | str = 0, *,
-             pick: int = 0, message: str = "", catalog=None) -> PodView:
+             pick: int = 0, message: str = "", catalog=None, actions: list | None = None) -> PodView:
     """What ``player_name``'s pod shows in ``state``.
 
     ``focus``: the index (or name) of the counter shown large, clamped to the
@@ -56,7 +56,8 @@ def pod_view(rules, state: dict, player_name: str, focus: int | str = 0, *,
     sv = rules.seat_view(state, player_name)
     counters = _words(sv.get("counters", ()), catalog)
     table = _words(sv.get("table", ()), catalog)
-    actions = rules.seat_actions(state, player_name)
+    if actions is None:  # the caller may have them already (one seat_actions call per view)
+        actions = rules.seat_actions(state, player_name)
     label = ""
     if actions:
         label = str(translated(actions[pick % len(actions)].get("label", ""), catalog))

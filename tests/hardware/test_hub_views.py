@@ -1,0 +1,46 @@
+"""The owner computes each seat's view once per situation, not on every loop tick."""
+from __future__ import annotations
+
+import queue
+
+from tablekeeper.engine import Journal, Session
+from tablekeeper.hardware.hub import PodHub
+from tablekeeper.hardware.pod import MAIN, PRESS, UP, InputEvent
+
+
+def test_each_seats_view_is_computed_once_per_commit_and_reused_between(tmp_path, monkeypatch):
+    with Journal(tmp_path) as j:
+        s = Session.new(j, "counters", ["Ana", "Ben", "Cai"])
+        calls = {"seat_view": 0, "seat_actions": 0}
+        for name in calls:
+            real = getattr(s.rules, name)
+
+            def counting(*a, _real=real, _name=name, **kw):
+                calls[_name] += 1
+                return _real(*a, **kw)
+
+            monkeypatch.setattr(s.rules, name, counting)
+        now = [0.0]
+        hub = PodHub(s, {}, queue.Queue(), clock=lambda: now[0])
+        for seat in (1, 2, 3):
+            hub.view(seat)
+        first = dict(calls)
+        assert first["seat_view"] == 3 and first["seat_actions"] == 3  # one of each per seat, not two
+        for _tick in range(10):  # the loop ticks; nothing changed
+            now[0] += 1
+            for seat in (1, 2, 3):
+                hub.view(seat)
+        assert calls == first
+        hub.handle(InputEvent(1, UP, PRESS))  # reading the press looks at Ana's counters once
+        pressed = calls["seat_view"]
+        assert pressed == first["seat_view"] + 1
+        for seat in (1, 2, 3):  # a commit: every seat's view is computed again, once
+            hub.view(seat)
+            hub.view(seat)
+        assert calls["seat_view"] == pressed + 3
+        assert hub.view(1).counters[0][1] == 1
+        hub.handle(InputEvent(2, MAIN, PRESS))  # refused: only Ben's message changes a view
+        before = calls["seat_view"]
+        for seat in (1, 2, 3):
+            hub.view(seat)
+        assert hub.view(2).message and calls["seat_view"] == before + 1
