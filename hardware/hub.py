@@ -136,7 +136,7 @@ class PodHub:
         # Each seat's view is computed once per situation: the game's version (every commit), the
         # seat's focus and offered action, its message, the language; a loop tick that changed
         # none of these reuses it (the pod then sends nothing).
-        key = (id(self.session), getattr(self.session, "version", None), ctl.focus, ctl.pick, str(message),
+        key = (id(self.session), self.session.version, ctl.focus, ctl.pick, str(message),
                id(self.catalog))
         cached = self._computed.get(seat)
         if cached is not None and cached[0] == key:

@@ -27,19 +27,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import crashsim  # noqa: E402
 import faultinject  # noqa: E402
 
 SAMPLE = int(os.environ.get("TABLEKEEPER_FAULT_SAMPLE", "150"))
 SEED = int(os.environ.get("TABLEKEEPER_FAULT_SEED", "20261130"))
-
-
-@pytest.fixture(scope="module")
-def strace():
-    path = crashsim.ensure_strace()
-    if path is None:
-        pytest.skip(crashsim.SKIP_REASON)
-    return path
 
 
 def _assert_goals(outcomes: list[faultinject.Outcome]) -> None:

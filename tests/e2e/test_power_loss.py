@@ -24,21 +24,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import crashsim  # noqa: E402
 
 SEED = int(os.environ.get("TABLEKEEPER_CRASHSIM_SEED", "20261130"))
-
-
-@pytest.fixture(scope="module")
-def strace():
-    path = crashsim.ensure_strace()
-    if path is None:
-        pytest.skip(crashsim.SKIP_REASON)
-    return path
 
 
 def _explore(rec: crashsim.Recording, **kw) -> tuple[dict, list[crashsim.Verdict]]:
