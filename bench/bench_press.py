@@ -1,10 +1,15 @@
-"""The path of one pod press, as `tablekeeper serve` takes it: functions crossed, threads, CPU.
+"""The path of one pod press, as `tablekeeper serve` and the app take it: functions crossed, threads, CPU.
 
 Four mock pods (gpiozero's MockFactory pins, luma's dummy displays) on a
 durable journal, driven the way `serve --keys` drives them: a pin goes low
-then high; gpiozero's callback thread turns it into an input event on the
-rig's queue; the owner thread (the hub) applies it, commits it and redraws
-the pods. A profiler on every thread counts, for the presses measured:
+then high; gpiozero's callback thread turns it into an input event for the
+owner (:class:`tablekeeper.ui.controller.Keeper`, as serve and the app build
+it with :class:`tablekeeper.ui.podlink.PodLink`); the owner's worker applies
+it, commits it, publishes one snapshot with each seat's view computed once,
+and the pods show theirs. Beside it, in the same run, the seats driven
+directly on one thread (:class:`tablekeeper.hardware.hub.PodHub`: what serve
+ran before it used the owner, and what the tests use): ``*_hub`` figures.
+A profiler on every thread counts, for the presses measured:
 
 * ``press_functions``: distinct tablekeeper functions one press crosses (the
   mean over the presses), and the modules they live in;
@@ -35,86 +40,140 @@ PLAYERS = ["Ana", "Ben", "Cai", "Dan"]
 OPTIONS = {"counters": [{"name": "score", "start": 0, "min": None}]}
 
 
-def _setup(folder: str):
-    journal = Journal(folder)
-    session = Session.new(journal, "counters", PLAYERS, OPTIONS)
-    rig = Rig(configuration.mock_config(len(PLAYERS)), report=lambda text: None)
-    rig.build()
-    hub = PodHub(session, rig.pods, rig.events)
-    rig.start()
-    hub.refresh()
-    return journal, session, rig, hub
+class _Hub:
+    """The seats on this thread: events taken off the rig's queue by ``step``."""
+
+    def __init__(self, folder: str):
+        self.journal = Journal(folder)
+        self.session = Session.new(self.journal, "counters", PLAYERS, OPTIONS)
+        self.rig = Rig(configuration.mock_config(len(PLAYERS)), report=lambda text: None)
+        self.rig.build()
+        self.hub = PodHub(self.session, self.rig.pods, self.rig.events)
+        self.rig.start()
+        self.hub.refresh()
+
+    def settle(self) -> None:
+        while self.hub.step(0):
+            pass
+
+    def applied(self) -> int:
+        return len(self.session.match.done)
+
+    def profile(self, prof) -> None:
+        pass  # one thread: this one
+
+    def close(self) -> None:
+        self.rig.close()
+        self.journal.close()
 
 
-def _press(rig: Rig, hub: PodHub, seat: int, button: str = "up") -> None:
+class _Owner:
+    """The one owner and its subscribers, as serve and the app wire them."""
+
+    def __init__(self, folder: str):
+        from tablekeeper.ui.controller import Keeper
+        from tablekeeper.ui.podlink import PodLink
+
+        self.keeper = Keeper(folder, pods=True).start(resume=False)
+        self.keeper.new_game("counters", PLAYERS, OPTIONS)
+        self.keeper.wait_idle()
+        self.link = PodLink(self.keeper, configuration.mock_config(len(PLAYERS)), report=lambda text: None)
+        self.keeper.wait_idle()
+        self.rig = self.link.rig
+
+    def settle(self) -> None:
+        self.keeper.wait_idle()
+
+    def applied(self) -> int:
+        return len(self.keeper.session.match.done)
+
+    def profile(self, prof) -> None:
+        """Profile the worker too (it was started before ``threading.setprofile``)."""
+        self.keeper.call(lambda k: sys.setprofile(prof), quiet=True)
+        self.keeper.wait_idle()
+
+    def close(self) -> None:
+        self.link.close()
+        self.keeper.stop()
+
+
+def _press(table, seat: int, button: str = "up") -> None:
     """One press and release, then the owner takes every event waiting."""
-    pin = rig.pods[seat].pin(button)
-    timing = rig.config.timing
+    pin = table.rig.pods[seat].pin(button)
+    timing = table.rig.config.timing
     pin.drive_low()
     time.sleep(max(0.03, timing.debounce * 2))
     pin.drive_high()
     time.sleep(max(0.03, timing.debounce * 2))
-    while hub.step(0):
-        pass
+    table.settle()
 
 
-def _profiled(n: int = 20) -> dict:
+def _profiled(make, suffix: str, n: int = 20) -> dict:
     calls: Counter = Counter()
     per_press: list[set] = []
+    threads: set[str] = set()
 
     def prof(frame, event, arg):
         if event != "call":
             return
         mod = frame.f_globals.get("__name__", "")
         if mod.startswith("tablekeeper."):
+            threads.add(threading.current_thread().name)
             key = (mod, frame.f_code.co_name)
             calls[key] += 1
             per_press[-1].add(key)
 
     with tempfile.TemporaryDirectory() as d:
-        journal, session, rig, hub = _setup(d)
+        table = make(d)
         try:
-            _press(rig, hub, 1)  # warm up
+            _press(table, 1)  # warm up
+            before = table.applied()
+            per_press.append(set())
+            table.profile(prof)
             threading.setprofile(prof)
             sys.setprofile(prof)
             for i in range(n):
-                per_press.append(set())
-                _press(rig, hub, 1 + i % len(PLAYERS))
+                if i:
+                    per_press.append(set())
+                _press(table, 1 + i % len(PLAYERS))
             sys.setprofile(None)
             threading.setprofile(None)
+            table.profile(None)
+            assert table.applied() == before + n, "every press was applied"
         finally:
-            rig.close()
-            journal.close()
-        assert session.match.done, "the presses were applied"
+            table.close()
     return {
-        "press_functions": {"value": round(sum(len(p) for p in per_press) / n), "unit": "functions/press",
-                            "modules": len({m for p in per_press for m, _f in p}),
-                            "all_presses": len(calls),
-                            "what": f"distinct tablekeeper functions one press crosses, mean of {n}"},
-        "press_calls": {"value": round(sum(calls.values()) / n), "unit": "calls/press",
-                        "what": "tablekeeper function calls per press, every thread"},
+        f"press_functions{suffix}": {"value": round(sum(len(p) for p in per_press) / n), "unit": "functions/press",
+                                     "modules": len({m for p in per_press for m, _f in p}),
+                                     "all_presses": len(calls),
+                                     "what": f"distinct tablekeeper functions one press crosses, mean of {n}"},
+        f"press_calls{suffix}": {"value": round(sum(calls.values()) / n), "unit": "calls/press",
+                                 "what": "tablekeeper function calls per press, every thread"},
+        f"press_threads{suffix}": {"value": len(threads), "unit": "threads", "names": sorted(threads),
+                                   "what": "threads running tablekeeper code for the presses"},
     }
 
 
-def _cpu(n: int = 40) -> dict:
+def _cpu(make, suffix: str, n: int = 40) -> dict:
     with tempfile.TemporaryDirectory() as d:
-        journal, _session, rig, hub = _setup(d)
+        table = make(d)
         try:
-            _press(rig, hub, 1)
+            _press(table, 1)
             t0 = time.process_time()
             for i in range(n):
-                _press(rig, hub, 1 + i % len(PLAYERS))
+                _press(table, 1 + i % len(PLAYERS))
             cpu = (time.process_time() - t0) / n
         finally:
-            rig.close()
-            journal.close()
-    return {"press_cpu": {"value": round(cpu * 1000, 2), "unit": "ms CPU/press",
-                          "what": f"process CPU per press, press to redraw and commit, mean of {n}"}}
+            table.close()
+    return {f"press_cpu{suffix}": {"value": round(cpu * 1000, 2), "unit": "ms CPU/press",
+                                   "what": f"process CPU per press, press to redraw and commit, mean of {n}"}}
 
 
 def run() -> dict:
-    out = _profiled()
-    out.update(_cpu())
+    out = _profiled(_Owner, "")
+    out.update(_cpu(_Owner, ""))
+    out.update(_profiled(_Hub, "_hub"))
+    out.update(_cpu(_Hub, "_hub"))
     return out
 
 

@@ -1,27 +1,32 @@
-"""The owner side: events off the one queue, into the engine, out to every pod.
+"""The seats: each pod's input map, its transient messages and its view, for one game.
 
-A :class:`PodHub` runs on one thread — the headless loop of ``tablekeeper
-serve``, or the Kivy clock of the app — and is the only place where a pod's
-input becomes an engine action (DESIGN.md, data flow):
+:class:`Seats` is the part of the owner that knows the pods, run on the
+owner's one thread (the journal worker of :class:`tablekeeper.ui.controller.Keeper`,
+which also serves ``tablekeeper serve``; or a test's own thread). It is the
+only place where a pod's input becomes an engine action (DESIGN.md, data
+flow):
 
-1. take an :class:`~.pod.InputEvent` off the queue;
+1. an :class:`~.pod.InputEvent` arrives (:meth:`Seats.handle`);
 2. the seat's :class:`~.inputs.SeatControls` turns it into an action (or a
-   pod-local change: focus, the offered action);
-3. the session validates and journals it; a refusal's message is shown on
+   pod-local change: focus, a menu, an entry);
+3. ``apply`` validates and journals it (the owner's own apply: the session's,
+   wrapped by the keeper for its history); a refusal's message is shown on
    that pod for a few seconds, the state unchanged;
-4. every pod whose :class:`~.pod.PodView` changed gets it (a pod sends only
-   what changed).
+4. :meth:`Seats.views` gives every seat's :class:`~.pod.PodView`, each
+   computed once per situation; the owner publishes them in its snapshot and
+   every subscriber (GPIO and serial pods, the app's virtual pods, ``serve``'s
+   text) shows the same one.
 
-Pods are anything with ``show(view, now)``, ``wake(now)``, ``tick(now)``,
-``next_due(now)`` and ``close()`` (:class:`~.pods.Pod`, or the app's
-virtual pods); ``pods`` maps seat number → pod.
+:class:`PodHub` adds the pods and an event queue around the seats, for a
+loop on one thread without a keeper (tests, the benchmarks): ``step`` takes
+the events, applies them, shows the views.
 """
 from __future__ import annotations
 
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from ..engine import RuleError, TablekeeperError
 from ..engine.messages import _
@@ -30,21 +35,27 @@ from .pod import InputEvent, PodView
 
 MESSAGE_SECONDS = 3.0
 
+class Seats:
+    """Every seat of one game: input maps, transient messages, views (one thread only).
 
-class PodHub:
-    def __init__(self, session, pods: dict, events: queue.Queue, *, clock: Callable[[], float] = time.monotonic,
+    ``apply(action)``: journals an action (default: the session's own);
+    ``numbering(players) -> {player: seat}``: which pod each player uses
+    (default: the seat order).
+    """
+
+    def __init__(self, session, *, clock: Callable[[], float] = time.monotonic,
                  report: Callable[[str], None] | None = None, message_seconds: float = MESSAGE_SECONDS,
-                 catalog=None):
+                 catalog=None, apply: Callable[[dict], object] | None = None,
+                 numbering: Callable[[list[str]], Mapping[str, int]] | None = None):
         self.session = session
         self.catalog = catalog  # the table's language for every pod (None: English)
-        self.pods = pods
-        self.events = events
         self.clock = clock
         self.report = report or (lambda text: None)
         self.message_seconds = message_seconds
+        self._apply = apply
+        self.numbering = numbering or (lambda players: {name: i + 1 for i, name in enumerate(players)})
         self.controls: dict[int, SeatControls] = {}
         self.messages: dict[int, tuple[str, float]] = {}  # seat -> (text, until)
-        self.views: dict[int, PodView] = {}
         self._computed: dict[int, tuple[tuple, PodView]] = {}  # seat → (situation, its view)
         self.applied = 0
         self.refused = 0
@@ -52,29 +63,29 @@ class PodHub:
 
     def _bind(self) -> None:
         players = [p["name"] for p in self.session.state["players"]]
-        self.controls = {n: SeatControls(n, players[n - 1]) for n in range(1, len(players) + 1)}
-        for seat in self.pods:
-            if seat not in self.controls:
-                self.report(f"seat {seat} has a pod but no player")
-        for seat, ctl in self.controls.items():
-            if seat not in self.pods:
-                self.report(f"{ctl.player} (seat {seat}) has no pod")
+        numbers = self.numbering(players)
+        self.controls = {}
+        for i, name in enumerate(players):
+            seat = numbers.get(name, i + 1)
+            if seat in self.controls:  # two players on one pod: the later one takes its own place
+                seat = next(n for n in range(1, len(players) + len(numbers) + 2) if n not in self.controls)
+            self.controls[seat] = SeatControls(seat, name)
+        self._computed.clear()
 
     def use(self, session) -> None:
-        """Play another session (a new game) with the same pods."""
+        """Play another session (a new game) with the same seats."""
         self.session = session
         self.messages.clear()
         self._bind()
-        self.refresh()
+
+    def apply(self, action: dict):
+        return self._apply(action) if self._apply is not None else self.session.apply(action)
 
     # -- one event -----------------------------------------------------------------
     def handle(self, event: InputEvent, now: float | None = None):
         """Apply one input; returns the engine Outcome, or None when no action was applied."""
         now = self.clock() if now is None else now
         ctl = self.controls.get(event.seat)
-        pod = self.pods.get(event.seat)
-        if pod is not None:
-            pod.wake(now)
         if ctl is None:
             return None
         s = self.session
@@ -82,7 +93,7 @@ class PodHub:
         outcome = None
         if intent.action is not None:
             try:
-                outcome = s.apply(intent.action)
+                outcome = self.apply(intent.action)
                 self.applied += 1
                 self.messages.pop(event.seat, None)
             except RuleError as e:
@@ -104,6 +115,76 @@ class PodHub:
         for seat in self.controls:
             self._message(seat, text, now, seconds)
 
+    # -- what the pods show ----------------------------------------------------------
+    def view(self, seat: int, now: float | None = None) -> PodView:
+        now = self.clock() if now is None else now
+        ctl = self.controls.get(seat)
+        if ctl is None:
+            return PodView(seat=seat, player="", status="no player at this seat")
+        message = ""
+        if seat in self.messages:
+            text, until = self.messages[seat]
+            if now < until:
+                message = text
+            else:
+                del self.messages[seat]
+        # Each seat's view is computed once per situation: the game's version (every commit), the
+        # seat's own state (focus, menu, entry), its message, the language; anything else (a
+        # loop tick, another seat's press) reuses it, and the pod then sends nothing.
+        local = ctl.key() if hasattr(ctl, "key") else (ctl.focus, ctl.pick)
+        key = (id(self.session), self.session.version, local, str(message), id(self.catalog))
+        cached = self._computed.get(seat)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        view = ctl.view(self.session.rules, self.session.state, message, self.catalog)
+        self._computed[seat] = (key, view)
+        return view
+
+    def views(self, now: float | None = None) -> dict[int, PodView]:
+        """Every seat's view now, by seat number."""
+        now = self.clock() if now is None else now
+        return {seat: self.view(seat, now) for seat in sorted(self.controls)}
+
+    def next_due(self, now: float) -> float | None:
+        """When the next message expires (a view then changes), or None."""
+        times = [until for _, until in self.messages.values()]
+        return min(times) if times else None
+
+
+class PodHub(Seats):
+    """:class:`Seats` with their pods and one event queue, on one thread without a keeper.
+
+    Pods are anything with ``show(view, now)``, ``wake(now)``, ``tick(now)``,
+    ``next_due(now)`` and ``close()`` (:class:`~.rig.Pod`); ``pods`` maps seat
+    number → pod.
+    """
+
+    def __init__(self, session, pods: dict, events: queue.Queue, **kw):
+        self.pods = pods
+        self.events = events
+        self.views_shown: dict[int, PodView] = {}
+        super().__init__(session, **kw)
+
+    def _bind(self) -> None:
+        super()._bind()
+        for seat in self.pods:
+            if seat not in self.controls:
+                self.report(f"seat {seat} has a pod but no player")
+        for seat, ctl in self.controls.items():
+            if seat not in self.pods:
+                self.report(f"{ctl.player} (seat {seat}) has no pod")
+
+    def use(self, session) -> None:
+        super().use(session)
+        self.refresh()
+
+    def handle(self, event: InputEvent, now: float | None = None):
+        now = self.clock() if now is None else now
+        pod = self.pods.get(event.seat)
+        if pod is not None:
+            pod.wake(now)
+        return super().handle(event, now)
+
     def catch_up(self) -> bool:
         """Take in actions another process journalled (a command-line ``act``); True if any."""
         journal = getattr(self.session, "journal", None)
@@ -121,36 +202,12 @@ class PodHub:
         return changed
 
     # -- out to the pods -------------------------------------------------------------
-    def view(self, seat: int, now: float | None = None) -> PodView:
-        now = self.clock() if now is None else now
-        ctl = self.controls.get(seat)
-        if ctl is None:
-            return PodView(seat=seat, player="", status="no player at this seat")
-        message = ""
-        if seat in self.messages:
-            text, until = self.messages[seat]
-            if now < until:
-                message = text
-            else:
-                del self.messages[seat]
-        # Each seat's view is computed once per situation: the game's version (every commit), the
-        # seat's focus and offered action, its message, the language; a loop tick that changed
-        # none of these reuses it (the pod then sends nothing).
-        key = (id(self.session), self.session.version, ctl.focus, ctl.pick, str(message),
-               id(self.catalog))
-        cached = self._computed.get(seat)
-        if cached is not None and cached[0] == key:
-            return cached[1]
-        view = ctl.view(self.session.rules, self.session.state, message, self.catalog)
-        self._computed[seat] = (key, view)
-        return view
-
     def refresh(self, now: float | None = None) -> None:
         """Give every pod its current view (unchanged views cost nothing)."""
         now = self.clock() if now is None else now
         for seat, pod in self.pods.items():
             view = self.view(seat, now)
-            self.views[seat] = view
+            self.views_shown[seat] = view
             pod.show(view, now)
 
     def tick(self, now: float | None = None) -> None:
@@ -159,8 +216,8 @@ class PodHub:
             pod.tick(now)
 
     def next_due(self, now: float) -> float | None:
-        times = [until for _, until in self.messages.values()]
-        times += [t for t in (p.next_due(now) for p in self.pods.values()) if t is not None]
+        times = [t for t in [super().next_due(now)] + [p.next_due(now) for p in self.pods.values()]
+                 if t is not None]
         return min(times) if times else None
 
     # -- the loop -------------------------------------------------------------------

@@ -132,9 +132,11 @@ def build_app(state_dir=None, *, lang: str | None = None, pods: str = "virtual",
     from .settings import Settings
 
     folder = Path(state_dir) if state_dir is not None else default_state_dir()
-    keeper = Keeper(folder, rng=rng, durable=durable).start(resume=True)
     settings = Settings(folder)
     i18n.set_language(lang or settings.language or i18n.system_language())
+    # The one owner: the journal, the open game and every seat's pod (virtual or real) on its worker.
+    keeper = Keeper(folder, rng=rng, durable=durable, pods=pods != "none", catalog=i18n.catalog(),
+                    numbering=settings.seats).start(resume=True)
     virtual = hardware = None
     if pods in ("auto", "hardware"):
         from . import podlink
@@ -157,7 +159,7 @@ def build_app(state_dir=None, *, lang: str | None = None, pods: str = "virtual",
 
         reason = pods_mod.available()
         if reason is None:
-            virtual = pods_mod.VirtualPods(seats=settings.seats)
+            virtual = pods_mod.VirtualPods(keeper)
         else:
             print(f"tablekeeper run: no virtual pods: {reason}", file=sys.stderr)
     from .kivyapp import TablekeeperApp

@@ -351,15 +351,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _register_hardware(sub) -> None:
-    """The pods' subcommands (hardware/cli.py: ``serve``, ``hw check``), and serve's life under systemd."""
+    """The pods' commands: ``serve`` (the owner without a touchscreen) and ``hw check``/``hw message``."""
     from ..hardware import cli as hardware_cli
 
-    hardware_cli.register(sub)
-    # serve's life under systemd (boot check, READY, watchdog, backups): hardware/ must not
-    # import ui/, so the lifecycle is handed to it here.
-    from . import service
+    s = sub.add_parser(
+        "serve", help="run a game with the seat pods and the journal, no touchscreen (mock pods on a PC)",
+        description="Run the current game (or a new one) with the seat pods: buttons in, screens out, every "
+                    "action journalled. Without a config file every player gets a mock pod.")
+    from . import serve
 
-    sub.choices["serve"].set_defaults(lifecycle=service, catalog_for=catalog_for)
+    serve.add_arguments(s)
+    s.set_defaults(func=lambda args: serve.main(args))
+    hardware_cli.register(sub)
 
 
 def main(argv=None) -> int:

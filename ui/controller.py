@@ -1,13 +1,18 @@
-"""The app's model: one worker thread owns the journal and the session.
+"""The one owner: one worker thread owns the journal, the session and the seats' pods.
 
 Every engine call and every journal read or write happens on that thread, one
 at a time, in the order asked (touches, pod buttons, anything). The caller
-never waits: :meth:`Keeper.submit` queues an action and returns. After each
-job the worker publishes an immutable :class:`Snapshot` to its listeners
-(called on the worker thread; the Kivy app turns that into one coalesced
-clock trigger). Messages for the player (a refused action's reason, what an
-action caused, journal warnings) go to a queue of :class:`Notice` that the UI
-drains.
+never waits: :meth:`Keeper.submit` queues an action, :meth:`Keeper.press` a
+pod's button event, and both return. After each job the worker publishes an
+immutable :class:`Snapshot` to its listeners (called on the worker thread):
+the open game, and each seat's pod view computed once
+(:class:`tablekeeper.hardware.hub.Seats`). Everyone who shows the game
+subscribes to it: the Kivy app (one coalesced clock trigger; its virtual pods
+draw the snapshot's views), the wired and serial pods
+(:mod:`tablekeeper.ui.podlink`) and ``tablekeeper serve``
+(:mod:`tablekeeper.ui.serve`). Messages for the player (a refused action's
+reason, what an action caused, journal warnings) go to a queue of
+:class:`Notice` that the UI drains.
 
 So a slow commit (an SD card's fsync) delays only the moment the change is
 shown — never a frame — and nothing is shown before its commit returned.
@@ -21,8 +26,9 @@ import queue
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from ..engine import Journal, Session, TablekeeperError
@@ -71,6 +77,8 @@ class Table:
     done: tuple[dict, ...]
     can_undo: bool
     can_redo: bool
+    #: Each seat's pod view (hardware.pod.PodView) by seat number; empty when the owner keeps no pods.
+    pods: Mapping[int, Any] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
     def players(self) -> list[str]:
@@ -105,14 +113,25 @@ class Keeper:
     """Owner of the journal and the open session, on its own thread.
 
     ``listeners`` are called with each new :class:`Snapshot` on the worker
-    thread; they must only hand it over (e.g. fire a Kivy trigger).
-    ``rng``: passed to sessions (tests give a seeded one).
+    thread; they must only hand it over (e.g. fire a Kivy trigger) or do the
+    pods' own I/O. ``rng``: passed to sessions (tests give a seeded one).
+    ``pods``: keep the seats' pods (their input maps and views, in every
+    snapshot); ``catalog``: the pods' language; ``numbering(game_id, players)
+    -> {player: pod number}``: which pod each player uses (default: seat order).
     """
 
-    def __init__(self, state_dir=None, *, durable: bool = True, rng=None):
+    def __init__(self, state_dir=None, *, durable: bool = True, rng=None, pods: bool = False, catalog=None,
+                 numbering: Callable[[int, list[str]], Mapping[str, int]] | None = None,
+                 clock: Callable[[], float] = time.monotonic, report: Callable[[str], None] | None = None):
         self.state_dir = state_dir
         self.durable = durable
         self.rng = rng
+        self.keeps_pods = pods
+        self.catalog = catalog
+        self.numbering = numbering
+        self.clock = clock
+        self.report = report or (lambda text: log.warning("%s", text))
+        self.seats: Any = None  # hardware.hub.Seats of the open game, when keeping pods
         self.listeners: list[Callable[[Snapshot], None]] = []
         self._jobs: queue.Queue = queue.Queue()
         self._notices: deque[Notice] = deque(maxlen=50)
@@ -175,9 +194,9 @@ class Keeper:
                  then: Callable[[int], None] | None = None) -> None:
         def job():
             session = Session.new(self._opened_journal(), game, list(players), options or {}, **self._kw())
-            self._set_session(session)
-            if then:
+            if then:  # first: it may store which pod each player uses, read when the seats are bound
                 then(session.game_id)
+            self._set_session(session)
         self._enqueue(job)
 
     def open_game(self, game_id: int) -> None:
@@ -190,12 +209,39 @@ class Keeper:
             self._games_key = object()
         self._enqueue(job)
 
-    def call(self, fn: Callable[[Keeper], Any], done: Callable[[Any], None] | None = None) -> None:
-        """Run ``fn(keeper)`` on the worker; ``done(result)`` is called there too."""
+    def press(self, event) -> None:
+        """A pod's button event (hardware.pod.InputEvent): applied on the worker, never waits."""
+        def job():
+            if self.seats is not None and self.session is not None:
+                self.seats.handle(event)
+        self._enqueue(job)
+
+    def notify_pods(self, text: str, seconds: float = 10.0) -> None:
+        """Show ``text`` on every pod for ``seconds`` (a repaired journal)."""
+        def job():
+            if self.seats is not None:
+                self.seats.notify_all(text, seconds)
+        self._enqueue(job)
+
+    def set_catalog(self, catalog) -> None:
+        """The pods' language changed (the settings screen)."""
+        def job():
+            self.catalog = catalog
+            if self.seats is not None:
+                self.seats.catalog = catalog
+        self._enqueue(job)
+
+    def call(self, fn: Callable[[Keeper], Any], done: Callable[[Any], None] | None = None, *,
+             quiet: bool = False) -> None:
+        """Run ``fn(keeper)`` on the worker; ``done(result)`` is called there too.
+
+        ``quiet``: ``fn`` changes nothing a snapshot shows (the pods' own care), so none is published.
+        """
         def job():
             result = fn(self)
             if done:
                 done(result)
+        vars(job)["quiet"] = quiet
         self._enqueue(job)
 
     # -- reading (any thread) ------------------------------------------------------------
@@ -239,40 +285,69 @@ class Keeper:
         self._jobs.put(job)
 
     def _run(self) -> None:
+        next_look = time.monotonic() + self.LOOK_ELSEWHERE
         while True:
+            wait = max(0.0, min(self._idle_wait(), next_look - time.monotonic()))
             try:
-                job = self._jobs.get(timeout=self.LOOK_ELSEWHERE)
+                job = self._jobs.get(timeout=wait)
             except queue.Empty:
-                try:
-                    if self._catch_up():
-                        self._publish()
-                except Exception as e:  # as below: say it, keep going
-                    log.exception("catching up failed")
-                    self._notice("error", f"{type(e).__name__}: {e}")
-                continue
+                job = None
             if job is _STOP:
                 break
+            if job is not None:
+                self._do(job)
             try:
-                job()
-            except TablekeeperError as e:
-                self._notice("refused", e.args[0] if len(e.args) == 1 else str(e))
-            except Exception as e:  # a bug must not kill the worker: say it, keep going
-                log.exception("job failed")
-                self._notice("error", f"{type(e).__name__}: {e}")
-            finally:
-                # Publish before the job counts as done: whoever waits for "idle"
-                # (tests, the benchmark) then finds the snapshot already there.
-                if self._jobs.qsize() == 0:  # coalesce: a burst of jobs publishes once
+                changed = False
+                if time.monotonic() >= next_look:  # even when busy: a tick job every second must not starve it
+                    next_look = time.monotonic() + self.LOOK_ELSEWHERE
+                    changed = self._catch_up()
+                if (changed or (job is None and self._pods_changed())) and self._jobs.qsize() == 0:
                     self._publish()
-                with self._idle:
-                    self._pending -= 1
-                    self._idle.notify_all()
+            except Exception as e:  # as below: say it, keep going
+                log.exception("catching up failed")
+                self._notice("error", f"{type(e).__name__}: {e}")
         if self.journal is not None:
             self.journal.close()
             self.journal = None
 
+    def _do(self, job) -> None:
+        quiet = getattr(job, "quiet", False)
+        try:
+            job()
+        except TablekeeperError as e:
+            quiet = False
+            self._notice("refused", e.args[0] if len(e.args) == 1 else str(e))
+        except Exception as e:  # a bug must not kill the worker: say it, keep going
+            quiet = False
+            log.exception("job failed")
+            self._notice("error", f"{type(e).__name__}: {e}")
+        finally:
+            # Publish before the job counts as done: whoever waits for "idle"
+            # (tests, the benchmark) then finds the snapshot already there.
+            # A burst of jobs publishes once; a quiet job (the pods' care) changes nothing shown.
+            if self._jobs.qsize() == 0 and not quiet:
+                self._publish()
+            with self._idle:
+                self._pending -= 1
+                self._idle.notify_all()
+
     #: Seconds between looks for actions another process saved (a command-line ``act``).
     LOOK_ELSEWHERE = 1.0
+
+    def _idle_wait(self) -> float:
+        """How long the worker may sleep: until the next look elsewhere, or a pod's message expires."""
+        if self.seats is None or self.session is None:
+            return self.LOOK_ELSEWHERE
+        now = self.clock()
+        due = self.seats.next_due(now)
+        return self.LOOK_ELSEWHERE if due is None else min(self.LOOK_ELSEWHERE, max(0.0, due - now) + 0.001)
+
+    def _pods_changed(self) -> bool:
+        """A pod's view differs from the published one (a message expired). Worker thread only."""
+        table = self._snapshot.table
+        if self.seats is None or self.session is None or table is None:
+            return False
+        return dict(table.pods) != self.seats.views()
 
     def _catch_up(self) -> bool:
         """Take in what another process journalled for the open game; True if anything changed.
@@ -281,6 +356,7 @@ class Keeper:
             return False
         changed = self.session.refresh()
         if changed:
+            self.report(f"game {self.session.game_id}: took in actions saved by another process")
             self._history = []
             self._done_texts, self._undone_texts = [], []
             for h in self.session.history():
@@ -302,8 +378,20 @@ class Keeper:
             if session is not None:
                 self._set_session(session)
 
+    def adopt(self, session: Session) -> None:
+        """Make ``session`` (opened on this thread from the keeper's journal) the open game. Worker thread only."""
+        self._set_session(session)
+
     def _set_session(self, session: Session) -> None:
         self.session = session
+        if self.keeps_pods:
+            if self.seats is None:
+                from ..hardware.hub import Seats
+
+                self.seats = Seats(session, apply=self._apply, catalog=self.catalog, clock=self.clock,
+                                   numbering=self._numbers, report=self.report)
+            else:
+                self.seats.use(session)
         self._history = []
         self._done_texts, self._undone_texts = [], []
         for h in session.history():
@@ -326,16 +414,10 @@ class Keeper:
         self._undone_texts.clear()
         return HistoryItem(seq, "action", text, entry)
 
-    def resync(self) -> None:
-        """After actions applied to the session directly on this thread (the pods' hub): catch the
-        history up from the journal. Worker thread only."""
-        s = self.session
-        if s is None:
-            return
-        have = self._history[-1].seq + 1 if self._history else 0
-        for h in s.history(since=have):
-            text = h["text"] if h["entry"].get("action") not in ("undo", "redo") else ""
-            self._history.append(self._history_item(h["seq"], h["entry"], text))
+    def _numbers(self, players: list[str]) -> Mapping[str, int]:
+        if self.numbering is None or self.session is None:
+            return {name: i + 1 for i, name in enumerate(players)}
+        return self.numbering(self.session.game_id, players)
 
     def _apply(self, action: dict):
         if self.session is None:
@@ -374,6 +456,7 @@ class Keeper:
                 state=clone(s.state), view=s.view(), history=tuple(self._history),
                 # The journal's entries are never changed once done: shared, not copied.
                 done=tuple(s.match.done), can_undo=bool(s.match.done), can_redo=bool(s.match.undone),
+                pods=MappingProxyType(self.seats.views() if self.seats is not None else {}),
             )
         with self._lock:
             self._snapshot = Snapshot(self._snapshot.serial + 1, games, table)

@@ -151,6 +151,7 @@ class TablekeeperApp(App):
     def set_language(self, code: str | None):
         self.settings.language = code
         i18n.set_language(code or i18n.system_language())
+        self.keeper.set_catalog(i18n.catalog())  # the pods speak it too
         self.save_settings()
         self.rebuild()
 

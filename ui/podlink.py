@@ -1,13 +1,15 @@
-"""The real seat pods inside the app (the Pi): the hardware package's hub, run on the journal worker.
+"""The real seat pods inside the app (the Pi): subscribers of the one owner.
 
 ``tablekeeper run`` on the appliance owns the pods (the unit conflicts with
-``tablekeeper serve``). The pods' button threads put events on a queue; here
-that queue also wakes the :class:`~tablekeeper.ui.controller.Keeper`'s worker,
-which runs the :class:`~tablekeeper.hardware.hub.PodHub` step: the seat's input
-map, the engine, the journal commit, the changed pixels out on I2C/SPI. So
-touches and button presses are applied one at a time, in order, by the one
-thread that owns the session, and neither a commit nor the displays' bus
-traffic ever runs on the UI thread.
+``tablekeeper serve``). The pods' button threads hand each event to the
+:class:`~tablekeeper.ui.controller.Keeper` (:meth:`~.Keeper.press`), whose
+worker applies it through the seats' input maps, the engine and the journal,
+like a touch. Every snapshot the keeper publishes carries each seat's view,
+computed once; here, on the same worker, each pod is given its own (a pod
+sends only the pixels that changed out on I2C/SPI or the serial line). So
+presses and touches are applied one at a time, in order, by the one thread
+that owns the session, and neither a commit nor the displays' bus traffic
+ever runs on the UI thread.
 
 No Kivy here.
 """
@@ -16,11 +18,9 @@ from __future__ import annotations
 import dataclasses
 import logging
 import queue
-import threading
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # imported where used: the hardware package loads only when pods are configured
-    from tablekeeper.hardware.hub import PodHub
     from tablekeeper.hardware.rig import Rig
 
 log = logging.getLogger("tablekeeper.ui.podlink")
@@ -29,20 +29,25 @@ log = logging.getLogger("tablekeeper.ui.podlink")
 CONTRAST = {level: round(0x10 + (0xFF - 0x10) * (level - 1) / 9) for level in range(1, 11)}
 
 
-class _WakingQueue(queue.Queue):
-    """The rig's event queue: every put also asks the worker to drain it (coalesced)."""
+class ToOwner(queue.Queue):
+    """The rig's event queue: every event goes to the owner at once (the pod is woken first, on the worker)."""
 
-    def __init__(self, wake):
+    def __init__(self, keeper, pods):
         super().__init__()
-        self._wake = wake
+        self._keeper = keeper
+        self._pods = pods  # seat → pod, once the rig is built
 
     def put(self, item, block=True, timeout=None):
-        super().put(item, block, timeout)
-        self._wake()
+        if item is None:
+            return
+        pod = self._pods().get(getattr(item, "seat", None))
+        if pod is not None:
+            self._keeper.call(lambda k: pod.wake(), quiet=True)
+        self._keeper.press(item)
 
 
 class PodLink:
-    """The configured pods, driven from the keeper's worker thread.
+    """The configured pods, shown from the keeper's snapshots on its worker thread.
 
     ``config``: a :class:`tablekeeper.hardware.config.PodsConfig`.
     ``report(text)``: where pod failures and recoveries are told (the log).
@@ -53,10 +58,8 @@ class PodLink:
         self.config = config
         self.report = report or (lambda text: log.warning("pods: %s", text))
         self.rig: Rig | None = None
-        self.hub: PodHub | None = None
         self.problem: str | None = None
         self._brightness = brightness
-        self._wake_pending = threading.Event()
         keeper.listeners.append(self._on_snapshot)
         keeper.call(lambda k: self._start())
 
@@ -65,7 +68,8 @@ class PodLink:
         from tablekeeper.hardware.rig import Rig
 
         try:
-            self.rig = Rig(self.config, _WakingQueue(self._wake), report=self.report)
+            self.rig = Rig(self.config, ToOwner(self.keeper, lambda: self.rig.pods if self.rig else {}),
+                           report=self.report)
             self.rig.build()
             self.rig.start()
         except Exception as e:  # a broken rig must not take the touchscreen down
@@ -74,58 +78,29 @@ class PodLink:
             self.rig = None
             return
         self._apply_brightness()
-        self._bind()
+        self.show(self.keeper.snapshot)
 
-    def _bind(self) -> None:
-        """Follow the keeper's open game (a new game, another stored game, none)."""
-        from tablekeeper.hardware.hub import PodHub
-
+    def show(self, snap) -> None:
+        """Give every pod its seat's view from ``snap`` (unchanged views cost nothing). Worker thread."""
         if self.rig is None:
             return
-        session = self.keeper.session
-        if session is None:
-            return
-        if self.hub is None:
-            from . import i18n
+        from tablekeeper.hardware.pod import PodView
 
-            self.hub = PodHub(session, self.rig.pods, self.rig.events, report=self.report, catalog=i18n.catalog())
-        elif self.hub.session is not session:
-            self.hub.use(session)
-        self.hub.refresh()
-
-    def _wake(self) -> None:
-        # Called on a button thread: one drain job at a time on the worker.
-        if not self._wake_pending.is_set():
-            self._wake_pending.set()
-            self.keeper.call(lambda k: self._drain())
-
-    def _drain(self) -> None:
-        self._wake_pending.clear()
-        if self.hub is None:
-            # no game: presses have nothing to act on (no rig, as when it failed to start: no presses)
-            while self.rig is not None and not self.rig.events.empty():
-                self.rig.events.get_nowait()
-            return
-        applied = self.hub.applied
-        self.hub.step(0)  # every waiting event: input map → engine → journal; then the pods
-        if self.hub.applied != applied:
-            self.keeper.resync()
+        views = snap.table.pods if snap.table is not None else {}
+        for seat, pod in self.rig.pods.items():
+            pod.show(views.get(seat) or PodView(seat=seat, player="", status="no game"))
 
     def tick(self) -> None:
-        """OLED care and retries: dimming, pixel shift, expired messages (call about once a second)."""
+        """OLED care and retries: dimming, pixel shift (call about once a second)."""
         def job(k):
-            if self.hub is not None:
-                self.hub.refresh()
-                self.hub.tick()
-            elif self.rig is not None:
-                for pod in self.rig.pods.values():
-                    pod.tick()
-        self.keeper.call(job)
+            for pod in (self.rig.pods.values() if self.rig is not None else ()):
+                pod.tick()
+        self.keeper.call(job, quiet=True)
 
     def _on_snapshot(self, snap) -> None:
         # On the worker (a listener): the game changed, so the pods show it now.
         try:
-            self._bind()
+            self.show(snap)
         except Exception as e:
             self.report(f"pods: {e}")
 

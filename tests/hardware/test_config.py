@@ -154,7 +154,7 @@ def test_serve_refuses_a_bad_config_before_touching_hardware(tmp_path):
         def refuse(*a, **k):
             raise AssertionError("a Rig was built from a bad config")
         rig.Rig.__init__ = refuse
-        import tablekeeper.hardware.serve  # binds Rig from rig
+        import tablekeeper.ui.serve  # the composition that builds the Rig
         from tablekeeper.ui.cli import main
         sys.exit(main(["--state-dir", {str(tmp_path / 'state')!r}, "serve", "--config", {str(bad)!r},
                        "--new", "counters", "Ana", "Ben"]))

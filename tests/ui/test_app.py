@@ -206,6 +206,21 @@ def test_virtual_pods_show_the_hardware_pixels_and_their_buttons_act(tmp_path):
     assert {"action": "next"} in entries  # Ana's main button: end turn (counters' routine action)
 
 
+@pytest.mark.skipif(_hardware_renderer_missing() is not None, reason=str(_hardware_renderer_missing()))
+def test_virtual_pods_speak_the_tables_language(tmp_path):
+    """Spanish selected: every pod speaks Spanish — the virtual pods show the owner's views, made
+    with the table's catalog (its status line and the main button's label)."""
+    from tablekeeper.engine.messages import translated, word
+    from tablekeeper.ui.i18n import load_catalog
+
+    out = run_scenario(tmp_path, "pods", lang="es")
+    es = load_catalog("es")
+    assert out["ana_action"] == str(translated(word("label", "end turn"), es)) != "end turn"
+    assert out["ana_status"] == str(translated(word("status", "your turn"), es)) != "your turn"
+    state, entries = stored(tmp_path / "state")
+    assert {"action": "next"} in entries
+
+
 def test_make_run_without_a_display_says_so_and_starts_the_headless_player(tmp_path):
     """`make run` on a machine with no display says so in one line and starts the headless
     player instead (pods as text), rather than a stack trace."""
@@ -502,9 +517,11 @@ def sc_pods(r, shots, arg):
     before = got.tobytes()
     r.tap("pods.Ben.up")
     changed = screen.widgets["Ben"].last_image.tobytes() != before
+    ana = table.pods[1]  # the owner's view of Ana's pod, before her main button was pressed
     r.tap("pods.Ana.main")
     shot("screen")
-    return {"pixels_match": match, "changed_after_press": changed}
+    return {"pixels_match": match, "changed_after_press": changed, "ana_status": ana.status,
+            "ana_action": ana.action}
 
 
 @scenario("seats")

@@ -287,16 +287,15 @@ def test_pod_buttons_act_through_the_worker_and_reach_the_history(tmp_path):
     from tablekeeper.hardware.config import mock_config
     from tablekeeper.ui.podlink import PodLink
 
-    with Keeper(tmp_path) as k:
+    with Keeper(tmp_path, pods=True) as k:
         k.wait_idle()
         _new(k, options={"counters": [{"name": "gold", "start": 3}]})
         link = PodLink(k, mock_config(2), brightness=5)
         assert k.wait_idle()
         pod = link.rig.pods[1]
         threads = []
-        real_refresh = link.hub.refresh
-        link.hub.refresh = lambda *a, **kw: (threads.append(threading.current_thread().name),
-                                             real_refresh(*a, **kw))[1]
+        real_show = link.show
+        link.show = lambda *a, **kw: (threads.append(threading.current_thread().name), real_show(*a, **kw))[1]
         timing = link.rig.config.timing
         pin = pod.pin("up")
         pin.drive_low()
@@ -309,6 +308,10 @@ def test_pod_buttons_act_through_the_worker_and_reach_the_history(tmp_path):
         assert k.snapshot.table.state["players"][0]["counters"]["gold"] == 4
         assert k.snapshot.table.history[-1].text == "Ana: gold +1"
         assert threads and set(threads) == {"tablekeeper-journal"}
+        # the pod shows the very view the owner published: one view per seat, computed once
+        view = k.snapshot.table.pods[1]
+        assert view.focus_value == 4
+        assert pod.face.view is view
         assert [s[2] for s in link.status()] == ["mock", "mock"]
         link.close()
         assert k.wait_idle()

@@ -80,6 +80,7 @@ class PodButton(Btn):
 class PodWidget(Panel):
     def __init__(self, screen, pod_number, player, narrow=False, **kw):
         super().__init__(orientation="vertical", padding=dp(4), spacing=dp(4), **kw)
+        self.seat = pod_number
         self.player = player
         self.screen = screen
         self.title = FitLabel(_("Pod {n}: {name}").format(n=pod_number, name=player), base_font=dp(16),
@@ -91,7 +92,7 @@ class PodWidget(Panel):
         row = GridLayout(cols=2 if narrow else 4, size_hint_y=None, height=TOUCH * (2 if narrow else 1) + (
             dp(4) if narrow else 0), spacing=dp(4))
         for b in screen.app.pods.buttons:
-            row.add_widget(PodButton(lambda button, kind: screen.event(player, button, kind), b,
+            row.add_widget(PodButton(lambda button, kind: screen.event(pod_number, button, kind), b,
                                      tid=f"pods.{player}.{b}"))
         self.add_widget(row)
         self._texture = None
@@ -139,18 +140,11 @@ class PodsScreen(BaseScreen):
         table = table or self.app.snapshot.table
         if table is None:
             return
-        for player, w in self.widgets.items():
-            w.show(self.app.pods.image(table, player), self.app.settings.brightness)
+        for w in self.widgets.values():
+            if w.seat in table.pods:
+                w.show(self.app.pods.image(table, w.seat), self.app.settings.brightness)
 
-    def event(self, player, button, kind):
-        table = self.app.snapshot.table
-        if table is None:
-            return
-        action = self.app.pods.event(table, player, button, kind)
-        if action is not None:
-            def done(result):
-                if isinstance(result, Exception):
-                    self.app.pods.refused(player, str(result))
-                    Clock.schedule_once(lambda dt: self.redraw(), 0)
-            self.app.submit(action, done)
-        self.redraw(table)
+    def event(self, seat, button, kind):
+        # To the owner, like a real pod's press; the new picture arrives with its snapshot.
+        if self.app.snapshot.table is not None:
+            self.app.pods.event(seat, button, kind)
