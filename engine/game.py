@@ -381,8 +381,8 @@ class Game:
 
     # -- actions every game accepts ----------------------------------------
     @action("adjust", adjustment=True, fields=(
-        Player("player", required=False, doc="whose counter (none: a table counter)"),
-        Str("counter", doc="which counter"), Int("delta", doc="how much to add (negative: take away)")))
+        Player("player", required=False, doc=_("whose counter (none: a table counter)")),
+        Str("counter", doc=_("which counter")), Int("delta", doc=_("how much to add (negative: take away)"))))
     def _adjust(self, t: Txn, a: Args) -> None:
         """Change a player's counter (or, without "player", a table counter) by "delta".
 
@@ -403,8 +403,8 @@ class Game:
         return applied
 
     @action("transfer", adjustment=True, fields=(
-        Player("from", doc="who gives"), Player("to", doc="who receives"), Str("counter", doc="which counter"),
-        Int("amount", lo=1, doc="how much")))
+        Player("from", doc=_("who gives")), Player("to", doc=_("who receives")),
+        Str("counter", doc=_("which counter")), Int("amount", lo=1, doc=_("how much"))))
     def _transfer(self, t: Txn, a: Args) -> None:
         """Move "amount" of "counter" from one player to another (only as much as the giver has)."""
         giver = a.player("from")

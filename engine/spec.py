@@ -19,7 +19,8 @@ class Counter:
     ``lo``/``hi`` are inclusive bounds (``None`` = unbounded); an adjustment
     that would cross one applies as far as it can. ``bank`` names the table
     counter that is the other side of every adjustment of this counter (the
-    Red Dragon Inn's gold and the Inn).
+    Red Dragon Inn's gold and the Inn). ``doc``, its help, is a message
+    (``doc=_("cards in hand")``) that ``tablekeeper games`` shows translated.
     """
 
     name: str
@@ -52,7 +53,8 @@ class Option:
     game: ``role="starter"`` (the option names who starts: asked with the seats),
     ``presets`` (labelled values to pick from, labels being messages),
     ``pick_from`` (several values picked from the list another option holds) and
-    ``per_player`` (each player may get one of these names).
+    ``per_player`` (each player may get one of these names). ``doc``, its help,
+    is a message (``_("who goes first")``) that ``tablekeeper games`` shows translated.
     """
 
     name: str

@@ -17,7 +17,7 @@ from typing import Any
 from ..engine import Journal, RuleError, Session, TablekeeperError, available
 from ..engine.errors import JournalBusy
 from ..engine.game import Game
-from ..engine.messages import translated
+from ..engine.messages import Msg, _, translated, word
 from ..engine.text import shown
 
 EXIT_REFUSED = 2
@@ -149,19 +149,33 @@ def cmd_replay(args) -> int:
 
 # -- games -----------------------------------------------------------------------
 def cmd_games(args) -> int:
+    """The games, their counters, actions and options with their help.
+
+    ``--json`` is data for scripts: always English. The listing is in the command's
+    language (``--lang``, else the system locale); names a script types (ids, counters,
+    actions, options) stay as they are.
+    """
     games = available()
     described = [games[g].describe_game() for g in games]
     if args.json:
         print(_dump({"games": described}, 2))
         return 0
+    catalog = catalog_for(args)
+
+    def tr(message: Msg) -> str:
+        return translated(message, catalog)
+
+    player_label, table_label = tr(_("player counters:")), tr(_("table counters:"))
+    width = max(len(player_label), len(table_label)) + 1  # the two lists start in one column
     for d in described:
         lo, hi = d["players"]
-        print(f"{d['id']}: {d['title']}, {lo}–{hi} players")
-        print(f"  player counters: {', '.join(c['name'] for c in d['counters']['player']) or '-'}")
-        print(f"  table counters:  {', '.join(c['name'] for c in d['counters']['table']) or '-'}")
-        print(f"  actions: {', '.join(d['actions'] + ['undo', 'redo'])}")
+        print(f"{d['id']}: " + tr(_("{game}, {lo}–{hi} players", game=word("game", d["title"]), lo=lo, hi=hi)))
+        print(f"  {player_label.ljust(width)}{', '.join(c['name'] for c in d['counters']['player']) or '-'}")
+        print(f"  {table_label.ljust(width)}{', '.join(c['name'] for c in d['counters']['table']) or '-'}")
+        print("  " + tr(_("actions: {names}", names=", ".join(d["actions"] + ["undo", "redo"]))))
         for o in d["options"]:
-            print(f"  option {o['name']} (default {json.dumps(o['default'])}): {o['doc']}")
+            print("  " + tr(_("option {name} (default {default}): {doc}", name=o["name"],
+                              default=json.dumps(o["default"]), doc=o["doc"])))
     return 0
 
 

@@ -66,16 +66,16 @@ class Counters(Game):
     min_players = 1
     max_players = 8
     options_spec = (
-        Option("counters", [{"name": "score"}], "player counters: names or objects "
-               "{name, start, min, max, out_at, target}", kind=list,
+        Option("counters", [{"name": "score"}], _("player counters: names or objects "
+                                                "{name, start, min, max, out_at, target}"), kind=list,
                check=lambda v: _check_counter_list(v, per_player=True),
                presets=((_("score"), [{"name": "score"}]),
                         (_("life 20, out at 0"), [{"name": "life", "start": 20, "out_at": 0}]),
                         (_("life 40, out at 0"), [{"name": "life", "start": 40, "out_at": 0}]),
                         (_("points to 10"), [{"name": "points", "target": 10}]))),
-        Option("table", [], "table counters: names or objects {name, start, min, max}", kind=list,
+        Option("table", [], _("table counters: names or objects {name, start, min, max}"), kind=list,
                check=lambda v: _check_counter_list(v, per_player=False)),
-        Option("last_standing_wins", True, "with an out_at counter, the last player still in wins"),
+        Option("last_standing_wins", True, _("with an out_at counter, the last player still in wins")),
     )
 
     def __init__(self, players: list[str], options: dict[str, Any] | None = None) -> None:

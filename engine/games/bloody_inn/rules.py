@@ -52,17 +52,17 @@ class BloodyInnRules(BloodyInnBase):
     min_players = 1
     max_players = 4
     options_spec = (
-        Option("length", "short", "short or long game (how many traveller cards are removed)",
+        Option("length", "short", _("short or long game (how many traveller cards are removed)"),
                choices=("short", "long")),
-        Option("first", "", "the greediest player, who takes the first-player card "
-               "(default: the first listed)", check=_check_first, role="starter"),
-        Option("corpse_penalty", 10, "francs lost at the final count per corpse still unburied "
-               "(0 = no penalty)", lo=0, hi=100),
-        Option("tie", "shared", "equal richest: shared victory, or the most cash / most checks "
-               "breaks the tie (still equal: shared)", choices=("shared", "most_cash", "most_checks")),
-        Option("pocket", [8, 12, 18, 26], "default pocket money of a rank 0/1/2/3 guest when kill "
-               "gives no money (read your card)", kind=list, check=_check_pocket),
-        Option("barn", 3, "corpses the barn (player-aid card) can hold", lo=0, hi=10),
+        Option("first", "", _("the greediest player, who takes the first-player card "
+               "(default: the first listed)"), check=_check_first, role="starter"),
+        Option("corpse_penalty", 10, _("francs lost at the final count per corpse still unburied "
+               "(0 = no penalty)"), lo=0, hi=100),
+        Option("tie", "shared", _("equal richest: shared victory, or the most cash / most checks "
+               "breaks the tie (still equal: shared)"), choices=("shared", "most_cash", "most_checks")),
+        Option("pocket", [8, 12, 18, 26], _("default pocket money of a rank 0/1/2/3 guest when kill "
+               "gives no money (read your card)"), kind=list, check=_check_pocket),
+        Option("barn", 3, _("corpses the barn (player-aid card) can hold"), lo=0, hi=10),
     )
 
     def __init__(self, players: list[str], options: dict[str, Any] | None = None) -> None:
@@ -80,15 +80,15 @@ class BloodyInnRules(BloodyInnBase):
     def player_counter_specs(self) -> list[Counter]:
         return [
             Counter("cash", START_CASH, lo=0, hi=CASH_MAX,
-                    doc="francs on the wealth track (0–40; a gain beyond 40 is lost)"),
-            Counter("checks", START_CHECKS, lo=0, hi=None, doc="10F checks"),
+                    doc=_("francs on the wealth track (0–40; a gain beyond 40 is lost)")),
+            Counter("checks", START_CHECKS, lo=0, hi=None, doc=_("10F checks")),
         ]
 
     def table_counter_specs(self) -> list[Counter]:
         return [
-            Counter("round", 1, lo=1, hi=None, doc="the round being played"),
+            Counter("round", 1, lo=1, hi=None, doc=_("the round being played")),
             Counter("season", 1, lo=1, hi=2,
-                    doc="1, then 2 once the exit stack was shuffled into a new entrance stack"),
+                    doc=_("1, then 2 once the exit stack was shuffled into a new entrance stack")),
         ]
 
     def entrance_size(self) -> int:

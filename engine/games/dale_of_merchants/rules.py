@@ -100,13 +100,13 @@ class DaleOfMerchantsRules(Game):
     min_players = 2
     max_players = 4
     options_spec = (
-        Option("decks", [], "the animal decks in play: players + 1 names from the box; empty (default): "
-               "choose or draw them at random with the draw_decks action", kind=list, check=_check_names,
+        Option("decks", [], _("the animal decks in play: players + 1 names from the box; empty (default): "
+               "choose or draw them at random with the draw_decks action"), kind=list, check=_check_names,
                pick_from="box"),
-        Option("box", list(BASE_DECKS), "the animal decks you own; draw_decks picks from these",
+        Option("box", list(BASE_DECKS), _("the animal decks you own; draw_decks picks from these"),
                kind=list, check=_check_names),
-        Option("market_cards_per_deck", 11, "cards each animal deck in play adds to the market deck: "
-               "its cards valued 2–5 (15 cards less the four valued 1 in the base box)", lo=1, hi=60),
+        Option("market_cards_per_deck", 11, _("cards each animal deck in play adds to the market deck: "
+               "its cards valued 2–5 (15 cards less the four valued 1 in the base box)"), lo=1, hi=60),
     )
 
     def __init__(self, players: list[str], options: dict[str, Any] | None = None) -> None:
@@ -127,18 +127,18 @@ class DaleOfMerchantsRules(Game):
     # -- counters ------------------------------------------------------------
     def player_counter_specs(self) -> list[Counter]:
         return [
-            Counter("stall", 0, lo=0, hi=STALL_STACKS, doc="stacks built in the stall; the 8th wins"),
-            Counter("hand", HAND_SIZE, doc="cards in hand"),
-            Counter("deck", STARTING_DECK - HAND_SIZE, doc="cards in the player's deck"),
-            Counter("discard", 0, doc="cards in the player's discard pile"),
+            Counter("stall", 0, lo=0, hi=STALL_STACKS, doc=_("stacks built in the stall; the 8th wins")),
+            Counter("hand", HAND_SIZE, doc=_("cards in hand")),
+            Counter("deck", STARTING_DECK - HAND_SIZE, doc=_("cards in the player's deck")),
+            Counter("discard", 0, doc=_("cards in the player's discard pile")),
         ]
 
     def table_counter_specs(self) -> list[Counter]:
         return [
-            Counter("actions", 1, doc="actions left this turn (a bonus-action technique adds one)"),
+            Counter("actions", 1, doc=_("actions left this turn (a bonus-action technique adds one)")),
             Counter("market_deck", lambda n, o: max(0, self._market_total(n, o) - MARKET_SLOTS),
-                    doc="cards in the market deck"),
-            Counter("market_discard", 0, doc="cards in the market discard pile"),
+                    doc=_("cards in the market deck")),
+            Counter("market_discard", 0, doc=_("cards in the market discard pile")),
         ]
 
     @staticmethod

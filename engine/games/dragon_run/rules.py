@@ -51,12 +51,12 @@ class DragonRunRules(Game):
     min_players = 2
     max_players = 5
     options_spec = (
-        Option("first", "", "the bravest player, who starts (default: the first listed)", check=_check_first,
+        Option("first", "", _("the bravest player, who starts (default: the first listed)"), check=_check_first,
                role="starter"),
-        Option("hands", {}, "values of the 4 treasure cards dealt to each player, "
-               '{"Ana": [1, 2, 0, 3], ...}; players left out enter theirs with the action deal',
+        Option("hands", {}, _("values of the 4 treasure cards dealt to each player, "
+                               '{"Ana": [1, 2, 0, 3], ...}; players left out enter theirs with the action deal'),
                kind=dict, check=_check_hands),
-        Option("characters", {}, 'character card of each player, {"Ana": "Knight", ...} (shown only)',
+        Option("characters", {}, _('character card of each player, {"Ana": "Knight", ...} (shown only)'),
                kind=dict, check=_check_characters),
     )
 
@@ -77,16 +77,16 @@ class DragonRunRules(Game):
     # -- declarations ----------------------------------------------------------
     def player_counter_specs(self) -> list[Counter]:
         return [
-            Counter("wounds", 0, lo=0, hi=2, doc="0 unhurt, 1 injured, 2 dead (out of the game)"),
-            Counter("treasure", 0, lo=0, hi=None, doc="total value of the treasure cards in hand"),
+            Counter("wounds", 0, lo=0, hi=2, doc=_("0 unhurt, 1 injured, 2 dead (out of the game)")),
+            Counter("treasure", 0, lo=0, hi=None, doc=_("total value of the treasure cards in hand")),
         ]
 
     def table_counter_specs(self) -> list[Counter]:
         return [
             Counter("temper", lambda n, o: START_TEMPER[n], lo=0, hi=max(START_TEMPER.values()),
-                    doc="the dragon's temper; the game ends at 0; it never rises"),
+                    doc=_("the dragon's temper; the game ends at 0; it never rises")),
             Counter("dungeon", DUNGEON_CARDS, lo=0, hi=DUNGEON_CARDS,
-                    doc="location cards left in the dungeon deck"),
+                    doc=_("location cards left in the dungeon deck")),
         ]
 
     def setup_extra(self, state: dict[str, Any]) -> None:

@@ -54,13 +54,14 @@ class RedDragonInnRules(Game):
     max_players = 8
     options_spec = (
         Option("drink_deck", BASE_DRINK_DECK,
-               f"cards in the drink deck before dealing (default {BASE_DRINK_DECK}: the base box's drink deck)",
+               _("cards in the drink deck before dealing (default {n}: the base box's drink deck)", n=BASE_DRINK_DECK),
                lo=3, hi=1000),
-        Option("characters", {}, "player name → character: a name (Serena keeps piety from 8; Wizgille, "
-               "Phrenk and Kaylin get a free counter gear / potions / wulfric), or an object "
-               '{"name": ..., "counter": ..., "start": ...} for any character with an extra deck', kind=dict,
+        Option("characters", {}, _("player name → character: a name (Serena keeps piety from 8; Wizgille, "
+                                  "Phrenk and Kaylin get a free counter gear / potions / wulfric), or an object "
+                                  '{"name": ..., "counter": ..., "start": ...} for any character with an extra deck'),
+               kind=dict,
                per_player=tuple(c[0] for c in KNOWN_CHARACTERS.values())),
-        Option("first_player", "", "who goes first (default: the first player listed)", kind=str, role="starter"),
+        Option("first_player", "", _("who goes first (default: the first player listed)"), kind=str, role="starter"),
     )
 
     # -- setup -----------------------------------------------------------------
@@ -85,7 +86,7 @@ class RedDragonInnRules(Game):
         self._extra_specs: dict[str, Counter] = {}
         for _name, counter, _start in self.characters.values():
             if counter and counter not in self._extra_specs:
-                self._extra_specs[counter] = Counter(counter, 0, lo=0, doc="a character's extra counter")
+                self._extra_specs[counter] = Counter(counter, 0, lo=0, doc=_("a character's extra counter"))
         self.player_counters.update(self._extra_specs)
 
     @staticmethod
@@ -120,16 +121,16 @@ class RedDragonInnRules(Game):
 
     def player_counter_specs(self) -> list[Counter]:
         return [
-            Counter("gold", start_gold, lo=0, bank="inn", doc="the player's stash; the Inn is the other side"),
-            Counter("fortitude", 20, lo=0, hi=20, doc="passing out when alcohol ≥ fortitude"),
-            Counter("alcohol", 0, lo=0, hi=20, doc="alcohol content"),
-            Counter("drink_me", 1, lo=0, doc="face-down cards on the Drink Me! pile"),
+            Counter("gold", start_gold, lo=0, bank="inn", doc=_("the player's stash; the Inn is the other side")),
+            Counter("fortitude", 20, lo=0, hi=20, doc=_("passing out when alcohol ≥ fortitude")),
+            Counter("alcohol", 0, lo=0, hi=20, doc=_("alcohol content")),
+            Counter("drink_me", 1, lo=0, doc=_("face-down cards on the Drink Me! pile")),
         ]
 
     def table_counter_specs(self) -> list[Counter]:
         return [
-            Counter("inn", 0, lo=None, doc="the Inn's net take since setup (+ paid to it, − paid out)"),
-            Counter("pot", 0, lo=0, doc="gold anted in the gambling round"),
+            Counter("inn", 0, lo=None, doc=_("the Inn's net take since setup (+ paid to it, − paid out)")),
+            Counter("pot", 0, lo=0, doc=_("gold anted in the gambling round")),
         ]
 
     def setup_extra(self, state: dict[str, Any]) -> None:
