@@ -45,7 +45,8 @@ try:
 except ImportError:
     import debounce  # type: ignore[no-redef]
 
-FIRMWARE_VERSION = "1.1.0"  # 1.1: protocol 2 (dropped_to), the outbox resent in order
+#: 1.2: eager debounce (CONFIG unchanged); 1.1: protocol 2 (dropped_to), the outbox resent in order.
+FIRMWARE_VERSION = "1.2.0"
 #: Bytes the pod can take in before it must have processed them (a host never has more in flight).
 RX_WINDOW = 512
 #: Unacknowledged button events kept; beyond that the oldest is dropped (the host has been silent a long time).
@@ -65,6 +66,10 @@ class Timing:
         self.resend = 100
         self.host_lost = 10000
         self.debounce = 20
+        # Eager debounce and its noise threshold are the pod's own: CONFIG (unchanged, so old hosts and old
+        # pods still understand each other) sets only the debounce time, which is the eager lockout.
+        self.eager = True
+        self.noise = debounce.NOISE_MS
         self.hold = 600
         self.repeat = 150
         self.stale = 100
@@ -99,7 +104,8 @@ class PodCore:
         self.last_host = None  # when a good host frame last arrived
         self.next_status = now  # announce at once
         t = self.timing
-        self.debouncers = [debounce.Debouncer(t.debounce, t.hold, t.repeat) for _ in range(buttons)]
+        self.debouncers = [debounce.Debouncer(t.debounce, t.hold, t.repeat, eager=t.eager, noise_ms=t.noise)
+                           for _ in range(buttons)]
         self.outbox = []  # [number, button, kind, last sent or None]
         self.last_event = 0
         self.acked = 0
@@ -123,6 +129,7 @@ class PodCore:
         self.ignored_presses = 0
         self.dropped_events = 0
         self._button = 0
+        self._ignoring = [False] * buttons  # per button: its press was ignored, so are its hold, repeats, release
         self._now = now
         self._guard(self._start_display, now)
 
@@ -312,11 +319,16 @@ class PodCore:
             self._out.extend(frame.encode(self.expected, payload))
 
     def _emit(self, kind, due):
-        if not self.identified:
+        b = self._button
+        if kind == debounce.PRESS:
+            self._ignoring[b] = not self.identified
+        if self._ignoring[b] or not self.identified:
+            # A press on the "waiting" screen is ignored whole: the host may be back before its release
+            # (an eager press counts 1 ms in), and a release sent alone would reach it with no press.
             self.ignored_presses += 1 if kind == debounce.PRESS else 0
             return
         self.last_event += 1
-        self.outbox.append([self.last_event, self._button, kind, None])
+        self.outbox.append([self.last_event, b, kind, None])
         if len(self.outbox) > OUTBOX:
             self.dropped_to = self.outbox.pop(0)[0]
             self.dropped_events += 1

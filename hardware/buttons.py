@@ -2,10 +2,17 @@
 
 gpiozero's mock pins ignore ``bounce_time`` and its hold thread runs on the
 wall clock, so both are ours: a :class:`Debouncer` per button turns raw
-contact edges into ``press``/``release`` (a level must stay put for
-``debounce`` seconds, so a chattering contact gives exactly one press and a
-short glitch none), then ``hold`` after ``hold_time`` and ``repeat`` every
-``repeat_interval`` while held.
+contact edges into ``press``/``release``, then ``hold`` after ``hold_time``
+and ``repeat`` every ``repeat_interval`` while held.
+
+Debounce is eager by default (QMK's ``sym_eager_pk``): a change counts as
+soon as the contact has held its new level for ``noise`` seconds (1 ms,
+which rejects electrical spikes but no finger), and then the button is
+locked for ``debounce`` seconds, so the bounces that follow the first edge,
+at press and at release, are ignored. A press therefore reaches the game
+about 1 ms after the contact closes instead of 20 ms. ``Timing(eager=False)``
+keeps the older rule — a level must stay put for ``debounce`` before it
+counts — for contacts so noisy that 1 ms is not enough.
 
 A :class:`ButtonScanner` owns the debouncers of every pod. Edges arrive from
 any thread (gpiozero's callback thread, a serial reader); timers run on one
@@ -26,15 +33,28 @@ from .pod import HOLD, PRESS, RELEASE, REPEAT, InputEvent
 
 @dataclass(frozen=True)
 class Timing:
-    """Seconds: how long a level must be stable, how long until hold, the repeat period."""
+    """Seconds. ``debounce``: the lockout after a change (eager) or how long a level must be stable (not eager);
+    ``hold_time`` until hold; ``repeat_interval`` between repeats; ``noise``: how long a new level must last
+    to be more than a spike (eager only; never longer than ``debounce``)."""
 
     debounce: float = 0.02
     hold_time: float = 0.6
     repeat_interval: float = 0.15
+    eager: bool = True
+    noise: float = 0.001
+
+    @property
+    def settle(self) -> float:
+        """How long a new level must last before it counts."""
+        return min(self.noise, self.debounce) if self.eager else self.debounce
 
 
 class Debouncer:
     """One button's contact → debounced events. Pure: every method takes the time.
+
+    A change of level counts once the contact has held it for ``timing.settle`` and the button is out of
+    the lockout (``debounce`` after the last change it reported). With ``eager=False`` ``settle`` is the
+    whole debounce time, which makes the lockout moot: the older stable-wait rule, same code.
 
     Not thread-safe on its own; :class:`ButtonScanner` serialises calls.
     """
@@ -48,6 +68,7 @@ class Debouncer:
         self.raw = pressed  # the contact as last seen
         self.stable = pressed  # the debounced state
         self.raw_since = float("-inf")
+        self.locked_until = float("-inf")  # bounces before this are ignored
         self.next_hold: float | None = None  # when the next hold/repeat is due
         self.held = False
 
@@ -61,7 +82,7 @@ class Debouncer:
     def deadline(self) -> float | None:
         """When :meth:`tick` next has something to do (None: nothing pending)."""
         if self.raw != self.stable:
-            return self.raw_since + self.timing.debounce
+            return max(self.raw_since + self.timing.settle, self.locked_until)
         if self.stable and self.next_hold is not None:
             return self.next_hold
         return None
@@ -74,6 +95,7 @@ class Debouncer:
                 return
             if self.raw != self.stable:
                 self.stable = self.raw
+                self.locked_until = due + self.timing.debounce
                 if self.stable:
                     self.held = False
                     self.next_hold = due + self.timing.hold_time
@@ -114,9 +136,12 @@ class ButtonScanner:
             self.debouncers = [d for d in self.debouncers if d not in debouncers]
 
     def edge(self, debouncer: Debouncer, pressed: bool) -> None:
-        """A contact edge, from any thread."""
+        """A contact edge, from any thread. What fell due before it is emitted first (the timer thread may be
+        late), so the events never depend on thread scheduling."""
         with self._cond:
-            debouncer.edge(self.clock(), pressed)
+            now = self.clock()
+            debouncer.tick(now)
+            debouncer.edge(now, pressed)
             self._cond.notify()
 
     def tick(self) -> None:

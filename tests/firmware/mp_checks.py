@@ -236,15 +236,45 @@ def _events(script, d=None):
     return out
 
 
-def check_debounce():
-    """Buttons with debounce: a chattering contact is one press, a glitch none; hold and repeat."""
+def check_debounce_eager():
+    """Eager debounce: a chattering contact is one press, 1 ms after it first closed; bounces inside the
+    20 ms lockout (press and release) are ignored; a 10 ms tap is a press, released when the lockout ends;
+    hold and repeat count from the press."""
     chatter = [(0, True), (2, False), (4, True), (5, False), (7, True), (60, None), (100, False), (101, True),
                (103, False), (200, None)]
-    assert _events(chatter) == [(0, 27), (1, 123)], _events(chatter)
-    glitch = [(0, True), (10, False), (100, None)]
-    assert _events(glitch) == []
+    assert _events(chatter) == [(0, 1), (1, 101)], _events(chatter)
+    tap = [(0, True), (10, False), (100, None)]
+    assert _events(tap) == [(0, 1), (1, 21)], _events(tap)
     held = [(0, True), (1000, None), (1100, False), (1200, None)]
-    assert _events(held) == [(0, 20), (2, 620), (3, 770), (3, 920), (3, 1070), (1, 1120)], _events(held)
+    assert _events(held) == [(0, 1), (2, 601), (3, 751), (3, 901), (3, 1051), (1, 1101)], _events(held)
+
+
+def check_debounce_stable_wait():
+    """Stable-wait debounce (eager=False, the older rule): a level must last 20 ms, so a chattering contact is
+    one press 20 ms after it settled, a 10 ms glitch none; hold and repeat."""
+    def stable():
+        return debounce.Debouncer(20, 600, 150, eager=False)
+
+    chatter = [(0, True), (2, False), (4, True), (5, False), (7, True), (60, None), (100, False), (101, True),
+               (103, False), (200, None)]
+    assert _events(chatter, stable()) == [(0, 27), (1, 123)], _events(chatter, stable())
+    glitch = [(0, True), (10, False), (100, None)]
+    assert _events(glitch, stable()) == []
+    held = [(0, True), (1000, None), (1100, False), (1200, None)]
+    assert _events(held, stable()) == [(0, 20), (2, 620), (3, 770), (3, 920), (3, 1070), (1, 1120)]
+
+
+def check_spike_seen_by_one_scan_is_no_press():
+    """On the pod's loop (read the contacts, then poll), a contact closed at one scan and open at the next,
+    1 ms later, is a spike and no press; closed at two scans in a row is a press, at the second."""
+    pod, d = identified_pod(seq=0)
+    for now, closed in ((10, True), (11, False), (50, False), (60, True)):
+        pod.contact(0, closed, now)
+        pod.poll(now)
+    assert pod.outbox == [], pod.outbox
+    pod.contact(0, True, 61)
+    pod.poll(61)
+    assert [e[1:3] for e in pod.outbox] == [[0, debounce.PRESS]], pod.outbox
 
 
 # -- the pod's link ------------------------------------------------------------------------------------------
@@ -307,13 +337,13 @@ def check_events_resent_until_acked():
     """Pod->host button events numbered and re-sent until acknowledged."""
     pod, d = identified_pod(seq=0)
     pod.contact(3, True, 10)
-    assert msgs_of(pod.poll(29), proto.EVENT) == []
-    assert msgs_of(pod.poll(30), proto.EVENT) == [(proto.EVENT, 1, 3, 0)]  # main press, after 20 ms debounce
+    assert msgs_of(pod.poll(10), proto.EVENT) == []
+    assert msgs_of(pod.poll(11), proto.EVENT) == [(proto.EVENT, 1, 3, 0)]  # main press, 1 ms (eager debounce)
     pod.contact(3, False, 50)
-    assert msgs_of(pod.poll(70), proto.EVENT) == [(proto.EVENT, 2, 3, 1)]
-    assert msgs_of(pod.poll(129), proto.EVENT) == []
+    assert msgs_of(pod.poll(51), proto.EVENT) == [(proto.EVENT, 2, 3, 1)]
+    assert msgs_of(pod.poll(110), proto.EVENT) == []
     # not acknowledged: again, and everything after it in order (go-back-N), so the host can take them all
-    assert msgs_of(pod.poll(130), proto.EVENT) == [(proto.EVENT, 1, 3, 0), (proto.EVENT, 2, 3, 1)]
+    assert msgs_of(pod.poll(111), proto.EVENT) == [(proto.EVENT, 1, 3, 0), (proto.EVENT, 2, 3, 1)]
     pod.receive(frame.encode(1, proto.events_ack(1)), 131)
     pod.poll(131)
     assert [e[0] for e in pod.outbox] == [2]
@@ -350,6 +380,24 @@ def check_presses_before_identify_ignored():
     assert pod.outbox == [] and pod.ignored_presses == 1
 
 
+def check_release_of_an_ignored_press_is_not_sent():
+    """A press ignored on the "waiting" screen stays ignored whole: its release, after the host identified
+    the pod, is not sent (the host would get a release with no press); the next press is sent whole."""
+    pod, d = new_pod()
+    pod.contact(1, True, 0)
+    pod.poll(5)
+    pod.receive(frame.encode(0, proto.identify(7)), 10)
+    pod.poll(10)
+    pod.contact(1, False, 40)
+    pod.poll(50)
+    assert pod.outbox == [] and pod.ignored_presses == 1, pod.outbox
+    pod.contact(1, True, 100)
+    pod.poll(110)
+    pod.contact(1, False, 200)
+    pod.poll(210)
+    assert [e[1:3] for e in pod.outbox] == [[1, debounce.PRESS], [1, debounce.RELEASE]], pod.outbox
+
+
 def check_heartbeat():
     """A heartbeat (STATUS with the boot id) every heartbeat ms."""
     pod, d = new_pod()
@@ -364,6 +412,8 @@ def check_config_message():
     t = pod.timing
     assert (t.heartbeat, t.resend, t.host_lost, t.debounce, t.hold, t.repeat) == (50, 30, 1000, 5, 100, 40)
     assert pod.debouncers[0].debounce_ms == 5
+    # CONFIG carries no debounce mode: the pod stays eager, with its own noise threshold
+    assert pod.debouncers[0].eager and pod.debouncers[0].settle_ms == 1
 
 
 def check_host_lost():

@@ -27,6 +27,7 @@ from tablekeeper.hardware.serial.link import FAST
 from tablekeeper.hardware.serial.port import PortFinder, SerialPodLink
 from tablekeeper.hardware.serial.sim.micropod import FIRMWARE_DIR, SHARED_DIR, MicroPod, micropython_binary
 
+from ..hardware import presses
 from . import mp_checks
 
 MICROPYTHON = micropython_binary()
@@ -132,12 +133,12 @@ def firmware_debounce():
 UNIT = 1 / 1024
 
 
-def run_both(script):
+def run_both(script, eager=True):
     """Feed the same contact edges (ms on the pod, ms/1024 s on the host) to both debouncers; their events."""
-    fw = firmware_debounce().Debouncer(20, 600, 150)
+    fw = firmware_debounce().Debouncer(20, 600, 150, eager=eager)
     got_fw, got_host = [], []
     host = HostDebouncer(1, "main", lambda e: got_host.append((e.kind, round(e.at / UNIT))),
-                         Timing(20 * UNIT, 600 * UNIT, 150 * UNIT))
+                         Timing(20 * UNIT, 600 * UNIT, 150 * UNIT, eager=eager, noise=UNIT))
     for t, level in script:
         fw.tick(t, lambda k, due: got_fw.append((proto.KINDS[k], due)))
         host.tick(t * UNIT)
@@ -154,16 +155,34 @@ edges = st.lists(st.tuples(st.integers(0, 400), st.booleans()), min_size=1, max_
 
 
 @settings(max_examples=150, deadline=None)
-@given(edges)
-@example([(0, True), (262, False), (282, True)])  # a level lasting exactly the debounce time
-def test_pod_debounce_equals_host_debounce(script):
-    """Buttons with debounce: the pod's debounce/hold/repeat gives exactly the host's events and times."""
-    fw, host = run_both(script)
+@given(edges, st.booleans())
+@example([(0, True), (262, False), (282, True)], False)  # a level lasting exactly the debounce time
+@example([(0, True), (1, False), (30, True), (31, True), (40, False)], True)  # exactly the noise threshold
+def test_pod_debounce_equals_host_debounce(script, eager):
+    """Buttons with debounce: the pod's debounce/hold/repeat gives exactly the host's events and times,
+    eager or stable-wait."""
+    fw, host = run_both(script, eager)
     assert fw == host
 
 
+def run_micropython_debounce(scripts, args: str, end: int):
+    """Each contact script through ``debounce.Debouncer(<args>)`` under MicroPython, its timers run until
+    ``end`` after the last edge; the events of each script."""
+    prog = ("import debounce\nK=('press','release','hold','repeat')\n"
+            f"for s in {scripts!r}:\n"
+            f"    d = debounce.Debouncer({args}); out = []\n"
+            "    for t, lv in s:\n"
+            "        d.tick(t, lambda k, due: out.append((K[k], due))); d.edge(t, lv)\n"
+            f"    d.tick(s[-1][0] + {end}, lambda k, due: out.append((K[k], due)))\n"
+            "    print(repr(out))\n")
+    lines = micropython("-c", prog).splitlines()
+    assert len(lines) == len(scripts)
+    return [[tuple(x) for x in eval(line)] for line in lines]
+
+
 @needs_micropython
-def test_pod_debounce_under_micropython_equals_host():
+@pytest.mark.parametrize("eager", [True, False], ids=["eager", "stable-wait"])
+def test_pod_debounce_under_micropython_equals_host(eager):
     """... and under MicroPython too, on random contact scripts."""
     rng = random.Random(9)
     scripts = []
@@ -173,17 +192,48 @@ def test_pod_debounce_under_micropython_equals_host():
             t += rng.choice([1, 3, 8, 15, 25, 40, 200, 700])
             s.append((t, rng.random() < 0.5))
         scripts.append(s)
-    prog = ("import debounce\nK=('press','release','hold','repeat')\n"
-            f"for s in {scripts!r}:\n"
-            "    d = debounce.Debouncer(20, 600, 150); out = []\n"
-            "    for t, lv in s:\n"
-            "        d.tick(t, lambda k, due: out.append((K[k], due))); d.edge(t, lv)\n"
-            "    d.tick(s[-1][0] + 2000, lambda k, due: out.append((K[k], due)))\n"
-            "    print(repr(out))\n")
-    lines = micropython("-c", prog).splitlines()
-    assert len(lines) == len(scripts)
-    for line, script in zip(lines, scripts):
-        assert eval(line) == [tuple(x) for x in run_both(script)[1]]
+    for got, script in zip(run_micropython_debounce(scripts, f"20, 600, 150, eager={eager!r}", 2000), scripts):
+        assert got == run_both(script, eager)[1]
+
+
+# -- debounce: one press per physical press, whatever the bounce ---------------------------------------------
+def pod_events(edges, eager):
+    """The pod debouncer's events ``[(kind, µs)]`` for contact edges in microseconds (it only adds and
+    compares, so it counts in whatever unit its timing is given in)."""
+    d = firmware_debounce().Debouncer(presses.DEBOUNCE, presses.HOLD, presses.REPEAT, eager=eager,
+                                      noise_ms=presses.NOISE)
+    out = []
+
+    def emit(k, due):
+        out.append((proto.KINDS[k], due))
+
+    for t, level in edges:
+        d.tick(t, emit)
+        d.edge(t, level)
+    d.tick(edges[-1][0] + 3_000_000, emit)
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(presses.physical_presses())
+def test_pod_gives_one_press_and_one_release_per_chattering_press(script):
+    """The pod's debouncer: exactly one press and one release per physical press whatever its bounce trains,
+    in order, at most the settle time (1 ms eager, 20 ms stable-wait) after the contact came to rest."""
+    edges, made = script
+    presses.check_one_press_per_press(pod_events(edges, True), made, presses.NOISE)
+    presses.check_one_press_per_press(pod_events(edges, False), made, presses.DEBOUNCE)
+
+
+@needs_micropython
+def test_pod_gives_one_press_per_chattering_press_under_micropython():
+    """... and under MicroPython, on seeded random physical presses (the same events as under CPython)."""
+    rng = random.Random(5)
+    scripts = [presses.script(rng.randint, rng.randint(1, 5)) for _ in range(40)]
+    args = f"{presses.DEBOUNCE}, {presses.HOLD}, {presses.REPEAT}, noise_ms={presses.NOISE}"
+    runs = run_micropython_debounce([edges for edges, _ in scripts], args, 3_000_000)
+    for got, (edges, made) in zip(runs, scripts):
+        presses.check_one_press_per_press(got, made, presses.NOISE)
+        assert got == pod_events(edges, True)
 
 
 # -- the whole firmware under MicroPython, on a pty, against the host link -----------------------------------
