@@ -342,6 +342,8 @@ class SeatControls:
         return self._screen_view(state, ENTRY, _say(self._item.label if self._item else "", catalog),
                                  message, catalog, lines=lines, prompt=_say(ask.label, catalog),
                                  value=shown, step=f"{self._step + 1}/{len(steps)}" if len(steps) > 1 else "",
+                                 hint=translated(_("select: add, main: end") if ask.step == g.LIST
+                                                 else _("main: next, select: back"), catalog),
                                  cursor=-1 if ask.step != g.LIST else len(value or ()))
 
     # -- PREVIEW --------------------------------------------------------------------------
@@ -358,7 +360,8 @@ class SeatControls:
         for name in sorted(g.random_fields(rules, state, action)):
             lines.append(str(translated(_("{field}: the device decides", field=word("field", name)), catalog)))
         return self._screen_view(state, PREVIEW, title, message, catalog, lines=tuple(lines),
-                                 prompt=translated(_("OK?"), catalog))
+                                 prompt=translated(_("OK?"), catalog),
+                                 hint=translated(_("main: do it, select: back"), catalog))
 
     def _preview(self, rules, state, button, click, held) -> Intent:
         if button == SELECT and held:

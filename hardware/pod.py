@@ -57,7 +57,7 @@ class PodView:
     field's name, ``value`` what it is now, ``lines`` a list entered so far,
     ``step`` "2/3") or ``preview`` (``lines`` say what the action will
     change, ``prompt`` asks to confirm). ``title`` names the action (or the
-    menu) on the screens other than home.
+    menu) on the screens other than home; ``hint`` says what the buttons do there.
     """
 
     seat: int
@@ -79,6 +79,7 @@ class PodView:
     prompt: str = ""
     value: str = ""
     step: str = ""
+    hint: str = ""
 
     @property
     def focus_name(self) -> str:

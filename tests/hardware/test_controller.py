@@ -445,3 +445,52 @@ def test_dry_run_leaves_the_state_untouched():
         grammar.dry_run(t.rules, t.state, {"action": "drink", "player": "Ben"})
     grammar.dry_run(t.rules, t.state, {"action": "drink", "player": "Ana", "alcohol": 2})
     assert canonical(t.state) == before
+
+
+# -- on the screen ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["home", "menu", "number", "preview", "list", "refused"])
+def test_every_screen_renders_inside_the_burn_in_margin_and_equal_views_render_equal(name):
+    from tablekeeper.hardware import screenshots
+
+    view = screenshots.scene(name)
+    img = render(view)
+    assert img.size == (128, 64) and img.getbbox() is not None
+    px = img.load()
+    assert not any(px[127, y] for y in range(64)) and not any(px[x, 63] for x in range(128))
+    assert render(copy.deepcopy(view)).tobytes() == img.tobytes()
+
+
+def test_the_docs_pictures_are_what_the_renderer_draws_now(tmp_path):
+    from pathlib import Path
+
+    from PIL import Image, ImageChops
+
+    from tablekeeper.hardware import screenshots
+
+    docs = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+    for path in screenshots.write(tmp_path):
+        committed = Image.open(docs / path.name).convert("L")
+        assert ImageChops.difference(Image.open(path).convert("L"), committed).getbbox() is None, (
+            f"{path.name} is out of date: python -m tablekeeper.hardware.screenshots docs/screenshots")
+
+
+def test_the_grammar_speaks_the_tables_language():
+    from tablekeeper.ui.i18n import load_catalog
+
+    es = load_catalog("es")
+    t = bloody_night()
+    t.hold("Ana", SELECT)
+    menu = t.view("Ana", es)
+    assert menu.title == "acciones" and "sobornar…" in menu.lines and menu.lines[-1] == "deshacer"
+    t.click("Ana", DOWN, t.view("Ana").lines.index("bribe…"))
+    t.click("Ana", MAIN)
+    entry = t.view("Ana", es)
+    assert (entry.prompt, entry.hint) == ("habitación", "main: sigue, select: atrás")
+    t.click("Ana", UP)
+    t.hold("Ana", MAIN)
+    preview = t.view("Ana", es)
+    assert preview.prompt == "¿OK?" and preview.hint == "main: hazlo, select: atrás"
+    assert render(preview) != render(t.view("Ana"))
+    said = grammar.affected(t.rules, t.state, t.rules.apply(t.state, {"action": "adjust", "player": "Ben",
+                                                                         "counter": "cash", "delta": 2})[0], "Ana")
+    assert said["Ben"].translated(es) == "de Ana: efectivo +2"
