@@ -450,7 +450,7 @@ def test_dry_run_leaves_the_state_untouched():
 # -- on the screen ------------------------------------------------------------------------------------
 @pytest.mark.parametrize("name", ["home", "menu", "number", "preview", "list", "refused"])
 def test_every_screen_renders_inside_the_burn_in_margin_and_equal_views_render_equal(name):
-    from tablekeeper.hardware import screenshots
+    from . import screenshots
 
     view = screenshots.scene(name)
     img = render(view)
@@ -465,13 +465,13 @@ def test_the_docs_pictures_are_what_the_renderer_draws_now(tmp_path):
 
     from PIL import Image, ImageChops
 
-    from tablekeeper.hardware import screenshots
+    from . import screenshots
 
     docs = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
     for path in screenshots.write(tmp_path):
         committed = Image.open(docs / path.name).convert("L")
         assert ImageChops.difference(Image.open(path).convert("L"), committed).getbbox() is None, (
-            f"{path.name} is out of date: python -m tablekeeper.hardware.screenshots docs/screenshots")
+            f"{path.name} is out of date: python -m tests.hardware.screenshots docs/screenshots")
 
 
 def test_the_grammar_speaks_the_tables_language():

@@ -1,6 +1,6 @@
 """The pictures of docs/hardware.md, "The pod's four buttons": real pod screens, made by pressing buttons.
 
-    python -m tablekeeper.hardware.screenshots docs/screenshots
+    .venv/bin/python -m tests.hardware.screenshots docs/screenshots
 
 writes ``pod-home.png``, ``pod-menu.png``, ``pod-number.png``,
 ``pod-list.png``, ``pod-preview.png`` and ``pod-refused.png``: each the
@@ -8,7 +8,8 @@ writes ``pod-home.png``, ``pod-menu.png``, ``pod-number.png``,
 scaled x3 (nearest neighbour, so every pixel stays a sharp square). Each
 scene is a game, a few actions and the button events that lead to the
 screen, through the same :class:`~tablekeeper.hardware.inputs.SeatControls`
-as a real pod.
+as a real pod. (Here beside the golden screens, not in hardware/: the
+scenes name games, and the pods' code never does.)
 """
 from __future__ import annotations
 
@@ -17,11 +18,11 @@ from pathlib import Path
 
 from PIL import Image
 
-from ..engine.match import Match
-from ..engine.registry import make_rules
-from .inputs import SeatControls
-from .pod import DOWN, HOLD, MAIN, PRESS, RELEASE, SELECT, UP, InputEvent, PodView
-from .render import render
+from tablekeeper.engine.match import Match
+from tablekeeper.engine.registry import make_rules
+from tablekeeper.hardware.inputs import SeatControls
+from tablekeeper.hardware.pod import DOWN, HOLD, MAIN, PRESS, RELEASE, SELECT, UP, InputEvent, PodView
+from tablekeeper.hardware.render import render
 
 SCALE = 3
 
