@@ -104,6 +104,9 @@ class Game:
     #: The player counter that decides the game (the end screen's chart follows it); None: no
     #: preference (the screens take the first player counter).
     main_counter: ClassVar[str | None] = None
+    #: Actions a seat's pod never lists in its menu: corrections that belong on the touchscreen
+    #: (the pod still does whatever the game's ``seat_actions`` offer).
+    off_pod: ClassVar[frozenset[str]] = frozenset()
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)
@@ -270,9 +273,43 @@ class Game:
 
         Each item is ``{"label": "drink", "action": {...}}`` (a complete,
         legal-looking action for this player; the engine still validates it).
-        The pod's main button does the first. Default: none.
+        The pod's main button does the first. An item may add ``"ask":
+        [field, ...]``: optional fields the pod asks before doing it (a
+        drink's effects), each starting at the item's value or the default.
+        Default: none.
         """
         return []
+
+    def pod_actions(self, state: dict[str, Any], name: str) -> list[str]:
+        """The actions a seat's pod menu lists for ``name`` after its ``seat_actions``, most likely first.
+
+        The pod asks their fields one by one (:meth:`pod_field`) and dry-runs
+        the result, so a game only narrows the list when it knows better.
+        Default: every declared action but the :attr:`off_pod` ones, the game's
+        own before the generic corrections every game has.
+        """
+        every_game = {vars(fn)["_tk_action"][0] for fn in vars(Game).values() if hasattr(fn, "_tk_action")}
+        generic = [n for n in self.actions if n in every_game]
+        own = [n for n in self.actions if n not in every_game]
+        return [n for n in own + generic if n not in self.off_pod]
+
+    def pod_field(self, state: dict[str, Any], name: str, action: str, field: Field) -> Field | None:
+        """How a seat's pod asks ``field`` of ``action`` for ``name``: a field (the declared one, or a
+        stand-in a pod can enter with four buttons), or None: the pod leaves it out.
+
+        Default: the declared field; a counter's name is a choice among the
+        player counters; free text and ``raw`` values are left out (a game that
+        knows how to ask one returns a stand-in, e.g. a choice among the decks
+        in play). A required field left out keeps the action off the pod.
+        """
+        if field.kind == "raw":
+            return None
+        if field.kind == "str" and not field.choices:
+            if field.name == "counter" and action in ("adjust", "transfer"):
+                return Field(field.name, "str", field.required, field.default, tuple(self.player_counters),
+                             doc=field.doc)
+            return None
+        return field
 
     def describe(self, action: dict[str, Any]) -> str:
         """One action in words, for the history (see :meth:`words` for naming who acted)."""

@@ -1,39 +1,58 @@
-"""The per-seat input map: button events become engine actions or pod-local changes.
+"""The per-seat input map: four buttons, one grammar for every game and every action.
 
 Runs only on the owner thread (the one that took the event off the queue):
 it reads the state and returns the action to apply; it never applies one.
+What a pod can ask comes from the actions' declared fields
+(:mod:`tablekeeper.hardware.grammar`), so every action a player may take is
+possible from that player's own pod, and the routine ones stay one press.
 
-The map, the same for every game (the game decides the main action through
-its ``seat_actions`` hook)::
+The grammar (``click`` = released before the hold time)::
 
-    up      press, hold, each repeat   adjust the focused counter by +1
-    down    press, hold, each repeat   adjust the focused counter by -1
-    select  click (released, not held) focus the next counter
-    select  hold                       the main button offers the next action
-    main    press                      do the offered action (the first of
-                                       seat_actions unless select-hold moved on)
+    HOME     up/down     press, hold, repeat   the focused counter ±1 (an adjust)
+             select      click                 focus the next counter
+             select      hold                  the MENU
+             main        press                 the offered action (the game's most likely):
+                                               done at once, or its entry steps
+    MENU     up/down     press, hold, repeat   move through the actions (wraps)
+             main        click                 choose: done at once, or its entry steps
+             select      click or hold         back HOME
+    ENTRY    up/down     press, hold, repeat   change the value (numbers: repeats speed up)
+             main        click                 next step; after the last, the PREVIEW
+             main        hold                  the PREVIEW now (the other steps as they start)
+             select      click                 back one step (a list: take back its last number)
+             select      hold                  cancel: HOME
+    LIST     select      click                 add the number and start the next
+    PREVIEW  main        click or hold         do it
+             select      click                 back to the last step; hold: cancel, HOME
 
-So every routine action is at most two presses: a counter is ±1 away when
-focused and one select away otherwise; the most likely action is one press
-and the next one a select-hold then a press.
+A dry run that the rules refuse shows the refusal at once and stays at the
+step. When another player's action makes the one being entered impossible,
+the pod goes HOME and says so (the next press only acknowledges it).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from ..engine.messages import _, word
+from ..engine.errors import RuleError
+from ..engine.messages import _, translated, word
+from . import grammar as g
 from .pod import DOWN, HOLD, MAIN, PRESS, RELEASE, REPEAT, SELECT, UP, InputEvent, PodView
-from .views import focus_index, pod_view
+from .views import focus_index, pod_view, seat_number
 
 STEP_KINDS = (PRESS, HOLD, REPEAT)
+HOME, MENU, ENTRY, PREVIEW = "home", "menu", "entry", "preview"
+#: Repeats of a held up/down that step by 1 before the steps grow to FAST.
+SLOW_REPEATS = 4
+FAST = 5
 
 
 @dataclass(frozen=True)
 class Intent:
     """What one event asks for: an engine action to apply, and/or a short message for the pod.
 
-    ``changed``: the pod's own view changed (focus, offered action) even
-    without an engine action.
+    ``changed``: the pod's own view changed (focus, screen, a value entered)
+    even without an engine action.
     """
 
     action: dict | None = None
@@ -42,75 +61,129 @@ class Intent:
 
 
 NOTHING = Intent()
+CHANGED = Intent(changed=True)
 
 
 class SeatControls:
-    """One seat's input map and pod-local state (focused counter, offered action)."""
+    """One seat's place in the button grammar: its screen, focus, menu cursor, the action being entered.
+
+    Deterministic and plain data (``copy.deepcopy`` gives an independent
+    pod); :meth:`key` is all of it, so a view is a function of the game's
+    state, ``key()``, the message and the language.
+    """
 
     def __init__(self, seat: int, player: str):
         self.seat = seat
         self.player = player
         self.focus: str | None = None  # the focused counter's name (None: the first)
-        self.pick = 0  # index into seat_actions of the action the main button offers
-        self._labels: tuple[str, ...] = ()
+        self.pick = 0  # which of seat_actions the main button offers (the first: the most likely)
+        self._labels: tuple[str, ...] = ()  # the seat_actions' labels pick refers to
+        self.screen = HOME
+        self.cursor = 0  # the menu's chosen line
+        self._item: g.Item | None = None  # the action being entered
+        self._from = HOME  # where select goes back to from the first step
+        self._step = 0
+        self._values: dict[str, Any] = {}  # field → value entered (a list as a tuple)
+        self._elem: int | None = None  # a list's number being set (None: none yet)
+        # The gesture in progress: buttons pressed on this screen (a release then is a click),
+        # buttons held, how many repeats so far.
+        self._armed: set[str] = set()
         self._held: set[str] = set()
+        self._run = 0
 
-    def _counters(self, rules, state):
-        return [(str(k), v) for k, v in rules.seat_view(state, self.player).get("counters", ())]
-
-    def _actions(self, rules, state) -> list[dict]:
-        actions = rules.seat_actions(state, self.player)
-        labels = tuple(str(a.get("label", "")) for a in actions)
-        if labels != self._labels:  # a new situation: offer the most likely action again
-            self._labels = labels
-            self.pick = 0
-        return actions
+    # -- what the owner reads -------------------------------------------------------------
+    def key(self) -> tuple:
+        """Everything this pod keeps, hashable: equal keys (with the same game version, message and
+        language) give equal views, and a press that can change the view changes it."""
+        return (self.screen, self.focus, self.pick, self._labels, self.cursor,
+                self._item.ident if self._item else None, self._from, self._step,
+                tuple(sorted(self._values.items())), self._elem,
+                tuple(sorted(self._armed)), tuple(sorted(self._held)), self._run)
 
     def view(self, rules, state: dict, message: str = "", catalog=None) -> PodView:
-        """What this seat's pod shows now, in ``catalog``'s language (None: English)."""
-        actions = self._actions(rules, state)
-        return pod_view(rules, state, self.player, self.focus if self.focus is not None else 0,
-                        pick=self.pick, message=message, catalog=catalog, actions=actions)
+        """What this seat's pod shows now, in ``catalog``'s language (None: English). Changes nothing."""
+        if self.screen == MENU:
+            return self._menu_view(rules, state, message, catalog)
+        if self.screen in (ENTRY, PREVIEW):
+            stale = self._stale(rules, state)
+            if stale is not None:
+                return self._home_view(rules, state, message or stale, catalog)
+            if self.screen == ENTRY:
+                return self._entry_view(rules, state, message, catalog)
+            return self._preview_view(rules, state, message, catalog)
+        return self._home_view(rules, state, message, catalog)
 
+    # -- events ---------------------------------------------------------------------------
     def handle(self, event: InputEvent, rules, state: dict) -> Intent:
-        """The intent of ``event``; updates focus/pick. Never touches the engine."""
+        """The intent of ``event``; updates this pod's place in the grammar. Never touches the engine."""
         button, kind = event.button, event.kind
-        if kind == HOLD:
+        if kind == PRESS:
+            self._armed.add(button)
+            self._run = 0
+        elif kind == HOLD:
             self._held.add(button)
+        elif kind == REPEAT:
+            self._run += 1
+        click = held = False
+        if kind == RELEASE:
+            click = button in self._armed and button not in self._held
+            self._armed.discard(button)
+            self._held.discard(button)
+        elif kind == HOLD and button in self._armed:
+            held = True
+            self._armed.discard(button)
+        if self.screen in (ENTRY, PREVIEW):
+            stale = self._stale(rules, state)
+            if stale is not None:
+                self._go(HOME)
+                return Intent(message=stale, changed=True)
+        if self.screen == MENU:
+            return self._menu(rules, state, button, kind, click, held)
+        if self.screen == ENTRY:
+            return self._entry(rules, state, button, kind, click, held)
+        if self.screen == PREVIEW:
+            return self._preview(rules, state, button, click, held)
+        return self._home(rules, state, button, kind, click, held)
+
+    def _go(self, screen: str) -> None:
+        # A new screen: a button still down from the old one does nothing when released.
+        self.screen = screen
+        self._armed.clear()
+        if screen in (HOME, MENU):
+            self._item, self._step, self._values, self._elem = None, 0, {}, None
+
+    # -- HOME -----------------------------------------------------------------------------
+    def _offered(self, rules, state) -> tuple[list[dict], int]:
+        actions = rules.seat_actions(state, self.player)
+        labels = tuple(str(a.get("label", "")) for a in actions)
+        return actions, (self.pick if labels == self._labels else 0)
+
+    def _home_view(self, rules, state, message, catalog) -> PodView:
+        actions, pick = self._offered(rules, state)
+        return pod_view(rules, state, self.player, self.focus if self.focus is not None else 0,
+                        pick=pick, message=message, catalog=catalog, actions=actions)
+
+    def _home(self, rules, state, button, kind, click, held) -> Intent:
         if button in (UP, DOWN):
-            if kind not in STEP_KINDS:
-                return NOTHING
-            return self._step(rules, state, 1 if button == UP else -1)
+            return self._step_counter(rules, state, 1 if button == UP else -1) if kind in STEP_KINDS else NOTHING
         if button == SELECT:
-            if kind == RELEASE:
-                if button in self._held:
-                    self._held.discard(button)
-                    return NOTHING
-                return self._next_focus(rules, state)
-            if kind == HOLD:
-                actions = self._actions(rules, state)
-                if len(actions) > 1:
-                    self.pick = (self.pick + 1) % len(actions)
-                    return Intent(changed=True)
-                return Intent(message=_("no other action now") if actions else _("nothing to do now"))
-            return NOTHING
-        if button == MAIN:
-            if kind == RELEASE:
-                self._held.discard(button)
-            if kind != PRESS:
-                return NOTHING
-            actions = self._actions(rules, state)
+            if held:
+                self._go(MENU)
+                self.cursor = 0
+                return CHANGED
+            return self._next_focus(rules, state) if click else NOTHING
+        if button == MAIN and kind == PRESS:
+            actions, pick = self._offered(rules, state)
+            self._labels, self.pick = tuple(str(a.get("label", "")) for a in actions), 0
             if not actions:
                 return Intent(message=_("nothing to do now"))
-            chosen = actions[self.pick % len(actions)]
-            self.pick = 0
-            return Intent(action=dict(chosen["action"]))
-        if kind == RELEASE:
-            self._held.discard(button)
+            chosen = actions[pick % len(actions)]
+            item = g.Item(g.SEAT, chosen.get("label", ""), dict(chosen["action"]), tuple(chosen.get("ask", ())))
+            return self._start(rules, state, item, HOME)
         return NOTHING
 
-    def _step(self, rules, state, delta: int) -> Intent:
-        counters = self._counters(rules, state)
+    def _step_counter(self, rules, state, delta: int) -> Intent:
+        counters = [(str(k), v) for k, v in rules.seat_view(state, self.player).get("counters", ())]
         if not counters:
             return Intent(message=_("no counter to change"))
         name = counters[focus_index(counters, self.focus if self.focus is not None else 0)][0]
@@ -119,9 +192,210 @@ class SeatControls:
         return Intent(action={"action": "adjust", "player": self.player, "counter": name, "delta": delta})
 
     def _next_focus(self, rules, state) -> Intent:
-        counters = self._counters(rules, state)
+        counters = [(str(k), v) for k, v in rules.seat_view(state, self.player).get("counters", ())]
         if len(counters) < 2:
             return NOTHING
         i = focus_index(counters, self.focus if self.focus is not None else 0)
         self.focus = counters[(i + 1) % len(counters)][0]
-        return Intent(changed=True)
+        return CHANGED
+
+    # -- MENU -----------------------------------------------------------------------------
+    def _menu_view(self, rules, state, message, catalog) -> PodView:
+        items = g.menu(rules, state, self.player)
+        lines = tuple(_say(i.label, catalog) + ("…" if self._asks_something(rules, state, i) else "")
+                      for i in items)
+        return self._screen_view(state, MENU, translated(_("actions"), catalog), message, catalog,
+                                 lines=lines, cursor=self.cursor % len(items))
+
+    def _asks_something(self, rules, state, item: g.Item) -> bool:
+        return bool(g.asks(rules, state, self.player, item))
+
+    def _menu(self, rules, state, button, kind, click, held) -> Intent:
+        items = g.menu(rules, state, self.player)
+        if button in (UP, DOWN):
+            if kind in STEP_KINDS:
+                self.cursor = (self.cursor % len(items) + (-1 if button == UP else 1)) % len(items)
+                return CHANGED
+            return NOTHING
+        if button == SELECT and (click or held):
+            self._go(HOME)
+            return CHANGED
+        if button == MAIN and (click or held):
+            return self._start(rules, state, items[self.cursor % len(items)], MENU)
+        return NOTHING
+
+    # -- ENTRY ----------------------------------------------------------------------------
+    def _start(self, rules, state, item: g.Item, came_from: str) -> Intent:
+        """Begin ``item``: done at once when there is nothing to ask, else its first step."""
+        steps = g.asks(rules, state, self.player, item)
+        if steps is None:
+            return Intent(message=_("this needs the touchscreen"))
+        if not steps:
+            self._go(HOME)
+            return Intent(action=dict(item.action), changed=True)
+        self._go(ENTRY)
+        self._item, self._from, self._step, self._elem = item, came_from, 0, None
+        self._values = {a.field.name: a.start(item.action.get(a.field.name)) for a in steps}
+        return CHANGED
+
+    def _steps(self, rules, state) -> tuple[g.Ask, ...]:
+        assert self._item is not None
+        return g.asks(rules, state, self.player, self._item) or ()
+
+    def _stale(self, rules, state) -> str | None:
+        """Why the action being entered cannot go on in ``state`` (another player acted), or None."""
+        if self._item is None:
+            return None
+        if self._item.ident in {i.ident for i in g.menu(rules, state, self.player)}:
+            return None
+        return _("no longer possible: {action}", action=self._item.label)
+
+    def _action(self, rules, state) -> dict:
+        assert self._item is not None
+        values = dict(self._values)
+        steps = self._steps(rules, state)
+        ask = self._current(steps)
+        if ask.step == g.LIST and self._elem is not None:  # a list's number being set counts as entered
+            values[ask.field.name] = tuple(values[ask.field.name]) + (self._elem,)
+        return g.complete(self._item, steps, values)
+
+    def _current(self, steps) -> g.Ask:
+        return steps[min(self._step, len(steps) - 1)]
+
+    def _entry(self, rules, state, button, kind, click, held) -> Intent:
+        steps = self._steps(rules, state)
+        ask = self._current(steps)
+        name = ask.field.name
+        if button in (UP, DOWN):
+            if kind not in STEP_KINDS:
+                return NOTHING
+            delta = 1 if button == UP else -1
+            if ask.step in (g.NUMBER, g.LIST):
+                delta *= FAST if kind == REPEAT and self._run > SLOW_REPEATS else 1
+            if ask.step == g.NUMBER:
+                self._values[name] = ask.number(self._values[name], delta)
+            elif ask.step == g.LIST:
+                self._elem = g.Ask(ask.field, g.NUMBER).number(self._elem, delta, unset=True)
+            elif ask.step == g.BOOL:
+                self._values[name] = not self._values[name]
+            else:
+                self._values[name] = ask.cycle(self._values[name], delta)
+            return CHANGED
+        if button == SELECT:
+            if held:
+                self._go(HOME)
+                return CHANGED
+            if not click:
+                return NOTHING
+            if ask.step == g.LIST and self._elem is not None:
+                self._values[name] = tuple(self._values[name]) + (self._elem,)
+                self._elem = None
+                return CHANGED
+            if ask.step == g.LIST and self._values[name]:
+                *rest, last = self._values[name]
+                self._values[name], self._elem = tuple(rest), last
+                return CHANGED
+            return self._back(steps)
+        if button == MAIN and (click or held):
+            if ask.step == g.LIST and self._elem is not None:
+                self._values[name] = tuple(self._values[name]) + (self._elem,)
+                self._elem = None
+            if click and self._step < len(steps) - 1:
+                self._step += 1
+                return CHANGED
+            return self._to_preview(rules, state)
+        return NOTHING
+
+    def _back(self, steps) -> Intent:
+        if self._step > 0:
+            self._step -= 1
+            self._elem = None
+            return CHANGED
+        came_from = self._from
+        self._go(came_from)
+        return CHANGED
+
+    def _to_preview(self, rules, state) -> Intent:
+        try:
+            g.dry_run(rules, state, self._action(rules, state))
+        except RuleError as e:
+            return Intent(message=_refusal(e), changed=True)
+        self._go(PREVIEW)
+        return CHANGED
+
+    def _entry_view(self, rules, state, message, catalog) -> PodView:
+        steps = self._steps(rules, state)
+        ask = self._current(steps)
+        value = self._values.get(ask.field.name)
+        lines: tuple[str, ...] = ()
+        if ask.step == g.LIST:
+            lines = (" ".join(str(v) for v in value) if value else "",)
+            shown = "–" if self._elem is None else str(self._elem)
+        elif ask.step == g.BOOL:
+            shown = str(translated(_("yes") if value else _("no"), catalog))
+        elif value is None:
+            shown = "–"
+        elif ask.step == g.CHOICE:
+            shown = _say(g.choice_word(ask.field.name, str(value)), catalog)
+        else:
+            shown = str(value)
+        return self._screen_view(state, ENTRY, _say(self._item.label if self._item else "", catalog),
+                                 message, catalog, lines=lines, prompt=_say(ask.label, catalog),
+                                 value=shown, step=f"{self._step + 1}/{len(steps)}" if len(steps) > 1 else "",
+                                 hint=translated(_("select: add, main: end") if ask.step == g.LIST
+                                                 else _("main: next, select: back"), catalog),
+                                 cursor=-1 if ask.step != g.LIST else len(value or ()))
+
+    # -- PREVIEW --------------------------------------------------------------------------
+    def _preview_view(self, rules, state, message, catalog) -> PodView:
+        assert self._item is not None
+        title = _say(self._item.label, catalog)
+        action = self._action(rules, state)
+        try:
+            after, events = g.dry_run(rules, state, action)
+        except RuleError as e:
+            return self._screen_view(state, PREVIEW, title, message or translated(_refusal(e), catalog),
+                                     catalog)
+        lines = [str(translated(m, catalog)) for m in g.change_lines(rules, state, after, events)]
+        for name in sorted(g.random_fields(rules, state, action)):
+            lines.append(str(translated(_("{field}: the device decides", field=word("field", name)), catalog)))
+        return self._screen_view(state, PREVIEW, title, message, catalog, lines=tuple(lines),
+                                 prompt=translated(_("OK?"), catalog),
+                                 hint=translated(_("main: do it, select: back"), catalog))
+
+    def _preview(self, rules, state, button, click, held) -> Intent:
+        if button == SELECT and held:
+            self._go(HOME)
+            return CHANGED
+        if button == SELECT and click:
+            self.screen = ENTRY
+            return CHANGED
+        if button != MAIN or not (click or held):
+            return NOTHING
+        assert self._item is not None
+        action = self._action(rules, state)
+        try:
+            g.dry_run(rules, state, action)
+        except RuleError as e:
+            self.screen = ENTRY
+            return Intent(message=_refusal(e), changed=True)
+        self._go(HOME)
+        return Intent(action=action, changed=True)
+
+    # -- shared ---------------------------------------------------------------------------
+    def _screen_view(self, state, screen, title, message, catalog, **kw) -> PodView:
+        turn = state.get("turn")
+        your_turn = isinstance(turn, dict) and turn.get("player") == self.player and not state.get("over")
+        return PodView(seat=seat_number(state, self.player), player=self.player, screen=screen, title=str(title),
+                       your_turn=bool(your_turn), message=str(translated(message, catalog)), **kw)
+
+
+def _say(message, catalog) -> str:
+    """A word of the game in the table's language; an identifier without a translation ("end_turn")
+    is shown with spaces."""
+    text = str(translated(message, catalog))
+    return text.replace("_", " ") if text == str(message) else text
+
+
+def _refusal(e: RuleError) -> str:
+    return e.args[0] if len(e.args) == 1 else str(e)

@@ -49,6 +49,15 @@ class PodView:
     it does nothing); ``choices`` how many actions the select-hold gesture
     cycles through. ``message`` is a transient line: why the last press was
     refused.
+
+    ``screen`` says which of the pod's screens this is (the button grammar of
+    :mod:`tablekeeper.hardware.inputs`): ``home`` (the fields above),
+    ``menu`` (``lines`` are the actions, ``cursor`` the chosen one),
+    ``entry`` (one field of an action being entered: ``prompt`` is the
+    field's name, ``value`` what it is now, ``lines`` a list entered so far,
+    ``step`` "2/3") or ``preview`` (``lines`` say what the action will
+    change, ``prompt`` asks to confirm). ``title`` names the action (or the
+    menu) on the screens other than home; ``hint`` says what the buttons do there.
     """
 
     seat: int
@@ -63,6 +72,14 @@ class PodView:
     action: str = ""
     choices: int = 0
     message: str = ""
+    screen: str = "home"
+    title: str = ""
+    lines: tuple[str, ...] = ()
+    cursor: int = -1
+    prompt: str = ""
+    value: str = ""
+    step: str = ""
+    hint: str = ""
 
     @property
     def focus_name(self) -> str:
@@ -79,6 +96,8 @@ class PodView:
 
     def as_text(self) -> str:
         """A few lines of plain text, for a terminal's quick look at the pods."""
+        if self.screen != "home":
+            return self._screen_text()
         turn = " <" if self.your_turn else ""
         head = f"[{self.seat}] {self.player}{turn}"
         focus = f"{self.focus_name} {self.focus_value}" if self.counters else "-"
@@ -94,6 +113,21 @@ class PodView:
         if self.message:
             lines.append(f"  refused: {self.message}")
         return "\n".join(lines)
+
+    def _screen_text(self) -> str:
+        head = f"[{self.seat}] {self.player}: {self.title}"
+        if self.step:
+            head += f" ({self.step})"
+        out = [head]
+        if self.screen == "menu":
+            out += [f"  {'>' if i == self.cursor else ' '} {line}" for i, line in enumerate(self.lines)]
+        else:
+            out += [f"  {line}" for line in self.lines]
+        if self.prompt or self.value:
+            out.append(f"  {self.prompt} {self.value}".rstrip())
+        if self.message:
+            out.append(f"  refused: {self.message}")
+        return "\n".join(out)
 
 
 @dataclass(frozen=True)

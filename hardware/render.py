@@ -11,9 +11,20 @@ of :mod:`tablekeeper.hardware.face` never cuts anything off)::
 A refusal message covers the lower half, inverted, for as long as the view
 carries it. Fonts are DejaVu (Bitstream Vera licence), shipped in
 ``hardware/fonts``.
+
+The other screens of the button grammar (``view.screen``)::
+
+    menu     y 0-10 seat, name | "actions"; four lines of 12 px, the chosen one
+             inverted; ▲/▼ at the right edge when more lines are above/below
+    entry    y 0-10 the action | "2/4"; y 12-21 the field's name; y 23-48 its
+             value (digits 25 px tall, a word in bold); y 51-62 the list so far
+             or what main and select do
+    preview  y 0-10 the action | "OK?" inverted; up to three lines of what will
+             change; y 51-62 what main and select do
 """
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 
@@ -67,6 +78,11 @@ def render(view: PodView) -> Image.Image:
     img = Image.new("1", (WIDTH, HEIGHT), 0)
     draw = ImageDraw.Draw(img)
     draw.fontmode = "1"
+    drawer = SCREENS.get(view.screen)
+    if drawer is not None:
+        drawer(draw, view)
+        _message(draw, view)
+        return img
     small = font(REGULAR, SMALL_SIZE)
     tiny = font(REGULAR, TINY_SIZE)
     bold = font(BOLD, SMALL_SIZE)
@@ -111,9 +127,7 @@ def render(view: PodView) -> Image.Image:
 
     # -- bottom bar: the status (inverted when the player must act) ---------
     if view.message:
-        draw.rectangle((0, 38, RIGHT, BOTTOM), fill=ON)
-        for i, line in enumerate(_wrap(small, view.message, RIGHT - 4, 2)):
-            _text(draw, (2, 40 + 11 * i), line, small, 0)
+        _message(draw, view)
         return img
     fg = ON
     if view.alert:
@@ -123,6 +137,106 @@ def render(view: PodView) -> Image.Image:
         status_font = bold if view.alert else small
         _text(draw, (1, BAR_TOP), fit(status_font, view.status, RIGHT - 2), status_font, fg)
     return img
+
+
+def _message(draw, view: PodView) -> None:
+    """A refusal over the lower half, inverted, for as long as the view carries it."""
+    if not view.message:
+        return
+    small = font(REGULAR, SMALL_SIZE)
+    rows = 2 if view.screen == "home" else 3  # home keeps its counter in sight; an entry has room
+    top = BOTTOM - 2 - 11 * rows
+    draw.rectangle((0, top, RIGHT, BOTTOM), fill=ON)
+    for i, line in enumerate(_wrap(small, view.message, RIGHT - 4, rows)):
+        _text(draw, (2, top + 2 + 11 * i), line, small, 0)
+
+
+def _header(draw, left: str, right: str, inverted: bool, *, right_box: bool = False) -> None:
+    """The top row: ``left`` in bold, ``right`` small at the right edge (boxed: a question)."""
+    tiny, bold = font(REGULAR, TINY_SIZE), font(BOLD, SMALL_SIZE)
+    fg = ON
+    if inverted:
+        draw.rectangle((0, 0, RIGHT, 10), fill=ON)
+        fg = 0
+    right_w = 0
+    if right:
+        f = bold if right_box else tiny
+        right = fit(f, right, 60)
+        right_w = _width(f, right)
+        if right_box:
+            draw.rectangle((RIGHT - right_w - 3, 0, RIGHT, 10), fill=0 if inverted else ON)
+            _text(draw, (RIGHT - 1 - right_w, 0), right, f, ON if inverted else 0)
+        else:
+            _text(draw, (RIGHT - 1 - right_w, 1), right, f, fg)
+    room = RIGHT - 2 - (right_w + 6 if right_w else 0)
+    _text(draw, (1, 0), fit(bold, left, room), bold, fg)
+
+
+MENU_ROWS = 4
+ROW = 12
+
+
+def _menu(draw, view: PodView) -> None:
+    small = font(REGULAR, SMALL_SIZE)
+    _header(draw, f"{view.seat} {view.player}", view.title, view.your_turn)
+    n = len(view.lines)
+    cursor = min(max(view.cursor, 0), n - 1) if n else -1
+    top = min(max(0, cursor - 1), max(0, n - MENU_ROWS))
+    marks = 8 if n > MENU_ROWS else 0  # a column for the scroll marks
+    for row, i in enumerate(range(top, min(n, top + MENU_ROWS))):
+        y = 12 + ROW * row
+        fg = ON
+        if i == cursor:
+            draw.rectangle((0, y, RIGHT - marks, y + ROW - 1), fill=ON)
+            fg = 0
+        _text(draw, (3, y + 1), fit(small, view.lines[i], RIGHT - marks - 5), small, fg)
+    if top > 0:  # more above
+        draw.polygon([(RIGHT - 3, 13), (RIGHT - 6, 18), (RIGHT, 18)], fill=ON)
+    if top + MENU_ROWS < n:  # more below
+        draw.polygon([(RIGHT - 6, 55), (RIGHT, 55), (RIGHT - 3, 60)], fill=ON)
+
+
+def _is_number(text: str) -> bool:
+    return text.lstrip("−-").isdigit() or text == "–"
+
+
+def _entry(draw, view: PodView) -> None:
+    tiny, small = font(REGULAR, TINY_SIZE), font(REGULAR, SMALL_SIZE)
+    _header(draw, view.title, view.step, view.your_turn)
+    _text(draw, (1, 12), fit(small, view.prompt, RIGHT - 2), small)
+    value = view.value
+    if _is_number(value):
+        big = font(DIGITS, BIG_SIZE)
+        _text(draw, (0, 24), fit(big, value, RIGHT), big)
+    else:  # a word: a player, a choice, yes/no
+        word_font = font(BOLD, 16)
+        _text(draw, (0, 30), fit(word_font, value, RIGHT), word_font)
+    bottom = view.hint
+    if view.lines and view.lines[0]:  # a list entry: the numbers so far, the last ones when long
+        bottom = "[" + view.lines[0] + "]"
+        while _width(small, bottom) > RIGHT - 2 and len(bottom) > 2:
+            bottom = "[…" + bottom[3:]
+        _text(draw, (1, BAR_TOP), bottom, small)
+    elif bottom:
+        _text(draw, (1, BAR_TOP + 1), fit(tiny, bottom, RIGHT - 2), tiny)
+
+
+def _preview(draw, view: PodView) -> None:
+    tiny, small = font(REGULAR, TINY_SIZE), font(REGULAR, SMALL_SIZE)
+    _header(draw, view.title, view.prompt, view.your_turn, right_box=True)
+    rows: list[str] = []
+    for line in view.lines:
+        rows += _wrap_items(small, line, RIGHT - 2)
+    for i, line in enumerate(rows[:3]):
+        _text(draw, (1, 13 + 12 * i), line, small)
+    if len(rows) > 3:
+        _text(draw, (RIGHT - _width(small, "…"), 13 + 24), "…", small)
+    if view.hint:
+        draw.line((0, BAR_TOP - 2, RIGHT, BAR_TOP - 2), fill=ON)
+        _text(draw, (1, BAR_TOP + 1), fit(tiny, view.hint, RIGHT - 2), tiny)
+
+
+SCREENS = {"menu": _menu, "entry": _entry, "preview": _preview}
 
 
 def render_message(lines: list[str]) -> Image.Image:
@@ -149,6 +263,22 @@ def _right_column(view: PodView) -> list[tuple[str, object, bool]]:
     table = [(k, v, True) for k, v in view.table][:4]
     others = [(k, v, False) for k, v in view.others][:4 - len(table)]
     return others + table
+
+
+def _wrap_items(f, text: str, width: int) -> list[str]:
+    """``text`` in lines that break only after a comma or a colon ("fortitude −1" stays whole)."""
+    lines: list[str] = []
+    line = ""
+    for item in re.split(r"(?<=[,:]) ", text):
+        trial = f"{line} {item}" if line else item
+        if _width(f, trial) <= width or not line:
+            line = trial
+        else:
+            lines.append(line)
+            line = item
+    if line:
+        lines.append(line)
+    return [fit(f, ln, width) for ln in lines]
 
 
 def _wrap(f, text: str, width: int, max_lines: int) -> list[str]:

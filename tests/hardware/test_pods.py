@@ -129,22 +129,22 @@ def test_main_button_does_the_games_routine_action(table_factory, game_id):
 
 
 @pytest.mark.parametrize("game_id", GAMES)
-def test_select_hold_offers_the_next_action(table_factory, game_id):
-    """Every routine action in at most two presses: select-hold, then main."""
+def test_select_hold_opens_the_menu_of_every_action_routine_ones_first(table_factory, game_id):
+    """The grammar: a select hold opens the menu (it used to cycle the offered action); the game's
+    routine actions lead it, undo ends it, and a select click goes back home. (The hub caches
+    views by the controls' key(); these read the seat's own view.)"""
     t = table_factory(game_id)
-    for i, p in enumerate(t.state["players"]):
-        actions = t.rules.seat_actions(t.state, p["name"])
-        if len(actions) >= 2:
-            seat = i + 1
-            t.press(seat, "select", hold=TIMING.hold_time + 0.05)
-            assert t.hub.view(seat).action == actions[1]["label"]
-            assert t.hub.view(seat).focus == 0  # a hold does not also move the focus
-            assert_pods_show_views(t)
-            return
-    # No seat has two actions now: the hold says so and changes nothing.
-    t.press(1, "select", hold=TIMING.hold_time + 0.05)
-    assert t.hub.view(1).focus == 0
-    assert t.hub.view(1).message in ("no other action now", "nothing to do now")
+    seat, ctl = 1, t.hub.controls[1]
+    routine = [str(a["label"]) for a in t.rules.seat_actions(t.state, ctl.player)]
+    t.press(seat, "select", hold=TIMING.hold_time + 0.05)
+    menu = ctl.view(t.rules, t.state)
+    assert menu.screen == "menu" and menu.cursor == 0
+    assert [line.rstrip("…") for line in menu.lines[:len(routine)]] == routine
+    assert menu.lines[-1] == "undo"
+    assert t.hub.applied == 0 and ctl.view(t.rules, t.state).focus == 0  # a hold does not also move the focus
+    t.press(seat, "select")
+    assert ctl.view(t.rules, t.state).screen == "home"
+    assert_pods_show_views(t)
 
 
 def test_counters_values_and_refusal_message(table_factory):

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...fields import Bool, Field, Int
 from ...game import Game
 from ...messages import _, word
 from .rules import CASH_MAX, CHECK
@@ -12,6 +13,7 @@ class BloodyInnViews(Game):
     """What the game shows: the public view's own keys and each seat's pod."""
 
     main_counter = "cash"
+    off_pod = frozenset({"correct"})  # what the device keeps, set right on the touchscreen
 
     def view_extra(self, state: dict[str, Any]) -> dict[str, Any]:
         return {
@@ -62,6 +64,14 @@ class BloodyInnViews(Game):
             "alert": mine and bool(p["corpses"]) and any(r["guest"] and r["police"] for r in state["inn"]["rooms"]),
             "table": table,
         }
+
+    def pod_field(self, state: dict[str, Any], name: str, action: str, field: Field) -> Field | None:
+        """A pod asks "bistro" as a number of peasants (bribe: 1–2) or a yes (kill: one peasant)."""
+        if field.name == "bistro" and action == "bribe":
+            return Int("bistro", required=False, lo=1, hi=2, doc=field.doc)
+        if field.name == "bistro" and action == "kill":
+            return Bool("bistro", doc=field.doc)
+        return super().pod_field(state, name, action, field)
 
     def seat_actions(self, state: dict[str, Any], name: str) -> list[dict[str, Any]]:
         if state["over"]:

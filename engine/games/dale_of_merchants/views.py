@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...fields import Field, Str
 from ...game import Game
 from ...messages import N_, _, word
 from .rules import STARTING_DECK, slot_price
@@ -49,6 +50,12 @@ class DaleOfMerchantsViews(Game):
             "table": [[word("counter", "actions"), actions],
                       [word("label", "market deck"), state["table"]["market_deck"]]],
         }
+
+    def pod_field(self, state: dict[str, Any], name: str, action: str, field: Field) -> Field | None:
+        """A pod asks a stall's "set" as one of the animal decks in play."""
+        if action == "stall" and field.name == "set" and state["decks"]:
+            return Str("set", choices=tuple(state["decks"]), doc=field.doc)
+        return super().pod_field(state, name, action, field)
 
     def seat_actions(self, state: dict[str, Any], name: str) -> list[dict[str, Any]]:
         if state["over"]:

@@ -18,6 +18,9 @@ class RedDragonInnViews(Game):
     """What the game shows: the public view's own keys and each seat's pod."""
 
     main_counter = "gold"
+    off_pod = frozenset({"drink_piles"})  # a correction of the piles, made on the touchscreen
+    #: What the pod asks of a drink in phase 4: the card's effects (main-hold skips the rest).
+    DRINK_ASKS = ["alcohol", "fortitude", "gold", "chasers"]
 
     def view_extra(self, state: dict[str, Any]) -> dict[str, Any]:
         g = state["gambling"]
@@ -98,5 +101,7 @@ class RedDragonInnViews(Game):
             return [{"label": _("drink for {name}", name=q["name"]),
                      "action": {"action": "buy", "player": name, "to": q["name"]}}
                     for q in order if not q["out"]]
-        label = word("label", "drink") if p["counters"]["drink_me"] else word("label", "sober up")
-        return [{"label": label, "action": {"action": "drink", "player": name}}]
+        if p["counters"]["drink_me"]:
+            return [{"label": word("label", "drink"), "action": {"action": "drink", "player": name},
+                     "ask": list(self.DRINK_ASKS)}]
+        return [{"label": word("label", "sober up"), "action": {"action": "drink", "player": name}}]

@@ -1,0 +1,323 @@
+"""What four buttons can ask: a pod's menu, its entry steps, its dry run and what an action changed.
+
+Game-agnostic and pure: everything comes from the actions' declared fields
+(``engine/fields.py``), the rules' pod hooks (``seat_actions``,
+``pod_actions``, ``pod_field``) and a dry run of the rules on the state
+(``rules.apply`` never touches its input). :mod:`tablekeeper.hardware.inputs`
+keeps the pod's place in the grammar; this module only answers questions
+about a state:
+
+* :func:`menu` — the actions a seat may start now, routine ones first;
+* :func:`asks` — the entry steps of one of them, one per field to ask;
+* :func:`dry_run` and :func:`changes` — what the complete action would do,
+  as short lines in game words ("Ben: alcohol +2, fortitude −1");
+* :func:`affected` — after an applied action, a line for every other player
+  it changed, for their own pods.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from ..engine.errors import RuleError
+from ..engine.fields import Field
+from ..engine.messages import Msg, _, listing, word
+from ..engine.state import canonical
+
+#: The kinds of entry step, by the field kind they ask.
+PLAYER, NUMBER, CHOICE, BOOL, LIST = "player", "number", "choice", "bool", "list"
+STEP_OF_KIND = {"player": PLAYER, "int": NUMBER, "str": CHOICE, "bool": BOOL, "ints": LIST}
+
+#: The fields that name who acts: an optional one is filled with the seat's own name.
+ACTOR_FIELDS = ("player",)
+
+#: What a menu item is: a routine action of the game, any other action, or undo.
+SEAT, OTHER, UNDO = "seat", "other", "undo"
+
+
+@dataclass(frozen=True)
+class Item:
+    """One line of a pod's menu: a label, the action as far as it is known, the fields still to ask."""
+
+    kind: str
+    label: str  # a Msg: translated when shown
+    action: dict[str, Any]
+    ask: tuple[str, ...] = ()
+
+    @property
+    def ident(self) -> tuple[str, str, str, tuple[str, ...]]:
+        """A hashable name for the item that stays the same while the item is on offer."""
+        return (self.kind, str(self.label), canonical(self.action), self.ask)
+
+
+@dataclass(frozen=True)
+class Ask:
+    """One entry step: the field (or the game's stand-in for it), how it is entered, its options."""
+
+    field: Field
+    step: str  # PLAYER, NUMBER, CHOICE, BOOL or LIST
+    options: tuple[Any, ...] = ()  # players (most likely first) or choices
+    unset: bool = False  # may be left out: shown as "–", and not put in the action
+
+    @property
+    def label(self) -> Msg:
+        return word("field", self.field.name)
+
+    def start(self, given: Any = None) -> Any:
+        """Where the step starts: the value given (a routine action's), the default, else the first."""
+        f = self.field
+        if given is not None:
+            return tuple(given) if self.step == LIST else given
+        if f.default is not None:
+            return tuple(f.default) if self.step == LIST else f.default
+        if self.unset:
+            return None
+        if self.step == LIST:
+            return ()
+        if self.step == NUMBER:
+            return self.clamp(0)
+        if self.step == BOOL:
+            return False
+        return self.options[0] if self.options else None
+
+    def clamp(self, n: int) -> int:
+        lo, hi = self.field.lo, self.field.hi
+        if lo is not None:
+            n = max(lo, n)
+        if hi is not None:
+            n = min(hi, n)
+        return n
+
+    def number(self, value: int | None, delta: int, *, unset: bool | None = None) -> int | None:
+        """``value`` moved by ``delta`` within the bounds; "–" (left out) sits just below the first value."""
+        may_unset = self.unset if unset is None else unset
+        if value is None:
+            return self.clamp(0) if delta > 0 else None
+        if may_unset and delta < 0 and value == self.clamp(0) and self.clamp(value + delta) == value:
+            return None
+        return self.clamp(value + delta)
+
+    def cycle(self, value: Any, delta: int) -> Any:
+        """The next (``delta`` > 0) or previous option; "–" is one of them when the field may be left out."""
+        options = ((None,) if self.unset else ()) + tuple(self.options)
+        if not options:
+            return value
+        i = options.index(value) if value in options else -1 if delta > 0 else 0
+        return options[(i + (1 if delta > 0 else -1)) % len(options)]
+
+
+def choice_word(field: str, value: str) -> Msg:
+    """One of a CHOICE step's values as a word of the game (a counter's name is a counter word)."""
+    return word("counter" if field == "counter" else "choice", value)
+
+
+def players_for(state: dict[str, Any], me: str, field_name: str) -> tuple[str, ...]:
+    """The players a PLAYER step offers, most likely first: yourself first for who acts or gives,
+    else the players on your left in order, yourself last."""
+    names = [p["name"] for p in state["players"]]
+    i = names.index(me) if me in names else 0
+    left = tuple(names[(i + k) % len(names)] for k in range(1, len(names)))
+    return (me,) + left if field_name in ACTOR_FIELDS + ("from",) else left + (me,)
+
+
+def _askable(rules: Any, state: dict[str, Any], me: str, action: str, field: Field) -> Ask | None:
+    f = rules.pod_field(state, me, action, field)
+    if f is None:
+        return None
+    step = STEP_OF_KIND.get(f.kind)
+    if step is None or (step == CHOICE and not f.choices):
+        return None
+    options: tuple[Any, ...] = ()
+    if step == PLAYER:
+        options = players_for(state, me, f.name)
+    elif step == CHOICE:
+        options = tuple(f.choices or ())
+    return Ask(f, step, options, unset=not f.required and f.default is None and step != BOOL)
+
+
+def _filled_by_device(rules: Any, state: dict[str, Any], action: dict[str, Any]) -> set[str]:
+    """The fields the rules fill in themselves before journalling (dice, random draws)."""
+    try:
+        prepared = rules.prepare(state, dict(action), random.Random(0))
+    except RuleError:
+        return set()
+    return set(prepared) - set(action)
+
+
+def asks(rules: Any, state: dict[str, Any], me: str, item: Item) -> tuple[Ask, ...] | None:
+    """The entry steps of ``item``, in order; None when the pod cannot ask a required field.
+
+    Asked: the item's own ``ask`` list, then every declared field that is
+    required and neither given by the item nor filled in by the device; for
+    a menu action also its optional fields (required first, then the
+    optional ones, yes/no switches last), each starting at its default.
+    """
+    if item.kind == UNDO:
+        return ()
+    info = rules.actions.get(item.action.get("action"))
+    if info is None:
+        return None
+    filled = set(item.action) | _filled_by_device(rules, state, item.action)
+    wanted: list[Field] = [f for f in info.fields if f.name in item.ask]
+    rest = [f for f in info.fields if f.name not in filled and f not in wanted]
+    if item.kind == SEAT:
+        rest = [f for f in rest if f.required]
+    rest.sort(key=lambda f: not f.required)
+    out = []
+    for f in wanted + rest:
+        a = _askable(rules, state, me, info.name, f)
+        if a is None:
+            if f.required:
+                return None
+            continue
+        out.append(a)
+    first = out[:len([f for f in wanted if f.name in {a.field.name for a in out}])]
+    return tuple(first + sorted(out[len(first):], key=lambda a: (not a.field.required, a.step == BOOL)))
+
+
+def _base(rules: Any, name: str, me: str) -> dict[str, Any]:
+    info = rules.actions[name]
+    action: dict[str, Any] = {"action": name}
+    for f in info.fields:
+        if f.name in ACTOR_FIELDS and (not f.required or f.kind == "raw"):
+            action[f.name] = me
+    return action
+
+
+def menu(rules: Any, state: dict[str, Any], me: str) -> tuple[Item, ...]:
+    """Every action ``me`` may start from the pod now: the routine ones (``seat_actions``, most likely
+    first), then the game's others (``pod_actions``), then undo.
+
+    An action with nothing to ask is listed only when its dry run is
+    accepted and changes something (a "resolve" with nothing pending is not).
+    """
+    items = [Item(SEAT, a.get("label", ""), dict(a["action"]), tuple(a.get("ask", ())))
+             for a in rules.seat_actions(state, me)]
+    routine = [canonical(i.action) for i in items]
+    for name in rules.pod_actions(state, me):
+        if name not in rules.actions:
+            continue
+        item = Item(OTHER, word("action", name), _base(rules, name, me))
+        steps = asks(rules, state, me, item)
+        if steps is None:
+            continue
+        if not steps:
+            if canonical(item.action) in routine:  # already there, under the game's own label
+                continue
+            try:
+                after, _events = dry_run(rules, state, item.action)
+            except RuleError:
+                continue
+            if after == state:
+                continue
+        items.append(item)
+    items.append(Item(UNDO, word("action", "undo"), {"action": "undo"}))
+    return tuple(items)
+
+
+def complete(item: Item, steps: tuple[Ask, ...], values: dict[str, Any]) -> dict[str, Any]:
+    """The action of ``item`` with the entered ``values``.
+
+    Every value asked is written, defaults too (a rule may need a field its
+    declaration calls optional, like a guest's rank), except a value left
+    out ("–") and a yes/no switch left at no, which mean the same absent.
+    """
+    action = dict(item.action)
+    for a in steps:
+        name = a.field.name
+        if name not in values:
+            continue
+        value = values[name]
+        if a.step == LIST:
+            value = list(value)
+        if value is None:
+            action.pop(name, None)
+            continue
+        if a.step == BOOL and value is False and not a.field.required and name not in item.action:
+            action.pop(name, None)
+            continue
+        action[name] = value
+    return action
+
+
+def dry_run(rules: Any, state: dict[str, Any], action: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """What ``action`` would do to ``state`` (untouched): the next state and its events, or RuleError.
+
+    Dice and random draws are filled as the session would, from a fixed
+    seed: the preview of a random action shows one possible outcome.
+    """
+    entry = rules.prepare(state, dict(action), random.Random(0))
+    return rules.apply(state, entry)
+
+
+def random_fields(rules: Any, state: dict[str, Any], action: dict[str, Any]) -> set[str]:
+    """The fields of ``action`` the device decides at random when it is applied."""
+    return _filled_by_device(rules, state, action)
+
+
+def _signed(n: int) -> str:
+    return f"{n:+d}".replace("-", "−")
+
+
+def _counter_changes(rules: Any, before: dict[str, Any], after: dict[str, Any], name: str) -> list[Msg]:
+    old = {str(k): (k, v) for k, v in rules.seat_view(before, name).get("counters", ())}
+    new = rules.seat_view(after, name).get("counters", ())
+    out: list[Msg] = []
+    for k, v in new:
+        label = k if isinstance(k, Msg) else word("counter", str(k))
+        was = old.get(str(k), (k, None))[1]
+        if was == v:
+            continue
+        if isinstance(v, int) and isinstance(was, int) and not isinstance(v, bool):
+            out.append(_("{counter} {delta}", counter=label, delta=_signed(v - was)))
+        else:
+            out.append(_("{counter} {value}", counter=label, value=v))
+    p0 = next(p for p in before["players"] if p["name"] == name)
+    p1 = next(p for p in after["players"] if p["name"] == name)
+    if p1.get("out") and not p0.get("out"):
+        out.append(word("status", "out"))
+    return out
+
+
+def changes(rules: Any, before: dict[str, Any], after: dict[str, Any]) -> list[tuple[str | None, Msg]]:
+    """What changed between two states, per player (in seat order) and then the table:
+    ``[(player or None, "alcohol +2, fortitude −1"), ...]``, in the game's counter words."""
+    out: list[tuple[str | None, Msg]] = []
+    for p in after["players"]:
+        items = _counter_changes(rules, before, after, p["name"])
+        if items:
+            out.append((p["name"], listing(items)))
+    table = [_("{counter} {delta}", counter=word("counter", k), delta=_signed(v - before["table"].get(k, 0)))
+             for k, v in after["table"].items()
+             if isinstance(v, int) and v != before["table"].get(k)]
+    if table:
+        out.append((None, listing(table)))
+    return out
+
+
+def change_lines(rules: Any, before: dict[str, Any], after: dict[str, Any], events: list[str]) -> tuple[Msg, ...]:
+    """A preview's lines: "Ben: alcohol +2" per player changed, "table: pot +1"; when no counter
+    changes (a card moved, a phase ended), the events the rules announced."""
+    lines = [(_("{who}: {changes}", who=who, changes=what) if who else _("table: {changes}", changes=what))
+             for who, what in changes(rules, before, after)]
+    if lines:
+        return tuple(lines)
+    said = tuple(e if isinstance(e, Msg) else Msg(str(e)) for e in events)
+    return said or (_("no counter changes"),)
+
+
+def affected(rules: Any, before: dict[str, Any], after: dict[str, Any], actor: str | None) -> dict[str, Msg]:
+    """What an applied action did to each player but ``actor``, for their own pods:
+    ``{"Ben": "from Ana: drink me +1"}`` (a message: translate it with the table's catalog).
+
+    ``before``/``after``: the states around the action; ``actor``: who did it
+    (``rules.actor(before, action)``, or the seat whose pod sent it), None
+    for a correction nobody did.
+    """
+    out: dict[str, Msg] = {}
+    for who, what in changes(rules, before, after):
+        if who is None or who == actor:
+            continue
+        out[who] = _("from {who}: {changes}", who=actor, changes=what) if actor else what
+    return out

@@ -1,0 +1,87 @@
+"""The pictures of docs/hardware.md, "The pod's four buttons": real pod screens, made by pressing buttons.
+
+    .venv/bin/python -m tests.hardware.screenshots docs/screenshots
+
+writes ``pod-home.png``, ``pod-menu.png``, ``pod-number.png``,
+``pod-list.png``, ``pod-preview.png`` and ``pod-refused.png``: each the
+128x64 image :func:`~tablekeeper.hardware.render.render` gives the pod,
+scaled x3 (nearest neighbour, so every pixel stays a sharp square). Each
+scene is a game, a few actions and the button events that lead to the
+screen, through the same :class:`~tablekeeper.hardware.inputs.SeatControls`
+as a real pod. (Here beside the golden screens, not in hardware/: the
+scenes name games, and the pods' code never does.)
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from PIL import Image
+
+from tablekeeper.engine.match import Match
+from tablekeeper.engine.registry import make_rules
+from tablekeeper.hardware.inputs import SeatControls
+from tablekeeper.hardware.pod import DOWN, HOLD, MAIN, PRESS, RELEASE, SELECT, UP, InputEvent, PodView
+from tablekeeper.hardware.render import render
+
+SCALE = 3
+
+#: name → (setup, actions before, [(button, "click"|"hold", times)], message shown)
+SCENES: dict[str, tuple[dict, list[dict], list[tuple[str, str, int]], str]] = {
+    "home": ({"game": "red-dragon-inn", "players": ["Ana", "Ben", "Cai"]},
+             [{"action": "next"}, {"action": "next"}, {"action": "buy", "to": "Ben"}], [], ""),
+    "menu": ({"game": "bloody-inn", "players": ["Ana", "Ben"]}, [{"action": "welcome"}],
+             [(SELECT, "hold", 1), (DOWN, "click", 3)], ""),
+    "number": ({"game": "red-dragon-inn", "players": ["Ana", "Ben", "Cai"]},
+               [{"action": "next"}, {"action": "next"}, {"action": "buy", "to": "Ben"}],
+               [(MAIN, "click", 1), (UP, "click", 2)], ""),
+    "preview": ({"game": "red-dragon-inn", "players": ["Ana", "Ben", "Cai"]},
+                [{"action": "next"}, {"action": "next"}, {"action": "buy", "to": "Ben"}],
+                [(MAIN, "click", 1), (UP, "click", 2), (MAIN, "click", 1), (DOWN, "click", 1), (MAIN, "hold", 1)],
+                ""),
+    "list": ({"game": "dale-of-merchants", "players": ["Ana", "Ben"],
+              "options": {"decks": ["macaws", "pandas", "raccoons"]}},
+             [{"action": "set_market", "values": [3, 2, None, None, None]}],
+             [(SELECT, "hold", 1), (DOWN, "click", 4), (MAIN, "click", 1), (UP, "click", 3), (MAIN, "click", 1),
+              (UP, "click", 4), (SELECT, "click", 1), (UP, "click", 3)], ""),
+    "refused": ({"game": "dale-of-merchants", "players": ["Ana", "Ben"],
+                 "options": {"decks": ["macaws", "pandas", "raccoons"]}},
+                [{"action": "set_market", "values": [3, 2, None, None, None]}],
+                [(SELECT, "hold", 1), (DOWN, "click", 4), (MAIN, "click", 1), (UP, "click", 3), (MAIN, "click", 1),
+                 (UP, "click", 4), (MAIN, "hold", 1)], "refusal"),
+}
+
+
+def scene(name: str, catalog=None) -> PodView:
+    """Seat 1's view at the end of scene ``name`` (a refusal the presses met is shown, as the owner would)."""
+    setup, actions, presses, shown = SCENES[name]
+    rules = make_rules({"options": {}, **setup})
+    match = Match(rules)
+    for a in actions:
+        match.apply(a)
+    ctl = SeatControls(1, setup["players"][0])
+    message = ""
+    for button, gesture, times in presses:
+        for _ in range(times):
+            kinds = (PRESS, HOLD, RELEASE) if gesture == "hold" else (PRESS, RELEASE)
+            for kind in kinds:
+                intent = ctl.handle(InputEvent(1, button, kind), rules, match.state)
+                message = intent.message or message
+    return ctl.view(rules, match.state, message if shown else "", catalog)
+
+
+def write(folder: Path, catalog=None) -> list[Path]:
+    """Every scene as ``pod-<name>.png`` in ``folder``, scaled x3."""
+    folder.mkdir(parents=True, exist_ok=True)
+    out = []
+    for name in SCENES:
+        img = render(scene(name, catalog)).convert("L")
+        path = folder / f"pod-{name}.png"
+        img.resize((img.width * SCALE, img.height * SCALE), Image.Resampling.NEAREST).save(path, optimize=True)
+        out.append(path)
+    return out
+
+
+if __name__ == "__main__":  # pragma: no cover - the documented command
+    for p in write(Path(sys.argv[1] if len(sys.argv) > 1 else "docs/screenshots")):
+        print(p)

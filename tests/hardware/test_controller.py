@@ -1,0 +1,496 @@
+"""The pod's four-button grammar: every action of every game from the player's own pod, by button events only.
+
+A small table here drives :class:`SeatControls` with raw events (press,
+hold, repeat, release) against a :class:`Match`, applying each intent as the
+owner would, and checks the exact action each gesture sequence produces.
+"""
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+
+from tablekeeper.engine import RuleError
+from tablekeeper.engine.match import Match
+from tablekeeper.engine.registry import available, make_rules
+from tablekeeper.hardware import grammar
+from tablekeeper.hardware.inputs import SeatControls
+from tablekeeper.hardware.pod import DOWN, HOLD, MAIN, PRESS, RELEASE, REPEAT, SELECT, UP, InputEvent
+from tablekeeper.hardware.render import render
+
+
+class Table:
+    """A game in memory, one SeatControls per player; intents are applied like the owner does."""
+
+    def __init__(self, game: str, players: list[str], options: dict | None = None, actions=()):
+        self.rules = make_rules({"game": game, "players": players, "options": options or {}})
+        self.match = Match(self.rules)
+        for a in actions:
+            self.match.apply(a)
+        self.pods = {name: SeatControls(i + 1, name) for i, name in enumerate(players)}
+        self.done: list[dict] = []
+        self.said: list[str] = []
+        self.presses = 0
+        self.version = 0
+
+    @property
+    def state(self):
+        return self.match.state
+
+    def event(self, who: str, button: str, kind: str):
+        ctl = self.pods[who]
+        intent = ctl.handle(InputEvent(ctl.seat, button, kind), self.rules, self.state)
+        if intent.message:
+            self.said.append(intent.message)
+        if intent.action is not None:
+            self.done.append(intent.action)
+            entry = self.rules.prepare(self.state, dict(intent.action), random.Random(3))
+            try:
+                self.match.apply(entry)
+                self.version += 1
+            except RuleError as e:  # the owner shows the refusal on the pod
+                self.said.append(e.args[0])
+        return intent
+
+    def click(self, who: str, button: str, times: int = 1):
+        for _ in range(times):
+            self.presses += 1
+            self.event(who, button, PRESS)
+            self.event(who, button, RELEASE)
+
+    def hold(self, who: str, button: str, repeats: int = 0):
+        self.presses += 1
+        self.event(who, button, PRESS)
+        self.event(who, button, HOLD)
+        for _ in range(repeats):
+            self.event(who, button, REPEAT)
+        self.event(who, button, RELEASE)
+
+    def view(self, who: str, catalog=None):
+        return self.pods[who].view(self.rules, self.state, "", catalog)
+
+    def menu_to(self, who: str, label: str) -> None:
+        """select-hold for the menu, then down to the line ``label`` (counted as presses)."""
+        self.hold(who, SELECT)
+        lines = self.view(who).lines
+        assert label in lines, lines
+        self.click(who, DOWN, lines.index(label))
+
+
+def dragon_run() -> Table:
+    return Table("dragon-run", ["Ana", "Ben"], {"hands": {"Ana": [3, 2, 1, 0], "Ben": [4, 2, 1, 1]}})
+
+
+def bloody_night() -> Table:
+    return Table("bloody-inn", ["Ana", "Ben"], actions=[{"action": "welcome"}])
+
+
+def dale() -> Table:
+    return Table("dale-of-merchants", ["Ana", "Ben"], {"decks": ["macaws", "pandas", "raccoons"]},
+                 actions=[{"action": "set_market", "values": [3, 2, None, None, None]}])
+
+
+def rdi_drink_phase() -> Table:
+    t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"])
+    t.click("Ana", MAIN, 3)  # drawn: action, done: buy, drink for Ben
+    assert t.state["turn"]["phase"] == "drink" and t.view("Ana").action == "drink"
+    t.done.clear()
+    t.presses = 0
+    return t
+
+
+# -- actions the pod could not do before ----------------------------------------------------------
+def test_bloody_inn_bribe_of_a_guest_in_a_room_from_the_menu():
+    t = bloody_night()
+    t.menu_to("Ana", "bribe…")
+    t.click("Ana", MAIN)
+    assert t.view("Ana").prompt == "room" and t.view("Ana").value == "–"
+    t.click("Ana", UP, 2)  # – → 1 → 2
+    t.click("Ana", MAIN)
+    assert t.view("Ana").prompt == "bistro"
+    t.hold("Ana", MAIN)  # the rest as they start: straight to the preview
+    assert t.view("Ana").screen == "preview" and t.view("Ana").prompt == "OK?"
+    t.click("Ana", MAIN)
+    assert t.done == [{"action": "bribe", "player": "Ana", "room": 2, "rank": 0, "kept": 0, "peasants": 0}]
+    assert t.state["inn"]["rooms"][1]["guest"] is False
+    assert t.presses == 1 + 3 + 1 + 2 + 1 + 1 + 1  # menu, down to bribe, choose, room 2, next, preview, OK
+
+
+def test_bloody_inn_kill_of_a_guest_after_a_refused_rank():
+    t = bloody_night()
+    t.menu_to("Ana", "kill…")
+    t.click("Ana", MAIN)
+    t.click("Ana", UP, 3)  # room 3
+    t.click("Ana", MAIN)  # → money (the yes/no switches come last)
+    assert t.view("Ana").prompt == "money"
+    t.click("Ana", MAIN)  # money left out
+    assert t.view("Ana").prompt == "rank"
+    t.click("Ana", UP)  # a rank-1 guest costs a traveller Ana's hand does not hold: refused at once
+    t.hold("Ana", MAIN)
+    assert t.view("Ana").screen == "entry" and "cannot be played" in t.said[-1]
+    t.click("Ana", DOWN)  # rank 0
+    t.hold("Ana", MAIN)
+    t.click("Ana", MAIN)
+    assert t.done == [{"action": "kill", "player": "Ana", "room": 3, "rank": 0, "kept": 0, "peasants": 0}]
+    assert len(t.state["players"][0]["corpses"]) == 1
+
+
+def test_bloody_inn_build_refused_by_the_dry_run_stays_at_the_step():
+    t = bloody_night()
+    t.match.apply({"action": "bribe", "player": "Ana", "room": 1, "rank": 0})  # Ben's turn now
+    t.menu_to("Ben", "build…")
+    t.click("Ben", MAIN)
+    assert t.view("Ben").prompt == "rank"
+    t.hold("Ben", MAIN)  # Ben's hand holds no traveller yet: refused at once
+    assert t.view("Ben").screen == "entry" and "no traveller" in t.said[-1]
+    assert t.done == []
+
+
+def test_dale_buy_with_a_payment_list():
+    t = dale()
+    t.menu_to("Ana", "buy…")
+    t.click("Ana", MAIN)
+    assert t.view("Ana").prompt == "slot"
+    t.click("Ana", UP, 3)  # slot 3: value 2, price 5
+    t.click("Ana", MAIN)
+    assert t.view("Ana").prompt == "paid" and t.view("Ana").value == "–"
+    t.click("Ana", UP, 4)  # – → 0 → 1 → 2 → 3
+    t.click("Ana", SELECT)  # add 3, start the next
+    assert t.view("Ana").lines == ("3",)
+    t.click("Ana", UP, 3)  # 2
+    t.hold("Ana", MAIN)
+    view = t.view("Ana")
+    assert view.screen == "preview" and view.lines[0].startswith("Ana: ")
+    t.click("Ana", MAIN)
+    assert t.done == [{"action": "buy", "player": "Ana", "slot": 3, "paid": [3, 2]}]
+
+
+def test_dale_stall_stack_with_its_values_and_deck():
+    t = dale()
+    t.menu_to("Ana", "stall…")
+    t.click("Ana", MAIN)
+    assert t.view("Ana").prompt == "values"
+    t.click("Ana", UP, 2)  # 1
+    t.click("Ana", MAIN)  # the list ends with the 1
+    assert t.view("Ana").prompt == "set" and t.view("Ana").value == "macaws"
+    t.click("Ana", UP)
+    assert t.view("Ana").value == "pandas"
+    t.click("Ana", DOWN)
+    t.hold("Ana", MAIN)
+    t.click("Ana", MAIN)
+    assert t.done == [{"action": "stall", "player": "Ana", "values": [1], "set": "macaws"}]
+    assert t.state["players"][0]["counters"]["stall"] == 1
+
+
+def test_red_dragon_inn_drink_with_alcohol_and_fortitude_and_its_preview():
+    t = rdi_drink_phase()
+    t.click("Ana", MAIN)  # the offered drink asks its effects
+    view = t.view("Ana")
+    assert (view.screen, view.prompt, view.value, view.step) == ("entry", "alcohol", "0", "1/4")
+    t.click("Ana", UP, 2)
+    t.click("Ana", MAIN)
+    t.click("Ana", DOWN)
+    t.hold("Ana", MAIN)
+    view = t.view("Ana")
+    assert view.screen == "preview"
+    assert view.lines[0] == "Ana: alcohol +2, fortitude −1, drink_me −1"
+    assert view.prompt == "OK?"
+    t.click("Ana", MAIN)
+    assert t.done == [{"action": "drink", "player": "Ana", "alcohol": 2, "fortitude": -1, "gold": 0, "chasers": 0}]
+    assert t.presses == 7
+
+
+def test_dragon_run_charge_into_the_treasure_hall_with_the_card_drawn():
+    t = dragon_run()
+    t.menu_to("Ana", "charge…")
+    t.click("Ana", MAIN)
+    assert (t.view("Ana").prompt, t.view("Ana").value) == ("location", "dragon")
+    t.click("Ana", UP)
+    assert t.view("Ana").value == "treasure hall"
+    t.click("Ana", MAIN)
+    t.click("Ana", UP, 4)  # – → 0 … 3
+    t.click("Ana", MAIN)
+    assert t.view("Ana").lines == ("Ana: treasure +3", "table: dungeon −1")
+    t.click("Ana", MAIN)
+    assert t.done == [{"action": "charge", "player": "Ana", "location": "treasure_hall", "value": 3}]
+
+
+def test_dragon_run_deal_enters_four_values_as_a_list():
+    t = Table("dragon-run", ["Ana", "Ben"], {"hands": {"Ben": [4, 2, 1, 1]}})
+    t.menu_to("Ana", "deal…")
+    t.click("Ana", MAIN)
+    assert (t.view("Ana").prompt, t.view("Ana").value) == ("player", "Ana")  # whose cards: yours first
+    t.click("Ana", MAIN)
+    for v in (3, 2, 1, 0):
+        t.click("Ana", UP, v + 1)
+        t.click("Ana", SELECT)
+    assert t.view("Ana").lines == ("3 2 1 0",)
+    t.click("Ana", MAIN)  # the list ends (nothing being set)
+    t.click("Ana", MAIN)  # OK
+    assert t.done == [{"action": "deal", "player": "Ana", "values": [3, 2, 1, 0]}]
+
+
+def test_routine_action_without_fields_is_still_one_press():
+    t = Table("counters", ["Ana", "Ben"])
+    t.click("Ana", MAIN)
+    assert t.done == [{"action": "next"}] and t.presses == 1
+
+
+# -- going back, cancelling, refusals ---------------------------------------------------------------
+def test_select_goes_back_one_step_then_to_where_the_entry_began_and_hold_cancels():
+    t = rdi_drink_phase()
+    t.click("Ana", MAIN)
+    t.click("Ana", UP)
+    t.click("Ana", MAIN)
+    assert t.view("Ana").prompt == "fortitude"
+    t.click("Ana", SELECT)
+    assert (t.view("Ana").prompt, t.view("Ana").value) == ("alcohol", "1")  # the value is kept
+    t.click("Ana", SELECT)
+    assert t.view("Ana").screen == "home"  # it began at home
+    t.menu_to("Ana", "drink…")
+    t.click("Ana", MAIN)
+    t.click("Ana", SELECT)
+    assert t.view("Ana").screen == "menu"  # it began in the menu
+    t.click("Ana", MAIN)
+    t.hold("Ana", SELECT)
+    assert t.view("Ana").screen == "home"
+    t.hold("Ana", SELECT)
+    t.click("Ana", SELECT)  # select in the menu: home
+    assert t.view("Ana").screen == "home"
+    assert t.done == []
+
+
+def test_a_list_entry_takes_back_its_last_number_with_select():
+    t = dale()
+    t.menu_to("Ana", "buy…")
+    t.click("Ana", MAIN, 2)
+    t.click("Ana", UP, 2)
+    t.click("Ana", SELECT)
+    assert t.view("Ana").lines == ("1",) and t.view("Ana").value == "–"
+    t.click("Ana", SELECT)  # nothing being set: the last number comes back to be changed
+    assert t.view("Ana").lines == ("",) and t.view("Ana").value == "1"
+
+
+def test_a_refused_dry_run_shows_the_refusal_and_produces_no_action():
+    t = dale()
+    t.menu_to("Ana", "buy…")
+    t.click("Ana", MAIN)
+    t.click("Ana", UP, 4)  # slot 4: price 7
+    t.click("Ana", MAIN)
+    t.click("Ana", UP, 2)
+    t.hold("Ana", MAIN)  # paid [1]: does not cover
+    view = t.view("Ana")
+    assert view.screen == "entry" and "does not cover the price 7" in t.said[-1]
+    shown = t.pods["Ana"].view(t.rules, t.state, t.said[-1])
+    assert shown.message == t.said[-1] and render(shown) != render(view)
+    assert t.done == []
+
+
+def test_undo_is_on_the_menu_and_done_at_once():
+    t = Table("counters", ["Ana", "Ben"])
+    t.menu_to("Ana", "undo")
+    t.click("Ana", MAIN)
+    assert t.done == [{"action": "undo"}] and t.said == ["nothing to undo"]  # the match refuses
+    t.match.apply({"action": "adjust", "player": "Ana", "counter": "score", "delta": 1})
+    t.hold("Ana", SELECT)
+    t.click("Ana", UP)  # up from the top wraps to the last line: undo
+    ctl = t.pods["Ana"]
+    intent = ctl.handle(InputEvent(1, MAIN, PRESS), t.rules, t.state)
+    intent = ctl.handle(InputEvent(1, MAIN, RELEASE), t.rules, t.state)
+    assert intent.action == {"action": "undo"}
+
+
+def test_the_entry_goes_home_when_another_players_action_makes_it_impossible():
+    t = rdi_drink_phase()
+    t.click("Ana", MAIN)
+    assert t.view("Ana").screen == "entry"
+    t.match.apply({"action": "adjust", "player": "Ana", "counter": "drink_me", "delta": -5})  # a card took it
+    view = t.view("Ana")
+    assert view.screen == "home" and view.message == "no longer possible: drink"
+    intent = t.event("Ana", UP, PRESS)  # the next press only acknowledges it
+    assert intent.action is None and intent.message == "no longer possible: drink"
+    assert t.view("Ana").screen == "home"
+
+
+# -- numbers -----------------------------------------------------------------------------------------
+def test_holding_up_repeats_and_the_steps_grow_within_the_bounds():
+    t = rdi_drink_phase()
+    t.click("Ana", MAIN)
+    t.hold("Ana", UP, repeats=4)  # press, hold, 4 repeats: +1 each
+    assert t.view("Ana").value == "6"
+    t.hold("Ana", UP, repeats=6)  # after 4 slow repeats, +5 each
+    assert t.view("Ana").value == str(6 + 2 + 4 + 2 * 5)
+    t2 = bloody_night()
+    t2.menu_to("Ana", "bribe…")
+    t2.click("Ana", MAIN)
+    t2.click("Ana", MAIN)
+    t2.click("Ana", UP, 9)  # bistro: 1–2 peasants
+    assert t2.view("Ana").value == "2"
+    t2.click("Ana", DOWN, 5)
+    assert t2.view("Ana").value == "–"  # left out, below its first value
+
+
+# -- the owner's contract: key(), deepcopy, affected() --------------------------------------------
+GESTURES = [(UP, PRESS), (UP, RELEASE), (DOWN, PRESS), (DOWN, RELEASE), (SELECT, PRESS), (SELECT, RELEASE),
+            (SELECT, HOLD), (MAIN, PRESS), (MAIN, RELEASE), (MAIN, HOLD), (UP, HOLD), (UP, REPEAT)]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_equal_keys_give_equal_views_and_a_changed_view_changes_the_key(seed):
+    rng = random.Random(seed)
+    t = rdi_drink_phase() if seed % 2 else dale()
+    who = "Ana"
+    ctl = t.pods[who]
+    seen: dict[tuple, object] = {}
+    for _ in range(300):
+        before_key, before_view = ctl.key(), t.view(who)
+        button, kind = rng.choice(GESTURES)
+        intent = t.event(who, button, kind)
+        view = t.view(who)
+        if intent.action is None and view != before_view:
+            assert ctl.key() != before_key
+        situation = (t.version, ctl.key())  # what the owner caches a view by (with message and language)
+        seen.setdefault(situation, view)
+        assert seen[situation] == view
+
+
+def test_a_gesture_that_changes_nothing_keeps_the_key():
+    t = bloody_night()
+    t.menu_to("Ana", "bribe…")
+    t.click("Ana", MAIN, 2)
+    t.click("Ana", UP, 2)  # bistro at its top, 2
+    key = t.pods["Ana"].key()
+    t.click("Ana", UP)
+    assert t.pods["Ana"].key() == key
+
+
+def test_a_deep_copy_is_an_independent_pod():
+    t = rdi_drink_phase()
+    t.click("Ana", MAIN)
+    copy_ = copy.deepcopy(t.pods["Ana"])
+    assert copy_.key() == t.pods["Ana"].key()
+    copy_.handle(InputEvent(1, UP, PRESS), t.rules, t.state)
+    assert copy_.key() != t.pods["Ana"].key()
+    assert t.view("Ana").value == "0" and copy_.view(t.rules, t.state).value == "1"
+
+
+def test_presses_found_by_breadth_first_search_over_copies():
+    """The benchmark's way: the shortest press sequence to a drink of alcohol 2, over deep copies."""
+    t = rdi_drink_phase()
+    target = {"action": "drink", "player": "Ana", "alcohol": 2, "fortitude": 0, "gold": 0, "chasers": 0}
+    gestures = {"up": [(UP, PRESS), (UP, RELEASE)], "main": [(MAIN, PRESS), (MAIN, RELEASE)],
+                "main-hold": [(MAIN, PRESS), (MAIN, HOLD), (MAIN, RELEASE)],
+                "select": [(SELECT, PRESS), (SELECT, RELEASE)]}
+    frontier = [((), t.pods["Ana"])]
+    seen = {t.pods["Ana"].key()}
+    found = None
+    while frontier and found is None:
+        nxt = []
+        for path, ctl in frontier:
+            for name, events in gestures.items():
+                c = copy.deepcopy(ctl)
+                actions = [c.handle(InputEvent(1, b, k), t.rules, t.state).action for b, k in events]
+                done = [a for a in actions if a is not None]
+                if done:
+                    if done[0] == target and found is None:
+                        found = path + (name,)
+                    continue
+                if c.key() not in seen:
+                    seen.add(c.key())
+                    nxt.append((path + (name,), c))
+        frontier = nxt
+    assert found == ("main", "up", "up", "main-hold", "main")
+
+
+def test_affected_tells_every_other_player_what_happened_to_them():
+    t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"])
+    t.click("Ana", MAIN, 2)
+    before = t.state
+    t.click("Ana", MAIN)  # drink for Ben
+    assert t.done[-1] == {"action": "buy", "player": "Ana", "to": "Ben"}
+    said = grammar.affected(t.rules, before, t.state, "Ana")
+    assert said == {"Ben": "from Ana: drink_me +1"}
+    assert grammar.affected(t.rules, before, before, "Ana") == {}
+
+
+# -- every action, every game -------------------------------------------------------------------------
+@pytest.mark.parametrize("game_id", sorted(available()))
+def test_every_action_a_player_takes_can_be_asked_on_the_pod(game_id):
+    cls = available()[game_id]
+    players = ["Ana", "Ben", "Cai"][:max(cls.min_players, min(3, cls.max_players))]
+    options = {"decks": ["macaws", "pandas", "raccoons", "squirrels"]} if game_id == "dale-of-merchants" else {}
+    rules = make_rules({"game": game_id, "players": players, "options": options})
+    state = rules.setup_state()
+    for name in rules.pod_actions(state, "Ana"):
+        item = grammar.Item(grammar.OTHER, name, grammar._base(rules, name, "Ana"))
+        assert grammar.asks(rules, state, "Ana", item) is not None, name
+    assert set(rules.actions) - set(rules.pod_actions(state, "Ana")) == set(rules.off_pod)
+
+
+def test_the_menu_lists_routine_actions_first_and_undo_last():
+    t = bloody_night()
+    t.hold("Ana", SELECT)
+    lines = t.view("Ana").lines
+    assert lines[:2] == ("pass", "cash a check")
+    assert lines[-1] == "undo" and "correct…" not in lines  # corrections stay on the touchscreen
+    assert lines.index("bribe…") < lines.index("adjust…")
+
+
+def test_dry_run_leaves_the_state_untouched():
+    t = rdi_drink_phase()
+    from tablekeeper.engine.state import canonical
+    before = canonical(t.state)
+    with pytest.raises(RuleError):
+        grammar.dry_run(t.rules, t.state, {"action": "drink", "player": "Ben"})
+    grammar.dry_run(t.rules, t.state, {"action": "drink", "player": "Ana", "alcohol": 2})
+    assert canonical(t.state) == before
+
+
+# -- on the screen ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["home", "menu", "number", "preview", "list", "refused"])
+def test_every_screen_renders_inside_the_burn_in_margin_and_equal_views_render_equal(name):
+    from . import screenshots
+
+    view = screenshots.scene(name)
+    img = render(view)
+    assert img.size == (128, 64) and img.getbbox() is not None
+    px = img.load()
+    assert not any(px[127, y] for y in range(64)) and not any(px[x, 63] for x in range(128))
+    assert render(copy.deepcopy(view)).tobytes() == img.tobytes()
+
+
+def test_the_docs_pictures_are_what_the_renderer_draws_now(tmp_path):
+    from pathlib import Path
+
+    from PIL import Image, ImageChops
+
+    from . import screenshots
+
+    docs = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+    for path in screenshots.write(tmp_path):
+        committed = Image.open(docs / path.name).convert("L")
+        assert ImageChops.difference(Image.open(path).convert("L"), committed).getbbox() is None, (
+            f"{path.name} is out of date: python -m tests.hardware.screenshots docs/screenshots")
+
+
+def test_the_grammar_speaks_the_tables_language():
+    from tablekeeper.ui.i18n import load_catalog
+
+    es = load_catalog("es")
+    t = bloody_night()
+    t.hold("Ana", SELECT)
+    menu = t.view("Ana", es)
+    assert menu.title == "acciones" and "sobornar…" in menu.lines and menu.lines[-1] == "deshacer"
+    t.click("Ana", DOWN, t.view("Ana").lines.index("bribe…"))
+    t.click("Ana", MAIN)
+    entry = t.view("Ana", es)
+    assert (entry.prompt, entry.hint) == ("habitación", "main: sigue, select: atrás")
+    t.click("Ana", UP)
+    t.hold("Ana", MAIN)
+    preview = t.view("Ana", es)
+    assert preview.prompt == "¿OK?" and preview.hint == "main: hazlo, select: atrás"
+    assert render(preview) != render(t.view("Ana"))
+    said = grammar.affected(t.rules, t.state, t.rules.apply(t.state, {"action": "adjust", "player": "Ben",
+                                                                         "counter": "cash", "delta": 2})[0], "Ana")
+    assert said["Ben"].translated(es) == "de Ana: efectivo +2"
