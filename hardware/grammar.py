@@ -280,11 +280,18 @@ def _counter_changes(rules: Any, before: dict[str, Any], after: dict[str, Any], 
     return out
 
 
-def changes(rules: Any, before: dict[str, Any], after: dict[str, Any]) -> list[tuple[str | None, Msg]]:
-    """What changed between two states, per player (in seat order) and then the table:
-    ``[(player or None, "alcohol +2, fortitude −1"), ...]``, in the game's counter words."""
+def _player(state: dict[str, Any], name: str) -> dict[str, Any] | None:
+    return next((p for p in state["players"] if p["name"] == name), None)
+
+
+def changes(rules: Any, before: dict[str, Any], after: dict[str, Any],
+            skip: tuple[str, ...] = ()) -> list[tuple[str | None, Msg]]:
+    """What changed between two states, per player (in seat order; not those in ``skip``) and then
+    the table: ``[(player or None, "alcohol +2, fortitude −1"), ...]``, in the game's counter words."""
     out: list[tuple[str | None, Msg]] = []
     for p in after["players"]:
+        if p["name"] in skip or _player(before, p["name"]) == p:  # nothing of theirs changed: not even asked
+            continue
         items = _counter_changes(rules, before, after, p["name"])
         if items:
             out.append((p["name"], listing(items)))
@@ -316,7 +323,7 @@ def affected(rules: Any, before: dict[str, Any], after: dict[str, Any], actor: s
     for a correction nobody did.
     """
     out: dict[str, Msg] = {}
-    for who, what in changes(rules, before, after):
+    for who, what in changes(rules, before, after, skip=(actor,) if actor else ()):
         if who is None or who == actor:
             continue
         out[who] = _("from {who}: {changes}", who=actor, changes=what) if actor else what

@@ -11,7 +11,8 @@ flow):
    pod-local change: focus, a menu, an entry);
 3. ``apply`` validates and journals it (the owner's own apply: the session's,
    wrapped by the keeper for its history); a refusal's message is shown on
-   that pod for a few seconds, the state unchanged;
+   that pod for a few seconds, the state unchanged; an applied action that
+   changed another player is shown on that player's pod ("from Ana: gold +2");
 4. :meth:`Seats.views` gives every seat's :class:`~.pod.PodView`, each
    computed once per situation; the owner publishes them in its snapshot and
    every subscriber (GPIO and serial pods, the app's virtual pods, ``serve``'s
@@ -30,6 +31,7 @@ from collections.abc import Callable, Mapping
 
 from ..engine import RuleError, TablekeeperError
 from ..engine.messages import _
+from .grammar import affected
 from .inputs import SeatControls
 from .pod import InputEvent, PodView
 
@@ -89,6 +91,7 @@ class Seats:
         if ctl is None:
             return None
         s = self.session
+        before = s.state
         intent = ctl.handle(event, s.rules, s.state)
         outcome = None
         if intent.action is not None:
@@ -96,6 +99,7 @@ class Seats:
                 outcome = self.apply(intent.action)
                 self.applied += 1
                 self.messages.pop(event.seat, None)
+                self._tell_others(ctl.player, before, now)
             except RuleError as e:
                 self.refused += 1
                 self._message(event.seat, e.args[0] if len(e.args) == 1 else str(e), now)
@@ -105,6 +109,16 @@ class Seats:
         if intent.message:
             self._message(event.seat, intent.message, now)
         return outcome
+
+    def _tell_others(self, actor: str, before: dict, now: float) -> None:
+        """Each other player an action changed sees what happened to them on their own pod."""
+        after = self.session.state
+        if after is before:
+            return
+        seats = {ctl.player: seat for seat, ctl in self.controls.items()}
+        for who, text in affected(self.session.rules, before, after, actor).items():
+            if who in seats:
+                self._message(seats[who], text, now)
 
     def _message(self, seat: int, text: str, now: float, seconds: float | None = None) -> None:
         self.messages[seat] = (text, now + (self.message_seconds if seconds is None else seconds))

@@ -44,3 +44,23 @@ def test_each_seats_view_is_computed_once_per_commit_and_reused_between(tmp_path
         for seat in (1, 2, 3):
             hub.view(seat)
         assert hub.view(2).message and calls["seat_view"] == before + 1
+
+
+def test_an_action_on_another_player_shows_on_that_players_own_pod(tmp_path, monkeypatch):
+    """Actions that concern another player are confirmed on the acting pod; the other player's
+    pod shows what happened to them, in the table's words, for a few seconds."""
+    from tablekeeper.hardware.inputs import Intent
+
+    with Journal(tmp_path) as j:
+        s = Session.new(j, "counters", ["Ana", "Ben", "Cai"], {"counters": [{"name": "gold", "start": 5}]})
+        now = [0.0]
+        hub = PodHub(s, {}, queue.Queue(), clock=lambda: now[0])
+        give = {"action": "transfer", "from": "Ana", "to": "Ben", "counter": "gold", "amount": 2}
+        monkeypatch.setattr(hub.controls[1], "handle", lambda *a: Intent(action=dict(give)))
+        hub.handle(InputEvent(1, MAIN, PRESS))
+        assert s.state["players"][1]["counters"]["gold"] == 7
+        assert hub.view(2).message == "from Ana: gold +2"
+        assert hub.view(1).message == ""  # the actor saw it in the preview; Cai was not touched
+        assert hub.view(3).message == ""
+        now[0] += hub.message_seconds + 0.1
+        assert hub.view(2).message == ""

@@ -166,11 +166,11 @@ def test_counters_values_and_refusal_message(table_factory):
 
 
 def test_glitch_is_not_a_press(table_factory):
-    """Debounce: a contact low for less than the debounce time is no press."""
+    """Debounce: a contact low for less than the noise threshold (a spike, not a finger) is no press."""
     t = table_factory("counters")
     pin = t.pod(1).pin("up")
     pin.drive_low()
-    t.clock.advance(TIMING.debounce / 2)
+    t.clock.advance(TIMING.noise / 2)
     pin.drive_high()
     t.settle(0.2)
     assert t.hub.applied == 0 and t.state["players"][0]["counters"]["score"] == 0
