@@ -41,7 +41,8 @@ a game without a story has no figures.
 
 * TOUCH: the real app (``tablekeeper.ui.testing.Robot``, offscreen, one child
   process per story) plays every event, and counts the taps on the table
-  screen and its dialogs (see :func:`_child_touch`).
+  screen and its dialogs (see :class:`TouchPlanner`); an action no way on the
+  screen enters is not possible by touch, with the reason.
 
 * PAPER: :func:`stories.paper_moves` per event (tokens moved).
 
@@ -393,11 +394,253 @@ def run_touch(story_path: Path, timeout: float = 900) -> dict:
     return json.loads(line[len("TOUCHES "):])
 
 
-def _child_touch(story_path: str, state_dir: str) -> None:
-    from touch_robot import play_story
+KEYBOARD = set("QWERTYUIOPASDFGHJKLÑZXCVBNM-")
 
-    result = play_story(st.load(story_path), state_dir)
-    print("TOUCHES " + json.dumps(result), flush=True)
+
+def _typable(text) -> bool:
+    """A text the on-screen keyboard types: letters and "-", a capital only at a word's start."""
+    if not isinstance(text, str) or not text:
+        return False
+    plain = "".join({v: k for k, v in __import__("tablekeeper.ui.widgets", fromlist=["Keyboard"])
+                     .Keyboard.ACCENTED.items()}.get(c, c) for c in text)
+    if not all(c.upper() in KEYBOARD for c in plain):
+        return False
+    return all((c.isupper() if i == 0 or plain[i - 1] == "-" else not c.isupper() or c == "-")
+               for i, c in enumerate(plain) if c != "-")
+
+
+class TouchPlanner:
+    """Which taps enter one engine action on the table screen; every plan is checked by a dry run.
+
+    Ways tried (the cheapest whose effect on the state is the action's): a player card's routine
+    buttons (``table.<name>.do.<i>``); for an adjustment, the card's ± buttons or the counter's
+    dialog (±1/±5, then Close); the table's counters dialog; a transfer through the giver's
+    counter dialog (Give to, Amount, Give); ``table.resolve``; else the "More actions" form
+    (pick the action, set each field the story gives: chips, steppers, digit keys, the on-screen
+    keyboard; Do it). A tap is one touch; a typed key is one touch (an accent two).
+    """
+
+    def __init__(self, rules, exists):
+        self.rules = rules
+        self.exists = exists  # tid -> bool (is it on the screen now)
+
+    def effect(self, state, actions) -> dict | None:
+        from tablekeeper.engine.errors import RuleError
+
+        try:
+            for a in actions:
+                state = self.rules.apply(state, a)[0]
+        except RuleError:
+            return None
+        return state
+
+    def plans(self, state, action):
+        """Candidate plans: (steps, engine actions they send, how)."""
+        name = action.get("action")
+        if not state["over"]:
+            for p in state["players"]:
+                for i, a in enumerate(self.rules.seat_actions(state, p["name"])[:2]):
+                    yield [("tap", f"table.{p['name']}.do.{i}")], [a["action"]], "card button"
+        if name == "adjust" and isinstance(action.get("delta"), int):
+            yield from self._adjust(action)
+        elif name == "transfer":
+            yield from self._transfer(state, action)
+        elif name == "resolve":
+            yield [("tap", "table.resolve")], [action], "resolve"
+        if name not in ("adjust", "transfer", "resolve"):
+            form = self._form(state, action)
+            if form is not None:
+                yield form
+
+    def _adjust(self, action):
+        who, counter, delta = action.get("player"), action["counter"], action["delta"]
+        one = {k: v for k, v in action.items() if k != "delta"}
+        sign = 1 if delta > 0 else -1
+        if who is not None:
+            tid = f"table.{who}.{counter}.{'plus' if delta > 0 else 'minus'}"
+            if self.exists(tid) and abs(delta) <= 40:
+                yield [("tap", tid)] * abs(delta), [dict(one, delta=sign)] * abs(delta), "card ±"
+            opener, base = [("tap", f"table.{who}.{counter}.value")], "adjust"
+        else:
+            opener, base = [("tap", "table.info")], f"adjust.{counter}"
+        n = abs(delta)
+        for fives, ones in ((n // 5, n % 5), (n // 5 + 1, n % 5 - 5)):
+            steps, sent = list(opener), []
+            for step, count in ((5 * sign, fives), (sign if ones >= 0 else -sign, abs(ones))):
+                steps += [("tap", f"{base}.{step:+d}")] * count
+                sent += [dict(one, delta=step)] * count
+            yield steps + [("tap", "adjust.close")], sent, "counter dialog"
+
+    def _transfer(self, state, action):
+        giver, taker, counter, amount = action.get("from"), action.get("to"), action.get("counter"), action.get("amount")
+        if not (isinstance(amount, int) and amount >= 1):
+            return
+        others = [p["name"] for p in state["players"] if p["name"] != giver and not p["out"]]
+        steps = [("tap", f"table.{giver}.{counter}.value")]
+        if others and taker != others[0]:
+            steps.append(("tap", f"adjust.to.{taker}"))
+        steps += [("tap", "adjust.amount.plus")] * (amount - 1)
+        steps += [("tap", "adjust.give"), ("tap", "adjust.close")]
+        yield steps, [{"action": "transfer", "from": giver, "to": taker, "counter": counter, "amount": amount}], \
+            "counter dialog: give"
+
+    def _form(self, state, action):
+        """The "More actions" form: (steps, [the action it sends], how), or None if a field cannot be entered."""
+        from tablekeeper.ui.forms import action_fields, game_actions
+
+        name = action["action"]
+        names = game_actions(self.rules)
+        if name not in names:
+            return None
+        steps = [("tap", "table.more")]
+        if name != names[0]:
+            steps.append(("tap", f"actions.pick.{name}"))
+        players = [p["name"] for p in state["players"] if not p["out"]]
+        turn = state.get("turn") or {}
+        sent = {"action": name}
+        for f in action_fields(self.rules, name):
+            tid = f"actions.field.{f.name}"
+            start = turn.get("player") if f.name == "player" else None
+            start = start if start is not None else f.default
+            kind = "player" if f.kind == "raw" and f.name in ("player", "winner") else f.kind
+            want = action.get(f.name, "_absent")
+            if kind in ("player", "bool") or (kind == "str" and f.choices):
+                values = players if kind == "player" else [True, False] if kind == "bool" else list(f.choices)
+                have = ([start] if start in values else []) if kind != "bool" else [bool(start)]
+                allow_none = not f.required and kind != "bool"
+                if want == "_absent" or want == (have[0] if have else None):
+                    value = have[0] if have else None
+                elif want is None and allow_none:
+                    steps.append(("tap", f"{tid}.{have[0]}"))
+                    value = None
+                elif want in values:
+                    steps.append(("tap", f"{tid}.{want}"))
+                    value = want
+                else:
+                    return None
+            elif kind == "int":
+                value = start if isinstance(start, int) else (None if not f.required else (f.lo or 0))
+                if want != "_absent" and want != value:
+                    if not isinstance(want, int):
+                        return None
+                    for _i in range(60):
+                        if value == want:
+                            break
+                        d = 1 if want > (value if value is not None else 0) or (
+                            value is None and f.lo is not None) else -1
+                        steps.append(("tap", f"{tid}.{'plus' if d > 0 else 'minus'}"))
+                        base = value if value is not None else (f.lo if f.lo is not None else 0) - (
+                            d if f.lo is not None else 0)
+                        value = base + d
+                        value = max(f.lo, value) if f.lo is not None else value
+                        value = min(f.hi, value) if f.hi is not None else value
+                    if value != want:
+                        return None
+            elif kind == "ints":
+                have = list(start) if isinstance(start, list) else []
+                top = max(9, min(f.hi if f.hi is not None else 10, 10))
+                if want == "_absent" or want == have:
+                    value = have if (have or f.required) else None
+                else:
+                    if not isinstance(want, list) or not all(isinstance(v, int) and 0 <= v <= top for v in want):
+                        return None
+                    steps += [("tap", f"{tid}.back")] * len(have) + [("tap", f"{tid}.{v}") for v in want]
+                    value = list(want) if (want or f.required) else None
+            else:  # text on the on-screen keyboard
+                have = str(start) if start not in (None, "") else ""
+                if want == "_absent" or want == have:
+                    value = start if have else None
+                elif _typable(want):
+                    steps += [("tap", tid), ("type", want), ("tap", "text.ok")]
+                    value = want
+                else:
+                    return None
+            if not f.required and f.default is not None and value == f.default:
+                value = None
+            if value is not None:
+                sent[f.name] = value
+        return steps + [("tap", "actions.do")], [sent], "form"
+
+    def plan(self, state, action):
+        """The cheapest plan that does what ``action`` does: (steps, how, touches), or (None, why, 0)."""
+        target = self.effect(state, [action])
+        if target is None:
+            return None, "refused by the engine", 0
+        if state["over"]:
+            return None, "the game is over: the end screen offers undo, not this action", 0
+        best = None
+        for steps, sent, how in self.plans(state, action):
+            cost = sum(len(x[1]) + sum(ch in "ÁÉÍÓÚáéíóú" for ch in x[1]) if x[0] == "type" else 1
+                       for x in steps)
+            if steps and not self.exists(steps[0][1]):
+                continue  # its first button is not on the screen now (a last-chance banner hides the footer)
+            if (best is None or cost < best[2]) and self.effect(state, sent) == target:
+                best = (steps, how, cost)
+        if best is None:
+            fields = [f.name for f in __import__("tablekeeper.ui.forms", fromlist=["x"]).action_fields(
+                self.rules, action.get("action"))] if action.get("action") in self.rules.actions else []
+            return None, (f"no way on the table screen gives the same state (action {action.get('action')!r}, "
+                          f"fields {fields}: a value the form cannot enter, or chance the device draws)"), 0
+        return best
+
+
+def play_touch(story, state_dir: str) -> dict:
+    """Play ``story`` in the real app (this process must be the only Kivy one): touches per event."""
+    from tablekeeper.engine import Journal, Session
+    from tablekeeper.ui.testing import Robot
+
+    played = st.play(story, check=False)  # the app's own final state is checked below
+    with Journal(state_dir) as journal:
+        Session.new(journal, story.game, story.players, story.options)
+    r = Robot.start(state_dir, lang="en")
+    try:
+        rules = r.app.snapshot.table.rules
+        planner = TouchPlanner(rules, r.exists)
+        out = []
+        for i, (event, before, _after) in enumerate(played, 1):
+            state = r.app.snapshot.table.state
+            if state != before:
+                raise st.StoryError(f"{story.path.name}: event {i}: the app's state is not the story's")
+            touches, hows, why = 0, [], ""
+            for action in event.actions:
+                state = r.app.snapshot.table.state
+                steps, how, cost = planner.plan(state, action)
+                target = rules.apply(state, action)[0]
+                if steps is None:
+                    why = why or how
+                    r.app.submit(dict(action))  # done some other way: the story goes on
+                    r.settle()
+                else:
+                    for kind, what in steps:
+                        if kind == "tap":
+                            r.tap(what)
+                        else:
+                            r.type(what, kb="text.kb")
+                    r.settle()
+                    touches += cost
+                    hows.append(f"{how}: " + " ".join(w if k == "tap" else repr(w) for k, w in steps))
+                if r.app.snapshot.table.state != target:
+                    raise st.StoryError(f"{story.path.name}: event {i} ({event.say}): after "
+                                        f"{steps or 'a direct submit'} the app's state is not the story's "
+                                        f"({r.app.toast.label.text!r})")
+            out.append({"touches": None if why else touches, "how": why or "; ".join(hows)})
+        final = r.app.snapshot.table.state
+        bad = st.mismatches(final, story.expect)
+        if played and final != played[-1][2]:
+            bad.append("the app's final state is not the story's")
+        if bad:
+            raise st.StoryError(f"{story.path.name}: the app's final state: " + "; ".join(bad))
+        return {"events": out}
+    finally:
+        r.stop()
+
+
+def _child_touch(story_path: str, state_dir: str) -> None:
+    try:
+        result = play_touch(st.load(story_path), state_dir)
+    except st.StoryError as e:
+        result = {"error": str(e)}
+    print("TOUCHES " + json.dumps(result, default=str), flush=True)
 
 
 # -- figures ----------------------------------------------------------------------------------------
@@ -477,7 +720,7 @@ def table(results: dict) -> str:
     return "\n".join(rows) + "\n"
 
 
-def run(stories_dir: Path | None = None, *, touch: bool = False, log=None) -> dict:
+def run(stories_dir: Path | None = None, *, touch: bool = True, log=None) -> dict:
     stories_dir = Path(stories_dir) if stories_dir else st.STORIES
     out: dict = {}
     for path in sorted(stories_dir.glob("*.json")):

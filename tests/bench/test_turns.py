@@ -156,3 +156,19 @@ def test_table_marks_the_goals():
     row = next(line for line in text.splitlines() if line.startswith("| Red Dragon Inn"))
     assert row == "| Red Dragon Inn | 1 ✓ | 7 ✗ | 0 ✓ | 20 | 30 | yes ✓ | 1 |"
     assert "Bloody Inn" not in text  # no story, no row
+
+
+@pytest.mark.slow
+def test_the_touch_robot_plays_the_story_in_the_real_app():
+    # a child process with the app offscreen; +3 on the card is three taps, "end turn" one
+    result = bt.run_touch(FIXTURE, timeout=300)
+    assert "error" not in result, result.get("error")
+    assert [e["touches"] for e in result["events"]] == [3, 1, 1, 1, 1, 3]
+    assert result["events"][2]["how"] == "card button: table.Ana.do.0"
+
+
+@pytest.mark.slow
+def test_the_touch_robot_refuses_a_wrong_story(tmp_path):
+    s = story(tmp_path, lambda raw: raw["expect"]["players"]["Ben"].update(life=3))
+    result = bt.run_touch(s.path, timeout=300)
+    assert "the app's final state: Ben.life is 19, expected 3" in result.get("error", "")
