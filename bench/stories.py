@@ -23,9 +23,13 @@ Format::
         "expect": {"players": {"Ana": {"gold": 9}}, "table": {"pot": 0}, "over": false},
         "paper_moves": 2}
      ],
-     "expect": {"over": true, "winners": ["Cai"], "players": {"Ben": {"out": true}}}}
+     "expect": {"over": true, "winners": ["Cai"], "players": {"Ben": {"out": true}}},
+     "rounds": 4}
 
 ``who``: whose pod records the event (the player who acts at the table).
+``rounds`` (optional): how many rounds (every player's turn once) the story
+covers, for the per-round figures; left out, the benchmark counts how often
+the first player's turn starts.
 ``routine`` (default true): an event of ordinary play; false for the rare
 corrections a story may show. ``paper_moves`` overrides the counted moves
 where tokens do not tell the whole story (a card put on a track).
@@ -75,6 +79,7 @@ class Story:
     events: list[Event]
     expect: dict[str, Any]
     title: str = ""
+    rounds: int | None = None  # rounds the story covers (None: counted from the turns)
 
     @property
     def key(self) -> str:
@@ -100,7 +105,13 @@ def load(path: str | Path) -> Story:
                             e.get("rule", ""), dict(e.get("expect", {})), e.get("paper_moves")))
     return Story(path, raw["game"], list(raw["players"]), dict(raw.get("options", {})),
                  _paper(raw.get("paper", {})),
-                 events, dict(raw.get("expect", {})), raw.get("title", ""))
+                 events, dict(raw.get("expect", {})), raw.get("title", ""), _rounds(path, raw.get("rounds")))
+
+
+def _rounds(path: Path, value: Any) -> int | None:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+        raise StoryError(f"{path.name}: rounds must be a whole number of at least 1, not {value!r}")
+    return value
 
 
 def _paper(raw: dict[str, Any]) -> dict[str, Any]:

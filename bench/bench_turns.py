@@ -1,0 +1,784 @@
+"""Turn cost: what each event of a table story costs on a pod, on the touchscreen and on paper.
+
+Run with ``make bench`` (all benchmarks) or ``.venv/bin/python bench/run.py turns``.
+Reads the table stories ``bench/stories/<game>.json`` (format: bench/stories.py);
+a game without a story has no figures.
+
+* POD: a robot plays each event on the acting player's ("who") pod by
+  physical presses and counts them. It knows nothing of the pod's input
+  grammar: it searches, breadth first by presses (then by seconds), over
+  every press it could make, feeding the button events to the real
+  :class:`tablekeeper.hardware.inputs.SeatControls` and applying each
+  intent's action with ``rules.apply`` (a refused action changes nothing),
+  until the game state equals the story's state after the event (the whole
+  state). One press is one of:
+
+  - a click: press + release (``CLICK_S`` seconds);
+  - a long press: press + hold + release (the hold time);
+  - for up and down, a held press with k ≥ 1 repeats: press + hold + k×repeat
+    + release — ONE press (one finger down), taking hold time + k × repeat
+    interval. Its seconds are reported (``pod_seconds_per_round``), so a long
+    hold is not free, only not counted as many presses.
+
+  Search nodes are deduplicated by (``SeatControls.key()``, state) — ``(focus,
+  pick)`` when the controls have no ``key()``. Bounds: ``MAX_PRESSES`` presses,
+  ``MAX_NODES`` nodes, and at most ``repeat_bound`` repeats in a held press
+  (the largest change of a number in the event, plus 3: a held press that
+  scrolls further than any number moves does not help). An event not
+  reached within the bounds is "not possible on pod": it is counted apart
+  (not in the median, the max or the per-round presses), and the story goes
+  on from its state after the event.
+
+  Every seat keeps one SeatControls for the whole story, as a real pod
+  does: the acting pod starts each event from where its last one left it
+  (focus, menus), every pod is shown every new state (``view``, as the hub
+  refreshes the pods), and presses that the grammar forces (a select to
+  reach another counter) are real presses. Chance the device draws itself
+  (``rules.prepare``: the dice of a hide, Dale's animal decks) is taken
+  from the story: a pod action of the same name as one of the event's
+  actions, whose randomness the device would fill in, becomes the story's
+  action (the cards and dice are the table's).
+
+* TOUCH: the real app (``tablekeeper.ui.testing.Robot``, offscreen, one child
+  process per story) plays every event, and counts the taps on the table
+  screen and its dialogs (see :class:`TouchPlanner`); an action no way on the
+  screen enters is not possible by touch, with the reason.
+
+* PAPER: :func:`stories.paper_moves` per event (tokens moved).
+
+Both the pod's and the touchscreen's final state must equal the story's
+expectations (``story.expect``), or the benchmark fails.
+
+Per-round figures divide totals by the story's rounds: its ``rounds`` if it
+says, else how many times the first player's turn starts (``first_player``
+in the state, else whose turn it is at the start).
+"""
+
+import copy
+import heapq
+import itertools
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve()
+sys.path.insert(0, str(HERE.parent))
+
+import stories as st  # noqa: E402  (bench/ is not a package)
+
+#: The games with figures, by the story's key; token games must beat paper per round.
+GAMES = ("red_dragon_inn", "bloody_inn", "dragon_run", "dale_of_merchants")
+TOKEN_GAMES = ("red_dragon_inn", "bloody_inn", "dragon_run")
+TITLES = {"red_dragon_inn": "Red Dragon Inn", "bloody_inn": "Bloody Inn", "dragon_run": "Dragon Run",
+          "dale_of_merchants": "Dale of Merchants"}
+
+MAX_PRESSES = 12
+#: Search nodes per event (``TURNS_MAX_NODES`` overrides): an event the pod cannot do costs the whole
+#: budget (~3 ms a node with Bloody Inn's state), so a smaller budget is a quicker, rougher run.
+MAX_NODES = int(os.environ.get("TURNS_MAX_NODES", "40000"))
+MAX_REPEATS = 40
+#: A click's seconds (press and release, a finger's quick tap); holds and repeats use the pods' timing.
+CLICK_S = 0.15
+#: Goals (docs/benchmarks.md): per event, per Dale buy/stall.
+GOAL_MEDIAN, GOAL_MAX, GOAL_DALE_STACK = 2, 5, 4
+
+
+# -- presses ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Press:
+    """One physical press: ``kind`` is "click", "long" or "held" (with ``repeats``)."""
+
+    button: str
+    kind: str
+    repeats: int = 0
+
+    def events(self) -> list[str]:
+        from tablekeeper.hardware.pod import HOLD, PRESS, RELEASE, REPEAT
+
+        if self.kind == "click":
+            return [PRESS, RELEASE]
+        return [PRESS, HOLD] + [REPEAT] * self.repeats + [RELEASE]
+
+    def seconds(self) -> float:
+        from tablekeeper.hardware.buttons import Timing
+
+        t = Timing()
+        if self.kind == "click":
+            return CLICK_S
+        return t.hold_time + self.repeats * t.repeat_interval + CLICK_S / 2
+
+    def __str__(self) -> str:
+        sign = {"up": "+", "down": "-", "select": "sel", "main": "OK"}.get(self.button, self.button)
+        return {"click": sign, "long": f"{sign}~"}.get(self.kind, f"{sign}~{self.repeats}")
+
+
+@dataclass
+class PodResult:
+    presses: list[Press] | None  # None: not reached within the bounds
+    nodes: int
+    controls: Any = None
+    state: dict | None = None
+
+    @property
+    def count(self) -> int | None:
+        return None if self.presses is None else len(self.presses)
+
+    @property
+    def seconds(self) -> float:
+        return sum(p.seconds() for p in self.presses or ())
+
+
+def controls_key(controls) -> Any:
+    key = getattr(controls, "key", None)
+    if callable(key):
+        return key()
+    return (getattr(controls, "focus", None), getattr(controls, "pick", None))
+
+
+def state_key(state: dict) -> str:
+    return json.dumps(state, sort_keys=True, default=repr)
+
+
+class _FirstRng:
+    """An rng that always draws the first value: only to see whether ``prepare`` fills something in."""
+
+    def randrange(self, start, stop=None, step=1):
+        return 0 if stop is None else start
+
+
+def _numbers(value, out: list) -> list:
+    if isinstance(value, bool):
+        return out
+    if isinstance(value, (int, float)):
+        out.append(value)
+    elif isinstance(value, dict):
+        for v in value.values():
+            _numbers(v, out)
+    elif isinstance(value, list):
+        for v in value:
+            _numbers(v, out)
+    return out
+
+
+def repeat_bound(before: dict, after: dict, actions: list[dict]) -> int:
+    """How many repeats a held press may need: the largest number the event changes or names, + 3."""
+    a, b = _numbers(before, []), _numbers(after, [])
+    biggest = max((abs(x - y) for x, y in zip(a, b)), default=0) if len(a) == len(b) else 0
+    biggest = max([biggest] + [abs(x) for x in _numbers(actions, [])])
+    return int(min(MAX_REPEATS, biggest + 3))
+
+
+class PodRobot:
+    """Plays events on one seat's pod by searching over its presses (see the module doc)."""
+
+    def __init__(self, rules, seat: int, *, max_presses: int = MAX_PRESSES, max_nodes: int = MAX_NODES):
+        self.rules = rules
+        self.seat = seat
+        self.max_presses = max_presses
+        self.max_nodes = max_nodes
+
+    def _apply(self, state: dict, action: dict, story_actions: list[dict]) -> dict:
+        from tablekeeper.engine.errors import RuleError
+
+        try:
+            if self.rules.prepare(state, dict(action), _FirstRng()) != action:
+                # the device would draw this itself: the table's draw is the story's
+                same = [a for a in story_actions if a.get("action") == action.get("action")]
+                if same:
+                    action = same[0]
+            return self.rules.apply(state, action)[0]
+        except RuleError:
+            return state
+
+    def feed(self, controls, button: str, kind: str, state: dict, story_actions: list[dict]) -> dict:
+        """One button event: its intent's action applied (or refused); the pod's view refreshed."""
+        from tablekeeper.hardware.pod import InputEvent
+
+        intent = controls.handle(InputEvent(self.seat, button, kind), self.rules, state)
+        if intent.action is not None:
+            state = self._apply(state, dict(intent.action), story_actions)
+        if intent.action is not None or intent.message or intent.changed:
+            controls.view(self.rules, state, intent.message or "")
+        return state
+
+    def _moves(self, controls, state, story_actions, repeats: int):
+        """Every press from (controls, state): (press, controls after, state after)."""
+        from tablekeeper.hardware.pod import BUTTONS, DOWN, HOLD, PRESS, RELEASE, REPEAT, UP
+
+        for button in BUTTONS:
+            c = copy.deepcopy(controls)
+            s = self.feed(c, button, PRESS, state, story_actions)
+            s = self.feed(c, button, RELEASE, s, story_actions)
+            yield Press(button, "click"), c, s
+            c = copy.deepcopy(controls)
+            s = self.feed(c, button, PRESS, state, story_actions)
+            s = self.feed(c, button, HOLD, s, story_actions)
+            for k in range(repeats + 1 if button in (UP, DOWN) else 1):
+                if k:
+                    before = (controls_key(c), s)
+                    s = self.feed(c, button, REPEAT, s, story_actions)
+                    if controls_key(c) == before[0] and s == before[1]:
+                        break  # a repeat that changes nothing: more of them change nothing either
+                c2 = copy.deepcopy(c)
+                s2 = self.feed(c2, button, RELEASE, s, story_actions)
+                yield Press(button, "held" if k else "long", k), c2, s2
+
+    def play(self, controls, state: dict, target: dict, story_actions: list[dict] = ()) -> PodResult:
+        """The fewest presses (then seconds) from (``controls``, ``state``) to ``target``."""
+        story_actions = list(story_actions)
+        if state == target:
+            return PodResult([], 0, controls, state)
+        repeats = repeat_bound(state, target, story_actions)
+        tie = itertools.count()
+        start = (controls_key(controls), state_key(state))
+        seen = {start}
+        heap = [(0, 0.0, next(tie), controls, state, [])]
+        nodes = 1
+        while heap:
+            n, secs, _t, c, s, path = heapq.heappop(heap)
+            if n and s == target:
+                return PodResult(path, nodes, c, s)
+            if n >= self.max_presses:
+                continue
+            for press, c2, s2 in self._moves(c, s, story_actions, repeats):
+                key = (controls_key(c2), state_key(s2))
+                if key in seen:
+                    continue
+                seen.add(key)
+                nodes += 1
+                heapq.heappush(heap, (n + 1, secs + press.seconds(), next(tie), c2, s2, path + [press]))
+                if nodes >= self.max_nodes:
+                    break
+            if nodes >= self.max_nodes:
+                # drain what is queued: a goal already generated is still found at its cost
+                while heap:
+                    n, secs, _t, c, s, path = heapq.heappop(heap)
+                    if s == target:
+                        return PodResult(path, nodes, c, s)
+                break
+        return PodResult(None, nodes)
+
+
+# -- one story ------------------------------------------------------------------------------------
+@dataclass
+class EventCost:
+    say: str
+    who: str
+    actions: list[str]
+    paper: int
+    pod: int | None = None  # presses; None: not possible on pod
+    pod_seconds: float = 0.0
+    pod_how: str = ""
+    pod_nodes: int = 0
+    touch: int | None = None  # touches; None: not possible by touch (or not measured)
+    touch_how: str = ""
+
+
+@dataclass
+class StoryCost:
+    story: Any
+    rounds: int
+    events: list[EventCost] = field(default_factory=list)
+    touch_error: str = ""
+
+
+def first_player(state: dict) -> str | None:
+    first = state.get("first_player")
+    if isinstance(first, str):
+        return first
+    turn = state.get("turn")
+    return turn.get("player") if isinstance(turn, dict) else None
+
+
+def count_rounds(states: list[dict]) -> int:
+    """How many times the first player's turn starts over ``states`` (the setup's, then each event's)."""
+    if not states:
+        return 1
+    first = first_player(states[0]) or states[0]["players"][0]["name"]
+    rounds, was = 0, None
+    for s in states:
+        turn = s.get("turn")
+        who = turn.get("player") if isinstance(turn, dict) else None
+        f = s.get("first_player") if isinstance(s.get("first_player"), str) else first
+        if who == f and was != f:
+            rounds += 1
+        was = who if who is not None else was
+    return max(1, rounds)
+
+
+def play_pod(story, played=None, *, max_presses: int = MAX_PRESSES, max_nodes: int = MAX_NODES,
+             log=None) -> list[PodResult]:
+    """Every event on its actor's pod; one SeatControls per seat, carried through the story.
+
+    Raises :class:`stories.StoryError` if the pod's final state misses the story's expectations.
+    """
+    from tablekeeper.hardware.inputs import SeatControls
+
+    rules = st.rules_of(story)
+    played = played if played is not None else st.play(story)
+    seats = {name: i + 1 for i, name in enumerate(story.players)}
+    controls = {name: SeatControls(seats[name], name) for name in story.players}
+    state = played[0][1] if played else rules.setup_state()
+    for c in controls.values():
+        c.view(rules, state)
+    out = []
+    for i, (event, before, after) in enumerate(played, 1):
+        if state != before:
+            raise st.StoryError(f"{story.path.name}: event {i}: the pod's state is not the story's")
+        robot = PodRobot(rules, seats[event.who], max_presses=max_presses, max_nodes=max_nodes)
+        result = robot.play(controls[event.who], state, after, event.actions)
+        if result.presses is not None:
+            controls[event.who] = result.controls
+            state = result.state
+        else:
+            state = after  # done some other way; the story goes on
+        for c in controls.values():
+            c.view(rules, state)
+        if log:
+            how = " ".join(map(str, result.presses)) if result.presses is not None else "NOT POSSIBLE"
+            log(f"  {i:3} {event.who:>6} pod {how:<24} ({result.nodes} nodes)  {event.say}")
+        out.append(result)
+    bad = st.mismatches(state, story.expect)
+    if played and state != played[-1][2]:
+        bad.append("the pod's final state is not the story's")
+    if bad:
+        raise st.StoryError(f"{story.path.name}: the pod's final state: " + "; ".join(bad))
+    return out
+
+
+def measure(story, *, touch: bool = True, log=None, max_nodes: int = MAX_NODES) -> StoryCost:
+    played = st.play(story)
+    states = [played[0][1]] + [after for _e, _b, after in played] if played else []
+    cost = StoryCost(story, story.rounds or count_rounds(states))
+    for event, before, after in played:
+        paper = event.paper_moves if event.paper_moves is not None else st.paper_moves(story, before, after)
+        cost.events.append(EventCost(event.say, event.who, [a.get("action", "?") for a in event.actions], paper))
+    for ec, result in zip(cost.events, play_pod(story, played, log=log, max_nodes=max_nodes)):
+        ec.pod = result.count
+        ec.pod_seconds = round(result.seconds, 2)
+        ec.pod_how = " ".join(map(str, result.presses)) if result.presses is not None else ""
+        ec.pod_nodes = result.nodes
+    if touch:
+        touches = run_touch(story.path)
+        if "error" in touches:
+            raise st.StoryError(f"{story.path.name}: touch: {touches['error']}")
+        for ec, t in zip(cost.events, touches["events"]):
+            ec.touch, ec.touch_how = t["touches"], t["how"]
+    return cost
+
+
+# -- touch (a child process per story) ----------------------------------------------------------------
+def _env(tmp: Path) -> dict:
+    env = dict(os.environ)
+    for k in ("DISPLAY", "WAYLAND_DISPLAY"):
+        env.pop(k, None)
+    env.update({"SDL_VIDEODRIVER": "offscreen", "KIVY_HOME": str(tmp / "kivy"), "XDG_CACHE_HOME": str(tmp / "cache"),
+                "LANG": "C.UTF-8", "KIVY_NO_ARGS": "1"})
+    (tmp / "kivy").mkdir(exist_ok=True)
+    return env
+
+
+def run_touch(story_path: Path, timeout: float = 900) -> dict:
+    """Play ``story_path`` through the app in a child process: ``{"events": [{"touches", "how"}...]}``."""
+    with tempfile.TemporaryDirectory(prefix="tk-bench-turns-") as d:
+        tmp = Path(d)
+        out = subprocess.run([sys.executable, str(HERE), "touch", str(story_path), str(tmp / "state")],
+                             env=_env(tmp), capture_output=True, text=True, timeout=timeout)
+    line = next((x for x in out.stdout.splitlines() if x.startswith("TOUCHES ")), None)
+    if line is None:
+        return {"error": f"the touch robot failed (exit {out.returncode}):\n{out.stderr[-3000:]}"}
+    return json.loads(line[len("TOUCHES "):])
+
+
+KEYBOARD = set("QWERTYUIOPASDFGHJKLÑZXCVBNM-")
+
+
+def _typable(text) -> bool:
+    """A text the on-screen keyboard types: letters and "-", a capital only at a word's start."""
+    if not isinstance(text, str) or not text:
+        return False
+    plain = "".join({v: k for k, v in __import__("tablekeeper.ui.widgets", fromlist=["Keyboard"])
+                     .Keyboard.ACCENTED.items()}.get(c, c) for c in text)
+    if not all(c.upper() in KEYBOARD for c in plain):
+        return False
+    return all((c.isupper() if i == 0 or plain[i - 1] == "-" else not c.isupper() or c == "-")
+               for i, c in enumerate(plain) if c != "-")
+
+
+class TouchPlanner:
+    """Which taps enter one engine action on the table screen; every plan is checked by a dry run.
+
+    Ways tried (the cheapest whose effect on the state is the action's): a player card's routine
+    buttons (``table.<name>.do.<i>``); for an adjustment, the card's ± buttons or the counter's
+    dialog (±1/±5, then Close); the table's counters dialog; a transfer through the giver's
+    counter dialog (Give to, Amount, Give); ``table.resolve``; else the "More actions" form
+    (pick the action, set each field the story gives: chips, steppers, digit keys, the on-screen
+    keyboard; Do it). A tap is one touch; a typed key is one touch (an accent two).
+    """
+
+    def __init__(self, rules, exists):
+        self.rules = rules
+        self.exists = exists  # tid -> bool (is it on the screen now)
+
+    def effect(self, state, actions) -> dict | None:
+        from tablekeeper.engine.errors import RuleError
+
+        try:
+            for a in actions:
+                state = self.rules.apply(state, a)[0]
+        except RuleError:
+            return None
+        return state
+
+    def plans(self, state, action):
+        """Candidate plans: (steps, engine actions they send, how)."""
+        name = action.get("action")
+        if not state["over"]:
+            for p in state["players"]:
+                for i, a in enumerate(self.rules.seat_actions(state, p["name"])[:2]):
+                    yield [("tap", f"table.{p['name']}.do.{i}")], [a["action"]], "card button"
+        if name == "adjust" and isinstance(action.get("delta"), int):
+            yield from self._adjust(action)
+        elif name == "transfer":
+            yield from self._transfer(state, action)
+        elif name == "resolve":
+            yield [("tap", "table.resolve")], [action], "resolve"
+        if name not in ("adjust", "transfer", "resolve"):
+            form = self._form(state, action)
+            if form is not None:
+                yield form
+
+    def _adjust(self, action):
+        who, counter, delta = action.get("player"), action["counter"], action["delta"]
+        one = {k: v for k, v in action.items() if k != "delta"}
+        sign = 1 if delta > 0 else -1
+        if who is not None:
+            tid = f"table.{who}.{counter}.{'plus' if delta > 0 else 'minus'}"
+            if self.exists(tid) and abs(delta) <= 40:
+                yield [("tap", tid)] * abs(delta), [dict(one, delta=sign)] * abs(delta), "card ±"
+            opener, base = [("tap", f"table.{who}.{counter}.value")], "adjust"
+        else:
+            opener, base = [("tap", "table.info")], f"adjust.{counter}"
+        n = abs(delta)
+        for fives, ones in ((n // 5, n % 5), (n // 5 + 1, n % 5 - 5)):
+            steps, sent = list(opener), []
+            for step, count in ((5 * sign, fives), (sign if ones >= 0 else -sign, abs(ones))):
+                steps += [("tap", f"{base}.{step:+d}")] * count
+                sent += [dict(one, delta=step)] * count
+            yield steps + [("tap", "adjust.close")], sent, "counter dialog"
+
+    def _transfer(self, state, action):
+        giver, taker, counter, amount = action.get("from"), action.get("to"), action.get("counter"), action.get("amount")
+        if not (isinstance(amount, int) and amount >= 1):
+            return
+        others = [p["name"] for p in state["players"] if p["name"] != giver and not p["out"]]
+        steps = [("tap", f"table.{giver}.{counter}.value")]
+        if others and taker != others[0]:
+            steps.append(("tap", f"adjust.to.{taker}"))
+        steps += [("tap", "adjust.amount.plus")] * (amount - 1)
+        steps += [("tap", "adjust.give"), ("tap", "adjust.close")]
+        yield steps, [{"action": "transfer", "from": giver, "to": taker, "counter": counter, "amount": amount}], \
+            "counter dialog: give"
+
+    def _form(self, state, action):
+        """The "More actions" form: (steps, [the action it sends], how), or None if a field cannot be entered."""
+        from tablekeeper.ui.forms import action_fields, game_actions
+
+        name = action["action"]
+        names = game_actions(self.rules)
+        if name not in names:
+            return None
+        steps = [("tap", "table.more")]
+        if name != names[0]:
+            steps.append(("tap", f"actions.pick.{name}"))
+        players = [p["name"] for p in state["players"] if not p["out"]]
+        turn = state.get("turn") or {}
+        sent = {"action": name}
+        for f in action_fields(self.rules, name):
+            tid = f"actions.field.{f.name}"
+            start = turn.get("player") if f.name == "player" else None
+            start = start if start is not None else f.default
+            kind = "player" if f.kind == "raw" and f.name in ("player", "winner") else f.kind
+            want = action.get(f.name, "_absent")
+            if kind in ("player", "bool") or (kind == "str" and f.choices):
+                values = players if kind == "player" else [True, False] if kind == "bool" else list(f.choices)
+                have = ([start] if start in values else []) if kind != "bool" else [bool(start)]
+                allow_none = not f.required and kind != "bool"
+                if want == "_absent" or want == (have[0] if have else None):
+                    value = have[0] if have else None
+                elif want is None and allow_none:
+                    steps.append(("tap", f"{tid}.{have[0]}"))
+                    value = None
+                elif want in values:
+                    steps.append(("tap", f"{tid}.{want}"))
+                    value = want
+                else:
+                    return None
+            elif kind == "int":
+                value = start if isinstance(start, int) else (None if not f.required else (f.lo or 0))
+                if want != "_absent" and want != value:
+                    if not isinstance(want, int):
+                        return None
+                    for _i in range(60):
+                        if value == want:
+                            break
+                        d = 1 if want > (value if value is not None else 0) or (
+                            value is None and f.lo is not None) else -1
+                        steps.append(("tap", f"{tid}.{'plus' if d > 0 else 'minus'}"))
+                        base = value if value is not None else (f.lo if f.lo is not None else 0) - (
+                            d if f.lo is not None else 0)
+                        value = base + d
+                        value = max(f.lo, value) if f.lo is not None else value
+                        value = min(f.hi, value) if f.hi is not None else value
+                    if value != want:
+                        return None
+            elif kind == "ints":
+                have = list(start) if isinstance(start, list) else []
+                top = max(9, min(f.hi if f.hi is not None else 10, 10))
+                if want == "_absent" or want == have:
+                    value = have if (have or f.required) else None
+                else:
+                    if not isinstance(want, list) or not all(isinstance(v, int) and 0 <= v <= top for v in want):
+                        return None
+                    steps += [("tap", f"{tid}.back")] * len(have) + [("tap", f"{tid}.{v}") for v in want]
+                    value = list(want) if (want or f.required) else None
+            else:  # text on the on-screen keyboard
+                have = str(start) if start not in (None, "") else ""
+                if want == "_absent" or want == have:
+                    value = start if have else None
+                elif _typable(want):
+                    steps += [("tap", tid), ("type", want), ("tap", "text.ok")]
+                    value = want
+                else:
+                    return None
+            if not f.required and f.default is not None and value == f.default:
+                value = None
+            if value is not None:
+                sent[f.name] = value
+        return steps + [("tap", "actions.do")], [sent], "form"
+
+    def plan(self, state, action):
+        """The cheapest plan that does what ``action`` does: (steps, how, touches), or (None, why, 0)."""
+        target = self.effect(state, [action])
+        if target is None:
+            return None, "refused by the engine", 0
+        if state["over"]:
+            return None, "the game is over: the end screen offers undo, not this action", 0
+        best = None
+        for steps, sent, how in self.plans(state, action):
+            cost = sum(len(x[1]) + sum(ch in "ÁÉÍÓÚáéíóú" for ch in x[1]) if x[0] == "type" else 1
+                       for x in steps)
+            if steps and not self.exists(steps[0][1]):
+                continue  # its first button is not on the screen now (a last-chance banner hides the footer)
+            if (best is None or cost < best[2]) and self.effect(state, sent) == target:
+                best = (steps, how, cost)
+        if best is None:
+            fields = [f.name for f in __import__("tablekeeper.ui.forms", fromlist=["x"]).action_fields(
+                self.rules, action.get("action"))] if action.get("action") in self.rules.actions else []
+            return None, (f"no way on the table screen gives the same state (action {action.get('action')!r}, "
+                          f"fields {fields}: a value the form cannot enter, or chance the device draws)"), 0
+        return best
+
+
+def play_touch(story, state_dir: str) -> dict:
+    """Play ``story`` in the real app (this process must be the only Kivy one): touches per event."""
+    from tablekeeper.engine import Journal, Session
+    from tablekeeper.ui.testing import Robot
+
+    played = st.play(story, check=False)  # the app's own final state is checked below
+    with Journal(state_dir) as journal:
+        Session.new(journal, story.game, story.players, story.options)
+    r = Robot.start(state_dir, lang="en")
+    try:
+        rules = r.app.snapshot.table.rules
+        planner = TouchPlanner(rules, r.exists)
+        out = []
+        for i, (event, before, _after) in enumerate(played, 1):
+            state = r.app.snapshot.table.state
+            if state != before:
+                raise st.StoryError(f"{story.path.name}: event {i}: the app's state is not the story's")
+            touches, hows, why = 0, [], ""
+            for action in event.actions:
+                state = r.app.snapshot.table.state
+                steps, how, cost = planner.plan(state, action)
+                target = rules.apply(state, action)[0]
+                if steps is None:
+                    why = why or how
+                    r.app.submit(dict(action))  # done some other way: the story goes on
+                    r.settle()
+                else:
+                    for kind, what in steps:
+                        if kind == "tap":
+                            r.tap(what)
+                        else:
+                            r.type(what, kb="text.kb")
+                    r.settle()
+                    touches += cost
+                    hows.append(f"{how}: " + " ".join(w if k == "tap" else repr(w) for k, w in steps))
+                if r.app.snapshot.table.state != target:
+                    raise st.StoryError(f"{story.path.name}: event {i} ({event.say}): after "
+                                        f"{steps or 'a direct submit'} the app's state is not the story's "
+                                        f"({r.app.toast.label.text!r})")
+            out.append({"touches": None if why else touches, "how": why or "; ".join(hows)})
+        final = r.app.snapshot.table.state
+        bad = st.mismatches(final, story.expect)
+        if played and final != played[-1][2]:
+            bad.append("the app's final state is not the story's")
+        if bad:
+            raise st.StoryError(f"{story.path.name}: the app's final state: " + "; ".join(bad))
+        return {"events": out}
+    finally:
+        r.stop()
+
+
+def _child_touch(story_path: str, state_dir: str) -> None:
+    try:
+        result = play_touch(st.load(story_path), state_dir)
+    except st.StoryError as e:
+        result = {"error": str(e)}
+    print("TOUCHES " + json.dumps(result, default=str), flush=True)
+
+
+# -- figures ----------------------------------------------------------------------------------------
+def figures(cost: StoryCost) -> dict:
+    g = cost.story.key
+    pod = [e.pod for e in cost.events if e.pod is not None]
+    impossible = [e for e in cost.events if e.pod is None]
+    touch = [e.touch for e in cost.events if e.touch is not None]
+    no_touch = [e for e in cost.events if e.touch is None]
+    paper = sum(e.paper for e in cost.events)
+    r = cost.rounds
+    note = f"{len(cost.events)} events, {r} rounds ({cost.story.path.name})"
+    out = {
+        f"turns_{g}_pod_median_presses_per_event": {
+            "value": statistics.median(pod) if pod else None, "unit": "presses", "goal": f"<= {GOAL_MEDIAN}",
+            "note": note + "; events possible on the pod"},
+        f"turns_{g}_pod_max_presses_per_event": {
+            "value": max(pod) if pod else None, "unit": "presses", "goal": f"<= {GOAL_MAX}",
+            "worst": next((f"{e.say} [{e.pod_how}]" for e in cost.events if pod and e.pod == max(pod)), "")},
+        f"turns_{g}_pod_presses_per_round": {
+            "value": round(sum(pod) / r, 2), "unit": "presses/round",
+            "note": "presses of the events possible on the pod / rounds"},
+        f"turns_{g}_pod_seconds_per_round": {
+            "value": round(sum(e.pod_seconds for e in cost.events) / r, 2), "unit": "s/round",
+            "note": "button time only: clicks, holds and repeats"},
+        f"turns_{g}_paper_moves_per_round": {"value": round(paper / r, 2), "unit": "moves/round"},
+        f"turns_{g}_events_not_possible_on_pod": {
+            "value": len(impossible), "unit": "events", "goal": "0",
+            "events": [e.say for e in impossible]},
+    }
+    if g in TOKEN_GAMES:
+        out[f"turns_{g}_pod_presses_per_round"]["goal"] = f"< paper ({round(paper / r, 2)})"
+    if any(e.touch is not None or e.touch_how for e in cost.events):
+        out[f"turns_{g}_touch_median_touches_per_event"] = {
+            "value": statistics.median(touch) if touch else None, "unit": "touches",
+            "max": max(touch) if touch else None, "per_round": round(sum(touch) / r, 2),
+            "not_possible": [f"{e.say}: {e.touch_how}" for e in no_touch]}
+    if g == "dale_of_merchants":
+        stacks = [e.pod for e in cost.events if {"buy", "stall"} & set(e.actions)]
+        out[f"turns_{g}_pod_max_presses_buy_or_stall"] = {
+            "value": None if None in stacks or not stacks else max(stacks), "unit": "presses",
+            "goal": f"<= {GOAL_DALE_STACK}", "events": len(stacks), "not_possible": stacks.count(None)}
+    return out
+
+
+def _v(results: dict, name: str):
+    return (results.get(name) or {}).get("value")
+
+
+def _mark(ok) -> str:
+    return "" if ok is None else (" ✓" if ok else " ✗")
+
+
+def table(results: dict) -> str:
+    """The figures as a markdown table (one row per game with a story), goals marked ✓/✗."""
+    head = ("| Game | pod median presses/event (≤ 2) | pod max presses/event (≤ 5) | not possible on pod (0) "
+            "| pod presses/round | paper moves/round | device < paper/round | touch median touches/event |")
+    rows = [head, "|" + "---|" * 8]
+    for g in GAMES:
+        if f"turns_{g}_pod_median_presses_per_event" not in results:
+            continue
+        med = _v(results, f"turns_{g}_pod_median_presses_per_event")
+        mx = _v(results, f"turns_{g}_pod_max_presses_per_event")
+        imp = _v(results, f"turns_{g}_events_not_possible_on_pod")
+        pod_r = _v(results, f"turns_{g}_pod_presses_per_round")
+        paper_r = _v(results, f"turns_{g}_paper_moves_per_round")
+        touch = _v(results, f"turns_{g}_touch_median_touches_per_event")
+        if g in TOKEN_GAMES:
+            cheaper = "yes ✓" if pod_r < paper_r else "no ✗"
+        else:
+            stack = _v(results, f"turns_{g}_pod_max_presses_buy_or_stall")
+            cheaper = f"n/a; buy/stall ≤ 4: {'–' if stack is None else stack}" + _mark(
+                None if stack is None else stack <= GOAL_DALE_STACK)
+        rows.append(f"| {TITLES[g]} | {med}{_mark(None if med is None else med <= GOAL_MEDIAN)} "
+                    f"| {mx}{_mark(None if mx is None else mx <= GOAL_MAX)} | {imp}{_mark(imp == 0)} "
+                    f"| {pod_r} | {paper_r} | {cheaper} | {'–' if touch is None else touch} |")
+    return "\n".join(rows) + "\n"
+
+
+def run(stories_dir: Path | None = None, *, touch: bool = True, log=None) -> dict:
+    stories_dir = Path(stories_dir) if stories_dir else st.STORIES
+    out: dict = {}
+    for path in sorted(stories_dir.glob("*.json")):
+        story = st.load(path)
+        if story.key not in GAMES:
+            continue
+        out.update(figures(measure(story, touch=touch, log=log)))
+    return out
+
+
+# -- throwaway stories from replay scripts -------------------------------------------------------------
+def story_from_script(script: Path) -> dict:
+    """A story with one event per action of a replay script (``tests/engine/scripts/*.jsonl``): to try
+    the benchmark on the real games before their stories exist. Not committed."""
+    from tablekeeper.engine.registry import make_rules
+
+    lines = [json.loads(x) for x in Path(script).read_text().splitlines() if x.strip()]
+    setup, actions = lines[0], [a for a in lines[1:] if isinstance(a, dict) and "action" in a]
+    rules = make_rules({"game": setup["game"], "players": setup["players"], "options": setup.get("options", {})})
+    state = rules.setup_state()
+    events = []
+    for a in actions:
+        who = (rules.actor(state, a) or a.get("player") or a.get("from") or first_player(state)
+               or setup["players"][0])
+        events.append({"say": rules.words(state, a), "who": who, "actions": [a]})
+        state = rules.apply(state, a)[0]
+    expect = {"over": state["over"], "winners": state["winners"],
+              "players": {p["name"]: {**p["counters"], "out": p["out"]} for p in state["players"]}}
+    return {"game": setup["game"], "players": setup["players"], "options": setup.get("options", {}),
+            "title": f"from {Path(script).name}", "paper": _paper_of(rules), "events": events, "expect": expect}
+
+
+def _paper_of(rules) -> dict:
+    """Which counters are tokens on paper, for a throwaway story: every counter the rules bank."""
+    return {"player": list(rules.player_counters), "table": {k: k for k in rules.table_counters}}
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) == 3 and argv[0] == "touch":
+        _child_touch(argv[1], argv[2])
+        return 0
+    if len(argv) >= 2 and argv[0] == "from-script":
+        out = Path(argv[-1])
+        out.mkdir(parents=True, exist_ok=True)
+        for script in argv[1:-1]:
+            story = story_from_script(Path(script))
+            (out / (Path(script).stem + ".json")).write_text(json.dumps(story, indent=1, default=str) + "\n")
+        return 0
+    if argv and argv[0] == "show":  # show DIR [--no-touch]: every event's costs, then the table
+        results = run(Path(argv[1]), touch="--no-touch" not in argv, log=print)
+        print(json.dumps(results, indent=1, ensure_ascii=False))
+        print(table(results))
+        return 0
+    print(json.dumps(run(), indent=2, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,174 @@
+"""The turn-cost benchmark's robots (bench/bench_turns.py): they must find the fewest presses, say
+when an event cannot be done on a pod, and refuse a story whose final state is wrong."""
+from __future__ import annotations
+
+import copy
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bench"))
+
+import bench_turns as bt  # noqa: E402
+import stories as st  # noqa: E402
+
+FIXTURE = Path(__file__).with_name("fixtures") / "counters.json"
+
+
+def story(tmp_path=None, change=None):
+    s = st.load(FIXTURE)
+    if change is None:
+        return s
+    raw = json.loads(FIXTURE.read_text())
+    change(raw)
+    path = tmp_path / "counters.json"
+    path.write_text(json.dumps(raw))
+    return st.load(path)
+
+
+def robot_for(s, who="Ana"):
+    from tablekeeper.hardware.inputs import SeatControls
+
+    rules = st.rules_of(s)
+    seat = s.players.index(who) + 1
+    controls = SeatControls(seat, who)
+    state = rules.setup_state()
+    controls.view(rules, state)
+    return rules, bt.PodRobot(rules, seat), controls, state
+
+
+def target(rules, state, *actions):
+    for a in actions:
+        state = rules.apply(state, a)[0]
+    return state
+
+
+def adjust(who, counter, delta):
+    return {"action": "adjust", "player": who, "counter": counter, "delta": delta}
+
+
+def test_plus_one_on_the_focused_counter_is_one_click():
+    rules, robot, controls, state = robot_for(story())
+    result = robot.play(controls, state, target(rules, state, adjust("Ana", "life", 1)))
+    assert [str(p) for p in result.presses] == ["+"]
+
+
+def test_plus_three_on_the_focused_counter_is_one_held_press_with_one_repeat():
+    # press +1, hold +1, one repeat +1: one finger down (three clicks would be three presses)
+    rules, robot, controls, state = robot_for(story())
+    result = robot.play(controls, state, target(rules, state, adjust("Ana", "life", 3)))
+    assert result.presses == [bt.Press("up", "held", 1)]
+    assert result.count == 1
+    assert result.seconds == pytest.approx(0.6 + 0.15 + bt.CLICK_S / 2)
+
+
+def test_a_counter_not_focused_needs_the_select_click_first():
+    rules, robot, controls, state = robot_for(story())
+    result = robot.play(controls, state, target(rules, state, adjust("Ana", "poison", 1)))
+    assert [(p.button, p.kind) for p in result.presses] == [("select", "click"), ("up", "click")]
+    assert result.controls.focus == "poison"
+    assert controls.focus is None  # the search worked on copies
+
+
+def test_a_start_from_a_convenient_focus_would_be_cheaper_so_the_story_carries_each_pods_focus():
+    s = story()
+    results = bt.play_pod(s)
+    assert [r.count for r in results] == [1, 2, 1, 1, 1, 3]
+    # event 6 starts on poison, where event 2 left Ana's pod: poison first, then a select to life
+    assert [str(p) for p in results[5].presses] == ["-~", "sel", "+"]
+
+
+def test_an_event_the_pod_cannot_do_is_reported_impossible():
+    # Ana's pod has no way to change Ben's counters
+    rules, robot, controls, state = robot_for(story())
+    robot.max_nodes = 3000
+    result = robot.play(controls, state, target(rules, state, adjust("Ben", "life", -1)))
+    assert result.presses is None and result.count is None
+
+
+def test_an_impossible_event_is_counted_apart_and_the_story_goes_on(tmp_path):
+    def change(raw):
+        raw["events"].insert(1, {"say": "Ana wounds Ben", "who": "Ana",
+                                 "actions": [adjust("Ben", "life", -1)]})
+        raw["expect"]["players"]["Ben"]["life"] = 18
+
+    s = story(tmp_path, change)
+    cost = bt.measure(s, touch=False, max_nodes=3000)
+    assert [e.pod for e in cost.events] == [1, None, 2, 1, 1, 1, 3]
+    fig = bt.figures(cost)
+    assert fig["turns_counters_events_not_possible_on_pod"]["value"] == 1
+    assert fig["turns_counters_pod_max_presses_per_event"]["value"] == 3
+    assert fig["turns_counters_pod_presses_per_round"]["value"] == 9 / 2
+
+
+def test_the_final_state_check_fails_on_a_wrong_story(tmp_path):
+    def change(raw):
+        raw["expect"]["players"]["Ana"]["life"] = 25
+
+    s = story(tmp_path, change)
+    with pytest.raises(st.StoryError, match="pod's final state.*Ana.life is 24, expected 25"):
+        bt.play_pod(s, st.play(s, check=False))
+
+
+def test_the_pod_must_reach_the_storys_whole_state(tmp_path):
+    # a story state the robot's path does not match (a refused action left out) is caught per event
+    s = story()
+    played = st.play(s)
+    bad = copy.deepcopy(played)
+    bad[2] = (bad[2][0], dict(bad[2][1], over=True), bad[2][2])
+    with pytest.raises(st.StoryError, match="event 3"):
+        bt.play_pod(s, bad)
+
+
+def test_figures_paper_and_rounds():
+    s = story()
+    cost = bt.measure(s, touch=False)
+    assert [e.paper for e in cost.events] == [3, 1, 0, 1, 0, 3]
+    fig = bt.figures(cost)
+    assert fig["turns_counters_pod_median_presses_per_event"]["value"] == 1
+    assert fig["turns_counters_paper_moves_per_round"]["value"] == 4
+    played = st.play(s)
+    states = [played[0][1]] + [after for _e, _b, after in played]
+    assert bt.count_rounds(states) == 2  # Ana's turn starts twice
+
+
+def test_rounds_are_optional_in_a_story(tmp_path):
+    s = story(tmp_path, lambda raw: raw.pop("rounds"))
+    assert s.rounds is None
+    assert bt.measure(s, touch=False).rounds == 2
+    with pytest.raises(st.StoryError, match="rounds"):
+        story(tmp_path, lambda raw: raw.update(rounds=0))
+
+
+def test_table_marks_the_goals():
+    results = {
+        "turns_red_dragon_inn_pod_median_presses_per_event": {"value": 1},
+        "turns_red_dragon_inn_pod_max_presses_per_event": {"value": 7},
+        "turns_red_dragon_inn_events_not_possible_on_pod": {"value": 0},
+        "turns_red_dragon_inn_pod_presses_per_round": {"value": 20},
+        "turns_red_dragon_inn_paper_moves_per_round": {"value": 30},
+        "turns_red_dragon_inn_touch_median_touches_per_event": {"value": 1},
+    }
+    text = bt.table(results)
+    row = next(line for line in text.splitlines() if line.startswith("| Red Dragon Inn"))
+    assert row == "| Red Dragon Inn | 1 ✓ | 7 ✗ | 0 ✓ | 20 | 30 | yes ✓ | 1 |"
+    assert "Bloody Inn" not in text  # no story, no row
+
+
+@pytest.mark.slow
+def test_the_touch_robot_plays_the_story_in_the_real_app():
+    # a child process with the app offscreen; +3 on the card is three taps, "end turn" one
+    result = bt.run_touch(FIXTURE, timeout=300)
+    assert "error" not in result, result.get("error")
+    assert [e["touches"] for e in result["events"]] == [3, 1, 1, 1, 1, 3]
+    assert result["events"][2]["how"] == "card button: table.Ana.do.0"
+
+
+@pytest.mark.slow
+def test_the_touch_robot_refuses_a_wrong_story(tmp_path):
+    s = story(tmp_path, lambda raw: raw["expect"]["players"]["Ben"].update(life=3))
+    result = bt.run_touch(s.path, timeout=300)
+    assert "the app's final state: Ben.life is 19, expected 3" in result.get("error", "")
