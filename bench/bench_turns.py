@@ -203,9 +203,7 @@ class PodRobot:
         intent = controls.handle(InputEvent(self.seat, button, kind), self.rules, state)
         if intent.action is not None:
             state = self._apply(state, dict(intent.action), story_actions)
-        if intent.action is not None or intent.message or intent.changed:
-            controls.view(self.rules, state, intent.message or "")
-        return state
+        return state  # no view: drawing one changes nothing in the controls (tests/hardware/test_controller.py)
 
     def _moves(self, controls, state, story_actions, repeats: int):
         """Every press from (controls, state): (press, controls after, state after)."""

@@ -12,7 +12,7 @@ every seat's backend. The format (docs/hardware.md has a full example)::
     dim_contrast = 16     # 0-255, after dim_after seconds idle (0 = never dim)
     dim_after = 120
     shift_every = 300     # seconds between 1-pixel burn-in shifts (0 = never)
-    debounce = 0.02       # seconds a contact must be stable
+    debounce = 0.02       # seconds a button is locked after a change (bounces ignored; eager)
     hold_time = 0.6       # seconds until a hold
     repeat_interval = 0.15
 

@@ -17,7 +17,9 @@ about a state:
 from __future__ import annotations
 
 import random
+from collections import OrderedDict
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from ..engine.errors import RuleError
@@ -45,9 +47,9 @@ class Item:
     action: dict[str, Any]
     ask: tuple[str, ...] = ()
 
-    @property
+    @cached_property
     def ident(self) -> tuple[str, str, str, tuple[str, ...]]:
-        """A hashable name for the item that stays the same while the item is on offer."""
+        """A hashable name for the item that stays the same while the item is on offer (computed once)."""
         return (self.kind, str(self.label), canonical(self.action), self.ask)
 
 
@@ -185,6 +187,14 @@ def _base(rules: Any, name: str, me: str) -> dict[str, Any]:
     return action
 
 
+#: The menus computed lately, by (rules, state, player) identity: a state is never changed once
+#: made (the engine makes a new one per action), so the same objects give the same menu. Each
+#: press reads the menu (to check the action being entered is still possible), and a menu costs
+#: a dry run of every action that asks nothing: computed once per state, not once per press.
+_MENUS: OrderedDict[tuple[int, int, str], tuple[Any, dict[str, Any], tuple[Item, ...]]] = OrderedDict()
+_MENUS_KEPT = 64
+
+
 def menu(rules: Any, state: dict[str, Any], me: str) -> tuple[Item, ...]:
     """Every action ``me`` may start from the pod now: the routine ones (``seat_actions``, most likely
     first), then the game's others (``pod_actions``), then undo.
@@ -192,6 +202,19 @@ def menu(rules: Any, state: dict[str, Any], me: str) -> tuple[Item, ...]:
     An action with nothing to ask is listed only when its dry run is
     accepted and changes something (a "resolve" with nothing pending is not).
     """
+    key = (id(rules), id(state), me)
+    hit = _MENUS.get(key)
+    if hit is not None and hit[0] is rules and hit[1] is state:
+        _MENUS.move_to_end(key)
+        return hit[2]
+    items = _menu(rules, state, me)
+    _MENUS[key] = (rules, state, items)  # the objects are kept: their ids cannot be reused meanwhile
+    while len(_MENUS) > _MENUS_KEPT:
+        _MENUS.popitem(last=False)
+    return items
+
+
+def _menu(rules: Any, state: dict[str, Any], me: str) -> tuple[Item, ...]:
     items = [Item(SEAT, a.get("label", ""), dict(a["action"]), tuple(a.get("ask", ())))
              for a in rules.seat_actions(state, me)]
     routine = [canonical(i.action) for i in items]

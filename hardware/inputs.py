@@ -31,6 +31,7 @@ the pod goes HOME and says so (the next press only acknowledges it).
 """
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from typing import Any
 
@@ -90,6 +91,14 @@ class SeatControls:
         self._armed: set[str] = set()
         self._held: set[str] = set()
         self._run = 0
+
+    def __deepcopy__(self, memo) -> SeatControls:
+        # Everything but the containers below is immutable (frozen items, tuples, strings): shared.
+        twin = copy.copy(self)
+        twin._values = dict(self._values)
+        twin._armed = set(self._armed)
+        twin._held = set(self._held)
+        return twin
 
     # -- what the owner reads -------------------------------------------------------------
     def key(self) -> tuple:

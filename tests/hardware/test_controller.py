@@ -355,6 +355,26 @@ def test_equal_keys_give_equal_views_and_a_changed_view_changes_the_key(seed):
         assert seen[situation] == view
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_drawing_a_view_changes_nothing_in_the_pod(seed):
+    """The owner draws views only when it publishes, the benchmark never: a view must not move a
+    cursor, reset an offered action or finish a gesture."""
+    rng = random.Random(seed)
+    t = rdi_drink_phase() if seed % 2 else dale()
+    ctl = t.pods["Ana"]
+    for _ in range(200):
+        button, kind = rng.choice(GESTURES)
+        t.event("Ana", button, kind)
+        key = ctl.key()
+        twin = copy.deepcopy(ctl)
+        t.view("Ana")
+        assert ctl.key() == key
+        for b, k in (rng.choice(GESTURES), rng.choice(GESTURES)):  # and the next presses do the same
+            assert (ctl.handle(InputEvent(1, b, k), t.rules, t.state) ==
+                    twin.handle(InputEvent(1, b, k), t.rules, t.state))
+            assert ctl.key() == twin.key()
+
+
 def test_a_gesture_that_changes_nothing_keeps_the_key():
     t = bloody_night()
     t.menu_to("Ana", "bribe…")
