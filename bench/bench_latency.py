@@ -2,13 +2,14 @@
 
     .venv/bin/python bench/run.py latency
 
-Two tables of four mock pods, built as ``tablekeeper serve`` builds them
-(the :class:`~tablekeeper.hardware.rig.Rig`: gpiozero ``MockFactory`` pins,
-the :class:`~tablekeeper.hardware.buttons.ButtonScanner` and its timer
-thread, the mock display driver — luma.oled's ``ssd1306`` into an SSD1306
-model on a mock bus), each with its owner thread running
-:meth:`PodHub.run <tablekeeper.hardware.hub.PodHub.run>` over a durable
-journal, as serve does (the press is committed before the redraw). One
+Tables of four mock pods, built as ``tablekeeper serve`` and the app build
+them: the owner (:class:`~tablekeeper.ui.controller.Keeper`, its worker
+over a durable journal: the press is committed before the redraw) and its
+pods subscribed (:class:`~tablekeeper.ui.podlink.PodLink`: the
+:class:`~tablekeeper.hardware.rig.Rig`, gpiozero ``MockFactory`` pins, the
+:class:`~tablekeeper.hardware.buttons.ButtonScanner` and its timer thread,
+the mock display driver — luma.oled's ``ssd1306`` into an SSD1306 model on
+a mock bus). One
 table debounces eagerly (the default), one with the older stable-wait rule
 (``Timing(eager=False)``), and a third eagerly on a journal that does not
 fsync, to tell the disk's share from the rest; presses rotate between them
@@ -20,23 +21,19 @@ start of the new picture), so the bus transfer itself is left out: on a
 Pi at 400 kHz I2C it adds what bench_pods measures. Each press is released
 and given time to settle before the next one. Reported: the median and the
 95th percentile over every press, per table; and, beside them, the median
-time from contact to the press on the owner's queue (``to_queue_ms``: the
-debounce's share, before the hub applies, commits and draws).
+time from contact to the press handed to the owner (``to_queue_ms``: the
+debounce's share, before the owner applies, commits and draws).
 """
 from __future__ import annotations
 
 import dataclasses
-import queue
 import statistics
 import tempfile
 import threading
 import time
 
-from tablekeeper.engine import Journal, Session
 from tablekeeper.hardware import config as configuration
 from tablekeeper.hardware.buttons import Timing
-from tablekeeper.hardware.hub import PodHub
-from tablekeeper.hardware.rig import Rig
 
 PLAYERS = ["Ana", "Ben", "Cai", "Dan"]
 OPTIONS = {"counters": [{"name": "score", "start": 0, "min": None}]}
@@ -45,39 +42,37 @@ HELD = 0.04  # seconds a press is held (a quick tap)
 REST = 0.04  # seconds after the release before the next press (the lockout and the release's debounce)
 
 
-class TimedQueue(queue.Queue):
-    """The owner's queue, noting when the first press after :attr:`since` was put on it."""
-
-    since = float("inf")
-    pressed: float | None = None
-
-    def put(self, item, block=True, timeout=None):
-        if self.pressed is None and getattr(item, "kind", None) == "press" and time.perf_counter() >= self.since:
-            self.pressed = time.perf_counter()
-        super().put(item, block, timeout)
-
-
 class Table:
-    """One table: a session on a durable journal, a rig of mock pods, the owner thread; the bus watched."""
+    """One table as serve and the app build it: the owner (a Keeper on a durable journal) with its
+    pods subscribed (PodLink: a rig of mock pods); the bus watched, and the owner's ``press`` timed."""
 
     def __init__(self, folder: str, timing: Timing, durable: bool = True):
-        self.journal = Journal(folder, durable=durable)
-        self.session = Session.new(self.journal, "counters", PLAYERS, OPTIONS)
+        from tablekeeper.ui.controller import Keeper
+        from tablekeeper.ui.podlink import PodLink
+
+        self.keeper = Keeper(folder, durable=durable, pods=True).start(resume=False)
+        self.keeper.new_game("counters", PLAYERS, OPTIONS)
+        self.keeper.wait_idle()
+        self.since = float("inf")
+        self.pressed: float | None = None
+        handed = self.keeper.press
+
+        def press(event, _handed=handed):  # the hand-off to the owner: when the debounce let it through
+            if self.pressed is None and event.kind == "press" and time.perf_counter() >= self.since:
+                self.pressed = time.perf_counter()
+            _handed(event)
+
+        self.keeper.press = press  # type: ignore[method-assign]
         cfg = dataclasses.replace(configuration.mock_config(len(PLAYERS)), timing=timing)
-        self.events = TimedQueue()
-        self.rig = Rig(cfg, self.events, report=lambda text: None)
-        self.rig.build()
-        self.hub = PodHub(self.session, self.rig.pods, self.rig.events)
+        self.link = PodLink(self.keeper, cfg, report=lambda text: None)
+        self.keeper.wait_idle()
+        assert self.link.rig is not None, self.link.problem
+        self.rig = self.link.rig
         self.first_byte: float | None = None
         self.drawn = threading.Event()
         self.watching: int | None = None  # the seat whose bus is watched
-        self.hub.refresh()  # the displays open and show the game
         for seat, pod in self.rig.pods.items():
             self._watch(seat, pod.face.link.model)
-        self.stop = threading.Event()
-        self.owner = threading.Thread(target=self.hub.run, args=(self.stop,), name="owner", daemon=True)
-        self.rig.start()
-        self.owner.start()
 
     def _watch(self, seat: int, model) -> None:
         """Note when the first byte after a press reaches this seat's display (commands and data alike)."""
@@ -99,12 +94,12 @@ class Table:
         self.first_byte = None
         self.drawn.clear()
         self.watching = seat
-        self.events.pressed = None
-        t0 = self.events.since = time.perf_counter()
+        self.pressed = None
+        t0 = self.since = time.perf_counter()
         pin.drive_low()
-        if not self.drawn.wait(2.0) or self.events.pressed is None:
+        if not self.drawn.wait(2.0) or self.pressed is None:
             raise RuntimeError(f"seat {seat}: no new picture within 2 s of a press")
-        latency = (self.first_byte - t0, self.events.pressed - t0)
+        latency = (self.first_byte - t0, self.pressed - t0)
         time.sleep(max(0.0, HELD - (time.perf_counter() - t0)))
         self.watching = None
         pin.drive_high()
@@ -112,11 +107,8 @@ class Table:
         return latency
 
     def close(self) -> None:
-        self.stop.set()
-        self.rig.events.put(None)  # wake the owner
-        self.owner.join(timeout=2)
-        self.rig.close()
-        self.journal.close()
+        self.link.close()
+        self.keeper.stop()
 
 
 def _figures(name: str, seconds: list[tuple[float, float]], timing: Timing, durable: bool) -> dict:

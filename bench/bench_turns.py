@@ -24,10 +24,18 @@ a game without a story has no figures.
   pick)`` when the controls have no ``key()``. Bounds: ``MAX_PRESSES`` presses,
   ``MAX_NODES`` nodes, and at most ``repeat_bound`` repeats in a held press
   (the largest change of a number in the event, plus 3: a held press that
-  scrolls further than any number moves does not help). An event not
-  reached within the bounds is "not possible on pod": it is counted apart
-  (not in the median, the max or the per-round presses), and the story goes
-  on from its state after the event.
+  scrolls further than any number moves does not help).
+
+  An event the blind search does not reach within its bounds (a long
+  entry: a payment, a stall stack, four card values) goes to the guided
+  search: the event's actions one at a time, each searched for by the
+  fewest presses as well, but told the action it must reach — a branch
+  whose menu item or already-entered values disagree with it is dropped
+  (``PodRobot._consistent``, which reads the controls' entry: white-box),
+  and so is one that applies another action. What it finds is an upper
+  bound, marked "(guided)". An event neither search reaches is "not
+  possible on pod": it is counted apart (not in the median, the max or the
+  per-round presses), and the story goes on from its state after the event.
 
   Every seat keeps one SeatControls for the whole story, as a real pod
   does: the acting pod starts each event from where its last one left it
@@ -79,9 +87,12 @@ TITLES = {"red_dragon_inn": "Red Dragon Inn", "bloody_inn": "Bloody Inn", "drago
           "dale_of_merchants": "Dale of Merchants"}
 
 MAX_PRESSES = 12
+#: The guided search (one action at a time, told which): presses and nodes per action.
+GUIDED_PRESSES = 60
+GUIDED_NODES = 60000
 #: Search nodes per event (``TURNS_MAX_NODES`` overrides): an event the pod cannot do costs the whole
 #: budget (~3 ms a node with Bloody Inn's state), so a smaller budget is a quicker, rougher run.
-MAX_NODES = int(os.environ.get("TURNS_MAX_NODES", "40000"))
+MAX_NODES = int(os.environ.get("TURNS_MAX_NODES", "15000"))
 MAX_REPEATS = 40
 #: A click's seconds (press and release, a finger's quick tap); holds and repeats use the pods' timing.
 CLICK_S = 0.15
@@ -124,6 +135,7 @@ class PodResult:
     nodes: int
     controls: Any = None
     state: dict | None = None
+    guided: bool = False  # found by the guided search: an upper bound, not the proven fewest
 
     @property
     def count(self) -> int | None:
@@ -263,6 +275,80 @@ class PodRobot:
         return PodResult(None, nodes)
 
 
+    # -- the guided search: one action at a time, told which ----------------------------------------
+    def guided(self, controls, state: dict, story_actions: list[dict]) -> PodResult:
+        """The event's actions one by one, each by the fewest presses the search finds when it knows
+        the action it must reach: a branch whose menu item or entered values already disagree with
+        that action is dropped, and so is one that applies another action. An upper bound for an
+        event the blind search does not reach within its bounds (a long entry)."""
+        from tablekeeper.engine.errors import RuleError
+
+        presses: list[Press] = []
+        nodes = 0
+        for action in story_actions:
+            try:
+                target = self.rules.apply(state, action)[0]
+            except RuleError:
+                return PodResult(None, nodes)
+            result = self._guided_one(controls, state, target, action, story_actions)
+            nodes += result.nodes
+            if result.presses is None:
+                return PodResult(None, nodes)
+            presses += result.presses
+            controls, state = result.controls, result.state
+        return PodResult(presses, nodes, controls, state)
+
+    def _consistent(self, c, state: dict, action: dict) -> bool:
+        from tablekeeper.hardware import grammar as g
+
+        item = getattr(c, "_item", None)
+        if item is None:
+            return True
+        if item.action.get("action") != action.get("action"):
+            return False
+        if any(k in action and action[k] != v for k, v in item.action.items()):
+            return False
+        steps = g.asks(self.rules, state, c.player, item) or ()
+        values = getattr(c, "_values", {})
+        for i, ask in enumerate(steps):
+            name = ask.field.name
+            if name not in values:
+                continue
+            v = list(values[name]) if isinstance(values[name], tuple) else values[name]
+            if i < c._step:
+                want = action.get(name, ask.field.default)
+                if v != want and not (name not in action and v in (None, False)):
+                    return False
+            elif i == c._step and ask.step == g.LIST:
+                want = action.get(name) or []
+                if v != want[:len(v)]:
+                    return False
+        return True
+
+    def _guided_one(self, controls, state, target, action, story_actions) -> PodResult:
+        repeats = repeat_bound(state, target, [action])
+        tie = itertools.count()
+        seen = {controls_key(controls)}
+        heap = [(0, 0.0, next(tie), controls, [])]
+        nodes = 1
+        while heap and nodes < GUIDED_NODES:
+            n, secs, _t, c, path = heapq.heappop(heap)
+            if n >= GUIDED_PRESSES:
+                continue
+            for press, c2, s2 in self._moves(c, state, story_actions, repeats):
+                if s2 is not state:
+                    if s2 == target:
+                        return PodResult(path + [press], nodes, c2, s2)
+                    continue  # another action was applied: not this way
+                key = controls_key(c2)
+                if key in seen or not self._consistent(c2, state, action):
+                    continue
+                seen.add(key)
+                nodes += 1
+                heapq.heappush(heap, (n + 1, secs + press.seconds(), next(tie), c2, path + [press]))
+        return PodResult(None, nodes)
+
+
 # -- one story ------------------------------------------------------------------------------------
 @dataclass
 class EventCost:
@@ -273,6 +359,7 @@ class EventCost:
     pod: int | None = None  # presses; None: not possible on pod
     pod_seconds: float = 0.0
     pod_how: str = ""
+    pod_guided: bool = False  # its presses come from the guided search (an upper bound)
     pod_nodes: int = 0
     touch: int | None = None  # touches; None: not possible by touch (or not measured)
     touch_how: str = ""
@@ -331,6 +418,14 @@ def play_pod(story, played=None, *, max_presses: int = MAX_PRESSES, max_nodes: i
             raise st.StoryError(f"{story.path.name}: event {i}: the pod's state is not the story's")
         robot = PodRobot(rules, seats[event.who], max_presses=max_presses, max_nodes=max_nodes)
         result = robot.play(controls[event.who], state, after, event.actions)
+        guided = False
+        if result.presses is None:  # beyond the blind search's bounds: the guided one gives an upper bound
+            tried = robot.guided(controls[event.who], state, event.actions)
+            if tried.presses is not None and tried.state == after:
+                result, guided = PodResult(tried.presses, result.nodes + tried.nodes, tried.controls,
+                                           tried.state, guided=True), True
+            else:
+                result.nodes += tried.nodes
         if result.presses is not None:
             controls[event.who] = result.controls
             state = result.state
@@ -340,6 +435,7 @@ def play_pod(story, played=None, *, max_presses: int = MAX_PRESSES, max_nodes: i
             c.view(rules, state)
         if log:
             how = " ".join(map(str, result.presses)) if result.presses is not None else "NOT POSSIBLE"
+            how = f"[guided {len(result.presses or ())}] " + how if guided else how
             log(f"  {i:3} {event.who:>6} pod {how:<24} ({result.nodes} nodes)  {event.say}")
         out.append(result)
     bad = st.mismatches(state, story.expect)
@@ -361,6 +457,8 @@ def measure(story, *, touch: bool = True, log=None, max_nodes: int = MAX_NODES) 
         ec.pod = result.count
         ec.pod_seconds = round(result.seconds, 2)
         ec.pod_how = " ".join(map(str, result.presses)) if result.presses is not None else ""
+        ec.pod_how = f"(guided) {ec.pod_how}" if result.guided else ec.pod_how
+        ec.pod_guided = result.guided
         ec.pod_nodes = result.nodes
     if touch:
         touches = run_touch(story.path)

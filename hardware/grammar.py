@@ -242,9 +242,11 @@ def _menu(rules: Any, state: dict[str, Any], me: str) -> tuple[Item, ...]:
 def complete(item: Item, steps: tuple[Ask, ...], values: dict[str, Any]) -> dict[str, Any]:
     """The action of ``item`` with the entered ``values``.
 
-    Every value asked is written, defaults too (a rule may need a field its
-    declaration calls optional, like a guest's rank), except a value left
-    out ("–") and a yes/no switch left at no, which mean the same absent.
+    Every value asked is written, except a value left out ("–") and an
+    optional field left at its declared default, which mean the same as
+    absent (engine/fields.py: the default is what an absent field means; a
+    rule that needs a field its declaration calls optional declares no
+    default, like a room guest's rank, so the pod asks it from "–").
     """
     action = dict(item.action)
     for a in steps:
@@ -257,7 +259,9 @@ def complete(item: Item, steps: tuple[Ask, ...], values: dict[str, Any]) -> dict
         if value is None:
             action.pop(name, None)
             continue
-        if a.step == BOOL and value is False and not a.field.required and name not in item.action:
+        if not a.field.required and name not in item.action and (
+                value == (list(a.field.default) if isinstance(a.field.default, (list, tuple)) else a.field.default)
+                or (a.step == BOOL and value is False)):
             action.pop(name, None)
             continue
         action[name] = value

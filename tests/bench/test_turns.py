@@ -172,3 +172,32 @@ def test_the_touch_robot_refuses_a_wrong_story(tmp_path):
     s = story(tmp_path, lambda raw: raw["expect"]["players"]["Ben"].update(life=3))
     result = bt.run_touch(s.path, timeout=300)
     assert "the app's final state: Ben.life is 19, expected 3" in result.get("error", "")
+
+
+def test_an_event_beyond_the_blind_searchs_bounds_is_found_by_the_guided_search():
+    """A long entry (a transfer: the menu, whom, which counter, how much, the preview) is beyond a
+    short blind search; the guided search, told the action, finds it and says it is an upper bound."""
+    give = {"action": "transfer", "from": "Ana", "to": "Ben", "counter": "life", "amount": 7}
+    rules, robot, controls, state = robot_for(story())
+    goal = target(rules, state, give)
+    robot.max_presses = 3
+    assert robot.play(controls, state, goal, [give]).presses is None
+    found = robot.guided(controls, state, [give])
+    assert found.presses is not None and found.state == goal
+    assert len(found.presses) > 3
+    assert controls.key() == robot_for(story())[2].key()  # the search moved copies, never the pod itself
+
+
+def test_the_guided_search_drops_an_entry_that_disagrees_with_the_action():
+    """It never pays for a wrong entry: every press on its path keeps the entry consistent with the action."""
+    give = {"action": "transfer", "from": "Ana", "to": "Ben", "counter": "life", "amount": 2}
+    rules, robot, controls, state = robot_for(story())
+    found = robot.guided(controls, state, [give])
+    c = copy.deepcopy(controls)
+    for press in found.presses[:-1]:
+        for kind in press.events():
+            robot.feed(c, press.button, kind, state, [give])
+        assert robot._consistent(c, state, give)
+    # at the end of the entry the counter chosen is life: an action on poison would be dropped here
+    assert not robot._consistent(c, state, dict(give, counter="poison"))
+    assert not robot._consistent(c, state, dict(give, action="adjust"))

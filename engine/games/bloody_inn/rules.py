@@ -399,7 +399,7 @@ class BloodyInnRules(BloodyInnBase):
         Bool("extra"),
         Int("room", required=False, lo=1),
         Raw("bistro"),
-        Int("rank", default=0, lo=0, hi=3),
+        Int("rank", required=False, lo=0, hi=3),  # a room guest's must be given; a peasant is rank 0
         Int("played", required=False, lo=0, hi=24),
         Int("kept", default=0, lo=0),
         Int("peasants", default=0, lo=0),
@@ -479,7 +479,7 @@ class BloodyInnRules(BloodyInnBase):
         Int("room", required=False, lo=1),
         Raw("bistro"),
         Int("money", required=False, lo=0, hi=100),
-        Int("rank", default=0, lo=0, hi=3),
+        Int("rank", required=False, lo=0, hi=3),  # a room guest's must be given; a peasant is rank 0
         Int("played", required=False, lo=0, hi=24),
         Int("kept", default=0, lo=0),
         Int("peasants", default=0, lo=0),
