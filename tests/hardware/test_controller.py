@@ -93,7 +93,7 @@ def dale() -> Table:
 
 def rdi_drink_phase() -> Table:
     t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"])
-    t.click("Ana", MAIN, 3)  # drawn: action, done: buy, drink for Ben
+    t.click("Ana", MAIN)  # drink for Ben: phases 1 and 2 cost nothing
     assert t.state["turn"]["phase"] == "drink" and t.view("Ana").action == "drink"
     t.done.clear()
     t.presses = 0
@@ -192,9 +192,12 @@ def test_dale_stall_stack_with_its_values_and_deck():
 
 def test_red_dragon_inn_drink_with_alcohol_and_fortitude_and_its_preview():
     t = rdi_drink_phase()
-    t.click("Ana", MAIN)  # the offered drink asks its effects
+    t.click("Ana", MAIN)  # the offered drink asks the drink by name, its chaser, then any other card's effects
     view = t.view("Ana")
-    assert (view.screen, view.prompt, view.value, view.step) == ("entry", "alcohol", "0", "1/4")
+    assert (view.screen, view.prompt, view.value, view.step) == ("entry", "drink", "–", "1/6")
+    t.click("Ana", MAIN, 2)  # not a common drink, no chaser
+    view = t.view("Ana")
+    assert (view.screen, view.prompt, view.value, view.step) == ("entry", "alcohol", "0", "3/6")
     t.click("Ana", UP, 2)
     t.click("Ana", MAIN)
     t.click("Ana", DOWN)
@@ -206,7 +209,7 @@ def test_red_dragon_inn_drink_with_alcohol_and_fortitude_and_its_preview():
     t.click("Ana", MAIN)
     # what was left at its declared default is left out: it means the same
     assert t.done == [{"action": "drink", "player": "Ana", "alcohol": 2, "fortitude": -1}]
-    assert t.presses == 7
+    assert t.presses == 9
 
 
 def test_dragon_run_charge_into_the_treasure_hall_with_the_card_drawn():
@@ -248,13 +251,13 @@ def test_routine_action_without_fields_is_still_one_press():
 # -- going back, cancelling, refusals ---------------------------------------------------------------
 def test_select_goes_back_one_step_then_to_where_the_entry_began_and_hold_cancels():
     t = rdi_drink_phase()
-    t.click("Ana", MAIN)
+    t.click("Ana", MAIN, 3)
     t.click("Ana", UP)
     t.click("Ana", MAIN)
     assert t.view("Ana").prompt == "fortitude"
     t.click("Ana", SELECT)
     assert (t.view("Ana").prompt, t.view("Ana").value) == ("alcohol", "1")  # the value is kept
-    t.click("Ana", SELECT)
+    t.click("Ana", SELECT, 3)
     assert t.view("Ana").screen == "home"  # it began at home
     t.menu_to("Ana", "drink…")
     t.click("Ana", MAIN)
@@ -324,7 +327,7 @@ def test_the_entry_goes_home_when_another_players_action_makes_it_impossible():
 # -- numbers -----------------------------------------------------------------------------------------
 def test_holding_up_repeats_and_the_steps_grow_within_the_bounds():
     t = rdi_drink_phase()
-    t.click("Ana", MAIN)
+    t.click("Ana", MAIN, 3)  # past the drink and its chaser, to the alcohol of another card
     t.hold("Ana", UP, repeats=4)  # press, hold, 4 repeats: +1 each
     assert t.view("Ana").value == "6"
     t.hold("Ana", UP, repeats=6)  # after 4 slow repeats, +5 each
@@ -395,7 +398,7 @@ def test_a_gesture_that_changes_nothing_keeps_the_key():
 
 def test_a_deep_copy_is_an_independent_pod():
     t = rdi_drink_phase()
-    t.click("Ana", MAIN)
+    t.click("Ana", MAIN, 3)
     copy_ = copy.deepcopy(t.pods["Ana"])
     assert copy_.key() == t.pods["Ana"].key()
     copy_.handle(InputEvent(1, UP, PRESS), t.rules, t.state)
@@ -404,9 +407,9 @@ def test_a_deep_copy_is_an_independent_pod():
 
 
 def test_presses_found_by_breadth_first_search_over_copies():
-    """The benchmark's way: the shortest press sequence to a drink of alcohol 2, over deep copies."""
+    """The benchmark's way: the shortest press sequence to a drink of wine, over deep copies."""
     t = rdi_drink_phase()
-    target = {"action": "drink", "player": "Ana", "alcohol": 2}
+    target = {"action": "drink", "player": "Ana", "drink": "wine"}
     gestures = {"up": [(UP, PRESS), (UP, RELEASE)], "main": [(MAIN, PRESS), (MAIN, RELEASE)],
                 "main-hold": [(MAIN, PRESS), (MAIN, HOLD), (MAIN, RELEASE)],
                 "select": [(SELECT, PRESS), (SELECT, RELEASE)]}
@@ -433,7 +436,6 @@ def test_presses_found_by_breadth_first_search_over_copies():
 
 def test_affected_tells_every_other_player_what_happened_to_them():
     t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"])
-    t.click("Ana", MAIN, 2)
     before = t.state
     t.click("Ana", MAIN)  # drink for Ben
     assert t.done[-1] == {"action": "buy", "player": "Ana", "to": "Ben"}

@@ -70,9 +70,9 @@ DRAGON = {"game": "dragon-run", "players": ["Ana", "Ben", "Cai"],
 DALE = {"game": "dale-of-merchants", "players": ["Ana", "Ben"]}
 
 REFUSALS = [
-    (RDI, [], [{"action": "next", "player": "Ben"}, {"action": "buy", "to": "Ben"}, {"action": "drink"},
+    (RDI, [], [{"action": "next", "player": "Ben"}, {"action": "drink"},
                {"action": "pass"}, {"action": "play", "card": "cheat"}]),
-    (RDI, [{"action": "next"}], [{"action": "drink"}, {"action": "buy", "to": "Cai"}]),
+    (RDI, [{"action": "next"}], [{"action": "drink"}, {"action": "buy", "to": "Ana"}]),
     (RDI, [{"action": "next"}, {"action": "next"}],
      [{"action": "next"}, {"action": "buy", "to": "Ana"}, {"action": "gamble"}, {"action": "drink"}]),
     (RDI, [{"action": "next"}, {"action": "next"}, {"action": "buy", "to": "Ben"}],

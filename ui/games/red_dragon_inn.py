@@ -5,16 +5,12 @@ from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 
+from ...engine.games.red_dragon_inn.drinks import DRINKS  # the common drinks, shared with the pods
 from ..guided import DialogButton, GuidedDialog, opens, player_record, turn_player
 from ..i18n import N_, _, counter_label, ngettext, word
 from ..widgets import GAP, MUTED, TOUCH, Btn, Chips, FitLabel, Stepper, tag
 from . import register
 
-#: The base box's common drinks (RULES.md): name → (alcohol, fortitude).
-DRINKS = (
-    (N_("Ale"), 1, 0), (N_("Wine"), 2, 0), (N_("Elven Wine"), 3, 0), (N_("Dragon Breath Ale"), 4, 0),
-    (N_("Water"), -1, 0), (N_("Holy Water"), 0, 2), (N_("Dirty Dishwater"), 0, -1), (N_("Orcish Rotgut"), 0, -2),
-)
 #: How far a drink's totals go either way on their steppers.
 TOTAL_LIMIT = 20
 

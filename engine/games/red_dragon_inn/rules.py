@@ -9,6 +9,7 @@ from ...game import ActionInfo, Game, action
 from ...messages import N_, _, listing, word
 from ...spec import Counter, Option
 from ...state import Args, Txn
+from .drinks import COMMON_DRINKS, DRINK_WORDS, drink_effects
 from .words import CARD_WORDS, LOSS_WORDS, PHASE_WORDS, _effect
 
 #: Cards in the base game's drink deck. The Spanish rulebook copy does not give
@@ -30,6 +31,9 @@ KNOWN_CHARACTERS = {
 FIXED_COUNTERS = ("gold", "fortitude", "alcohol", "drink_me")
 
 CARDS = ("gambling", "cheat", "winning_hand")
+
+#: The counters a table-wide effect ("everyone") may change.
+EVERYONE_COUNTERS = ("gold", "fortitude", "alcohol")
 
 #: The reasons of a pending loss (``state["pending"]``: data, so plain strings) and their words.
 PASSING_OUT = "passing out"
@@ -168,8 +172,8 @@ class RedDragonInnRules(Game):
         if actor is not None and self._default_actor(t.state, info.name) != actor:
             # Applying the losses put the player this action was meant for out
             # (or ended the round): it would silently act for someone else.
-            raise RuleError(_("applying the pending losses of {who} changes whose go it is "
-                              "(it was {actor}'s): send resolve first", who=who, actor=actor))
+            raise RuleError(_("{who} must be settled first, and that changes whose turn it is: "
+                              "press resolve, then go on", who=who))
 
     def actor(self, state: dict[str, Any], action: dict[str, Any]) -> str | None:
         player = action.get("player")
@@ -181,7 +185,7 @@ class RedDragonInnRules(Game):
     def _default_actor(state: dict[str, Any], name: str | None) -> str | None:
         """Who an action without "player" acts for: the active player, or the player to act in the round."""
         who: str | None = None
-        if name in ("next", "buy", "drink", "gamble"):
+        if name in ("next", "buy", "drink", "gamble", "everyone"):
             who = state["turn"]["player"]
         elif name in ("play", "pass") and state["gambling"] is not None:
             who = state["gambling"]["to_act"]
@@ -227,6 +231,8 @@ class RedDragonInnRules(Game):
             self._lose(t, name, _("out of gold"))
         st["pending"] = []
         still = [p["name"] for p in t.in_game()]
+        if len(still) <= 1 and st["gambling"] is not None:
+            self._close_round(t, still)
         if not still:
             t.finish(before, draw=True, why=_("every player still in lost at once"))
             return
@@ -389,11 +395,9 @@ class RedDragonInnRules(Game):
             self._no_round(t, "buy")
             phase = t.state["turn"]["phase"]
             if phase == "drink":
-                raise RuleError(_("buying drinks is phase 3; now is {who}'s drink phase (a drink was bought "
-                                  'already); a card\'s extra drink is "extra": true', who=buyer))
-            if phase != "buy":
-                raise RuleError(_("buying drinks is phase 3; now is {who}'s {phase} phase; "
-                                  'a card\'s extra drink is "extra": true', who=buyer, phase=PHASE_WORDS[phase]))
+                raise RuleError(_("{who} has already bought this turn's drink: now {who} drinks "
+                                  "(a card's extra drink is an extra buy)", who=buyer))
+            # Buying in phase 1 or 2 says that nothing was recorded for them: the turn moves on.
             if to == buyer:
                 raise RuleError(_("{who} buys the drink for another player, not for themselves", who=buyer))
         got = self._take_from_deck(t, count, strict=True)
@@ -407,6 +411,10 @@ class RedDragonInnRules(Game):
 
     @action("drink", fields=(
         Bool("extra"),
+        Str("drink", required=False, choices=tuple(COMMON_DRINKS),
+            doc=_("the common drink revealed, by name: its effects are added")),
+        Str("chaser", required=False, choices=tuple(COMMON_DRINKS),
+            doc=_("the common drink revealed as its chaser: its effects are added (one chaser at least)")),
         Int("alcohol", default=0),
         Int("fortitude", default=0),
         Int("gold", default=0),
@@ -417,19 +425,28 @@ class RedDragonInnRules(Game):
     def _drink(self, t: Txn, a: Args) -> None:
         """Reveal the top of a Drink Me! pile (phase 4) and apply it, chasers and all, as ONE drink.
 
-        "alcohol", "fortitude", "gold": the drink's total effects (each clamps
-        to its bounds; gold comes from / goes to the Inn). "chasers": how many
-        more cards were revealed from the same pile. With an empty pile the
+        "drink" and "chaser" name the common drinks revealed (their effects
+        are added); "alcohol", "fortitude", "gold": the effects of any other
+        card revealed (each clamps to its bounds; gold comes from / goes to
+        the Inn). "chasers": how many more cards were revealed from the same
+        pile (at least 1 when "chaser" is named). With an empty pile the
         player sobers up (alcohol −1). In phase 4 the turn then passes to the
         left; "extra": true is a drink a card makes someone take at another
         time ("from": "deck" to reveal it from the drink deck).
         """
         extra = a.bool("extra", False)
+        named = a.str("drink", None, choices=tuple(COMMON_DRINKS))
+        chaser = a.str("chaser", None, choices=tuple(COMMON_DRINKS))
         alcohol = a.int("alcohol", 0)
         fortitude = a.int("fortitude", 0)
         gold = a.int("gold", 0)
         chasers = a.int("chasers", 0, lo=0)
         source = a.str("from", "drink_me", choices=("drink_me", "deck"))
+        if chaser is not None:
+            chasers = max(chasers, 1)
+        plus_alcohol, plus_fortitude = drink_effects(named, chaser)
+        alcohol += plus_alcohol
+        fortitude += plus_fortitude
         if extra:
             who = a.player("player", None) or t.state["turn"]["player"]
         else:
@@ -437,40 +454,41 @@ class RedDragonInnRules(Game):
             self._no_round(t, "drink")
             phase = t.state["turn"]["phase"]
             if phase != "drink":
-                raise RuleError(_("drinking is phase 4; now is {who}'s {phase} phase "
-                                  '(a drink a card makes someone take is "extra": true)', who=who,
-                                  phase=PHASE_WORDS[phase]))
+                raise RuleError(_("{who} buys a drink for another player first, then drinks "
+                                  "(a drink a card makes someone take is an extra drink)", who=who))
             if source != "drink_me":
-                raise RuleError(_("the drink phase reveals your own Drink Me! pile; "
-                                  'a drink from the deck is "extra": true'))
+                raise RuleError(_("in the drink phase {who} drinks from their own Drink Me! pile; "
+                                  "a drink from the drink deck is an extra drink", who=who))
         cards = 1 + chasers
-        effects = alcohol or fortitude or gold
+        effects = alcohol or fortitude or gold or named or chaser
         if source == "drink_me":
             pile = t.get(who, "drink_me")
             if pile == 0:
                 if effects or chasers:
-                    raise RuleError(_("{who} has no Drink Me! cards: {who} sobers up (alcohol −1), "
-                                      "there is no drink to apply", who=who))
+                    raise RuleError(_("{who}'s Drink Me! pile is empty: there is no drink to reveal, "
+                                      "{who} sobers up instead (alcohol −1)", who=who))
                 t.add(who, "alcohol", -1)
                 t.event(_("{who} has no Drink Me! cards and sobers up: alcohol −1", who=who))
             else:
                 if cards > pile and pile == 1:
-                    raise RuleError(_("{who} has only 1 Drink Me! card: a drink and at most 0 chasers", who=who))
+                    raise RuleError(_("{who}'s Drink Me! pile has only 1 card: there is no card left "
+                                      "for a chaser", who=who))
                 if cards > pile:
-                    raise RuleError(N_("{who} has only {n} Drink Me! card: a drink and at most {chasers}",
-                                       "{who} has only {n} Drink Me! cards: a drink and at most {chasers}", pile,
-                                       who=who, chasers=N_("{n} chaser", "{n} chasers", pile - 1)))
+                    raise RuleError(_("{who}'s Drink Me! pile has only {n} cards: the drink and "
+                                      "at most {chasers}", who=who, n=pile,
+                                      chasers=N_("{n} chaser", "{n} chasers", pile - 1)))
                 t.add(who, "drink_me", -cards)
                 t.state["drinks"]["discard"] += cards
-                self._apply_drink(t, who, alcohol, fortitude, gold, chasers)
+                self._apply_drink(t, who, alcohol, fortitude, gold, chasers, named, chaser)
         else:
             self._take_from_deck(t, cards, strict=True)
             t.state["drinks"]["discard"] += cards
-            self._apply_drink(t, who, alcohol, fortitude, gold, chasers)
+            self._apply_drink(t, who, alcohol, fortitude, gold, chasers, named, chaser)
         if not extra:
             self._start_next_turn(t)
 
-    def _apply_drink(self, t: Txn, who: str, alcohol: int, fortitude: int, gold: int, chasers: int) -> None:
+    def _apply_drink(self, t: Txn, who: str, alcohol: int, fortitude: int, gold: int, chasers: int,
+                     named: str | None = None, chaser: str | None = None) -> None:
         parts = []
         if alcohol:
             parts.append(_effect("alcohol", t.add(who, "alcohol", alcohol)))
@@ -479,6 +497,9 @@ class RedDragonInnRules(Game):
         if gold:
             parts.append(_effect("gold", self.adjust(t, who, "gold", gold)))
         effects = listing(parts) if parts else _("no effect")
+        if named or chaser:
+            drinks = listing(DRINK_WORDS[d] for d in (named, chaser) if d)
+            effects = _("{drinks}: {effects}", drinks=drinks, effects=effects)
         if chasers:
             t.event(N_("{who} drinks with {n} chaser: {effects}", "{who} drinks with {n} chasers: {effects}", chasers,
                        who=who, effects=effects))
@@ -531,9 +552,10 @@ class RedDragonInnRules(Game):
         who = self._active(t, a, "gamble")
         self._no_round(t, "gamble")
         phase = t.state["turn"]["phase"]
-        if phase != "action":
-            raise RuleError(_("a gambling round starts with an action card (phase 2); now is {phase}",
-                              phase=PHASE_WORDS[phase]))
+        if phase not in ("discard", "action"):
+            raise RuleError(_('"Gambling? I\'m in!" is an action card: {who} plays it before buying drinks, '
+                              "not in the {phase} phase", who=who, phase=PHASE_WORDS[phase]))
+        t.state["turn"]["phase"] = "action"  # an action card: phase 1 is over
         players = [p["name"] for p in t.in_game()]
         t.state["gambling"] = {"starter": who, "control": who, "last": "gambling", "players": players,
                                "left": [], "passed": [], "to_act": None}
@@ -629,6 +651,9 @@ class RedDragonInnRules(Game):
                                       winner=winner))
                 if t.player(winner)["out"]:
                     raise RuleError(_("{who} is out of the game", who=winner))
+                if winner in g["left"]:
+                    # «no podrá jugar cartas de juego o trampas durante el resto de esa ronda»
+                    raise RuleError(_("{who} left this gambling round and cannot win its pot", who=winner))
         else:
             winner = g["control"]
         self._end_round(t, winner, why=_("a card ended the round"))
@@ -641,6 +666,23 @@ class RedDragonInnRules(Game):
         amount = a.int("amount", lo=1)
         paid = -t.add(who, "gold", -amount)
         t.add(None, "pot", paid)
+
+    def _close_round(self, t: Txn, still: list[str]) -> None:
+        """The game ends during a gambling round: the last one standing, if still in the round, wins it
+        (like the last player left in it after a force-out); otherwise nobody is in control and the
+        pot goes to the Inn."""
+        g = t.state["gambling"]
+        winner = still[0] if len(still) == 1 and still[0] in g["players"] else None
+        pot = t.get(None, "pot")
+        t.add(None, "pot", -pot)
+        if winner is not None:
+            t.add(winner, "gold", pot)
+            t.event(_("{winner} wins the gambling round (the last one standing) and takes the pot: {pot} gold",
+                      winner=winner, pot=pot))
+        else:
+            t.add(None, "inn", pot)
+            t.event(_("the gambling round ends with the game: the pot ({pot} gold) goes to the Inn", pot=pot))
+        t.state["gambling"] = None
 
     def _remove_from_round(self, t: Txn, name: str) -> None:
         g = t.state["gambling"]
@@ -678,6 +720,45 @@ class RedDragonInnRules(Game):
             self._start_next_turn(t)
         else:
             turn["phase"] = "buy"
+
+    # -- table-wide effects ----------------------------------------------------------------------
+    @action("everyone", adjustment=True, fields=(
+        Str("counter", choices=EVERYONE_COUNTERS, doc=_("which counter every player changes")),
+        Int("delta", doc=_("what each player gets (negative: what each pays or loses)")),
+        Str("side", default="inn", choices=("inn", "player"),
+            doc=_("the other side of a gold payment: the Inn, or the acting player (then every other player)")),
+        Bool("others", doc=_("every player still in but the acting player")),
+        Player("player", required=False, doc=_("who plays the card (default: whose turn it is)")),
+    ))
+    def _everyone(self, t: Txn, a: Args) -> None:
+        """A card's effect on every player still in (or every other player) at once.
+
+        "each other player pays Ana 1 gold": counter gold, delta −1,
+        "side": "player", "player": "Ana"; "everybody drinks to the Inn's
+        health": counter alcohol, delta 1. Each pays only as much as they have.
+        """
+        counter = a.str("counter", choices=EVERYONE_COUNTERS)
+        delta = a.int("delta")
+        side = a.str("side", "inn", choices=("inn", "player"))
+        others = a.bool("others", False)
+        who = a.player("player", None) or t.state["turn"]["player"]
+        if delta == 0:
+            raise RuleError(_("say how much each player gets or pays"))
+        if side == "player":
+            if counter != "gold":
+                raise RuleError(_("only gold is paid to a player; {counter} comes from nobody",
+                                  counter=word("counter", counter)))
+            others = True
+        targets = [p["name"] for p in t.in_game() if not (others and p["name"] == who)]
+        parts = []
+        for name in targets:
+            if side == "player":
+                moved = self.transfer(t, name, who, counter, -delta) if delta < 0 else \
+                    -self.transfer(t, who, name, counter, delta)
+                parts.append(_("{who} {delta:+d}", who=name, delta=-moved))
+            else:
+                parts.append(_("{who} {delta:+d}", who=name, delta=self.adjust(t, name, counter, delta)))
+        t.event(_("everyone's {counter}: {changes}", counter=word("counter", counter), changes=listing(parts)))
 
     # -- generic actions, with this game's rules ---------------------------------------------
     def _has_counter(self, t: Txn, who: str, counter: str) -> None:

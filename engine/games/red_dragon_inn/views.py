@@ -19,8 +19,9 @@ class RedDragonInnViews(Game):
 
     main_counter = "gold"
     off_pod = frozenset({"drink_piles"})  # a correction of the piles, made on the touchscreen
-    #: What the pod asks of a drink in phase 4: the card's effects (main-hold skips the rest).
-    DRINK_ASKS = ["alcohol", "fortitude", "gold", "chasers"]
+    #: What the pod asks of a drink in phase 4: the common drink revealed and its chaser by name, then
+    #: the effects of any other card (main-hold skips the rest).
+    DRINK_ASKS = ["drink", "chaser", "alcohol", "fortitude", "gold", "chasers"]
 
     def view_extra(self, state: dict[str, Any]) -> dict[str, Any]:
         g = state["gambling"]
@@ -89,18 +90,17 @@ class RedDragonInnViews(Game):
         if turn["player"] != name:
             return []
         phase = turn["phase"]
-        if phase == "discard":
-            return [{"label": word("label", "drawn: action"), "action": {"action": "next", "player": name}}]
-        if phase == "action":
-            return [{"label": word("label", "done: buy"), "action": {"action": "next", "player": name}},
-                    {"label": word("label", "gamble"), "action": {"action": "gamble", "player": name}}]
-        if phase == "buy":
+        if phase in ("discard", "action", "buy"):
+            # Phases 1 and 2 cost nothing: buying says nothing happened in them.
             names = [q["name"] for q in state["players"]]
             i = names.index(name)
             order = [state["players"][(i + k) % len(names)] for k in range(1, len(names))]
-            return [{"label": _("drink for {name}", name=q["name"]),
-                     "action": {"action": "buy", "player": name, "to": q["name"]}}
-                    for q in order if not q["out"]]
+            out = [{"label": _("drink for {name}", name=q["name"]),
+                    "action": {"action": "buy", "player": name, "to": q["name"]}}
+                   for q in order if not q["out"]]
+            if phase != "buy":
+                out.append({"label": word("label", "gamble"), "action": {"action": "gamble", "player": name}})
+            return out
         if p["counters"]["drink_me"]:
             return [{"label": word("label", "drink"), "action": {"action": "drink", "player": name},
                      "ask": list(self.DRINK_ASKS)}]

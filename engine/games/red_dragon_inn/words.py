@@ -5,6 +5,7 @@ from typing import Any
 
 from ...game import Game
 from ...messages import N_, Msg, _, listing, word
+from .drinks import DRINK_WORDS
 
 #: The phases in sentences ("now is buy drinks"); a pod shows the bare phase (``word("phase", ...)``).
 PHASE_WORDS = {"discard": _("discard & draw"), "action": _("action"), "buy": _("buy drinks"), "drink": _("drink")}
@@ -57,18 +58,38 @@ class RedDragonInnWords(Game):
             return _("the gambling round ends: pot to {winner}", winner=w or _("the Inn"))
         if name == "pay_pot":
             return _("{who} pays {amount} gold into the pot", who=who, amount=action.get("amount"))
+        if name == "everyone":
+            return self._describe_everyone(action)
         if name == "drink_piles":
             return _("drink deck counted: {deck} in the deck, {discard} discarded", deck=action.get("deck"),
                      discard=action.get("discard"))
         return super().describe(action)
 
     @staticmethod
+    def _describe_everyone(action: dict[str, Any]) -> str:
+        """A table-wide effect: "everyone: gold −1 (to Ana)"."""
+        counter = word("counter", str(action.get("counter")))
+        delta = action.get("delta", 0)
+        who = action.get("player") or _("the active player")
+        if action.get("side") == "player":
+            if isinstance(delta, int) and delta < 0:
+                return _("each other player pays {who} {n} {counter}", who=who, n=-delta, counter=counter)
+            return _("{who} pays each other player {n} {counter}", who=who, n=delta, counter=counter)
+        if action.get("others"):
+            return _("every player but {who}: {counter} {delta}", who=who, counter=counter, delta=delta)
+        return _("every player still in: {counter} {delta}", counter=counter, delta=delta)
+
+    @staticmethod
     def _describe_drink(action: dict[str, Any], who: str) -> str:
         """A drink in the history: where from, its chasers and its effects, one template per shape."""
-        parts = [_effect(k, action[k]) for k in ("alcohol", "fortitude", "gold")
-                 if isinstance(action.get(k), int) and action.get(k)]
+        parts: list[Any] = [DRINK_WORDS[d] for d in (action.get("drink"), action.get("chaser"))
+                            if isinstance(d, str) and d in DRINK_WORDS]
+        parts += [_effect(k, action[k]) for k in ("alcohol", "fortitude", "gold")
+                  if isinstance(action.get(k), int) and action.get(k)]
         effects = listing(parts)
         ch = action.get("chasers", 0)
+        if action.get("chaser") in DRINK_WORDS and not ch:
+            ch = 1
         if action.get("from") == "deck":
             if ch and parts:
                 return N_("{who} drinks from the deck with {n} chaser: {effects}",

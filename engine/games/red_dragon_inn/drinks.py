@@ -1,0 +1,46 @@
+"""The base box's common drinks: one list for the engine, the pods and the touchscreen.
+
+RULES.md ("Common drinks", from the publisher's cards): ales +1 alcohol, wine
++2, elven wine +3, dragon breath ale +4, water −1 alcohol, holy water +2
+fortitude, dirty dishwater −1 fortitude, orcish rotgut −2 fortitude. A drink
+action names one by its id (``"drink": "wine"``); any other drink is entered
+as +/− amounts. The names are English text the screens translate (the app's
+catalog has them); :data:`DRINK_WORDS` are the pod's words for the ids.
+"""
+from __future__ import annotations
+
+from ...messages import Msg, word
+
+#: id → (name, alcohol, fortitude), in the order the screens list them.
+COMMON_DRINKS: dict[str, tuple[str, int, int]] = {
+    "ale": ("Ale", 1, 0),
+    "wine": ("Wine", 2, 0),
+    "elven_wine": ("Elven Wine", 3, 0),
+    "dragon_breath_ale": ("Dragon Breath Ale", 4, 0),
+    "water": ("Water", -1, 0),
+    "holy_water": ("Holy Water", 0, 2),
+    "dirty_dishwater": ("Dirty Dishwater", 0, -1),
+    "orcish_rotgut": ("Orcish Rotgut", 0, -2),
+}
+
+#: The touchscreen's buttons: (name, alcohol, fortitude) per common drink.
+DRINKS: tuple[tuple[str, int, int], ...] = tuple(COMMON_DRINKS.values())
+
+#: A drink's id as the pod (and the history) says it.
+DRINK_WORDS: dict[str, Msg] = {
+    "ale": word("choice", "ale"),
+    "wine": word("choice", "wine"),
+    "elven_wine": word("choice", "elven_wine"),
+    "dragon_breath_ale": word("choice", "dragon_breath_ale"),
+    "water": word("choice", "water"),
+    "holy_water": word("choice", "holy_water"),
+    "dirty_dishwater": word("choice", "dirty_dishwater"),
+    "orcish_rotgut": word("choice", "orcish_rotgut"),
+}
+
+
+def drink_effects(*ids: str | None) -> tuple[int, int]:
+    """The summed (alcohol, fortitude) of the named common drinks (None: not named)."""
+    alcohol = sum(COMMON_DRINKS[i][1] for i in ids if i)
+    fortitude = sum(COMMON_DRINKS[i][2] for i in ids if i)
+    return alcohol, fortitude

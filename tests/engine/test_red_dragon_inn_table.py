@@ -1,0 +1,193 @@
+"""The Red Dragon Inn at the table: a turn in few actions, a drink by name with its effects, table-wide
+effects, and the gambling round's loose ends. Each test quotes the Spanish rulebook it follows
+(seeds/red-dragon-inn.es.txt)."""
+from __future__ import annotations
+
+from tablekeeper.engine import Match, canonical, make_rules
+from tablekeeper.engine.games.red_dragon_inn.drinks import COMMON_DRINKS, DRINKS
+
+from .test_red_dragon_inn import GAME, adj, c, cards, match, money, out, play, refused, to_phase
+
+
+# -- phases 1 and 2 cost nothing ------------------------------------------------------------------------
+def test_buying_in_phase_1_says_nothing_happened_in_phases_1_and_2():
+    """«2. Acción: ... Si no puede o no quiere jugar una Carta de Acción, omita esta Fase.» — buying in
+    phase 1 (or 2) records phases 1 and 2 as done: one action instead of three."""
+    m = match()
+    play(m, {"action": "buy", "to": "Ben"})
+    assert m.state["turn"] == {"player": "Ana", "phase": "drink", "number": 1}
+    assert c(m, "Ben")["drink_me"] == 2
+    m2 = play(match(), {"action": "next"}, {"action": "buy", "to": "Cai"})
+    assert m2.state["turn"]["phase"] == "drink" and c(m2, "Cai")["drink_me"] == 2
+
+
+def test_the_compulsory_buy_is_never_skipped():
+    """«3. Compre bebidas: Toma la carta superior del Drink Deck y colócala ... encima del Drink Me de
+    cualquier otro jugador.» — drinking before buying is refused, in phase 1 as in 3."""
+    m = match()
+    refused(m, {"action": "drink", "drink": "ale"}, "Ana buys a drink for another player first, then drinks")
+    to_phase(m, "buy")
+    refused(m, {"action": "drink"}, "Ana buys a drink for another player first")
+    refused(m, {"action": "next"}, "buys a drink for another player first")
+
+
+def test_gambling_card_in_phase_1_moves_the_turn_to_the_action_phase():
+    """«2. Acción ... Si juegas un "¿Apuestas? ¡Estoy dentro!" tarjeta, comienza una ronda de juegos de
+    azar.» — the action card itself says phase 1 is over; after the round the starter buys."""
+    m = play(match(), {"action": "gamble"})
+    assert m.state["gambling"]["starter"] == "Ana" and m.state["turn"]["phase"] == "action"
+    play(m, {"action": "pass"}, {"action": "pass"})
+    assert m.state["turn"]["phase"] == "buy"
+    m2 = play(match(), {"action": "buy", "to": "Ben"})
+    refused(m2, {"action": "gamble"}, "is an action card: Ana plays it before buying drinks")
+
+
+def test_next_still_walks_the_phases_one_by_one():
+    """«Tu turno consta de cuatro Fases, que deben jugarse en orden» — `next` stays for who wants it."""
+    m = play(match(), {"action": "next"}, {"action": "next"})
+    assert m.state["turn"]["phase"] == "buy"
+
+
+# -- a drink by name -----------------------------------------------------------------------------------
+def test_the_common_drinks_are_one_list_for_the_engine_and_the_touchscreen():
+    """RULES.md "Common drinks" (the publisher's cards): ales +1, wine +2, elven wine +3, dragon breath
+    ale +4, water −1 alcohol, holy water +2, dirty dishwater −1, orcish rotgut −2 fortitude."""
+    assert COMMON_DRINKS["ale"][1:] == (1, 0) and COMMON_DRINKS["orcish_rotgut"][1:] == (0, -2)
+    assert DRINKS[0] == ("Ale", 1, 0) and len(DRINKS) == 8
+    from tablekeeper.engine.games.red_dragon_inn import drinks
+
+    assert drinks.DRINKS is DRINKS
+
+
+def test_a_named_drink_applies_its_effects_and_ends_the_turn():
+    """«4. Beber: ¡Revela la carta superior de tu Drink Me! Pila, siga las instrucciones de la carta»"""
+    m = play(match(), {"action": "buy", "to": "Ben"}, {"action": "drink", "drink": "holy_water"})
+    assert c(m, "Ana")["fortitude"] == 20 and c(m, "Ana")["drink_me"] == 0  # bounded at 20
+    m = play(match(), {"action": "buy", "to": "Ben"}, {"action": "drink", "drink": "elven_wine"})
+    assert c(m, "Ana")["alcohol"] == 3 and m.state["turn"]["player"] == "Ben"
+    assert m.rules.describe({"action": "drink", "player": "Ana", "drink": "elven_wine"}) == \
+        "Ana drinks: elven_wine"
+
+
+def test_a_named_chaser_is_one_more_card_of_the_same_pile_and_its_effects_add():
+    """«Cazadores: Si revelas una carta de bebida que tiene la frase "con un cazador" ..., revela la
+    siguiente carta del mismo mazo ... añade sus efectos a la bebida original.»"""
+    m = play(match(), {"action": "buy", "to": "Ana", "extra": True},
+             {"action": "buy", "to": "Ben"}, {"action": "drink", "drink": "dragon_breath_ale", "chaser": "water"})
+    assert c(m, "Ana")["alcohol"] == 3 and c(m, "Ana")["drink_me"] == 0
+    assert m.state["drinks"]["discard"] == 2
+
+
+def test_a_named_drink_and_amounts_add_up():
+    """Any other card is entered as amounts: «siga las instrucciones de la carta»."""
+    m = play(match(), {"action": "buy", "to": "Ana", "extra": True}, {"action": "buy", "to": "Ben"},
+             {"action": "drink", "drink": "wine", "fortitude": -1, "chasers": 1})
+    assert (c(m, "Ana")["alcohol"], c(m, "Ana")["fortitude"], c(m, "Ana")["drink_me"]) == (2, 19, 0)
+
+
+def test_a_chaser_needs_a_card_left_on_the_pile():
+    """«Si no quedan cartas en tu Drink Me! Apila ... no hay efecto adicional. No sigas revelando cartas.»"""
+    m = play(match(), {"action": "buy", "to": "Ben"})
+    refused(m, {"action": "drink", "drink": "ale", "chaser": "ale"},
+            "Ana's Drink Me! pile has only 1 card: there is no card left for a chaser")
+
+
+def test_a_drink_that_makes_the_drinker_pass_out_opens_the_last_chance_at_once():
+    """«Si su contenido de alcohol es mayor o igual a su entereza, cae inconsciente ... tienes una última
+    oportunidad» — the drink carries its effect, so the loss is pending right after it."""
+    m = play(match(), adj("Ana", "alcohol", 17), {"action": "buy", "to": "Ben"},
+             {"action": "drink", "drink": "dragon_breath_ale"})
+    assert m.state["pending"] == [{"name": "Ana", "reason": "passing out"}]
+    seat = m.rules.seat_view(m.state, "Ana")
+    assert seat["status"] == "PASSING OUT" and seat["alert"]
+    play(m, {"action": "resolve"})
+    assert out(m, "Ana") and m.state["turn"]["player"] == "Ben"
+
+
+# -- table-wide effects --------------------------------------------------------------------------------
+def test_each_other_player_pays_the_acting_player():
+    """«Si el efecto de una carta no puede surtir efecto por completo debido a estos límites, la carta
+    seguirá surtiendo efecto tan completamente como sea posible.» — each pays only what they have."""
+    m = play(match(), adj("Cai", "gold", -10))
+    play(m, {"action": "everyone", "player": "Ana", "counter": "gold", "delta": -2, "side": "player"})
+    assert (c(m, "Ana")["gold"], c(m, "Ben")["gold"], c(m, "Cai")["gold"]) == (12, 8, 0)
+    assert money(m.state) == 30
+
+
+def test_every_player_still_in_drinks_to_the_inn():
+    """«Eventos de bebidas: Si revela una tarjeta de evento de bebida, siga las instrucciones de la
+    carta.» — a round for everyone: every player still in, one action."""
+    m = play(match(players=("Ana", "Ben", "Cai", "Dan")), adj("Dan", "alcohol", 20), {"action": "resolve"})
+    play(m, {"action": "everyone", "counter": "alcohol", "delta": 2})
+    assert [c(m, n)["alcohol"] for n in ("Ana", "Ben", "Cai")] == [2, 2, 2] and c(m, "Dan")["alcohol"] == 20
+    play(m, {"action": "everyone", "counter": "gold", "delta": -1, "others": True})
+    # 11 each after Dan's split (10 gold: 5 + the remainder 2 to the Inn, 1 each), then Ben and Cai pay 1
+    assert [c(m, n)["gold"] for n in ("Ana", "Ben", "Cai")] == [11, 10, 10]
+    assert money(m.state) == 40 and cards(m.state) == 30
+
+
+def test_a_table_wide_effect_keeps_the_last_chance_open():
+    """«Después de que estas cartas se resuelvan, tienes una última oportunidad de jugar cartas» — a
+    card played in the last chance (an effect on everyone) leaves the window open."""
+    m = play(match(), adj("Ben", "alcohol", 20))
+    play(m, {"action": "everyone", "counter": "fortitude", "delta": -1, "others": True, "player": "Ben"})
+    assert m.state["pending"] == [{"name": "Ben", "reason": "passing out"}]
+    refused(m, {"action": "everyone", "counter": "alcohol", "delta": 1, "side": "player"},
+            "only gold is paid to a player")
+    refused(m, {"action": "everyone", "counter": "gold", "delta": 0}, "say how much each player gets or pays")
+
+
+# -- the round's loose ends ----------------------------------------------------------------------------
+def test_a_player_who_left_the_round_cannot_win_its_pot():
+    """«Dejando una ronda: Si abandona una ronda de juego, no podrá jugar cartas de juego o trampas
+    durante el resto de esa ronda»"""
+    m = play(match(), {"action": "gamble"}, {"action": "leave", "player": "Ben"})
+    refused(m, {"action": "end_round", "winner": "Ben"}, "Ben left this gambling round and cannot win its pot")
+    play(m, {"action": "end_round", "winner": "Cai"})
+    assert c(m, "Cai")["gold"] == 12
+
+
+def test_the_last_one_standing_in_the_round_takes_the_pot_when_the_game_ends():
+    """«Si expulsar a un jugador hace que solo quede un jugador en la Ronda ... la Ronda de Juego termina y
+    el jugador restante gana.» — the game ending leaves one player: the round ends with the game."""
+    m = play(match(players=("Ana", "Ben")), {"action": "gamble"})
+    assert m.state["table"]["pot"] == 2
+    play(m, adj("Ben", "alcohol", 20), {"action": "resolve"})
+    assert m.state["over"] and m.state["winners"] == ["Ana"]
+    assert m.state["gambling"] is None and m.state["table"]["pot"] == 0
+    assert c(m, "Ana")["gold"] == 7 + 3 + 2  # 7 after the ante, 3 of Ben's 7 (4 to the Inn), then the pot
+    assert money(m.state) == 16
+
+
+def test_a_draw_during_a_round_sends_the_pot_to_the_inn():
+    """«Si la Ronda termina antes de que cualquier jugador tome el control, todo el Oro hormigonado va a la
+    Posada.» — nobody is left in the round to take it."""
+    m = play(match(players=("Ana", "Ben")), {"action": "gamble"},
+             adj("Ana", "alcohol", 20), adj("Ben", "alcohol", 20), {"action": "resolve"})
+    assert m.state["over"] and m.state["draw"]
+    assert m.state["gambling"] is None and m.state["table"]["pot"] == 0 and money(m.state) == 16
+
+
+def test_an_extra_drink_from_an_empty_pile_sobers_up():
+    """«Si no tienes ninguna tarjeta en tu Drink Me! Amontonar cuando tengas que beber, empiezas a estar
+    sobrio; reduzca su contenido de alcohol en uno.» — "cuando tengas que beber": any drink you must take
+    from your empty pile, a card's extra drink too (docs: Interpretations)."""
+    m = play(match(), adj("Ben", "alcohol", 3), adj("Ben", "drink_me", -1),
+             {"action": "drink", "player": "Ben", "extra": True})
+    assert c(m, "Ben")["alcohol"] == 2 and m.state["turn"] == {"player": "Ana", "phase": "discard", "number": 1}
+
+
+# -- the pod ---------------------------------------------------------------------------------------------
+def test_the_pods_routine_drink_asks_the_drink_and_its_chaser_by_name():
+    """The seat's main button in phase 4 is the drink, asking the drink and chaser first."""
+    rules = make_rules({"game": GAME, "players": ["Ana", "Ben", "Cai"]})
+    m = Match(rules)
+    first = rules.seat_actions(m.state, "Ana")[0]
+    assert first["action"] == {"action": "buy", "player": "Ana", "to": "Ben"}
+    assert "gamble" in [str(a["label"]) for a in rules.seat_actions(m.state, "Ana")]
+    m.apply(first["action"])
+    drink = rules.seat_actions(m.state, "Ana")[0]
+    assert drink["ask"][:2] == ["drink", "chaser"]
+    before = canonical(m.state)
+    m.apply(dict(drink["action"], drink="ale"))
+    assert canonical(m.state) != before and c(m, "Ana")["alcohol"] == 1
