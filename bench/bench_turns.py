@@ -89,7 +89,7 @@ TITLES = {"red_dragon_inn": "Red Dragon Inn", "bloody_inn": "Bloody Inn", "drago
 MAX_PRESSES = 12
 #: The guided search (one action at a time, told which): presses and nodes per action.
 GUIDED_PRESSES = 60
-GUIDED_NODES = 60000
+GUIDED_NODES = 20000
 #: Search nodes per event (``TURNS_MAX_NODES`` overrides): an event the pod cannot do costs the whole
 #: budget (~3 ms a node with Bloody Inn's state), so a smaller budget is a quicker, rougher run.
 MAX_NODES = int(os.environ.get("TURNS_MAX_NODES", "15000"))
@@ -818,14 +818,30 @@ def table(results: dict) -> str:
     return "\n".join(rows) + "\n"
 
 
+def _story_figures(path: str, touch: bool) -> tuple[dict, list[str]]:
+    """One story measured in a child process (``bench_turns.py figures STORY``): its figures and lines."""
+    argv = [sys.executable, str(HERE), "figures", path] + ([] if touch else ["--no-touch"])
+    out = subprocess.run(argv, capture_output=True, text=True, timeout=5400)
+    lines = [x for x in out.stdout.splitlines() if not x.startswith("FIGURES ")]
+    got = next((x for x in out.stdout.splitlines() if x.startswith("FIGURES ")), None)
+    if out.returncode != 0 or got is None:
+        raise st.StoryError(f"{Path(path).name}: exit {out.returncode}: {out.stderr[-3000:]}")
+    return json.loads(got[len("FIGURES "):]), lines
+
+
 def run(stories_dir: Path | None = None, *, touch: bool = True, log=None) -> dict:
+    """Every story's figures; the stories are measured side by side, one child process each (as many
+    at once as the machine has cores), and their events' lines given to ``log`` story by story."""
+    from concurrent.futures import ThreadPoolExecutor
+
     stories_dir = Path(stories_dir) if stories_dir else st.STORIES
+    paths = [str(p) for p in sorted(stories_dir.glob("*.json")) if st.load(p).key in GAMES]
     out: dict = {}
-    for path in sorted(stories_dir.glob("*.json")):
-        story = st.load(path)
-        if story.key not in GAMES:
-            continue
-        out.update(figures(measure(story, touch=touch, log=log)))
+    with ThreadPoolExecutor(max_workers=max(1, min(len(paths), os.cpu_count() or 1))) as pool:
+        for figs, lines in pool.map(_story_figures, paths, [touch] * len(paths)):
+            for line in lines if log else ():
+                log(line)
+            out.update(figs)
     return out
 
 
@@ -867,11 +883,20 @@ def main(argv: list[str]) -> int:
             story = story_from_script(Path(script))
             (out / (Path(script).stem + ".json")).write_text(json.dumps(story, indent=1, default=str) + "\n")
         return 0
+    if len(argv) >= 2 and argv[0] == "figures":  # figures STORY [--no-touch]: one story, for run()
+        figs = figures(measure(st.load(argv[1]), touch="--no-touch" not in argv, log=print))
+        print("FIGURES " + json.dumps(figs, ensure_ascii=False), flush=True)
+        return 0
     if argv and argv[0] == "show":  # show DIR [--no-touch]: every event's costs, then the table
         results = run(Path(argv[1]), touch="--no-touch" not in argv, log=print)
         print(json.dumps(results, indent=1, ensure_ascii=False))
         print(table(results))
         return 0
+    if argv:
+        print("usage: bench_turns.py [show DIR [--no-touch] | figures STORY [--no-touch] | "
+              "from-script SCRIPT... DIR]\n(no arguments: every story in bench/stories, as JSON; "
+              "`bench/run.py turns` also writes bench/results.json)", file=sys.stderr)
+        return 2
     print(json.dumps(run(), indent=2, ensure_ascii=False))
     return 0
 

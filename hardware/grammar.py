@@ -178,11 +178,16 @@ def asks(rules: Any, state: dict[str, Any], me: str, item: Item) -> tuple[Ask, .
     return tuple(first + sorted(out[len(first):], key=lambda a: (not a.field.required, a.step == BOOL)))
 
 
+#: Actions whose "player" names whose figures change, not who acts: the pod asks it (yourself first),
+#: so a card that makes another player lose fortitude is entered on the pod of the player who plays it.
+TARGET_PLAYER = ("adjust",)
+
+
 def _base(rules: Any, name: str, me: str) -> dict[str, Any]:
     info = rules.actions[name]
     action: dict[str, Any] = {"action": name}
     for f in info.fields:
-        if f.name in ACTOR_FIELDS and (not f.required or f.kind == "raw"):
+        if f.name in ACTOR_FIELDS and (not f.required or f.kind == "raw") and name not in TARGET_PLAYER:
             action[f.name] = me
     return action
 

@@ -81,15 +81,33 @@ def test_a_start_from_a_convenient_focus_would_be_cheaper_so_the_story_carries_e
     assert [str(p) for p in results[5].presses] == ["-~", "sel", "+"]
 
 
-def test_an_event_the_pod_cannot_do_is_reported_impossible():
-    # Ana's pod has no way to change Ben's counters
+@pytest.fixture
+def corrections_off_the_pod(monkeypatch):
+    """A game that keeps the generic corrections off its pods: then Ana's pod has no way to change
+    Ben's counters (her own still change with + and −)."""
+    from tablekeeper.engine.games.counters import Counters
+
+    monkeypatch.setattr(Counters, "off_pod", frozenset({"adjust", "transfer"}))
+
+
+def test_an_event_the_pod_cannot_do_is_reported_impossible(corrections_off_the_pod):
     rules, robot, controls, state = robot_for(story())
     robot.max_nodes = 3000
-    result = robot.play(controls, state, target(rules, state, adjust("Ben", "life", -1)))
+    wound = adjust("Ben", "life", -1)
+    result = robot.play(controls, state, target(rules, state, wound), [wound])
     assert result.presses is None and result.count is None
+    assert robot.guided(controls, state, [wound]).presses is None
 
 
-def test_an_impossible_event_is_counted_apart_and_the_story_goes_on(tmp_path):
+def test_a_card_played_on_another_player_is_entered_on_the_players_own_pod():
+    """Ana plays a card that costs Ben 1 life: her pod's menu asks whose counter (herself first)."""
+    rules, robot, controls, state = robot_for(story())
+    wound = adjust("Ben", "life", -1)
+    found = robot.guided(controls, state, [wound])
+    assert found.presses is not None and found.state == target(rules, state, wound)
+
+
+def test_an_impossible_event_is_counted_apart_and_the_story_goes_on(tmp_path, corrections_off_the_pod):
     def change(raw):
         raw["events"].insert(1, {"say": "Ana wounds Ben", "who": "Ana",
                                  "actions": [adjust("Ben", "life", -1)]})

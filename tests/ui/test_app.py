@@ -321,7 +321,7 @@ def generic_steps(r, shot):
 
 
 def play_red_dragon_inn(r, shot, checks):
-    r.tap("table.Ana.do.0")  # phase 1 → 2
+    # phases 1 and 2 cost nothing: the action card is played straight from the start of the turn
     r.tap("table.guided.gambling")
     r.tap("gambling.do")  # Gambling? I'm in! — everyone antes 1
     shot("gambling")

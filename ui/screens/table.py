@@ -173,10 +173,11 @@ class PlayerCard(Panel):
             self._actions_key = key
             self.actions.clear_widgets()
             for i, a in enumerate(actions[:2]):
-                self.actions.add_widget(Btn(word(a.get("label", "")), role="primary" if i == 0 else "normal",
-                                            base_font=dp(17), min_font=dp(9),
-                                            tid=f"table.{self.name}.do.{i}",
-                                            on_press=lambda act=a["action"]: self._screen.app.submit(dict(act))))
+                btn = Btn(word(a.get("label", "")), role="primary" if i == 0 else "normal",
+                          base_font=dp(17), min_font=dp(9), tid=f"table.{self.name}.do.{i}",
+                          on_press=lambda act=a["action"]: self._screen.app.submit(dict(act)))
+                btn.wrap = True  # a label with a name in it ("drink for Christopher") may take two lines
+                self.actions.add_widget(btn)
 
 
 class InfoButton(ButtonBehavior, Panel):
