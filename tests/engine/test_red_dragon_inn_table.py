@@ -4,7 +4,7 @@ effects, and the gambling round's loose ends. Each test quotes the Spanish ruleb
 from __future__ import annotations
 
 from tablekeeper.engine import Match, canonical, make_rules
-from tablekeeper.engine.games.red_dragon_inn.drinks import COMMON_DRINKS, DRINKS
+from tablekeeper.engine.games.red_dragon_inn.drinks import COMMON_DRINKS
 
 from .test_red_dragon_inn import GAME, adj, c, cards, match, money, out, play, refused, to_phase
 
@@ -53,10 +53,10 @@ def test_the_common_drinks_are_one_list_for_the_engine_and_the_touchscreen():
     """RULES.md "Common drinks" (the publisher's cards): ales +1, wine +2, elven wine +3, dragon breath
     ale +4, water −1 alcohol, holy water +2, dirty dishwater −1, orcish rotgut −2 fortitude."""
     assert COMMON_DRINKS["ale"][1:] == (1, 0) and COMMON_DRINKS["orcish_rotgut"][1:] == (0, -2)
-    assert DRINKS[0] == ("Ale", 1, 0) and len(DRINKS) == 8
-    from tablekeeper.engine.games.red_dragon_inn import drinks
+    assert len(COMMON_DRINKS) == 8
+    from tablekeeper.ui.games import red_dragon_inn as screen
 
-    assert drinks.DRINKS is DRINKS
+    assert screen.COMMON_DRINKS is COMMON_DRINKS  # the touchscreen's buttons are the engine's list
 
 
 def test_a_named_drink_applies_its_effects_and_ends_the_turn():

@@ -108,6 +108,8 @@ def test_a_short_game_by_touches(tmp_path, game):
     # The ± touch went in as an adjustment, then undo and redo as journal entries.
     names = [e["action"] for e in entries]
     assert "adjust" in names and "undo" in names and "redo" in names
+    if game == "red-dragon-inn":  # a common drink tapped on the touchscreen is recorded by its name
+        assert {"action": "drink", "player": "Ana", "drink": "elven_wine"} in entries
     for why, path, expected in out["checks"]:
         assert dig(state, path) == expected, f"{why}: {path} is {dig(state, path)!r}, expected {expected!r}"
     # Real screenshots: PNGs of the whole window, with something drawn in them.

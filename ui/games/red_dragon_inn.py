@@ -5,7 +5,7 @@ from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 
-from ...engine.games.red_dragon_inn.drinks import DRINKS  # the common drinks, shared with the pods
+from ...engine.games.red_dragon_inn.drinks import COMMON_DRINKS, drink_effects  # shared with the pods
 from ..guided import DialogButton, GuidedDialog, opens, player_record, turn_player
 from ..i18n import N_, _, counter_label, ngettext, word
 from ..widgets import GAP, MUTED, TOUCH, Btn, Chips, FitLabel, Stepper, tag
@@ -30,15 +30,15 @@ class DrinkDialog(GuidedDialog):
         table = app.snapshot.table
         players = self.players(table)
         drinker = turn_player(table)
-        self.cards: list[tuple[str, int, int]] = []
+        self.cards: list[str] = []  # the common drinks revealed, by id: the drink, then its chasers
         self.who = Chips(players, selected=[drinker] if drinker in players else players[:1],
                          tid="drink.who", base_font=dp(17))
         self.who.size_hint_y = 1
         self.labelled_row(_("Who drinks"), self.who, width=dp(130))
         grid = GridLayout(cols=4, spacing=dp(4), size_hint_y=None, height=2 * TOUCH + dp(4))
-        for i, (name, alc, fort) in enumerate(DRINKS):
+        for i, (drink, (name, _alc, _fort)) in enumerate(COMMON_DRINKS.items()):
             grid.add_widget(Btn(_(name), base_font=dp(16), min_font=dp(9), tid=f"drink.card.{i}",
-                                on_press=lambda n=name, a=alc, f=fort: self._reveal(n, a, f)))
+                                on_press=lambda d=drink: self._reveal(d)))
         self.content.add_widget(grid)
         row = BoxLayout(size_hint_y=None, height=TOUCH, spacing=GAP)
         self.revealed = tag(FitLabel("", base_font=dp(17), min_font=dp(9), halign="left"), "drink.revealed")
@@ -65,10 +65,11 @@ class DrinkDialog(GuidedDialog):
         self.content.add_widget(src)
         self._clear()
 
-    def _reveal(self, name, alc, fort):
-        self.cards.append((name, alc, fort))
-        self.totals["alcohol"].value = _clamped(sum(c[1] for c in self.cards))
-        self.totals["fortitude"].value = _clamped(sum(c[2] for c in self.cards))
+    def _reveal(self, drink):
+        self.cards.append(drink)
+        alcohol, fortitude = drink_effects(*self.cards)
+        self.totals["alcohol"].value = _clamped(alcohol)
+        self.totals["fortitude"].value = _clamped(fortitude)
         self._show_cards()
 
     def _clear(self):
@@ -81,7 +82,7 @@ class DrinkDialog(GuidedDialog):
         if not self.cards:
             self.revealed.text = _("Tap the drink revealed, then each chaser.")
             return
-        names = " + ".join(_(c[0]) for c in self.cards)
+        names = " + ".join(_(COMMON_DRINKS[c][0]) for c in self.cards)
         chasers = len(self.cards) - 1
         self.revealed.text = names + (" " + ngettext("({n} chaser, one drink)", "({n} chasers, one drink)",
                                                      chasers).format(n=chasers) if chasers else "")
@@ -102,11 +103,19 @@ class DrinkDialog(GuidedDialog):
         turn = state.get("turn") or {}
         extra = not (turn.get("player") == who and turn.get("phase") == "drink") or self.source.value == "deck"
         act = {"action": "drink", "player": who}
-        for counter, stepper in self.totals.items():
-            if stepper.value:
-                act[counter] = stepper.value
-        if len(self.cards) > 1:
-            act["chasers"] = len(self.cards) - 1
+        amounts = {counter: stepper.value for counter, stepper in self.totals.items()}
+        if 1 <= len(self.cards) <= 2 and (amounts["alcohol"], amounts["fortitude"]) == drink_effects(
+                *self.cards) and not amounts["gold"]:
+            # common drinks as they are: the journal (and the history) names them
+            act["drink"] = self.cards[0]
+            if len(self.cards) == 2:
+                act["chaser"] = self.cards[1]
+        else:  # another card, or totals changed by hand: the amounts
+            for counter, value in amounts.items():
+                if value:
+                    act[counter] = value
+            if len(self.cards) > 1:
+                act["chasers"] = len(self.cards) - 1
         if extra:
             act["extra"] = True
             if self.source.value == "deck":

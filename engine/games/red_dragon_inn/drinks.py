@@ -23,9 +23,6 @@ COMMON_DRINKS: dict[str, tuple[str, int, int]] = {
     "orcish_rotgut": ("Orcish Rotgut", 0, -2),
 }
 
-#: The touchscreen's buttons: (name, alcohol, fortitude) per common drink.
-DRINKS: tuple[tuple[str, int, int], ...] = tuple(COMMON_DRINKS.values())
-
 #: A drink's id as the pod (and the history) says it.
 DRINK_WORDS: dict[str, Msg] = {
     "ale": word("choice", "ale"),
