@@ -265,35 +265,29 @@ def _right_column(view: PodView) -> list[tuple[str, object, bool]]:
     return others + table
 
 
-def _wrap_items(f, text: str, width: int) -> list[str]:
-    """``text`` in lines that break only after a comma or a colon ("fortitude −1" stays whole)."""
+def _fill(f, pieces: list[str], width: int) -> list[str]:
+    """``pieces`` joined by spaces into as few lines of ``width`` pixels as they fill (greedy)."""
     lines: list[str] = []
     line = ""
-    for item in re.split(r"(?<=[,:]) ", text):
-        trial = f"{line} {item}" if line else item
+    for piece in pieces:
+        trial = f"{line} {piece}" if line else piece
         if _width(f, trial) <= width or not line:
             line = trial
         else:
             lines.append(line)
-            line = item
+            line = piece
     if line:
         lines.append(line)
-    return [fit(f, ln, width) for ln in lines]
+    return lines
+
+
+def _wrap_items(f, text: str, width: int) -> list[str]:
+    """``text`` in lines that break only after a comma or a colon ("fortitude −1" stays whole)."""
+    return [fit(f, ln, width) for ln in _fill(f, re.split(r"(?<=[,:]) ", text), width)]
 
 
 def _wrap(f, text: str, width: int, max_lines: int) -> list[str]:
-    words = text.split()
-    lines: list[str] = []
-    line = ""
-    for w in words:
-        trial = f"{line} {w}".strip()
-        if _width(f, trial) <= width or not line:
-            line = trial
-        else:
-            lines.append(line)
-            line = w
-    if line:
-        lines.append(line)
+    lines = _fill(f, text.split(), width)
     if len(lines) > max_lines:
         lines = lines[:max_lines - 1] + [" ".join(lines[max_lines - 1:])]
     return [fit(f, ln, width) for ln in lines]

@@ -199,6 +199,23 @@ class Keeper:
             self._set_session(session)
         self._enqueue(job)
 
+    def open_with(self, make: Callable[[Journal], Session | None],
+                  done: Callable[[Session | None | TablekeeperError], None] | None = None) -> None:
+        """Open the game ``make(journal)`` returns, on the worker (None: no game to open; it stays as it is);
+        ``done`` gets the session, None, or the error that refused it."""
+        def job():
+            try:
+                session = make(self._opened_journal())
+            except TablekeeperError as e:
+                if done:
+                    done(e)
+                return
+            if session is not None:
+                self._set_session(session)
+            if done:
+                done(session)
+        self._enqueue(job)
+
     def open_game(self, game_id: int) -> None:
         self._enqueue(lambda: self._set_session(Session.load(self._opened_journal(), game_id, **self._kw())))
 
@@ -377,10 +394,6 @@ class Keeper:
             session = Session.resume(self.journal, **self._kw())
             if session is not None:
                 self._set_session(session)
-
-    def adopt(self, session: Session) -> None:
-        """Make ``session`` (opened on this thread from the keeper's journal) the open game. Worker thread only."""
-        self._set_session(session)
 
     def _set_session(self, session: Session) -> None:
         self.session = session

@@ -78,26 +78,21 @@ def open_session(args, journal: Journal) -> Session | None:
 
 def _adopt(keeper, args) -> tuple[bool, list[str]]:
     """Open the game on the keeper's worker; (found, the journal's new warnings). Errors are raised here."""
-    out: dict = {}
+    warnings: list[str] = []
+    got: list = []
 
-    def job(k):
-        try:
-            journal = k._opened_journal()
-            session = open_session(args, journal)
-            out["warnings"] = journal.take_warnings()
-            if session is not None:
-                k.adopt(session)
-            out["found"] = session is not None
-        except TablekeeperError as e:
-            out["error"] = e
+    def make(journal: Journal) -> Session | None:
+        session = open_session(args, journal)
+        warnings.extend(journal.take_warnings())
+        return session
 
-    keeper.call(job)
+    keeper.open_with(make, got.append)
     keeper.wait_idle(timeout=60)
-    if "error" in out:
-        raise out["error"]
-    for w in out.get("warnings", ()):
+    if got and isinstance(got[0], TablekeeperError):
+        raise got[0]
+    for w in warnings:
         _err(f"warning: {w}")
-    return bool(out.get("found")), list(out.get("warnings", ()))
+    return bool(got and got[0] is not None), warnings
 
 
 def pods_config(args, cfg, players: int):
