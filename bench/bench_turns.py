@@ -15,8 +15,9 @@ a game without a story has no figures.
 
   - a click: press + release (``CLICK_S`` seconds);
   - a long press: press + hold + release (the hold time);
-  - for up and down, a held press with k ≥ 1 repeats: press + hold + k×repeat
-    + release — ONE press (one finger down), taking hold time + k × repeat
+  - a held press with k ≥ 1 repeats (any button: up/down step a number or
+    an offer, main repeats an offer the game marks "repeat"): press + hold +
+    k×repeat + release — ONE press (one finger down), taking hold time + k × repeat
     interval. Its seconds are reported (``pod_seconds_per_round``), so a long
     hold is not free, only not counted as many presses.
 
@@ -219,7 +220,7 @@ class PodRobot:
 
     def _moves(self, controls, state, story_actions, repeats: int):
         """Every press from (controls, state): (press, controls after, state after)."""
-        from tablekeeper.hardware.pod import BUTTONS, DOWN, HOLD, PRESS, RELEASE, REPEAT, UP
+        from tablekeeper.hardware.pod import BUTTONS, HOLD, PRESS, RELEASE, REPEAT
 
         for button in BUTTONS:
             c = copy.deepcopy(controls)
@@ -229,7 +230,7 @@ class PodRobot:
             c = copy.deepcopy(controls)
             s = self.feed(c, button, PRESS, state, story_actions)
             s = self.feed(c, button, HOLD, s, story_actions)
-            for k in range(repeats + 1 if button in (UP, DOWN) else 1):
+            for k in range(repeats + 1):  # every button repeats when held (a held main repeats a hit)
                 if k:
                     before = (controls_key(c), s)
                     s = self.feed(c, button, REPEAT, s, story_actions)

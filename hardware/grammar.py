@@ -223,10 +223,13 @@ def _menu(rules: Any, state: dict[str, Any], me: str) -> tuple[Item, ...]:
     items = [Item(SEAT, a.get("label", ""), dict(a["action"]), tuple(a.get("ask", ())))
              for a in rules.seat_actions(state, me)]
     routine = [canonical(i.action) for i in items]
+    asked = {canonical(i.action) for i in items if i.ask}  # offered with the game's own questions
     for name in rules.pod_actions(state, me):
         if name not in rules.actions:
             continue
         item = Item(OTHER, word("action", name), _base(rules, name, me))
+        if canonical(item.action) in asked:
+            continue
         steps = asks(rules, state, me, item)
         if steps is None:
             continue

@@ -8,16 +8,23 @@ possible from that player's own pod, and the routine ones stay one press.
 
 The grammar (``click`` = released before the hold time)::
 
-    HOME     up/down     press, hold, repeat   the focused counter ±1 (an adjust)
-             select      click                 focus the next counter
+    HOME     up/down     press, hold, repeat   the focused counter ±1 (an adjust); while the game
+                                               offers several actions and the focus is on them
+                                               (where it goes whenever the offers change), the
+                                               next/previous offer
+             select      click                 focus the next counter (after the last: the offers)
              select      hold                  the MENU
-             main        press                 the offered action (the game's most likely):
-                                               done at once, or its entry steps
+             main        press                 the offer shown (the game's most likely first):
+                                               done at once, or its entry steps; then the pod
+                                               shows the most likely again
+             main        hold, repeat          an offer the game marks "repeat" (a card that
+                                               costs another player 1 fortitude): again at the
+                                               hold and at every repeat, like a held ±
     MENU     up/down     press, hold, repeat   move through the actions (wraps)
              main        click                 choose: done at once, or its entry steps
              select      click or hold         back HOME
     ENTRY    up/down     press, hold, repeat   change the value (numbers: repeats speed up)
-             main        click                 next step; after the last, the PREVIEW
+             main        click                 next step; on the last, do it (a refusal stays)
              main        hold                  the PREVIEW now (the other steps as they start)
              select      click                 back one step (a list: take back its last number)
              select      hold                  cancel: HOME
@@ -78,7 +85,9 @@ class SeatControls:
         self.player = player
         self.focus: str | None = None  # the focused counter's name (None: the first)
         self.pick = 0  # which of seat_actions the main button offers (the first: the most likely)
-        self._labels: tuple[str, ...] = ()  # the seat_actions' labels pick refers to
+        self.choosing = False  # up/down go through the offers (not the focused counter)
+        self._again: str | None = None  # the label of the "repeat" offer main is held on
+        self._labels: tuple[str, ...] = ()  # the seat_actions' labels pick and choosing refer to
         self.screen = HOME
         self.cursor = 0  # the menu's chosen line
         self._item: g.Item | None = None  # the action being entered
@@ -104,7 +113,7 @@ class SeatControls:
     def key(self) -> tuple:
         """Everything this pod keeps, hashable: equal keys (with the same game version, message and
         language) give equal views, and a press that can change the view changes it."""
-        return (self.screen, self.focus, self.pick, self._labels, self.cursor,
+        return (self.screen, self.focus, self.pick, self.choosing, self._again, self._labels, self.cursor,
                 self._item.ident if self._item else None, self._from, self._step,
                 tuple(sorted(self._values.items())), self._elem,
                 tuple(sorted(self._armed)), tuple(sorted(self._held)), self._run)
@@ -158,37 +167,59 @@ class SeatControls:
         # A new screen: a button still down from the old one does nothing when released.
         self.screen = screen
         self._armed.clear()
+        if screen != HOME:
+            self._again = None
         if screen in (HOME, MENU):
             self._item, self._step, self._values, self._elem = None, 0, {}, None
 
     # -- HOME -----------------------------------------------------------------------------
-    def _offered(self, rules, state) -> tuple[list[dict], int]:
+    def _offered(self, rules, state) -> tuple[list[dict], tuple[str, ...], int, bool]:
+        """The game's offers now, their labels, which one main does and whether up/down go through
+        them. New offers (another situation: the labels changed since this pod last looked) start
+        at the first, the most likely, with the focus on them when there is a choice."""
         actions = rules.seat_actions(state, self.player)
         labels = tuple(str(a.get("label", "")) for a in actions)
-        return actions, (self.pick if labels == self._labels else 0)
+        if labels != self._labels:
+            return actions, labels, 0, len(actions) > 1
+        return actions, labels, self.pick % len(actions) if actions else 0, self.choosing and len(actions) > 1
 
     def _home_view(self, rules, state, message, catalog) -> PodView:
-        actions, pick = self._offered(rules, state)
+        actions, _labels, pick, choosing = self._offered(rules, state)
         return pod_view(rules, state, self.player, self.focus if self.focus is not None else 0,
-                        pick=pick, message=message, catalog=catalog, actions=actions)
+                        pick=pick, message=message, catalog=catalog, actions=actions, choosing=choosing)
 
     def _home(self, rules, state, button, kind, click, held) -> Intent:
+        actions, self._labels, self.pick, self.choosing = self._offered(rules, state)
         if button in (UP, DOWN):
-            return self._step_counter(rules, state, 1 if button == UP else -1) if kind in STEP_KINDS else NOTHING
+            if kind not in STEP_KINDS:
+                return NOTHING
+            if self.choosing:
+                self.pick = (self.pick + (1 if button == DOWN else -1)) % len(actions)
+                return CHANGED
+            return self._step_counter(rules, state, 1 if button == UP else -1)
         if button == SELECT:
             if held:
                 self._go(MENU)
                 self.cursor = 0
                 return CHANGED
-            return self._next_focus(rules, state) if click else NOTHING
+            return self._next_focus(rules, state, len(actions) > 1) if click else NOTHING
         if button == MAIN and kind == PRESS:
-            actions, pick = self._offered(rules, state)
-            self._labels, self.pick = tuple(str(a.get("label", "")) for a in actions), 0
             if not actions:
                 return Intent(message=_("nothing to do now"))
-            chosen = actions[pick % len(actions)]
+            chosen = actions[self.pick]
+            if chosen.get("repeat") and not chosen.get("ask"):
+                self._again = str(chosen.get("label", ""))  # shown, and done again, until main is let go
+            else:
+                self.pick = 0  # the next time, the most likely again
             item = g.Item(g.SEAT, chosen.get("label", ""), dict(chosen["action"]), tuple(chosen.get("ask", ())))
             return self._start(rules, state, item, HOME)
+        if button == MAIN and self._again is not None:
+            if kind == RELEASE:
+                self._again, self.pick = None, 0
+                return CHANGED
+            if kind in (HOLD, REPEAT):
+                again = next((a for a in actions if str(a.get("label", "")) == self._again), None)
+                return NOTHING if again is None else Intent(action=dict(again["action"]), changed=True)
         return NOTHING
 
     def _step_counter(self, rules, state, delta: int) -> Intent:
@@ -200,19 +231,27 @@ class SeatControls:
             return Intent(message=_("{counter} changes by itself", counter=word("counter", name)))
         return Intent(action={"action": "adjust", "player": self.player, "counter": name, "delta": delta})
 
-    def _next_focus(self, rules, state) -> Intent:
+    def _next_focus(self, rules, state, offers: bool) -> Intent:
+        """From the offers to the focused counter; from a counter to the next one, and from the
+        last back to the offers when there is a choice of them."""
         counters = [(str(k), v) for k, v in rules.seat_view(state, self.player).get("counters", ())]
+        if self.choosing:
+            self.choosing = False
+            return CHANGED
+        i = focus_index(counters, self.focus if self.focus is not None else 0)
+        if offers and i == len(counters) - 1:
+            self.choosing = True
+            self.focus = counters[0][0] if counters else None
+            return CHANGED
         if len(counters) < 2:
             return NOTHING
-        i = focus_index(counters, self.focus if self.focus is not None else 0)
         self.focus = counters[(i + 1) % len(counters)][0]
         return CHANGED
 
     # -- MENU -----------------------------------------------------------------------------
     def _menu_view(self, rules, state, message, catalog) -> PodView:
         items = g.menu(rules, state, self.player)
-        lines = tuple(_say(i.label, catalog) + ("…" if self._asks_something(rules, state, i) else "")
-                      for i in items)
+        lines = tuple(_ellipsis(_say(i.label, catalog), self._asks_something(rules, state, i)) for i in items)
         return self._screen_view(state, MENU, translated(_("actions"), catalog), message, catalog,
                                  lines=lines, cursor=self.cursor % len(items))
 
@@ -312,6 +351,8 @@ class SeatControls:
             if click and self._step < len(steps) - 1:
                 self._step += 1
                 return CHANGED
+            if click:
+                return self._do(rules, state)
             return self._to_preview(rules, state)
         return NOTHING
 
@@ -323,6 +364,16 @@ class SeatControls:
         came_from = self._from
         self._go(came_from)
         return CHANGED
+
+    def _do(self, rules, state) -> Intent:
+        """The last step's main click: the action, when the rules accept it; else the refusal, at the step."""
+        action = self._action(rules, state)
+        try:
+            g.dry_run(rules, state, action)
+        except RuleError as e:
+            return Intent(message=_refusal(e), changed=True)
+        self._go(HOME)
+        return Intent(action=action, changed=True)
 
     def _to_preview(self, rules, state) -> Intent:
         try:
@@ -352,7 +403,9 @@ class SeatControls:
                                  message, catalog, lines=lines, prompt=_say(ask.label, catalog),
                                  value=shown, step=f"{self._step + 1}/{len(steps)}" if len(steps) > 1 else "",
                                  hint=translated(_("select: add, main: end") if ask.step == g.LIST
-                                                 else _("main: next, select: back"), catalog),
+                                                 else _("main: next, select: back")
+                                                 if self._step < len(steps) - 1
+                                                 else _("main: do it, select: back"), catalog),
                                  cursor=-1 if ask.step != g.LIST else len(value or ()))
 
     # -- PREVIEW --------------------------------------------------------------------------
@@ -404,6 +457,11 @@ def _say(message, catalog) -> str:
     is shown with spaces."""
     text = str(translated(message, catalog))
     return text.replace("_", " ") if text == str(message) else text
+
+
+def _ellipsis(label: str, asks: bool) -> str:
+    """A menu line: "…" after an action that asks something (once: a game's label may have it already)."""
+    return label + "…" if asks and not label.endswith("…") else label
 
 
 def _refusal(e: RuleError) -> str:

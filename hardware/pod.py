@@ -46,8 +46,10 @@ class PodView:
     ``alert`` means the player must act now and is shown inverted. ``table``
     holds the one or two table figures that matter now (pot, temper, actions
     left). ``action`` is the label of what the main button does now ("" when
-    it does nothing); ``choices`` how many actions the select-hold gesture
-    cycles through. ``message`` is a transient line: why the last press was
+    it does nothing); ``choices`` how many actions the game offers now and
+    ``pick`` which of them main does; ``choosing``: up/down go through those
+    offers (shown in the bottom bar with "k/n") instead of changing the
+    focused counter. ``message`` is a transient line: why the last press was
     refused.
 
     ``screen`` says which of the pod's screens this is (the button grammar of
@@ -71,6 +73,8 @@ class PodView:
     out: bool = False
     action: str = ""
     choices: int = 0
+    pick: int = 0
+    choosing: bool = False
     message: str = ""
     screen: str = "home"
     title: str = ""
@@ -107,7 +111,10 @@ class PodView:
         lines = [head, f"  *{focus}*  {others}".rstrip()]
         if table:
             lines.append(f"  table: {table}")
-        tail = "  ".join(x for x in (status, f"[main: {self.action}]" if self.action else "") if x)
+        offer = f"[main: {self.action}]" if self.action else ""
+        if self.choosing:
+            offer = f"[up/down, main: {self.action} {self.pick + 1}/{self.choices}]"
+        tail = "  ".join(x for x in (status, offer) if x)
         if tail:
             lines.append(f"  {tail}")
         if self.message:

@@ -6,7 +6,9 @@ of :mod:`tablekeeper.hardware.face` never cuts anything off)::
     y  0-10  seat and name (inverted on the player's turn) | ▸main button's label
     y 11-19  focused counter's name, "1/4"                 | other counters, then
     y 23-48  focused counter's value, digits 25 px tall    | table figures (barred)
-    y 51-62  status (inverted and bold when the player must act now)
+    y 51-62  status (inverted and bold when the player must act now); while
+             up/down go through the game's offers: ▲▼, the offer main does and
+             "k/n", inverted, and the status moves to the header's corner
 
 A refusal message covers the lower half, inverted, for as long as the view
 carries it. Fonts are DejaVu (Bitstream Vera licence), shipped in
@@ -93,8 +95,11 @@ def render(view: PodView) -> Image.Image:
         draw.rectangle((0, 0, RIGHT, 10), fill=ON)
         head_fg = 0
     label_w = 0
-    if view.action:
-        label = fit(tiny, "▸" + view.action, 74)
+    head_label = view.action
+    if view.choosing:  # the offer is in the bottom bar; the header's corner says the status
+        head_label = view.status
+    if head_label:
+        label = fit(tiny, ("" if view.choosing else "▸") + head_label, 74)
         label_w = _width(tiny, label)
         _text(draw, (RIGHT - 1 - label_w, 1), label, tiny, head_fg)
     name_room = RIGHT - 2 - (label_w + 4 if label_w else 0)
@@ -129,6 +134,9 @@ def render(view: PodView) -> Image.Image:
     if view.message:
         _message(draw, view)
         return img
+    if view.choosing:
+        _offer(draw, view)
+        return img
     fg = ON
     if view.alert:
         draw.rectangle((0, BAR_TOP - 1, RIGHT, BOTTOM), fill=ON)
@@ -137,6 +145,19 @@ def render(view: PodView) -> Image.Image:
         status_font = bold if view.alert else small
         _text(draw, (1, BAR_TOP), fit(status_font, view.status, RIGHT - 2), status_font, fg)
     return img
+
+
+def _offer(draw, view: PodView) -> None:
+    """The bottom bar while up/down go through the offers: ◆ the offer main does, "k/n" at the right."""
+    tiny, bold = font(REGULAR, TINY_SIZE), font(BOLD, SMALL_SIZE)
+    draw.rectangle((0, BAR_TOP - 1, RIGHT, BOTTOM), fill=ON)
+    where = f"{view.pick + 1}/{view.choices}"
+    where_w = _width(tiny, where)
+    _text(draw, (RIGHT - 1 - where_w, BAR_TOP + 1), where, tiny, 0)
+    # ▲▼ says up/down change it; the label takes what is left
+    draw.polygon([(2, BAR_TOP + 4), (0, BAR_TOP + 7), (5, BAR_TOP + 7)], fill=0)
+    draw.polygon([(0, BAR_TOP + 9), (5, BAR_TOP + 9), (2, BAR_TOP + 12)], fill=0)
+    _text(draw, (8, BAR_TOP), fit(bold, view.action, RIGHT - 12 - where_w), bold, 0)
 
 
 def _message(draw, view: PodView) -> None:

@@ -44,12 +44,14 @@ def _words(pairs, catalog) -> tuple:
 
 
 def pod_view(rules, state: dict, player_name: str, focus: int | str = 0, *,
-             pick: int = 0, message: str = "", catalog=None, actions: list | None = None) -> PodView:
+             pick: int = 0, message: str = "", catalog=None, actions: list | None = None,
+             choosing: bool = False) -> PodView:
     """What ``player_name``'s pod shows in ``state``.
 
     ``focus``: the index (or name) of the counter shown large, clamped to the
     counters there are. ``pick``: which of ``rules.seat_actions`` the main
-    button does (0 = the most likely; wraps around). ``message``: a refusal to
+    button does (0 = the most likely; wraps around); ``choosing``: the
+    pod's up/down go through those offers. ``message``: a refusal to
     show for a moment. ``catalog``: the gettext catalog of the table's
     language (None: English); every word and sentence is translated here.
     """
@@ -60,7 +62,10 @@ def pod_view(rules, state: dict, player_name: str, focus: int | str = 0, *,
         actions = rules.seat_actions(state, player_name)
     label = ""
     if actions:
-        label = str(translated(actions[pick % len(actions)].get("label", ""), catalog))
+        offer = actions[pick % len(actions)]
+        label = str(translated(offer.get("label", ""), catalog))
+        if offer.get("ask") and not label.endswith("…"):  # it asks something before it is done
+            label += "…"
     player = next(p for p in state["players"] if p["name"] == player_name)
     turn = state.get("turn")
     your_turn = isinstance(turn, dict) and turn.get("player") == player_name and not state.get("over")
@@ -76,5 +81,7 @@ def pod_view(rules, state: dict, player_name: str, focus: int | str = 0, *,
         out=bool(player.get("out", False)),
         action=label,
         choices=len(actions),
+        pick=pick % len(actions) if actions else 0,
+        choosing=choosing and len(actions) > 1,
         message=str(translated(message, catalog)),
     )

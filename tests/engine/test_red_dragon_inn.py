@@ -603,13 +603,17 @@ def test_pod_main_button_does_the_routine_action_of_the_moment():
         first = rules.seat_actions(m.state, "Ana")[0]
         labels.append(first["label"])
         m.apply(first["action"])
-    assert labels == ["drink for Ben", "drink"]
+    assert labels == ["drink for Ben", "ale"]  # phase 4 offers the common drinks by name
     assert m.state["turn"]["player"] == "Ben" and rules.seat_actions(m.state, "Ana") == []
     view = rules.seat_view(m.state, "Ben")
     assert view["status"] == "your turn: discard" and view["counters"][0] == ["gold", 10]
     play(m, adj("Cai", "alcohol", 20))
     assert rules.seat_view(m.state, "Cai")["status"] == "PASSING OUT" and rules.seat_view(m.state, "Cai")["alert"]
-    assert rules.seat_actions(m.state, "Ana") == [{"label": "resolve", "action": {"action": "resolve"}}]
+    # the last chance: resolve first, then «cartas de A veces o En cualquier momento para … atacar a otros»
+    offers = rules.seat_actions(m.state, "Ana")
+    assert offers[0] == {"label": "resolve", "action": {"action": "resolve"}}
+    assert [o["action"] for o in offers[1:]] == [
+        {"action": "adjust", "player": q, "counter": "fortitude", "delta": -1} for q in ("Ben", "Cai")]
 
 
 def test_pod_gambling_main_button_is_pass_for_the_player_to_act():
@@ -618,7 +622,9 @@ def test_pod_gambling_main_button_is_pass_for_the_player_to_act():
     rules = m.rules
     assert rules.seat_actions(m.state, "Cai") == []
     acts = rules.seat_actions(m.state, "Ben")
-    assert acts[0]["label"] == "pass" and {a["label"] for a in acts} == {"pass", "gambling", "cheat", "winning hand"}
+    assert acts[0]["label"] == "pass" and [str(a["label"]) for a in acts] == [
+        "pass", "gambling", "cheat", "winning hand", "gambling: everyone antes 1", "cheat: everyone antes 1",
+        "leave the round"]
     m.apply(acts[0]["action"])
     assert m.state["gambling"]["to_act"] == "Cai"
     assert rules.seat_view(m.state, "Ana")["table"] == [["pot", 3], ["control", "Ana"]]

@@ -178,16 +178,22 @@ def test_an_extra_drink_from_an_empty_pile_sobers_up():
 
 
 # -- the pod ---------------------------------------------------------------------------------------------
-def test_the_pods_routine_drink_asks_the_drink_and_its_chaser_by_name():
-    """The seat's main button in phase 4 is the drink, asking the drink and chaser first."""
+def test_the_pods_offers_the_common_drinks_by_name_each_also_with_a_chaser():
+    """«4. Beber: ¡Revela la carta superior de tu Drink Me! Pila, siga las instrucciones de la carta»; «Si revelas
+    una carta de bebida que tiene la frase "con un cazador" … revela la siguiente carta» — phase 4 offers each
+    common drink by name, each again with its chaser asked, and any other drink with its effects asked."""
     rules = make_rules({"game": GAME, "players": ["Ana", "Ben", "Cai"]})
     m = Match(rules)
     first = rules.seat_actions(m.state, "Ana")[0]
     assert first["action"] == {"action": "buy", "player": "Ana", "to": "Ben"}
     assert "gamble" in [str(a["label"]) for a in rules.seat_actions(m.state, "Ana")]
     m.apply(first["action"])
-    drink = rules.seat_actions(m.state, "Ana")[0]
-    assert drink["ask"][:2] == ["drink", "chaser"]
+    offers = rules.seat_actions(m.state, "Ana")
+    assert [o["action"].get("drink") for o in offers[:8]] == list(COMMON_DRINKS)
+    assert [o.get("ask") for o in offers[8:16]] == [["chaser"]] * 8
+    assert offers[-1]["ask"] == ["alcohol", "fortitude", "gold", "chasers"] and "drink" not in offers[-1]["action"]
     before = canonical(m.state)
-    m.apply(dict(drink["action"], drink="ale"))
+    m.apply(offers[0]["action"])
     assert canonical(m.state) != before and c(m, "Ana")["alcohol"] == 1
+
+

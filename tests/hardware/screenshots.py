@@ -2,8 +2,9 @@
 
     .venv/bin/python -m tests.hardware.screenshots docs/screenshots
 
-writes ``pod-home.png``, ``pod-menu.png``, ``pod-number.png``,
-``pod-list.png``, ``pod-preview.png`` and ``pod-refused.png``: each the
+writes ``pod-home.png``, ``pod-offers.png``, ``pod-menu.png``,
+``pod-number.png``, ``pod-list.png``, ``pod-preview.png``,
+``pod-refused.png`` and the Red Dragon Inn's ``pod-rdi-*.png``: each the
 128x64 image :func:`~tablekeeper.hardware.render.render` gives the pod,
 scaled x3 (nearest neighbour, so every pixel stays a sharp square). Each
 scene is a game, a few actions and the button events that lead to the
@@ -29,16 +30,29 @@ SCALE = 3
 #: name → (setup, actions before, [(button, "click"|"hold", times)], message shown)
 SCENES: dict[str, tuple[dict, list[dict], list[tuple[str, str, int]], str]] = {
     "home": ({"game": "red-dragon-inn", "players": ["Ana", "Ben", "Cai"]},
-             [{"action": "next"}, {"action": "next"}, {"action": "buy", "to": "Ben"}], [], ""),
+             [{"action": "buy", "to": "Ben"}], [(SELECT, "click", 1)], ""),
+    "offers": ({"game": "red-dragon-inn", "players": ["Ana", "Ben", "Cai"]},
+               [{"action": "buy", "to": "Ben"}], [(DOWN, "click", 1)], ""),
     "menu": ({"game": "bloody-inn", "players": ["Ana", "Ben"]}, [{"action": "welcome"}],
              [(SELECT, "hold", 1), (DOWN, "click", 3)], ""),
     "number": ({"game": "red-dragon-inn", "players": ["Ana", "Ben", "Cai"]},
-               [{"action": "next"}, {"action": "next"}, {"action": "buy", "to": "Ben"}],
-               [(MAIN, "click", 3), (UP, "click", 2)], ""),
+               [{"action": "buy", "to": "Ben"}],
+               [(UP, "click", 1), (MAIN, "click", 1), (UP, "click", 2)], ""),
     "preview": ({"game": "red-dragon-inn", "players": ["Ana", "Ben", "Cai"]},
-                [{"action": "next"}, {"action": "next"}, {"action": "buy", "to": "Ben"}],
-                [(MAIN, "click", 3), (UP, "click", 2), (MAIN, "click", 1), (DOWN, "click", 1), (MAIN, "hold", 1)],
-                ""),
+                [{"action": "buy", "to": "Ben"}],
+                [(UP, "click", 1), (MAIN, "click", 1), (UP, "click", 2), (MAIN, "click", 1), (DOWN, "click", 1),
+                 (MAIN, "hold", 1)], ""),
+    # The Red Dragon Inn's own flows (docs/games/red-dragon-inn.md)
+    "rdi-buy": ({"game": "red-dragon-inn", "players": ["Ana", "Ben", "Cai", "Dee"]}, [], [], ""),
+    "rdi-hit": ({"game": "red-dragon-inn", "players": ["Ana", "Ben", "Cai", "Dee"]}, [],
+                [(DOWN, "click", 5)], ""),
+    "rdi-chaser": ({"game": "red-dragon-inn", "players": ["Ana", "Ben", "Cai", "Dee"]},
+                   [{"action": "buy", "to": "Ben"}],
+                   [(DOWN, "click", 11), (MAIN, "click", 1), (UP, "click", 5)], ""),
+    "rdi-gambling": ({"game": "red-dragon-inn", "players": ["Ana", "Ben", "Cai", "Dee"]},
+                     [{"action": "buy", "to": "Ben"}, {"action": "drink", "drink": "ale"}, {"action": "gamble", "player": "Ben"},
+                      {"action": "pass", "player": "Cai"}, {"action": "pass", "player": "Dee"}],
+                     [(DOWN, "click", 2)], ""),
     "list": ({"game": "dale-of-merchants", "players": ["Ana", "Ben"],
               "options": {"decks": ["macaws", "pandas", "raccoons"]}},
              [{"action": "set_market", "values": [3, 2, None, None, None]}],

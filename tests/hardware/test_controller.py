@@ -91,10 +91,22 @@ def dale() -> Table:
                  actions=[{"action": "set_market", "values": [3, 2, None, None, None]}])
 
 
+def dale_buy_paying_one_for_slot_four() -> Table:
+    """Ana's buy from the menu: slot 4 (price 7), a 1 being set as the first card paid."""
+    t = dale()
+    t.menu_to("Ana", "buy…")
+    t.click("Ana", MAIN)
+    t.click("Ana", UP, 4)
+    t.click("Ana", MAIN)
+    t.click("Ana", UP, 2)
+    return t
+
+
 def rdi_drink_phase() -> Table:
     t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"])
     t.click("Ana", MAIN)  # drink for Ben: phases 1 and 2 cost nothing
-    assert t.state["turn"]["phase"] == "drink" and t.view("Ana").action == "drink"
+    view = t.view("Ana")  # the drinks by name, up/down go through them
+    assert t.state["turn"]["phase"] == "drink" and view.action == "ale" and view.choosing
     t.done.clear()
     t.presses = 0
     return t
@@ -192,12 +204,11 @@ def test_dale_stall_stack_with_its_values_and_deck():
 
 def test_red_dragon_inn_drink_with_alcohol_and_fortitude_and_its_preview():
     t = rdi_drink_phase()
-    t.click("Ana", MAIN)  # the offered drink asks the drink by name, its chaser, then any other card's effects
+    t.click("Ana", UP)  # up from the first offer wraps to the last: a drink that is none of the common ones
+    assert t.view("Ana").action == "other drink…"
+    t.click("Ana", MAIN)  # asks its effects
     view = t.view("Ana")
-    assert (view.screen, view.prompt, view.value, view.step) == ("entry", "drink", "–", "1/6")
-    t.click("Ana", MAIN, 2)  # not a common drink, no chaser
-    view = t.view("Ana")
-    assert (view.screen, view.prompt, view.value, view.step) == ("entry", "alcohol", "0", "3/6")
+    assert (view.screen, view.prompt, view.value, view.step) == ("entry", "alcohol", "0", "1/4")
     t.click("Ana", UP, 2)
     t.click("Ana", MAIN)
     t.click("Ana", DOWN)
@@ -209,7 +220,7 @@ def test_red_dragon_inn_drink_with_alcohol_and_fortitude_and_its_preview():
     t.click("Ana", MAIN)
     # what was left at its declared default is left out: it means the same
     assert t.done == [{"action": "drink", "player": "Ana", "alcohol": 2, "fortitude": -1}]
-    assert t.presses == 9
+    assert t.presses == 8
 
 
 def test_dragon_run_charge_into_the_treasure_hall_with_the_card_drawn():
@@ -221,7 +232,7 @@ def test_dragon_run_charge_into_the_treasure_hall_with_the_card_drawn():
     assert t.view("Ana").value == "treasure hall"
     t.click("Ana", MAIN)
     t.click("Ana", UP, 4)  # – → 0 … 3
-    t.click("Ana", MAIN)
+    t.hold("Ana", MAIN)  # the preview, for a player who wants to see it first
     assert t.view("Ana").lines == ("Ana: treasure +3", "table: dungeon −1")
     t.click("Ana", MAIN)
     assert t.done == [{"action": "charge", "player": "Ana", "location": "treasure_hall", "value": 3}]
@@ -237,9 +248,9 @@ def test_dragon_run_deal_enters_four_values_as_a_list():
         t.click("Ana", UP, v + 1)
         t.click("Ana", SELECT)
     assert t.view("Ana").lines == ("3 2 1 0",)
-    t.click("Ana", MAIN)  # the list ends (nothing being set)
-    t.click("Ana", MAIN)  # OK
+    t.click("Ana", MAIN)  # the list ends (nothing being set), and with it the last step: done
     assert t.done == [{"action": "deal", "player": "Ana", "values": [3, 2, 1, 0]}]
+    assert t.view("Ana").screen == "home"
 
 
 def test_routine_action_without_fields_is_still_one_press():
@@ -248,18 +259,72 @@ def test_routine_action_without_fields_is_still_one_press():
     assert t.done == [{"action": "next"}] and t.presses == 1
 
 
+# -- the offers on the home screen -----------------------------------------------------------------
+def test_up_down_go_through_the_games_offers_and_select_leaves_them_for_the_counters():
+    t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"])
+    view = t.view("Ana")
+    assert view.choosing and (view.action, view.pick) == ("drink for Ben", 0)
+    t.click("Ana", DOWN)
+    assert (t.view("Ana").action, t.view("Ana").pick) == ("drink for Cai", 1)
+    t.click("Ana", UP, 2)  # wraps to the last
+    assert t.view("Ana").pick == t.view("Ana").choices - 1
+    assert t.done == []  # going through the offers is the pod's own business
+    t.click("Ana", SELECT)
+    view = t.view("Ana")
+    assert not view.choosing and view.focus_name == "gold" and view.action == "everyone…"  # main still does it
+    t.click("Ana", UP)
+    assert t.done == [{"action": "adjust", "player": "Ana", "counter": "gold", "delta": 1}]
+    t.click("Ana", SELECT, len(view.counters) - 1)  # to the last counter
+    assert not t.view("Ana").choosing
+    t.click("Ana", SELECT)  # after the last counter: the offers again
+    assert t.view("Ana").choosing
+    assert not t.view("Ben").choosing and t.view("Ben").action == ""  # nothing offered: ± on the counter
+
+
+def test_new_offers_start_at_the_most_likely_with_the_focus_on_them():
+    t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"])
+    t.click("Ana", DOWN)
+    t.click("Ana", MAIN)  # drink for Cai: the turn goes on to phase 4
+    view = t.view("Ana")
+    assert view.choosing and (view.action, view.pick) == ("ale", 0)
+    t.click("Ana", SELECT)  # to the counters, then the situation changes under the pod
+    t.match.apply({"action": "adjust", "player": "Ana", "counter": "drink_me", "delta": -1})
+    view = t.view("Ana")  # an empty pile: one offer, sober up, and ± back on the counter
+    assert (view.action, view.choosing) == ("sober up", False)
+
+
+def test_the_last_steps_main_click_does_it_and_a_refusal_stays_at_the_step():
+    t = dale_buy_paying_one_for_slot_four()
+    t.click("Ana", MAIN)  # ends the list: the next step
+    assert t.view("Ana").step == "3/3" and t.view("Ana").hint == "main: do it, select: back"
+    t.click("Ana", MAIN)  # the last step: done if the rules accept it
+    assert t.done == [] and "does not cover the price 7" in t.said[-1]
+    assert t.view("Ana").screen == "entry" and t.view("Ana").step == "3/3"
+    t2 = dragon_run()
+    t2.menu_to("Ana", "charge…")
+    t2.click("Ana", MAIN)
+    t2.click("Ana", UP)  # treasure hall
+    t2.click("Ana", MAIN)
+    assert t2.view("Ana").hint == "main: do it, select: back"
+    t2.click("Ana", UP, 4)
+    t2.click("Ana", MAIN)
+    assert t2.done == [{"action": "charge", "player": "Ana", "location": "treasure_hall", "value": 3}]
+    assert t2.view("Ana").screen == "home"
+
+
 # -- going back, cancelling, refusals ---------------------------------------------------------------
 def test_select_goes_back_one_step_then_to_where_the_entry_began_and_hold_cancels():
     t = rdi_drink_phase()
-    t.click("Ana", MAIN, 3)
+    t.click("Ana", UP)  # other drink…
+    t.click("Ana", MAIN)
     t.click("Ana", UP)
     t.click("Ana", MAIN)
     assert t.view("Ana").prompt == "fortitude"
     t.click("Ana", SELECT)
     assert (t.view("Ana").prompt, t.view("Ana").value) == ("alcohol", "1")  # the value is kept
-    t.click("Ana", SELECT, 3)
+    t.click("Ana", SELECT)
     assert t.view("Ana").screen == "home"  # it began at home
-    t.menu_to("Ana", "drink…")
+    t.menu_to("Ana", "other drink…")
     t.click("Ana", MAIN)
     t.click("Ana", SELECT)
     assert t.view("Ana").screen == "menu"  # it began in the menu
@@ -284,12 +349,7 @@ def test_a_list_entry_takes_back_its_last_number_with_select():
 
 
 def test_a_refused_dry_run_shows_the_refusal_and_produces_no_action():
-    t = dale()
-    t.menu_to("Ana", "buy…")
-    t.click("Ana", MAIN)
-    t.click("Ana", UP, 4)  # slot 4: price 7
-    t.click("Ana", MAIN)
-    t.click("Ana", UP, 2)
+    t = dale_buy_paying_one_for_slot_four()
     t.hold("Ana", MAIN)  # paid [1]: does not cover
     view = t.view("Ana")
     assert view.screen == "entry" and "does not cover the price 7" in t.said[-1]
@@ -314,20 +374,22 @@ def test_undo_is_on_the_menu_and_done_at_once():
 
 def test_the_entry_goes_home_when_another_players_action_makes_it_impossible():
     t = rdi_drink_phase()
+    t.click("Ana", UP)
     t.click("Ana", MAIN)
     assert t.view("Ana").screen == "entry"
     t.match.apply({"action": "adjust", "player": "Ana", "counter": "drink_me", "delta": -5})  # a card took it
     view = t.view("Ana")
-    assert view.screen == "home" and view.message == "no longer possible: drink"
+    assert view.screen == "home" and view.message == "no longer possible: other drink"
     intent = t.event("Ana", UP, PRESS)  # the next press only acknowledges it
-    assert intent.action is None and intent.message == "no longer possible: drink"
+    assert intent.action is None and intent.message == "no longer possible: other drink"
     assert t.view("Ana").screen == "home"
 
 
 # -- numbers -----------------------------------------------------------------------------------------
 def test_holding_up_repeats_and_the_steps_grow_within_the_bounds():
     t = rdi_drink_phase()
-    t.click("Ana", MAIN, 3)  # past the drink and its chaser, to the alcohol of another card
+    t.click("Ana", UP)
+    t.click("Ana", MAIN)  # the alcohol of a drink that is none of the common ones
     t.hold("Ana", UP, repeats=4)  # press, hold, 4 repeats: +1 each
     assert t.view("Ana").value == "6"
     t.hold("Ana", UP, repeats=6)  # after 4 slow repeats, +5 each
@@ -398,7 +460,8 @@ def test_a_gesture_that_changes_nothing_keeps_the_key():
 
 def test_a_deep_copy_is_an_independent_pod():
     t = rdi_drink_phase()
-    t.click("Ana", MAIN, 3)
+    t.click("Ana", UP)
+    t.click("Ana", MAIN)
     copy_ = copy.deepcopy(t.pods["Ana"])
     assert copy_.key() == t.pods["Ana"].key()
     copy_.handle(InputEvent(1, UP, PRESS), t.rules, t.state)
@@ -410,7 +473,8 @@ def test_presses_found_by_breadth_first_search_over_copies():
     """The benchmark's way: the shortest press sequence to a drink of wine, over deep copies."""
     t = rdi_drink_phase()
     target = {"action": "drink", "player": "Ana", "drink": "wine"}
-    gestures = {"up": [(UP, PRESS), (UP, RELEASE)], "main": [(MAIN, PRESS), (MAIN, RELEASE)],
+    gestures = {"up": [(UP, PRESS), (UP, RELEASE)], "down": [(DOWN, PRESS), (DOWN, RELEASE)],
+                "main": [(MAIN, PRESS), (MAIN, RELEASE)],
                 "main-hold": [(MAIN, PRESS), (MAIN, HOLD), (MAIN, RELEASE)],
                 "select": [(SELECT, PRESS), (SELECT, RELEASE)]}
     frontier = [((), t.pods["Ana"])]
@@ -431,7 +495,7 @@ def test_presses_found_by_breadth_first_search_over_copies():
                     seen.add(c.key())
                     nxt.append((path + (name,), c))
         frontier = nxt
-    assert found == ("main", "up", "up", "main-hold", "main")
+    assert found == ("down", "main")  # the drinks are offered by name: the second is wine
 
 
 def test_affected_tells_every_other_player_what_happened_to_them():
@@ -478,7 +542,7 @@ def test_dry_run_leaves_the_state_untouched():
 
 
 # -- on the screen ------------------------------------------------------------------------------------
-@pytest.mark.parametrize("name", ["home", "menu", "number", "preview", "list", "refused"])
+@pytest.mark.parametrize("name", ["home", "offers", "menu", "number", "preview", "list", "refused", "rdi-chaser"])
 def test_every_screen_renders_inside_the_burn_in_margin_and_equal_views_render_equal(name):
     from . import screenshots
 

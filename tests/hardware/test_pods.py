@@ -41,15 +41,23 @@ def focused(t, seat: int):
     return view.focus_name, view.focus_value
 
 
+def counter_seat(t) -> tuple[int, str]:
+    """The first seat whose up/down change its focused counter (not one choosing among the game's offers)."""
+    for i, p in enumerate(t.state["players"]):
+        if not t.hub.view(i + 1).choosing:
+            return i + 1, p["name"]
+    raise AssertionError("every pod is choosing among offers")
+
+
 @pytest.mark.parametrize("game_id", GAMES)
 def test_chattering_press_adjusts_focused_counter_once(table_factory, game_id):
     """A chattering contact gives exactly one press; up = focused counter +1 (button map)."""
     t = table_factory(game_id)
-    name = t.state["players"][0]["name"]
-    counter, _ = focused(t, 1)
+    seat, name = counter_seat(t)
+    counter, _ = focused(t, seat)
     before = t.state
     attempts = t.hub.applied + t.hub.refused
-    t.press(1, "up", chatter=6)
+    t.press(seat, "up", chatter=6)
     assert t.hub.applied + t.hub.refused == attempts + 1
     action = {"action": "adjust", "player": name, "counter": counter, "delta": 1}
     assert canonical(t.state) == canonical(expected_after(t.rules, before, action))
@@ -75,14 +83,15 @@ def test_down_then_up_returns_and_pixels_follow(table_factory, game_id):
 def test_hold_repeats(table_factory, game_id):
     """Hold repeats: press, hold after hold_time, then one step per repeat interval."""
     t = table_factory(game_id)
+    seat, _name = counter_seat(t)
     attempts = t.hub.applied + t.hub.refused
     # The press is accepted after the debounce time, the hold hold_time later, then the repeats;
     # repeats stop as soon as the contact opens.
     held = TIMING.debounce + TIMING.hold_time + 3 * TIMING.repeat_interval + 0.01
-    t.press(1, "up", hold=held)
+    t.press(seat, "up", hold=held)
     assert t.hub.applied + t.hub.refused - attempts == 1 + 1 + 3  # press, hold, 3 repeats
     attempts = t.hub.applied + t.hub.refused
-    t.press(1, "up", hold=TIMING.debounce + TIMING.hold_time - 0.05)  # released before the hold
+    t.press(seat, "up", hold=TIMING.debounce + TIMING.hold_time - 0.05)  # released before the hold
     assert t.hub.applied + t.hub.refused - attempts == 1
     assert_pods_show_views(t)
 
@@ -91,9 +100,10 @@ def test_hold_repeats(table_factory, game_id):
 def test_select_moves_focus_on_the_screen(table_factory, game_id):
     """Change focus with one press; the focused counter is the large one."""
     t = table_factory(game_id)
-    view = t.hub.view(1)
-    t.press(1, "select")
-    after = t.hub.view(1)
+    seat, _name = counter_seat(t)
+    view = t.hub.view(seat)
+    t.press(seat, "select")
+    after = t.hub.view(seat)
     if len(view.counters) >= 2:
         assert after.focus == 1 and after.focus_name == view.counters[1][0]
     else:

@@ -1,40 +1,39 @@
-"""The Red Dragon Inn from the players' own pods: "Ana buys Ben a drink; Ben drinks a Wine with an Ale
-chaser", by button events only, presses counted."""
+"""The Red Dragon Inn from the players' own pods, by button events only, presses counted.
+
+What the pod offers (``seat_actions``) is on the pod's bottom bar; up/down go
+through the offers, main does the one shown. Each test is a small table story.
+"""
 from __future__ import annotations
 
-from tablekeeper.hardware.pod import MAIN, UP
+from tablekeeper.hardware.pod import DOWN, MAIN, SELECT, UP
 
 from .test_controller import Table
 
 
 def test_ana_buys_ben_a_drink_and_ben_drinks_a_wine_with_an_ale_chaser_from_their_pods():
-    """«3. Compre bebidas» straight from phase 1, then «4. Beber» with «Cazadores», each on its own pod."""
+    """«3. Compre bebidas» straight from phase 1, then «4. Beber» with «Cazadores», each on its own pod:
+    «La bebida original y sus cazadores cuentan como una sola bebida»."""
     t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"])
     t.click("Ana", MAIN)  # drink for Ben: phases 1 and 2 cost nothing
     assert t.done == [{"action": "buy", "player": "Ana", "to": "Ben"}] and t.presses == 1
     assert t.state["players"][1]["counters"]["drink_me"] == 2
-    # Ana's own drink, an Ale: the drink by name, the rest skipped with a hold
-    t.click("Ana", MAIN)
-    t.click("Ana", UP)
-    assert (t.view("Ana").prompt, t.view("Ana").value) == ("drink", "ale")
-    t.hold("Ana", MAIN)
-    t.click("Ana", MAIN)
-    assert t.done[-1] == {"action": "drink", "player": "Ana", "drink": "ale"} and t.presses == 5
+    view = t.view("Ana")  # phase 4: the common drinks by name, the first shown
+    assert view.choosing and (view.action, view.pick, view.choices) == ("ale", 0, 17)
+    t.click("Ana", MAIN)  # an Ale: one press
+    assert t.done[-1] == {"action": "drink", "player": "Ana", "drink": "ale"} and t.presses == 2
     assert t.state["turn"]["player"] == "Ben"
     t.presses = 0
-    t.click("Ben", MAIN)  # drink for Cai
+    assert t.view("Ben").action == "drink for Cai"  # the first offer: the player on Ben's left
+    t.click("Ben", MAIN)
     assert t.done[-1] == {"action": "buy", "player": "Ben", "to": "Cai"}
-    t.click("Ben", MAIN)  # the drink: which one?
-    t.click("Ben", UP, 2)  # – → ale → wine
-    t.click("Ben", MAIN)  # its chaser
+    t.hold("Ben", DOWN, repeats=7)  # press, hold, 7 repeats: past the drinks to wine + chaser, the tenth
+    assert t.view("Ben").action == "wine + chaser…"
+    t.click("Ben", MAIN)  # the chaser is asked
     t.click("Ben", UP)  # – → ale
     assert (t.view("Ben").prompt, t.view("Ben").value) == ("chaser", "ale")
-    t.hold("Ben", MAIN)  # no other card: straight to the preview
-    view = t.view("Ben")
-    assert view.screen == "preview" and view.lines[0] == "Ben: alcohol +3, drink_me −2"
-    t.click("Ben", MAIN)
+    t.click("Ben", MAIN)  # the last step: done
     assert t.done[-1] == {"action": "drink", "player": "Ben", "drink": "wine", "chaser": "ale"}
-    assert t.presses == 8  # 1 for the buy, 7 for the drink with its chaser
+    assert t.presses == 5  # 1 for the buy, 4 for the drink with its chaser
     ben = t.state["players"][1]["counters"]
     assert (ben["alcohol"], ben["drink_me"]) == (3, 0)
     assert t.state["turn"]["player"] == "Cai" and t.said == []
@@ -45,22 +44,84 @@ def test_a_pass_out_from_a_drink_shows_on_every_pod_at_once():
     t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"],
               actions=[{"action": "adjust", "player": "Ana", "counter": "alcohol", "delta": 19}])
     t.click("Ana", MAIN)  # drink for Ben
-    t.click("Ana", MAIN)
-    t.click("Ana", UP)  # ale: 19 + 1 = 20 ≥ 20
-    t.hold("Ana", MAIN)
-    t.click("Ana", MAIN)
+    t.click("Ana", MAIN)  # ale: 19 + 1 = 20 ≥ 20
     assert t.state["pending"] == [{"name": "Ana", "reason": "passing out"}]
     assert t.view("Ben").action == "resolve" and t.view("Cai").action == "resolve"
     t.click("Ben", MAIN)
     assert t.state["players"][0]["out"] and t.state["turn"]["player"] == "Ben"
 
 
-def test_each_other_player_pays_ana_from_anas_pod():
-    """A table-wide payment is one action from the acting player's pod menu."""
-    from tablekeeper.hardware.pod import DOWN
-
+def test_a_card_that_costs_another_player_fortitude_is_two_presses_on_the_players_pod():
+    """«2. Acción: Juega una Carta de Acción» — Ana picks a fight with Cai: Cai loses 2 fortitude. A held main
+    does the offer again at the hold and at every repeat, like a held ± on a counter."""
     t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"])
-    t.menu_to("Ana", "everyone…")
+    labels = [t.view("Ana").action]
+    for _ in range(4):
+        t.click("Ana", DOWN)
+        labels.append(t.view("Ana").action)
+    assert labels == ["drink for Ben", "drink for Cai", "gamble", "Ben: fortitude −1", "Cai: fortitude −1"]
+    t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"])
+    t.hold("Ana", DOWN, repeats=2)  # one press, held: drink for Cai, gamble, Ben, Cai
+    assert t.view("Ana").action == "Cai: fortitude −1"
+    t.hold("Ana", MAIN)  # the press, then the hold: −2
+    assert t.done == [{"action": "adjust", "player": "Cai", "counter": "fortitude", "delta": -1}] * 2
+    assert t.state["players"][2]["counters"]["fortitude"] == 18 and t.presses == 2
+    assert (t.state["turn"]["player"], t.state["turn"]["phase"]) == ("Ana", "discard")  # still phases 1–2
+    assert t.view("Ana").action == "drink for Ben"  # let go: the most likely again
+    t.hold("Ana", DOWN, repeats=2)
+    t.hold("Ana", MAIN, repeats=1)  # −3: press, hold, one repeat
+    assert t.state["players"][2]["counters"]["fortitude"] == 15
+    t.hold("Ana", DOWN, repeats=2)
+    t.click("Ana", MAIN)  # a click: −1 only
+    assert t.state["players"][2]["counters"]["fortitude"] == 14
+    t.click("Ana", SELECT)  # off the offers: to the counters
+    assert not t.view("Ana").choosing
+    t.click("Ana", UP)
+    assert t.done[-1] == {"action": "adjust", "player": "Ana", "counter": "gold", "delta": 1}
+
+
+def test_a_gambling_go_plays_a_card_or_passes_from_the_pod():
+    """«En su turno, puede jugar una carta de juego o trampa o pasar»; «solo se pueden usar las tarjetas de
+    trampa para tomar el control» after «¡Mano ganadora!»; a card that makes everyone ante is its own offer."""
+    t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"])
+    t.hold("Ana", DOWN)  # one press, held: drink for Cai, gamble
+    assert t.view("Ana").action == "gamble"
+    t.click("Ana", MAIN)
+    assert t.state["gambling"]["to_act"] == "Ben"
+    view = t.view("Ben")
+    assert view.choosing and view.action == "pass"
+    assert t.view("Cai").action == "" and not t.view("Cai").choosing  # not Cai's go
+    t.click("Ben", UP, 2)  # up from the first wraps: leave the round, cheat: everyone antes 1
+    assert t.view("Ben").action == "cheat: everyone antes 1"
+    t.click("Ben", UP, 2)  # gambling: everyone antes 1, winning hand
+    t.click("Ben", MAIN)
+    assert t.done[-1] == {"action": "play", "player": "Ben", "card": "winning_hand"}
+    offers = []
+    for _ in range(t.view("Cai").choices):
+        offers.append(t.view("Cai").action)
+        t.click("Cai", DOWN)
+    assert offers == ["pass", "cheat", "cheat: everyone antes 1", "leave the round"]
+    t.click("Cai", MAIN)  # back at the first: pass
+    assert t.done[-1] == {"action": "pass", "player": "Cai"}
+
+
+def test_an_extra_drink_from_a_card_keeps_the_turn_in_phase_two():
+    """«No se puede ignorar la compra de bebidas» — a card's extra drinks go on a pile without ending Ana's
+    phases: two extra drinks for Cai are the offer, then main held."""
+    t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"])
+    t.click("Ana", UP, 2)  # up from the first wraps: everyone…, extra drink for Cai
+    assert t.view("Ana").action == "extra drink for Cai"
+    t.hold("Ana", MAIN)
+    assert t.done == [{"action": "buy", "player": "Ana", "to": "Cai", "extra": True}] * 2
+    assert t.state["players"][2]["counters"]["drink_me"] == 3
+    assert t.state["turn"]["player"] == "Ana" and t.state["turn"]["phase"] != "drink"
+
+
+def test_each_other_player_pays_ana_from_anas_pod():
+    """A table-wide payment is one action from the acting player's pod: the last offer of phases 1–2."""
+    t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"])
+    t.click("Ana", UP)  # up from the first wraps to the last
+    assert t.view("Ana").action == "everyone…"
     t.click("Ana", MAIN)
     assert (t.view("Ana").prompt, t.view("Ana").value) == ("counter", "gold")
     t.click("Ana", MAIN)
@@ -68,7 +129,10 @@ def test_each_other_player_pays_ana_from_anas_pod():
     t.click("Ana", MAIN)
     t.click("Ana", UP)  # the other side: Ana herself
     assert (t.view("Ana").prompt, t.view("Ana").value) == ("side", "player")
-    t.hold("Ana", MAIN)
     t.click("Ana", MAIN)
-    assert t.done == [{"action": "everyone", "player": "Ana", "counter": "gold", "delta": -2, "side": "player"}]
+    t.click("Ana", UP)  # every other player
+    assert (t.view("Ana").prompt, t.view("Ana").value, t.view("Ana").step) == ("others", "yes", "4/4")
+    t.click("Ana", MAIN)  # the last step: done
+    assert t.done == [{"action": "everyone", "player": "Ana", "counter": "gold", "delta": -2, "side": "player",
+                       "others": True}]
     assert [p["counters"]["gold"] for p in t.state["players"]] == [14, 8, 8]

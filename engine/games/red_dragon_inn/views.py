@@ -5,6 +5,7 @@ from typing import Any
 
 from ...game import Game
 from ...messages import _, word
+from .drinks import COMMON_DRINKS, DRINK_WORDS
 from .rules import CARDS, FIXED_COUNTERS, OUT_OF_GOLD, PASSING_OUT
 
 #: The cards on a pod's buttons.
@@ -19,9 +20,8 @@ class RedDragonInnViews(Game):
 
     main_counter = "gold"
     off_pod = frozenset({"drink_piles"})  # a correction of the piles, made on the touchscreen
-    #: What the pod asks of a drink in phase 4: the common drink revealed and its chaser by name, then
-    #: the effects of any other card (main-hold skips the rest).
-    DRINK_ASKS = ["drink", "chaser", "alcohol", "fortitude", "gold", "chasers"]
+    #: What the pod asks of a drink that is none of the common drinks: its effects, and how many chasers.
+    OTHER_DRINK_ASKS = ["alcohol", "fortitude", "gold", "chasers"]
 
     def view_extra(self, state: dict[str, Any]) -> dict[str, Any]:
         g = state["gambling"]
@@ -71,37 +71,84 @@ class RedDragonInnViews(Game):
         return {"counters": counters, "status": status, "alert": bool(mine) and not state["over"], "table": table}
 
     def seat_actions(self, state: dict[str, Any], name: str) -> list[dict[str, Any]]:
+        """What the pod offers now, most likely first; up/down go through them, main does the one shown.
+
+        * a pending loss: resolve, and the Anytime card that costs another player fortitude;
+        * a gambling go: pass, each card (a card that makes everyone ante 1 more is its own offer),
+          leave the round;
+        * phases 1–2 of the turn: a drink for each other player (buying says nothing happened in
+          phases 1–2), "Gambling? I'm in!", then the action cards that cost another player 1
+          fortitude (a card that costs 2 is two presses), that give another player an extra drink, the
+          character's extra counter ±1 and a table-wide effect;
+        * phase 3: a drink for each other player;
+        * phase 4: the common drink revealed, by name (one press once it is shown), each with a chaser
+          (then the chaser is asked), and any other drink (its effects are asked); an empty Drink Me!
+          pile: sober up.
+        """
         p = next(p for p in state["players"] if p["name"] == name)
         if state["over"] or p["out"]:
             return []
+        others = self._others(state, name)
+        out: list[dict[str, Any]]
         if state["pending"]:
-            return [{"label": word("label", "resolve"), "action": {"action": "resolve"}}]
+            return [{"label": word("label", "resolve"), "action": {"action": "resolve"}}] + self._hits(others)
         g = state["gambling"]
         if g is not None:
             if g["to_act"] != name:
                 return []
             out = [{"label": word("label", "pass"), "action": {"action": "pass", "player": name}}]
-            for card in CARDS:
-                if g["last"] != "winning_hand" or card == "cheat":
-                    out.append({"label": CARD_LABELS[card],
-                                "action": {"action": "play", "player": name, "card": card}})
+            cards = [c for c in CARDS if g["last"] != "winning_hand" or c == "cheat"]
+            for card in cards:
+                out.append({"label": CARD_LABELS[card], "action": {"action": "play", "player": name, "card": card}})
+            for card in cards:
+                if card != "winning_hand":
+                    out.append({"label": _("{card}: everyone antes 1", card=CARD_LABELS[card]),
+                                "action": {"action": "play", "player": name, "card": card, "ante": True}})
+            out.append({"label": word("label", "leave the round"), "action": {"action": "leave", "player": name}})
             return out
         turn = state["turn"]
         if turn["player"] != name:
             return []
         phase = turn["phase"]
         if phase in ("discard", "action", "buy"):
-            # Phases 1 and 2 cost nothing: buying says nothing happened in them.
-            names = [q["name"] for q in state["players"]]
-            i = names.index(name)
-            order = [state["players"][(i + k) % len(names)] for k in range(1, len(names))]
-            out = [{"label": _("drink for {name}", name=q["name"]),
-                    "action": {"action": "buy", "player": name, "to": q["name"]}}
-                   for q in order if not q["out"]]
-            if phase != "buy":
-                out.append({"label": word("label", "gamble"), "action": {"action": "gamble", "player": name}})
+            out = [{"label": _("drink for {name}", name=q), "action": {"action": "buy", "player": name, "to": q}}
+                   for q in others]
+            if phase == "buy":
+                return out
+            out.append({"label": word("label", "gamble"), "action": {"action": "gamble", "player": name}})
+            out += self._hits(others)
+            out += [{"label": _("extra drink for {name}", name=q), "repeat": True,
+                     "action": {"action": "buy", "player": name, "to": q, "extra": True}} for q in others]
+            for counter in p["counters"]:
+                if counter not in FIXED_COUNTERS:
+                    for delta in (1, -1):
+                        out.append({"label": _("{counter} {delta}", counter=word("counter", counter),
+                                               delta=f"{delta:+d}".replace("-", "−")), "repeat": True,
+                                    "action": {"action": "adjust", "player": name, "counter": counter,
+                                               "delta": delta}})
+            out.append({"label": word("label", "everyone"), "action": {"action": "everyone", "player": name},
+                        "ask": ["counter", "delta", "others", "side"]})
             return out
-        if p["counters"]["drink_me"]:
-            return [{"label": word("label", "drink"), "action": {"action": "drink", "player": name},
-                     "ask": list(self.DRINK_ASKS)}]
-        return [{"label": word("label", "sober up"), "action": {"action": "drink", "player": name}}]
+        if not p["counters"]["drink_me"]:
+            return [{"label": word("label", "sober up"), "action": {"action": "drink", "player": name}}]
+        drink = {"action": "drink", "player": name}
+        out = [{"label": DRINK_WORDS[d], "action": dict(drink, drink=d)} for d in COMMON_DRINKS]
+        out += [{"label": _("{drink} + chaser", drink=DRINK_WORDS[d]), "action": dict(drink, drink=d),
+                 "ask": ["chaser"]} for d in COMMON_DRINKS]
+        out.append({"label": word("label", "other drink"), "action": drink, "ask": list(self.OTHER_DRINK_ASKS)})
+        return out
+
+    @staticmethod
+    def _others(state: dict[str, Any], name: str) -> list[str]:
+        """The other players still in, from ``name``'s left."""
+        names = [q["name"] for q in state["players"]]
+        i = names.index(name)
+        order = [state["players"][(i + k) % len(names)] for k in range(1, len(names))]
+        return [q["name"] for q in order if not q["out"]]
+
+    @staticmethod
+    def _hits(others: list[str]) -> list[dict[str, Any]]:
+        """A card that costs another player fortitude: 1 per press (the offer stays for the next press)."""
+        return [{"label": _("{name}: {counter} −1", name=q, counter=word("counter", "fortitude")), "repeat": True,
+                 "action": {"action": "adjust", "player": q, "counter": "fortitude", "delta": -1}}
+                for q in others]
