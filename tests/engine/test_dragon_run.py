@@ -216,7 +216,7 @@ def test_rules_ten_locations_the_last_card_is_the_dragon():
         do(m, act("again"), CHARGE_OTHER)
     assert table(m)["dungeon"] == 1
     do(m, act("again"))
-    refused(m, CHARGE_OTHER, "all 8 other locations are in the dungeon discard")
+    refused(m, CHARGE_OTHER, "all 8 other rooms are in the dungeon discard")
     refused(m, act("charge", location="treasure_hall", value=1), "already in the dungeon discard")
     do(m, CHARGE_DRAGON)
     assert table(m)["dungeon"] == 10 and m.view()["dungeon_discard"] == {"treasure_hall": False, "other": 0}
@@ -265,8 +265,9 @@ def test_rb_ocultar_discard_at_least_1_from_the_cards_held():
     refused(m, act("hide", discard=[0], roll=9), "at least 1")
     refused(m, act("hide", discard=[], roll=9), "at least 1")
     refused(m, act("hide", discard=[4], roll=9), "holds no more treasure cards worth 4")
-    refused(m, act("hide", discard=[1], roll=10), "at most 9")
-    refused(m, act("hide", discard=[1]), "'roll' is missing")  # the device rolls only through a Session
+    # «Nota: ¡ El lado 0 del dado indica una falla automática!»: the faces are 0–9; a die marked 10 shows the 0.
+    refused(m, act("hide", discard=[1], roll=10), "faces are 0–9, not 10: a face marked 10 is entered as 0")
+    refused(m, act("hide", discard=[1]), "enter the face of the die")  # the device rolls only through a Session
 
 
 def test_rb_prueba_de_fuga_a_roll_above_the_deck_escapes():
@@ -579,12 +580,18 @@ def test_pod_shows_temper_and_offers_legal_routine_actions():
     view = m.rules.seat_view(m.state, "Ana")
     assert view["counters"][0] == ["treasure", 6] and view["table"] == [["temper", 6], ["dungeon", 10]]
     offered = m.rules.seat_actions(m.state, "Ana")
-    assert [o["label"] for o in offered] == ["charge: room", "charge: dragon", "hide", "cry", "power"]
-    assert offered[2]["action"]["discard"] == [1] and offered[3]["action"]["discard"] == [2]
+    # 10 location cards left: no hide offered (no face of the d10 beats 10)
+    assert [o["label"] for o in offered] == ["other room: pass", "dragon", "other room: again", "treasure hall",
+                                             "cry", "power"]
+    assert offered[4]["action"]["discard"] == [2]
     assert m.rules.seat_actions(m.state, "Ben") == []
+    do(m, act("adjust", counter="dungeon", delta=-2))
+    offered = m.rules.seat_actions(m.state, "Ana")
+    assert offered[4]["label"] == "hide" and offered[4]["action"]["discard"] == [1]
     do(m, act("hide", discard=[1], roll=2))
     assert m.rules.seat_view(m.state, "Ana")["alert"] is True
-    assert [o["label"] for o in m.rules.seat_actions(m.state, "Ana")] == ["charge: room", "charge: dragon"]
+    assert [o["label"] for o in m.rules.seat_actions(m.state, "Ana")] == [
+        "other room: pass", "dragon", "other room: again", "treasure hall"]
 
 
 def test_cheapest_discard_for_the_pod():
