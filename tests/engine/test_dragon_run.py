@@ -604,6 +604,13 @@ def test_cheapest_discard_for_the_pod():
 
 # -- Hypothesis: random play with undo/redo ----------------------------------------------------------
 NAMES = ["Ana", "Ben", "Cai", "Dan", "Eva"]
+
+
+def cards_counted(state: dict) -> int:
+    """Every treasure card the device knows of: deck, discard, hands, talismans in play, hands still to enter."""
+    pile = state["treasure_deck"]
+    return (pile["deck"] + pile["discard"] + 4 * len(state["to_deal"])
+            + sum(len(p["cards"]) + len(p["talismans"]) for p in state["players"]))
 card = st.integers(0, 6)
 
 
@@ -652,6 +659,13 @@ class DragonRunMachine(RuleBasedStateMachine):
         if entry["action"] == "hide":  # RB Prueba de fuga: escape iff the roll beats the deck; 0 never does
             roll = s.state["last_roll"]
             assert roll["escaped"] == (roll["roll"] != 0 and roll["roll"] > before["table"]["dungeon"])
+        # RB Nota (mazo del tesoro): the treasure cards are only moved between the deck, its discard, the hands
+        # and the talismans in play (corrections of values and a draw the count cannot allow aside).
+        if entry["action"] not in ("adjust", "transfer") and not any("check the treasure deck" in e
+                                                                      for e in out.events):
+            assert cards_counted(s.state) == cards_counted(before)
+        if entry["action"] == "play" and not entry["cancel"]:  # RB Pociones: only the cancel potion off-turn
+            assert entry["player"] == before["turn"]["player"]
         # Temper never rises; the dead stay dead.
         assert s.state["table"]["temper"] <= before["table"]["temper"]
         assert dead <= {p["name"] for p in s.state["players"] if p["out"]}
@@ -666,11 +680,14 @@ class DragonRunMachine(RuleBasedStateMachine):
         return self.session.state["turn"]["player"]
 
     # -- rules ------------------------------------------------------------------------------
-    @rule(location=st.sampled_from(["dragon", "dragon", "treasure_hall", "other", "other"]), value=card)
-    def charge(self, location, value):
+    @rule(location=st.sampled_from(["dragon", "dragon", "treasure_hall", "other", "other"]), value=card,
+          then=st.sampled_from([None, None, "pass", "again"]))
+    def charge(self, location, value, then):
         entry = act("charge", location=location)
         if location == "treasure_hall":
             entry["value"] = value
+        if then is not None:
+            entry["then"] = then
         self.attempt(entry)
 
     @rule(who=st.sampled_from([None, "Ana"]))
@@ -699,10 +716,12 @@ class DragonRunMachine(RuleBasedStateMachine):
             entry["player"] = who
         self.attempt(entry)
 
-    @rule(data=st.data(), kind=st.sampled_from(["draw", "discard", "talisman"]), who=st.sampled_from(NAMES))
+    @rule(data=st.data(), kind=st.sampled_from(["draw", "discard", "talisman", "play"]), who=st.sampled_from(NAMES))
     def cards(self, data, kind, who):
         who = who if who in self.players else self.active()
-        if kind == "draw":
+        if kind == "play":
+            self.attempt(act("play", player=who, value=data.draw(card), cancel=data.draw(st.booleans())))
+        elif kind == "draw":
             self.attempt(act("draw", player=who, value=data.draw(card)))
         elif kind == "discard":
             self.attempt(act("discard", player=who, values=self.held(data, who)))
@@ -764,6 +783,15 @@ class DragonRunMachine(RuleBasedStateMachine):
         else:
             assert st_["turn"]["player"] in alive and st_["table"]["temper"] > 0
             assert st_["dragon_won"] is False and st_["turn"]["phase"] != "over"
+
+    @invariant()
+    def the_treasure_deck_is_reshuffled_when_it_runs_out(self):
+        """RB Nota: «si alguna vez te quedas sin cartas en el mazo del tesoro, vuelve a mezclar»."""
+        if self.session is None:
+            return
+        pile = self.session.state["treasure_deck"]
+        assert pile["deck"] >= 0 and pile["discard"] >= 0
+        assert pile["deck"] > 0 or pile["discard"] == 0
 
     @invariant()
     def replay_of_the_journal_is_equal(self):

@@ -41,7 +41,7 @@ def _check_hands(value: dict[str, Any]) -> None:
 
 
 def _check_characters(value: dict[str, Any]) -> None:
-    seen: dict[str, str] = {}
+    seen: dict[str, tuple[str, str]] = {}  # the character's name folded → (who, as first written)
     for name, character in value.items():
         if not isinstance(character, str) or not character.strip():
             raise SetupError(_("option 'characters': {name!r} needs a character's name, not {character!r}",
@@ -49,9 +49,10 @@ def _check_characters(value: dict[str, Any]) -> None:
         # «Distribuya una tarjeta de personaje a cada jugador»: each of the 7 character cards once.
         key = " ".join(character.split()).casefold()
         if key in seen:
+            first, written = seen[key]
             raise SetupError(_("{first} and {second} cannot both play {character}: there is one card of each "
-                               "character", first=seen[key], second=name, character=character.strip()))
-        seen[key] = name
+                               "character", first=first, second=name, character=written))
+        seen[key] = (name, character.strip())
 
 
 class DragonRunRules(Game):
