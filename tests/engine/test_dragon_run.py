@@ -216,7 +216,7 @@ def test_rules_ten_locations_the_last_card_is_the_dragon():
         do(m, act("again"), CHARGE_OTHER)
     assert table(m)["dungeon"] == 1
     do(m, act("again"))
-    refused(m, CHARGE_OTHER, "all 8 other locations are in the dungeon discard")
+    refused(m, CHARGE_OTHER, "all 8 other rooms are in the dungeon discard")
     refused(m, act("charge", location="treasure_hall", value=1), "already in the dungeon discard")
     do(m, CHARGE_DRAGON)
     assert table(m)["dungeon"] == 10 and m.view()["dungeon_discard"] == {"treasure_hall": False, "other": 0}
@@ -265,8 +265,9 @@ def test_rb_ocultar_discard_at_least_1_from_the_cards_held():
     refused(m, act("hide", discard=[0], roll=9), "at least 1")
     refused(m, act("hide", discard=[], roll=9), "at least 1")
     refused(m, act("hide", discard=[4], roll=9), "holds no more treasure cards worth 4")
-    refused(m, act("hide", discard=[1], roll=10), "at most 9")
-    refused(m, act("hide", discard=[1]), "'roll' is missing")  # the device rolls only through a Session
+    # «Nota: ¡ El lado 0 del dado indica una falla automática!»: the faces are 0–9; a die marked 10 shows the 0.
+    refused(m, act("hide", discard=[1], roll=10), "faces are 0–9, not 10: a face marked 10 is entered as 0")
+    refused(m, act("hide", discard=[1]), "enter the face of the die")  # the device rolls only through a Session
 
 
 def test_rb_prueba_de_fuga_a_roll_above_the_deck_escapes():
@@ -579,12 +580,18 @@ def test_pod_shows_temper_and_offers_legal_routine_actions():
     view = m.rules.seat_view(m.state, "Ana")
     assert view["counters"][0] == ["treasure", 6] and view["table"] == [["temper", 6], ["dungeon", 10]]
     offered = m.rules.seat_actions(m.state, "Ana")
-    assert [o["label"] for o in offered] == ["charge: room", "charge: dragon", "hide", "cry", "power"]
-    assert offered[2]["action"]["discard"] == [1] and offered[3]["action"]["discard"] == [2]
+    # 10 location cards left: no hide offered (no face of the d10 beats 10)
+    assert [o["label"] for o in offered] == ["other room: pass", "dragon", "other room: again", "treasure hall",
+                                             "cry", "power"]
+    assert offered[4]["action"]["discard"] == [2]
     assert m.rules.seat_actions(m.state, "Ben") == []
+    do(m, act("adjust", counter="dungeon", delta=-2))
+    offered = m.rules.seat_actions(m.state, "Ana")
+    assert offered[4]["label"] == "hide" and offered[4]["action"]["discard"] == [1]
     do(m, act("hide", discard=[1], roll=2))
     assert m.rules.seat_view(m.state, "Ana")["alert"] is True
-    assert [o["label"] for o in m.rules.seat_actions(m.state, "Ana")] == ["charge: room", "charge: dragon"]
+    assert [o["label"] for o in m.rules.seat_actions(m.state, "Ana")] == [
+        "other room: pass", "dragon", "other room: again", "treasure hall"]
 
 
 def test_cheapest_discard_for_the_pod():
@@ -597,6 +604,13 @@ def test_cheapest_discard_for_the_pod():
 
 # -- Hypothesis: random play with undo/redo ----------------------------------------------------------
 NAMES = ["Ana", "Ben", "Cai", "Dan", "Eva"]
+
+
+def cards_counted(state: dict) -> int:
+    """Every treasure card the device knows of: deck, discard, hands, talismans in play, hands still to enter."""
+    pile = state["treasure_deck"]
+    return (pile["deck"] + pile["discard"] + 4 * len(state["to_deal"])
+            + sum(len(p["cards"]) + len(p["talismans"]) for p in state["players"]))
 card = st.integers(0, 6)
 
 
@@ -645,6 +659,13 @@ class DragonRunMachine(RuleBasedStateMachine):
         if entry["action"] == "hide":  # RB Prueba de fuga: escape iff the roll beats the deck; 0 never does
             roll = s.state["last_roll"]
             assert roll["escaped"] == (roll["roll"] != 0 and roll["roll"] > before["table"]["dungeon"])
+        # RB Nota (mazo del tesoro): the treasure cards are only moved between the deck, its discard, the hands
+        # and the talismans in play (corrections of values and a draw the count cannot allow aside).
+        if entry["action"] not in ("adjust", "transfer") and not any("check the treasure deck" in e
+                                                                      for e in out.events):
+            assert cards_counted(s.state) == cards_counted(before)
+        if entry["action"] == "play" and not entry["cancel"]:  # RB Pociones: only the cancel potion off-turn
+            assert entry["player"] == before["turn"]["player"]
         # Temper never rises; the dead stay dead.
         assert s.state["table"]["temper"] <= before["table"]["temper"]
         assert dead <= {p["name"] for p in s.state["players"] if p["out"]}
@@ -659,11 +680,14 @@ class DragonRunMachine(RuleBasedStateMachine):
         return self.session.state["turn"]["player"]
 
     # -- rules ------------------------------------------------------------------------------
-    @rule(location=st.sampled_from(["dragon", "dragon", "treasure_hall", "other", "other"]), value=card)
-    def charge(self, location, value):
+    @rule(location=st.sampled_from(["dragon", "dragon", "treasure_hall", "other", "other"]), value=card,
+          then=st.sampled_from([None, None, "pass", "again"]))
+    def charge(self, location, value, then):
         entry = act("charge", location=location)
         if location == "treasure_hall":
             entry["value"] = value
+        if then is not None:
+            entry["then"] = then
         self.attempt(entry)
 
     @rule(who=st.sampled_from([None, "Ana"]))
@@ -692,10 +716,12 @@ class DragonRunMachine(RuleBasedStateMachine):
             entry["player"] = who
         self.attempt(entry)
 
-    @rule(data=st.data(), kind=st.sampled_from(["draw", "discard", "talisman"]), who=st.sampled_from(NAMES))
+    @rule(data=st.data(), kind=st.sampled_from(["draw", "discard", "talisman", "play"]), who=st.sampled_from(NAMES))
     def cards(self, data, kind, who):
         who = who if who in self.players else self.active()
-        if kind == "draw":
+        if kind == "play":
+            self.attempt(act("play", player=who, value=data.draw(card), cancel=data.draw(st.booleans())))
+        elif kind == "draw":
             self.attempt(act("draw", player=who, value=data.draw(card)))
         elif kind == "discard":
             self.attempt(act("discard", player=who, values=self.held(data, who)))
@@ -757,6 +783,15 @@ class DragonRunMachine(RuleBasedStateMachine):
         else:
             assert st_["turn"]["player"] in alive and st_["table"]["temper"] > 0
             assert st_["dragon_won"] is False and st_["turn"]["phase"] != "over"
+
+    @invariant()
+    def the_treasure_deck_is_reshuffled_when_it_runs_out(self):
+        """RB Nota: «si alguna vez te quedas sin cartas en el mazo del tesoro, vuelve a mezclar»."""
+        if self.session is None:
+            return
+        pile = self.session.state["treasure_deck"]
+        assert pile["deck"] >= 0 and pile["discard"] >= 0
+        assert pile["deck"] > 0 or pile["discard"] == 0
 
     @invariant()
     def replay_of_the_journal_is_equal(self):

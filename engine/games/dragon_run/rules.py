@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import RuleError, SetupError
-from ...fields import Int, Ints, Player, Raw, Str
+from ...fields import Bool, Int, Ints, Player, Raw, Str
 from ...game import Game, Rng, action
 from ...messages import N_, Msg, _, listing, word
 from ...spec import Counter, Option
@@ -20,6 +20,10 @@ HAND_SIZE = 4
 MAX_CARD = 10
 DIE_FACES = 10  # faces 0–9
 LOCATIONS = ("dragon", "treasure_hall", "other")
+#: What a room card's pictogram says (rulebook "Otras tarjetas de ubicación"), given with the charge.
+ICONS = ("pass", "again")
+#: The treasure deck (rulebook "Componentes": 38 cartas de tesoro).
+TREASURE_CARDS = 38
 
 
 def _check_first(value: Any) -> None:
@@ -37,10 +41,18 @@ def _check_hands(value: dict[str, Any]) -> None:
 
 
 def _check_characters(value: dict[str, Any]) -> None:
+    seen: dict[str, tuple[str, str]] = {}  # the character's name folded → (who, as first written)
     for name, character in value.items():
         if not isinstance(character, str) or not character.strip():
             raise SetupError(_("option 'characters': {name!r} needs a character's name, not {character!r}",
                                name=name, character=character))
+        # «Distribuya una tarjeta de personaje a cada jugador»: each of the 7 character cards once.
+        key = " ".join(character.split()).casefold()
+        if key in seen:
+            first, written = seen[key]
+            raise SetupError(_("{first} and {second} cannot both play {character}: there is one card of each "
+                               "character", first=first, second=name, character=written))
+        seen[key] = (name, character.strip())
 
 
 class DragonRunRules(Game):
@@ -105,6 +117,9 @@ class DragonRunRules(Game):
         state["discard"] = {"treasure_hall": False, "other": 0}
         state["last_roll"] = None
         state["dragon_won"] = False
+        # The treasure deck counted from the deal (rulebook "Preparar": «distribuye 4 a cada jugador»):
+        # cards, not values; the values are in the hands.
+        state["treasure_deck"] = {"deck": TREASURE_CARDS - HAND_SIZE * len(self.players), "discard": 0}
 
     # -- small helpers ---------------------------------------------------------
     @staticmethod
@@ -131,6 +146,37 @@ class DragonRunRules(Game):
     def _give_cards(self, t: Txn, name: str, values: list[int]) -> None:
         self._set_cards(t, name, t.player(name)["cards"] + values)
 
+    # -- the treasure deck -------------------------------------------------------
+    @staticmethod
+    def _draw_treasure(t: Txn, name: str) -> None:
+        """One card off the treasure deck (a draw or the treasure hall)."""
+        pile = t.state["treasure_deck"]
+        if pile["deck"] == 0 and pile["discard"] == 0:
+            # Only a correction (or another count of cards) can lead here: the draw is recorded anyway.
+            t.event(_("by the device's count every treasure card is in a hand or in play: check the treasure "
+                      "deck ({name} draws one all the same)", name=name))
+            return
+        if pile["deck"] == 0:
+            DragonRunRules._refill(t)
+        pile["deck"] -= 1
+
+    @staticmethod
+    def _to_discard(t: Txn, cards: int) -> None:
+        """``cards`` treasure cards go face up to the treasure discard."""
+        t.state["treasure_deck"]["discard"] += cards
+
+    @staticmethod
+    def _refill(t: Txn) -> None:
+        """«si alguna vez te quedas sin cartas en el mazo del tesoro, vuelve a mezclar todas las cartas del
+        tesoro descartadas y colócalas boca abajo para formar una nueva pila para robar»."""
+        pile = t.state["treasure_deck"]
+        if pile["deck"] or not pile["discard"]:
+            return
+        n = pile["discard"]
+        pile.update(deck=n, discard=0)
+        t.event(N_("the treasure deck has run out: shuffle the {n} discarded treasure card into a new deck",
+                   "the treasure deck has run out: shuffle the {n} discarded treasure cards into a new deck", n))
+
     @staticmethod
     def _values(a: Args, key: str, *, required: bool = True) -> list[int]:
         values = a.ints(key) if required else a.ints(key, [])
@@ -148,7 +194,7 @@ class DragonRunRules(Game):
                 raise RuleError(_("{action}: 'player' must be a player's name, not {who!r}", action=a.name, who=who))
             p = t.player(who)
             if p["out"]:
-                raise RuleError(_("{who} was killed by the dragon: the dead do not act", who=who))
+                raise RuleError(_dead(who))
             if who != turn["player"]:
                 raise RuleError(_("it is {active}'s turn, not {who}'s", active=turn["player"], who=who))
         active: str = turn["player"]
@@ -157,31 +203,43 @@ class DragonRunRules(Game):
     def _turn_action(self, t: Txn, a: Args, allowed: tuple[str, ...]) -> str:
         """Check that the turn's phase allows this action; returns the active player."""
         name = self._active(t, a)
-        phase = t.state["turn"]["phase"]
-        if phase in allowed:
+        if t.state["turn"]["phase"] in allowed:
             return name
+        raise RuleError(self._phase_refusal(t, name))
+
+    @staticmethod
+    def _phase_refusal(t: Txn, name: str) -> Msg:
+        """Why the turn's phase refuses an action, and what the player may do instead."""
+        phase = t.state["turn"]["phase"]
         if phase == "deal":
-            raise RuleError(_deal_first(t))
+            return _deal_first(t)
         if phase == "must_charge":
             roll = t.state["last_roll"]
-            raise RuleError(N_("{name} must charge: the escape test failed (rolled {roll} with {n} location card left)",
-                               "{name} must charge: the escape test failed (rolled {roll} with {n} location cards left)",
-                               roll["dungeon"], name=name, roll=roll["roll"]))
+            return N_("{name} must charge: the escape test failed (rolled {roll} with {n} location card left)",
+                      "{name} must charge: the escape test failed (rolled {roll} with {n} location cards left)",
+                      roll["dungeon"], name=name, roll=roll["roll"])
         if phase == "escaped":
-            raise RuleError(_("{name} escaped the dragon this turn: charge into the next room, or pass", name=name))
+            return _("{name} escaped the dragon this turn: charge into the next room, or pass", name=name)
         if phase == "after_location":
-            raise RuleError(_("{name} has charged this turn: pass, take another turn (again), or charge "
-                              "again if the location says so", name=name))
-        raise RuleError(_("{name} must first charge, hide or cry like a baby", name=name))
+            return _("{name} has charged this turn: pass or take another turn as the room's icon says, "
+                     "or charge again if the room says so", name=name)
+        return _("{name} must first charge, hide or cry like a baby", name=name)
 
     def _reshuffle(self, t: Txn) -> None:
-        """All 10 locations back into the dungeon deck; talismans in play are discarded."""
+        """All 10 locations back into the dungeon deck; talismans in play are discarded.
+
+        Not when the dragon has just lost its last temper point: «si el dragón pierde su último punto de
+        temperamento, el juego termina» comes before «Vuelve a mezclar», so the talismans in play stay.
+        """
+        if t.get(None, "temper") == 0:
+            return
         t.set(None, "dungeon", DUNGEON_CARDS)
         t.state["discard"] = {"treasure_hall": False, "other": 0}
         for p in t.players:
             if p["talismans"]:
                 t.event(_("{name}'s talismans in play are discarded ({values})", name=p["name"],
                           values=_sum_words(p["talismans"])))
+                self._to_discard(t, len(p["talismans"]))
                 p["talismans"] = []
         t.event(N_("the dungeon deck is reshuffled ({n} card)", "the dungeon deck is reshuffled ({n} cards)",
                    DUNGEON_CARDS))
@@ -198,13 +256,15 @@ class DragonRunRules(Game):
         for p in t.in_game():
             if p["counters"]["wounds"] >= 2:
                 name = p["name"]
-                if p["cards"]:
+                if p["cards"] or p["talismans"]:
                     t.event(_("{name}'s treasure goes to the discard ({values})", name=name,
-                              values=_sum_words(p["cards"])))
+                              values=_sum_words(p["cards"] + p["talismans"])))
+                self._to_discard(t, len(p["cards"]) + len(p["talismans"]))
                 self._set_cards(t, name, [])
                 p["talismans"] = []
                 t.eliminate(name, _("burnt to ashes by the dragon"))
                 if name in t.state["to_deal"]:
+                    self._to_discard(t, HAND_SIZE)  # dealt, never entered: to the discard unseen
                     t.state["to_deal"].remove(name)
                     if not t.state["to_deal"] and t.state["turn"]["phase"] == "deal":
                         t.state["turn"]["phase"] = "start"
@@ -226,13 +286,22 @@ class DragonRunRules(Game):
         if t.get(None, "temper") > 0:
             return
         st["turn"]["phase"] = "over"
-        best = max(p["counters"]["treasure"] for p in alive)
-        top = [p for p in alive if p["counters"]["treasure"] == best]
+        # «Los jugadores cuentan las monedas de oro en sus cartas del tesoro»: the talismans still in play
+        # are theirs (the game ended before the reshuffle that discards them), so they count.
+        for p in alive:
+            if p["talismans"]:
+                t.event(_("{name}'s talismans in play count with the treasure in hand ({values}): the game ends "
+                          "before the reshuffle that would discard them", name=p["name"],
+                          values=_sum_words(p["talismans"])))
+        final = {p["name"]: (p["counters"]["treasure"] + sum(p["talismans"]),
+                             max(p["cards"] + p["talismans"], default=0)) for p in alive}
+        best = max(final[p["name"]][0] for p in alive)
+        top = [p for p in alive if final[p["name"]][0] == best]
         if len(top) == 1:
             t.finish([top[0]["name"]], why=_("the dragon sleeps; the richest survivor escapes with {best}", best=best))
             return
-        highest = max(p["highest"] for p in top)
-        top = [p for p in top if p["highest"] == highest]
+        highest = max(final[p["name"]][1] for p in top)
+        top = [p for p in top if final[p["name"]][1] == highest]
         names = [p["name"] for p in top]
         if len(top) == 1:
             t.finish(names, why=_("the dragon sleeps; tied at {best}, the highest treasure card ({highest}) decides",
@@ -244,6 +313,7 @@ class DragonRunRules(Game):
 
     def consequences(self, t: Txn) -> None:
         self._kill_the_dead(t)
+        self._refill(t)
         self._check_end(t)
 
     # -- setup ------------------------------------------------------------------
@@ -272,7 +342,11 @@ class DragonRunRules(Game):
 
         The power is then used (the card turned) until the dragon location comes up.
         """
-        name = self._turn_action(t, a, ("start",))
+        name = self._active(t, a)
+        if t.state["turn"]["phase"] != "start":
+            # «Al comienzo de cada turno, ANTES de elegir su acción obligatoria»
+            raise RuleError(_("{why}; a power is used only at the start of a turn, before charging, hiding or "
+                              "crying", why=self._phase_refusal(t, name)))
         p = t.player(name)
         if p["power"] != "ready":
             raise RuleError(_("{name}'s power is used: it is ready again when the dragon comes up", name=name))
@@ -281,23 +355,35 @@ class DragonRunRules(Game):
 
     @action("charge", fields=(
         Raw("player"),
-        Str("location", choices=("dragon", "treasure_hall", "other")),
-        Int("value", required=False, lo=0, hi=10),
+        Str("location", choices=LOCATIONS, doc=_("the location card drawn: the dragon, the treasure hall or another "
+                                                 "room")),
+        Int("value", required=False, lo=0, hi=MAX_CARD, doc=_("the treasure hall: the treasure card drawn there")),
+        Str("then", required=False, choices=ICONS,
+            doc=_("another room: what its icon says, pass or take another turn (the treasure hall: the player's "
+                  "choice); left out, the turn waits for pass or again")),
     ))
     def _charge(self, t: Txn, a: Args) -> None:
-        """Draw the top location card: "location" is dragon, treasure_hall or other.
+        """Draw the top location card: "location" is dragon, treasure_hall or other (another room).
 
-        The treasure hall needs "value": the treasure card drawn there.
+        The treasure hall needs "value": the treasure card drawn there. "then"
+        (pass or again) is the room's icon, done at once.
         """
         name = self._turn_action(t, a, ("start", "must_charge", "escaped", "after_location"))
         where = a.str("location", choices=LOCATIONS)
-        value = a.raw("value", None)
+        then = a.str("then", None, choices=ICONS)
         st = t.state
+        value: int | None = None
         if where == "treasure_hall":
+            if not a.has("value"):
+                raise RuleError(_("the treasure hall: enter the value of the treasure card drawn there (0–{most})",
+                                  most=MAX_CARD))
             value = a.int("value", lo=0, hi=MAX_CARD)
-        elif value is not None:
-            raise RuleError(_("charge: only the treasure hall gives a treasure card here; "
-                              "enter a card from another location with draw"))
+        elif a.raw("value", None) is not None:
+            raise RuleError(_("only the treasure hall gives a treasure card with the charge; enter a card "
+                              "another room gives with draw"))
+        if where == "dragon" and then is not None:
+            raise RuleError(_("the dragon ends the turn by itself: pass or another turn goes only with the "
+                              "treasure hall or another room"))
         if t.get(None, "dungeon") == 0:
             raise RuleError(_("the dungeon deck is empty (only a correction can make it so): "
                               "set it right with adjust first"))
@@ -305,21 +391,29 @@ class DragonRunRules(Game):
             raise RuleError(_("the treasure hall is already in the dungeon discard: it cannot come up "
                               "before the next reshuffle"))
         if where == "other" and st["discard"]["other"] >= OTHER_LOCATIONS:
-            raise RuleError(_("all {others} other locations are in the dungeon discard: the card drawn must be "
+            raise RuleError(_("all {others} other rooms are in the dungeon discard: the card drawn must be "
                               "the dragon or the treasure hall", others=OTHER_LOCATIONS))
         t.add(None, "dungeon", -1)
         if where == "dragon":
             self._dragon(t, name)
             return
-        if where == "treasure_hall":
+        if value is not None:
             st["discard"]["treasure_hall"] = True
+            self._draw_treasure(t, name)
             self._give_cards(t, name, [value])
             t.event(_("{name} charges into the treasure hall and draws a treasure worth {value}", name=name,
                       value=value))
         else:
             st["discard"]["other"] += 1
-            t.event(_("{name} charges into a room", name=name))
+            t.event(_("{name} charges into another room", name=name))
         st["turn"]["phase"] = "after_location"
+        if then == "pass":
+            # «según el pictograma en la parte inferior debes: Pasa el turno al siguiente jugador»
+            t.event(_("{name} passes", name=name))
+            self._next_player(t)
+        elif then == "again":
+            # «... Toma otro turno inmediatamente» (the treasure hall: «Presiona tu suerte»)
+            self._another_turn(t, name)
 
     def _dragon(self, t: Txn, name: str) -> None:
         """The dragon location: burn, temper −1, reshuffle, powers ready, next player."""
@@ -338,7 +432,12 @@ class DragonRunRules(Game):
         if t.state["turn"]["player"] == name:  # a killed player's turn has already passed
             self._next_player(t)
 
-    @action("hide", fields=(Raw("player"), Ints("discard", default=[]), Int("roll", lo=0, hi=9)))
+    @action("hide", fields=(
+        Raw("player"),
+        Ints("discard", default=[], doc=_("the values of the treasure cards discarded (worth at least 1)")),
+        Int("roll", required=False, lo=0, hi=DIE_FACES - 1,
+            doc=_("the face of a physical d10 (0–9; a face marked 10 is 0); left out, the device rolls")),
+    ))
     def _hide(self, t: Txn, a: Args) -> None:
         """Discard treasure worth at least 1 ("discard": card values), then the escape test.
 
@@ -346,11 +445,24 @@ class DragonRunRules(Game):
         """
         name = self._turn_action(t, a, ("start",))
         values = self._values(a, "discard")
-        roll = a.int("roll", lo=0, hi=DIE_FACES - 1)
+        roll = a.raw("roll", None)
+        if roll is None:  # a Session always rolls (prepare); only a bare Match lacks one
+            raise RuleError(_("hide: enter the face of the die (0–9), or let the device roll it"))
+        if isinstance(roll, bool) or not isinstance(roll, int) or not 0 <= roll < DIE_FACES:
+            raise RuleError(_("the d10's faces are 0–9, not {roll!r}: a face marked 10 is entered as 0 "
+                              "(and 0 always fails)", roll=roll))
         if sum(values) < 1:
             raise RuleError(_("to hide, discard treasure worth at least 1"))
         self._take_cards(t, name, values)
+        self._to_discard(t, len(values))
         left = t.get(None, "dungeon")
+        if left >= DIE_FACES - 1:
+            # A warning, not a refusal: «Si el resultado es mayor que el número de Cartas de Ubicación que
+            # quedan» cannot happen with the die's highest face 9.
+            t.event(N_("no face of the die beats {n} location card left: {name} cannot escape and will "
+                       "have to charge",
+                       "no face of the die beats {n} location cards left: {name} cannot escape and will "
+                       "have to charge", left, name=name))
         escaped = roll != 0 and roll > left  # the 0 face always fails
         st = t.state
         st["last_roll"] = {"player": name, "roll": roll, "dungeon": left, "escaped": escaped}
@@ -373,7 +485,10 @@ class DragonRunRules(Game):
         self._reshuffle(t)
         st["turn"]["phase"] = "escaped"
 
-    @action("cry", fields=(Raw("player"), Ints("discard", default=[])))
+    @action("cry", fields=(
+        Raw("player"),
+        Ints("discard", default=[], doc=_("the values of the treasure cards discarded (worth at least 2)")),
+    ))
     def _cry(self, t: Txn, a: Args) -> None:
         """Cry like a baby: discard treasure worth at least 2 ("discard": card values); the turn passes.
 
@@ -384,6 +499,7 @@ class DragonRunRules(Game):
         if sum(values) < 2:
             raise RuleError(_("crying like a baby costs treasure worth at least 2, not {worth}", worth=sum(values)))
         self._take_cards(t, name, values)
+        self._to_discard(t, len(values))
         t.event(_("{name} cries like a baby (discards {discards})", name=name, discards=_sum_words(values)))
         self._next_player(t)
 
@@ -397,28 +513,42 @@ class DragonRunRules(Game):
     def _again(self, t: Txn, a: Args) -> None:
         """Press your luck / take another turn: the same player plays a new turn."""
         name = self._turn_action(t, a, ("after_location",))
+        self._another_turn(t, name)
+
+    def _another_turn(self, t: Txn, name: str) -> None:
         turn = t.state["turn"]
         turn.update(number=turn["number"] + 1, phase="start")
         t.event(_("{name} takes another turn", name=name))
 
     # -- treasure cards ------------------------------------------------------------
-    @action("draw", fields=(Player("player", required=False), Int("value", lo=0, hi=10)))
+    def _in_game(self, t: Txn, a: Args) -> str:
+        """The optional "player" (default: the active player), alive."""
+        who: str = a.player("player", t.state["turn"]["player"], in_game=False)
+        if t.player(who)["out"]:
+            raise RuleError(_dead(who))
+        return who
+
+    @action("draw", fields=(Player("player", required=False),
+                            Int("value", lo=0, hi=MAX_CARD, doc=_("the value of the treasure card drawn"))))
     def _draw(self, t: Txn, a: Args) -> None:
         """A player takes a treasure card worth "value" (a location, potion or power; default: the active player)."""
-        name = a.player("player", t.state["turn"]["player"])
+        name = self._in_game(t, a)
         value = a.int("value", lo=0, hi=MAX_CARD)
+        self._draw_treasure(t, name)
         self._give_cards(t, name, [value])
 
     @action("discard", fields=(Player("player", required=False), Ints("values", default=[])))
     def _discard(self, t: Txn, a: Args) -> None:
-        """A player discards treasure cards ("values"), e.g. a potion played (default: the active player)."""
-        name = a.player("player", t.state["turn"]["player"])
+        """A player discards treasure cards ("values"), e.g. by a card's effect (default: the active player)."""
+        name = self._in_game(t, a)
         values = self._values(a, "values")
         if not values:
             raise RuleError(_("discard: name the values of the cards discarded"))
         self._take_cards(t, name, values)
+        self._to_discard(t, len(values))
 
-    @action("talisman", fields=(Raw("player"), Int("value", lo=0, hi=10)))
+    @action("talisman", fields=(Raw("player"),
+                                Int("value", lo=0, hi=MAX_CARD, doc=_("the value of the talisman card"))))
     def _talisman(self, t: Txn, a: Args) -> None:
         """The active player puts a talisman ("value") from hand in play until the next reshuffle."""
         name = self._active(t, a)
@@ -427,6 +557,34 @@ class DragonRunRules(Game):
         value = a.int("value", lo=0, hi=MAX_CARD)
         self._take_cards(t, name, [value])
         t.player(name)["talismans"].append(value)
+        t.event(_("{name} puts a talisman in play ({value})", name=name, value=value))
+
+    @action("play", fields=(
+        Player("player", required=False),
+        Int("value", lo=0, hi=MAX_CARD, doc=_("the value of the potion card")),
+        Bool("cancel", doc=_("the cancel potion, the only one played on another player's turn")),
+    ))
+    def _play(self, t: Txn, a: Args) -> None:
+        """A player plays a potion ("value") from hand: it is discarded; its effects follow with the other actions.
+
+        On another player's turn only the cancel potion ("cancel") may be played.
+        """
+        name = self._in_game(t, a)
+        value = a.int("value", lo=0, hi=MAX_CARD)
+        cancel = a.bool("cancel", False)
+        if t.state["turn"]["phase"] == "deal":
+            raise RuleError(_deal_first(t))
+        active = t.state["turn"]["player"]
+        if name != active and not cancel:
+            # «Solo la poción de anulación se puede jugar durante el turno de otro jugador»
+            raise RuleError(_("it is {active}'s turn: on another player's turn only the cancel potion may be "
+                              "played", active=active))
+        self._take_cards(t, name, [value])
+        self._to_discard(t, 1)
+        if cancel:
+            t.event(_("{name} plays the cancel potion ({value})", name=name, value=value))
+        else:
+            t.event(_("{name} plays a potion ({value})", name=name, value=value))
 
     # -- the generic corrections, fitted to the cards -------------------------------
     def adjust(self, t: Txn, who: str | None, counter: str, delta: int) -> int:
@@ -505,6 +663,11 @@ class DragonRunRules(Game):
         if action.get("action") == "hide" and "roll" not in action:
             action = dict(action, roll=rng.randrange(DIE_FACES))
         return action
+
+
+def _dead(who: str) -> Msg:
+    """The one wording for a dead adventurer, whatever they try."""
+    return _("{who} is out of the game (burnt to ashes by the dragon): the dead do not act", who=who)
 
 
 def _deal_first(t: Txn) -> Msg:

@@ -3,14 +3,27 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...fields import Field, Int
 from ...game import Game
 from ...messages import word
-from .rules import OTHER_LOCATIONS, _cheapest
+from .rules import DIE_FACES, OTHER_LOCATIONS, _cheapest
 
 #: A pod's status line for the active player, by turn phase.
 PHASE_STATUS = {"start": word("status", "charge/hide/cry"), "must_charge": word("status", "MUST CHARGE"),
                 "escaped": word("status", "escaped: charge/pass"), "after_location": word("status", "pass or again"),
                 "deal": word("status", "wait for the deal")}
+
+#: The actions a pod's menu lists after the routine ones, most likely first: the cards played during a
+#: turn, then the turn's own actions (already among the routine ones with what the device knows filled in).
+POD_ORDER = ("play", "talisman", "draw", "discard", "charge", "hide", "cry", "pass", "again", "power", "deal")
+
+#: The active player's actions: not on the other pods' menus.
+TURN_ONLY = frozenset({"power", "charge", "hide", "cry", "pass", "again", "talisman"})
+#: The corrections every game has (engine/game.py).
+GENERIC = frozenset({"adjust", "transfer", "resolve"})
+
+#: Fields whose values are cards the player holds: a pod steps through the hand's values only.
+HELD_VALUES = {("play", "value"), ("talisman", "value")}
 
 
 class DragonRunViews(Game):
@@ -26,6 +39,7 @@ class DragonRunViews(Game):
             "dungeon_discard": dict(state["discard"]),
             "last_roll": dict(state["last_roll"]) if state["last_roll"] else None,
             "to_deal": list(state["to_deal"]),
+            "treasure_deck": dict(state["treasure_deck"]),
         }
 
     def seat_view(self, state: dict[str, Any], name: str) -> dict[str, Any]:
@@ -48,14 +62,42 @@ class DragonRunViews(Game):
             status = PHASE_STATUS[turn["phase"]]
         else:
             status = word("status", "injured") if p["counters"]["wounds"] == 1 else ""
+        counters = [[word("counter", "treasure"), p["counters"]["treasure"]],
+                    [word("counter", "wounds"), p["counters"]["wounds"]], [word("counter", "highest"), p["highest"]]]
+        if p["talismans"]:  # in play, apart from the treasure in hand
+            counters.append([word("counter", "talismans"), sum(p["talismans"])])
         return {
-            "counters": [[word("counter", "treasure"), p["counters"]["treasure"]],
-                         [word("counter", "wounds"), p["counters"]["wounds"]], [word("counter", "highest"), p["highest"]]],
+            "counters": counters,
             "status": status,
             "alert": mine and turn["phase"] == "must_charge",
             "table": [[word("counter", "temper"), state["table"]["temper"]],
                       [word("counter", "dungeon"), state["table"]["dungeon"]]],
         }
+
+    # -- the pod's routine actions ------------------------------------------------------
+    @staticmethod
+    def _charges(state: dict[str, Any], me: dict[str, str]) -> list[dict[str, Any]]:
+        """The location cards that can come up now, the room's icon given with the charge (one step).
+
+        The dragon stays second: an escape test's "must charge" screen offers it there.
+        """
+        if state["table"]["dungeon"] == 0:  # an empty deck only comes from a correction
+            return []
+        charge = {"action": "charge", **me}
+        room = state["discard"]["other"] < OTHER_LOCATIONS
+        out = []
+        if room:
+            out.append({"label": word("label", "other room: pass"),
+                        "action": {**charge, "location": "other", "then": "pass"}})
+        out.append({"label": word("label", "dragon"), "action": {**charge, "location": "dragon"}})
+        if room:
+            out.append({"label": word("label", "other room: again"),
+                        "action": {**charge, "location": "other", "then": "again"}})
+        if not state["discard"]["treasure_hall"]:
+            # The card drawn there is asked; then pass or press your luck.
+            out.append({"label": word("label", "treasure hall"),
+                        "action": {**charge, "location": "treasure_hall", "value": 1}, "ask": ["value"]})
+        return out
 
     def seat_actions(self, state: dict[str, Any], name: str) -> list[dict[str, Any]]:
         turn = state["turn"]
@@ -64,13 +106,7 @@ class DragonRunViews(Game):
         phase = turn["phase"]
         p = next(p for p in state["players"] if p["name"] == name)
         me = {"player": name}
-        charge = []
-        if state["table"]["dungeon"] > 0:  # an empty deck only comes from a correction
-            if state["discard"]["other"] < OTHER_LOCATIONS:
-                charge.append({"label": word("label", "charge: room"),
-                               "action": {"action": "charge", "location": "other", **me}})
-            charge.append({"label": word("label", "charge: dragon"),
-                           "action": {"action": "charge", "location": "dragon", **me}})
+        charge = self._charges(state, me)
         if phase == "must_charge":
             return charge
         if phase == "escaped":
@@ -79,12 +115,46 @@ class DragonRunViews(Game):
             return [{"label": word("label", "pass"), "action": {"action": "pass", **me}},
                     {"label": word("label", "another turn"), "action": {"action": "again", **me}}]
         out = list(charge)
-        hide = _cheapest(p["cards"], 1)
+        # «no roll can escape» with 9 or 10 location cards left: hiding then only costs treasure.
+        hide = _cheapest(p["cards"], 1) if state["table"]["dungeon"] < DIE_FACES - 1 else None
         if hide:
-            out.append({"label": word("label", "hide"), "action": {"action": "hide", "discard": hide, **me}})
+            # The cheapest cards are the start: the player may keep a potion or talisman and name others;
+            # the die is rolled by the device ("–") or entered from a physical one.
+            out.append({"label": word("label", "hide"), "action": {"action": "hide", "discard": hide, **me},
+                        "ask": ["discard", "roll"]})
         cry = _cheapest(p["cards"], 2)
         if cry:
-            out.append({"label": word("label", "cry"), "action": {"action": "cry", "discard": cry, **me}})
+            out.append({"label": word("label", "cry"), "action": {"action": "cry", "discard": cry, **me},
+                        "ask": ["discard"]})
         if p["power"] == "ready":
             out.append({"label": word("label", "power"), "action": {"action": "power", **me}})
         return out
+
+    def pod_actions(self, state: dict[str, Any], name: str) -> list[str]:
+        """The cards played during a turn first (a potion, a talisman, a card drawn), then the rest; only
+        what this seat may do now: the turn's actions on the active player's pod, a potion (the cancel
+        potion) on the others', nothing of the game's own for the dead, the deal while hands are missing."""
+        rest = super().pod_actions(state, name)
+        p = next(p for p in state["players"] if p["name"] == name)
+        turn = state["turn"]
+        drop = set()
+        if p["out"]:
+            drop |= set(self.actions) - GENERIC
+        elif turn["player"] != name or state["over"]:
+            drop |= TURN_ONLY
+        if not state["to_deal"]:
+            drop.add("deal")
+        own = [n for n in POD_ORDER if n in rest and n not in drop]
+        return own + [n for n in rest if n not in own and n not in drop]
+
+    def pod_field(self, state: dict[str, Any], name: str, action: str, field: Field) -> Field | None:
+        """A potion's or talisman's value steps through the values in hand; the room's icon ("then") is
+        given by the routine items (asked in the generic charge it would come after the treasure hall's
+        value, which is all a treasure hall needs before its own pass or another turn)."""
+        if action == "charge" and field.name == "then":
+            return None
+        if (action, field.name) in HELD_VALUES:
+            p = next(p for p in state["players"] if p["name"] == name)
+            if p["cards"]:
+                return Int(field.name, lo=min(p["cards"]), hi=max(p["cards"]), doc=field.doc)
+        return super().pod_field(state, name, action, field)

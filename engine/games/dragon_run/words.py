@@ -34,10 +34,17 @@ class DragonRunWords(Game):
             if where == "dragon":
                 return _("{who} charges: the dragon!", who=who)
             if where == "treasure_hall":
-                return _("{who} charges: the treasure hall (+{value})", who=who, value=action.get("value"))
-            if where == "other":
-                return _("{who} charges: a room", who=who)
-            return _("{who} charges: {location}", who=who, location=where)
+                said = _("{who} charges: the treasure hall (+{value})", who=who, value=action.get("value"))
+            elif where == "other":
+                said = _("{who} charges: another room", who=who)
+            else:
+                return _("{who} charges: {location}", who=who, location=where)
+            then = action.get("then")
+            if then == "pass":
+                return _("{charge}, then passes", charge=said)
+            if then == "again":
+                return _("{charge}, then takes another turn", charge=said)
+            return said
         if name == "hide":
             return _("{who} hides, discarding {discards}, and rolls {roll}", who=who,
                      discards=str(action.get("discard")), roll=action.get("roll"))
@@ -51,4 +58,10 @@ class DragonRunWords(Game):
             return _("{who} takes another turn", who=who)
         if name == "power":
             return _("{who} uses the power", who=who)
+        if name == "play":
+            if action.get("cancel"):
+                return _("{who} plays the cancel potion ({value})", who=who, value=action.get("value"))
+            return _("{who} plays a potion ({value})", who=who, value=action.get("value"))
+        if name == "talisman":
+            return _("{who} puts a talisman in play ({value})", who=who, value=action.get("value"))
         return super().describe(action)

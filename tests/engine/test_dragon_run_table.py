@@ -1,0 +1,355 @@
+"""Dragon Run at the table: a room in one action, the treasure deck counted, potions, powers and talismans
+kept as the rulebook says, and the messages a player reads.
+
+Rules cited are the Spanish rulebook ../shared/seeds/dragon-run.es.txt (its own words, in «»).
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tablekeeper.engine import Match, RuleError, SetupError, canonical, make_rules
+from tablekeeper.ui.i18n import load_catalog
+
+from ..conftest import replay
+
+SCRIPTS = Path(__file__).with_name("scripts")
+HANDS3 = {"Ana": [3, 2, 1, 0], "Ben": [4, 2, 1, 1], "Cai": [1, 1, 1, 0]}
+
+
+def game(players=("Ana", "Ben", "Cai"), **options) -> Match:
+    if "hands" not in options:
+        options["hands"] = {p: HANDS3.get(p, [2, 2, 1, 1]) for p in players}
+    return Match(make_rules({"game": "dragon-run", "players": list(players), "options": options}))
+
+
+def act(name, **fields):
+    return {"action": name, **fields}
+
+
+def do(m: Match, *entries) -> list[str]:
+    events: list[str] = []
+    for e in entries:
+        events += m.apply(dict(e)).events
+    return events
+
+
+def refused(m: Match, entry: dict, words: str) -> RuleError:
+    before = canonical(m.state)
+    with pytest.raises(RuleError, match=words) as e:
+        m.apply(entry)
+    assert canonical(m.state) == before
+    return e.value
+
+
+def P(m: Match, name: str) -> dict:
+    return next(p for p in m.state["players"] if p["name"] == name)
+
+
+def turn(m: Match) -> dict:
+    return m.state["turn"]
+
+
+def pile(m: Match) -> dict:
+    return m.view()["treasure_deck"]
+
+
+# -- a room card in one action -----------------------------------------------------------------------
+def test_a_room_whose_icon_says_pass_is_one_action():
+    """«Otras tarjetas de ubicación: Aplicar el efecto indicado en la tarjeta, luego según el pictograma en la
+    parte inferior debes: Pasa el turno al siguiente jugador»."""
+    m = game()
+    events = do(m, act("charge", location="other", then="pass"))
+    assert m.state["table"]["dungeon"] == 9 and m.view()["dungeon_discard"]["other"] == 1
+    assert turn(m) == {"player": "Ben", "number": 2, "phase": "start"}
+    assert events == ["Ana charges into another room", "Ana passes"]
+
+
+def test_a_room_whose_icon_says_take_another_turn_is_one_action():
+    """«... Toma otro turno inmediatamente»: the same player, a new turn (a power may be used again)."""
+    m = game()
+    do(m, act("power"), act("charge", location="other", then="again"))
+    assert turn(m) == {"player": "Ana", "number": 2, "phase": "start"}
+    refused(m, act("power"), "Ana's power is used")  # a new turn, but the card is still turned
+
+
+def test_the_treasure_hall_takes_the_players_choice_with_the_charge():
+    """«Salón del tesoro: Roba una carta de tesoro, luego elige entre: Pasa el turno al siguiente jugador.
+    Presiona tu suerte. Continúe su exploración y tome otro turno.»"""
+    m = game()
+    do(m, act("charge", location="treasure_hall", value=5, then="again"))
+    assert P(m, "Ana")["cards"] == [5, 3, 2, 1, 0] and turn(m) == {"player": "Ana", "number": 2, "phase": "start"}
+    do(m, act("charge", location="other", then="pass"))
+    assert turn(m)["player"] == "Ben"
+
+
+def test_the_one_action_room_and_the_two_step_room_leave_the_same_state():
+    """Every script valid before stays valid, and means the same: charge then pass/again as two actions."""
+    one = game()
+    do(one, act("charge", location="treasure_hall", value=2, then="again"), act("charge", location="other",
+                                                                               then="pass"))
+    two = game()
+    do(two, act("charge", location="treasure_hall", value=2), act("again"), act("charge", location="other"),
+       act("pass"))
+    assert canonical(one.view()) == canonical(two.view())
+
+
+def test_the_scripts_written_before_the_icon_still_replay():
+    """The public contract: the scripts of tests/engine/scripts (charge, then pass/again) are unchanged."""
+    for path in sorted(SCRIPTS.glob("dragon-run-*.jsonl")):
+        lines = [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
+        assert replay(lines)["over"] is True, path.name
+
+
+def test_the_dragon_ends_the_turn_by_itself():
+    """«Continuar: ... ¡Ahora es el turno del siguiente jugador para probar su suerte!»: no icon to give."""
+    m = game()
+    refused(m, act("charge", location="dragon", then="again"), "the dragon ends the turn by itself")
+    refused(m, act("charge", location="dragon", then="pass"), "the dragon ends the turn by itself")
+    refused(m, act("charge", location="other", then="stay"), "must be one of pass, again")
+
+
+def test_again_follows_only_a_room_whose_icon_says_so_when_the_device_knows_the_icon():
+    """«según el pictograma ... debes»: a room given with its icon "pass" has passed the turn; another turn
+    cannot follow it. Without the icon the device does not know it and accepts either, as before."""
+    m = game()
+    do(m, act("charge", location="other", then="pass"))
+    refused(m, act("again", player="Ana"), "it is Ben's turn, not Ana's")
+    refused(m, act("again"), "Ben must first charge, hide or cry like a baby")
+    do(m, act("charge", location="other"))
+    assert turn(m)["phase"] == "after_location"
+    do(m, act("again"))
+    assert turn(m) == {"player": "Ben", "number": 3, "phase": "start"}
+
+
+def test_a_room_with_its_icon_after_a_failed_escape_or_an_escape():
+    """«B. ... El jugador activo DEBE cargar» and «A. ... Elija entre: Carga en la siguiente habitación»."""
+    m = game()
+    do(m, act("adjust", counter="dungeon", delta=-4), act("hide", discard=[1], roll=3))
+    assert turn(m)["phase"] == "must_charge"
+    do(m, act("charge", location="other", then="pass"))
+    assert turn(m)["player"] == "Ben"
+    do(m, act("adjust", counter="dungeon", delta=-5), act("hide", discard=[1], roll=9))
+    assert turn(m)["phase"] == "escaped"
+    do(m, act("charge", location="other", then="again"))
+    assert turn(m) == {"player": "Ben", "number": 3, "phase": "start"}
+
+
+# -- the treasure deck -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_the_treasure_deck_starts_at_38_less_the_dealt_hands(n):
+    """«38 cartas de tesoro» and «Baraja las cartas del tesoro y distribuye 4 a cada jugador. Coloca las cartas
+    restantes boca abajo sobre la loseta del dragón para formar la baraja del tesoro.»"""
+    names = ["Ana", "Ben", "Cai", "Dan", "Eva"][:n]
+    assert pile(game(names)) == {"deck": 38 - 4 * n, "discard": 0}
+    # dealt at once, whether the values are entered now or later
+    undealt = Match(make_rules({"game": "dragon-run", "players": names}))
+    assert pile(undealt) == {"deck": 38 - 4 * n, "discard": 0}
+
+
+def test_draws_discards_and_talismans_move_cards_between_the_piles():
+    """A card drawn leaves the deck; «descarte» puts cards on the discard; a talisman stays «frente a ti hasta
+    que se baraja el mazo de mazmorras (momento en el que se descartan los talismanes en juego)»."""
+    m = game()  # 26 in the deck
+    do(m, act("charge", location="treasure_hall", value=2, then="pass"))  # Ana
+    assert pile(m) == {"deck": 25, "discard": 0}
+    do(m, act("talisman", value=4), act("cry", discard=[2]))  # Ben: a talisman in play, then cries
+    assert pile(m) == {"deck": 25, "discard": 1}
+    do(m, act("draw", value=3), act("discard", values=[1]), act("play", value=0))  # Cai
+    assert pile(m) == {"deck": 24, "discard": 3}
+    do(m, act("charge", location="dragon"))  # Cai: the reshuffle discards Ben's talisman
+    assert pile(m) == {"deck": 24, "discard": 4} and P(m, "Ben")["talismans"] == []
+    do(m, act("adjust", counter="dungeon", delta=-5), act("hide", discard=[3], roll=9))  # Ana
+    assert pile(m) == {"deck": 24, "discard": 5}
+
+
+def test_the_dead_adventurers_cards_and_talismans_go_to_the_discard():
+    """«Si ya estaba herido, se acabó para él. ... Coloque todos sus tesoros en la pila de descarte»."""
+    m = game()
+    do(m, act("talisman", value=3), act("charge", location="dragon"))  # Ana injured
+    do(m, act("cry", discard=[2]), act("cry", discard=[1, 1]))  # Ben, Cai
+    do(m, act("talisman", value=2))  # Ana's second talisman: 1 + 0 left in hand
+    before = pile(m)["discard"]
+    do(m, act("charge", location="dragon"))  # Ana burnt: 2 cards in hand and 1 talisman
+    assert pile(m)["discard"] == before + 3
+
+
+def test_a_player_killed_before_entering_the_deal_discards_four_unseen_cards():
+    """«distribuye 4 a cada jugador»: the cards were dealt even though their values were never entered."""
+    m = Match(make_rules({"game": "dragon-run", "players": ["Ana", "Ben", "Cai"]}))
+    do(m, act("adjust", player="Ben", counter="wounds", delta=2))
+    assert pile(m) == {"deck": 26, "discard": 4}
+
+
+def test_the_treasure_deck_is_reshuffled_the_moment_it_runs_out_and_the_device_says_so():
+    """«Nota: si alguna vez te quedas sin cartas en el mazo del tesoro, vuelve a mezclar todas las cartas del
+    tesoro descartadas y colócalas boca abajo para formar una nueva pila para robar.»"""
+    m = game(players=("Ana", "Ben", "Cai", "Dan", "Eva"))  # 18 in the deck
+    do(m, act("discard", player="Dan", values=[2, 1]))
+    for _ in range(17):
+        do(m, act("draw", player="Eva", value=1))
+    assert pile(m) == {"deck": 1, "discard": 2}
+    events = do(m, act("draw", player="Eva", value=1))
+    assert pile(m) == {"deck": 2, "discard": 0}
+    assert "the treasure deck has run out: shuffle the 2 discarded treasure cards into a new deck" in events
+    spanish = [e.translated(load_catalog("es")) for e in events if "treasure deck" in e]
+    assert spanish == ["se acabó el mazo del tesoro: barajad las 2 cartas de tesoro descartadas para formar un "
+                       "mazo nuevo"]
+
+
+def test_a_deck_run_out_with_an_empty_discard_is_reshuffled_when_a_card_is_discarded():
+    """«si alguna vez te quedas sin cartas ... vuelve a mezclar todas las cartas del tesoro descartadas»: with
+    none discarded yet, the first discard makes the new deck; a draw the count cannot allow is warned."""
+    m = game(players=("Ana", "Ben", "Cai", "Dan", "Eva"))
+    for _ in range(18):
+        do(m, act("draw", player="Eva", value=1))
+    assert pile(m) == {"deck": 0, "discard": 0}
+    events = do(m, act("draw", player="Eva", value=1))
+    assert pile(m) == {"deck": 0, "discard": 0} and any("check the treasure deck" in e for e in events)
+    events = do(m, act("discard", player="Eva", values=[1]))
+    assert pile(m) == {"deck": 1, "discard": 0} and any("has run out" in e for e in events)
+
+
+# -- powers and potions -------------------------------------------------------------------------------------
+@pytest.mark.parametrize("setup, first_words", [
+    ([act("charge", location="other")], "Ana has charged this turn"),
+    ([act("adjust", counter="dungeon", delta=-4), act("hide", discard=[1], roll=3)], "Ana must charge"),
+    ([act("adjust", counter="dungeon", delta=-4), act("hide", discard=[1], roll=9)], "Ana escaped the dragon"),
+])
+def test_a_power_after_the_compulsory_action_is_refused_saying_when_powers_are_used(setup, first_words):
+    """«Al comienzo de cada turno, ANTES de elegir su acción obligatoria, el jugador activo puede optar por usar
+    el poder especial de su personaje.»"""
+    m = game()
+    do(m, *setup)
+    e = refused(m, act("power"), first_words)
+    assert "a power is used only at the start of a turn, before charging, hiding or crying" in str(e)
+    assert "el poder solo se usa al comienzo del turno" in e.args[0].translated(load_catalog("es"))
+
+
+def test_a_potion_is_played_on_the_own_turn_and_discarded():
+    """«Puedes jugar tantas pociones y talismanes como quieras en cualquier momento durante tu propio turno»
+    and «Una vez jugados, se descartan.» — even while a charge is compulsory."""
+    m = game()
+    do(m, act("adjust", counter="dungeon", delta=-4), act("hide", discard=[1], roll=3))
+    events = do(m, act("play", value=0), act("play", value=2))
+    assert P(m, "Ana")["cards"] == [3] and pile(m)["discard"] == 3
+    assert events == ["Ana plays a potion (0)", "Ana plays a potion (2)"]
+
+
+def test_only_the_cancel_potion_on_another_players_turn():
+    """«Solo la poción de anulación se puede jugar durante el turno de otro jugador (para cancelar una
+    poción).»"""
+    m = game()
+    do(m, act("play", value=2))  # Ana, her own turn
+    refused(m, act("play", player="Ben", value=1),
+            "it is Ana's turn: on another player's turn only the cancel potion may be played")
+    events = do(m, act("play", player="Ben", value=1, cancel=True))
+    assert events == ["Ben plays the cancel potion (1)"] and P(m, "Ben")["cards"] == [4, 2, 1]
+    refused(m, act("play", player="Cai", value=9, cancel=True), "holds no more treasure cards worth 9")
+
+
+def test_a_potion_waits_for_the_deal():
+    """«Preparar» comes first: nothing is played before the dealt hands are entered."""
+    m = Match(make_rules({"game": "dragon-run", "players": ["Ana", "Ben"], "options": {"hands": {"Ana": [1] * 4}}}))
+    refused(m, act("play", player="Ana", value=1), "first enter the 4 treasure cards dealt to Ben")
+
+
+@pytest.mark.parametrize("characters", [{"Ana": "Knight", "Ben": "Knight"}, {"Ana": "Knight", "Cai": " knight "}])
+def test_two_players_cannot_take_the_same_character(characters):
+    """«7 cartas de personaje» and «Distribuya una tarjeta de personaje a cada jugador»: one card each."""
+    with pytest.raises(SetupError, match="cannot both play Knight: there is one card of each character"):
+        game(characters=characters)
+    assert game(characters={"Ana": "Knight", "Ben": "Thief"}).state["players"][1]["character"] == "Thief"
+
+
+# -- talismans and the final count ---------------------------------------------------------------------------
+def test_talismans_in_play_count_at_the_end():
+    """«El Dragón pierde I Temper Point ... (Nota: si el dragón pierde su último punto de temperamento, el juego
+    termina) Vuelve a mezclar ...»: the game ends before the reshuffle that discards the talismans, and «Los
+    jugadores cuentan las monedas de oro en sus cartas del tesoro»."""
+    m = game(players=("Ana", "Ben"), hands={"Ana": [3, 2, 1, 0], "Ben": [4, 2, 1, 1]})
+    do(m, act("talisman", value=3))  # Ana: 3 in hand + 3 in play; Ben: 8 in hand
+    assert P(m, "Ana")["counters"]["treasure"] == 3 and P(m, "Ana")["talismans"] == [3]
+    do(m, act("adjust", counter="temper", delta=-4))
+    events = do(m, act("charge", location="dragon"))  # Ana injured, temper 0
+    v = m.view()
+    assert v["over"] and v["winners"] == ["Ben"]  # 8 against 6
+    assert P(m, "Ana")["talismans"] == [3]  # not discarded: no reshuffle at the end
+    assert ("Ana's talismans in play count with the treasure in hand (3): the game ends before the reshuffle "
+            "that would discard them") in events
+
+
+def test_a_talisman_in_play_can_decide_the_winner_and_the_tie_break():
+    """«El superviviente con el tesoro más valioso gana el juego. En caso de empate, el juego pasa al jugador
+    con la Carta del Tesoro más alta.» — a talisman in play is one of the player's treasure cards, here both
+    the points that tie and the highest card that breaks the tie (the last point lost to an escape)."""
+    m = game(players=("Ana", "Ben"), hands={"Ana": [3, 2, 1, 1], "Ben": [2, 2, 1, 1]})
+    do(m, act("talisman", value=3), act("adjust", counter="temper", delta=-4))
+    do(m, act("adjust", counter="dungeon", delta=-5), act("hide", discard=[1], roll=9))  # escaped: temper 0
+    # Ana: 2 + 1 in hand and 3 in play = 6, highest 3; Ben: 6 in hand, highest 2.
+    assert P(m, "Ana")["counters"]["treasure"] == 3 and P(m, "Ana")["talismans"] == [3]
+    assert m.view()["over"] and m.view()["winners"] == ["Ana"]
+
+
+def test_the_last_temper_point_does_not_reshuffle_the_dungeon_deck():
+    """«si el dragón pierde su último punto de temperamento, el juego termina»: no «Vuelve a mezclar» after it."""
+    m = game()
+    do(m, act("adjust", counter="temper", delta=-5), act("charge", location="other", then="pass"))
+    do(m, act("charge", location="dragon"))  # Ben: temper 0
+    assert m.state["over"] and m.state["table"]["dungeon"] == 8
+
+
+# -- hiding that cannot escape ------------------------------------------------------------------------------
+@pytest.mark.parametrize("left, warned", [(10, True), (9, True), (8, False)])
+def test_a_hide_that_cannot_escape_is_warned_not_refused(left, warned):
+    """«Si el resultado es mayor que el número de Cartas de Ubicación que quedan»: the d10's highest face is 9
+    («El lado 0 del dado indica una falla automática»), so with 9 or 10 left no roll escapes."""
+    m = game()
+    do(m, act("adjust", counter="dungeon", delta=left - 10))
+    events = do(m, act("hide", discard=[1], roll=9))
+    warning = (f"no face of the die beats {left} location cards left: Ana cannot escape and will have to charge")
+    assert (warning in events) is warned
+    assert turn(m)["phase"] == ("must_charge" if warned else "escaped")
+
+
+# -- messages for players -------------------------------------------------------------------------------------
+def test_a_treasure_hall_without_its_card_asks_for_the_card_drawn():
+    """«Salón del tesoro: Roba una carta de tesoro»: the device asks which one."""
+    e = refused(game(), act("charge", location="treasure_hall"),
+                r"the treasure hall: enter the value of the treasure card drawn there \(0–10\)")
+    assert "field" not in str(e)
+    assert e.args[0].translated(load_catalog("es")) == (
+        "la sala del tesoro: anota el valor de la carta de tesoro que se roba allí (0–10)")
+
+
+def test_a_die_face_marked_10_is_entered_as_0():
+    """«Nota: ¡ El lado 0 del dado indica una falla automática!»: the faces are 0–9."""
+    e = refused(game(), act("hide", discard=[1], roll=10), "a face marked 10 is entered as 0")
+    assert e.args[0].translated(load_catalog("es")) == (
+        "las caras del d10 son 0–9, no 10: una cara marcada 10 se anota como 0 (y el 0 siempre falla)")
+
+
+def test_a_dead_player_is_refused_with_one_wording():
+    """«Se reduce a cenizas y se elimina del juego»: the same sentence whatever the dead player tries."""
+    m = game()
+    do(m, act("adjust", player="Ben", counter="wounds", delta=2))
+    words = r"Ben is out of the game \(burnt to ashes by the dragon\): the dead do not act"
+    for entry in (act("charge", player="Ben", location="other"), act("power", player="Ben"),
+                  act("draw", player="Ben", value=3), act("discard", player="Ben", values=[1]),
+                  act("play", player="Ben", value=1, cancel=True)):
+        refused(m, entry, words)
+
+
+def test_the_ordinary_room_has_one_name():
+    """«Otras tarjetas de ubicación»: the script's `other` is "another room" in the history and the events,
+    "otra sala" in Spanish, as on the pod's buttons."""
+    m = game()
+    es = load_catalog("es")
+    assert m.rules.describe(act("charge", player="Ana", location="other")) == "Ana charges: another room"
+    said = m.rules.describe(act("charge", player="Ana", location="other", then="again"))
+    assert said == "Ana charges: another room, then takes another turn"
+    assert said.translated(es) == "Ana carga: otra sala y juega otro turno"
+    events = do(m, act("charge", location="other", then="pass"))
+    assert [e.translated(es) for e in events] == ["Ana carga hacia otra sala", "Ana pasa"]
