@@ -160,13 +160,20 @@ def test_technique_with_bonus_icon_grants_another_action_and_chains():
         assert m.view()["turn"]["actions_left"] == 1
     play(m, {"action": "technique"})
     assert m.view()["turn"] == {"player": "Ana", "number": 1, "actions_left": 0, "actions_taken": 4}
-    assert counters(m, "Ana")["hand"] == 1 and counters(m, "Ana")["discard"] == 4
+    # «La carta de técnica jugada va a la pila de descartes después de que se hayan resuelto sus
+    # efectos»: each technique reached the discard when the next action began; the last one is
+    # still being resolved.
+    assert counters(m, "Ana")["hand"] == 1 and counters(m, "Ana")["discard"] == 3
+    assert m.view()["in_play"] == 1
     refused(m, {"action": "technique", "bonus": True}, "no action left")
 
 
-def test_technique_that_goes_elsewhere_leaves_the_discard_alone():
-    m = play(match(), {"action": "technique", "to": "away"})
-    assert counters(m, "Ana")["hand"] == 4 and counters(m, "Ana")["discard"] == 0
+def test_technique_thrown_away_goes_to_the_market_discard_not_the_players():
+    """Fase de acción: «Cuando una carta te dice que tires algo, no va a tu propia pila de descarte.
+    En su lugar, las cartas basura se colocan en la pila de basura y las cartas de animales en la pila
+    de descarte del mercado» (a technique card is an animal card)."""
+    m = play(match(), {"action": "technique", "to": "away"}, {"action": "end_turn"})
+    assert counters(m, "Ana")["discard"] == 0 and m.state["table"]["market_discard"] == 1
 
 
 def test_end_turn_needs_one_action_then_the_next_player_starts_with_one():
@@ -259,12 +266,12 @@ def test_buying_moves_payment_to_discard_and_the_card_to_hand():
 
 def test_buying_needs_the_card_value_a_card_in_the_slot_and_the_cards_in_hand():
     m = match()
-    refused(m, {"action": "buy", "slot": 0, "paid": [2]}, "enter the value of the card in slot 0")
+    refused(m, {"action": "buy", "slot": 0, "paid": [2]}, "enter the value of the card at \\+0 \\(position 5 from the left\\)")
     play(m, {"action": "set_market", "slot": 0, "value": 2})
     refused(m, {"action": "buy", "slot": 0, "paid": [3], "value": 3}, "entered as a 2, not a 3")
     refused(m, {"action": "buy", "slot": 0, "paid": [1, 1, 1, 1, 1, 1]}, "5 cards in hand, not 6")
     play(m, {"action": "take", "player": "Ben", "slot": 1})
-    refused(m, {"action": "buy", "slot": 1, "paid": [2], "value": 2}, "slot 1 \\(\\+1\\) is empty")
+    refused(m, {"action": "buy", "slot": 1, "paid": [2], "value": 2}, "no card at \\+1 \\(position 4 from the left\\)")
     play(m, {"action": "buy", "slot": 3, "paid": [4, 2], "value": 3})  # value given inline
     assert counters(m, "Ana")["hand"] == 4
 
@@ -424,10 +431,18 @@ def test_seat_view_and_main_button_follow_the_turn():
     play(m, {"action": "draw_decks", "decks": DECKS3})
     view = rules.seat_view(m.state, "Ana")
     assert view["status"] == "your turn: 1 action" and view["counters"][0] == ["stall", 0]
-    assert rules.seat_view(m.state, "Ben")["status"] == "Ana's turn" and rules.seat_actions(m.state, "Ben") == []
-    play(m, rules.seat_actions(m.state, "Ana")[1]["action"])  # technique +1
+    assert rules.seat_view(m.state, "Ben")["status"] == "Ana's turn"
+    assert [i["label"] for i in rules.seat_actions(m.state, "Ben")] == ["market values"]  # only the cards
+
+    def offered(label):
+        return next(i["action"] for i in rules.seat_actions(m.state, "Ana") if i["label"] == label)
+
+    play(m, offered("technique +1"))
     assert rules.seat_view(m.state, "Ana")["table"][0] == ["actions", 1]
-    play(m, rules.seat_actions(m.state, "Ana")[0]["action"])  # technique
+    play(m, offered("technique"))
+    # The market's values come first (any seat may enter them), then the turn's own routine.
+    assert [i["label"] for i in rules.seat_actions(m.state, "Ana")][:2] == ["market values", "end turn"]
+    play(m, {"action": "set_market", "values": [2, 3, 4, 5, 2]})
     assert rules.seat_actions(m.state, "Ana")[0]["label"] == "end turn"
     play(m, rules.seat_actions(m.state, "Ana")[0]["action"])
     assert m.view()["turn"]["player"] == "Ben"

@@ -6,7 +6,7 @@ from typing import Any
 from ...errors import RuleError, SetupError
 from ...fields import Bool, Int, Ints, Player, Raw, Str
 from ...game import Game, Rng, action
-from ...messages import N_, _, listing, word
+from ...messages import N_, Msg, _, listing, word
 from ...spec import Counter, Option
 from ...state import Args, Txn
 from .words import _decks, _sum_words
@@ -24,9 +24,27 @@ MAX_VALUE = 20  # printed values are 1–5; effects may raise them a little
 PLAYER_PILES = ("hand", "deck", "discard")
 TABLE_PILES = ("market_deck", "market_discard")
 PILES = PLAYER_PILES + TABLE_PILES + (JUNK,)
+#: Where a played technique card goes once its effects are resolved (the ``technique`` action's "to"):
+#: its owner's discard pile, or thrown away ("away"): an animal card thrown away goes to the market discard.
+PLAYED_TO = {"discard": "discard", "away": "market_discard"}
+
+
+def slot_position(slot: int) -> int:
+    """Where market ``slot`` (its surcharge: 0 = rightmost) is counted from the left: 1 (slot 4) … 5 (slot 0)."""
+    return MARKET_SLOTS - slot
+
+
+def position_slot(position: int) -> int:
+    """The market slot (surcharge) of the card at ``position`` counted from the left (1 = leftmost = +4)."""
+    return MARKET_SLOTS - position
 
 
 # -- the rules as pure functions (also used by the UI without a journal) --------
+def where(slot: int) -> Msg:
+    """A market slot as the players see it: its surcharge and its place counted from the left."""
+    return _("+{slot} (position {position} from the left)", slot=slot, position=slot_position(slot))
+
+
 def slot_price(slot: int, value: int) -> int:
     """The price of a card of ``value`` in market ``slot`` (0 = rightmost, +0 … 4 = leftmost, +4)."""
     return value + slot
@@ -152,7 +170,11 @@ class DaleOfMerchantsRules(Game):
         state["decks"] = list(self.options["decks"])
         # Index = slot = surcharge; Preparar 3 deals the market right to left.
         state["market"] = [{"card": slot < dealt, "value": None} for slot in range(MARKET_SLOTS)]
-        state["turn"] = {"player": self.players[0], "number": 1, "actions_taken": 0}
+        # "played": where each technique card played this turn goes once its effects are resolved
+        # (Acción técnica: "La carta de técnica jugada va a la pila de descartes después de que se
+        # hayan resuelto sus efectos"); "techniques"/"bonuses": techniques played, bonus actions granted.
+        state["turn"] = {"player": self.players[0], "number": 1, "actions_taken": 0, "played": [],
+                         "techniques": 0, "bonuses": 0}
         state["payment_check"] = None
         for p in state["players"]:
             p["stacks"] = []
@@ -176,12 +198,109 @@ class DaleOfMerchantsRules(Game):
     @staticmethod
     def _check_action_left(t: Txn, who: str) -> None:
         if t.get(None, "actions") < 1:
+            turn = t.state["turn"]
+            if turn["techniques"] > turn["bonuses"]:
+                raise RuleError(_("{who} has no action left this turn: end the turn (end_turn); if the technique "
+                                  "played shows the bonus-action icon, add its action first ({example})", who=who,
+                                  example='{"action": "adjust", "counter": "actions", "delta": 1}'))
             raise RuleError(_("{who} has no action left this turn: end the turn (end_turn)", who=who))
 
-    @staticmethod
-    def _spend_action(t: Txn) -> None:
+    def _spend_action(self, t: Txn, who: str) -> None:
+        """A turn action begins: the techniques played before it are resolved (their cards go where they
+        go), and it spends one action."""
+        self._resolve_played(t, who)
         t.add(None, "actions", -1)
         t.state["turn"]["actions_taken"] += 1
+
+    @staticmethod
+    def _resolve_played(t: Txn, who: str) -> None:
+        """Acción técnica: the technique cards played go to the discard pile once their effects are
+        resolved, which is the moment the player takes another action or cleans up. A card thrown
+        away ("away") goes to the market discard ("las cartas de animales en la pila de descarte del
+        mercado")."""
+        played = t.state["turn"]["played"]
+        for to in played:
+            pile = PLAYED_TO[to]
+            t.add(None if pile in TABLE_PILES else who, pile, 1)
+        if played:
+            piles = listing(word("pile", PLAYED_TO[to]) for to in dict.fromkeys(played))
+            t.event(N_("the technique played goes to {piles}", "the {n} techniques played go to {piles}",
+                       len(played), piles=piles))
+        t.state["turn"]["played"] = []
+
+    @staticmethod
+    def _reshuffle(t: Txn, who: str) -> bool:
+        """Fase de limpieza 1: "Cada vez que tu mazo se agote y tú o cualquier otra persona necesite sacar
+        nuevas cartas de él, baraja tu pila de descarte": an empty deck takes the discard pile. True if it did."""
+        n = t.get(who, "discard")
+        if t.get(who, "deck") or not n:
+            return False
+        t.set(who, "discard", 0)
+        t.set(who, "deck", n)
+        t.event(N_("{who} shuffles the discard pile ({n} card) into a new deck",
+                   "{who} shuffles the discard pile ({n} cards) into a new deck", n, who=who))
+        return True
+
+    def _from_deck(self, t: Txn, who: str, count: int) -> int:
+        """Take up to ``count`` cards from the top of ``who``'s deck, reshuffling the discard pile when the
+        deck runs out; returns how many there were (Acción técnica, Nota: "realice la acción con la
+        cantidad máxima de cartas")."""
+        taken = 0
+        while taken < count:
+            self._reshuffle(t, who)
+            have = t.get(who, "deck")
+            if not have:
+                break
+            step = min(have, count - taken)
+            t.add(who, "deck", -step)
+            taken += step
+        return taken
+
+    def _slot(self, t: Txn, a: Args, *, required: bool = True) -> int | None:
+        """The market slot an action names: "slot" (its surcharge: 0 = the rightmost card, +0) or
+        "position" (as the players count the board: 1 = the leftmost card, 5 = the rightmost)."""
+        slot, position = a.raw("slot", None), a.raw("position", None)
+        if slot is not None and position is not None:
+            raise RuleError(_('{action}: give either "position" (counted from the left) or "slot" (the surcharge, '
+                              'counted from the right), not both', action=a.name))
+        if position is not None:
+            n = a.int("position", lo=None)
+            if not 1 <= n <= MARKET_SLOTS:
+                raise RuleError(_("{action}: positions count the market from the left, 1 (the leftmost card, +4) "
+                                  "to 5 (the rightmost, +0), not {n}", action=a.name, n=n))
+            return position_slot(n)
+        if slot is None:
+            if required:
+                raise RuleError(_('{action}: which market card? give "position" (1–5 from the left) or "slot" '
+                                  '(the surcharge: 0 is the rightmost card)', action=a.name))
+            return None
+        n = a.int("slot", lo=None)
+        if not 0 <= n < MARKET_SLOTS:
+            raise RuleError(_("{action}: slots count the surcharge from the right, 0 (the rightmost card, +0) to "
+                              "4 (the leftmost, +4), not {n}; to count from the left give \"position\" 1–5",
+                              action=a.name, n=n))
+        return n
+
+    def _clean_up(self, t: Txn, who: str, draw_to: int) -> None:
+        """Fase de limpieza: draw up to ``draw_to``, refill the market; the next player starts with one action."""
+        self._resolve_played(t, who)
+        self._draw(t, who, max(0, draw_to - t.get(who, "hand")), junk=True)
+        new = self._refill_market(t)
+        if new:
+            t.event(N_("new market card at {slots}: enter its value (set_market)",
+                       "new market cards at {slots}: enter their values (set_market)", len(new),
+                       slots=listing(where(s) for s in sorted(new, reverse=True))))
+        turn = t.state["turn"]
+        turn["player"] = t.next_in_game(who)
+        turn["number"] += 1
+        turn["actions_taken"] = 0
+        turn["techniques"] = turn["bonuses"] = 0
+        t.set(None, "actions", 1)
+
+    def _then_clean_up(self, t: Txn, a: Args, who: str) -> None:
+        """``"clean_up": true`` on a turn action: the clean-up follows at once (the turn's action is done)."""
+        if a.bool("clean_up", False) and not any(p["counters"]["stall"] >= STALL_STACKS for p in t.players):
+            self._clean_up(t, who, HAND_SIZE)
 
     @staticmethod
     def _need_in_hand(t: Txn, who: str, count: int, why: str) -> None:
@@ -209,12 +328,7 @@ class DaleOfMerchantsRules(Game):
         """
         drawn = junked = 0
         for _step in range(count):
-            if t.get(who, "deck") == 0 and t.get(who, "discard") > 0:
-                n = t.get(who, "discard")
-                t.set(who, "discard", 0)
-                t.set(who, "deck", n)
-                t.event(N_("{who} shuffles the discard pile ({n} card) into a new deck",
-                           "{who} shuffles the discard pile ({n} cards) into a new deck", n, who=who))
+            self._reshuffle(t, who)
             if t.get(who, "deck") > 0:
                 t.add(who, "deck", -1)
                 drawn += 1
@@ -262,7 +376,7 @@ class DaleOfMerchantsRules(Game):
     def _market_cell(t: Txn, slot: int) -> dict[str, Any]:
         cell: dict[str, Any] = t.state["market"][slot]
         if not cell["card"]:
-            raise RuleError(_("market slot {slot} (+{slot}) is empty", slot=slot))
+            raise RuleError(_("the market has no card at {where}", where=where(slot)))
         return cell
 
     @staticmethod
@@ -323,11 +437,13 @@ class DaleOfMerchantsRules(Game):
     @action("set_market", fields=(
         Raw("values"),
         Int("slot", required=False, lo=0, hi=4),
+        Int("position", required=False, lo=1, hi=5),
         Int("value", required=False, lo=0, hi=20),
     ))
     def _set_market(self, t: Txn, a: Args) -> None:
-        """Enter the values of the market cards: {"slot": k, "value": v} for one card, or
-        {"values": [...]} for the five slots left to right (slot 4 first; null = leave as it is)."""
+        """Enter the values of the market cards: {"position": p, "value": v} (p counted from the left,
+        1–5) or {"slot": k, "value": v} (k the surcharge, 0 = rightmost) for one card, or {"values": [...]}
+        for the five cards left to right (null = leave as it is)."""
         self._need_decks(t)
         if a.has("values"):
             values = a.raw("values")
@@ -335,11 +451,13 @@ class DaleOfMerchantsRules(Game):
                     or any(v is not None and (isinstance(v, bool) or not isinstance(v, int)) for v in values)):
                 raise RuleError(_("set_market: 'values' must list the {slots} slots left to right, a whole number "
                                   "or null each, not {values!r}", slots=MARKET_SLOTS, values=values))
-            if a.has("slot") or a.has("value"):
+            if a.has("slot") or a.has("value") or a.has("position"):
                 raise RuleError(_('set_market: give either "values" for all slots, or "slot" and "value"'))
             pairs = [(MARKET_SLOTS - 1 - i, v) for i, v in enumerate(values) if v is not None]
         else:
-            pairs = [(a.int("slot", lo=0, hi=MARKET_SLOTS - 1), a.int("value", lo=0, hi=MAX_VALUE))]
+            slot = self._slot(t, a)
+            assert slot is not None
+            pairs = [(slot, a.int("value", lo=0, hi=MAX_VALUE))]
         for slot, value in pairs:
             if not 0 <= value <= MAX_VALUE:
                 raise RuleError(_("set_market: a card's value is 0–{most}, not {value}", most=MAX_VALUE, value=value))
@@ -351,14 +469,18 @@ class DaleOfMerchantsRules(Game):
     @action("buy", fields=(
         Player("player", required=False),
         Int("slot", lo=0, hi=4),
+        Int("position", required=False, lo=1, hi=5),
         Ints("paid", lo=0),
         Int("value", required=False, lo=0, hi=20),
+        Bool("clean_up"),
     ))
     def _buy(self, t: Txn, a: Args) -> None:
-        """Market action: buy the card in "slot", paying with cards of the values "paid" from hand.
-        "value" enters the card's value if it is not entered yet. Refused by the overpay rule."""
+        """Market action: buy the market card at "position" (1–5 from the left) or "slot" (its surcharge,
+        0 = rightmost), paying with cards of the values "paid" from hand. "value" enters the card's value
+        if it is not entered yet. Refused by the overpay rule. "clean_up": the clean-up follows at once."""
         who = self._active(t, a)
-        slot = a.int("slot", lo=0, hi=MARKET_SLOTS - 1)
+        slot = self._slot(t, a)
+        assert slot is not None
         paid = a.ints("paid", lo=0)
         value = a.int("value", None, lo=0, hi=MAX_VALUE)
         self._check_action_left(t, who)
@@ -366,86 +488,96 @@ class DaleOfMerchantsRules(Game):
         if value is None:
             value = cell["value"]
             if value is None:
-                raise RuleError(_('enter the value of the card in slot {slot} first (set_market, or "value")', slot=slot))
+                raise RuleError(_('enter the value of the card at {where} first (set_market, or "value")',
+                                  where=where(slot)))
         elif cell["value"] is not None and cell["value"] != value:
-            raise RuleError(_("the card in slot {slot} was entered as a {entered}, not a {value}; correct it with "
-                              "set_market", slot=slot, entered=cell["value"], value=value))
+            raise RuleError(_("the card at {where} was entered as a {entered}, not a {value}; correct it with "
+                              "set_market", where=where(slot), entered=cell["value"], value=value))
         self._need_in_hand(t, who, len(paid), "to pay with")
         price = slot_price(slot, value)
         ok, why = payment_verdict(price, paid)
         if not ok:
             raise RuleError(_("{who} cannot buy the card in slot {slot}: {why}", who=who, slot=slot, why=why))
-        self._spend_action(t)
+        self._spend_action(t, who)
         # The cards paid go to the discard pile, the card bought to the hand.
         t.add(who, "hand", 1 - len(paid))
         t.add(who, "discard", len(paid))
         t.state["market"][slot] = {"card": False, "value": None}
-        t.event(_("{who} buys the {value} in slot {slot}: {why}", who=who, value=value, slot=slot, why=why))
+        t.event(_("{who} buys the {value} at {where}: {why}", who=who, value=value, where=where(slot), why=why))
+        self._then_clean_up(t, a, who)
 
     @action("check_payment", fields=(
         Ints("paid", lo=0),
         Int("slot", required=False, lo=0, hi=4),
+        Int("position", required=False, lo=1, hi=5),
         Int("price", required=False, lo=0),
     ))
     def _check_payment(self, t: Txn, a: Args) -> None:
-        """Ask the referee whether cards of the values "paid" may pay "price" (or the price of
-        market "slot"); the verdict and its reason are shown as payment_check. Changes nothing else."""
+        """Ask the referee whether cards of the values "paid" may pay "price" (or the price of the market
+        card at "position" or "slot"); the verdict and its reason are shown as payment_check. Changes
+        nothing else."""
         paid = a.ints("paid", lo=0)
-        if a.has("slot"):
+        slot = self._slot(t, a, required=False)
+        if slot is not None:
             if a.has("price"):
                 raise RuleError(_('check_payment: give either "price" or "slot"'))
-            slot = a.int("slot", lo=0, hi=MARKET_SLOTS - 1)
             cell = self._market_cell(t, slot)
             if cell["value"] is None:
-                raise RuleError(_("enter the value of the card in slot {slot} first (set_market)", slot=slot))
+                raise RuleError(_("enter the value of the card at {where} first (set_market)", where=where(slot)))
             price = slot_price(slot, cell["value"])
         else:
             price = a.int("price", lo=0)
         ok, why = payment_verdict(price, paid)
         t.state["payment_check"] = {"price": price, "paid": list(paid), "ok": ok, "reason": why}
-        t.event(("accepted: " if ok else "refused: ") + why)
+        t.event(_("accepted: {why}", why=why) if ok else _("refused: {why}", why=why))
 
     @action("take", fields=(
         Player("player"),
         Int("slot", lo=0, hi=4),
+        Int("position", required=False, lo=1, hi=5),
         Str("to", default="hand", choices=("hand", "discard", "deck", "market_discard")),
     ))
     def _take(self, t: Txn, a: Args) -> None:
-        """A card effect takes the card in market "slot" for "player" ("to": hand, discard or deck),
-        or throws it away ("to": "market_discard"). The slot stays empty until clean-up."""
+        """A card effect takes the market card at "position" (1–5 from the left) or "slot" (0 = rightmost)
+        for "player" ("to": hand, discard or deck), or throws it away ("to": "market_discard"). The slot
+        stays empty until clean-up."""
         self._need_decks(t)
         who = a.player("player")
-        slot = a.int("slot", lo=0, hi=MARKET_SLOTS - 1)
+        slot = self._slot(t, a)
+        assert slot is not None
         to = a.str("to", "hand", choices=("hand", "discard", "deck", "market_discard"))
         self._market_cell(t, slot)
         t.state["market"][slot] = {"card": False, "value": None}
         if to == "market_discard":
             t.add(None, "market_discard", 1)
-            t.event(_("the card in slot {slot} goes to the market discard pile", slot=slot))
+            t.event(_("the card at {where} goes to the market discard pile", where=where(slot)))
         else:
             t.add(who, to, 1)
-            t.event(_("{who} takes the card in slot {slot} ({pile})", who=who, slot=slot, pile=word("pile", to)))
+            t.event(_("{who} takes the card at {where} ({pile})", who=who, where=where(slot), pile=word("pile", to)))
 
     # -- the other actions of a turn ----------------------------------------------
     @action("technique", fields=(
         Player("player", required=False),
         Bool("bonus"),
-        Str("to", default="discard", choices=("discard", "away")),
+        Str("to", default="discard", choices=tuple(PLAYED_TO)),
     ))
     def _technique(self, t: Txn, a: Args) -> None:
         """Technique action: play a technique card from hand. "bonus": true when it shows the
-        bonus-action icon (one more action this turn, chaining). "to": "discard" (default) or
-        "away" when the card says it goes elsewhere."""
+        bonus-action icon (one more action this turn, chaining). The card goes to the discard pile
+        once its effects are resolved (at the next action or the clean-up); "to": "away" when the
+        card says to throw it away: it goes to the market discard."""
         who = self._active(t, a)
         bonus = a.bool("bonus", False)
-        to = a.str("to", "discard", choices=("discard", "away"))
+        to = a.str("to", "discard", choices=tuple(PLAYED_TO))
         self._check_action_left(t, who)
         self._need_in_hand(t, who, 1, "to play")
-        self._spend_action(t)
+        self._spend_action(t, who)
         t.add(who, "hand", -1)
-        if to == "discard":
-            t.add(who, "discard", 1)
+        turn = t.state["turn"]
+        turn["played"].append(to)
+        turn["techniques"] += 1
         if bonus:
+            turn["bonuses"] += 1
             t.add(None, "actions", 1)
             t.event(N_("{who} plays a technique with a bonus action: {n} action left",
                        "{who} plays a technique with a bonus action: {n} actions left", t.get(None, "actions"), who=who))
@@ -457,11 +589,13 @@ class DaleOfMerchantsRules(Game):
         Ints("values", lo=0),
         Raw("set", required=True),
         Int("stack", required=False, lo=1, hi=8),
+        Bool("clean_up"),
     ))
     def _stall(self, t: Txn, a: Args) -> None:
         """Stall action: build the next stack from hand: "values" of its cards and "set" (one animal
         deck's name, or one name per card). Optional "stack" confirms its number. Stack n must total
-        exactly n, one animal set, no junk; stacks are built in order, each in one action."""
+        exactly n, one animal set, no junk; stacks are built in order, each in one action.
+        "clean_up": the clean-up follows at once."""
         who = self._active(t, a)
         values = a.ints("values", lo=0)
         sets = self._sets(a, len(values))
@@ -476,24 +610,27 @@ class DaleOfMerchantsRules(Game):
         if not ok:
             raise RuleError(_("{who} cannot build stack {number}: {why}", who=who, number=number, why=why))
         self._need_in_hand(t, who, len(values), "for this stack")
-        self._spend_action(t)
+        self._spend_action(t, who)
         t.add(who, "hand", -len(values))
         t.player(who)["stacks"].append({"set": sets[0], "values": list(values)})
         t.add(who, "stall", 1)
         t.event(_("{who} builds stack {number}: {deck} {values}", who=who, number=number, deck=word("deck", sets[0]),
                   values=_sum_words(values)))
+        self._then_clean_up(t, a, who)
 
-    @action("inventory", fields=(Player("player", required=False), Int("count", lo=0)))
+    @action("inventory", fields=(Player("player", required=False), Int("count", lo=0), Bool("clean_up")))
     def _inventory(self, t: Txn, a: Args) -> None:
-        """Inventory action: discard "count" cards (any number, 0 too) from hand to the discard pile."""
+        """Inventory action: discard "count" cards (any number, 0 too) from hand to the discard pile.
+        "clean_up": the clean-up follows at once."""
         who = self._active(t, a)
         count = a.int("count", lo=0)
         self._check_action_left(t, who)
         self._need_in_hand(t, who, count, "to discard")
-        self._spend_action(t)
+        self._spend_action(t, who)
         t.add(who, "hand", -count)
         t.add(who, "discard", count)
         t.event(N_("{who} discards {n} card", "{who} discards {n} cards", count, who=who))
+        self._then_clean_up(t, a, who)
 
     @action("end_turn", fields=(Player("player", required=False), Int("draw_to", default=5, lo=0, hi=20)))
     def _end_turn(self, t: Txn, a: Args) -> None:
@@ -501,19 +638,9 @@ class DaleOfMerchantsRules(Game):
         market, and the next player on the left starts with one action."""
         who = self._active(t, a)
         draw_to = a.int("draw_to", HAND_SIZE, lo=0, hi=MAX_VALUE)
-        turn = t.state["turn"]
-        if turn["actions_taken"] == 0:
+        if t.state["turn"]["actions_taken"] == 0:
             raise RuleError(_("{who} must take an action first: market (buy), technique, stall or inventory", who=who))
-        self._draw(t, who, max(0, draw_to - t.get(who, "hand")), junk=True)
-        new = self._refill_market(t)
-        if new:
-            t.event(N_("new market card in slot {slots}: enter its value (set_market)",
-                       "new market cards in slots {slots}: enter their values (set_market)", len(new),
-                       slots=listing(str(s) for s in sorted(new, reverse=True))))
-        turn["player"] = t.next_in_game(who)
-        turn["number"] += 1
-        turn["actions_taken"] = 0
-        t.set(None, "actions", 1)
+        self._clean_up(t, who, draw_to)
 
     # -- card effects ----------------------------------------------------------
     @action("draw", fields=(Player("player"), Int("count", lo=1)))
@@ -530,19 +657,33 @@ class DaleOfMerchantsRules(Game):
         Str("from", choices=("hand", "deck", "discard", "market_deck", "market_discard", "junk")),
         Str("to", choices=("hand", "deck", "discard", "market_deck", "market_discard", "junk")),
         Int("count", lo=1),
+        Player("from_player", required=False),
     ))
     def _move(self, t: Txn, a: Args) -> None:
         """A card effect moves "count" cards of "player" "from" one pile "to" another: hand, deck,
-        discard (the player's), market_deck, market_discard, junk (the junk pile, unlimited)."""
+        discard (the player's), market_deck, market_discard, junk (the junk pile, unlimited).
+        "from_player": the "from" pile is that player's (taking another player's card). Cards taken
+        from an empty deck come from the reshuffled discard pile; when both run out, as many as
+        there were."""
         who = a.player("player")
         src = a.str("from", choices=PILES)
         dst = a.str("to", choices=PILES)
         count = a.int("count", lo=1)
+        giver = a.player("from_player", who)
+        if giver != who:
+            if src not in PLAYER_PILES:
+                raise RuleError(_("move: \"from_player\" names whose {piles} the cards come from, not the {pile}",
+                                  piles=listing(word("pile", p) for p in PLAYER_PILES), pile=word("pile", src)))
+            self._move_between(t, giver, src, who, dst, count)
+            return
         if src == dst:
             raise RuleError(_("move: cards from {pile} to {pile} go nowhere", pile=word("pile", src)))
         if JUNK in (src, dst) and (src in TABLE_PILES or dst in TABLE_PILES):
             raise RuleError(_("junk never goes to or comes from the market: thrown-away junk goes to the junk pile"))
-        if src != JUNK:
+        moved = count
+        if src == "deck":
+            moved = self._take_from_deck(t, who, count)
+        elif src != JUNK:
             owner = None if src in TABLE_PILES else who
             have = t.get(owner, src)
             if count > have:
@@ -555,13 +696,47 @@ class DaleOfMerchantsRules(Game):
                                    pile=word("pile", src), count=count))
             t.add(owner, src, -count)
         if dst != JUNK:
-            t.add(None if dst in TABLE_PILES else who, dst, count)
-        t.event(N_("{who}: {n} card from {source} to {target}", "{who}: {n} cards from {source} to {target}", count,
+            t.add(None if dst in TABLE_PILES else who, dst, moved)
+        t.event(N_("{who}: {n} card from {source} to {target}", "{who}: {n} cards from {source} to {target}", moved,
                    who=who, source=word("pile", src), target=word("pile", dst)))
+
+    def _move_between(self, t: Txn, owner: str, src: str, who: str, dst: str, count: int) -> None:
+        """Acción técnica, Nota («robar, tomar o intercambiar»): ``who`` takes ``count`` cards from
+        ``owner``'s ``src`` pile into their own ``dst`` pile (or throws them away), in one action; an
+        empty deck takes the owner's reshuffled discard pile first; as many as there are."""
+        if src == "deck":
+            taken = self._take_from_deck(t, owner, count)
+        else:
+            have = t.get(owner, src)
+            if not have:
+                raise RuleError(_("{who} has no card in {pile}", who=owner, pile=word("pile", src)))
+            taken = min(have, count)
+            if taken < count:
+                t.event(_("{who} has only {taken} in {pile}", who=owner, taken=taken, pile=word("pile", src)))
+            t.add(owner, src, -taken)
+        if dst != JUNK:
+            t.add(None if dst in TABLE_PILES else who, dst, taken)
+        t.event(N_("{who} takes {n} card from {owner}'s {pile} ({target})",
+                   "{who} takes {n} cards from {owner}'s {pile} ({target})", taken, who=who, owner=owner,
+                   pile=word("pile", src), target=word("pile", dst)))
+
+    def _take_from_deck(self, t: Txn, who: str, count: int) -> int:
+        """``count`` cards off ``who``'s deck for a card effect: reshuffled as needed, as many as there are
+        (refused when deck and discard pile are both empty)."""
+        if not t.get(who, "deck") and not t.get(who, "discard"):
+            raise RuleError(_("{who}'s deck and discard pile are both empty: there is no card to take", who=who))
+        taken = self._from_deck(t, who, count)
+        if taken < count:
+            t.event(_("{who}'s deck and discard pile ran out: only {taken} of {count}", who=who, taken=taken,
+                      count=count))
+        return taken
 
     # -- generic corrections ---------------------------------------------------------
     def adjust(self, t: Txn, who: str | None, counter: str, delta: int) -> int:
         applied = super().adjust(t, who, counter, delta)
+        if who is None and counter == "actions" and applied > 0:
+            # An action added by hand: the bonus action of a technique entered without "bonus".
+            t.state["turn"]["bonuses"] += applied
         if who is not None and counter == "stall":
             # A corrected count keeps the recorded stacks in step: a stack added by
             # hand is recorded without its cards (null); one taken away is dropped.
@@ -574,6 +749,12 @@ class DaleOfMerchantsRules(Game):
     def transfer(self, t: Txn, giver: str, taker: str, counter: str, amount: int) -> int:
         if counter == "stall":
             raise RuleError(_("a stall stack cannot change hands; correct a count with adjust"))
+        if counter == "deck":
+            # Fase de limpieza 1: "tú o cualquier otra persona necesite sacar nuevas cartas de él":
+            # cards taken from an empty deck come from the giver's reshuffled discard pile.
+            taken = self._take_from_deck(t, giver, amount)
+            t.add(taker, "deck", taken)
+            return taken
         return super().transfer(t, giver, taker, counter, amount)
 
     def consequences(self, t: Txn) -> None:

@@ -26,7 +26,37 @@ class DaleOfMerchantsWords(Game):
 
     @classmethod
     def starter_hint(cls, options: dict[str, Any]) -> Msg | None:
-        return _("The shrewdest merchant starts")
+        # Preparar: «El jugador que se despertó más temprano hoy debería comenzar el juego. Al jugar
+        # juegos consecutivos, uno de los perdedores debe ser el jugador inicial del próximo juego.»
+        return _("Whoever woke up earliest today starts; in a rematch, a loser of the last game starts")
+
+    def rematch(self, state: dict[str, Any], starter: str | None = None) -> dict[str, Any]:
+        """The setup of the next game after the finished game ``state``: the same players in the same
+        seats and the same options, with a loser first (Preparar: «uno de los perdedores debe ser el
+        jugador inicial del próximo juego»).
+
+        ``starter``: the loser the table chooses; None: the first loser on the winner's left. The
+        players' order is kept, turned so that the starter comes first (play goes on to the left as
+        before). Refused (SetupError) before the game is over, for a winner or an unknown name. The
+        app's end screen may offer it as "rematch"; the result is an ordinary setup
+        (``{"game", "players", "options"}``).
+        """
+        from ...errors import SetupError
+
+        if not state["over"]:
+            raise SetupError(_("a rematch follows a finished game"))
+        names = [p["name"] for p in state["players"]]
+        winners = set(state["winners"])
+        if starter is None:
+            first_winner = next((i for i, n in enumerate(names) if n in winners), 0)
+            starter = next((names[(first_winner + k) % len(names)] for k in range(1, len(names) + 1)
+                            if names[(first_winner + k) % len(names)] not in winners), names[0])
+        if starter not in names:
+            raise SetupError(_("{who} did not play the last game", who=starter))
+        if starter in winners and len(winners) < len(names):
+            raise SetupError(_("one of the losers starts the next game, not {who}", who=starter))
+        i = names.index(starter)
+        return {"game": self.id, "players": names[i:] + names[:i], "options": dict(self.options)}
 
     def describe(self, action: dict[str, Any]) -> str:
         from .rules import PILES  # at call time: rules.py imports this module's helpers
@@ -37,9 +67,15 @@ class DaleOfMerchantsWords(Game):
         def by(what: str) -> str:
             return _("{who}: {action}", who=who, action=what) if isinstance(who, str) else what
 
+        def then(text: str) -> str:
+            return _("{action}, then clean-up", action=text) if action.get("clean_up") is True else text
+
+        if name == "buy" and "position" in action:
+            return by(then(_("buy the card at position {position} from the left, paying {paid}",
+                             position=action.get("position"), paid=_sum_words(action.get("paid") or []))))
         if name == "buy":
-            return by(_("buy the card in slot {slot}, paying {paid}", slot=action.get("slot"),
-                        paid=_sum_words(action.get("paid") or [])))
+            return by(then(_("buy the card in slot {slot}, paying {paid}", slot=action.get("slot"),
+                             paid=_sum_words(action.get("paid") or []))))
         if name == "stall":
             deck = action.get("set")
             if isinstance(deck, str):
@@ -47,11 +83,12 @@ class DaleOfMerchantsWords(Game):
             elif isinstance(deck, list) and all(isinstance(d, str) for d in deck):  # one name per card: ['a', 'b']
                 quoted = [_("'{deck}'", deck=word("deck", d)) for d in deck]
                 deck = _("[{decks}]", decks=listing(quoted))
-            return by(_("build a stack: {deck} {values}", deck=deck, values=_sum_words(action.get("values") or [])))
+            return by(then(_("build a stack: {deck} {values}", deck=deck,
+                             values=_sum_words(action.get("values") or []))))
         if name == "technique":
             return by(_("play a technique with a bonus action") if action.get("bonus") else _("play a technique"))
         if name == "inventory":
-            return by(_("discard {count} (inventory)", count=action.get("count")))
+            return by(then(_("discard {count} (inventory)", count=action.get("count"))))
         if name == "end_turn":
             return by(_("end the turn (clean-up)"))
         if name == "draw_decks":
@@ -65,6 +102,17 @@ class DaleOfMerchantsWords(Game):
         # The card effects and the single market entry read as the generic "action (field=value, ...)";
         # in the usual field order they are whole templates, so that they translate.
         fields = [k for k in action if k not in ("action", "player")]
+        if name == "set_market" and sorted(fields) == ["position", "value"]:
+            return _("market card at position {position} from the left: {value}", position=action["position"],
+                     value=action["value"])
+        if name == "take" and fields[:1] == ["position"] and action.get("to", "hand") in PILES:
+            return by(_("take the market card at position {position} from the left ({pile})",
+                        position=action["position"], pile=word("pile", action.get("to", "hand"))))
+        if name == "move" and isinstance(action.get("from_player"), str) and all(
+                action.get(k) in PILES for k in ("from", "to")):
+            return by(_("take {count} from {owner}'s {source} ({target})", count=action.get("count"),
+                        owner=action["from_player"], source=word("pile", action["from"]),
+                        target=word("pile", action["to"])))
         if name == "set_market" and fields == ["slot", "value"]:
             return by(_("set_market (slot={slot}, value={value})", slot=action["slot"], value=action["value"]))
         if name == "draw" and fields == ["count"]:

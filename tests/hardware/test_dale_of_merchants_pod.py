@@ -1,0 +1,165 @@
+"""Dale of Merchants from the acting player's own pod, at the level of the game's hooks: what each
+routine action asks (``seat_actions`` with their "ask" lists, ``pod_field``) and what the pod's
+grammar makes of it (``grammar.menu``/``grammar.asks``). No button sequences: the press counts
+belong to the grammar; here, the number of steps and where each starts.
+"""
+from __future__ import annotations
+
+from tablekeeper.engine import Match, make_rules
+from tablekeeper.hardware import grammar as g
+
+GAME = "dale-of-merchants"
+DECKS = ["macaws", "pandas", "raccoons"]
+
+
+def table(players=("Ana", "Ben"), actions=(), **options) -> Match:
+    m = Match(make_rules({"game": GAME, "players": list(players), "options": {"decks": DECKS, **options}}))
+    for a in actions:
+        m.apply(a)
+    return m
+
+
+def seat_item(m: Match, who: str, label: str) -> g.Item:
+    item = next(i for i in g.menu(m.rules, m.state, who) if i.kind == g.SEAT and str(i.label) == label)
+    return item
+
+
+def steps(m: Match, who: str, item: g.Item) -> tuple[g.Ask, ...]:
+    found = g.asks(m.rules, m.state, who, item)
+    assert found is not None, f"{item.label}: the pod cannot ask it"
+    return found
+
+
+def as_started(m: Match, who: str, item: g.Item, **entered) -> dict:
+    """The action the pod sends when every step is left where it starts, but those ``entered``."""
+    s = steps(m, who, item)
+    values = {a.field.name: a.start(item.action.get(a.field.name)) for a in s}
+    values.update(entered)
+    return g.complete(item, s, values)
+
+
+OPENING = [{"action": "set_market", "values": [3, 4, 2, 5, 2]}]
+
+
+def test_the_opening_deal_is_one_list_of_five_values_on_any_pod():
+    """Preparar 3: «Roba 5 cartas del mazo de mercado y colócalas en el tablero»: the five values,
+    left to right, in one step (the "values" list a pod could not enter before)."""
+    m = table()
+    for who in ("Ana", "Ben"):
+        item = g.menu(m.rules, m.state, who)[0]
+        (ask,) = steps(m, who, item)
+        assert (str(item.label), ask.field.name, ask.step) == ("market values", "values", g.LIST)
+    action = as_started(m, "Ben", g.menu(m.rules, m.state, "Ben")[0], values=(3, 4, 2, 5, 2))
+    assert action == OPENING[0]
+    g.dry_run(m.rules, m.state, action)
+
+
+def test_the_decks_are_drawn_from_a_pod_with_nothing_to_ask():
+    """Preparar: «Elige tantos mazos de animales como jugadores, más un mazo»: the device draws them."""
+    m = Match(make_rules({"game": GAME, "players": ["Ana", "Ben"]}))
+    item = g.menu(m.rules, m.state, "Ben")[0]
+    assert item.action == {"action": "draw_decks"} and steps(m, "Ben", item) == ()
+    after, _events = g.dry_run(m.rules, m.state, item.action)
+    assert len(after["decks"]) == 3
+
+
+def test_a_buy_is_one_item_per_market_card_counted_from_the_left_asking_only_the_values_paid():
+    """Acción de mercado: «El precio de la tarjeta más a la derecha en el mercado es igual a su valor.
+    Moviéndose hacia la izquierda, los precios aumentan»: each card is offered by its place from the
+    left and its price, cheapest first, paid with junk as far as the hand goes; «La limpieza ocurre
+    después de que el jugador haya realizado la acción elegida»: the clean-up follows."""
+    m = table(actions=OPENING)  # left to right 3 4 2 5 2: prices 7 7 4 6 2
+    buys = [i for i in g.menu(m.rules, m.state, "Ana") if i.kind == g.SEAT and i.action["action"] == "buy"]
+    assert [str(i.label) for i in buys] == ["buy card 5: 2", "buy card 3: 4", "buy card 4: 6", "buy card 2: 7",
+                                           "buy card 1: 7"]  # a tie: the rightmost first
+    first = g.menu(m.rules, m.state, "Ana")[0]
+    assert first == buys[0]
+    (paid,) = steps(m, "Ana", first)
+    assert (paid.field.name, paid.step, paid.start(first.action["paid"])) == ("paid", g.LIST, (1, 1))
+    action = as_started(m, "Ana", first)
+    assert action == {"action": "buy", "player": "Ana", "slot": 0, "paid": [1, 1], "clean_up": True}
+    g.dry_run(m.rules, m.state, action)  # checked before it is made
+    m.apply(action)
+    assert m.state["turn"]["player"] == "Ben"  # cleaned up in the same step
+    # Another card: its own item; the player enters the values paid.
+    m2 = table(actions=OPENING)
+    third = as_started(m2, "Ana", seat_item(m2, "Ana", "buy card 3: 4"), paid=(3, 1))
+    m2.apply(third)
+    assert m2.state["market"][2]["value"] == 4 and m2.state["players"][0]["counters"]["discard"] == 2
+
+
+def test_the_new_market_card_is_asked_first_on_every_pod_the_moment_it_is_turned_up():
+    """Fase de limpieza 2: «Saca nuevas cartas del mazo del mercado y llena los espacios con ellas de
+    derecha a izquierda»: its value is the next thing to enter, by whoever reads it."""
+    m = table(actions=OPENING + [{"action": "buy", "slot": 0, "paid": [1, 1], "clean_up": True}])
+    for who in ("Ana", "Ben"):
+        item = g.menu(m.rules, m.state, who)[0]
+        (ask,) = steps(m, who, item)
+        assert str(item.label) == "new card 1" and item.action["slot"] == 4 and ask.field.name == "value"
+    m.apply(as_started(m, "Ana", g.menu(m.rules, m.state, "Ana")[0], value=3))
+    assert m.state["market"][4]["value"] == 3
+    assert str(g.menu(m.rules, m.state, "Ben")[0].label).startswith("buy card")
+
+
+def test_a_stall_stack_asks_its_values_and_set_starting_at_the_stack_number():
+    """Acción de puesto: «El valor total de su primera pila debe ser exactamente 1, el siguiente 2»."""
+    m = table(actions=OPENING + [{"action": "stall", "set": "pandas", "values": [1], "clean_up": True},
+                                 {"action": "inventory", "count": 0, "clean_up": True}])
+    item = seat_item(m, "Ana", "stack 2")
+    values, deck = steps(m, "Ana", item)
+    assert (values.field.name, values.step, values.start(item.action["values"])) == ("values", g.LIST, (2,))
+    assert (deck.field.name, deck.step, deck.start(item.action["set"])) == ("set", g.CHOICE, "pandas")
+    assert deck.options == tuple(DECKS)
+    m.apply(as_started(m, "Ana", item))
+    assert m.state["players"][0]["counters"]["stall"] == 2 and m.state["turn"]["player"] == "Ben"
+
+
+def test_routine_items_ask_at_most_two_steps_and_never_the_clean_up_or_the_card_twice():
+    """The pod asks the player's choices only: the card is the item, the clean-up is the item's."""
+    m = table(actions=OPENING)
+    for item in g.menu(m.rules, m.state, "Ana"):
+        asked = [a.field.name for a in g.asks(m.rules, m.state, "Ana", item) or ()]
+        assert "position" not in asked and "clean_up" not in asked
+        if item.kind == g.SEAT:
+            assert len(asked) <= 2 and "slot" not in asked
+
+
+def test_while_a_market_card_waits_for_its_value_it_is_asked_before_buying_or_building():
+    """Fase de limpieza 2 turns a card up; its price is what the next buy is checked against."""
+    m = table(actions=[{"action": "set_market", "values": [3, 2, None, None, None]}])
+    labels = [str(i["label"]) for i in m.rules.seat_actions(m.state, "Ana")]
+    assert labels == ["new card 3", "technique", "technique +1", "discard"]
+
+
+def test_inventory_discards_any_number_from_the_pod():
+    """Acción de inventario: «descarta cualquier cantidad de cartas de tu mano»."""
+    m = table(actions=OPENING)
+    item = seat_item(m, "Ana", "discard")
+    (count,) = steps(m, "Ana", item)
+    assert count.field.name == "count" and count.start(item.action["count"]) == 1
+    m.apply(as_started(m, "Ana", item, count=3))
+    assert m.state["players"][0]["counters"]["discard"] == 3 and m.state["turn"]["player"] == "Ben"
+
+
+def test_a_technique_leaves_the_turn_open_for_its_effects_and_offers_the_forgotten_bonus():
+    """Acción técnica: the effects are entered after the technique (no clean-up yet); «Si la carta tiene
+    un icono de acción adicional, puedes realizar otra acción»: a forgotten icon is one item away."""
+    m = table(actions=OPENING)
+    m.apply(seat_item(m, "Ana", "technique").action)
+    labels = [str(i.label) for i in g.menu(m.rules, m.state, "Ana") if i.kind == g.SEAT]
+    assert labels == ["end turn", "bonus action"]
+    move = next(i for i in g.menu(m.rules, m.state, "Ana") if i.action.get("action") == "move")
+    taker = next(a for a in steps(m, "Ana", move) if a.field.name == "from_player")
+    assert taker.options[0] == "Ben" and taker.unset  # another player first; left out: your own piles
+    m.apply(seat_item(m, "Ana", "bonus action").action)
+    assert str(g.menu(m.rules, m.state, "Ana")[0].label).startswith("buy card")
+
+
+def test_a_bonus_action_keeps_the_clean_up_for_the_last_action():
+    """«La limpieza ocurre después de ... las posibles acciones de bonificación»."""
+    m = table(actions=OPENING + [{"action": "technique", "bonus": True}, {"action": "technique", "bonus": True}])
+    assert m.state["table"]["actions"] == 1
+    assert seat_item(m, "Ana", "buy card 5: 2").action.get("clean_up") is True
+    m = table(actions=OPENING)
+    m.apply({"action": "adjust", "counter": "actions", "delta": 1})
+    assert "clean_up" not in seat_item(m, "Ana", "buy card 5: 2").action
