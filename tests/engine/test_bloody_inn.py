@@ -231,8 +231,11 @@ def test_card_actions_refuse_what_the_hand_cannot_pay():
     """Rulebook, the four actions: as many cards as the chosen card's rank."""
     m = night()
     refused(m, {"action": "kill", "room": 1, "rank": 3}, "Ana has only 2 cards in hand; this needs 3 played")
-    refused(m, {"action": "kill", "room": 1, "rank": 2}, "Ana holds 0 travellers and 2 peasants: 2 cards with only 0 peasants")
-    refused(m, {"action": "kill", "room": 1, "rank": 2, "peasants": 2, "kept": 1}, "cannot be more than that")
+    # A count the player gives is checked against the hand the device knows.
+    refused(m, {"action": "kill", "room": 1, "rank": 2, "peasants": 0},
+            "Ana holds 0 travellers and 2 peasants: 2 cards with only 0 peasants")
+    # «si jugaste con Campesinos, colócalos en el bistró»: a peasant never returns to the hand.
+    refused(m, {"action": "kill", "room": 1, "rank": 2, "peasants": 2, "kept": 1}, "Ana plays no traveller")
     refused(m, {"action": "bribe", "room": 9, "rank": 0}, "there is no room 9")
     m.apply({"action": "kill", "room": 1, "rank": 0})
     refused(m, {"action": "bribe", "room": 1, "rank": 0}, "room 1 has no guest to bribe")
@@ -342,13 +345,20 @@ def test_bury_asks_which_corpse_when_they_differ():
 
 def test_extra_action_for_an_annex_power_does_not_use_a_turn():
     """RULES.md "Annexes with effects": e.g. the butcher's shop kills several travellers in
-    one action; the extra kill is recorded with "extra": true and leaves the turn where it is."""
+    one action; the extra kill is recorded with "extra": true and leaves the turn where it is.
+    Only an annex that grants it allows one; the butcher's shop "only applies to Travelers in
+    rooms, not to Peasants" (the publisher's card list)."""
     m = night()
-    m.apply({"action": "correct", "player": "Ana", "hand": 4})
+    m.apply({"action": "correct", "player": "Ana", "hand": 5})
+    refused(m, {"action": "kill", "room": 5, "rank": 1, "peasants": 1, "extra": True},
+            "Ana has no annex that grants an extra kill")
+    m.apply({"action": "build", "rank": 0, "name": "butcher's shop", "effect": "extra_kill"})
+    passes(m, 2)
+    refused(m, {"action": "kill", "bistro": True, "extra": True}, "not peasants in the bistro")
     m.apply({"action": "kill", "player": "Ana", "room": 5, "rank": 1, "peasants": 1, "extra": True})
-    assert m.state["turn"] == {"player": "Ana", "action": 1}
+    assert m.state["turn"] == {"player": "Ana", "action": 2}
     m.apply({"action": "kill", "room": 6, "rank": 1, "peasants": 1})
-    assert m.state["turn"] == {"player": "Ben", "action": 1}
+    assert m.state["turn"] == {"player": "Ben", "action": 2}
     assert [c["money"] for c in player(m, "Ana")["corpses"]] == [12, 12]
     refused(m, {"action": "pass", "extra": True}, "unexpected field 'extra'")
 

@@ -9,8 +9,28 @@ from ...game import action
 from ...messages import N_, _, listing, word
 from ...spec import Counter, Option
 from ...state import Args, Txn
+from .annexes import (
+    DEFAULT_AMOUNT,
+    EFFECTS,
+    discount,
+    grants_extra,
+    powers,
+    unknown_power,
+    waived,
+)
 from .base import BloodyInnBase
-from .words import COUNT_REASON, _annex, _cards, _checks, _peasants, _rooms_list, _travellers, _unburied
+from .words import (
+    COUNT_REASON,
+    _annex,
+    _cards,
+    _checks,
+    _officers,
+    _peasants,
+    _rooms_list,
+    _travellers,
+    _unburied,
+    power_words,
+)
 
 TRAVELLERS = 70  # 78 guest cards = 70 travellers + 8 peasants
 #: Cards removed unseen from the traveller deck (rulebook "Preparar"; solo: publisher's rules).
@@ -98,7 +118,7 @@ class BloodyInnRules(BloodyInnBase):
         n = len(self.players)
         for p in state["players"]:
             p.update({
-                "hand": START_PEASANTS, "peasants": START_PEASANTS,
+                "hand": START_PEASANTS, "peasants": START_PEASANTS, "police": 0,
                 "annexes": [{"name": "barn", "rank": self.options["barn"], "buried": []}],
                 "corpses": [], "lost": 0,
             })
@@ -221,6 +241,17 @@ class BloodyInnRules(BloodyInnBase):
                               action=turn["action"], who=who))
         return who, extra
 
+    def _check_extra(self, t: Txn, who: str, action: str, *, in_room: bool = True) -> None:
+        """An extra action needs an annex whose power grants it (or one whose power the device was not told)."""
+        p = t.player(who)
+        if unknown_power(p) or grants_extra(p, action, in_room=in_room):
+            return
+        if action == "kill" and powers(p, "extra_kill"):
+            raise RuleError(_("the butcher's shop kills several travellers in rooms, not peasants in the bistro"))
+        raise RuleError(_("{who} has no annex that grants an extra {action}: an extra action comes from an "
+                          "annex's power (the butcher's shop kills several travellers in one action)", who=who,
+                          action=word("action", action)))
+
     def _advance(self, t: Txn) -> None:
         """The next action turn: seat order from the first player, everyone's first action then second."""
         turn = t.state["turn"]
@@ -234,20 +265,52 @@ class BloodyInnRules(BloodyInnBase):
             t.state["phase"] = "morning"
             t.state["turn"] = {"player": None, "action": 0}
             t.event(_("every player has taken both actions: the morning comes"))
+            return
+        if turn["action"] == 2:
+            self._warn_wages(t, turn["player"])
 
-    def _play(self, t: Txn, who: str, played: int, kept: int, peasants: int, *, keep_traveller: int = 0) -> None:
-        """Play ``played`` cards from hand: ``kept`` travellers with the aptitude return to the hand,
-        ``peasants`` go to the bistro, the other travellers go to the exit stack.
+    def _warn_wages(self, t: Txn, who: str) -> None:
+        """Before a player's last action of the night: say so when the coming wages exceed their cash."""
+        due = wages_due(t.player(who))
+        cash = t.get(who, "cash")
+        if due > cash:
+            t.event(_("{who}'s last action of the night: {due}F of wages are coming and {who} has {cash}F in cash "
+                      "(cash a check when passing, or an accomplice is discarded per franc short)", who=who, due=due,
+                      cash=cash))
 
-        ``keep_traveller``: travellers that must stay in hand besides (the annex being built).
+    def _play(self, t: Txn, a: Args, who: str, rank: int, action: str, *, keep_traveller: int = 0) -> None:
+        """Play the cards an action costs, checked against what the device knows of the hand.
+
+        "played" (default: the rank, fewer by the discounts of the player's
+        annexes), "peasants" (default: as many as the hand forces) and "kept"
+        (default 0: travellers with the aptitude who return to the hand) are
+        filled by the device when absent and checked when given. Peasants go to
+        the bistro, the other played travellers to the exit stack.
+        ``keep_traveller``: a traveller that must stay in hand besides (the annex
+        being built; never a police officer).
         """
         p = t.player(who)
         hand = p["hand"] - keep_traveller
-        if kept + peasants > played:
-            raise RuleError(N_("{who} plays {n} card: the kept cards ({kept}) and the peasants ({peasants}) "
-                               "cannot be more than that",
-                               "{who} plays {n} cards: the kept cards ({kept}) and the peasants ({peasants}) "
-                               "cannot be more than that", played, who=who, kept=kept, peasants=peasants))
+        peasants_in_hand = p["peasants"]
+        travellers = hand - peasants_in_hand
+        police = min(p.get("police", 0), travellers)  # officers the device knows are in hand
+        cut = discount(p, action)
+        free = unknown_power(p)  # an annex whose power nobody told the device: it may be a discount
+        cheapest = 0 if free else max(0, rank - cut)
+        played = a.int("played", max(0, rank - cut), lo=0, hi=2 * MAX_RANK * 4)
+        if played > rank:
+            raise RuleError(N_("a rank-{rank} card costs {n} card, not {played}",
+                               "a rank-{rank} card costs {n} cards, not {played}", rank, rank=rank, played=played))
+        if played < cheapest:
+            if cut:
+                raise RuleError(N_("{who}'s annexes make a {action} {n} card cheaper: at least {least} played, "
+                                   "not {played}",
+                                   "{who}'s annexes make a {action} {n} cards cheaper: at least {least} played, "
+                                   "not {played}", cut, who=who, action=word("action", action), least=cheapest,
+                                   played=played))
+            raise RuleError(N_("a rank-{rank} card costs {n} card: {who} has no annex that makes a {action} cheaper",
+                               "a rank-{rank} card costs {n} cards: {who} has no annex that makes a {action} cheaper",
+                               rank, rank=rank, who=who, action=word("action", action)))
         if played > hand:
             if keep_traveller:
                 raise RuleError(N_("{who} has only {n} card in hand besides the annex; this needs {played} played",
@@ -256,30 +319,58 @@ class BloodyInnRules(BloodyInnBase):
             raise RuleError(N_("{who} has only {n} card in hand; this needs {played} played",
                                "{who} has only {n} cards in hand; this needs {played} played", hand, who=who,
                                played=played))
-        if peasants > p["peasants"]:
+        least = max(0, played - travellers)  # peasants the hand forces
+        most = min(played, peasants_in_hand)
+        peasants = a.int("peasants", None, lo=0)
+        if peasants is None:
+            if least and least < most:
+                raise RuleError(_('{who} holds {travellers} and {peasants}: say how many of the {cards} played are '
+                                  'peasants ({least}–{most}, in "peasants")', who=who,
+                                  travellers=_travellers(travellers), peasants=_peasants(peasants_in_hand),
+                                  cards=_cards(played), least=least, most=most))
+            peasants = least
+        if peasants > peasants_in_hand:
             raise RuleError(N_("{who} has only {n} peasant in hand", "{who} has only {n} peasants in hand",
-                               p["peasants"], who=who))
-        travellers = hand - p["peasants"]
+                               peasants_in_hand, who=who))
+        if peasants > played:
+            raise RuleError(N_("{who} plays {n} card: {peasants} cannot be among them",
+                               "{who} plays {n} cards: {peasants} cannot be among them", played, who=who,
+                               peasants=_peasants(peasants)))
         if played - peasants > travellers:
             raise RuleError(_('{who} holds {travellers} and {peasants}: {cards} with only {among} among them '
                               'cannot be played (say how many in "peasants")', who=who,
-                              travellers=_travellers(travellers), peasants=_peasants(p["peasants"]),
+                              travellers=_travellers(travellers), peasants=_peasants(peasants_in_hand),
                               cards=_cards(played), among=_peasants(peasants)))
-        gone = played - peasants - kept
+        played_travellers = played - peasants
+        forced_police = max(0, played_travellers - (travellers - police))
+        kept = a.int("kept", 0, lo=0)
+        if kept > played_travellers - forced_police:
+            if not played_travellers:
+                raise RuleError(_("{who} plays no traveller: peasants always go back to the bistro, so no card "
+                                  "returns to the hand", who=who))
+            if forced_police:
+                raise RuleError(N_("{who} plays {n} traveller and {police} among them: police officers have no "
+                                   "aptitude, so at most {most} returns to the hand",
+                                   "{who} plays {n} travellers and {police} among them: police officers have no "
+                                   "aptitude, so at most {most} return to the hand", played_travellers, who=who,
+                                   police=_officers(forced_police), most=played_travellers - forced_police))
+            raise RuleError(N_("{who} plays {n} card: the kept cards ({kept}) and the peasants ({peasants}) "
+                               "cannot be more than that",
+                               "{who} plays {n} cards: the kept cards ({kept}) and the peasants ({peasants}) "
+                               "cannot be more than that", played, who=who, kept=kept, peasants=peasants))
+        gone = played_travellers - kept
         p["peasants"] -= peasants
         p["hand"] -= peasants + gone
+        p["police"] = max(0, police - gone)  # a kept card has the aptitude: never an officer
         t.state["inn"]["bistro"] += peasants
         t.state["inn"]["exit"] += gone
+        if played < rank:
+            t.event(N_("{who}'s annexes make it {n} card cheaper", "{who}'s annexes make it {n} cards cheaper",
+                       rank - played, who=who))
         if played:
             t.event(N_("{who} plays {n} card: {kept} back to hand, {peasants} to the bistro, {gone} to the exit stack",
                        "{who} plays {n} cards: {kept} back to hand, {peasants} to the bistro, {gone} to the exit stack",
                        played, who=who, kept=kept, peasants=_peasants(peasants), gone=gone))
-
-    def _cost(self, a: Args, rank: int) -> tuple[int, int, int]:
-        played = a.int("played", rank, lo=0, hi=2 * MAX_RANK * 4)
-        kept = a.int("kept", 0, lo=0)
-        peasants = a.int("peasants", 0, lo=0)
-        return played, kept, peasants
 
     def _target(self, t: Txn, a: Args, verb: str) -> tuple[dict[str, Any] | None, int | None]:
         """A guest in a room (``room``) or peasants in the bistro; returns (room, bistro)."""
@@ -402,7 +493,7 @@ class BloodyInnRules(BloodyInnBase):
         Int("rank", required=False, lo=0, hi=3),  # a room guest's must be given; a peasant is rank 0
         Int("played", required=False, lo=0, hi=24),
         Int("kept", default=0, lo=0),
-        Int("peasants", default=0, lo=0),
+        Int("peasants", required=False, lo=0),
     ))
     def _bribe(self, t: Txn, a: Args) -> None:
         """Bribe a guest in a "room" (its "rank"), or 1–2 peasants from the "bistro", into your hand.
@@ -427,9 +518,13 @@ class BloodyInnRules(BloodyInnBase):
             if bistro > have:
                 raise RuleError(N_("the bistro has only {n} peasant", "the bistro has only {n} peasants", have))
             bribed = bistro
-        self._play(t, who, *self._cost(a, rank))
+        if extra:
+            self._check_extra(t, who, "bribe")
+        self._play(t, a, who, rank, "bribe")
         p = t.player(who)
         if r is not None:
+            if r["police"]:  # a police officer stays one in a hand: never an annex
+                p["police"] = p.get("police", 0) + 1
             r["guest"] = r["police"] = False
             p["hand"] += 1
             t.event(_("{who} bribes the rank-{rank} guest of room {room}: an accomplice in hand", who=who, rank=rank,
@@ -450,26 +545,56 @@ class BloodyInnRules(BloodyInnBase):
         Str("name", required=False),
         Int("played", required=False, lo=0, hi=24),
         Int("kept", default=0, lo=0),
-        Int("peasants", default=0, lo=0),
+        Int("peasants", required=False, lo=0),
+        Str("effect", required=False, choices=EFFECTS),
+        Int("amount", required=False, lo=0, hi=CASH_MAX),
     ))
     def _build(self, t: Txn, a: Args) -> None:
-        """Build an annex from a traveller in hand: its "rank" (0–3) and optional "name".
+        """Build an annex from a traveller in hand: its "rank" (0–3), optional "name" and "effect".
 
         Cost: "played" other cards (default: the rank), "kept", "peasants" as for bribe.
+        "effect" (one of the card list's effect types) and its "amount" make the
+        device apply the annex's power from now on: morning_bonus (francs at every
+        departure), wages_waived (wages every morning), bribe/build/kill/bury_discount
+        (cards fewer), extra_kill and extra_action (extra actions it grants),
+        gain_now (francs at once), end_game and other (reminded), none.
         """
         who, extra = self._actor(t, a)
         rank = a.int("rank", lo=0, hi=MAX_RANK)
         p = t.player(who)
         name = a.str("name", f"annex {len(p['annexes'])}")
-        if p["hand"] - p["peasants"] < 1:
+        effect = a.str("effect", None, choices=EFFECTS)
+        amount = a.int("amount", None, lo=0, hi=CASH_MAX)
+        if amount is not None and (effect is None or DEFAULT_AMOUNT[effect] is None):
+            raise RuleError(_('build: "amount" goes with an effect that has one (a bonus, waived wages, a discount, '
+                              'a gain now)'))
+        if effect is not None and amount is None:
+            amount = DEFAULT_AMOUNT[effect]
+        travellers = p["hand"] - p["peasants"]
+        if travellers < 1:
             raise RuleError(_("{who} has no traveller in hand to build an annex from "
                               "(peasants and police cannot become annexes)", who=who))
-        self._play(t, who, *self._cost(a, rank), keep_traveller=1)
+        police = min(p.get("police", 0), travellers)
+        if travellers - police < 1:
+            raise RuleError(N_("{who}'s only traveller in hand is a police officer: police cannot become annexes",
+                               "{who}'s only travellers in hand are {n} police officers: police cannot become "
+                               "annexes", travellers, who=who))
+        if extra:
+            self._check_extra(t, who, "build")
+        self._play(t, a, who, rank, "build", keep_traveller=1)
         p["hand"] -= 1
-        p["annexes"].append({"name": name, "rank": rank, "buried": []})
+        annex: dict[str, Any] = {"name": name, "rank": rank, "buried": []}
+        if effect is not None:
+            annex["effect"] = effect
+            annex["amount"] = amount
+        p["annexes"].append(annex)
         t.event(N_("{who} builds {annex} (rank {rank}: room for {n} corpse)",
                    "{who} builds {annex} (rank {rank}: room for {n} corpses)", rank, who=who, annex=_annex(name),
                    rank=rank))
+        if effect is not None:
+            t.event(_("{who}'s {annex}: {power}", who=who, annex=_annex(name), power=power_words(effect, amount)))
+        if effect == "gain_now" and amount:
+            self._gain(t, who, amount, "adjust", _annex(name))
         if not extra:
             self._advance(t)
 
@@ -482,7 +607,7 @@ class BloodyInnRules(BloodyInnBase):
         Int("rank", required=False, lo=0, hi=3),  # a room guest's must be given; a peasant is rank 0
         Int("played", required=False, lo=0, hi=24),
         Int("kept", default=0, lo=0),
-        Int("peasants", default=0, lo=0),
+        Int("peasants", required=False, lo=0),
     ))
     def _kill(self, t: Txn, a: Args) -> None:
         """Kill a guest in a "room" (its "rank") or a peasant in the "bistro" (true): an unburied corpse.
@@ -500,10 +625,14 @@ class BloodyInnRules(BloodyInnBase):
             rank = a.int("rank", 0, lo=0, hi=MAX_RANK)
             if rank:
                 raise RuleError(_("peasants are rank 0"))
+            if extra:
+                self._check_extra(t, who, "kill", in_room=False)
             if t.state["inn"]["bistro"] == 0:
                 raise RuleError(_("the bistro is empty: no peasant to kill"))
+        if extra:
+            self._check_extra(t, who, "kill", in_room=r is not None)
         money = a.int("money", self.options["pocket"][rank], lo=0, hi=100)
-        self._play(t, who, *self._cost(a, rank))
+        self._play(t, a, who, rank, "kill")
         if r is not None:
             r["guest"] = r["police"] = False
             t.event(_("{who} kills the rank-{rank} guest of room {room}: an unburied corpse with {money}F "
@@ -521,13 +650,13 @@ class BloodyInnRules(BloodyInnBase):
         Bool("extra"),
         Int("corpse", required=False, lo=1),
         Player("owner", required=False),
-        Int("annex", required=False, lo=0),
+        Raw("annex"),
         Int("played", required=False, lo=0, hi=24),
         Int("kept", default=0, lo=0),
-        Int("peasants", default=0, lo=0),
+        Int("peasants", required=False, lo=0),
     ))
     def _bury(self, t: Txn, a: Args) -> None:
-        """Bury one of your corpses ("corpse", 1-based) under an annex with room ("owner", "annex": 0 = barn).
+        """Bury one of your corpses ("corpse", 1-based) under an annex with room ("owner"; "annex": its name, or 0 = barn, 1… in build order).
 
         The corpse's money: all yours under your own annex; otherwise shared
         with the annex's owner, the odd franc to the burier. Cost: the corpse's
@@ -537,8 +666,14 @@ class BloodyInnRules(BloodyInnBase):
         p = t.player(who)
         corpses = p["corpses"]
         number = a.int("corpse", None, lo=1)
-        owner = a.player("owner", who)
-        annex_no = a.int("annex", None, lo=0)
+        owner_given = a.player("owner", None)
+        owner = owner_given or who
+        annex_no = a.raw("annex", None)
+        if isinstance(annex_no, str):
+            owner, annex_no = self._annex_by_name(t, who, owner_given, annex_no)
+        elif annex_no is not None and (isinstance(annex_no, bool) or not isinstance(annex_no, int) or annex_no < 0):
+            raise RuleError(_('bury: "annex" is the annex\'s name, or its number (0 = barn, 1… in build order), '
+                              'not {annex!r}', annex=annex_no))
         if not corpses:
             raise RuleError(_("{who} has no corpse to bury", who=who))
         if number is None:
@@ -568,7 +703,9 @@ class BloodyInnRules(BloodyInnBase):
                                "that annex is full: {owner}'s {annex} (rank {rank}) already holds {n} corpses",
                                len(annex["buried"]), owner=owner, annex=_annex(annex["name"]), rank=annex["rank"]))
         corpse = corpses[number - 1]
-        self._play(t, who, *self._cost(a, corpse["rank"]))
+        if extra:
+            self._check_extra(t, who, "bury")
+        self._play(t, a, who, corpse["rank"], "bury")
         del corpses[number - 1]
         annex["buried"].append({"money": corpse["money"], "by": who})
         money = corpse["money"]
@@ -585,6 +722,28 @@ class BloodyInnRules(BloodyInnBase):
             self._gain(t, owner, theirs, "bury", _("burial"))
         if not extra:
             self._advance(t)
+
+    def _annex_by_name(self, t: Txn, who: str, owner: str | None, name: str) -> tuple[str, int]:
+        """The annex called ``name`` (the owner's; without an owner, your own first, then the only other):
+        the one with room left when the owner has several of that name."""
+        owners = [owner] if owner else [who] + [p["name"] for p in t.players if p["name"] != who]
+        found: list[tuple[str, int]] = []
+        for o in owners:
+            mine = [(o, i) for i, x in enumerate(t.player(o)["annexes"]) if x["name"] == name]
+            if mine:
+                room = [(o2, i) for o2, i in mine if len(t.player(o2)["annexes"][i]["buried"])
+                        < t.player(o2)["annexes"][i]["rank"]]
+                found.append((room or mine)[0])
+                if o == who and not owner:
+                    break
+        if not found:
+            names = listing(str(_annex(x["name"])) for x in t.player(owner or who)["annexes"])
+            raise RuleError(_("{owner} has no annex called {name} ({owner}'s annexes: {names})", owner=owner or who,
+                              name=_annex(name), names=names))
+        if len(found) > 1:
+            raise RuleError(_('{owners} each have an annex called {name}: say whose (in "owner")',
+                              owners=listing(o for o, _i in found), name=_annex(name)))
+        return found[0]
 
     @action("pass", fields=(Player("player", required=False), Bool("extra"), Int("checks", default=0)))
     def _pass(self, t: Txn, a: Args) -> None:
@@ -651,7 +810,7 @@ class BloodyInnRules(BloodyInnBase):
             raise RuleError(_('morning: "police" must be true or false, not {police!r}', police=police))
         police_checks = self._name_map(t, a, "police_checks")
         wage_peasants = self._name_map(t, a, "wage_peasants")
-        waived = self._name_map(t, a, "wages_waived")
+        waived_given = self._name_map(t, a, "wages_waived")
         if t.state["phase"] != "morning":
             raise self._phase_refusal(t, "morning")
         inn = t.state["inn"]
@@ -733,10 +892,21 @@ class BloodyInnRules(BloodyInnBase):
         if guests:
             t.event(N_("{n} guest leaves for the exit stack ({exit} there)",
                        "{n} guests leave for the exit stack ({exit} there)", guests, exit=inn["exit"]))
+        for name in order:  # annexes that pay at the departure (the gardens)
+            for x in powers(t.player(name), "morning_bonus"):
+                if x["amount"]:
+                    t.event(_("{who}'s {annex}: +{amount}F at the departure", who=name, annex=_annex(x["name"]),
+                              amount=x["amount"]))
+                    self._gain(t, name, x["amount"], "departure", _annex(x["name"]))
         # C. Wages.
         for name in order:
             p = t.player(name)
-            w = waived.get(name, 0)
+            if name in waived_given:
+                w = waived_given[name]
+            else:  # the annexes' own (the distillery): never more than the hand
+                w = min(waived(p), p["hand"])
+                if w:
+                    t.event(N_("{who}'s annexes waive {n} wage", "{who}'s annexes waive {n} wages", w, who=name))
             if w > p["hand"]:
                 raise RuleError(N_("{who} has only {n} card in hand: {waived} wages cannot be waived",
                                    "{who} has only {n} cards in hand: {waived} wages cannot be waived", p["hand"],
@@ -758,6 +928,7 @@ class BloodyInnRules(BloodyInnBase):
                                    "(has {peasants}, {travellers})", np, who=name, accomplices=accomplices,
                                    peasants=_peasants(p["peasants"]), travellers=_travellers(travellers)))
             nt = short - np
+            p["police"] = max(0, min(p.get("police", 0), travellers) - nt)
             p["hand"] -= short
             p["peasants"] -= np
             inn["bistro"] += np
@@ -770,6 +941,9 @@ class BloodyInnRules(BloodyInnBase):
                            short=short, peasants=np, travellers=nt))
             elif due:
                 t.event(_("{who} pays {paid}F in wages", who=name, paid=paid))
+        for name in order:  # powers the device does not apply: a reminder every morning
+            for x in powers(t.player(name), "other"):
+                t.event(_("remember {who}'s {annex}: its power is on the card", who=name, annex=_annex(x["name"])))
         # Then the first-player card passes on, or the game ends.
         if t.state["last_round"]:
             self._enter_count(t)
@@ -787,6 +961,10 @@ class BloodyInnRules(BloodyInnBase):
         t.state["turn"] = {"player": None, "action": 0}
         t.state["pending"] = [{"name": p["name"], "reason": COUNT_REASON} for p in t.players]
         t.event(_("the game ends: record end-of-game annex gains (adjust), then resolve for the final count"))
+        for p in t.players:
+            for x in powers(p, "end_game"):
+                t.event(_("count {who}'s {annex}: its end-of-game gain is on the card (adjust)", who=p["name"],
+                          annex=_annex(x["name"])))
 
     def resolve_pending(self, t: Txn) -> None:
         if t.state["phase"] != "count":
@@ -880,6 +1058,7 @@ class BloodyInnRules(BloodyInnBase):
                                    "{who} cannot hold {n} peasants in a hand of {hand}", new_peasants, who=who,
                                    hand=new_hand))
             p["hand"], p["peasants"] = new_hand, new_peasants
+            p["police"] = min(p.get("police", 0), new_hand - new_peasants)
             changed.append(N_("{who}'s hand {hand} ({n} peasant)", "{who}'s hand {hand} ({n} peasants)", new_peasants,
                               who=who, hand=new_hand))
         room = a.int("room", None, lo=1)
@@ -903,6 +1082,12 @@ class BloodyInnRules(BloodyInnBase):
             raise RuleError(_("correct: nothing to correct (entrance, exit, bistro, player+hand/peasants, "
                               "room+guest/police)"))
         t.event(_("corrected: {changes}", changes=listing(changed)))
+
+
+def wages_due(p: dict[str, Any]) -> int:
+    """The wages a player will pay this morning: a franc per card in hand, less what their annexes waive."""
+    hand: int = p["hand"]
+    return hand - min(waived(p), hand)
 
 
 def solo_band(score: int) -> str | None:

@@ -3,10 +3,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...fields import Bool, Field, Int
+from ...fields import Bool, Field, Int, Str
 from ...game import Game
 from ...messages import _, word
-from .rules import CASH_MAX, CHECK
+from .annexes import ANNEX_NAMES, discount, unknown_power
+from .rules import CASH_MAX, CHECK, wages_due
+from .words import _annex
 
 
 class BloodyInnViews(Game):
@@ -42,6 +44,8 @@ class BloodyInnViews(Game):
                     else word("status", "game over"))
             else:
                 status = word("status", "winner") if name in state["winners"] else word("status", "game over")
+        elif mine and turn["action"] == 2 and wages_due(p) > p["counters"]["cash"]:
+            status = _("wages {due}F > cash {cash}F", due=wages_due(p), cash=p["counters"]["cash"])
         elif mine:
             status = _("your turn: action {number}", number=turn["action"])
         elif phase == "welcome" and state["first_player"] == name:
@@ -61,24 +65,53 @@ class BloodyInnViews(Game):
                          [word("counter", "checks"), p["counters"]["checks"]],
                          [word("label", "hand"), p["hand"]], [word("label", "corpses"), len(p["corpses"])]],
             "status": status,
-            "alert": mine and bool(p["corpses"]) and any(r["guest"] and r["police"] for r in state["inn"]["rooms"]),
+            "alert": mine and (bool(p["corpses"]) and any(r["guest"] and r["police"] for r in state["inn"]["rooms"])
+                               or turn["action"] == 2 and wages_due(p) > p["counters"]["cash"]),
             "table": table,
         }
 
     def pod_field(self, state: dict[str, Any], name: str, action: str, field: Field) -> Field | None:
-        """A pod asks "bistro" as a number of peasants (bribe: 1–2) or a yes (kill: one peasant)."""
+        """A pod asks "bistro" as a number of peasants (bribe: 1–2) or a yes (kill: one peasant), an
+        annex's "name" from the base game's annexes, and the "annex" of a burial from the annexes built."""
         if field.name == "bistro" and action == "bribe":
             return Int("bistro", required=False, lo=1, hi=2, doc=field.doc)
         if field.name == "bistro" and action == "kill":
             return Bool("bistro", doc=field.doc)
+        if field.name == "name" and action == "build":
+            return Str("name", required=False, choices=ANNEX_NAMES, doc=field.doc)
+        if field.name == "annex" and action == "bury":
+            names: list[str] = []
+            mine = next(p for p in state["players"] if p["name"] == name)
+            for p in [mine] + [p for p in state["players"] if p is not mine]:
+                names += [x["name"] for x in p["annexes"] if x["name"] not in names]
+            return Str("annex", required=False, choices=names, doc=field.doc)
         return super().pod_field(state, name, action, field)
+
+    @staticmethod
+    def _cost_asks(p: dict[str, Any], rank: int | None, action: str) -> list[str]:
+        """The cost fields only the player knows: how many played cards are peasants when the hand
+        leaves a choice, how many return to the hand when a traveller may be played."""
+        peasants = p["peasants"]
+        travellers = p["hand"] - peasants - (1 if action == "build" else 0)
+        others = travellers - min(p.get("police", 0), travellers)
+        played = None if rank is None or unknown_power(p) else max(0, rank - discount(p, action))
+        if played == 0:
+            return []
+        out = []
+        if peasants and travellers and (played is None or min(played, peasants) > max(0, played - travellers)):
+            out.append("peasants")
+        if others:
+            out.append("kept")
+        return out
 
     def seat_actions(self, state: dict[str, Any], name: str) -> list[dict[str, Any]]:
         if state["over"]:
             return []
         phase = state["phase"]
         if phase == "welcome" and state["first_player"] == name:
-            return [{"label": word("label", "welcome"), "action": {"action": "welcome"}}]
+            return [{"label": word("label", "welcome"), "action": {"action": "welcome"}},
+                    {"label": word("label", "welcome: police"), "action": {"action": "welcome"},
+                     "ask": ["police_rooms"]}]
         if phase == "morning" and state["first_player"] == name:
             return [{"label": word("label", "morning"), "action": {"action": "morning"}}]
         if phase == "count":
@@ -94,8 +127,55 @@ class BloodyInnViews(Game):
                         "action": {**me, "checks": cash // CHECK}})
         if checks and cash + CHECK <= CASH_MAX:
             out.append({"label": word("label", "cash a check"), "action": {**me, "checks": -1}})
-        if p["corpses"] and len(p["annexes"][0]["buried"]) < p["annexes"][0]["rank"] \
-                and p["corpses"][0]["rank"] <= p["hand"]:
-            out.append({"label": word("label", "bury: barn"), "action": {"action": "bury", "player": name, "corpse": 1,
-                                                          "annex": 0}})
+        out += self._burials(state, p)
+        rooms = [r["room"] for r in state["inn"]["rooms"] if r["guest"]]
+        if rooms:
+            out.append({"label": word("label", "kill a guest"),
+                        "action": {"action": "kill", "player": name, "room": rooms[0]},
+                        "ask": ["room", "rank"] + self._cost_asks(p, None, "kill")})
+        bistro = state["inn"]["bistro"]
+        if bistro:
+            out.append({"label": word("label", "bribe: 2 peasants") if bistro >= 2 else
+                        word("label", "bribe: 1 peasant"),
+                        "action": {"action": "bribe", "player": name, "bistro": min(2, bistro)}})
+        if rooms:
+            out.append({"label": word("label", "bribe a guest"),
+                        "action": {"action": "bribe", "player": name, "room": rooms[0]},
+                        "ask": ["room", "rank"] + self._cost_asks(p, None, "bribe")})
+        travellers = p["hand"] - p["peasants"]
+        if travellers - min(p.get("police", 0), travellers) > 0:
+            out.append({"label": word("label", "build an annex"), "action": {"action": "build", "player": name},
+                        "ask": ["rank", "effect", "name"] + self._cost_asks(p, None, "build")})
+        if bistro:
+            out.append({"label": word("label", "kill: bistro"),
+                        "action": {"action": "kill", "player": name, "bistro": True}})
+        return out
+
+    def _burials(self, state: dict[str, Any], p: dict[str, Any]) -> list[dict[str, Any]]:
+        """A burial per annex with room left (your own first): the corpse is asked only when they differ."""
+        corpses = p["corpses"]
+        if not corpses:
+            return []
+        alike = all(c == corpses[0] for c in corpses)
+        rank = corpses[0]["rank"] if alike else None
+        if rank is not None and rank > p["hand"] and unknown_power(p) is False and discount(p, "bury") == 0:
+            return []
+        out = []
+        players = [p] + [q for q in state["players"] if q is not p]
+        for q in players:
+            for i, x in enumerate(q["annexes"]):
+                if len(x["buried"]) >= x["rank"]:
+                    continue
+                action: dict[str, Any] = {"action": "bury", "player": p["name"], "corpse": 1}
+                if q is p and i == 0:
+                    action["annex"] = 0  # the barn, as it always was
+                    label = word("label", "bury: barn")
+                elif q is p:
+                    action["annex"] = x["name"]
+                    label = _("bury: {annex}", annex=_annex(x["name"]))
+                else:
+                    action.update(owner=q["name"], annex=x["name"])
+                    label = _("bury: {owner}'s {annex}", owner=q["name"], annex=_annex(x["name"]))
+                ask = ([] if alike else ["corpse"]) + self._cost_asks(p, rank, "bury")
+                out.append({"label": label, "action": action, **({"ask": ask} if ask else {})})
         return out

@@ -33,6 +33,33 @@ def _unburied(n: int) -> Msg:
     return N_("{n} unburied corpse", "{n} unburied corpses", n)
 
 
+def _officers(n: int) -> Msg:
+    return N_("{n} police officer", "{n} police officers", n)
+
+
+def power_words(effect: str, amount: int | None) -> Msg:
+    """An annex's power in words, as the device applies it."""
+    n = amount or 0
+    if effect == "morning_bonus":
+        return _("+{amount}F at every departure", amount=n)
+    if effect == "wages_waived":
+        return N_("{n} wage waived every morning", "{n} wages waived every morning", n)
+    if effect.endswith("_discount"):
+        return N_("a {action} costs {n} card fewer", "a {action} costs {n} cards fewer", n,
+                  action=word("action", effect[:-len("_discount")]))
+    if effect == "extra_kill":
+        return _("several travellers killed in one action (an extra kill each)")
+    if effect == "extra_action":
+        return _("an extra action")
+    if effect == "gain_now":
+        return _("+{amount}F now", amount=n)
+    if effect == "end_game":
+        return _("a gain at the final count (reminded)")
+    if effect == "other":
+        return _("a power the device reminds of every morning")
+    return _("no power the device applies")
+
+
 def _annex(name: str) -> Msg:
     """An annex's name as a game word: the barn, a card's name, or the default "annex 2"."""
     number = name[len("annex "):] if name.startswith("annex ") else ""

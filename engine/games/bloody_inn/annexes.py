@@ -1,0 +1,65 @@
+"""The Bloody Inn's annex powers: the effect types of the base game's card list, and what an
+innkeeper's annexes allow (discounts, extra actions) or do every round (bonus, waived wages).
+
+An annex built with an ``effect`` carries it in its dict (``effect`` and ``amount``); the
+device then applies it every round. An annex built without one (every annex of older games)
+has an effect the device does not know: it applies nothing, and it forbids nothing either.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+#: Recurring or one-off powers, as the base game's annex cards print them (publisher's card list):
+#: the gardens (+2F at the departure), the distillery (one wage less), the parlor and the workshop
+#: (one accomplice fewer to bribe, to build), the butcher's shop (several kills in one action),
+#: the park (4F at once; a gain at the end), the kiosk and the vegetable garden (francs at once).
+EFFECTS = ("morning_bonus", "wages_waived", "bribe_discount", "build_discount", "kill_discount",
+           "bury_discount", "extra_kill", "extra_action", "gain_now", "end_game", "other", "none")
+#: What ``amount`` means by default for each effect (francs, wages or cards); None: no amount.
+DEFAULT_AMOUNT: dict[str, int | None] = {
+    "morning_bonus": 2, "wages_waived": 1, "bribe_discount": 1, "build_discount": 1, "kill_discount": 1,
+    "bury_discount": 1, "extra_kill": None, "extra_action": None, "gain_now": 0, "end_game": None,
+    "other": None, "none": None}
+#: The base game's annexes a pod offers as names (free text stays possible in a script).
+ANNEX_NAMES = ("distillery", "gardens", "parlor", "workshop", "butcher's shop", "park", "kiosk",
+               "vegetable garden", "room service", "chapel")
+CARD_ACTIONS = ("bribe", "build", "kill", "bury")
+
+
+def built(p: dict[str, Any]) -> list[dict[str, Any]]:
+    """The annexes a player built (the barn, index 0, is the player-aid card: no power)."""
+    annexes: list[dict[str, Any]] = p["annexes"][1:]
+    return annexes
+
+
+def unknown_power(p: dict[str, Any]) -> bool:
+    """Whether the player owns an annex whose power the device was not told."""
+    return any("effect" not in x for x in built(p))
+
+
+def powers(p: dict[str, Any], effect: str) -> list[dict[str, Any]]:
+    """The player's annexes with ``effect``."""
+    return [x for x in built(p) if x.get("effect") == effect]
+
+
+def total(p: dict[str, Any], effect: str) -> int:
+    """The sum of the amounts of the player's annexes with ``effect``."""
+    return sum(int(x.get("amount") or 0) for x in powers(p, effect))
+
+
+def discount(p: dict[str, Any], action: str) -> int:
+    """How many cards fewer the player's known annexes let them play for ``action``."""
+    return total(p, f"{action}_discount")
+
+
+def grants_extra(p: dict[str, Any], action: str, *, in_room: bool) -> bool:
+    """Whether a known annex grants an extra ``action``: the butcher's shop kills several
+    travellers in rooms in one action ("only applies to Travelers in rooms", publisher's card list)."""
+    if powers(p, "extra_action"):
+        return True
+    return action == "kill" and in_room and bool(powers(p, "extra_kill"))
+
+
+def waived(p: dict[str, Any]) -> int:
+    """The wages the player's known annexes waive every morning (the distillery: one)."""
+    return total(p, "wages_waived")

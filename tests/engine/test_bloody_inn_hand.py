@@ -1,0 +1,186 @@
+"""The Bloody Inn: what the device knows of each hand, the annexes' powers, burials by name and
+the wage warning. Rules from the Spanish rulebook ../shared/seeds/bloody-inn.es.txt ("Fase 2"),
+RULES.md ("Annexes with effects", "Wages", publisher's rules) and the publisher's card list.
+"""
+from __future__ import annotations
+
+import pytest
+
+from tablekeeper.engine import Match, RuleError, canonical, make_rules
+
+P3 = ("Ana", "Ben", "Cai")
+
+
+def match(players=P3) -> Match:
+    return Match(make_rules({"game": "bloody-inn", "players": list(players), "options": {}}))
+
+
+def night(police_rooms=()) -> Match:
+    m = match()
+    m.apply({"action": "welcome", "police_rooms": list(police_rooms)})
+    return m
+
+
+def player(m: Match, name: str) -> dict:
+    return next(p for p in m.state["players"] if p["name"] == name)
+
+
+def refused(m: Match, entry: dict, words: str) -> None:
+    before = canonical(m.state)
+    with pytest.raises(RuleError, match=words):
+        m.apply(entry)
+    assert canonical(m.state) == before
+
+
+def passes(m: Match, n: int) -> None:
+    for _ in range(n):
+        m.apply({"action": "pass"})
+
+
+# -- police and peasants are never built ------------------------------------------------------
+def test_a_bribed_police_officer_can_never_become_an_annex():
+    """«Las cartas de Policía y Campesino no pueden convertirse en anexos … no se pueden elegir
+    como objetivo de la acción Construir»: the officer welcomed in room 6 stays one in Ana's hand."""
+    m = night(police_rooms=[6])
+    m.apply({"action": "bribe", "room": 6, "rank": 0})
+    assert player(m, "Ana")["police"] == 1
+    passes(m, 2)
+    refused(m, {"action": "build", "rank": 0}, "Ana's only traveller in hand is a police officer")
+    # Another traveller joins: now one of them can be built, the officer cannot.
+    m.apply({"action": "bribe", "room": 1, "rank": 0})
+    passes(m, 2)
+    m.apply({"action": "morning", "police": False})
+    assert player(m, "Ana")["police"] == 1  # paid and kept: wages do not make him another card
+
+
+def test_a_police_officer_played_has_no_aptitude_and_does_not_return():
+    """«devuelva las cartas con el icono a su mano … ponga las otras cartas en la pila de salida»:
+    police have no aptitude icon, so a hand of peasants and an officer keeps nothing of him."""
+    m = night(police_rooms=[6])
+    m.apply({"action": "bribe", "room": 6, "rank": 0})  # Ana: 2 peasants + the officer
+    passes(m, 2)
+    refused(m, {"action": "kill", "room": 1, "rank": 3, "kept": 1, "peasants": 2},
+            "police officers have no aptitude")
+    m.apply({"action": "kill", "room": 1, "rank": 3, "peasants": 2})
+    ana = player(m, "Ana")
+    assert (ana["hand"], ana["peasants"], ana["police"]) == (0, 0, 0)
+
+
+# -- the device fills what it knows; a count given is checked ---------------------------------
+def test_a_hand_of_peasants_pays_without_saying_so():
+    """«Debes jugar una cantidad de cartas definidas por el rango»: with only peasants in hand,
+    the peasants played are known (they go back to the bistro)."""
+    m = night()
+    m.apply({"action": "kill", "room": 2, "rank": 2})
+    ana = player(m, "Ana")
+    assert (ana["hand"], ana["peasants"], m.state["inn"]["bistro"]) == (0, 0, 2)
+    assert ana["corpses"] == [{"rank": 2, "money": 18}]
+
+
+def test_a_mixed_hand_asks_how_many_peasants_when_it_cannot_know():
+    """A hand of 1 traveller and 2 peasants pays a rank 2 with 1 or 2 peasants: the player says."""
+    m = night()
+    m.apply({"action": "correct", "player": "Ana", "hand": 3})
+    refused(m, {"action": "kill", "room": 2, "rank": 2}, r"say how many of the 2 cards played are peasants \(1–2")
+    m.apply({"action": "kill", "room": 2, "rank": 2, "peasants": 1})
+    assert (player(m, "Ana")["hand"], player(m, "Ana")["peasants"]) == (1, 1)
+
+
+def test_played_is_the_rank_unless_an_annex_makes_it_cheaper():
+    """«tantas cartas … como el rango»; the parlor: "play 1 accomplice fewer to perform the Bribe
+    a Guest action" (publisher's card list), and a player may still pay in full."""
+    m = night()
+    refused(m, {"action": "bury", "played": 0}, "Ana has no corpse")
+    refused(m, {"action": "kill", "room": 2, "rank": 2, "played": 0}, "Ana has no annex that makes a kill cheaper")
+    refused(m, {"action": "kill", "room": 2, "rank": 1, "played": 2}, "a rank-1 card costs 1 card, not 2")
+    m.apply({"action": "correct", "player": "Ana", "hand": 4})  # 2 peasants + 2 travellers
+    m.apply({"action": "build", "rank": 1, "name": "parlor", "effect": "bribe_discount", "peasants": 1})
+    assert player(m, "Ana")["annexes"][1] == {"name": "parlor", "rank": 1, "buried": [], "effect": "bribe_discount",
+                                              "amount": 1}
+    passes(m, 2)
+    refused(m, {"action": "bribe", "room": 3, "rank": 2, "played": 0}, "at least 1 played")
+    p = m.apply({"action": "bribe", "room": 3, "rank": 2, "peasants": 1})
+    assert "Ana's annexes make it 1 card cheaper" in p.events
+    # 1 peasant played (to the bistro), the guest joins: a traveller and the bribed guest.
+    assert (player(m, "Ana")["hand"], player(m, "Ana")["peasants"]) == (2, 0)
+
+
+def test_an_annex_built_without_its_power_forbids_nothing():
+    """Older games name annexes without a power: the device applies none and refuses no discount."""
+    m = night()
+    m.apply({"action": "correct", "player": "Ana", "hand": 3})
+    m.apply({"action": "build", "rank": 0, "name": "workshop"})
+    passes(m, 2)
+    m.apply({"action": "kill", "room": 2, "rank": 2, "played": 1, "peasants": 1, "extra": True})
+    assert player(m, "Ana")["corpses"] == [{"rank": 2, "money": 18}]
+
+
+# -- burials by the annex's owner and name ----------------------------------------------------
+def test_burial_names_the_annex_by_owner_and_name():
+    """«Coloque la tarjeta del cadáver debajo de un anexo de su elección, independientemente de
+    quién sea el propietario»: the annex is named; the number in build order still works."""
+    m = night()
+    m.apply({"action": "correct", "player": "Ana", "hand": 3})
+    m.apply({"action": "build", "rank": 2, "name": "distillery", "peasants": 2})
+    m.apply({"action": "kill", "room": 2, "rank": 0})  # Ben
+    m.apply({"action": "kill", "room": 3, "rank": 0})  # Cai
+    passes(m, 1)  # Ana
+    refused(m, {"action": "bury", "annex": "gardens"}, "Ben has no annex called gardens")
+    m.apply({"action": "bury", "annex": "distillery"})  # Ana's, found without "owner"
+    assert player(m, "Ana")["annexes"][1]["buried"] == [{"money": 8, "by": "Ben"}]
+    refused(m, {"action": "bury", "annex": True}, "the annex's name, or its number")
+    m.apply({"action": "bury", "owner": "Ana", "annex": 1})
+    assert len(player(m, "Ana")["annexes"][1]["buried"]) == 2
+
+
+# -- annex powers every round -------------------------------------------------------------------
+def test_annex_powers_apply_every_morning_in_the_history():
+    """The gardens: "At the end of each round, earn an additional 2F during the Travelers Leave
+    phase"; the distillery: "do not pay the wages for one of the accomplices in your hand"
+    (publisher's card list); any other power is reminded."""
+    m = night()
+    m.apply({"action": "correct", "player": "Ana", "hand": 5})  # 2 peasants + 3 travellers
+    m.apply({"action": "build", "rank": 0, "name": "gardens", "effect": "morning_bonus"})
+    m.apply({"action": "correct", "player": "Ben", "hand": 5})
+    m.apply({"action": "build", "rank": 0, "name": "distillery", "effect": "wages_waived"})
+    m.apply({"action": "correct", "player": "Cai", "hand": 3})
+    m.apply({"action": "build", "rank": 0, "name": "chapel", "effect": "other"})
+    passes(m, 3)
+    p = m.apply({"action": "morning"})
+    assert "Ana's gardens: +2F at the departure" in p.events
+    assert "Ben's annexes waive 1 wage" in p.events
+    assert "remember Cai's chapel: its power is on the card" in p.events
+    # Ana 5 + 1 (her room) + 2 (gardens) − 4 wages; Ben 5 + 1 − (4 − 1); Cai 5 + 1 − 2.
+    assert [player(m, n)["counters"]["cash"] for n in P3] == [4, 3, 4]
+    assert m.state["ledger"]["departure"] == 3 + 2
+    # A table that says the wages waived itself overrides the annexes' count.
+    m.apply({"action": "welcome"})
+    passes(m, 6)
+    m.apply({"action": "morning", "wages_waived": {"Ben": 0}})
+    assert player(m, "Ben")["counters"]["cash"] == 3 + 1 - 4
+
+
+def test_a_gain_now_is_paid_at_the_build():
+    """The park: "Immediately earn 4F" (publisher's card list)."""
+    m = night()
+    m.apply({"action": "correct", "player": "Ana", "hand": 3})
+    p = m.apply({"action": "build", "rank": 0, "name": "park", "effect": "gain_now", "amount": 4})
+    assert "Ana's park: +4F now" in p.events
+    assert player(m, "Ana")["counters"]["cash"] == 9 and m.state["ledger"]["adjust"] == 4
+    refused(m, {"action": "build", "rank": 0, "effect": "other", "amount": 2}, '"amount" goes with an effect')
+
+
+# -- the warning before the last action of the night ----------------------------------------------
+def test_a_warning_before_the_last_action_when_wages_exceed_cash():
+    """RULES.md C (publisher's rules): "Who cannot pay pays all their cash, then discards one unpaid
+    accomplice per franc short": the player hears it before their last action of the night."""
+    m = night()
+    m.apply({"action": "correct", "player": "Ben", "hand": 7})
+    m.apply({"action": "kill", "room": 1, "rank": 0})
+    m.apply({"action": "pass"})
+    p = m.apply({"action": "pass"})
+    assert not any("Ben's last action" in e for e in p.events)
+    p = m.apply({"action": "pass"})  # Ana's second action done: Ben's last comes
+    assert any(e.startswith("Ben's last action of the night: 7F of wages are coming and Ben has 5F") for e in p.events)
+    view = m.rules.seat_view(m.state, "Ben")
+    assert view["alert"] is True and view["status"] == "wages 7F > cash 5F"
