@@ -538,7 +538,9 @@ class TouchPlanner:
         name = action.get("action")
         if not state["over"]:
             for p in state["players"]:
-                for i, a in enumerate(self.rules.seat_actions(state, p["name"])[:2]):
+                # the card's buttons: the offers that ask nothing (ui/screens/table.py, touch_actions)
+                offers = [a for a in self.rules.seat_actions(state, p["name"]) if not a.get("ask")]
+                for i, a in enumerate(offers[:2]):
                     yield [("tap", f"table.{p['name']}.do.{i}")], [a["action"]], "card button"
         if name == "adjust" and isinstance(action.get("delta"), int):
             yield from self._adjust(action)

@@ -113,43 +113,35 @@ def rdi_drink_phase() -> Table:
 
 
 # -- actions the pod could not do before ----------------------------------------------------------
-def test_bloody_inn_bribe_of_a_guest_in_a_room_from_the_menu():
+def test_bloody_inn_bribe_of_a_guest_in_a_room_from_the_pods_offers():
     t = bloody_night()
-    t.menu_to("Ana", "bribe…")
+    t.click("Ana", DOWN, 3)  # pass, cash a check, kill a guest, bribe a guest
+    assert t.view("Ana").action == "bribe a guest…"
     t.click("Ana", MAIN)
-    assert t.view("Ana").prompt == "room" and t.view("Ana").value == "–"
-    t.click("Ana", UP, 2)  # – → 1 → 2
+    assert (t.view("Ana").prompt, t.view("Ana").value, t.view("Ana").step) == ("room", "1", "1/2")
+    t.click("Ana", UP)  # room 2
     t.click("Ana", MAIN)
-    assert t.view("Ana").prompt == "bistro"
-    t.hold("Ana", MAIN)  # straight to the preview: refused, a guest's rank is on the card, not known
-    assert t.view("Ana").screen == "entry" and "rank" in str(t.said[-1])
-    t.click("Ana", MAIN)
-    assert t.view("Ana").prompt == "rank" and t.view("Ana").value == "–"
+    assert (t.view("Ana").prompt, t.view("Ana").value) == ("rank", "–")  # on the card: asked, not assumed
+    t.click("Ana", MAIN)  # the last step, left out: refused, and the pod stays at it
+    assert t.view("Ana").screen == "entry" and "rank" in str(t.said[-1]) and t.done == []
     t.click("Ana", UP)  # – → 0
-    t.hold("Ana", MAIN)  # the rest as they start (their defaults: left out of the action)
-    assert t.view("Ana").screen == "preview" and t.view("Ana").prompt == "OK?"
     t.click("Ana", MAIN)
     assert t.done == [{"action": "bribe", "player": "Ana", "room": 2, "rank": 0}]
     assert t.state["inn"]["rooms"][1]["guest"] is False
-    # menu, down to bribe, choose, room 2, next, (refused preview), next, rank 0, preview, OK
-    assert t.presses == 1 + 3 + 1 + 2 + 1 + 1 + 1 + 1 + 1 + 1
+    # down ×3, choose, room 2, next, (refused), rank 0, done
+    assert t.presses == 3 + 1 + 1 + 1 + 1 + 1 + 1
 
 
 def test_bloody_inn_kill_of_a_guest_after_a_refused_rank():
     t = bloody_night()
-    t.menu_to("Ana", "kill…")
+    t.click("Ana", DOWN, 2)
+    assert t.view("Ana").action == "kill a guest…"
     t.click("Ana", MAIN)
-    t.click("Ana", UP, 3)  # room 3
-    t.click("Ana", MAIN)  # → money (the yes/no switches come last)
-    assert t.view("Ana").prompt == "money"
-    t.click("Ana", MAIN)  # money left out
-    assert t.view("Ana").prompt == "rank"
-    assert t.view("Ana").value == "–"  # a guest's rank is on the card: asked, not assumed
-    t.click("Ana", UP, 2)  # – → 0 → 1: a rank-1 guest costs a traveller Ana's hand does not hold
-    t.hold("Ana", MAIN)
-    assert t.view("Ana").screen == "entry" and "cannot be played" in t.said[-1]
-    t.click("Ana", DOWN)  # rank 0
-    t.hold("Ana", MAIN)
+    t.click("Ana", UP, 2)  # room 3
+    t.click("Ana", MAIN)
+    t.click("Ana", MAIN)  # rank left out: refused
+    assert t.view("Ana").screen == "entry" and t.done == []
+    t.click("Ana", UP)  # rank 0
     t.click("Ana", MAIN)
     assert t.done == [{"action": "kill", "player": "Ana", "room": 3, "rank": 0}]
     assert len(t.state["players"][0]["corpses"]) == 1

@@ -74,6 +74,12 @@ def counter_order(rules, state, name) -> list[str]:
     return shown + [c for c in names if c not in shown]
 
 
+
+def touch_actions(rules, state, name: str) -> list[dict]:
+    """The game's offers for ``name`` that a card's button can do as they are: an offer that asks
+    something first (a pod's entry steps) is left to the game's dialogs and the action form."""
+    return [a for a in rules.seat_actions(state, name) if not a.get("ask")]
+
 class CounterRow(BoxLayout):
     """[−] counter name + big value [+]; a tap on the value opens the adjust dialog."""
 
@@ -297,7 +303,7 @@ class TableScreen(BaseScreen):
                 continue
             try:
                 sv = rules.seat_view(state, p["name"])
-                actions = [] if state["over"] else rules.seat_actions(state, p["name"])
+                actions = [] if state["over"] else touch_actions(rules, state, p["name"])
             except Exception:
                 sv, actions = {}, []
             card.show(state, p, sv, actions, turn_player)
