@@ -150,7 +150,7 @@ def _filled_by_device(rules: Any, state: dict[str, Any], action: dict[str, Any])
 def asks(rules: Any, state: dict[str, Any], me: str, item: Item) -> tuple[Ask, ...] | None:
     """The entry steps of ``item``, in order; None when the pod cannot ask a required field.
 
-    Asked: the item's own ``ask`` list, then every declared field that is
+    Asked: the item's own ``ask`` list (in its order), then every declared field that is
     required and neither given by the item nor filled in by the device; for
     a menu action also its optional fields (required first, then the
     optional ones, yes/no switches last), each starting at its default.
@@ -161,7 +161,8 @@ def asks(rules: Any, state: dict[str, Any], me: str, item: Item) -> tuple[Ask, .
     if info is None:
         return None
     filled = set(item.action) | _filled_by_device(rules, state, item.action)
-    wanted: list[Field] = [f for f in info.fields if f.name in item.ask]
+    declared = {f.name: f for f in info.fields}
+    wanted: list[Field] = [declared[n] for n in item.ask if n in declared]  # in the order the game lists them
     rest = [f for f in info.fields if f.name not in filled and f not in wanted]
     if item.kind == SEAT:
         rest = [f for f in rest if f.required]

@@ -53,9 +53,9 @@ def test_a_mixed_hand_asks_the_peasants_and_the_kept_cards():
     which cards return and how many peasants were played."""
     m = table([{"action": "welcome"}, {"action": "correct", "player": "Ana", "hand": 3}])
     menu = items(m, "Ana")
-    assert asked(m, "Ana", menu["kill a guest"]) == ["room", "rank", "kept", "peasants"]
+    assert asked(m, "Ana", menu["kill a guest"]) == ["room", "rank", "peasants", "kept"]  # in the order the offer lists them
     # The one traveller is the annex: the cost is paid in peasants, known.
-    assert asked(m, "Ana", menu["build an annex"]) == ["rank", "name", "effect"]
+    assert asked(m, "Ana", menu["build an annex"]) == ["rank", "effect", "name"]
 
 
 def test_bistro_bribes_and_kills_are_one_press():

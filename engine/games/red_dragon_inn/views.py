@@ -127,7 +127,7 @@ class RedDragonInnViews(Game):
                                     "action": {"action": "adjust", "player": name, "counter": counter,
                                                "delta": delta}})
             out.append({"label": word("label", "everyone"), "action": {"action": "everyone", "player": name},
-                        "ask": ["counter", "delta", "others", "side"]})
+                        "ask": ["counter", "delta", "side", "others"]})
             return out
         if not p["counters"]["drink_me"]:
             return [{"label": word("label", "sober up"), "action": {"action": "drink", "player": name}}]
