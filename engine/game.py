@@ -41,6 +41,7 @@ class ActionInfo:
     adjustment: bool
     doc: str
     fields: tuple[Field, ...] = ()
+    note: bool = False
 
     def field(self, name: str) -> Field | None:
         return next((f for f in self.fields if f.name == name), None)
@@ -64,18 +65,21 @@ def first_sentence(doc: str) -> str:
 
 
 def action(name: str | None = None, *, when_over: bool = False, adjustment: bool = False,
-           fields: tuple[Field, ...] = ()) -> Callable[[_H], _H]:
+           fields: tuple[Field, ...] = (), note: bool = False) -> Callable[[_H], _H]:
     """Mark a method ``(self, t: Txn, a: Args)`` as the action ``name`` taking ``fields``.
 
     ``fields`` (engine/fields.py) is the one statement of what the action
     takes: any other field is refused, and the handler may read no other.
     ``when_over``: still allowed after the game ended. ``adjustment``: a
     correction that a pending "last chance" window does not close (see
-    :meth:`Game.before_action`).
+    :meth:`Game.before_action`). ``note``: a question to the referee that
+    changes no counter (Dale's payment check): journalled and shown like any
+    action, but not an undo step of its own — undo takes back the last other
+    action together with the notes after it (engine/match.py).
     """
 
     def deco(fn: _H) -> _H:
-        vars(fn)["_tk_action"] = (name or fn.__name__, when_over, adjustment, tuple(fields))
+        vars(fn)["_tk_action"] = (name or fn.__name__, when_over, adjustment, tuple(fields), note)
         return fn
 
     return deco
@@ -115,8 +119,9 @@ class Game:
             for fn in vars(klass).values():
                 meta = getattr(fn, "_tk_action", None)
                 if meta:
-                    name, when_over, adjustment, fields = meta
-                    found[name] = ActionInfo(name, fn, when_over, adjustment, (fn.__doc__ or "").strip(), fields)
+                    name, when_over, adjustment, fields, note = meta
+                    found[name] = ActionInfo(name, fn, when_over, adjustment, (fn.__doc__ or "").strip(), fields,
+                                             note)
         cls.actions = found
 
     # -- construction --------------------------------------------------------
@@ -279,6 +284,12 @@ class Game:
         Default: none.
         """
         return []
+
+    def is_note(self, entry: Any) -> bool:
+        """Whether a journal entry is a note (an action declared ``note=True``): not an undo step of its own."""
+        name = entry.get("action") if isinstance(entry, dict) else None
+        info = self.actions.get(name) if isinstance(name, str) else None
+        return bool(info and info.note)
 
     def pod_actions(self, state: dict[str, Any], name: str) -> list[str]:
         """The actions a seat's pod menu lists for ``name`` after its ``seat_actions``, most likely first.

@@ -51,11 +51,12 @@ class Match:
                 extra = sorted(set(entry) - {"action"})[0]
                 raise RuleError(_("{name}: unexpected field {extra!r}", name=name, extra=extra))
             if name == "undo":
-                if not self.done:
+                k = self._undo_point()
+                if k is None:
                     raise RuleError(_("nothing to undo"))
-                state = self.state_at(len(self.done) - 1)
+                state = self.state_at(k)
                 return Proposal("undo", {"action": "undo"}, state,
-                                [_("undone: {what}", what=self.rules.describe(self.done[-1]))])
+                                [_("undone: {what}", what=self.rules.describe(self.done[k]))])
             if not self.undone:
                 raise RuleError(_("nothing to redo"))
             state, events = self.rules.apply(self.state, self.undone[-1])
@@ -74,7 +75,10 @@ class Match:
             self.done.append(p.entry)
             self.undone.clear()
         elif p.kind == "undo":
-            self.undone.append(self.done.pop())
+            k = self._undo_point()
+            assert k is not None  # propose refused it otherwise
+            self.undone.append(self.done[k])
+            del self.done[k:]  # the action and the notes after it
             for k in [k for k in self._checkpoints if k > len(self.done)]:
                 del self._checkpoints[k]
         elif p.kind == "redo":
@@ -83,6 +87,10 @@ class Match:
         n = len(self.done)
         if n % CHECKPOINT_EVERY == 0 and n not in self._checkpoints:
             self._checkpoints[n] = clone(self.state)
+
+    def _undo_point(self) -> int | None:
+        """Where undo goes back to: the last done action that is not a note (its index), or None."""
+        return _undo_point(self.done, self.rules)
 
     def apply(self, entry: dict[str, Any]) -> Proposal:
         p = self.propose(entry)
@@ -118,8 +126,10 @@ class Match:
         undone: list[tuple[int, dict[str, Any]]] = []
         for i, entry in enumerate(entries):
             name = entry.get("action") if isinstance(entry, dict) else None
-            if name == "undo" and done and set(entry) == {"action"}:
-                undone.append(done.pop())
+            if name == "undo" and set(entry) == {"action"} and \
+                    (k := _undo_point([e for _i, e in done], self.rules)) is not None:
+                undone.append(done[k])
+                del done[k:]
             elif name == "redo" and undone and set(entry) == {"action"}:
                 done.append(undone.pop())
             elif name in CONTROL:
@@ -151,3 +161,11 @@ class Match:
 
     def view(self) -> dict[str, Any]:
         return self.rules.view(self.state)
+
+
+def _undo_point(done: list[dict[str, Any]], rules: Game) -> int | None:
+    """The index of the last entry of ``done`` that is not a note, or None (nothing to undo)."""
+    for k in range(len(done) - 1, -1, -1):
+        if not rules.is_note(done[k]):
+            return k
+    return None

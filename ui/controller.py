@@ -144,7 +144,7 @@ class Keeper:
         self.session: Session | None = None
         self._history: list[HistoryItem] = []
         # the texts of what an undo, a redo would take back, do again (newest last): history words
-        self._done_texts: list[str] = []
+        self._done_texts: list[tuple[str, bool]] = []  # (what was done, whether it is a note)
         self._undone_texts: list[str] = []
         self._games_key = object()  # what the stored games' list was read for
         self.commit_times: deque[float] = deque(maxlen=1000)  # seconds per acknowledged action
@@ -416,14 +416,18 @@ class Keeper:
         """One journal entry in words; an undo names what it undid (like the live events do)."""
         name = entry.get("action")
         if name == "undo":
-            what = self._done_texts.pop() if self._done_texts else ""
+            # undo takes back the last action with the notes after it (a payment check: engine/match.py)
+            while self._done_texts and self._done_texts[-1][1]:
+                self._done_texts.pop()
+            what = self._done_texts.pop()[0] if self._done_texts else ""
             self._undone_texts.append(what)
             return HistoryItem(seq, "undo", msg("undone: {what}", what=what), entry)
         if name == "redo":
             what = self._undone_texts.pop() if self._undone_texts else ""
-            self._done_texts.append(what)
+            self._done_texts.append((what, False))
             return HistoryItem(seq, "redo", msg("redone: {what}", what=what), entry)
-        self._done_texts.append(text)
+        note = self.session is not None and self.session.rules.is_note(entry)
+        self._done_texts.append((text, note))
         self._undone_texts.clear()
         return HistoryItem(seq, "action", text, entry)
 

@@ -682,17 +682,22 @@ class DaleMachine(RuleBasedStateMachine):
         self.attempt({"action": "adjust", "player": active, "counter": "stall",
                       "delta": 7 - self.counters(active)["stall"]})
 
+    def undoable(self) -> bool:
+        """Anything but notes done: a payment check is not an undo step of its own."""
+        return any(not self.session.rules.is_note(e) for e in self.session.match.done)
+
     @precondition(lambda self: self.session.match.done)
     @rule()
     def undo(self):
-        self.attempt({"action": "undo"}, expect_ok=bool(self.session.match.done))
+        self.attempt({"action": "undo"}, expect_ok=self.undoable())
 
     @precondition(lambda self: self.session.match.undone)
     @rule()
     def redo(self):
         self.attempt({"action": "redo"}, expect_ok=bool(self.session.match.undone))
 
-    @precondition(lambda self: self.session is not None and self.session.match.done)
+    @precondition(lambda self: self.session is not None and self.session.match.done
+                  and not self.session.rules.is_note(self.session.match.done[-1]))  # notes are not redone
     @rule()
     def undo_then_redo_is_identity(self):
         before = canonical(self.state)

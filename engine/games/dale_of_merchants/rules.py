@@ -506,7 +506,7 @@ class DaleOfMerchantsRules(Game):
         t.event(_("{who} buys the {value} at {where}: {why}", who=who, value=value, where=where(slot), why=why))
         self._then_clean_up(t, a, who)
 
-    @action("check_payment", fields=(
+    @action("check_payment", note=True, fields=(
         Ints("paid", lo=0),
         Int("slot", required=False, lo=0, hi=4),
         Int("position", required=False, lo=1, hi=5),
