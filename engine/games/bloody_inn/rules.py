@@ -386,6 +386,14 @@ class BloodyInnRules(BloodyInnBase):
             return r, None
         return None, bistro
 
+    @staticmethod
+    def _guest_rank(a: Args, verb: str, room: int) -> int:
+        """A room guest's rank, which only the card shows: asked in the player's words when missing."""
+        if a.raw("rank", None) is None:
+            raise RuleError(_("{verb}: say the rank of the guest in room {room} (0–3, printed on the card)",
+                              verb=word("action", verb), room=room))
+        return a.int("rank", lo=0, hi=MAX_RANK)
+
     # -- the welcome ----------------------------------------------------------------
     @action("welcome", fields=(
         Int("room", required=False, lo=1),
@@ -505,7 +513,7 @@ class BloodyInnRules(BloodyInnBase):
         r, bistro = self._target(t, a, "bribe")
         bribed = 0  # how many peasants come from the bistro (without a room)
         if r is not None:
-            rank = a.int("rank", lo=0, hi=MAX_RANK)
+            rank = self._guest_rank(a, "bribe", r["room"])
         else:
             if isinstance(bistro, bool) or not isinstance(bistro, int) or not 1 <= bistro <= 2:
                 raise RuleError(_('bribe: "bistro" is how many peasants you take, 1 or 2, not {bistro!r}', bistro=bistro))
@@ -618,7 +626,7 @@ class BloodyInnRules(BloodyInnBase):
         who, extra = self._actor(t, a)
         r, bistro = self._target(t, a, "kill")
         if r is not None:
-            rank = a.int("rank", lo=0, hi=MAX_RANK)
+            rank = self._guest_rank(a, "kill", r["room"])
         else:
             if not (bistro is True or (type(bistro) is int and bistro == 1)):
                 raise RuleError(_('kill: "bistro" must be true (one peasant), not {bistro!r}', bistro=bistro))

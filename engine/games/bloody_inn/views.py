@@ -5,9 +5,9 @@ from typing import Any
 
 from ...fields import Bool, Field, Int, Str
 from ...game import Game
-from ...messages import _, word
+from ...messages import N_, _, word
 from .annexes import ANNEX_NAMES, discount, unknown_power
-from .rules import CASH_MAX, CHECK, wages_due
+from .rules import CASH_MAX, CHECK, MAX_RANK, wages_due
 from .words import _annex
 
 
@@ -88,68 +88,181 @@ class BloodyInnViews(Game):
         return super().pod_field(state, name, action, field)
 
     @staticmethod
-    def _cost_asks(p: dict[str, Any], rank: int | None, action: str) -> list[str]:
-        """The cost fields only the player knows: how many played cards are peasants when the hand
-        leaves a choice, how many return to the hand when a traveller may be played."""
+    def _cost(p: dict[str, Any], rank: int | None, action: str) -> tuple[dict[str, Any], list[str]]:
+        """What the device can put in the cost of a card action and what only the player knows.
+
+        For a known ``rank``: the cards played are the rank less the discounts; the peasants among
+        them start at the most the hand allows (peasants are the cards a table plays first, and they
+        never come back), asked only when the hand leaves a choice; "kept" (travellers with the
+        aptitude, back to hand) is asked only when a traveller who is not police is played besides.
+        Without a rank (corpses that differ) every choice the hand may leave is asked."""
         peasants = p["peasants"]
         travellers = p["hand"] - peasants - (1 if action == "build" else 0)
         others = travellers - min(p.get("police", 0), travellers)
-        played = None if rank is None or unknown_power(p) else max(0, rank - discount(p, action))
+        if rank is None:
+            ask = ["peasants"] if peasants and travellers else []
+            return {}, ask + (["kept"] if others else [])
+        played = max(0, rank - (0 if unknown_power(p) else discount(p, action)))
         if played == 0:
-            return []
-        out = []
-        if peasants and travellers and (played is None or min(played, peasants) > max(0, played - travellers)):
-            out.append("peasants")
-        if others:
-            out.append("kept")
-        return out
+            return {}, []
+        most = min(played, peasants)
+        least = max(0, played - travellers)
+        given: dict[str, Any] = {}
+        ask = []
+        if least < most:
+            given["peasants"] = most
+            ask.append("peasants")
+        if min(played - most, others) > 0:
+            ask.append("kept")
+        return given, ask
+
+    def _cost_asks(self, p: dict[str, Any], rank: int | None, action: str) -> list[str]:
+        return self._cost(p, rank, action)[1]
+
+    def pod_actions(self, state: dict[str, Any], name: str) -> list[str]:
+        """The menu's other actions, the phase's own first (the night's card actions at night, the
+        welcome in the welcome); every action stays listed (every action is possible from a pod)."""
+        own = {"welcome": ("welcome",), "night": ("kill", "bribe", "bury", "pass", "build"),
+               "morning": ("morning",), "count": ("resolve",)}.get(state["phase"], ())
+        every = super().pod_actions(state, name)
+        return [n for n in own if n in every] + [n for n in every if n not in own]
 
     def seat_actions(self, state: dict[str, Any], name: str) -> list[dict[str, Any]]:
         if state["over"]:
             return []
         phase = state["phase"]
         if phase == "welcome" and state["first_player"] == name:
-            return [{"label": word("label", "welcome"), "action": {"action": "welcome"}},
-                    {"label": word("label", "welcome: police"), "action": {"action": "welcome"},
-                     "ask": ["police_rooms"]}]
+            return self._welcomes(state)
         if phase == "morning" and state["first_player"] == name:
-            return [{"label": word("label", "morning"), "action": {"action": "morning"}}]
+            return self._mornings(state)
         if phase == "count":
             return [{"label": word("label", "final count"), "action": {"action": "resolve"}}]
         if phase != "night" or state["turn"]["player"] != name:
             return []
-        p = next(p for p in state["players"] if p["name"] == name)
+        return self._night(state, next(p for p in state["players"] if p["name"] == name))
+
+    @staticmethod
+    def _welcomes(state: dict[str, Any]) -> list[dict[str, Any]]:
+        """The whole welcome; the same with the police officer in one room (one offer per room, the
+        usual welcome: «Coloque al viajero en una habitación abierta»); with several officers; one
+        traveller into one room (for a table that follows the order card by card)."""
+        empty = [r["room"] for r in state["inn"]["rooms"] if not r["guest"]]
+        out = [{"label": word("label", "welcome"), "action": {"action": "welcome"}}]
+        out += [{"label": _("welcome: police in room {room}", room=n),
+                 "action": {"action": "welcome", "police_rooms": [n]}} for n in empty]
+        out.append({"label": word("label", "welcome: police"), "action": {"action": "welcome"},
+                    "ask": ["police_rooms"]})
+        out += [{"label": _("welcome one: room {room}", room=n), "action": {"action": "welcome", "room": n}}
+                for n in reversed(empty)]  # from the end of the offers (up), the first room first
+        return out
+
+    def _mornings(self, state: dict[str, Any]) -> list[dict[str, Any]]:
+        """The morning as the device counts it, then each other way the table may pay: a corpse paid
+        with a check while there is cash («pagar ... cheques»), travellers let go for unpaid wages
+        instead of peasants. Only the ways that change something are offered."""
+        out = [{"label": word("label", "morning"), "action": {"action": "morning"}}]
+        try:
+            plain = self.apply(state, {"action": "morning"})[0]
+        except Exception:  # noqa: BLE001 - the dry run is refused: the pod shows why on the press
+            return out
+        seen = [plain]
+        order = [p for p in state["players"]]
+        for p in order:
+            k, checks = len(p["corpses"]), p["counters"]["checks"]
+            for n in range(1, min(k, checks) + 1):
+                action = {"action": "morning", "police_checks": {p["name"]: n}}
+                if self._differs(state, action, seen):
+                    out.append({"label": N_("morning: {who} pays {n} corpse with a check",
+                                            "morning: {who} pays {n} corpses with checks", n, who=p["name"]),
+                                "action": action})
+        for p in order:
+            after = next(q for q in plain["players"] if q["name"] == p["name"])
+            short = p["hand"] - after["hand"]
+            travellers = p["hand"] - p["peasants"]
+            for np in range(min(short, p["peasants"]) - 1, max(0, short - travellers) - 1, -1):
+                action = {"action": "morning", "wage_peasants": {p["name"]: np}}
+                if self._differs(state, action, seen):
+                    out.append({"label": N_("morning: {who} lets {n} traveller go for wages",
+                                            "morning: {who} lets {n} travellers go for wages", short - np,
+                                            who=p["name"]), "action": action})
+        return out
+
+    def _differs(self, state: dict[str, Any], action: dict[str, Any], seen: list[dict[str, Any]]) -> bool:
+        try:
+            after = self.apply(state, action)[0]
+        except Exception:  # noqa: BLE001 - not possible this morning: not offered
+            return False
+        if any(after == s for s in seen):
+            return False
+        seen.append(after)
+        return True
+
+    def _night(self, state: dict[str, Any], p: dict[str, Any]) -> list[dict[str, Any]]:
+        """A night turn's offers, the likeliest first: a burial when a corpse waits and the hand can
+        pay («Enterrar un cadáver»), peasants from the bistro when the hand is empty, else passing;
+        then laundering, a kill and a bribe with every choice asked, the bistro, a kill and a bribe per
+        rank (the rank is on the card: only the room is asked, and what the hand leaves open), the
+        build, a peasant killed in the bistro."""
+        name = p["name"]
         me = {"action": "pass", "player": name}
-        out = [{"label": word("label", "pass"), "action": dict(me)}]
+        passes = [{"label": word("label", "pass"), "action": dict(me)}]
         cash, checks = p["counters"]["cash"], p["counters"]["checks"]
         if cash >= CHECK:
-            out.append({"label": _("bank {amount}F", amount=CHECK * (cash // CHECK)),
-                        "action": {**me, "checks": cash // CHECK}})
+            passes.append({"label": _("bank {amount}F", amount=CHECK * (cash // CHECK)),
+                           "action": {**me, "checks": cash // CHECK}})
         if checks and cash + CHECK <= CASH_MAX:
-            out.append({"label": word("label", "cash a check"), "action": {**me, "checks": -1}})
-        out += self._burials(state, p)
-        rooms = [r["room"] for r in state["inn"]["rooms"] if r["guest"]]
-        if rooms:
-            out.append({"label": word("label", "kill a guest"),
-                        "action": {"action": "kill", "player": name, "room": rooms[0]},
-                        "ask": ["room", "rank"] + self._cost_asks(p, None, "kill")})
+            passes.append({"label": word("label", "cash a check"), "action": {**me, "checks": -1}})
+        burials = self._burials(state, p)
         bistro = state["inn"]["bistro"]
-        if bistro:
-            out.append({"label": word("label", "bribe: 2 peasants") if bistro >= 2 else
-                        word("label", "bribe: 1 peasant"),
-                        "action": {"action": "bribe", "player": name, "bistro": min(2, bistro)}})
+        peasants = [{"label": word("label", "bribe: 2 peasants") if n == 2 else word("label", "bribe: 1 peasant"),
+                     "action": {"action": "bribe", "player": name, "bistro": n}}
+                    for n in (2, 1) if bistro >= n]
+        rooms = [r for r in state["inn"]["rooms"] if r["guest"]]
+        kills: list[dict[str, Any]] = []
+        bribes: list[dict[str, Any]] = []
         if rooms:
-            out.append({"label": word("label", "bribe a guest"),
-                        "action": {"action": "bribe", "player": name, "room": rooms[0]},
-                        "ask": ["room", "rank"] + self._cost_asks(p, None, "bribe")})
+            start = self._likely_room(state, name)
+            reach = p["hand"] + (MAX_RANK if unknown_power(p) else 0)
+            for rank in range(MAX_RANK + 1):
+                for verb, into in (("kill", kills), ("bribe", bribes)):
+                    if rank - discount(p, verb) > reach:
+                        continue
+                    given, ask = self._cost(p, rank, verb)
+                    label = (_("kill a rank-{rank} guest", rank=rank) if verb == "kill" else
+                             _("bribe a rank-{rank} guest", rank=rank))
+                    into.append({"label": label, "ask": ["room"] + ask,
+                                 "action": {"action": verb, "player": name, "room": start, "rank": rank, **given}})
+        out: list[dict[str, Any]] = []
+        if burials:
+            out += burials + passes
+        elif peasants and p["hand"] == 0:
+            out += peasants[:1] + passes + peasants[1:]
+            peasants = []
+        else:
+            out += passes
+        if rooms:  # the full entry: any rank, every cost choice (a traveller played instead of a peasant)
+            first = {"action": "kill", "player": name, "room": rooms[0]["room"]}
+            out += [{"label": word("label", "kill a guest"), "action": first,
+                     "ask": ["room", "rank"] + self._cost_asks(p, None, "kill")},
+                    {"label": word("label", "bribe a guest"), "action": {**first, "action": "bribe"},
+                     "ask": ["room", "rank"] + self._cost_asks(p, None, "bribe")}]
+        out += peasants + kills + bribes
         travellers = p["hand"] - p["peasants"]
         if travellers - min(p.get("police", 0), travellers) > 0:
             out.append({"label": word("label", "build an annex"), "action": {"action": "build", "player": name},
-                        "ask": ["rank", "effect", "name"] + self._cost_asks(p, None, "build")})
+                        "ask": ["rank", "name", "effect"] + self._cost_asks(p, None, "build")})
         if bistro:
             out.append({"label": word("label", "kill: bistro"),
                         "action": {"action": "kill", "player": name, "bistro": True}})
         return out
+
+    @staticmethod
+    def _likely_room(state: dict[str, Any], name: str) -> int:
+        """Where a kill's or a bribe's room starts: the first guest who is not police, in a room that
+        is not your own (your own room's guest pays you 1F in the morning), else the first guest."""
+        rooms = [r for r in state["inn"]["rooms"] if r["guest"]]
+        good = [r for r in rooms if not r["police"] and r["key"] != name]
+        return int((good or rooms)[0]["room"])
 
     def _burials(self, state: dict[str, Any], p: dict[str, Any]) -> list[dict[str, Any]]:
         """A burial per annex with room left (your own first): the corpse is asked only when they differ."""
@@ -176,6 +289,7 @@ class BloodyInnViews(Game):
                 else:
                     action.update(owner=q["name"], annex=x["name"])
                     label = _("bury: {owner}'s {annex}", owner=q["name"], annex=_annex(x["name"]))
-                ask = ([] if alike else ["corpse"]) + self._cost_asks(p, rank, "bury")
-                out.append({"label": label, "action": action, **({"ask": ask} if ask else {})})
+                given, cost = self._cost(p, rank, "bury")
+                ask = ([] if alike else ["corpse"]) + cost
+                out.append({"label": label, "action": {**action, **given}, **({"ask": ask} if ask else {})})
         return out
