@@ -601,7 +601,7 @@ class TouchPlanner:
         sent = {"action": name}
         for f in action_fields(self.rules, name):
             tid = f"actions.field.{f.name}"
-            start = turn.get("player") if f.name == "player" else None
+            start = (self.rules.actor(state, {"action": name}) or turn.get("player")) if f.name == "player" else None
             start = start if start is not None else f.default
             kind = "player" if f.kind == "raw" and f.name in ("player", "winner") else f.kind
             want = action.get(f.name, "_absent")

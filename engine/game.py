@@ -184,6 +184,21 @@ class Game:
         """
         return None
 
+    def rematch(self, state: dict[str, Any], starter: str | None = None) -> dict[str, Any]:
+        """The setup of the next game after the finished game ``state``: ``{"game", "players",
+        "options"}``, the same players in the same seats with the same options.
+
+        A game whose rulebook says who starts the next game overrides it (Dale of Merchants: one of
+        the losers). ``starter``: who the table wants to start (None: as the rules say); a game
+        without a rule for it turns the seat order so that ``starter`` comes first. Raises
+        SetupError for an unknown name.
+        """
+        names = [p["name"] for p in state["players"]]
+        if starter is not None and starter not in names:
+            raise SetupError(_("{who} did not play the last game", who=starter))
+        i = names.index(starter) if starter is not None else 0
+        return {"game": self.id, "players": names[i:] + names[:i], "options": dict(self.options)}
+
     def outcome(self, state: dict[str, Any]) -> dict[str, Any]:
         """What a finished game stores as its result (the journal's games table): JSON, kept short.
 

@@ -440,8 +440,8 @@ class ActionDialog(Dialog):
         self.editors = []
         for field in action_fields(self.rules, name):
             default = self.defaults.get(field.name)
-            if default is None and field.name == "player":
-                default = turn.get("player")
+            if default is None and field.name == "player":  # who would do it: the player to act in a round
+                default = self.rules.actor(table.state, {"action": name}) or turn.get("player")
             ed = FieldEditor(field, players, default=default, tid="actions.field")
             self.editors.append(ed)
             self.form.add_widget(ed)

@@ -63,3 +63,23 @@ def test_a_finished_game_stores_its_winners_and_whether_it_was_a_draw(journal):
     s.apply({"action": "adjust", "player": "Ben", "counter": "life", "delta": -1})
     assert journal.game(s.game_id).result == {"winners": ["Ana"], "draw": False}
     assert s.rules.result_words(s.state) == "Ana won"
+
+
+def test_a_rematch_is_the_same_table_and_a_game_may_say_who_starts_it():
+    """The end screen's rematch: the same players, seats and options; Dale of Merchants' rulebook
+    names the starter («uno de los perdedores debe ser el jugador inicial del próximo juego»)."""
+    from tablekeeper.engine import Match, SetupError, make_rules
+
+    rules = make_rules({"game": "counters", "players": ["Ana", "Ben", "Cai"], "options": {"last_standing_wins": True}})
+    m = Match(rules)
+    assert rules.rematch(m.state) == {"game": "counters", "players": ["Ana", "Ben", "Cai"],
+                                      "options": rules.options}
+    assert rules.rematch(m.state, starter="Cai")["players"] == ["Cai", "Ana", "Ben"]
+    with pytest.raises(SetupError):
+        rules.rematch(m.state, starter="Zoe")
+    dale = make_rules({"game": "dale-of-merchants", "players": ["Ana", "Ben"],
+                       "options": {"decks": ["macaws", "pandas", "raccoons"]}})
+    d = Match(dale)
+    d.apply({"action": "adjust", "player": "Ana", "counter": "stall", "delta": 8})
+    assert d.state["winners"] == ["Ana"]
+    assert dale.rematch(d.state)["players"] == ["Ben", "Ana"]  # the loser starts

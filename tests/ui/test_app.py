@@ -154,11 +154,12 @@ def test_resumes_the_unfinished_game_after_a_restart(tmp_path):
 
 def test_end_of_game_winners_table_and_chart(tmp_path):
     """End of game: winners, the final table and a chart of the main counter over the game
-    (its points are the journal's values after every action); undo from there reopens the game."""
+    (its points are the journal's values after every action); undo from there reopens the game;
+    a rematch starts the same table again."""
     out = run_scenario(tmp_path, "end")
     assert out["winners_text"] == "Ben won"
     with Journal(tmp_path / "state") as journal:
-        record = journal.games()[-1]
+        record = min(journal.games(), key=lambda g: g.id)  # the game played (the rematch came after it)
         session = Session.load(journal, record.id)
         rules = session.rules
         values = {p: [] for p in session.record.setup["players"]}
@@ -172,6 +173,9 @@ def test_end_of_game_winners_table_and_chart(tmp_path):
                 values[p["name"]].append(p["counters"]["life"])
     assert out["chart"] == values
     assert out["after_undo_screen"] == "table" and out["reopened"] is True
+    # Rematch: the same table, options and all, starts at once on its table screen
+    assert out["rematch"] == {"players": ["Ana", "Ben"], "over": False, "screen": "table",
+                              "options": session.rules.options}
 
 
 def test_history_in_words_and_undo_redo_from_it(tmp_path):
@@ -484,8 +488,19 @@ def sc_end(r, shots, arg):
     winners = r.text("end.winners")
     done = list(table.done)
     r.tap("end.undo")
-    return {"winners_text": winners, "chart": chart, "done": done, "after_undo_screen": r.app.sm.current,
-            "reopened": not r.app.snapshot.table.over}
+    reopened = not r.app.snapshot.table.over
+    after_undo = r.app.sm.current
+    r.tap("table.Ana.life.value")
+    r.tap("adjust.-5")  # over again
+    old = r.app.snapshot.table.game_id
+    r.tap("end.rematch")
+    r.settle()  # the tap queued the new game on the worker
+    new = r.app.snapshot.table
+    assert new.game_id != old
+    return {"winners_text": winners, "chart": chart, "done": done, "after_undo_screen": after_undo,
+            "reopened": reopened, "rematch": {"players": [p["name"] for p in new.state["players"]],
+                                              "over": new.state["over"], "screen": r.app.sm.current,
+                                              "options": new.rules.options}}
 
 
 @scenario("history")

@@ -77,6 +77,8 @@ class EndScreen(BaseScreen):
                 on_press=lambda: self.app.submit({"action": "undo"})),
             Btn(_("History"), size_hint_x=None, width=dp(120), tid="end.history",
                 on_press=lambda: self.app.go("history")),
+            Btn(_("Rematch"), role="ok", size_hint_x=None, width=dp(130), tid="end.rematch",
+                on_press=self._rematch),
         ])
         body = BoxLayout(spacing=GAP)
         left = BoxLayout(orientation="vertical", spacing=GAP, size_hint_x=0.5)
@@ -97,6 +99,21 @@ class EndScreen(BaseScreen):
         body.add_widget(right)
         self.box.add_widget(body)
         self._shown = None
+
+    def _rematch(self):
+        """The same table again, as the rules say who starts it (Dale: a loser); each player keeps their pod."""
+        table = self.app.snapshot.table
+        if table is None or not table.state["over"]:
+            return
+        setup = table.rules.rematch(table.state)
+        pods = self.app.settings.seats(table.game_id, [p["name"] for p in table.state["players"]])
+
+        def started(game_id):
+            self.app.settings.set_seats(game_id, pods)
+            self.app.settings.save()
+
+        self.app.keeper.new_game(setup["game"], setup["players"], setup["options"], then=started)
+        # the new game's snapshot takes the app to its table (kivyapp._route)
 
     def _home(self):
         self.app.keeper.close_game()
