@@ -178,6 +178,17 @@ def test_end_of_game_winners_table_and_chart(tmp_path):
                               "options": session.rules.options}
 
 
+def test_a_burial_on_the_touchscreen_taps_the_annex_by_its_owner_and_name(tmp_path):
+    """«Enterrar un cadáver en un anexo»: the dialog lists every annex at the table with its owner; a tap
+    chooses it, the preview follows, and the corpse is buried there (shared with its owner)."""
+    out = run_scenario(tmp_path, "bury")
+    assert out["labels"] == ["barn (Ana)", "barn (Ben)"]
+    assert out["disabled_before"] is True  # nothing tapped: nothing to do yet
+    assert out["ana"]["corpses"] == 0 and out["ben_barn"] == [1]
+    _state, entries = stored(tmp_path / "state")
+    assert entries[-1] == {"action": "bury", "player": "Ana", "owner": "Ben", "annex": "barn"}
+
+
 def test_history_in_words_and_undo_redo_from_it(tmp_path):
     """History: every action in words, undo and redo from the screen."""
     out = run_scenario(tmp_path, "history")
@@ -457,6 +468,26 @@ def sc_play(r, shots, game):
         steps(r, shot, checks)
     shot("after")
     return {"game": game, "shown": shown_counters(r), "checks": checks, "written": WRITTEN}
+
+
+@scenario("bury")
+def sc_bury(r, shots, arg):
+    """The Bloody Inn's burial dialog: the annex is tapped, named with its owner."""
+    new_game(r, "bloody-inn", players=["Ana", "Ben"])
+    for action in ({"action": "welcome"}, {"action": "kill", "player": "Ana", "room": 1, "rank": 0},
+                   {"action": "pass", "player": "Ben"}):
+        r.app.submit(action)  # the night so far, as the pods would send it
+        r.settle()
+    r.tap("table.guided.bury")
+    labels = [r.text(f"bury.annex.{i}") for i in range(2)]
+    disabled_before = r.find("bury.do").disabled
+    r.tap("bury.annex.1")  # Ben's barn
+    _shooter(r, shots, "play-bloody-inn")("bury")
+    r.tap("bury.do")
+    state = r.app.snapshot.table.state
+    return {"labels": labels, "disabled_before": disabled_before,
+            "ana": {"corpses": len(state["players"][0]["corpses"])},
+            "ben_barn": [len(a["buried"]) for a in state["players"][1]["annexes"]]}
 
 
 @scenario("locale")
