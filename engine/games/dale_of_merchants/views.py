@@ -95,7 +95,8 @@ class DaleOfMerchantsViews(Game):
             # right in one list. Later, cards are entered one by one ("position" and "value").
             opening = bool(state["decks"]) and all(c["card"] and c["value"] is None for c in state["market"])
             if field.name == "values":
-                return Ints("values", lo=1, hi=MAX_VALUE, doc=field.doc) if opening else None
+                # Printed values only (1–5): no card effect has changed a value yet.
+                return Ints("values", lo=1, hi=TOP_PRINTED, doc=field.doc) if opening else None
             if opening:
                 return None
         if field.name == "position" and action in ("buy", "take", "set_market"):
@@ -125,7 +126,8 @@ class DaleOfMerchantsViews(Game):
         if not state["decks"]:
             return [{"label": word("label", "draw decks"), "action": {"action": "draw_decks"}}]
         items = self._market_entries(state)
-        if state["turn"]["player"] != name:
+        opening = all(c["card"] and c["value"] is None for c in state["market"])
+        if state["turn"]["player"] != name or opening:  # Preparar: the market is dealt before the first turn
             return items
         waiting = len(items)
         p = next(p for p in state["players"] if p["name"] == name)
