@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from tablekeeper.engine import Match, make_rules
 from tablekeeper.hardware import grammar as g
+from tablekeeper.hardware.pod import DOWN, MAIN, UP
+
+from .test_controller import Table
 
 GAME = "dale-of-merchants"
 DECKS = ["macaws", "pandas", "raccoons"]
@@ -168,3 +171,68 @@ def test_a_bonus_action_keeps_the_clean_up_for_the_last_action():
     m = table(actions=OPENING)
     m.apply({"action": "adjust", "counter": "actions", "delta": 1})
     assert "clean_up" not in seat_item(m, "Ana", "buy card 5: 2").action
+
+
+# -- button by button -------------------------------------------------------------------------------
+def test_a_junk_buy_and_the_card_turned_up_are_one_action_of_four_presses():
+    """Acción de mercado and Fase de limpieza 2: «Saca nuevas cartas del mazo del mercado y llena los
+    espacios con ellas de derecha a izquierda»: the buy's last step is the new card's value, read as
+    it is turned up; the payment starts with junk, as far as the hand goes."""
+    t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING)
+    assert t.view("Ana").action == "buy card 5: 2…"
+    t.click("Ana", MAIN)
+    assert (t.view("Ana").prompt, t.view("Ana").lines) == ("paid", ("1 1",))
+    t.click("Ana", MAIN)
+    assert (t.view("Ana").prompt, t.view("Ana").value) == ("new value", "2")
+    t.click("Ana", UP)
+    t.click("Ana", MAIN)
+    assert t.done == [{"action": "buy", "player": "Ana", "slot": 0, "paid": [1, 1], "clean_up": True,
+                       "new_value": 3}]
+    assert t.presses == 4
+    assert t.state["market"][4] == {"card": True, "value": 3} and t.state["turn"]["player"] == "Ben"
+    assert not [i for i in t.rules.seat_actions(t.state, "Ben") if str(i["label"]).startswith("new card")]
+
+
+def test_a_stack_offered_by_its_values_asks_only_its_set_three_presses():
+    """Acción de puesto: «El valor total de su primera pila debe ser exactamente 1, el siguiente 2 ...
+    elija cualquier número de cartas de un conjunto de animales de su mano»."""
+    t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING + [
+        {"action": "stall", "set": "pandas", "values": [1], "clean_up": True},
+        {"action": "inventory", "count": 0, "clean_up": True}])
+    t.click("Ana", DOWN)  # the cheapest buy first, the stack next
+    assert t.view("Ana").action == "stack 2: 2…"
+    t.click("Ana", MAIN)
+    assert (t.view("Ana").prompt, t.view("Ana").value) == ("set", "pandas")  # the set of the last stack
+    t.click("Ana", MAIN)
+    assert t.done == [{"action": "stall", "player": "Ana", "values": [2], "set": "pandas", "clean_up": True}]
+    assert t.presses == 3 and t.state["players"][0]["stacks"][-1] == {"set": "pandas", "values": [2]}
+
+
+def test_a_stack_of_two_cards_is_its_own_offer():
+    """«elija cualquier número de cartas de un conjunto de animales»: stack 4 as 3+1, one held down."""
+    m = table(actions=OPENING + [{"action": "adjust", "player": "Ana", "counter": "stall", "delta": 3}])
+    labels = [str(i["label"]) for i in m.rules.seat_actions(m.state, "Ana")]
+    assert [x for x in labels if x.startswith("stack")] == ["stack 4: 4", "stack 4: 3+1", "stack 4: 2+2", "stack 4"]
+    item = seat_item(m, "Ana", "stack 4: 3+1")
+    m.apply(as_started(m, "Ana", item, set="macaws"))
+    assert m.state["players"][0]["stacks"][-1] == {"set": "macaws", "values": [3, 1]}
+
+
+def test_after_a_technique_its_take_is_offered_and_the_stack_then_asks_the_card_turned_up():
+    """Acción técnica: the card's effect (a market card taken) is entered after it; the clean-up of
+    the bonus action's stack turns one card up into the emptied slot: its value is the last step."""
+    m = table(actions=OPENING + [{"action": "technique", "bonus": True}])
+    take = seat_item(m, "Ana", "take card 4")
+    assert take.action == {"action": "take", "player": "Ana", "slot": 1} and steps(m, "Ana", take) == ()
+    m.apply(take.action)
+    item = seat_item(m, "Ana", "stack 1: 1")
+    assert [a.field.name for a in steps(m, "Ana", item)] == ["set", "new_value"]
+    m.apply(as_started(m, "Ana", item, new_value=5))
+    assert m.state["market"][4] == {"card": True, "value": 5} and m.state["players"][0]["counters"]["stall"] == 1
+
+
+def test_the_payment_the_referee_accepted_is_where_the_buy_starts():
+    """Acción de mercado, Nota: a payment asked about and accepted is the one the player then makes."""
+    m = table(actions=OPENING + [{"action": "check_payment", "position": 4, "paid": [4, 2]}])
+    item = seat_item(m, "Ana", "buy card 4: 6")
+    assert item.action["paid"] == [4, 2]
