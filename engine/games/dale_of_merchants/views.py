@@ -6,7 +6,7 @@ from typing import Any
 from ...fields import Field, Int, Ints, Str
 from ...game import Game
 from ...messages import N_, _, word
-from .rules import MARKET_SLOTS, MAX_VALUE, STARTING_DECK, slot_position, slot_price
+from .rules import MARKET_SLOTS, STARTING_DECK, slot_position, slot_price
 
 #: The highest value printed on a base-box card.
 TOP_PRINTED = 5
