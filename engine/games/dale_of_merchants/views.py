@@ -164,9 +164,9 @@ class DaleOfMerchantsViews(Game):
         elif turn["played"]:
             items += self._effects(state, name)
         if turn["actions_taken"]:
-            up = {"new_value": NEW_CARD_START} if self._turned_up(state, empty) == 1 else {}
-            end = {"label": word("label", "end turn"), **({"ask": ["new_value"]} if up else {}),
-                   "action": {"action": "end_turn", "player": name, **up}}
+            # Asks nothing, so that the touchscreen's player card shows it as a button; a card the
+            # clean-up turns up is then offered as "new card N".
+            end = {"label": word("label", "end turn"), "action": {"action": "end_turn", "player": name}}
             items.insert(len(items) if actions else waiting, end)
             if not actions and turn["techniques"] > turn["bonuses"]:
                 items.append({"label": word("label", "bonus action"),
