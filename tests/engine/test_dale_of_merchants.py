@@ -437,12 +437,12 @@ def test_seat_view_and_main_button_follow_the_turn():
     def offered(label):
         return next(i["action"] for i in rules.seat_actions(m.state, "Ana") if i["label"] == label)
 
+    # Preparar: the market is dealt before the first turn, so its values are all Ana is offered.
+    assert [i["label"] for i in rules.seat_actions(m.state, "Ana")] == ["market values"]
+    play(m, {"action": "set_market", "values": [2, 3, 4, 5, 2]})
     play(m, offered("technique +1"))
     assert rules.seat_view(m.state, "Ana")["table"][0] == ["actions", 1]
     play(m, offered("technique"))
-    # The market's values come first (any seat may enter them), then the turn's own routine.
-    assert [i["label"] for i in rules.seat_actions(m.state, "Ana")][:2] == ["market values", "end turn"]
-    play(m, {"action": "set_market", "values": [2, 3, 4, 5, 2]})
     assert rules.seat_actions(m.state, "Ana")[0]["label"] == "end turn"
     play(m, rules.seat_actions(m.state, "Ana")[0]["action"])
     assert m.view()["turn"]["player"] == "Ben"
@@ -733,3 +733,30 @@ class DaleMachine(RuleBasedStateMachine):
 DaleMachine.TestCase.settings = settings(max_examples=examples(60), stateful_step_count=40, deadline=None,
                                          suppress_health_check=[HealthCheck.too_slow])
 test_dale_stateful = DaleMachine.TestCase
+
+
+def test_the_card_turned_up_by_the_clean_up_is_entered_with_the_last_action():
+    """Fase de limpieza 2: «Saca nuevas cartas del mazo del mercado y llena los espacios con ellas de
+    derecha a izquierda»: "new_value" is the value of the one card the clean-up turns up."""
+    m = play(match(), {"action": "set_market", "values": [3, 4, 2, 5, 2]})
+    refused(m, {"action": "buy", "slot": 0, "paid": [1, 1], "new_value": 3}, "clean_up")
+    play(m, {"action": "buy", "position": 5, "paid": [1, 1], "clean_up": True, "new_value": 3})
+    assert m.state["market"][4] == {"card": True, "value": 3} and m.state["turn"]["player"] == "Ben"
+    # Two cards turned up (one taken by an effect, one bought): each is entered with set_market.
+    play(m, {"action": "technique", "bonus": True}, {"action": "take", "player": "Ben", "position": 2})
+    refused(m, {"action": "buy", "slot": 1, "paid": [1, 1, 1], "clean_up": True, "new_value": 2},
+            "turns up 2 market cards")
+    # end_turn too: the one card an effect took.
+    m2 = play(match(), {"action": "set_market", "values": [3, 4, 2, 5, 2]}, {"action": "technique"},
+              {"action": "take", "player": "Ana", "position": 1}, {"action": "end_turn", "new_value": 4})
+    assert m2.state["market"][4] == {"card": True, "value": 4}
+
+
+def test_no_card_is_turned_up_after_the_eighth_stack():
+    """Fin del juego: «serás inmediatamente celebrado como el ganador»: no clean-up, no new card."""
+    m = play(match(), {"action": "set_market", "values": [3, 4, 2, 5, 2]},
+             {"action": "adjust", "player": "Ana", "counter": "stall", "delta": 7},
+             {"action": "buy", "slot": 0, "paid": [1, 1], "clean_up": True})
+    play(m, {"action": "inventory", "count": 0, "clean_up": True})
+    refused(m, {"action": "stall", "set": "pandas", "values": [5, 3], "clean_up": True, "new_value": 2},
+            "no clean-up follows")

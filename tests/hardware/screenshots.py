@@ -56,13 +56,13 @@ SCENES: dict[str, tuple[dict, list[dict], list[tuple[str, str, int]], str]] = {
     "list": ({"game": "dale-of-merchants", "players": ["Ana", "Ben"],
               "options": {"decks": ["macaws", "pandas", "raccoons"]}},
              [{"action": "set_market", "values": [3, 2, None, None, None]}],
-             [(SELECT, "hold", 1), (DOWN, "click", 4), (MAIN, "click", 1), (UP, "click", 3), (MAIN, "click", 1),
+             [(SELECT, "hold", 1), (DOWN, "click", 9), (MAIN, "click", 1),
               (UP, "click", 4), (SELECT, "click", 1), (UP, "click", 3)], ""),
     "refused": ({"game": "dale-of-merchants", "players": ["Ana", "Ben"],
                  "options": {"decks": ["macaws", "pandas", "raccoons"]}},
                 [{"action": "set_market", "values": [3, 2, None, None, None]}],
-                [(SELECT, "hold", 1), (DOWN, "click", 4), (MAIN, "click", 1), (UP, "click", 3), (MAIN, "click", 1),
-                 (UP, "click", 4), (MAIN, "hold", 1)], "refusal"),
+                [(SELECT, "hold", 1), (DOWN, "click", 9), (MAIN, "click", 1), (UP, "click", 4), (MAIN, "click", 1),
+                 (UP, "click", 1), (MAIN, "hold", 1)], "refusal"),
 }
 
 

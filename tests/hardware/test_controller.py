@@ -92,12 +92,12 @@ def dale() -> Table:
 
 
 def dale_buy_paying_one_for_slot_four() -> Table:
-    """Ana's buy from the menu: slot 4 (price 7), a 1 being set as the first card paid."""
+    """Ana's buy from the menu: the leftmost card (position 1, slot +4, price 7), a 1 being set as the
+    first card paid."""
     t = dale()
     t.menu_to("Ana", "buy…")
     t.click("Ana", MAIN)
-    t.click("Ana", UP, 4)
-    t.click("Ana", MAIN)
+    assert t.view("Ana").prompt == "paid"  # the card comes next: position 1, the leftmost
     t.click("Ana", UP, 2)
     return t
 
@@ -162,19 +162,19 @@ def test_dale_buy_with_a_payment_list():
     t = dale()
     t.menu_to("Ana", "buy…")
     t.click("Ana", MAIN)
-    assert t.view("Ana").prompt == "slot"
-    t.click("Ana", UP, 3)  # slot 3: value 2, price 5
-    t.click("Ana", MAIN)
     assert t.view("Ana").prompt == "paid" and t.view("Ana").value == "–"
     t.click("Ana", UP, 4)  # – → 0 → 1 → 2 → 3
     t.click("Ana", SELECT)  # add 3, start the next
     assert t.view("Ana").lines == ("3",)
     t.click("Ana", UP, 3)  # 2
+    t.click("Ana", MAIN)  # the list ends with the 2
+    assert (t.view("Ana").prompt, t.view("Ana").value) == ("position", "1")  # counted from the left
+    t.click("Ana", UP)  # position 2 (slot +3): value 2, price 5
     t.hold("Ana", MAIN)
     view = t.view("Ana")
     assert view.screen == "preview" and view.lines[0].startswith("Ana: ")
     t.click("Ana", MAIN)
-    assert t.done == [{"action": "buy", "player": "Ana", "slot": 3, "paid": [3, 2]}]
+    assert t.done == [{"action": "buy", "player": "Ana", "position": 2, "paid": [3, 2]}]
 
 
 def test_dale_stall_stack_with_its_values_and_deck():
@@ -287,11 +287,13 @@ def test_new_offers_start_at_the_most_likely_with_the_focus_on_them():
 
 def test_the_last_steps_main_click_does_it_and_a_refusal_stays_at_the_step():
     t = dale_buy_paying_one_for_slot_four()
-    t.click("Ana", MAIN)  # ends the list: the next step
-    assert t.view("Ana").step == "3/3" and t.view("Ana").hint == "main: do it, select: back"
+    t.click("Ana", MAIN)  # ends the list: the next step, the card (position 1)
+    t.click("Ana", MAIN)  # the card's value, already entered: left out
+    t.click("Ana", MAIN)  # the new card the clean-up turns up: none here, left out
+    assert t.view("Ana").step == "4/4" and t.view("Ana").hint == "main: do it, select: back"
     t.click("Ana", MAIN)  # the last step: done if the rules accept it
     assert t.done == [] and "does not cover the price 7" in t.said[-1]
-    assert t.view("Ana").screen == "entry" and t.view("Ana").step == "3/3"
+    assert t.view("Ana").screen == "entry" and t.view("Ana").step == "4/4"
     t2 = dragon_run()
     t2.menu_to("Ana", "charge…")
     t2.click("Ana", MAIN)
@@ -332,7 +334,7 @@ def test_select_goes_back_one_step_then_to_where_the_entry_began_and_hold_cancel
 def test_a_list_entry_takes_back_its_last_number_with_select():
     t = dale()
     t.menu_to("Ana", "buy…")
-    t.click("Ana", MAIN, 2)
+    t.click("Ana", MAIN)
     t.click("Ana", UP, 2)
     t.click("Ana", SELECT)
     assert t.view("Ana").lines == ("1",) and t.view("Ana").value == "–"

@@ -1,12 +1,15 @@
-"""Dale of Merchants from the acting player's own pod, at the level of the game's hooks: what each
-routine action asks (``seat_actions`` with their "ask" lists, ``pod_field``) and what the pod's
-grammar makes of it (``grammar.menu``/``grammar.asks``). No button sequences: the press counts
-belong to the grammar; here, the number of steps and where each starts.
+"""Dale of Merchants from the acting player's own pod: what each routine action asks (``seat_actions``
+with their "ask" lists, ``pod_field``), what the pod's grammar makes of it (``grammar.menu``/
+``grammar.asks``), and the table's usual moves button by button (the ``Table`` of
+tests/hardware/test_controller.py), with the presses they cost.
 """
 from __future__ import annotations
 
 from tablekeeper.engine import Match, make_rules
 from tablekeeper.hardware import grammar as g
+from tablekeeper.hardware.pod import DOWN, MAIN, UP
+
+from .test_controller import Table
 
 GAME = "dale-of-merchants"
 DECKS = ["macaws", "pandas", "raccoons"]
@@ -74,16 +77,17 @@ def test_a_buy_is_one_item_per_market_card_counted_from_the_left_asking_only_the
                                            "buy card 1: 7"]  # a tie: the rightmost first
     first = g.menu(m.rules, m.state, "Ana")[0]
     assert first == buys[0]
-    (paid,) = steps(m, "Ana", first)
+    paid, new = steps(m, "Ana", first)
     assert (paid.field.name, paid.step, paid.start(first.action["paid"])) == ("paid", g.LIST, (1, 1))
-    action = as_started(m, "Ana", first)
+    assert (new.field.name, new.step, new.start(first.action["new_value"])) == ("new_value", g.NUMBER, 2)
+    action = as_started(m, "Ana", first, new_value=None)  # the new card left out: entered later
     assert action == {"action": "buy", "player": "Ana", "slot": 0, "paid": [1, 1], "clean_up": True}
     g.dry_run(m.rules, m.state, action)  # checked before it is made
     m.apply(action)
     assert m.state["turn"]["player"] == "Ben"  # cleaned up in the same step
     # Another card: its own item; the player enters the values paid.
     m2 = table(actions=OPENING)
-    third = as_started(m2, "Ana", seat_item(m2, "Ana", "buy card 3: 4"), paid=(3, 1))
+    third = as_started(m2, "Ana", seat_item(m2, "Ana", "buy card 3: 4"), paid=(3, 1), new_value=None)
     m2.apply(third)
     assert m2.state["market"][2]["value"] == 4 and m2.state["players"][0]["counters"]["discard"] == 2
 
@@ -114,21 +118,24 @@ def test_a_stall_stack_asks_its_values_and_set_starting_at_the_stack_number():
     assert m.state["players"][0]["counters"]["stall"] == 2 and m.state["turn"]["player"] == "Ben"
 
 
-def test_routine_items_ask_at_most_two_steps_and_never_the_clean_up_or_the_card_twice():
-    """The pod asks the player's choices only: the card is the item, the clean-up is the item's."""
+def test_routine_items_ask_at_most_three_steps_and_never_the_clean_up_or_the_surcharge():
+    """The pod asks the player's choices only: the card is the item (or, in the menu, its place from
+    the left), the clean-up is the item's."""
     m = table(actions=OPENING)
     for item in g.menu(m.rules, m.state, "Ana"):
         asked = [a.field.name for a in g.asks(m.rules, m.state, "Ana", item) or ()]
-        assert "position" not in asked and "clean_up" not in asked
+        assert "clean_up" not in asked
+        assert "slot" not in asked
         if item.kind == g.SEAT:
-            assert len(asked) <= 2 and "slot" not in asked
+            assert len(asked) <= 3
 
 
-def test_while_a_market_card_waits_for_its_value_it_is_asked_before_buying_or_building():
-    """Fase de limpieza 2 turns a card up; its price is what the next buy is checked against."""
+def test_while_a_market_card_waits_for_its_value_it_comes_first_and_the_known_cards_can_be_bought():
+    """Fase de limpieza 2 turns a card up; a buy of a card whose value is known does not wait for it."""
     m = table(actions=[{"action": "set_market", "values": [3, 2, None, None, None]}])
     labels = [str(i["label"]) for i in m.rules.seat_actions(m.state, "Ana")]
-    assert labels == ["new card 3", "technique", "technique +1", "discard"]
+    assert labels[:4] == ["new card 3", "buy card 2: 5", "stack 1: 1", "buy card 1: 7"]
+    assert "new card 3" in [str(i["label"]) for i in m.rules.seat_actions(m.state, "Ben")]
 
 
 def test_inventory_discards_any_number_from_the_pod():
@@ -147,7 +154,8 @@ def test_a_technique_leaves_the_turn_open_for_its_effects_and_offers_the_forgott
     m = table(actions=OPENING)
     m.apply(seat_item(m, "Ana", "technique").action)
     labels = [str(i.label) for i in g.menu(m.rules, m.state, "Ana") if i.kind == g.SEAT]
-    assert labels == ["end turn", "bonus action"]
+    assert labels == ["end turn", "take card 1", "take card 2", "take card 3", "take card 4", "take card 5",
+                      "draw cards", "bonus action"]
     move = next(i for i in g.menu(m.rules, m.state, "Ana") if i.action.get("action") == "move")
     taker = next(a for a in steps(m, "Ana", move) if a.field.name == "from_player")
     assert taker.options[0] == "Ben" and taker.unset  # another player first; left out: your own piles
@@ -163,3 +171,68 @@ def test_a_bonus_action_keeps_the_clean_up_for_the_last_action():
     m = table(actions=OPENING)
     m.apply({"action": "adjust", "counter": "actions", "delta": 1})
     assert "clean_up" not in seat_item(m, "Ana", "buy card 5: 2").action
+
+
+# -- button by button -------------------------------------------------------------------------------
+def test_a_junk_buy_and_the_card_turned_up_are_one_action_of_four_presses():
+    """Acción de mercado and Fase de limpieza 2: «Saca nuevas cartas del mazo del mercado y llena los
+    espacios con ellas de derecha a izquierda»: the buy's last step is the new card's value, read as
+    it is turned up; the payment starts with junk, as far as the hand goes."""
+    t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING)
+    assert t.view("Ana").action == "buy card 5: 2…"
+    t.click("Ana", MAIN)
+    assert (t.view("Ana").prompt, t.view("Ana").lines) == ("paid", ("1 1",))
+    t.click("Ana", MAIN)
+    assert (t.view("Ana").prompt, t.view("Ana").value) == ("new value", "2")
+    t.click("Ana", UP)
+    t.click("Ana", MAIN)
+    assert t.done == [{"action": "buy", "player": "Ana", "slot": 0, "paid": [1, 1], "clean_up": True,
+                       "new_value": 3}]
+    assert t.presses == 4
+    assert t.state["market"][4] == {"card": True, "value": 3} and t.state["turn"]["player"] == "Ben"
+    assert not [i for i in t.rules.seat_actions(t.state, "Ben") if str(i["label"]).startswith("new card")]
+
+
+def test_a_stack_offered_by_its_values_asks_only_its_set_three_presses():
+    """Acción de puesto: «El valor total de su primera pila debe ser exactamente 1, el siguiente 2 ...
+    elija cualquier número de cartas de un conjunto de animales de su mano»."""
+    t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING + [
+        {"action": "stall", "set": "pandas", "values": [1], "clean_up": True},
+        {"action": "inventory", "count": 0, "clean_up": True}])
+    t.click("Ana", DOWN)  # the cheapest buy first, the stack next
+    assert t.view("Ana").action == "stack 2: 2…"
+    t.click("Ana", MAIN)
+    assert (t.view("Ana").prompt, t.view("Ana").value) == ("set", "pandas")  # the set of the last stack
+    t.click("Ana", MAIN)
+    assert t.done == [{"action": "stall", "player": "Ana", "values": [2], "set": "pandas", "clean_up": True}]
+    assert t.presses == 3 and t.state["players"][0]["stacks"][-1] == {"set": "pandas", "values": [2]}
+
+
+def test_a_stack_of_two_cards_is_its_own_offer():
+    """«elija cualquier número de cartas de un conjunto de animales»: stack 4 as 3+1, one held down."""
+    m = table(actions=OPENING + [{"action": "adjust", "player": "Ana", "counter": "stall", "delta": 3}])
+    labels = [str(i["label"]) for i in m.rules.seat_actions(m.state, "Ana")]
+    assert [x for x in labels if x.startswith("stack")] == ["stack 4: 4", "stack 4: 3+1", "stack 4: 2+2", "stack 4"]
+    item = seat_item(m, "Ana", "stack 4: 3+1")
+    m.apply(as_started(m, "Ana", item, set="macaws"))
+    assert m.state["players"][0]["stacks"][-1] == {"set": "macaws", "values": [3, 1]}
+
+
+def test_after_a_technique_its_take_is_offered_and_the_stack_then_asks_the_card_turned_up():
+    """Acción técnica: the card's effect (a market card taken) is entered after it; the clean-up of
+    the bonus action's stack turns one card up into the emptied slot: its value is the last step."""
+    m = table(actions=OPENING + [{"action": "technique", "bonus": True}])
+    take = seat_item(m, "Ana", "take card 4")
+    assert take.action == {"action": "take", "player": "Ana", "slot": 1} and steps(m, "Ana", take) == ()
+    m.apply(take.action)
+    item = seat_item(m, "Ana", "stack 1: 1")
+    assert [a.field.name for a in steps(m, "Ana", item)] == ["set", "new_value"]
+    m.apply(as_started(m, "Ana", item, new_value=5))
+    assert m.state["market"][4] == {"card": True, "value": 5} and m.state["players"][0]["counters"]["stall"] == 1
+
+
+def test_the_payment_the_referee_accepted_is_where_the_buy_starts():
+    """Acción de mercado, Nota: a payment asked about and accepted is the one the player then makes."""
+    m = table(actions=OPENING + [{"action": "check_payment", "position": 4, "paid": [4, 2]}])
+    item = seat_item(m, "Ana", "buy card 4: 6")
+    assert item.action["paid"] == [4, 2]

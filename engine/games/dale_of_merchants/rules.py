@@ -281,12 +281,20 @@ class DaleOfMerchantsRules(Game):
                               action=a.name, n=n))
         return n
 
-    def _clean_up(self, t: Txn, who: str, draw_to: int) -> None:
-        """Fase de limpieza: draw up to ``draw_to``, refill the market; the next player starts with one action."""
+    def _clean_up(self, t: Txn, who: str, draw_to: int, new_value: int | None = None) -> None:
+        """Fase de limpieza: draw up to ``draw_to``, refill the market; the next player starts with one action.
+        ``new_value``: the value of the one market card the refill turns up, read as it is turned up."""
         self._resolve_played(t, who)
         self._draw(t, who, max(0, draw_to - t.get(who, "hand")), junk=True)
         new = self._refill_market(t)
-        if new:
+        if new_value is not None:
+            if len(new) != 1:
+                raise RuleError(N_('"new_value": the clean-up turns up {n} market card, not one; enter its value with '
+                                   'set_market', '"new_value": the clean-up turns up {n} market cards, not one; enter '
+                                   'their values with set_market', len(new)))
+            t.state["market"][new[0]]["value"] = new_value
+            t.event(_("new market card at {where}: a {value}", where=where(new[0]), value=new_value))
+        elif new:
             t.event(N_("new market card at {slots}: enter its value (set_market)",
                        "new market cards at {slots}: enter their values (set_market)", len(new),
                        slots=listing(where(s) for s in sorted(new, reverse=True))))
@@ -298,9 +306,20 @@ class DaleOfMerchantsRules(Game):
         t.set(None, "actions", 1)
 
     def _then_clean_up(self, t: Txn, a: Args, who: str) -> None:
-        """``"clean_up": true`` on a turn action: the clean-up follows at once (the turn's action is done)."""
-        if a.bool("clean_up", False) and not any(p["counters"]["stall"] >= STALL_STACKS for p in t.players):
-            self._clean_up(t, who, HAND_SIZE)
+        """``"clean_up": true`` on a turn action: the clean-up follows at once (the turn's action is done);
+        "new_value" enters the value of the market card it turns up."""
+        new_value = a.int("new_value", None, lo=0, hi=MAX_VALUE)
+        if not a.bool("clean_up", False):
+            if new_value is not None:
+                raise RuleError(_('{action}: "new_value" is the card the clean-up turns up; give "clean_up": true '
+                                  'with it', action=a.name))
+            return
+        if any(p["counters"]["stall"] >= STALL_STACKS for p in t.players):
+            if new_value is not None:
+                raise RuleError(_('{action}: the game ends with the {number}th stack: no clean-up follows, no card '
+                                  'is turned up ("new_value")', action=a.name, number=STALL_STACKS))
+            return
+        self._clean_up(t, who, HAND_SIZE, new_value)
 
     @staticmethod
     def _need_in_hand(t: Txn, who: str, count: int, why: str) -> None:
@@ -468,16 +487,17 @@ class DaleOfMerchantsRules(Game):
 
     @action("buy", fields=(
         Player("player", required=False),
-        Int("slot", lo=0, hi=4),
+        Int("slot", required=False, lo=0, hi=4),
         Int("position", required=False, lo=1, hi=5),
         Ints("paid", lo=0),
         Int("value", required=False, lo=0, hi=20),
         Bool("clean_up"),
+        Int("new_value", required=False, lo=0, hi=20),
     ))
     def _buy(self, t: Txn, a: Args) -> None:
         """Market action: buy the market card at "position" (1–5 from the left) or "slot" (its surcharge,
         0 = rightmost), paying with cards of the values "paid" from hand. "value" enters the card's value
-        if it is not entered yet. Refused by the overpay rule. "clean_up": the clean-up follows at once."""
+        if it is not entered yet. Refused by the overpay rule. "clean_up": the clean-up follows at once; "new_value": the value of the market card it turns up."""
         who = self._active(t, a)
         slot = self._slot(t, a)
         assert slot is not None
@@ -533,7 +553,7 @@ class DaleOfMerchantsRules(Game):
 
     @action("take", fields=(
         Player("player"),
-        Int("slot", lo=0, hi=4),
+        Int("slot", required=False, lo=0, hi=4),
         Int("position", required=False, lo=1, hi=5),
         Str("to", default="hand", choices=("hand", "discard", "deck", "market_discard")),
     ))
@@ -590,12 +610,13 @@ class DaleOfMerchantsRules(Game):
         Raw("set", required=True),
         Int("stack", required=False, lo=1, hi=8),
         Bool("clean_up"),
+        Int("new_value", required=False, lo=0, hi=20),
     ))
     def _stall(self, t: Txn, a: Args) -> None:
         """Stall action: build the next stack from hand: "values" of its cards and "set" (one animal
         deck's name, or one name per card). Optional "stack" confirms its number. Stack n must total
         exactly n, one animal set, no junk; stacks are built in order, each in one action.
-        "clean_up": the clean-up follows at once."""
+        "clean_up": the clean-up follows at once; "new_value": the value of the market card it turns up."""
         who = self._active(t, a)
         values = a.ints("values", lo=0)
         sets = self._sets(a, len(values))
@@ -618,10 +639,11 @@ class DaleOfMerchantsRules(Game):
                   values=_sum_words(values)))
         self._then_clean_up(t, a, who)
 
-    @action("inventory", fields=(Player("player", required=False), Int("count", lo=0), Bool("clean_up")))
+    @action("inventory", fields=(Player("player", required=False), Int("count", lo=0), Bool("clean_up"),
+                                 Int("new_value", required=False, lo=0, hi=20)))
     def _inventory(self, t: Txn, a: Args) -> None:
         """Inventory action: discard "count" cards (any number, 0 too) from hand to the discard pile.
-        "clean_up": the clean-up follows at once."""
+        "clean_up": the clean-up follows at once; "new_value": the value of the market card it turns up."""
         who = self._active(t, a)
         count = a.int("count", lo=0)
         self._check_action_left(t, who)
@@ -632,15 +654,17 @@ class DaleOfMerchantsRules(Game):
         t.event(N_("{who} discards {n} card", "{who} discards {n} cards", count, who=who))
         self._then_clean_up(t, a, who)
 
-    @action("end_turn", fields=(Player("player", required=False), Int("draw_to", default=5, lo=0, hi=20)))
+    @action("end_turn", fields=(Player("player", required=False), Int("draw_to", default=5, lo=0, hi=20),
+                                Int("new_value", required=False, lo=0, hi=20)))
     def _end_turn(self, t: Txn, a: Args) -> None:
         """Clean-up after at least one action: draw up to "draw_to" (default 5) cards, refill the
-        market, and the next player on the left starts with one action."""
+        market ("new_value": the value of the one card it turns up), and the next player on the left
+        starts with one action."""
         who = self._active(t, a)
         draw_to = a.int("draw_to", HAND_SIZE, lo=0, hi=MAX_VALUE)
         if t.state["turn"]["actions_taken"] == 0:
             raise RuleError(_("{who} must take an action first: market (buy), technique, stall or inventory", who=who))
-        self._clean_up(t, who, draw_to)
+        self._clean_up(t, who, draw_to, a.int("new_value", None, lo=0, hi=MAX_VALUE))
 
     # -- card effects ----------------------------------------------------------
     @action("draw", fields=(Player("player"), Int("count", lo=1)))

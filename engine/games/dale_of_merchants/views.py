@@ -3,13 +3,38 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...fields import Field, Ints, Str
+from ...fields import Field, Int, Ints, Str
 from ...game import Game
 from ...messages import N_, _, word
-from .rules import MARKET_SLOTS, MAX_VALUE, STARTING_DECK, slot_position, slot_price
+from .rules import MARKET_SLOTS, STARTING_DECK, slot_position, slot_price
 
 #: The highest value printed on a base-box card.
 TOP_PRINTED = 5
+#: Where a new market card's value starts on a pod: the market deck holds the cards valued 2–5.
+NEW_CARD_START = 2
+#: The most cards a stack is offered with by its values; other stacks are entered value by value.
+SHAPE_CARDS = 3
+
+
+def stack_shapes(number: int) -> list[list[int]]:
+    """The likely ways to build stack ``number``: printed values 1–5, at most one 1 (a player's deck holds
+    one value-1 card of each animal deck; the market deck none), at most SHAPE_CARDS cards, fewest
+    cards first, high cards first."""
+    shapes: list[list[int]] = []
+
+    def grow(rest: int, most: int, values: list[int]) -> None:
+        if rest == 0:
+            shapes.append(values)
+            return
+        if len(values) == SHAPE_CARDS:
+            return
+        for v in range(min(most, rest), 0, -1):
+            if v == 1 and 1 in values:
+                continue
+            grow(rest - v, v, values + [v])
+
+    grow(number, TOP_PRINTED, [])
+    return sorted(shapes, key=len)
 
 
 
@@ -60,80 +85,101 @@ class DaleOfMerchantsViews(Game):
 
     def pod_field(self, state: dict[str, Any], name: str, action: str, field: Field) -> Field | None:
         """How a pod asks this game's fields: the opening deal's five values as one list, a stall's "set"
-        among the decks in play. A pod names a market card by its routine item ("buy card 5: price 2",
-        counted from the left) or, in the menu's generic form, by "slot"; it never asks "position" (the
-        same card twice) nor "clean_up" (the routine items decide it)."""
-        if field.name in ("position", "clean_up"):
+        among the decks in play, a market card by its place counted from the left ("position"; the
+        surcharge "slot" is the same card counted the other way, never asked). "clean_up" is never
+        asked: the routine items decide it."""
+        if field.name in ("slot", "clean_up"):
             return None
         if action == "set_market":
             # The opening deal (Preparar 3): five cards turned up at once, their values entered left to
-            # right in one list. Later, cards are entered one by one ("slot" and "value").
+            # right in one list. Later, cards are entered one by one ("position" and "value").
             opening = bool(state["decks"]) and all(c["card"] and c["value"] is None for c in state["market"])
             if field.name == "values":
-                return Ints("values", lo=1, hi=MAX_VALUE, doc=field.doc) if opening else None
+                # Printed values only (1–5): no card effect has changed a value yet.
+                return Ints("values", lo=1, hi=TOP_PRINTED, doc=field.doc) if opening else None
             if opening:
                 return None
+        if field.name == "position" and action in ("buy", "take", "set_market"):
+            # The card to buy, take or enter: asked from the leftmost (1), as the players count the board.
+            return Int("position", required=True, lo=1, hi=MARKET_SLOTS, doc=field.doc)
         if action == "stall" and field.name == "set" and state["decks"]:
             return Str("set", choices=tuple(state["decks"]), doc=field.doc)
         return super().pod_field(state, name, action, field)
-
-    def pod_actions(self, state: dict[str, Any], name: str) -> list[str]:
-        """The menu's other actions: the turn's and the card effects' first, the market corrections
-        (set_market) after them."""
-        names = super().pod_actions(state, name)
-        return [n for n in names if n != "set_market"] + (["set_market"] if "set_market" in names else [])
 
     def seat_actions(self, state: dict[str, Any], name: str) -> list[dict[str, Any]]:
         """The routine actions of the moment, each with what the device knows filled in and only the
         player's own choices to "ask".
 
         Every seat: a market card's value the moment it is turned up (the opening deal's five as one
-        list). The player whose turn it is: once the market's values are known, a buy per market
-        card (named by its place from the left and its price; cheapest first; "ask": the values
-        paid, starting with junk as far as the hand goes), the next stall stack ("ask": its values,
-        starting at one card of the stack's number, and its set); technique, technique with its
-        bonus action, discard ("ask": how many); end turn once an action is taken, and the bonus
-        action of a technique entered without it. The turn's last action cleans up by itself
-        ("clean_up"), as "end turn" would.
+        list). The player whose turn it is: a buy per market card (named by its place from the left
+        and its price; cheapest first; "ask": the values paid, starting with junk as far as the hand
+        goes, or with the payment the referee just accepted for that price), the next stall stack by
+        its cards' values ("stack 4: 3+1"; "ask": its set), the next stack of other cards ("ask": its
+        values and set), after a technique its usual effects (take a market card, draw), technique,
+        technique with its bonus action, discard ("ask": how many); end turn once an action is taken,
+        and the bonus action of a technique entered without it. The turn's last action cleans up by
+        itself ("clean_up"), as "end turn" would, and when the clean-up turns up one market card its
+        value is the action's last step ("new_value"): the card is read as it is turned up.
         """
         if state["over"]:
             return []
         if not state["decks"]:
             return [{"label": word("label", "draw decks"), "action": {"action": "draw_decks"}}]
         items = self._market_entries(state)
-        waiting = len(items)
-        if state["turn"]["player"] != name:
+        opening = all(c["card"] and c["value"] is None for c in state["market"])
+        if state["turn"]["player"] != name or opening:  # Preparar: the market is dealt before the first turn
             return items
+        waiting = len(items)
         p = next(p for p in state["players"] if p["name"] == name)
         hand = p["counters"]["hand"]
         actions = state["table"]["actions"]
         turn = state["turn"]
-        then = {"clean_up": True} if actions == 1 else {}
+        last = actions == 1
+        empty = sum(1 for c in state["market"] if not c["card"])
+
+        def then(emptied: int) -> tuple[dict[str, Any], list[str]]:
+            """The last action's clean-up, and the new card's value when it turns up exactly one."""
+            if not last:
+                return {}, []
+            if self._turned_up(state, empty + emptied) == 1:
+                return {"clean_up": True, "new_value": NEW_CARD_START}, ["new_value"]
+            return {"clean_up": True}, []
+
         if actions and hand:
-            if not waiting:  # the market first: its prices are what a buy is checked against
-                buys = self._buys(state, name, hand, then)
-                items += buys[:1]
-                items.append({"label": _("stack {number}", number=p["counters"]["stall"] + 1),
-                              "ask": ["values", "set"],
-                              "action": {"action": "stall", "player": name, **self._likely_stack(state, p), **then}})
-                items += buys[1:]
-            items += [
+            buys = self._buys(state, name, hand, then(1))
+            stacks = self._stacks(state, p, hand, then(0))
+            effects = self._effects(state, name) if turn["played"] else []
+            done, asked = then(0)
+            items += buys[:1] + stacks[:1] + effects + buys[1:] + stacks[1:] + [
                 {"label": word("label", "technique"), "action": {"action": "technique", "player": name}},
                 {"label": word("label", "technique +1"),
                  "action": {"action": "technique", "player": name, "bonus": True}},
-                {"label": word("label", "discard"), "ask": ["count"],
-                 "action": {"action": "inventory", "player": name, "count": 1, **then}},
+                {"label": word("label", "discard"), "ask": ["count"] + asked,
+                 "action": {"action": "inventory", "player": name, "count": 1, **done}},
             ]
         elif actions:
-            items.append({"label": word("label", "pass"),
-                          "action": {"action": "inventory", "player": name, "count": 0, **then}})
+            done, asked = then(0)
+            items.append({"label": word("label", "pass"), **({"ask": asked} if asked else {}),
+                          "action": {"action": "inventory", "player": name, "count": 0, **done}})
+        elif turn["played"]:
+            items += self._effects(state, name)
         if turn["actions_taken"]:
+            # Asks nothing, so that the touchscreen's player card shows it as a button; a card the
+            # clean-up turns up is then offered as "new card N".
             end = {"label": word("label", "end turn"), "action": {"action": "end_turn", "player": name}}
             items.insert(len(items) if actions else waiting, end)
             if not actions and turn["techniques"] > turn["bonuses"]:
                 items.append({"label": word("label", "bonus action"),
                               "action": {"action": "adjust", "counter": "actions", "delta": 1}})
         return items
+
+    @staticmethod
+    def _turned_up(state: dict[str, Any], empty: int) -> int:
+        """How many market cards a clean-up turns up into ``empty`` empty slots (Fase de limpieza 2: from
+        the market deck, then its reshuffled discard pile)."""
+        table = state["table"]
+        left: int = table["market_deck"] + table["market_discard"]
+        return min(empty, left)
 
     @staticmethod
     def _market_entries(state: dict[str, Any]) -> list[dict[str, Any]]:
@@ -150,16 +196,50 @@ class DaleOfMerchantsViews(Game):
                  "action": {"action": "set_market", "slot": unknown[0], "value": 2}}]
 
     @staticmethod
-    def _buys(state: dict[str, Any], name: str, hand: int, then: dict[str, Any]) -> list[dict[str, Any]]:
+    def _buys(state: dict[str, Any], name: str, hand: int,
+              then: tuple[dict[str, Any], list[str]]) -> list[dict[str, Any]]:
         """A buy per market card, cheapest first (the rightmost on a tie), named by its place from the
-        left and its price, paid with junk (1s) as far as the hand goes."""
+        left and its price, paid with junk (1s) as far as the hand goes, or with the payment the
+        referee just accepted for that price (check_payment)."""
+        done, asked = then
+        check = state["payment_check"]
         cards = sorted((slot_price(slot, c["value"]), slot) for slot, c in enumerate(state["market"])
                        if c["card"] and c["value"] is not None)
-        return [{"label": _("buy card {position}: {price}", position=slot_position(slot), price=price),
-                 "ask": ["paid"],
-                 "action": {"action": "buy", "player": name, "slot": slot, "paid": [1] * max(1, min(price, hand)),
-                            **then}}
-                for price, slot in cards]
+        out = []
+        for price, slot in cards:
+            paid = [1] * max(1, min(price, hand))
+            if check and check["ok"] and check["price"] == price and len(check["paid"]) <= hand:
+                paid = list(check["paid"])
+            out.append({"label": _("buy card {position}: {price}", position=slot_position(slot), price=price),
+                        "ask": ["paid"] + asked,
+                        "action": {"action": "buy", "player": name, "slot": slot, "paid": paid, **done}})
+        return out
+
+    def _stacks(self, state: dict[str, Any], p: dict[str, Any], hand: int,
+                then: tuple[dict[str, Any], list[str]]) -> list[dict[str, Any]]:
+        """The next stall stack by its cards' values ("stack 4: 3+1", a single card first; "ask": its
+        set, starting at the set of the player's last stack), then the same stack of other cards
+        ("ask": its values and set)."""
+        done, asked = then
+        number = p["counters"]["stall"] + 1
+        likely = self._likely_stack(state, p)
+        out = [{"label": _("stack {number}: {values}", number=number, values="+".join(map(str, values))),
+                "ask": ["set"] + asked,
+                "action": {"action": "stall", "player": p["name"], "values": values, "set": likely["set"], **done}}
+               for values in stack_shapes(number) if len(values) <= hand]
+        out.append({"label": _("stack {number}", number=number), "ask": ["values", "set"] + asked,
+                    "action": {"action": "stall", "player": p["name"], **likely, **done}})
+        return out
+
+    @staticmethod
+    def _effects(state: dict[str, Any], name: str) -> list[dict[str, Any]]:
+        """A technique's usual effects, entered after it (Acción técnica): a market card taken into
+        the hand, by its place from the left; cards drawn ("ask": how many)."""
+        takes = [{"label": _("take card {position}", position=slot_position(slot)),
+                  "action": {"action": "take", "player": name, "slot": slot}}
+                 for slot in reversed(range(MARKET_SLOTS)) if state["market"][slot]["card"]]
+        return takes + [{"label": word("label", "draw cards"), "ask": ["count"],
+                         "action": {"action": "draw", "player": name, "count": 1}}]
 
     @staticmethod
     def _likely_stack(state: dict[str, Any], p: dict[str, Any]) -> dict[str, Any]:

@@ -68,7 +68,12 @@ class DaleOfMerchantsWords(Game):
             return _("{who}: {action}", who=who, action=what) if isinstance(who, str) else what
 
         def then(text: str) -> str:
-            return _("{action}, then clean-up", action=text) if action.get("clean_up") is True else text
+            if action.get("clean_up") is not True:
+                return text
+            if isinstance(action.get("new_value"), int):
+                return _("{action}, then clean-up; the new market card: {value}", action=text,
+                         value=action["new_value"])
+            return _("{action}, then clean-up", action=text)
 
         if name == "buy" and "position" in action:
             return by(then(_("buy the card at position {position} from the left, paying {paid}",
@@ -89,6 +94,8 @@ class DaleOfMerchantsWords(Game):
             return by(_("play a technique with a bonus action") if action.get("bonus") else _("play a technique"))
         if name == "inventory":
             return by(then(_("discard {count} (inventory)", count=action.get("count"))))
+        if name == "end_turn" and isinstance(action.get("new_value"), int):
+            return by(_("end the turn (clean-up); the new market card: {value}", value=action["new_value"]))
         if name == "end_turn":
             return by(_("end the turn (clean-up)"))
         if name == "draw_decks":
