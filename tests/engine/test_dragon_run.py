@@ -204,7 +204,7 @@ def test_rb_carga_each_charge_takes_one_card_and_records_the_location():
     assert table(m)["dungeon"] == 8 and m.view()["dungeon_discard"] == {"treasure_hall": True, "other": 1}
     do(m, act("again"))
     refused(m, act("charge", location="treasure_hall", value=1), "already in the dungeon discard")
-    refused(m, act("charge", location="other", value=2), "only the treasure hall gives a treasure card")
+    refused(m, act("charge", location="dragon", value=2), "the dragon gives no treasure card")
     refused(m, act("charge", location="crypt"), "must be one of dragon, treasure_hall, other")
 
 

@@ -153,6 +153,8 @@ class DragonRunViews(Game):
         value, which is all a treasure hall needs before its own pass or another turn)."""
         if action == "charge" and field.name == "then":
             return None
+        if action == "play" and field.name == "draw" and state["turn"]["player"] != name:
+            return None  # the cancel potion, the only one on another player's turn, makes nobody draw
         if (action, field.name) in HELD_VALUES:
             p = next(p for p in state["players"] if p["name"] == name)
             if p["cards"]:
