@@ -583,8 +583,9 @@ def test_pod_shows_temper_and_offers_legal_routine_actions():
     # 10 location cards left: no hide offered (no face of the d10 beats 10)
     assert [o["label"] for o in offered] == ["other room: pass", "dragon", "other room: again",
                                              "treasure hall: pass", "treasure hall: again", "room + treasure: pass",
-                                             "room + treasure: again", "potion", "talisman", "cry",
-                                             "cry: discard 3", "cry: discard 2", "power"]
+                                             "room + treasure: again", "potion", "talisman: 3", "talisman: 2",
+                                             "talisman: 1", "talisman: 0", "cry", "cry: discard 3",
+                                             "cry: discard 2", "power"]
     assert offered[-2]["action"]["discard"] == [2]
     assert [o["label"] for o in m.rules.seat_actions(m.state, "Ben")] == ["cancel potion"]
     do(m, act("adjust", counter="dungeon", delta=-2))
@@ -594,7 +595,7 @@ def test_pod_shows_temper_and_offers_legal_routine_actions():
     assert m.rules.seat_view(m.state, "Ana")["alert"] is True
     assert [o["label"] for o in m.rules.seat_actions(m.state, "Ana")] == [
         "other room: pass", "dragon", "other room: again", "treasure hall: pass", "treasure hall: again",
-        "room + treasure: pass", "room + treasure: again", "potion", "talisman"]
+        "room + treasure: pass", "room + treasure: again", "potion", "talisman: 3", "talisman: 2", "talisman: 0"]
 
 
 def test_cheapest_discard_for_the_pod():

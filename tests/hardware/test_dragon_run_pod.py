@@ -58,7 +58,7 @@ def test_the_dragon_is_one_step_and_second_when_a_charge_is_compulsory():
     items = routine(m, "Ana")
     assert list(items) == ["other room: pass", "dragon", "other room: again", "treasure hall: pass",
                            "treasure hall: again", "room + treasure: pass", "room + treasure: again", "potion",
-                           "talisman"]
+                           "talisman: 3", "talisman: 2", "talisman: 0"]
     assert items["dragon"].action == {"action": "charge", "player": "Ana", "location": "dragon"}
     assert steps(m, "Ana", items["dragon"]) == {}
 
@@ -81,7 +81,8 @@ def test_a_charge_without_its_icon_offers_pass_and_another_turn():
     """«luego elige entre: Pasa ... Presiona tu suerte»: a charge from the menu (no icon) is followed by the
     choice, then the cards of the turn."""
     m = game({"action": "charge", "location": "treasure_hall", "value": 4})
-    assert list(routine(m, "Ana")) == ["pass", "another turn", "potion", "talisman"]
+    assert list(routine(m, "Ana")) == ["pass", "another turn", "potion", "talisman: 4", "talisman: 3",
+                                       "talisman: 2", "talisman: 1", "talisman: 0"]
 
 
 def test_the_generic_charge_never_asks_the_icon():
@@ -195,7 +196,8 @@ def test_the_start_of_a_turn_offers_charges_and_hides_down_and_the_power_and_cri
     assert list(routine(m, "Ana")) == [
         "other room: pass", "dragon", "other room: again", "treasure hall: pass", "treasure hall: again",
         "hide: discard 1", "room + treasure: pass", "room + treasure: again", "hide: discard 2", "hide: discard 3",
-        "hide", "potion", "talisman", "cry", "cry: discard 3", "cry: discard 2", "power"]
+        "hide", "potion", "talisman: 3", "talisman: 2", "talisman: 1", "talisman: 0", "cry", "cry: discard 3",
+        "cry: discard 2", "power"]
     m = game({"action": "adjust", "counter": "dungeon", "delta": -3}, hands={**HANDS, "Ana": [1, 1, 0, 0]})
     items = routine(m, "Ana")
     assert [k for k in items if k.startswith(("hide", "cry"))] == ["hide: discard 1", "hide", "cry",
@@ -287,9 +289,18 @@ def test_crying_and_the_power_are_one_and_two_presses_up():
 
 def test_a_potion_that_draws_a_card_and_a_talisman_from_the_turns_offers():
     """«Puedes jugar tantas pociones y talismanes como quieras en cualquier momento durante tu propio turno»: the
-    potion's value from the cheapest card held, then the card it makes the player draw ("–": none)."""
+    potion's value from the cheapest card held, then the card it makes the player draw ("–": none); a talisman
+    by the card's value, one offer each, asking nothing."""
     t = Table("dragon-run", ["Ana", "Ben"], {"hands": {"Ana": [3, 2, 1, 0], "Ben": [4, 2, 1, 1]}})
-    t.hold("Ana", UP, repeats=4)  # power, cry: discard 2, cry: discard 3, cry, talisman, potion
+    t.hold("Ana", UP, repeats=3)  # power, cry: discard 2, cry: discard 3, cry, talisman: 0
+    assert t.view("Ana").action == "talisman: 0"
+    t.click("Ana", UP, 2)
+    assert t.view("Ana").action == "talisman: 2"
+    t.click("Ana", MAIN)
+    assert t.done == [{"action": "talisman", "player": "Ana", "value": 2}] and t.presses == 4
+    assert t.state["players"][0]["talismans"] == [2] and t.state["players"][0]["cards"] == [3, 1, 0]
+    t.presses = 0
+    t.hold("Ana", UP, repeats=5)  # power, cry: discard 3, cry, talisman: 0, 1, 3, potion
     assert t.view("Ana").action == "potion…"
     t.click("Ana", MAIN)
     assert (t.view("Ana").prompt, t.view("Ana").value) == ("value", "0")
@@ -297,16 +308,8 @@ def test_a_potion_that_draws_a_card_and_a_talisman_from_the_turns_offers():
     assert (t.view("Ana").prompt, t.view("Ana").value) == ("draw", "–")
     t.hold("Ana", UP, repeats=2)  # 0, 1, 2, 3
     t.click("Ana", MAIN)
-    assert t.done == [{"action": "play", "player": "Ana", "value": 0, "draw": 3}] and t.presses == 5
-    assert t.state["players"][0]["cards"] == [3, 3, 2, 1]
-    t.presses = 0
-    t.hold("Ana", UP, repeats=3)
-    assert t.view("Ana").action == "talisman…"
-    t.click("Ana", MAIN)
-    t.click("Ana", UP)  # 1 → 2
-    t.click("Ana", MAIN)
-    assert t.done[-1] == {"action": "talisman", "player": "Ana", "value": 2} and t.presses == 4
-    assert t.state["players"][0]["talismans"] == [2]
+    assert t.done[-1] == {"action": "play", "player": "Ana", "value": 0, "draw": 3} and t.presses == 5
+    assert t.state["players"][0]["cards"] == [3, 3, 1]
 
 
 def test_the_cancel_potion_on_another_players_pod():

@@ -75,8 +75,9 @@ class EscapeDialog(GuidedDialog):
             self.result.text = _("{roll} is not above the {left} location cards left (0 always fails): "
                                  "charge!").format(roll=last.get("roll"), left=last.get("dungeon"))
         self.after.clear_widgets()
-        # What follows the escape test and asks nothing (pass, a charge with its icon, the dragon).
-        offers = [a for a in table.rules.seat_actions(table.state, self.who) if not a.get("ask")]
+        # What follows the escape test and asks nothing: pass, a charge with its icon, the dragon.
+        offers = [a for a in table.rules.seat_actions(table.state, self.who)
+                  if not a.get("ask") and a["action"]["action"] in ("pass", "charge")]
         for i, a in enumerate(offers):
             self.after.add_widget(Btn(word(a.get("label", "")), tid=f"escape.next.{i}", base_font=dp(17),
                                       on_press=lambda act=a["action"]: (self.submit(dict(act)), self.dismiss())))

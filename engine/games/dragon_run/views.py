@@ -118,15 +118,16 @@ class DragonRunViews(Game):
     @staticmethod
     def _cards_in_turn(p: dict[str, Any], me: dict[str, str]) -> list[dict[str, Any]]:
         """«Puedes jugar tantas pociones y talismanes como quieras en cualquier momento durante tu propio
-        turno»: a potion (and the card it makes you draw, "–" for none) and a talisman, by their value in hand,
-        starting at the cheapest card."""
+        turno»: a potion by its value in hand (from the cheapest card), then the card it makes you draw ("–"
+        for none); a talisman, one offer per value held, the cheapest last (at the end of the list: the
+        first up from the offers' start)."""
         if not p["cards"]:
             return []
-        low = min(p["cards"])
-        return [{"label": word("label", "potion"), "action": {"action": "play", **me, "value": low},
-                 "ask": ["value", "draw"]},
-                {"label": word("label", "talisman"), "action": {"action": "talisman", **me, "value": low},
-                 "ask": ["value"]}]
+        out = [{"label": word("label", "potion"), "action": {"action": "play", **me, "value": min(p["cards"])},
+                "ask": ["value", "draw"]}]
+        for v in sorted(set(p["cards"]), reverse=True):
+            out.append({"label": _("talisman: {value}", value=v), "action": {"action": "talisman", **me, "value": v}})
+        return out
 
     @staticmethod
     def _discards(kind: str, cards: list[int], at_least: int, me: dict[str, str]) -> list[dict[str, Any]]:
