@@ -204,7 +204,7 @@ def test_rb_carga_each_charge_takes_one_card_and_records_the_location():
     assert table(m)["dungeon"] == 8 and m.view()["dungeon_discard"] == {"treasure_hall": True, "other": 1}
     do(m, act("again"))
     refused(m, act("charge", location="treasure_hall", value=1), "already in the dungeon discard")
-    refused(m, act("charge", location="other", value=2), "only the treasure hall gives a treasure card")
+    refused(m, act("charge", location="dragon", value=2), "the dragon gives no treasure card")
     refused(m, act("charge", location="crypt"), "must be one of dragon, treasure_hall, other")
 
 
@@ -581,17 +581,21 @@ def test_pod_shows_temper_and_offers_legal_routine_actions():
     assert view["counters"][0] == ["treasure", 6] and view["table"] == [["temper", 6], ["dungeon", 10]]
     offered = m.rules.seat_actions(m.state, "Ana")
     # 10 location cards left: no hide offered (no face of the d10 beats 10)
-    assert [o["label"] for o in offered] == ["other room: pass", "dragon", "other room: again", "treasure hall",
-                                             "cry", "power"]
-    assert offered[4]["action"]["discard"] == [2]
-    assert m.rules.seat_actions(m.state, "Ben") == []
+    assert [o["label"] for o in offered] == ["other room: pass", "dragon", "other room: again",
+                                             "treasure hall: pass", "treasure hall: again", "room + treasure: pass",
+                                             "room + treasure: again", "potion", "talisman: 3", "talisman: 2",
+                                             "talisman: 1", "talisman: 0", "cry", "cry: discard 3",
+                                             "cry: discard 2", "power"]
+    assert offered[-2]["action"]["discard"] == [2]
+    assert [o["label"] for o in m.rules.seat_actions(m.state, "Ben")] == ["cancel potion"]
     do(m, act("adjust", counter="dungeon", delta=-2))
     offered = m.rules.seat_actions(m.state, "Ana")
-    assert offered[4]["label"] == "hide" and offered[4]["action"]["discard"] == [1]
+    assert offered[5]["label"] == "hide: discard 1" and offered[5]["action"]["discard"] == [1]
     do(m, act("hide", discard=[1], roll=2))
     assert m.rules.seat_view(m.state, "Ana")["alert"] is True
     assert [o["label"] for o in m.rules.seat_actions(m.state, "Ana")] == [
-        "other room: pass", "dragon", "other room: again", "treasure hall"]
+        "other room: pass", "dragon", "other room: again", "treasure hall: pass", "treasure hall: again",
+        "room + treasure: pass", "room + treasure: again", "potion", "talisman: 3", "talisman: 2", "talisman: 0"]
 
 
 def test_cheapest_discard_for_the_pod():

@@ -137,6 +137,38 @@ def test_a_room_with_its_icon_after_a_failed_escape_or_an_escape():
     assert turn(m) == {"player": "Ben", "number": 3, "phase": "start"}
 
 
+def test_a_room_whose_card_gives_a_treasure_card_takes_its_value_with_the_charge():
+    """«Otras tarjetas de ubicación: Aplicar el efecto indicado en la tarjeta, luego según el pictograma en la
+    parte inferior debes: Pasa el turno al siguiente jugador»: the card's effect (a treasure card drawn) and the
+    icon in one action, the card drawn from the treasure deck before the turn passes."""
+    m = game()
+    events = do(m, act("charge", location="other", value=2, then="pass"))
+    assert P(m, "Ana")["cards"] == [3, 2, 2, 1, 0] and P(m, "Ana")["counters"]["treasure"] == 8
+    assert pile(m) == {"deck": 38 - 12 - 1, "discard": 0}
+    assert m.view()["dungeon_discard"] == {"treasure_hall": False, "other": 1}
+    assert turn(m)["player"] == "Ben"
+    assert events == ["Ana charges into another room, whose card gives a treasure worth 2", "Ana passes"]
+    spanish = m.apply(act("charge", location="other", value=1)).events[0].translated(load_catalog("es"))
+    assert spanish == "Ben carga hacia otra sala, cuya carta le da un tesoro de 1"
+
+
+def test_the_room_with_its_treasure_card_and_the_charge_then_draw_leave_the_same_state():
+    """Every script valid before stays valid and means the same: the charge, then the draw it gives (named
+    after the pass), as two actions."""
+    one = game()
+    do(one, act("charge", location="other", value=2, then="pass"))
+    two = game()
+    do(two, act("charge", location="other", then="pass"), act("draw", player="Ana", value=2))
+    assert canonical(one.state) == canonical(two.state)
+
+
+def test_the_dragon_gives_no_treasure_card():
+    """«Continuar: ¡El jugador activo es herido por el Aliento de Dragón!»: no treasure card with it."""
+    m = game()
+    refused(m, act("charge", location="dragon", value=1), "the dragon gives no treasure card")
+    refused(m, act("charge", location="other", value=11), "must be at most 10")
+
+
 # -- the treasure deck -----------------------------------------------------------------------------------
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
 def test_the_treasure_deck_starts_at_38_less_the_dealt_hands(n):
@@ -248,6 +280,26 @@ def test_only_the_cancel_potion_on_another_players_turn():
     events = do(m, act("play", player="Ben", value=1, cancel=True))
     assert events == ["Ben plays the cancel potion (1)"] and P(m, "Ben")["cards"] == [4, 2, 1]
     refused(m, act("play", player="Cai", value=9, cancel=True), "holds no more treasure cards worth 9")
+
+
+def test_a_potion_that_makes_its_player_draw_is_one_action():
+    """«Pociones: Las pociones tienen efectos poderosos como se indica en las cartas. Una vez jugados, se
+    descartan.»: a potion whose card says to draw a treasure card is entered with the card drawn; the same
+    state as the potion, then the draw."""
+    one = game()
+    events = do(one, act("play", value=0, draw=3))
+    assert P(one, "Ana")["cards"] == [3, 3, 2, 1] and pile(one) == {"deck": 38 - 12 - 1, "discard": 1}
+    assert events == ["Ana plays a potion (0)", "Ana draws a treasure worth 3"]
+    two = game()
+    do(two, act("play", value=0), act("draw", value=3))
+    assert canonical(one.state) == canonical(two.state)
+
+
+def test_the_cancel_potion_makes_nobody_draw():
+    """«Solo la poción de anulación se puede jugar durante el turno de otro jugador (para cancelar una
+    poción)»: it only cancels."""
+    m = game()
+    refused(m, act("play", player="Ben", value=1, cancel=True, draw=2), "the cancel potion only cancels")
 
 
 def test_a_potion_waits_for_the_deal():

@@ -1,6 +1,6 @@
-"""Dragon Run from the acting player's own pod, at the level of the game's pod hooks (``seat_actions``,
-``pod_actions``, ``pod_field``) and the grammar's :func:`menu` / :func:`asks` — not button presses, whose
-counts belong to the grammar.
+"""Dragon Run from the players' own pods: the game's offers (``seat_actions``) at the level of its hooks and
+the grammar's :func:`menu` / :func:`asks`, and table moments by button events, presses counted (the ``Table``
+helper of test_controller.py).
 
 Rules cited are the Spanish rulebook ../shared/seeds/dragon-run.es.txt (its own words, in «»).
 """
@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from tablekeeper.engine import Match, make_rules
 from tablekeeper.hardware import grammar as g
+from tablekeeper.hardware.pod import DOWN, MAIN, UP
+
+from .test_controller import Table
 
 HANDS = {"Ana": [3, 2, 1, 0], "Ben": [4, 2, 1, 1], "Cai": [1, 1, 1, 0]}
 
@@ -53,21 +56,33 @@ def test_the_dragon_is_one_step_and_second_when_a_charge_is_compulsory():
     """«B. ... El jugador activo DEBE cargar en la siguiente habitación»: the pod offers only charges then."""
     m = game({"action": "adjust", "counter": "dungeon", "delta": -3}, {"action": "hide", "discard": [1], "roll": 2})
     items = routine(m, "Ana")
-    assert list(items) == ["other room: pass", "dragon", "other room: again", "treasure hall"]
+    assert list(items) == ["other room: pass", "dragon", "other room: again", "treasure hall: pass",
+                           "treasure hall: again", "room + treasure: pass", "room + treasure: again", "potion",
+                           "talisman: 3", "talisman: 2", "talisman: 0"]
     assert items["dragon"].action == {"action": "charge", "player": "Ana", "location": "dragon"}
     assert steps(m, "Ana", items["dragon"]) == {}
 
 
-def test_the_treasure_hall_asks_only_the_card_drawn():
-    """«Salón del tesoro: Roba una carta de tesoro, luego elige entre: Pasa ... Presiona tu suerte»."""
+def test_the_treasure_hall_asks_only_the_card_drawn_with_the_players_choice_in_the_offer():
+    """«Salón del tesoro: Roba una carta de tesoro, luego elige entre: Pasa el turno al siguiente jugador.
+    Presiona tu suerte»: one offer for each choice, asking the card drawn."""
     m = game()
-    item = routine(m, "Ana")["treasure hall"]
-    asked = steps(m, "Ana", item)
-    assert list(asked) == ["value"] and asked["value"].step == g.NUMBER
-    action = g.complete(item, tuple(asked.values()), {"value": 4})
-    assert action == {"action": "charge", "player": "Ana", "location": "treasure_hall", "value": 4}
-    m.apply(action)
-    assert [str(i.label) for i in g.menu(m.rules, m.state, "Ana") if i.kind == g.SEAT] == ["pass", "another turn"]
+    for label, then in (("treasure hall: pass", "pass"), ("treasure hall: again", "again")):
+        item = routine(m, "Ana")[label]
+        asked = steps(m, "Ana", item)
+        assert list(asked) == ["value"] and asked["value"].step == g.NUMBER
+        action = g.complete(item, tuple(asked.values()), {"value": 4})
+        assert action == {"action": "charge", "player": "Ana", "location": "treasure_hall", "value": 4,
+                          "then": then}
+        g.dry_run(m.rules, m.state, action)
+
+
+def test_a_charge_without_its_icon_offers_pass_and_another_turn():
+    """«luego elige entre: Pasa ... Presiona tu suerte»: a charge from the menu (no icon) is followed by the
+    choice, then the cards of the turn."""
+    m = game({"action": "charge", "location": "treasure_hall", "value": 4})
+    assert list(routine(m, "Ana")) == ["pass", "another turn", "potion", "talisman: 4", "talisman: 3",
+                                       "talisman: 2", "talisman: 1", "talisman: 0"]
 
 
 def test_the_generic_charge_never_asks_the_icon():
@@ -138,9 +153,12 @@ def test_another_players_pod_offers_no_turn_action_but_the_cancel_potion():
     """«Solo la poción de anulación se puede jugar durante el turno de otro jugador (para cancelar una
     poción)»: on Ben's pod during Ana's turn, play with its cancel switch; nothing of Ana's turn."""
     m = game()
-    assert routine(m, "Ben") == {}
+    assert list(routine(m, "Ben")) == ["cancel potion"]
+    cancel = routine(m, "Ben")["cancel potion"]
+    assert cancel.action == {"action": "play", "player": "Ben", "value": 1, "cancel": True}
+    assert list(steps(m, "Ben", cancel)) == ["value"]
     assert others(m, "Ben") == ["play", "draw", "discard", "adjust", "transfer"]
-    item = next(i for i in g.menu(m.rules, m.state, "Ben") if i.action["action"] == "play")
+    item = next(i for i in g.menu(m.rules, m.state, "Ben") if i.kind == g.OTHER and i.action["action"] == "play")
     asked = steps(m, "Ben", item)
     assert list(asked) == ["value", "cancel"] and asked["cancel"].step == g.BOOL
     m.apply(g.complete(item, tuple(asked.values()), {"value": 1, "cancel": True}))
@@ -167,3 +185,139 @@ def test_every_routine_item_is_legal_as_given_through_a_game():
     for item in g.menu(m.rules, m.state, "Ana"):
         if item.kind == g.SEAT:
             g.dry_run(m.rules, m.state, item.action)  # raises if the pod offered an illegal action
+
+
+def test_the_start_of_a_turn_offers_charges_and_hides_down_and_the_power_and_cries_up():
+    """«En su turno, el jugador activo debe elegir realizar una de las siguientes acciones obligatorias: Cargar
+    ... Ocultar ... Llora como un bebé» and «Al comienzo de cada turno, ANTES de elegir su acción obligatoria, el
+    jugador activo puede optar por usar el poder»: the charges first, then hiding; crying and the power at the
+    end of the list, one or two presses up."""
+    m = game({"action": "adjust", "counter": "dungeon", "delta": -3})
+    assert list(routine(m, "Ana")) == [
+        "other room: pass", "dragon", "other room: again", "treasure hall: pass", "treasure hall: again",
+        "hide: discard 1", "room + treasure: pass", "room + treasure: again", "hide: discard 2", "hide: discard 3",
+        "hide", "potion", "talisman: 3", "talisman: 2", "talisman: 1", "talisman: 0", "cry", "cry: discard 3",
+        "cry: discard 2", "power"]
+    m = game({"action": "adjust", "counter": "dungeon", "delta": -3}, hands={**HANDS, "Ana": [1, 1, 0, 0]})
+    items = routine(m, "Ana")
+    assert [k for k in items if k.startswith(("hide", "cry"))] == ["hide: discard 1", "hide", "cry",
+                                                                  "cry: discard 1+1"]
+    assert items["cry: discard 1+1"].action == {"action": "cry", "player": "Ana", "discard": [1, 1]}
+
+
+def test_a_treasure_hall_and_pressing_your_luck_is_four_presses():
+    """«Salón del tesoro: Roba una carta de tesoro, luego elige entre: ... Presiona tu suerte»: down to the offer
+    (one held press), main, the card drawn (one held press from 1), main."""
+    t = Table("dragon-run", ["Ana", "Ben"], {"hands": {"Ana": [3, 2, 1, 0], "Ben": [4, 2, 1, 1]}})
+    t.hold("Ana", DOWN, repeats=2)  # 1 at the press, 2 at the hold, 3 and 4 at the repeats
+    assert t.view("Ana").action == "treasure hall: again…"
+    t.click("Ana", MAIN)
+    assert (t.view("Ana").prompt, t.view("Ana").value) == ("value", "1")
+    t.hold("Ana", UP)  # 2 at the press, 3 at the hold
+    t.click("Ana", MAIN)
+    assert t.done == [{"action": "charge", "player": "Ana", "location": "treasure_hall", "value": 3,
+                       "then": "again"}]
+    assert t.presses == 4 and t.state["turn"] == {"player": "Ana", "number": 2, "phase": "start"}
+    assert t.view("Ana").action == "other room: pass"  # a new turn: the first offer again
+
+
+def test_a_room_whose_card_gives_a_treasure_is_one_action_from_the_pod():
+    """«Otras tarjetas de ubicación: Aplicar el efecto indicado en la tarjeta, luego según el pictograma en la
+    parte inferior debes: Pasa el turno al siguiente jugador»: the card drawn and the icon in one offer."""
+    t = Table("dragon-run", ["Ana", "Ben"], {"hands": {"Ana": [3, 2, 1, 0], "Ben": [4, 2, 1, 1]}})
+    t.hold("Ana", DOWN, repeats=3)  # past the treasure hall: 1, 2, 3, 4, 5
+    assert t.view("Ana").action == "room + treasure: pass…"  # no hide with 10 location cards left
+    t.click("Ana", MAIN)
+    t.click("Ana", UP)  # 1 → 2
+    t.click("Ana", MAIN)
+    assert t.done == [{"action": "charge", "player": "Ana", "location": "other", "value": 2, "then": "pass"}]
+    assert t.presses == 4 and t.state["players"][0]["cards"] == [3, 2, 2, 1, 0]
+    assert t.state["turn"]["player"] == "Ben"
+
+
+def test_a_hide_with_the_cheapest_card_is_two_presses_and_after_an_escape_pass_is_first():
+    """«2. Ocultar: Primero descarte la (s) Carta (s) del Tesoro con un valor de al menos 1 punto. Luego, haz una
+    prueba anticipada» and «A. ... Elija entre: Carga en la siguiente habitación / Pasa el turno»: the device
+    rolls; after an escape the pod offers pass first."""
+    t = Table("dragon-run", ["Ana", "Ben"], {"hands": {"Ana": [3, 2, 1, 0], "Ben": [4, 2, 1, 1]}},
+              actions=[{"action": "adjust", "counter": "dungeon", "delta": -8}])  # 2 left: the die's 3 escapes
+    t.hold("Ana", DOWN, repeats=3)
+    assert t.view("Ana").action == "hide: discard 1"
+    t.click("Ana", MAIN)
+    assert t.done == [{"action": "hide", "player": "Ana", "discard": [1]}] and t.presses == 2
+    assert t.state["last_roll"] == {"player": "Ana", "roll": 3, "dungeon": 2, "escaped": True}
+    assert t.view("Ana").action == "pass"
+    t.click("Ana", MAIN)
+    assert t.state["turn"]["player"] == "Ben" and t.presses == 3
+
+
+def test_a_hide_with_another_card_or_a_physical_die():
+    """«Primero descarte la (s) Carta (s) del Tesoro con un valor de al menos 1 punto»: another single card is its
+    own offer (to keep a potion or a talisman); a physical die's face goes through "hide", which asks."""
+    t = Table("dragon-run", ["Ana", "Ben"], {"hands": {"Ana": [3, 2, 1, 0], "Ben": [4, 2, 1, 1]}},
+              actions=[{"action": "adjust", "counter": "dungeon", "delta": -6}])
+    t.hold("Ana", DOWN, repeats=6)  # index 8
+    assert t.view("Ana").action == "hide: discard 2"
+    t.click("Ana", DOWN, 2)
+    assert t.view("Ana").action == "hide…"
+    t.click("Ana", MAIN)
+    assert (t.view("Ana").prompt, t.view("Ana").lines) == ("discard", ("1",))
+    t.click("Ana", MAIN)  # the cheapest card, as it starts
+    assert (t.view("Ana").prompt, t.view("Ana").value) == ("roll", "–")
+    t.hold("Ana", UP, repeats=4)  # a physical die shows 5: – → 0, 1, 2, 3, 4, 5
+    t.click("Ana", MAIN)
+    assert t.done == [{"action": "hide", "player": "Ana", "discard": [1], "roll": 5}]
+    assert t.state["last_roll"]["escaped"] is True
+
+
+def test_crying_and_the_power_are_one_and_two_presses_up():
+    """«3. Llora como un bebé: ... descartando al menos una Carta del Tesoro con un valor total de al menos 2
+    puntos» and «Al comienzo de cada turno, ANTES de elegir su acción obligatoria ... el poder»: the power is the
+    last offer (an up click), the cheapest cry the one before it (an up hold) or the last once the power is used."""
+    t = Table("dragon-run", ["Ana", "Ben"], {"hands": {"Ana": [3, 2, 1, 0], "Ben": [4, 2, 1, 1]}})
+    t.click("Ana", UP)  # wraps to the last
+    assert t.view("Ana").action == "power"
+    t.click("Ana", MAIN)
+    assert t.done == [{"action": "power", "player": "Ana"}] and t.presses == 2
+    assert t.view("Ana").action == "other room: pass"  # the power is used: the offers changed
+    t.click("Ana", UP)  # the last, now the cheapest cry
+    assert t.view("Ana").action == "cry: discard 2"
+    t.click("Ana", MAIN)
+    assert t.done[-1] == {"action": "cry", "player": "Ana", "discard": [2]} and t.presses == 4
+    assert t.state["turn"]["player"] == "Ben"
+
+
+def test_a_potion_that_draws_a_card_and_a_talisman_from_the_turns_offers():
+    """«Puedes jugar tantas pociones y talismanes como quieras en cualquier momento durante tu propio turno»: the
+    potion's value from the cheapest card held, then the card it makes the player draw ("–": none); a talisman
+    by the card's value, one offer each, asking nothing."""
+    t = Table("dragon-run", ["Ana", "Ben"], {"hands": {"Ana": [3, 2, 1, 0], "Ben": [4, 2, 1, 1]}})
+    t.hold("Ana", UP, repeats=5)  # power, cry: discard 2, cry: discard 3, cry, talisman: 0, 1, 2
+    assert t.view("Ana").action == "talisman: 2"
+    t.click("Ana", MAIN)
+    assert t.done == [{"action": "talisman", "player": "Ana", "value": 2}] and t.presses == 2
+    assert t.state["players"][0]["talismans"] == [2] and t.state["players"][0]["cards"] == [3, 1, 0]
+    t.presses = 0
+    t.hold("Ana", UP, repeats=5)  # power, cry: discard 3, cry, talisman: 0, 1, 3, potion
+    assert t.view("Ana").action == "potion…"
+    t.click("Ana", MAIN)
+    assert (t.view("Ana").prompt, t.view("Ana").value) == ("value", "0")
+    t.click("Ana", MAIN)
+    assert (t.view("Ana").prompt, t.view("Ana").value) == ("draw", "–")
+    t.hold("Ana", UP, repeats=2)  # 0, 1, 2, 3
+    t.click("Ana", MAIN)
+    assert t.done[-1] == {"action": "play", "player": "Ana", "value": 0, "draw": 3} and t.presses == 5
+    assert t.state["players"][0]["cards"] == [3, 3, 1]
+
+
+def test_the_cancel_potion_on_another_players_pod():
+    """«Solo la poción de anulación se puede jugar durante el turno de otro jugador (para cancelar una
+    poción)»: Ben's only offer during Ana's turn; up/down stay on his counter."""
+    t = Table("dragon-run", ["Ana", "Ben"], {"hands": {"Ana": [3, 2, 1, 0], "Ben": [4, 2, 1, 1]}})
+    view = t.view("Ben")
+    assert view.action == "cancel potion…" and not view.choosing
+    t.click("Ben", MAIN)
+    assert (t.view("Ben").prompt, t.view("Ben").value) == ("value", "1")
+    t.click("Ben", MAIN)
+    assert t.done == [{"action": "play", "player": "Ben", "value": 1, "cancel": True}] and t.presses == 2
+    assert t.state["players"][1]["cards"] == [4, 2, 1]

@@ -4,6 +4,7 @@ from __future__ import annotations
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 
+from ...engine.messages import word as game_word
 from ..guided import DialogButton, GuidedDialog, opens, opens_actions, player_record, turn_player
 from ..i18n import N_, _, word
 from ..widgets import AMBER, GAP, GREEN, RED, TOUCH, Btn, Chips, FitLabel, Stepper, tag
@@ -74,13 +75,17 @@ class EscapeDialog(GuidedDialog):
             self.result.text = _("{roll} is not above the {left} location cards left (0 always fails): "
                                  "charge!").format(roll=last.get("roll"), left=last.get("dungeon"))
         self.after.clear_widgets()
-        for i, a in enumerate(table.rules.seat_actions(table.state, self.who)):
+        # What follows the escape test and asks nothing: pass, a charge with its icon, the dragon.
+        offers = [a for a in table.rules.seat_actions(table.state, self.who)
+                  if not a.get("ask") and a["action"]["action"] in ("pass", "charge")]
+        for i, a in enumerate(offers):
             self.after.add_widget(Btn(word(a.get("label", "")), tid=f"escape.next.{i}", base_font=dp(17),
                                       on_press=lambda act=a["action"]: (self.submit(dict(act)), self.dismiss())))
 
 
 class ChargeDialog(GuidedDialog):
-    """Charge: the location card drawn (the dragon, the treasure hall with its treasure, another room)."""
+    """Charge: the location card drawn (the dragon, the treasure hall with its treasure, another room — with the
+    treasure its card gives, if it gives one) and the room's icon (pass or another turn), in one action."""
 
     tid = "charge"
     confirm_text = N_("Charge")
@@ -94,13 +99,26 @@ class ChargeDialog(GuidedDialog):
         self.where.size_hint_y = 1
         self.labelled_row(_("{name} drew:").format(name=self.who), self.where, width=dp(150))
         self.value = Stepper(1, lo=0, hi=10, tid="charge.value")
-        self.labelled_row(_("Treasure drawn (hall):"), self.value, width=dp(220))
+        self.gives = Chips(["room"], [word(game_word("label", "room + treasure"))], allow_none=True,
+                           tid="charge.gives", base_font=dp(15))
+        row = BoxLayout(spacing=GAP)
+        row.add_widget(self.value)
+        row.add_widget(self.gives)
+        self.labelled_row(_("Treasure drawn (hall):"), row, width=dp(220))
+        # The room's icon (the treasure hall: the player's choice); none: pass or another turn comes after.
+        self.then = Chips(["pass", "again"], [word(game_word("choice", "pass")), word(game_word("choice", "again"))],
+                          allow_none=True, tid="charge.then", base_font=dp(17))
+        self.then.size_hint_y = 1
+        self.labelled_row(word(game_word("field", "then")), self.then, width=dp(150))
         self.content.add_widget(BoxLayout())
 
     def action(self):
-        act = {"action": "charge", "player": self.who, "location": self.where.value}
-        if self.where.value == "treasure_hall":
+        where = self.where.value
+        act = {"action": "charge", "player": self.who, "location": where}
+        if where == "treasure_hall" or (where == "other" and self.gives.value):
             act["value"] = self.value.value
+        if where != "dragon" and self.then.value:
+            act["then"] = self.then.value
         return act
 
 

@@ -357,7 +357,9 @@ class DragonRunRules(Game):
         Raw("player"),
         Str("location", choices=LOCATIONS, doc=_("the location card drawn: the dragon, the treasure hall or another "
                                                  "room")),
-        Int("value", required=False, lo=0, hi=MAX_CARD, doc=_("the treasure hall: the treasure card drawn there")),
+        Int("value", required=False, lo=0, hi=MAX_CARD,
+            doc=_("the treasure hall: the treasure card drawn there (another room: the treasure card its card "
+                  "gives, if it gives one)")),
         Str("then", required=False, choices=ICONS,
             doc=_("another room: what its icon says, pass or take another turn (the treasure hall: the player's "
                   "choice); left out, the turn waits for pass or again")),
@@ -365,7 +367,8 @@ class DragonRunRules(Game):
     def _charge(self, t: Txn, a: Args) -> None:
         """Draw the top location card: "location" is dragon, treasure_hall or other (another room).
 
-        The treasure hall needs "value": the treasure card drawn there. "then"
+        The treasure hall needs "value": the treasure card drawn there; another
+        room whose card gives a treasure card takes its "value" too. "then"
         (pass or again) is the room's icon, done at once.
         """
         name = self._turn_action(t, a, ("start", "must_charge", "escaped", "after_location"))
@@ -379,8 +382,12 @@ class DragonRunRules(Game):
                                   most=MAX_CARD))
             value = a.int("value", lo=0, hi=MAX_CARD)
         elif a.raw("value", None) is not None:
-            raise RuleError(_("only the treasure hall gives a treasure card with the charge; enter a card "
-                              "another room gives with draw"))
+            if where == "dragon":
+                raise RuleError(_("the dragon gives no treasure card: a value goes with the treasure hall or a "
+                                  "room whose card gives one"))
+            # «Otras tarjetas de ubicación: Aplicar el efecto indicado en la tarjeta»: a room that gives a
+            # treasure card is the charge and the card's effect at once.
+            value = a.int("value", lo=0, hi=MAX_CARD)
         if where == "dragon" and then is not None:
             raise RuleError(_("the dragon ends the turn by itself: pass or another turn goes only with the "
                               "treasure hall or another room"))
@@ -398,14 +405,19 @@ class DragonRunRules(Game):
             self._dragon(t, name)
             return
         if value is not None:
-            st["discard"]["treasure_hall"] = True
             self._draw_treasure(t, name)
             self._give_cards(t, name, [value])
+        if where == "treasure_hall":
+            st["discard"]["treasure_hall"] = True
             t.event(_("{name} charges into the treasure hall and draws a treasure worth {value}", name=name,
                       value=value))
         else:
             st["discard"]["other"] += 1
-            t.event(_("{name} charges into another room", name=name))
+            if value is None:
+                t.event(_("{name} charges into another room", name=name))
+            else:
+                t.event(_("{name} charges into another room, whose card gives a treasure worth {value}",
+                          name=name, value=value))
         st["turn"]["phase"] = "after_location"
         if then == "pass":
             # «según el pictograma en la parte inferior debes: Pasa el turno al siguiente jugador»
@@ -563,15 +575,21 @@ class DragonRunRules(Game):
         Player("player", required=False),
         Int("value", lo=0, hi=MAX_CARD, doc=_("the value of the potion card")),
         Bool("cancel", doc=_("the cancel potion, the only one played on another player's turn")),
+        Int("draw", required=False, lo=0, hi=MAX_CARD,
+            doc=_("a potion that makes its player draw a treasure card: the card's value")),
     ))
     def _play(self, t: Txn, a: Args) -> None:
         """A player plays a potion ("value") from hand: it is discarded; its effects follow with the other actions.
 
         On another player's turn only the cancel potion ("cancel") may be played.
+        "draw": a treasure card the potion makes its player draw (its value).
         """
         name = self._in_game(t, a)
         value = a.int("value", lo=0, hi=MAX_CARD)
         cancel = a.bool("cancel", False)
+        draw = a.int("draw", lo=0, hi=MAX_CARD) if a.raw("draw", None) is not None else None
+        if cancel and draw is not None:
+            raise RuleError(_("the cancel potion only cancels another potion: it makes nobody draw a card"))
         if t.state["turn"]["phase"] == "deal":
             raise RuleError(_deal_first(t))
         active = t.state["turn"]["player"]
@@ -585,6 +603,12 @@ class DragonRunRules(Game):
             t.event(_("{name} plays the cancel potion ({value})", name=name, value=value))
         else:
             t.event(_("{name} plays a potion ({value})", name=name, value=value))
+        if draw is not None:
+            # «Las pociones tienen efectos poderosos como se indica en las cartas»: a potion that says
+            # "draw a treasure card" is entered with it, the card drawn after the potion is discarded.
+            self._draw_treasure(t, name)
+            self._give_cards(t, name, [draw])
+            t.event(_("{name} draws a treasure worth {value}", name=name, value=draw))
 
     # -- the generic corrections, fitted to the cards -------------------------------
     def adjust(self, t: Txn, who: str | None, counter: str, delta: int) -> int:

@@ -5,7 +5,7 @@ from typing import Any
 
 from ...fields import Field, Int
 from ...game import Game
-from ...messages import word
+from ...messages import _, word
 from .rules import DIE_FACES, OTHER_LOCATIONS, _cheapest
 
 #: A pod's status line for the active player, by turn phase.
@@ -74,7 +74,10 @@ class DragonRunViews(Game):
                       [word("counter", "dungeon"), state["table"]["dungeon"]]],
         }
 
-    # -- the pod's routine actions ------------------------------------------------------
+    # -- the pod's offers -----------------------------------------------------------------
+    # Down from the first offer: the charges, then hiding. Up from the first (the list wraps): the power,
+    # crying, then the cards played during a turn. Each offer is a whole action with what the device knows
+    # filled in; "ask" is only what it cannot know (a card's value).
     @staticmethod
     def _charges(state: dict[str, Any], me: dict[str, str]) -> list[dict[str, Any]]:
         """The location cards that can come up now, the room's icon given with the charge (one step).
@@ -94,39 +97,96 @@ class DragonRunViews(Game):
             out.append({"label": word("label", "other room: again"),
                         "action": {**charge, "location": "other", "then": "again"}})
         if not state["discard"]["treasure_hall"]:
-            # The card drawn there is asked; then pass or press your luck.
-            out.append({"label": word("label", "treasure hall"),
-                        "action": {**charge, "location": "treasure_hall", "value": 1}, "ask": ["value"]})
+            # «Roba una carta de tesoro, luego elige entre: Pasa ... Presiona tu suerte»: the card drawn is asked.
+            hall = {**charge, "location": "treasure_hall", "value": 1}
+            out.append({"label": word("label", "treasure hall: pass"), "action": {**hall, "then": "pass"},
+                        "ask": ["value"]})
+            out.append({"label": word("label", "treasure hall: again"), "action": {**hall, "then": "again"},
+                        "ask": ["value"]})
+        return out
+
+    @staticmethod
+    def _treasure_rooms(state: dict[str, Any], me: dict[str, str]) -> list[dict[str, Any]]:
+        """A room whose card gives a treasure card: the charge with the card drawn (asked) and the icon."""
+        if state["table"]["dungeon"] == 0 or state["discard"]["other"] >= OTHER_LOCATIONS:
+            return []
+        room = {"action": "charge", **me, "location": "other", "value": 1}
+        return [{"label": word("label", "room + treasure: pass"), "action": {**room, "then": "pass"}, "ask": ["value"]},
+                {"label": word("label", "room + treasure: again"), "action": {**room, "then": "again"},
+                 "ask": ["value"]}]
+
+    @staticmethod
+    def _cards_in_turn(p: dict[str, Any], me: dict[str, str]) -> list[dict[str, Any]]:
+        """«Puedes jugar tantas pociones y talismanes como quieras en cualquier momento durante tu propio
+        turno»: a potion by its value in hand (from the cheapest card), then the card it makes you draw ("–"
+        for none); a talisman, one offer per value held, the cheapest last (at the end of the list: the
+        first up from the offers' start)."""
+        if not p["cards"]:
+            return []
+        out = [{"label": word("label", "potion"), "action": {"action": "play", **me, "value": min(p["cards"])},
+                "ask": ["value", "draw"]}]
+        for v in sorted(set(p["cards"]), reverse=True):
+            out.append({"label": _("talisman: {value}", value=v), "action": {"action": "talisman", **me, "value": v}})
+        return out
+
+    @staticmethod
+    def _discards(kind: str, cards: list[int], at_least: int, me: dict[str, str]) -> list[dict[str, Any]]:
+        """Hide or cry with nothing to ask: the cheapest cards first, then each other single card that is
+        enough (to keep a potion or a talisman); the die of a hide is the device's."""
+        cheapest = _cheapest(cards, at_least)
+        if cheapest is None:
+            return []
+        picks = [cheapest] + [[v] for v in sorted(set(cards)) if v >= at_least and [v] != cheapest]
+        out = []
+        for pick in picks:
+            cards_ = "+".join(map(str, pick))
+            label = _("hide: discard {cards}", cards=cards_) if kind == "hide" else _("cry: discard {cards}",
+                                                                                      cards=cards_)
+            out.append({"label": label, "action": {"action": kind, **me, "discard": pick}})
         return out
 
     def seat_actions(self, state: dict[str, Any], name: str) -> list[dict[str, Any]]:
         turn = state["turn"]
-        if state["over"] or turn["player"] != name or turn["phase"] == "deal":
-            return []
-        phase = turn["phase"]
         p = next(p for p in state["players"] if p["name"] == name)
+        if state["over"] or p["out"]:
+            return []
         me = {"player": name}
+        if turn["phase"] == "deal":
+            return []
+        if turn["player"] != name:
+            # «Solo la poción de anulación se puede jugar durante el turno de otro jugador»
+            if not p["cards"]:
+                return []
+            return [{"label": word("label", "cancel potion"),
+                     "action": {"action": "play", **me, "value": min(p["cards"]), "cancel": True}, "ask": ["value"]}]
+        phase = turn["phase"]
         charge = self._charges(state, me)
+        rooms = self._treasure_rooms(state, me)
+        cards = self._cards_in_turn(p, me)
+        pass_ = {"label": word("label", "pass"), "action": {"action": "pass", **me}}
         if phase == "must_charge":
-            return charge
+            return charge + rooms + cards
         if phase == "escaped":
-            return [{"label": word("label", "pass"), "action": {"action": "pass", **me}}] + charge
+            return [pass_] + charge + rooms + cards
         if phase == "after_location":
-            return [{"label": word("label", "pass"), "action": {"action": "pass", **me}},
-                    {"label": word("label", "another turn"), "action": {"action": "again", **me}}]
-        out = list(charge)
+            return [pass_, {"label": word("label", "another turn"), "action": {"action": "again", **me}}] + cards
         # «no roll can escape» with 9 or 10 location cards left: hiding then only costs treasure.
-        hide = _cheapest(p["cards"], 1) if state["table"]["dungeon"] < DIE_FACES - 1 else None
-        if hide:
-            # The cheapest cards are the start: the player may keep a potion or talisman and name others;
-            # the die is rolled by the device ("–") or entered from a physical one.
-            out.append({"label": word("label", "hide"), "action": {"action": "hide", "discard": hide, **me},
-                        "ask": ["discard", "roll"]})
-        cry = _cheapest(p["cards"], 2)
-        if cry:
-            out.append({"label": word("label", "cry"), "action": {"action": "cry", "discard": cry, **me},
-                        "ask": ["discard"]})
+        can_hide = state["table"]["dungeon"] < DIE_FACES - 1
+        hides = self._discards("hide", p["cards"], 1, me) if can_hide else []
+        cries = self._discards("cry", p["cards"], 2, me)
+        out = charge + hides[:1] + rooms + hides[1:]
+        if hides:
+            # Other cards, or a physical die: the cards start from the cheapest, the die at "–" (the device rolls).
+            out.append({"label": word("label", "hide"), "action": {"action": "hide", "discard": hides[0]["action"][
+                "discard"], **me}, "ask": ["discard", "roll"]})
+        # From here on, reached with up (the list wraps): the last offers are the first ones up.
+        out += cards
+        if cries:
+            out.append({"label": word("label", "cry"), "action": {"action": "cry", "discard": cries[0]["action"][
+                "discard"], **me}, "ask": ["discard"]})
+            out += cries[::-1]
         if p["power"] == "ready":
+            # «Al comienzo de cada turno, ANTES de elegir su acción obligatoria»: the last, one press up.
             out.append({"label": word("label", "power"), "action": {"action": "power", **me}})
         return out
 
@@ -153,6 +213,8 @@ class DragonRunViews(Game):
         value, which is all a treasure hall needs before its own pass or another turn)."""
         if action == "charge" and field.name == "then":
             return None
+        if action == "play" and field.name == "draw" and state["turn"]["player"] != name:
+            return None  # the cancel potion, the only one on another player's turn, makes nobody draw
         if (action, field.name) in HELD_VALUES:
             p = next(p for p in state["players"] if p["name"] == name)
             if p["cards"]:
