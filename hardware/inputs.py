@@ -147,6 +147,7 @@ class SeatControls:
             click = button in self._armed and button not in self._held
             self._armed.discard(button)
             self._held.discard(button)
+            self._run = 0  # the gesture is over: how many repeats it had no longer matters
         elif kind == HOLD and button in self._armed:
             held = True
             self._armed.discard(button)
@@ -169,6 +170,8 @@ class SeatControls:
         self._armed.clear()
         if screen != HOME:
             self._again = None
+        if screen == HOME:
+            self.cursor = 0  # the menu opens at its top: the cursor means nothing elsewhere
         if screen in (HOME, MENU):
             self._item, self._step, self._values, self._elem = None, 0, {}, None
 
@@ -282,6 +285,10 @@ class SeatControls:
             self._go(HOME)
             return Intent(action=dict(item.action), changed=True)
         self._go(ENTRY)
+        if came_from == HOME:
+            self.cursor = 0
+        else:
+            self.pick = 0  # from the menu: home shows the most likely offer again afterwards
         self._item, self._from, self._step, self._elem = item, came_from, 0, None
         self._values = {a.field.name: a.start(item.action.get(a.field.name)) for a in steps}
         return CHANGED

@@ -811,7 +811,10 @@ class DragonRunMachine(RuleBasedStateMachine):
         rules, state = self.session.rules, self.session.state
         for name in self.players:
             for item in rules.seat_actions(state, name):
-                entry = rules.prepare(state, dict(item["action"]), random.Random(0))
+                action = dict(item["action"])
+                if action["action"] == "deal":  # the offer asks the 4 values: any 4 will do here
+                    action["values"] = [0] * 4
+                entry = rules.prepare(state, action, random.Random(0))
                 rules.apply(state, entry)  # raises if the pod offered an illegal action
 
 

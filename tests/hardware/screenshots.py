@@ -4,7 +4,8 @@
 
 writes ``pod-home.png``, ``pod-offers.png``, ``pod-menu.png``,
 ``pod-number.png``, ``pod-list.png``, ``pod-preview.png``,
-``pod-refused.png`` and the Red Dragon Inn's ``pod-rdi-*.png``: each the
+``pod-refused.png`` and the games' own ``pod-rdi-*``, ``pod-bi-*``,
+``pod-dale-*`` (and ``pod-dr-*``): each the
 128x64 image :func:`~tablekeeper.hardware.render.render` gives the pod,
 scaled x3 (nearest neighbour, so every pixel stays a sharp square). Each
 scene is a game, a few actions and the button events that lead to the
@@ -63,6 +64,30 @@ SCENES: dict[str, tuple[dict, list[dict], list[tuple[str, str, int]], str]] = {
                 [{"action": "set_market", "values": [3, 2, None, None, None]}],
                 [(SELECT, "hold", 1), (DOWN, "click", 9), (MAIN, "click", 1), (UP, "click", 4), (MAIN, "click", 1),
                  (UP, "click", 1), (MAIN, "hold", 1)], "refusal"),
+    # The Bloody Inn's own flows (docs/games/bloody-inn.md)
+    "bi-welcome": ({"game": "bloody-inn", "players": ["Ana", "Ben"]}, [], [(DOWN, "click", 2)], ""),
+    "bi-night": ({"game": "bloody-inn", "players": ["Ana", "Ben"]}, [{"action": "welcome"}],
+                 [(DOWN, "click", 5)], ""),
+    "bi-kill-room": ({"game": "bloody-inn", "players": ["Ana", "Ben"]}, [{"action": "welcome"}],
+                     [(DOWN, "click", 5), (MAIN, "click", 1), (UP, "click", 2)], ""),
+    # Dragon Run's own flows (docs/games/dragon-run.md)
+    "dr-deal": ({"game": "dragon-run", "players": ["Ana", "Ben"]}, [],
+                [(MAIN, "click", 1), (UP, "click", 4), (SELECT, "click", 1), (UP, "click", 3)], ""),
+    "dr-turn": ({"game": "dragon-run", "players": ["Ana", "Ben"]},
+                [{"action": "deal", "player": "Ana", "values": [3, 2, 1, 0]},
+                 {"action": "deal", "player": "Ben", "values": [4, 2, 1, 1]}], [], ""),
+    "dr-treasure": ({"game": "dragon-run", "players": ["Ana", "Ben"]},
+                    [{"action": "deal", "player": "Ana", "values": [3, 2, 1, 0]},
+                     {"action": "deal", "player": "Ben", "values": [4, 2, 1, 1]}],
+                    [(DOWN, "click", 3), (MAIN, "click", 1), (UP, "click", 4)], ""),
+    # Dale of Merchants' own flows (docs/games/dale-of-merchants.md)
+    "dale-buy": ({"game": "dale-of-merchants", "players": ["Ana", "Ben"],
+                  "options": {"decks": ["macaws", "pandas", "raccoons"]}},
+                 [{"action": "set_market", "values": [3, 2, 2, 4, 5]}], [], ""),
+    "dale-buy-new-card": ({"game": "dale-of-merchants", "players": ["Ana", "Ben"],
+                           "options": {"decks": ["macaws", "pandas", "raccoons"]}},
+                          [{"action": "set_market", "values": [3, 2, 2, 4, 5]}],
+                          [(MAIN, "click", 1), (MAIN, "click", 1), (UP, "click", 1)], ""),
 }
 
 

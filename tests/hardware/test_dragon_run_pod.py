@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from tablekeeper.engine import Match, make_rules
 from tablekeeper.hardware import grammar as g
-from tablekeeper.hardware.pod import DOWN, MAIN, UP
+from tablekeeper.hardware.pod import DOWN, MAIN, SELECT, UP
 
 from .test_controller import Table
 
@@ -203,6 +203,25 @@ def test_the_start_of_a_turn_offers_charges_and_hides_down_and_the_power_and_cri
     assert [k for k in items if k.startswith(("hide", "cry"))] == ["hide: discard 1", "hide", "cry",
                                                                   "cry: discard 1+1"]
     assert items["cry: discard 1+1"].action == {"action": "cry", "player": "Ana", "discard": [1, 1]}
+
+
+def test_each_player_enters_the_dealt_cards_on_their_own_pod():
+    """«Baraja las cartas del tesoro y distribuye 4 a cada jugador»: every pod whose hand is missing offers it at
+    once, whoever plays first. Four values in a list: a held up sets each (one press), select adds it, main ends
+    the last — 9 presses; the deal is the one moment over the goal of 5 (four numbers the device cannot know)."""
+    t = Table("dragon-run", ["Ana", "Ben"])
+    assert t.view("Ana").action == "enter your cards…" and t.view("Ben").action == "enter your cards…"
+    t.click("Ben", MAIN)
+    assert (t.view("Ben").screen, t.view("Ben").prompt, t.view("Ben").value) == ("entry", "values", "–")
+    for v in (4, 2, 1):
+        t.hold("Ben", UP, repeats=v - 1)  # – → 0 at the press, 1 at the hold, +1 a repeat
+        t.click("Ben", SELECT)
+    t.click("Ben", UP)  # – → 0
+    assert t.view("Ben").lines == ("4 2 1",) and t.view("Ben").value == "0"
+    t.click("Ben", MAIN)
+    assert t.done == [{"action": "deal", "player": "Ben", "values": [4, 2, 1, 0]}] and t.presses == 9
+    assert t.view("Ben").action == "" and t.view("Ana").action == "enter your cards…"
+    assert t.state["turn"]["phase"] == "deal"
 
 
 def test_a_treasure_hall_and_pressing_your_luck_is_four_presses():

@@ -125,10 +125,15 @@ def test_main_button_does_the_games_routine_action(table_factory, game_id):
         return
     seat, name = with_action[0]
     offered = t.rules.seat_actions(t.state, name)[0]
-    assert t.hub.view(seat).action == offered["label"]
+    asks = bool(offered.get("ask"))
+    assert t.hub.view(seat).action == str(offered["label"]) + ("…" if asks else "")
     entries = len(t.session.journal.entries(t.session.game_id))
     t.press(seat, "main")
-    if t.hub.refused:
+    if asks:  # an offer that asks something starts its first step; nothing is recorded yet
+        view = t.hub.view(seat)
+        assert view.screen == "entry" and view.prompt == offered["ask"][0]
+        assert len(t.session.journal.entries(t.session.game_id)) == entries
+    elif t.hub.refused:
         assert t.hub.view(seat).message  # the refusal is shown on the pod
     else:
         journal = t.session.journal.entries(t.session.game_id)

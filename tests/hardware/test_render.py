@@ -72,7 +72,8 @@ def test_pod_view_comes_from_the_games_seat_view(journal, game_id):
         assert v.focus == (1 if len(sv["counters"]) > 1 else 0)
         assert v.status == sv["status"] and v.alert == sv["alert"]
         actions = s.rules.seat_actions(s.state, p["name"])
-        assert v.action == (actions[0]["label"] if actions else "")
+        label = str(actions[0]["label"]) + ("…" if actions and actions[0].get("ask") else "") if actions else ""
+        assert v.action == label  # "…": the offer asks something first
         render(v)
 
 

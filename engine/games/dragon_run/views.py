@@ -151,6 +151,10 @@ class DragonRunViews(Game):
         if state["over"] or p["out"]:
             return []
         me = {"player": name}
+        if name in state["to_deal"]:
+            # «Baraja las cartas del tesoro y distribuye 4 a cada jugador»: each player enters their own hand.
+            return [{"label": word("label", "enter your cards"), "action": {"action": "deal", **me},
+                     "ask": ["values"]}]
         if turn["phase"] == "deal":
             return []
         if turn["player"] != name:
