@@ -90,7 +90,7 @@ TITLES = {"red_dragon_inn": "Red Dragon Inn", "bloody_inn": "Bloody Inn", "drago
 MAX_PRESSES = 12
 #: The guided search (one action at a time, told which): presses and nodes per action.
 GUIDED_PRESSES = 60
-GUIDED_NODES = 20000
+GUIDED_NODES = 60000
 #: Search nodes per event (``TURNS_MAX_NODES`` overrides): an event the pod cannot do costs the whole
 #: budget (~3 ms a node with Bloody Inn's state), so a smaller budget is a quicker, rougher run.
 MAX_NODES = int(os.environ.get("TURNS_MAX_NODES", "15000"))
