@@ -183,3 +183,14 @@ def test_the_menu_at_night_lists_the_night_first_and_a_missing_rank_is_asked_in_
     assert others.index("welcome") > max(others.index(n) for n in ("kill", "bribe", "bury", "build"))
     with pytest.raises(RuleError, match="say the rank of the guest in room 2"):
         m.apply({"action": "kill", "room": 2})
+
+
+def test_a_build_is_offered_per_rank_and_asks_the_annexs_name_first():
+    """«Construir: … juega tantas cartas como el rango del viajero que quieres convertir en anexo»: the rank
+    is on the card, so it is the offer; the pod asks the annex's name from the base game's list, then only
+    what the hand leaves open."""
+    m = table([{"action": "welcome"}, {"action": "correct", "player": "Ana", "hand": 3}])
+    menu = items(m, "Ana")
+    assert asked(m, "Ana", menu["build a rank-1 annex"])[0] == "name"
+    assert "effect" not in asked(m, "Ana", menu["build a rank-1 annex"])  # a power: the full entry
+    assert asked(m, "Ana", menu["build an annex"])[:3] == ["rank", "name", "effect"]

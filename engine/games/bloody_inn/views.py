@@ -249,6 +249,14 @@ class BloodyInnViews(Game):
         out += peasants + kills + bribes
         travellers = p["hand"] - p["peasants"]
         if travellers - min(p.get("police", 0), travellers) > 0:
+            # per rank, like the kills: the annex's name and what the hand leaves open (its power, if
+            # any, with the full entry below)
+            for rank in range(MAX_RANK + 1):
+                if rank - discount(p, "build") > p["hand"] - 1 + (MAX_RANK if unknown_power(p) else 0):
+                    continue
+                given, ask = self._cost(p, rank, "build")
+                out.append({"label": _("build a rank-{rank} annex", rank=rank), "ask": ["name"] + ask,
+                            "action": {"action": "build", "player": name, "rank": rank, **given}})
             out.append({"label": word("label", "build an annex"), "action": {"action": "build", "player": name},
                         "ask": ["rank", "name", "effect"] + self._cost_asks(p, None, "build")})
         if bistro:
