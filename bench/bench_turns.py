@@ -200,9 +200,14 @@ class PodRobot:
         from tablekeeper.engine.errors import RuleError
 
         try:
-            if self.rules.prepare(state, dict(action), _FirstRng()) != action:
-                # the device would draw this itself: the table's draw is the story's
-                same = [a for a in story_actions if a.get("action") == action.get("action")]
+            prepared = self.rules.prepare(state, dict(action), _FirstRng())
+            if prepared != action:
+                # the device would draw this itself: the table's draw is the story's — for the same
+                # action, every field the pod gave (not only the name) as the story has it
+                filled = set(prepared) - set(action)
+                same = [a for a in story_actions if a.get("action") == action.get("action") and all(
+                    a.get(k, action.get(k)) == action.get(k, a.get(k))
+                    for k in (set(a) | set(action)) - filled)]
                 if same:
                     action = same[0]
             return self.rules.apply(state, action)[0]

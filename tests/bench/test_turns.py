@@ -219,3 +219,20 @@ def test_the_guided_search_drops_an_entry_that_disagrees_with_the_action():
     # at the end of the entry the counter chosen is life: an action on poison would be dropped here
     assert not robot._consistent(c, state, dict(give, counter="poison"))
     assert not robot._consistent(c, state, dict(give, action="adjust"))
+
+
+def test_a_roll_the_device_makes_takes_the_storys_die_only_for_the_same_action():
+    """The table's die is the story's, but a hide that discards a 1 on the pod is not the story's hide
+    that discards a 2: the robot must not count it as the same event."""
+    from tablekeeper.engine.registry import make_rules
+
+    rules = make_rules({"game": "dragon-run", "players": ["Ana", "Ben"], "options": {}})
+    state = rules.setup_state()
+    for who, values in (("Ana", [3, 2, 1, 0]), ("Ben", [4, 2, 1, 1])):
+        state = rules.apply(state, {"action": "deal", "player": who, "values": values})[0]
+    robot = bt.PodRobot(rules, 1)
+    story = [{"action": "hide", "discard": [2], "roll": 9}]
+    wanted = rules.apply(state, story[0])[0]
+    same = robot._apply(state, {"action": "hide", "player": "Ana", "discard": [2]}, story)
+    other = robot._apply(state, {"action": "hide", "player": "Ana", "discard": [1]}, story)
+    assert same == wanted and other != wanted
