@@ -331,6 +331,8 @@ def test_talismans_in_play_count_at_the_end():
     assert P(m, "Ana")["talismans"] == [3]  # not discarded: no reshuffle at the end
     assert ("Ana's talismans in play count with the treasure in hand (3): the game ends before the reshuffle "
             "that would discard them") in events
+    # and the end screen's line says which reading the count used
+    assert str(m.rules.result_words(m.state)) == "Ben won (talismans in play counted with the treasure in hand)"
 
 
 def test_a_talisman_in_play_can_decide_the_winner_and_the_tie_break():

@@ -20,7 +20,14 @@ class DragonRunWords(Game):
         return _("The bravest player starts")
 
     def result_words(self, state: dict[str, Any]) -> Msg:
-        return _("the dragon won") if state["dragon_won"] else super().result_words(state)
+        """Who won; when talismans were still in play, the reading the count used (docs: Interpretations),
+        so the table sees it on the end screen."""
+        if state["dragon_won"]:
+            return _("the dragon won")
+        words = super().result_words(state)
+        if any(p["talismans"] for p in state["players"] if not p["out"]):
+            return _("{result} (talismans in play counted with the treasure in hand)", result=words)
+        return words
 
     @classmethod
     def result_line(cls, result: dict[str, Any]) -> Msg:
