@@ -312,7 +312,8 @@ class PodRobot:
             return True
         if item.action.get("action") != action.get("action"):
             return False
-        if any(k in action and action[k] != v for k, v in item.action.items()):
+        asked = set(item.ask)  # an offer's value of an asked field is only where its step starts
+        if any(k in action and action[k] != v for k, v in item.action.items() if k not in asked):
             return False
         steps = g.asks(self.rules, state, c.player, item) or ()
         values = getattr(c, "_values", {})

@@ -236,3 +236,21 @@ def test_a_roll_the_device_makes_takes_the_storys_die_only_for_the_same_action()
     same = robot._apply(state, {"action": "hide", "player": "Ana", "discard": [2]}, story)
     other = robot._apply(state, {"action": "hide", "player": "Ana", "discard": [1]}, story)
     assert same == wanted and other != wanted
+
+
+def test_the_guided_search_may_change_an_offers_asked_value():
+    """An offer's value for a field it asks is where the step starts, not a promise: the guided search
+    keeps an entry whose room was changed from the offer's first room."""
+    from tablekeeper.engine.registry import make_rules
+    from tablekeeper.hardware import grammar as g
+    from tablekeeper.hardware.inputs import SeatControls
+
+    rules = make_rules({"game": "bloody-inn", "players": ["Ana", "Ben"], "options": {}})
+    state = rules.apply(rules.setup_state(), {"action": "welcome"})[0]
+    offer = next(i for i in g.menu(rules, state, "Ana") if str(i.label) == "kill a rank-0 guest")
+    assert "room" in offer.ask and offer.action["room"] != 4
+    controls = SeatControls(1, "Ana")
+    controls.screen, controls._item, controls._values = "entry", offer, {"room": 4}
+    robot = bt.PodRobot(rules, 1)
+    assert robot._consistent(controls, state, {"action": "kill", "player": "Ana", "room": 4, "rank": 0})
+    assert not robot._consistent(controls, state, {"action": "kill", "player": "Ana", "room": 4, "rank": 1})
