@@ -541,12 +541,12 @@ class TouchPlanner:
 
     def plans(self, state, action):
         """Candidate plans: (steps, engine actions they send, how)."""
+        from tablekeeper.ui.forms import touch_actions
+
         name = action.get("action")
         if not state["over"]:
             for p in state["players"]:
-                # the card's buttons: the offers that ask nothing (ui/screens/table.py, touch_actions)
-                offers = [a for a in self.rules.seat_actions(state, p["name"]) if not a.get("ask")]
-                for i, a in enumerate(offers[:2]):
+                for i, a in enumerate(touch_actions(self.rules, state, p["name"])[:2]):  # the card's buttons
                     yield [("tap", f"table.{p['name']}.do.{i}")], [a["action"]], "card button"
         if name == "adjust" and isinstance(action.get("delta"), int):
             yield from self._adjust(action)

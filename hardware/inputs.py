@@ -254,7 +254,8 @@ class SeatControls:
     # -- MENU -----------------------------------------------------------------------------
     def _menu_view(self, rules, state, message, catalog) -> PodView:
         items = g.menu(rules, state, self.player)
-        lines = tuple(_ellipsis(_say(i.label, catalog), self._asks_something(rules, state, i)) for i in items)
+        lines = tuple(_say(i.label, catalog) + ("…" if self._asks_something(rules, state, i) else "")
+                      for i in items)
         return self._screen_view(state, MENU, translated(_("actions"), catalog), message, catalog,
                                  lines=lines, cursor=self.cursor % len(items))
 
@@ -285,10 +286,8 @@ class SeatControls:
             self._go(HOME)
             return Intent(action=dict(item.action), changed=True)
         self._go(ENTRY)
-        if came_from == HOME:
-            self.cursor = 0
-        else:
-            self.pick = 0  # from the menu: home shows the most likely offer again afterwards
+        if came_from == MENU:
+            self.pick = 0  # home shows the most likely offer again afterwards
         self._item, self._from, self._step, self._elem = item, came_from, 0, None
         self._values = {a.field.name: a.start(item.action.get(a.field.name)) for a in steps}
         return CHANGED
@@ -442,14 +441,10 @@ class SeatControls:
         if button != MAIN or not (click or held):
             return NOTHING
         assert self._item is not None
-        action = self._action(rules, state)
-        try:
-            g.dry_run(rules, state, action)
-        except RuleError as e:
+        intent = self._do(rules, state)
+        if intent.action is None:  # refused meanwhile: back to the step, the reason shown
             self.screen = ENTRY
-            return Intent(message=_refusal(e), changed=True)
-        self._go(HOME)
-        return Intent(action=action, changed=True)
+        return intent
 
     # -- shared ---------------------------------------------------------------------------
     def _screen_view(self, state, screen, title, message, catalog, **kw) -> PodView:
@@ -464,11 +459,6 @@ def _say(message, catalog) -> str:
     is shown with spaces."""
     text = str(translated(message, catalog))
     return text.replace("_", " ") if text == str(message) else text
-
-
-def _ellipsis(label: str, asks: bool) -> str:
-    """A menu line: "…" after an action that asks something (once: a game's label may have it already)."""
-    return label + "…" if asks and not label.endswith("…") else label
 
 
 def _refusal(e: RuleError) -> str:

@@ -64,7 +64,7 @@ def pod_view(rules, state: dict, player_name: str, focus: int | str = 0, *,
     if actions:
         offer = actions[pick % len(actions)]
         label = str(translated(offer.get("label", ""), catalog))
-        if offer.get("ask") and not label.endswith("…"):  # it asks something before it is done
+        if offer.get("ask"):  # it asks something before it is done
             label += "…"
     player = next(p for p in state["players"] if p["name"] == player_name)
     turn = state.get("turn")

@@ -4,9 +4,9 @@ RULES.md ("Annexes with effects", "Wages", publisher's rules) and the publisher'
 """
 from __future__ import annotations
 
-import pytest
+from tablekeeper.engine import Match, make_rules
 
-from tablekeeper.engine import Match, RuleError, canonical, make_rules
+from .test_bloody_inn import passes, player, refused
 
 P3 = ("Ana", "Ben", "Cai")
 
@@ -19,22 +19,6 @@ def night(police_rooms=()) -> Match:
     m = match()
     m.apply({"action": "welcome", "police_rooms": list(police_rooms)})
     return m
-
-
-def player(m: Match, name: str) -> dict:
-    return next(p for p in m.state["players"] if p["name"] == name)
-
-
-def refused(m: Match, entry: dict, words: str) -> None:
-    before = canonical(m.state)
-    with pytest.raises(RuleError, match=words):
-        m.apply(entry)
-    assert canonical(m.state) == before
-
-
-def passes(m: Match, n: int) -> None:
-    for _ in range(n):
-        m.apply({"action": "pass"})
 
 
 # -- police and peasants are never built ------------------------------------------------------

@@ -9,30 +9,8 @@ import pytest
 
 from tablekeeper.engine import Match, RuleError, SetupError, canonical, make_rules
 
-GAME = "dale-of-merchants"
-DECKS = ["macaws", "pandas", "raccoons"]
-
-
-def match(players=("Ana", "Ben"), **options) -> Match:
-    decks = DECKS + ["squirrels", "ocelots"][: len(players) - 2]
-    return Match(make_rules({"game": GAME, "players": list(players), "options": {"decks": decks, **options}}))
-
-
-def play(m: Match, *entries) -> Match:
-    for e in entries:
-        m.apply(e)
-    return m
-
-
-def piles(m: Match, name: str) -> dict:
-    return next(p for p in m.state["players"] if p["name"] == name)["counters"]
-
-
-def refused(m: Match, entry: dict, words: str) -> None:
-    before = canonical(m.state), list(m.done)
-    with pytest.raises(RuleError, match=words):
-        m.apply(entry)
-    assert (canonical(m.state), m.done) == before
+from .test_dale_of_merchants import GAME, match, play, refused
+from .test_dale_of_merchants import counters as piles
 
 
 def events(m: Match, entry: dict) -> list[str]:

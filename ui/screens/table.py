@@ -17,6 +17,7 @@ from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 
+from ..forms import touch_actions
 from ..i18n import _, counter_label, word
 from ..widgets import (
     AMBER,
@@ -74,11 +75,6 @@ def counter_order(rules, state, name) -> list[str]:
     return shown + [c for c in names if c not in shown]
 
 
-
-def touch_actions(rules, state, name: str) -> list[dict]:
-    """The game's offers for ``name`` that a card's button can do as they are: an offer that asks
-    something first (a pod's entry steps) is left to the game's dialogs and the action form."""
-    return [a for a in rules.seat_actions(state, name) if not a.get("ask")]
 
 class CounterRow(BoxLayout):
     """[−] counter name + big value [+]; a tap on the value opens the adjust dialog."""
