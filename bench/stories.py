@@ -30,8 +30,11 @@ Format::
 ``rounds`` (optional): how many rounds (every player's turn once) the story
 covers, for the per-round figures; left out, the benchmark counts how often
 the first player's turn starts.
-``routine`` (default true): an event of ordinary play; false for the rare
-corrections a story may show. ``paper_moves`` overrides the counted moves
+``routine`` (default true): an event of ordinary play; false for what a
+table does once a game before the first turn (a setup, like Dale of
+Merchants' opening market) and for the rare corrections a story may show.
+The turn-cost goals (median, max) are over routine events; the others are
+reported apart, and their presses count in the presses per round. ``paper_moves`` overrides the counted moves
 where tokens do not tell the whole story (a card put on a track).
 
 Paper moves are counted from the state, per token kind: ``paper.player``

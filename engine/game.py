@@ -11,7 +11,7 @@ Everything here is pure: an action turns one state into the next or raises
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, TypeVar
 
@@ -111,6 +111,9 @@ class Game:
     #: Actions a seat's pod never lists in its menu: corrections that belong on the touchscreen
     #: (the pod still does whatever the game's ``seat_actions`` offer).
     off_pod: ClassVar[frozenset[str]] = frozenset()
+    #: Each counter's icon (player and table counters): a name of ``tablekeeper.hardware.icons.GLYPHS``
+    #: ("coins", "heart", "fire"); the screens and pods draw it beside the counter's name.
+    icons: ClassVar[Mapping[str, str]] = {}
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)

@@ -28,6 +28,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 
 from ..engine import RuleError, TablekeeperError
 from ..engine.messages import _
@@ -36,6 +37,8 @@ from .inputs import SeatControls
 from .pod import InputEvent, PodView
 
 MESSAGE_SECONDS = 3.0
+#: How long a pod shows a changed value inverted.
+FLASH_SECONDS = 0.6
 
 class Seats:
     """Every seat of one game: input maps, transient messages, views (one thread only).
@@ -58,6 +61,8 @@ class Seats:
         self.numbering = numbering or (lambda players: {name: i + 1 for i, name in enumerate(players)})
         self.controls: dict[int, SeatControls] = {}
         self.messages: dict[int, tuple[str, float]] = {}  # seat -> (text, until)
+        self.flashes: dict[int, tuple[tuple[str, ...], float]] = {}  # seat -> (changed counters, until)
+        self._values: dict[int, tuple[str, dict]] = {}  # seat -> (player, counters last shown)
         self._computed: dict[int, tuple[tuple, PodView]] = {}  # seat → (situation, its view)
         self.applied = 0
         self.refused = 0
@@ -78,6 +83,8 @@ class Seats:
         """Play another session (a new game) with the same seats."""
         self.session = session
         self.messages.clear()
+        self.flashes.clear()
+        self._values.clear()
         self._bind()
 
     def apply(self, action: dict):
@@ -146,11 +153,28 @@ class Seats:
         # seat's own state (focus, menu, entry), its message, the language; anything else (a
         # loop tick, another seat's press) reuses it, and the pod then sends nothing.
         local = ctl.key() if hasattr(ctl, "key") else (ctl.focus, ctl.pick)
-        key = (id(self.session), self.session.version, local, str(message), id(self.catalog))
+        flash = self.flashes.get(seat)
+        if flash is not None and now >= flash[1]:
+            del self.flashes[seat]
+            flash = None
+        key = (id(self.session), self.session.version, local, str(message), id(self.catalog),
+               flash[0] if flash else ())
         cached = self._computed.get(seat)
         if cached is not None and cached[0] == key:
             return cached[1]
         view = ctl.view(self.session.rules, self.session.state, message, self.catalog)
+        # A value of the player's that changed since this pod last showed it lights up for a moment
+        values = dict(view.counters)
+        last = self._values.get(seat)
+        self._values[seat] = (ctl.player, values)
+        if last is not None and last[0] == ctl.player and view.screen == "home":
+            changed = tuple(k for k, v in values.items() if k in last[1] and last[1][k] != v)
+            if changed:
+                flash = (changed, now + FLASH_SECONDS)
+                self.flashes[seat] = flash
+                key = key[:-1] + (changed,)
+        if flash:
+            view = replace(view, changed=flash[0])
         self._computed[seat] = (key, view)
         return view
 
@@ -160,8 +184,8 @@ class Seats:
         return {seat: self.view(seat, now) for seat in sorted(self.controls)}
 
     def next_due(self, now: float) -> float | None:
-        """When the next message expires (a view then changes), or None."""
-        times = [until for _, until in self.messages.values()]
+        """When the next message or flash expires (a view then changes), or None."""
+        times = [until for _, until in self.messages.values()] + [until for _, until in self.flashes.values()]
         return min(times) if times else None
 
 

@@ -84,6 +84,22 @@ class PodView:
     value: str = ""
     step: str = ""
     hint: str = ""
+    #: Each counter's icon (a glyph of :data:`tablekeeper.hardware.icons.FONT`, "" for none), in the
+    #: order of ``counters``; ``table_icons`` the same for ``table``.
+    icons: tuple[str, ...] = ()
+    table_icons: tuple[str, ...] = ()
+    #: The player's counters whose value just changed (their names as in ``counters``): shown
+    #: inverted for a moment, as the touchscreen lights a changed value.
+    changed: tuple[str, ...] = ()
+
+    @property
+    def focus_icon(self) -> str:
+        return self.icons[self.focus] if self.focus < len(self.icons) else ""
+
+    @property
+    def other_icons(self) -> tuple[str, ...]:
+        """The icons of :attr:`others`, in their order."""
+        return tuple(icon for i, icon in enumerate(self.icons) if i != self.focus)
 
     @property
     def focus_name(self) -> str:

@@ -4,15 +4,17 @@ Layout (pixels; the last column and row stay free so the burn-in pixel shift
 of :mod:`tablekeeper.hardware.face` never cuts anything off)::
 
     y  0-10  seat and name (inverted on the player's turn) | ▸main button's label
-    y 11-19  focused counter's name, "1/4"                 | other counters, then
+    y 11-19  focused counter's icon and name, "1/4"        | other counters (icon,
+                                                           | name if it fits whole), then
     y 23-48  focused counter's value, digits 25 px tall    | table figures (barred)
     y 51-62  status (inverted and bold when the player must act now); while
              up/down go through the game's offers: ▲▼, the offer main does and
              "k/n", inverted, and the status moves to the header's corner
 
+A value that just changed (``view.changed``) is drawn inverted for a moment.
 A refusal message covers the lower half, inverted, for as long as the view
-carries it. Fonts are DejaVu (Bitstream Vera licence), shipped in
-``hardware/fonts``.
+carries it. Fonts are DejaVu (Bitstream Vera licence) and, for the counters'
+icons, Font Awesome Free's solid font (SIL OFL 1.1), shipped in ``hardware/fonts``.
 
 The other screens of the button grammar (``view.screen``)::
 
@@ -29,6 +31,7 @@ from __future__ import annotations
 import re
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -38,6 +41,8 @@ FONTS = Path(__file__).resolve().parent / "fonts"
 REGULAR = FONTS / "DejaVuSans.ttf"
 BOLD = FONTS / "DejaVuSans-Bold.ttf"
 DIGITS = FONTS / "DejaVuSansCondensed-Bold.ttf"
+ICONS = FONTS / "fa-solid-900.ttf"  # the counters' icons (hardware/icons.py)
+ICON_SIZE = 9
 
 #: Point size of the focused value: DejaVu's digits are 0.729 em tall, so 34
 #: gives 25 px (the issue asks for at least 24, readable at arm's length).
@@ -117,18 +122,30 @@ def render(view: PodView) -> Image.Image:
         where_w = _width(tiny, where) if where else 0
         if where:
             _text(draw, (room - where_w, 11), where, tiny)
-        _text(draw, (0, 11), fit(tiny, view.focus_name, room - where_w - (3 if where else 0)), tiny)
+        x = _icon(draw, (0, 11), view.focus_icon)
+        _text(draw, (x, 11), fit(tiny, view.focus_name, room - where_w - (3 if where else 0) - x), tiny)
         # Left-aligned: a +1 changes only the digits that change (fewer bytes on the bus).
-        _text(draw, (0, 23), value, big)
+        if view.focus_name in view.changed:  # just changed: inverted for a moment
+            draw.rectangle((0, 22, _width(big, value) + 2, 49), fill=ON)
+            _text(draw, (1, 23), value, big, 0)
+        else:
+            _text(draw, (0, 23), value, big)
     if show_right:
-        for i, (k, v, is_table) in enumerate(lines):
+        for i, (k, v, is_table, icon) in enumerate(lines):
             y = 11 + 10 * i
             if is_table:  # table figures are marked by a bar on their left
                 draw.line((SPLIT - 3, y + 2, SPLIT - 3, y + 8), fill=ON)
             v = str(v)
             vw = _width(small, v)
-            _text(draw, (RIGHT - vw, y), v, small)
-            _text(draw, (SPLIT, y), fit(tiny, k, RIGHT - SPLIT - vw - 3), tiny)
+            if not is_table and k in view.changed:  # just changed: inverted for a moment
+                draw.rectangle((RIGHT - vw - 2, y - 1, RIGHT, y + 9), fill=ON)
+                _text(draw, (RIGHT - vw - 1, y), v, small, 0)
+            else:
+                _text(draw, (RIGHT - vw, y), v, small)
+            x = _icon(draw, (SPLIT, y), icon)
+            name = side_label(k, icon, RIGHT - x - vw - 3)
+            if name:
+                _text(draw, (x, y), name, tiny)
 
     # -- bottom bar: the status (inverted when the player must act) ---------
     if view.message:
@@ -275,15 +292,37 @@ def render_message(lines: list[str]) -> Image.Image:
     return img
 
 
-def _right_column(view: PodView) -> list[tuple[str, object, bool]]:
+def _right_column(view: PodView) -> list[tuple[str, Any, bool, str]]:
     """Up to four lines: the other counters that fit, then the table figures (``is_table``).
 
     The counters left out are one select away; the "2/4" beside the focused
     counter's name says there are more.
     """
-    table = [(k, v, True) for k, v in view.table][:4]
-    others = [(k, v, False) for k, v in view.others][:4 - len(table)]
+    table_icons = view.table_icons or ("",) * len(view.table)
+    other_icons = view.other_icons or ("",) * len(view.others)
+    table: list[tuple[str, Any, bool, str]] = [
+        (k, v, True, icon) for (k, v), icon in zip(view.table, table_icons)][:4]
+    others: list[tuple[str, Any, bool, str]] = [
+        (k, v, False, icon) for (k, v), icon in zip(view.others, other_icons)][:4 - len(table)]
     return others + table
+
+
+def side_label(name: str, icon: str, room: int) -> str:
+    """A small counter's name in ``room`` pixels: cut with "…" when it has no icon; with an icon,
+    whole or not at all (the icon says it: "♥ 20", never "fortit… 20")."""
+    tiny = font(REGULAR, TINY_SIZE)
+    if not icon:
+        return fit(tiny, name, room)
+    return name if _width(tiny, name) <= room else ""
+
+
+def _icon(draw, xy, glyph: str) -> int:
+    """Draw a counter's 1-bit icon at ``xy`` (top-left); the x where its name starts (xy's x if none)."""
+    if not glyph:
+        return xy[0]
+    f = font(ICONS, ICON_SIZE)
+    draw.text(xy, glyph, font=f, fill=ON, anchor="lt")
+    return xy[0] + _width(f, glyph) + 2
 
 
 def _fill(f, pieces: list[str], width: int) -> list[str]:

@@ -8,6 +8,7 @@ Game-agnostic: everything game-specific comes from the rules' own
 from __future__ import annotations
 
 from ..engine.messages import Msg, translated, word
+from .icons import GLYPHS
 from .pod import PodView
 
 
@@ -58,6 +59,7 @@ def pod_view(rules, state: dict, player_name: str, focus: int | str = 0, *,
     sv = rules.seat_view(state, player_name)
     counters = _words(sv.get("counters", ()), catalog)
     table = _words(sv.get("table", ()), catalog)
+    icons = getattr(rules, "icons", {})
     if actions is None:  # the caller may have them already (one seat_actions call per view)
         actions = rules.seat_actions(state, player_name)
     label = ""
@@ -84,4 +86,11 @@ def pod_view(rules, state: dict, player_name: str, focus: int | str = 0, *,
         pick=pick % len(actions) if actions else 0,
         choosing=choosing and len(actions) > 1,
         message=str(translated(message, catalog)),
+        icons=_icons(sv.get("counters", ()), icons),
+        table_icons=_icons(sv.get("table", ()), icons),
     )
+
+
+def _icons(pairs, icons) -> tuple[str, ...]:
+    # Only a counter the game names an icon for gets one (a seat view's own figures get none).
+    return tuple(GLYPHS.get(icons.get(k, ""), "") if isinstance(k, str) else "" for k, _v in pairs)

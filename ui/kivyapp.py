@@ -160,6 +160,14 @@ class TablekeeperApp(App):
         self.keeper.call(lambda keeper: self.settings.save())
 
     # -- updates from the worker ---------------------------------------------------------
+    def remember_table(self, game_id: int, pods: dict[str, int], colours: dict[str, int]) -> None:
+        """Store a new game's seats and colours (the journal worker calls this once the game exists),
+        then show the table again: it may have been drawn before they were stored."""
+        self.settings.set_seats(game_id, pods)
+        self.settings.set_colours(game_id, colours)
+        self.settings.save()
+        self._refresh_trigger()  # thread-safe
+
     def _on_snapshot(self, snap):
         self._refresh_trigger()  # thread-safe; many calls before a frame = one refresh
 
@@ -180,7 +188,10 @@ class TablekeeperApp(App):
                 lines = [i18n.engine_text(x) for x in last.lines]
                 text = "; ".join(lines) if last.kind == "events" and last.text != "nothing changed" else (
                     text + ": " + "; ".join(lines))
-            self.toast.show(text, last.kind)
+            if last.kind == "events" and self.sm.current == "end" and hasattr(scr, "show_events"):
+                scr.show_events(text)  # how the game ended: under the winners, not over the final table
+            else:
+                self.toast.show(text, last.kind)
 
     def _route(self, snap):
         table = snap.table
@@ -197,6 +208,7 @@ class TablekeeperApp(App):
                 self.sm.current = "home"
             return
         if table.over:
+            self.toast.hide()  # a message from the last moves would cover the final table
             self.screen("end")
             self.sm.current = "end"
             if self.lifecycle is not None and self._shown_before == (table.game_id, False):

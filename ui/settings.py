@@ -19,7 +19,22 @@ FILENAME = "app-settings.json"
 BRIGHTNESS_LEVELS = (1, 10)
 DEFAULT_BRIGHTNESS = 8
 #: The file's keys: any JSON value may be read back, so each getter checks its own.
-DEFAULTS: dict[str, Any] = {"language": None, "brightness": DEFAULT_BRIGHTNESS, "seats": {}}
+#: How many player colours there are (ui.widgets.PLAYER_COLOURS).
+COLOURS = 8
+DEFAULTS: dict[str, Any] = {"language": None, "brightness": DEFAULT_BRIGHTNESS, "seats": {}, "colours": {}, "motion": True,
+                             "seat_facing": True}
+
+
+def _switch(key: str) -> property:
+    """A setting that is on unless the file says ``false``."""
+
+    def get(self: Settings) -> bool:
+        return self.data.get(key) is not False
+
+    def set_(self: Settings, on: bool) -> None:
+        self.data[key] = bool(on)
+
+    return property(get, set_)
 
 
 class Settings:
@@ -62,6 +77,11 @@ class Settings:
         lo, hi = BRIGHTNESS_LEVELS
         self.data["brightness"] = max(lo, min(hi, int(level)))
 
+    #: A changed value flashes, an elimination or a win gets its moment (on unless switched off).
+    motion = _switch("motion")
+    #: Each player's card turned toward their side of the table, 2–6 players (on unless switched off).
+    seat_facing = _switch("seat_facing")
+
     # -- seats: stored game id → {player: pod number (1-based)} ---------------------
     def seats(self, game_id: int, players: list[str]) -> dict[str, int]:
         """Which pod each player of a stored game uses; by seat order when unset."""
@@ -73,6 +93,20 @@ class Settings:
 
     def set_seats(self, game_id: int, mapping: dict[str, int]) -> None:
         self.data.setdefault("seats", {})[str(game_id)] = dict(mapping)
+
+    # -- colours: stored game id → {player: colour (an index of widgets.PLAYER_COLOURS)} ----
+    def colours(self, game_id: int, players: list[str]) -> dict[str, int]:
+        """Each player's colour in a stored game: as chosen at setup, else by pod order."""
+        seats = self.seats(game_id, players)
+        default = {name: i % COLOURS for i, name in enumerate(sorted(players, key=lambda n: seats[n]))}
+        stored = self.data.get("colours", {}).get(str(game_id))
+        if not isinstance(stored, dict) or set(stored) != set(players) or not all(
+                isinstance(v, int) and 0 <= v < COLOURS for v in stored.values()):
+            return default
+        return {name: stored[name] for name in players}
+
+    def set_colours(self, game_id: int, mapping: dict[str, int]) -> None:
+        self.data.setdefault("colours", {})[str(game_id)] = dict(mapping)
 
     def save(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)

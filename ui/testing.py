@@ -275,4 +275,70 @@ class Robot:
                     out.append(f"{screen}: {name} is cut off: text {tw:.0f}x{th:.0f} in {w.width:.0f}x{w.height:.0f}")
             if isinstance(w, Button) and (w.width < TOUCH - 0.5 or w.height < TOUCH - 0.5):
                 out.append(f"{screen}: {name} is a {w.width:.0f}x{w.height:.0f} touch target (under 48 px)")
+        return out + self.overlaps()
+
+    def overlaps(self) -> list[str]:
+        """Texts, buttons and images drawn over one another (a price under a button, a notice over a
+        table): any two whose boxes share more than 2 px each way, on the same layer (the screen, or
+        the dialog on top of it), neither inside the other, each cut to the scroll view it is in.
+        The toast (a message over the screen by design) is left out."""
+        from kivy.core.window import Window
+        from kivy.uix.image import Image
+        from kivy.uix.label import Label
+        from kivy.uix.scrollview import ScrollView
+
+        from .widgets import walk
+
+        screen = self.app.sm.current
+        toast = self.app.toast
+        out = []
+        for top in list(Window.children):
+            boxes = []
+            for w in walk(top):
+                if w is toast:
+                    continue
+                if not self.visible(w) or w.width <= 0 or w.height <= 0 or self._inside(w, toast):
+                    continue
+                if not ((isinstance(w, Label) and w.text) or isinstance(w, Image)):
+                    continue
+                box = self._window_box(w)
+                node = w.parent
+                while node is not None and node is not node.parent:
+                    if isinstance(node, ScrollView):  # what scrolled out of its view is not drawn
+                        box = _cut(box, self._window_box(node))
+                    node = node.parent
+                if box is not None:
+                    boxes.append((w, box))
+            for i, (a, ba) in enumerate(boxes):
+                for b, bb in boxes[i + 1:]:
+                    if self._inside(a, b) or self._inside(b, a):
+                        continue
+                    cut = _cut(ba, bb)
+                    if cut is not None and cut[2] - cut[0] > 2 and cut[3] - cut[1] > 2:
+                        out.append(f"{screen}: {_name(a)} overlaps {_name(b)}")
         return out
+
+    @staticmethod
+    def _window_box(w) -> tuple[float, float, float, float]:
+        """``w``'s box in window coordinates (x0, y0, x1, y1), whatever way it is turned."""
+        (xa, ya), (xb, yb) = w.to_window(w.x, w.y), w.to_window(w.right, w.top)
+        return min(xa, xb), min(ya, yb), max(xa, xb), max(ya, yb)
+
+    @staticmethod
+    def _inside(w, other) -> bool:
+        node = w.parent
+        while node is not None and node is not node.parent:
+            if node is other:
+                return True
+            node = node.parent
+        return False
+
+
+def _cut(a, b):
+    """The intersection of two boxes (x0, y0, x1, y1), or None."""
+    box = max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
+    return box if box[0] < box[2] and box[1] < box[3] else None
+
+
+def _name(w) -> str:
+    return getattr(w, "tid", None) or f"{type(w).__name__}({getattr(w, 'text', '')!r})"

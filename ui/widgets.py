@@ -29,10 +29,12 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
+from kivy.uix.scatterlayout import ScatterLayout
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from .. import hardware
+from .settings import COLOURS
 
 #: Smallest side of anything a finger taps.
 TOUCH = dp(48)
@@ -51,6 +53,20 @@ RED = (0.78, 0.24, 0.2, 1)
 GREEN = (0.2, 0.56, 0.36, 1)
 BLUE = (0.23, 0.43, 0.65, 1)
 GREY = (0.3, 0.33, 0.38, 1)
+#: Each player's colour, by seat order: the Okabe–Ito palette (told apart with the common colour
+#: blindnesses), its blue and green lightened to read on the dark cards; then two greys.
+PLAYER_COLOURS = [(0.34, 0.71, 0.91, 1), (0.90, 0.62, 0.0, 1), (0.0, 0.70, 0.52, 1), (0.80, 0.47, 0.65, 1),
+                  (0.94, 0.89, 0.26, 1), (0.84, 0.37, 0.0, 1), (0.35, 0.55, 0.95, 1), (0.85, 0.85, 0.85, 1)]
+
+
+assert len(PLAYER_COLOURS) == COLOURS  # the settings file stores an index of them
+
+
+def player_colour(index: int) -> tuple[float, float, float, float]:
+    """The colour of the player in seat order ``index`` (0-based)."""
+    return PLAYER_COLOURS[index % len(PLAYER_COLOURS)]
+
+
 #: A font with arrows and symbols (Roboto, Kivy's default, has none): the
 #: DejaVu Sans the pods' renderer ships. None if it is not installed.
 _DEJAVU = Path(hardware.__file__).resolve().parent / "fonts" / "DejaVuSans.ttf"
@@ -107,6 +123,22 @@ class Panel(BoxLayout):
         w = max(self.border_width, 1)
         self._line.width = w
         self._line.rectangle = (self.x + w, self.y + w, max(0, self.width - 2 * w), max(0, self.height - 2 * w))
+
+
+class Turned(ScatterLayout):
+    """``child`` turned by ``angle`` degrees (180: toward the far side of the table), touches included.
+
+    A fixed turn: no dragging, scaling or turning by touch, and a tap never reorders it among
+    its siblings (Kivy's scatter would bring it to the front). The child fills it.
+    """
+
+    def __init__(self, child: Widget, angle: float, **kw):
+        super().__init__(do_rotation=False, do_scale=False, do_translation=False, auto_bring_to_front=False,
+                         **kw)
+        self.child = child
+        child.size_hint = (1, 1)
+        self.add_widget(child)
+        self.rotation = angle
 
 
 class FitMixin:
@@ -222,6 +254,23 @@ class Btn(FitMixin, Button):
         else:
             self.background_color = (r, g, b, a)
             self.color = (0.1, 0.1, 0.1, 1) if self.role == "on" else TEXT
+
+
+class SwatchBtn(Btn):
+    """A button whose text is drawn in its ``swatch`` colour (a player's colour, on the dark button)."""
+
+    swatch = ColorProperty(TEXT)
+
+    def __init__(self, text="", swatch=TEXT, **kw):
+        super().__init__(text, role="flat", **kw)
+        self.swatch = swatch
+        self.bind(swatch=self._colour)
+        self._colour()
+
+    def _colour(self, *_):
+        super()._colour()
+        if not self.disabled:
+            self.color = self.swatch
 
 
 class Chips(GridLayout):

@@ -65,6 +65,10 @@ class Counters(Game):
     generic = True
     min_players = 1
     max_players = 8
+    #: The presets' counters and the names tables give theirs most often; any other counter shows
+    #: the generic icon (the counters are the table's own).
+    icons = {"score": "star", "points": "star", "life": "heart", "poison": "skull", "gold": "coins",
+             "coins": "coins", "wounds": "bandage", "victory": "trophy"}
     options_spec = (
         Option("counters", [{"name": "score"}], _("player counters: names or objects "
                                                 "{name, start, min, max, out_at, target}"), kind=list,

@@ -122,6 +122,21 @@ def test_an_impossible_event_is_counted_apart_and_the_story_goes_on(tmp_path, co
     assert fig["turns_counters_pod_presses_per_round"]["value"] == 9 / 2
 
 
+def test_an_event_marked_not_routine_is_left_out_of_the_goals_but_not_of_the_round(tmp_path):
+    """The goals are per routine event (a setup done once a game, a correction, is reported apart);
+    its presses still count in the presses per round."""
+    def change(raw):
+        raw["events"][5]["routine"] = False  # Ana loses 2 poison and gains 1 life: 3 presses
+
+    cost = bt.measure(story(tmp_path, change), touch=False)
+    assert [e.pod for e in cost.events] == [1, 2, 1, 1, 1, 3]
+    fig = bt.figures(cost)
+    assert fig["turns_counters_pod_max_presses_per_event"]["value"] == 2
+    assert fig["turns_counters_pod_not_routine_presses"]["value"] == [3]
+    assert fig["turns_counters_pod_not_routine_presses"]["events"] == ["Ana loses 2 poison and gains 1 life"]
+    assert fig["turns_counters_pod_presses_per_round"]["value"] == 9 / 2
+
+
 def test_the_final_state_check_fails_on_a_wrong_story(tmp_path):
     def change(raw):
         raw["expect"]["players"]["Ana"]["life"] = 25

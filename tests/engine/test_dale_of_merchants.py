@@ -760,3 +760,61 @@ def test_no_card_is_turned_up_after_the_eighth_stack():
     play(m, {"action": "inventory", "count": 0, "clean_up": True})
     refused(m, {"action": "stall", "set": "pandas", "values": [5, 3], "clean_up": True, "new_value": 2},
             "no clean-up follows")
+
+
+def test_a_technique_takes_its_market_card_in_the_same_line_as_a_take_after_it():
+    """Acción técnica: «Coloque la carta en su pila de descarte después de que se hayan resuelto los
+    efectos» and «Los efectos siempre ocurren en el orden en que están escritos en la tarjeta»: the
+    technique with "take" (a market card into the hand, by its place from the left) leaves the table as
+    the technique then the take would; the card played stays in play until the next action."""
+    opening = [{"action": "set_market", "values": [3, 4, 2, 5, 2]}]
+    one = play(match(), *opening, {"action": "technique", "bonus": True, "take": 4})
+    two = play(match(), *opening, {"action": "technique", "bonus": True},
+               {"action": "take", "player": "Ana", "position": 4})
+    assert one.state == two.state
+    assert one.state["market"][1] == {"card": False, "value": None}  # the 5 at +1 (position 4)
+    assert counters(one, "Ana")["hand"] == 5 and counters(one, "Ana")["discard"] == 0
+    assert one.view()["in_play"] == 1
+    refused(play(match(), *opening, {"action": "take", "player": "Ana", "position": 2}),
+            {"action": "technique", "take": 2}, "no card at")  # an empty place: nothing is played
+
+
+def test_a_technique_draws_in_the_same_line_and_reshuffles_as_a_draw_after_it():
+    """Acción técnica (the card's text: draw) and Fase de limpieza 1: «Cada vez que tu mazo se agote y
+    tú o cualquier otra persona necesite sacar nuevas cartas de él, baraja tu pila de descarte»: the
+    played card is not in the discard pile yet, so it is not shuffled back."""
+    setup = [{"action": "set_market", "values": [3, 4, 2, 5, 2]},
+             {"action": "move", "player": "Ana", "from": "deck", "to": "discard", "count": 4}]
+    one = play(match(), *setup, {"action": "technique", "bonus": True, "draw": 3})
+    two = play(match(), *setup, {"action": "technique", "bonus": True}, {"action": "draw", "player": "Ana", "count": 3})
+    assert one.state == two.state
+    assert counters(one, "Ana") == {"stall": 0, "hand": 7, "deck": 2, "discard": 0}
+
+
+def test_the_device_remembers_the_values_a_player_gains_and_builds_into_stacks():
+    """Acción de mercado («compra una tarjeta en el mercado»), the take of a technique and Acción de
+    puesto: the values above 1 of the cards a player bought or took stay known (paid cards go to the
+    discard pile: still the player's) until built into a stack; the pod offers payments made of them."""
+    m = play(match(), {"action": "set_market", "values": [3, 4, 2, 5, 2]},
+             {"action": "technique", "bonus": True, "take": 4},  # the 5
+             {"action": "buy", "position": 3, "paid": [1, 1, 1, 1], "clean_up": True})  # the 2 at +2
+    ana = m.state["players"][0]
+    assert ana["known"] == [5, 2]
+    play(m, {"action": "inventory", "count": 0, "clean_up": True},
+         {"action": "adjust", "player": "Ana", "counter": "stall", "delta": 4},
+         {"action": "stall", "values": [5], "set": "pandas", "clean_up": True})
+    assert m.state["players"][0]["known"] == [2]
+
+
+def test_a_payment_check_answers_for_the_turn_it_was_asked_in():
+    """Acción de mercado, Nota («se le permite pagar más de lo necesario por una tarjeta, si no puede
+    pagar menos con las tarjetas que está realizando la compra»): the verdict is about this turn's
+    purchase; at the clean-up the market slides (Fase de limpieza 2) and the next player buys from
+    another hand, so it is no longer shown."""
+    m = play(match(), {"action": "set_market", "values": [3, 4, 2, 5, 2]},
+             {"action": "check_payment", "slot": 1, "paid": [5, 1, 1]})  # the 5 at +1: price 6
+    assert m.view()["payment_check"]["ok"] is False
+    play(m, {"action": "buy", "slot": 0, "paid": [1, 1]})
+    assert m.view()["payment_check"]["ok"] is False  # the turn goes on
+    play(m, {"action": "end_turn"})
+    assert m.view()["payment_check"] is None

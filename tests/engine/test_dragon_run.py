@@ -116,18 +116,33 @@ def test_rb_preparar_hands_option_is_checked(hands, words):
         make_rules({"game": "dragon-run", "players": ["Ana", "Ben"], "options": {"hands": hands}})
 
 
-def test_rb_preparar_deal_action_enters_the_hands_before_play():
-    """RB Preparar: the 4 dealt cards are entered with deal; nobody plays before every hand is known."""
+def test_rb_preparar_deal_action_enters_the_hands_or_leaves_them_to_be_asked():
+    """RB Preparar: «distribuye 4 a cada jugador». The 4 dealt cards may be entered with deal (as before), or
+    not: a deal without values records 4 cards whose values the device asks only when it needs them. (This
+    used to refuse every move before each hand was entered; the device now asks only what it needs.)"""
     m = Match(make_rules({"game": "dragon-run", "players": ["Ana", "Ben"]}))
     assert turn(m)["phase"] == "deal" and m.view()["to_deal"] == ["Ana", "Ben"]
-    refused(m, CHARGE_OTHER, "first enter the 4 treasure cards dealt to Ana, Ben")
     refused(m, act("deal", player="Ana", values=[1, 2, 3]), "dealt 4 treasure cards, not 3")
     do(m, act("deal", player="Ana", values=[0, 3, 1, 2]))
     assert P(m, "Ana")["cards"] == [3, 2, 1, 0] and P(m, "Ana")["counters"]["treasure"] == 6
     refused(m, act("deal", player="Ana", values=[1, 1, 1, 1]), "already entered")
-    do(m, act("deal", player="Ben", values=[1, 1, 1, 1]))
-    assert turn(m)["phase"] == "start"
+    events = m.apply(act("deal", player="Ben")).events
+    assert "Ben is dealt 4 treasure cards, values not entered" in events[0]
+    assert P(m, "Ben")["cards"] == [] and P(m, "Ben")["unknown"] == 4 and P(m, "Ben")["counters"]["treasure"] == 0
+    assert turn(m)["phase"] == "start" and m.view()["treasure_deck"]["deck"] == 38 - 8
     refused(m, act("deal", player="Ben", values=[1, 1, 1, 1]), "dealt at the start")
+
+
+def test_rb_preparar_the_first_move_deals_the_hands_not_entered():
+    """RB Preparar «distribuye 4 a cada jugador» then RB Como se juega «El jugador más valiente comienza»:
+    the bravest player's first move starts the game; the hands not entered were dealt all the same."""
+    m = Match(make_rules({"game": "dragon-run", "players": ["Ana", "Ben", "Cai"]}))
+    do(m, act("deal", player="Cai", values=[2, 2, 1, 0]))
+    events = m.apply(dict(CHARGE_OTHER)).events
+    assert "the treasure cards dealt to Ana, Ben were not entered" in events[0]
+    assert [P(m, n)["unknown"] for n in ("Ana", "Ben", "Cai")] == [4, 4, 0]
+    assert m.view()["to_deal"] == [] and turn(m)["phase"] == "after_location"
+    assert m.view()["treasure_deck"]["deck"] == 38 - 12
 
 
 def test_rb_como_se_juega_the_bravest_starts():
@@ -614,7 +629,7 @@ def cards_counted(state: dict) -> int:
     """Every treasure card the device knows of: deck, discard, hands, talismans in play, hands still to enter."""
     pile = state["treasure_deck"]
     return (pile["deck"] + pile["discard"] + 4 * len(state["to_deal"])
-            + sum(len(p["cards"]) + len(p["talismans"]) for p in state["players"]))
+            + sum(len(p["cards"]) + p["unknown"] + len(p["talismans"]) for p in state["players"]))
 card = st.integers(0, 6)
 
 
@@ -688,7 +703,7 @@ class DragonRunMachine(RuleBasedStateMachine):
           then=st.sampled_from([None, None, "pass", "again"]))
     def charge(self, location, value, then):
         entry = act("charge", location=location)
-        if location == "treasure_hall":
+        if location == "treasure_hall" and value < 5:  # else the card's value is not entered (asked when needed)
             entry["value"] = value
         if then is not None:
             entry["then"] = then
@@ -726,7 +741,8 @@ class DragonRunMachine(RuleBasedStateMachine):
         if kind == "play":
             self.attempt(act("play", player=who, value=data.draw(card), cancel=data.draw(st.booleans())))
         elif kind == "draw":
-            self.attempt(act("draw", player=who, value=data.draw(card)))
+            value = data.draw(st.one_of(st.none(), card))
+            self.attempt(act("draw", player=who) if value is None else act("draw", player=who, value=value))
         elif kind == "discard":
             self.attempt(act("discard", player=who, values=self.held(data, who)))
         else:
@@ -735,7 +751,19 @@ class DragonRunMachine(RuleBasedStateMachine):
     @rule(who=st.sampled_from(NAMES))
     def deal(self, who):
         if who in self.players:
-            self.attempt(act("deal", player=who, values=self.hands[who]))
+            # Either the 4 values, or none: the values are asked when the cards leave the hand.
+            values = self.hands[who] if self.hands[who][0] % 2 == 0 else []
+            self.attempt(act("deal", player=who, values=values))
+
+    @rule(who=st.sampled_from(NAMES), extra=st.integers(-1, 12), highest=st.one_of(st.none(), st.integers(0, 10)))
+    def count(self, who, extra, highest):
+        """RB Fin del juego: «Los jugadores cuentan las monedas de oro en sus cartas del tesoro»."""
+        known = sum(next((p["cards"] for p in self.session.state["players"] if p["name"] == who), []))
+        total = max(0, known + extra)
+        entry = act("count", player=who, total=total)
+        if highest is not None:
+            entry = act("count", player=who, highest=highest) if total % 2 else dict(entry, highest=highest)
+        self.attempt(entry)
 
     @rule(counter=st.sampled_from(["wounds", "treasure", "temper", "dungeon", "dungeon"]), delta=st.integers(-9, 3),
           who=st.sampled_from(NAMES))
@@ -774,9 +802,12 @@ class DragonRunMachine(RuleBasedStateMachine):
             c = p["counters"]
             assert 0 <= c["wounds"] <= 2
             assert p["out"] == (c["wounds"] == 2)
-            assert c["treasure"] == sum(p["cards"]) and p["highest"] == max(p["cards"], default=0)
+            assert c["treasure"] == sum(p["cards"]) + (p["unknown_worth"] or 0)
+            assert p["highest"] >= max(p["cards"], default=0)
+            if not p["unknown"]:
+                assert p["highest"] == max(p["cards"], default=0) and p["unknown_worth"] is None
             if p["out"]:
-                assert p["cards"] == [] and p["talismans"] == []
+                assert p["cards"] == [] and p["talismans"] == [] and p["unknown"] == 0
         alive = [p["name"] for p in st_["players"] if not p["out"]]
         if st_["over"]:
             assert st_["turn"]["phase"] == "over"
@@ -784,9 +815,14 @@ class DragonRunMachine(RuleBasedStateMachine):
             assert set(st_["winners"]) <= set(alive)
             assert st_["dragon_won"] or st_["winners"]
             assert st_["dragon_won"] or st_["table"]["temper"] == 0
+        elif st_["turn"]["phase"] == "count":
+            # «Los jugadores cuentan las monedas de oro en sus cartas del tesoro»: the device waits only for
+            # the survivors whose hands hold cards it does not know (or, for a tie, their highest card).
+            assert st_["table"]["temper"] == 0 and st_["to_count"] and set(st_["to_count"]) <= set(alive)
+            assert all(next(p for p in st_["players"] if p["name"] == n)["unknown"] for n in st_["to_count"])
         else:
             assert st_["turn"]["player"] in alive and st_["table"]["temper"] > 0
-            assert st_["dragon_won"] is False and st_["turn"]["phase"] != "over"
+            assert st_["dragon_won"] is False and st_["turn"]["phase"] != "over" and not st_["to_count"]
 
     @invariant()
     def the_treasure_deck_is_reshuffled_when_it_runs_out(self):

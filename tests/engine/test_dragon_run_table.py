@@ -302,10 +302,13 @@ def test_the_cancel_potion_makes_nobody_draw():
     refused(m, act("play", player="Ben", value=1, cancel=True, draw=2), "the cancel potion only cancels")
 
 
-def test_a_potion_waits_for_the_deal():
-    """«Preparar» comes first: nothing is played before the dealt hands are entered."""
+def test_a_potion_starts_the_game_when_the_hands_are_not_entered():
+    """«Preparar» comes first, but the dealt values are not needed to play: a potion played as the first move
+    deals the hands not entered (their values unknown) and takes the card from them."""
     m = Match(make_rules({"game": "dragon-run", "players": ["Ana", "Ben"], "options": {"hands": {"Ana": [1] * 4}}}))
-    refused(m, act("play", player="Ana", value=1), "first enter the 4 treasure cards dealt to Ben")
+    do(m, act("play", player="Ana", value=1))
+    assert P(m, "Ben")["unknown"] == 4 and P(m, "Ana")["cards"] == [1, 1, 1]
+    refused(m, act("play", player="Ana", value=2), "holds no more treasure cards worth 2")
 
 
 @pytest.mark.parametrize("characters", [{"Ana": "Knight", "Ben": "Knight"}, {"Ana": "Knight", "Cai": " knight "}])
@@ -369,13 +372,14 @@ def test_a_hide_that_cannot_escape_is_warned_not_refused(left, warned):
 
 
 # -- messages for players -------------------------------------------------------------------------------------
-def test_a_treasure_hall_without_its_card_asks_for_the_card_drawn():
-    """«Salón del tesoro: Roba una carta de tesoro»: the device asks which one."""
-    e = refused(game(), act("charge", location="treasure_hall"),
-                r"the treasure hall: enter the value of the treasure card drawn there \(0–10\)")
-    assert "field" not in str(e)
-    assert e.args[0].translated(load_catalog("es")) == (
-        "la sala del tesoro: anota el valor de la carta de tesoro que se roba allí (0–10)")
+def test_a_treasure_hall_without_its_card_draws_one_the_device_asks_for_later():
+    """«Salón del tesoro: Roba una carta de tesoro»: the card is drawn; its value matters only when it leaves
+    the hand or at the final count, so it may be left out (it was refused before)."""
+    m = game()
+    do(m, act("charge", location="treasure_hall", then="pass"))
+    assert P(m, "Ana")["unknown"] == 1 and P(m, "Ana")["counters"]["treasure"] == 6
+    assert pile(m)["deck"] == 38 - 12 - 1 and m.rules.describe(
+        act("charge", player="Ana", location="treasure_hall")) == "Ana charges: the treasure hall (+a card)"
 
 
 def test_a_die_face_marked_10_is_entered_as_0():
@@ -407,3 +411,102 @@ def test_the_ordinary_room_has_one_name():
     assert said.translated(es) == "Ana carga: otra sala y juega otro turno"
     events = do(m, act("charge", location="other", then="pass"))
     assert [e.translated(es) for e in events] == ["Ana carga hacia otra sala", "Ana pasa"]
+
+
+# -- cards whose values the device does not know, and the final count that asks for them -------------------
+END_RULE = ("«Fin del juego: El dragón pierde su último punto de temperamento (la ficha del dragón llega a 0). ... "
+            "Los jugadores cuentan las monedas de oro en sus cartas del tesoro. El superviviente con el tesoro más "
+            "valioso gana el juego. En caso de empate, el juego pasa al jugador con la Carta del Tesoro más alta.»")
+
+
+def unseen(*actions, players=("Ana", "Ben"), hands=None) -> Match:
+    """A game whose hands are not entered (or only ``hands``)."""
+    m = Match(make_rules({"game": "dragon-run", "players": list(players), "options": {"hands": hands or {}}}))
+    do(m, *actions)
+    return m
+
+
+def to_the_end(m: Match) -> list[str]:
+    """The dragon's last temper point: down to 1, then the active player charges into the dragon."""
+    do(m, act("adjust", counter="temper", delta=1 - m.state["table"]["temper"]))
+    return [str(e) for e in m.apply(act("charge", location="dragon")).events]
+
+
+def test_a_card_leaving_the_hand_by_value_is_one_the_device_did_not_know():
+    """«Llora como un bebé: descarte cartas del tesoro con un valor total de al menos 2» — the player discards
+    real cards: a value the device does not see among the known ones is one of the cards it did not know, and
+    the deck count stays exact."""
+    m = unseen(act("charge", location="treasure_hall", value=3, then="again"))
+    ana = P(m, "Ana")
+    assert (ana["cards"], ana["unknown"], ana["counters"]["treasure"]) == ([3], 4, 3)
+    do(m, act("cry", discard=[2]))  # not the known 3: one of the 4 dealt cards
+    assert (P(m, "Ana")["cards"], P(m, "Ana")["unknown"]) == ([3], 3) and pile(m) == {"deck": 38 - 8 - 1,
+                                                                                       "discard": 1}
+    do(m, act("play", player="Ben", value=0, cancel=True))  # Ben's cancel potion, from his unseen hand
+    do(m, act("cry", discard=[3]))  # Ben: a known 3? none: unseen again
+    assert P(m, "Ben")["unknown"] == 2 and pile(m)["discard"] == 3
+    do(m, act("talisman", value=3))  # Ana's known 3 goes down as a talisman
+    assert (P(m, "Ana")["cards"], P(m, "Ana")["talismans"], P(m, "Ana")["counters"]["treasure"]) == ([], [3], 0)
+    do(m, act("discard", values=[1, 1, 1]))  # 3 cards, the hand holds 3 unknown ones
+    refused(m, act("discard", values=[1]), r"Ana holds no more treasure cards worth 1 \(cards: none\)")
+
+
+def test_a_draw_without_its_value_and_a_dead_hand_of_unknown_cards():
+    """«Coloque todos sus tesoros en la pila de descarte»: a dead player's unknown cards go to the discard too."""
+    m = unseen(act("charge", location="other", then="pass"), act("draw", player="Ben"))
+    assert P(m, "Ben")["unknown"] == 5 and pile(m)["deck"] == 38 - 8 - 1
+    do(m, act("adjust", player="Ben", counter="wounds", delta=1))
+    events = [str(e) for e in m.apply(act("charge", location="dragon")).events]
+    assert "Ben's treasure goes to the discard (?+?+?+?+?)" in events
+    assert P(m, "Ben")["unknown"] == 0 and pile(m)["discard"] == 5
+
+
+def test_the_end_asks_each_survivor_for_the_total_the_device_does_not_know():
+    """RB Fin del juego: """ + END_RULE + """ The device asks only the survivors whose hands hold cards it
+    does not know, and nothing else is done until they have counted."""
+    m = unseen(act("deal", player="Ben", values=[4, 2, 1, 1]), act("charge", location="treasure_hall", value=3,
+                                                                   then="pass"))
+    events = to_the_end(m)  # Ben is burnt (injured) as the dragon falls asleep
+    assert "the dragon sleeps: Ana, add up the treasure cards in your hand (the device does not know every card)" \
+        in events
+    assert not m.state["over"] and m.state["turn"]["phase"] == "count" and m.view()["to_count"] == ["Ana"]
+    refused(m, act("charge", location="other"), r"the dragon sleeps: the game ends when Ana have counted")
+    refused(m, act("count", player="Ben", total=8), "the device knows Ben's treasure: Ana must count")
+    refused(m, act("count", player="Ana", total=2), r"Ana's hand holds 3 in the cards the device knows and 4 cards "
+                                                    r"more, worth 0–10 each: its total is 3–43, not 2")
+    do(m, act("count", player="Ana", total=9))
+    assert m.state["over"] and m.state["winners"] == ["Ana"] and P(m, "Ana")["counters"]["treasure"] == 9
+    assert m.state["turn"]["phase"] == "over" and m.view()["to_count"] == []
+
+
+def test_a_tie_the_device_cannot_settle_asks_the_tied_players_highest_card():
+    """RB Fin del juego: «En caso de empate, el juego pasa al jugador con la Carta del Tesoro más alta.» Ana's
+    hand is known (highest 3); Ben's total ties hers but his cards are not known: only Ben is asked."""
+    m = unseen(hands={"Ana": [3, 2, 1, 0]})
+    to_the_end(m)  # Ana is injured
+    events = [str(e) for e in m.apply(act("count", player="Ben", total=6)).events]
+    assert not m.state["over"] and m.view()["to_count"] == ["Ben"]
+    assert "tied at 6: Ben, say the highest treasure card in your hand" in events
+    refused(m, act("count", player="Ben", highest=1), r"Ben's highest treasure card in hand is 2–6, not 1")
+    do(m, act("count", player="Ben", highest=2))  # 2+2+1+1: Ana's 3 is higher
+    assert m.state["over"] and m.state["winners"] == ["Ana"]
+
+
+@pytest.mark.parametrize("highest, winners", [(3, ["Ana", "Ben"]), (4, ["Ben"])])
+def test_a_tied_highest_card_is_a_shared_win_and_a_higher_one_wins(highest, winners):
+    """RB Fin del juego: «el juego pasa al jugador con la Carta del Tesoro más alta»; the same highest card:
+    a shared win (docs: Interpretations)."""
+    m = unseen(hands={"Ana": [3, 2, 1, 0]})
+    to_the_end(m)
+    do(m, act("count", player="Ben", total=6, highest=highest))
+    assert m.state["over"] and m.state["winners"] == winners
+
+
+def test_a_hand_with_one_unknown_card_needs_no_highest_card_for_a_tie():
+    """RB Fin del juego: one card not known and the total told: the device knows that card, so a tie is
+    settled without asking more."""
+    m = unseen(hands={"Ana": [3, 2, 1, 0], "Ben": [2, 1, 1, 0]})
+    do(m, act("charge", location="treasure_hall", then="pass"))  # Ana draws a card she does not enter
+    to_the_end(m)  # Ben is injured; Ana must count
+    do(m, act("count", player="Ana", total=8))  # 6 known + a 2... and Ben holds 4: no tie, Ana wins
+    assert m.state["winners"] == ["Ana"] and P(m, "Ana")["highest"] == 3

@@ -49,6 +49,7 @@ def test_a_first_round_kill_is_offered_per_rank_and_asks_only_the_room():
     assert asked(m, "Ana", menu["kill a rank-2 guest"]) == ["room"]
     assert asked(m, "Ana", menu["bribe a rank-0 guest"]) == ["room"]
     assert "kill a rank-3 guest" not in menu  # two cards in hand: a rank-3 guest costs 3
+    assert not any(label.startswith("kill 2:") for label in menu)  # two peasants: one way to pay
     # The room starts at the first guest who is not in your own room (room 1 is Ana's key).
     assert menu["kill a rank-2 guest"].action["room"] == 2
     action = grammar.complete(menu["kill a rank-2 guest"],
@@ -57,16 +58,47 @@ def test_a_first_round_kill_is_offered_per_rank_and_asks_only_the_room():
     assert after["players"][0]["corpses"] == [{"rank": 2, "money": 18}] and after["players"][0]["hand"] == 0
 
 
-def test_a_mixed_hand_starts_the_peasants_at_the_most_and_asks_kept_only_for_a_traveller_played():
-    """«si jugaste con Campesinos, colócalos en el bistró … devuelva las cartas con el icono a su mano»:
-    the peasants played start at the most the hand allows; a traveller played besides may come back."""
+def test_a_mixed_hand_has_an_offer_per_way_to_pay_and_each_asks_only_the_room():
+    """«Debes jugar una cantidad de cartas definidas por el rango de la carta elegida. Luego, recuperas
+    todas las cartas que hayas jugado que tengan aptitud para la acción elegida; pierde las otras cartas.»
+    «si jugaste con Campesinos, colócalos en el bistró»: with 2 peasants and a traveller, a rank-2 guest
+    can be paid with both peasants, or a peasant and the traveller, who is lost or comes back. Each way
+    is an offer ("p" a peasant, "↩" back, "×" lost), the usual one (peasants first) with the others; the
+    device knows the rest: only the room is asked."""
     m = table([{"action": "welcome"}, {"action": "correct", "player": "Ana", "hand": 3}])  # 2 peasants, 1 traveller
     menu = items(m, "Ana")
-    assert asked(m, "Ana", menu["kill a rank-2 guest"]) == ["room", "peasants"]
-    assert menu["kill a rank-2 guest"].action["peasants"] == 2
-    assert asked(m, "Ana", menu["kill a rank-3 guest"]) == ["room", "kept"]  # all three cards: the traveller too
-    # The one traveller is the annex: the cost is paid in peasants, known.
+    ways = [label for label in menu if label.startswith("kill 2:")]
+    assert ways == ["kill 2: pp", "kill 2: p×", "kill 2: p↩"]
+    assert all(asked(m, "Ana", menu[w]) == ["room"] for w in ways)
+    # The usual ways first (down from the first offer), then the kills' and the bribes' other ways;
+    # the builds at the end (up from the first offer: the offers wrap)
+    labels = list(menu)
+    assert labels.index("kill 2: pp") < labels.index("bribe 2: pp") < labels.index("kill 2: p↩")
+    assert labels.index("kill 2: p↩") < labels.index("bribe 2: p↩") < labels.index("build an annex")
+    assert labels[-3:] == ["build a rank-0 annex", "build a rank-1 annex", "build a rank-2 annex"]
+    assert [menu[w].action["peasants"] for w in ways] == [2, 1, 1]
+    assert [menu[w].action["kept"] for w in ways] == [0, 0, 1]
+    after, _events = grammar.dry_run(m.rules, m.state, {**menu["kill 2: p↩"].action, "room": 2})
+    ana = after["players"][0]
+    assert (ana["hand"], ana["peasants"], after["inn"]["bistro"], after["inn"]["exit"]) == (2, 1, 1, 0)
+    after, _events = grammar.dry_run(m.rules, m.state, {**menu["kill 2: p×"].action, "room": 2})
+    assert (after["players"][0]["hand"], after["inn"]["bistro"], after["inn"]["exit"]) == (1, 1, 1)
+    assert [label for label in menu if label.startswith("kill 3:")] == ["kill 3: pp×", "kill 3: pp↩"]
+    # The one traveller is the annex: a build's cost is peasants, known; only its name is asked.
+    assert "build a rank-2 annex" in menu and asked(m, "Ana", menu["build a rank-2 annex"]) == ["name"]
     assert asked(m, "Ana", menu["build an annex"]) == ["rank", "name", "effect"]
+
+
+def test_a_police_officer_in_hand_never_comes_back():
+    """Police cards have no aptitude («Las cartas de Policía y Campesino …»): a hand of a peasant and a
+    bribed officer pays a rank-2 guest with both, and no way has the officer back."""
+    m = table([{"action": "welcome", "police_rooms": [5]}, {"action": "bribe", "room": 5, "rank": 0},
+               {"action": "pass"}])
+    m.apply({"action": "correct", "player": "Ana", "peasants": 1, "hand": 2})  # a peasant and the officer
+    menu = items(m, "Ana")
+    assert m.state["players"][0]["police"] == 1
+    assert [label for label in menu if label.startswith(("kill 2", "kill a rank-2 guest"))] == ["kill a rank-2 guest"]
+    assert [label for label in menu if label.startswith("kill 1")] == ["kill 1: p", "kill 1: ×"]
 
 
 def test_bistro_bribes_and_kills_are_one_press():
@@ -175,12 +207,16 @@ def test_the_morning_offers_the_other_ways_to_pay():
     assert after["players"][0]["counters"]["checks"] == 0
 
 
-def test_the_menu_at_night_lists_the_night_first_and_a_missing_rank_is_asked_in_player_words():
-    """The welcome is «Fase 1»: at night the menu lists the card actions before it. A guest's rank is
-    on the card: a kill without it says so."""
+def test_the_menu_at_night_lists_the_night_only_and_a_missing_rank_is_asked_in_player_words():
+    """The welcome is «Fase 1» and the morning «Fase 3»: at night the menu lists the card actions first
+    and neither of them (the engine would refuse both); laundering stays. A guest's rank is on the
+    card: a kill without it says so."""
     m = table([{"action": "welcome"}])
     others = [str(i.label) for i in grammar.menu(m.rules, m.state, "Ana") if i.kind == grammar.OTHER]
-    assert others.index("welcome") > max(others.index(n) for n in ("kill", "bribe", "bury", "build"))
+    assert others[:5] == ["kill", "bribe", "bury", "pass", "build"]
+    assert "welcome" not in others and "morning" not in others
+    first = [str(i.label) for i in grammar.menu(m.rules, m.rules.setup_state(), "Ana") if i.kind == grammar.OTHER]
+    assert "kill" not in first and "bribe" not in first  # the welcome: its own offers, no night
     with pytest.raises(RuleError, match="say the rank of the guest in room 2"):
         m.apply({"action": "kill", "room": 2})
 
@@ -191,6 +227,50 @@ def test_a_build_is_offered_per_rank_and_asks_the_annexs_name_first():
     what the hand leaves open."""
     m = table([{"action": "welcome"}, {"action": "correct", "player": "Ana", "hand": 3}])
     menu = items(m, "Ana")
-    assert asked(m, "Ana", menu["build a rank-1 annex"])[0] == "name"
-    assert "effect" not in asked(m, "Ana", menu["build a rank-1 annex"])  # a power: the full entry
+    assert asked(m, "Ana", menu["build a rank-1 annex"]) == ["name"]  # a power: the full entry
     assert asked(m, "Ana", menu["build an annex"])[:3] == ["rank", "name", "effect"]
+
+
+def test_the_touchscreens_burial_gets_the_ways_to_pay_from_the_game():
+    """«Juega en la mesa tantos cómplices como el rango de la carta»: the burial dialog shows the ways
+    the hand could pay the corpse's rank (the same as a pod's offers), the usual first, and each
+    way's fields make the burial the rules accept; a corpse is told apart by its rank and money."""
+    m = table([{"action": "welcome"}, {"action": "kill", "room": 2, "rank": 2},
+               {"action": "pass"}, {"action": "correct", "player": "Ana", "hand": 3, "peasants": 2}])
+    ana = m.state["players"][0]
+    ways = m.rules.ways_to_pay(ana, 2, "bury")
+    assert [cards for _given, cards in ways] == ["pp", "p×", "p↩"]
+    assert [str(m.rules.way_signs(cards)) for _given, cards in ways] == ["pp", "p×", "p↩"]
+    assert [str(m.rules.way_words(cards)) for _given, cards in ways] == [
+        "2 peasants", "1 peasant, 1 lost", "1 peasant, 1 back to hand"]  # the touchscreen's words
+    assert str(m.rules.corpse_words(ana["corpses"][0])) == "rank 2, 18F"
+    from tablekeeper.ui.i18n import load_catalog
+
+    es = load_catalog("es")  # the peasant's letter in the table's language: c (campesino)
+    assert m.rules.way_signs("p↩").translated(es) == "c↩"
+    assert m.rules.corpse_words(ana["corpses"][0]).translated(es) == "rango 2, 18F"
+    assert m.rules.way_words("p↩").translated(es) == "1 campesino, 1 vuelve a la mano"
+    after, _events = grammar.dry_run(m.rules, m.state, {"action": "bury", "player": "Ana", "annex": "barn",
+                                                        **ways[2][0]})
+    ana = after["players"][0]
+    assert (ana["hand"], ana["peasants"], ana["corpses"], after["inn"]["bistro"]) == (2, 1, [], 3)
+    assert m.rules.ways_to_pay(ana, 0, "bury") == [({}, "")]  # a rank-0 corpse costs nothing
+
+
+def test_a_bribe_with_a_traveller_back_is_four_presses():
+    """«recuperas todas las cartas que hayas jugado que tengan aptitud para la acción elegida» and «si
+    jugaste con Campesinos, colócalos en el bistró»: Ana (2 peasants, a traveller with the bribe
+    aptitude) bribes the rank-2 guest in room 3: up held to "bribe 2: p↩" (the bribes' other ways are
+    at the end of the offers), main, the room, main — the peasant goes to the bistro, the traveller
+    comes back."""
+    t = Table("bloody-inn", ["Ana", "Ben"], actions=[{"action": "welcome"},
+                                                     {"action": "correct", "player": "Ana", "hand": 3}])
+    t.hold("Ana", UP, repeats=4)  # press, hold, 4 repeats: six offers up from the first
+    assert t.view("Ana").action == "bribe 2: p↩…"
+    t.click("Ana", MAIN)  # the room, from room 2 (Ben's)
+    t.click("Ana", UP)
+    t.click("Ana", MAIN)
+    assert t.done == [{"action": "bribe", "player": "Ana", "room": 3, "rank": 2, "peasants": 1, "kept": 1}]
+    assert t.presses == 4
+    ana = t.state["players"][0]
+    assert (ana["hand"], ana["peasants"], t.state["inn"]["bistro"], t.state["inn"]["exit"]) == (3, 1, 1, 0)

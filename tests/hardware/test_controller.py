@@ -510,10 +510,11 @@ def test_every_action_a_player_takes_can_be_asked_on_the_pod(game_id):
     options = {"decks": ["macaws", "pandas", "raccoons", "squirrels"]} if game_id == "dale-of-merchants" else {}
     rules = make_rules({"game": game_id, "players": players, "options": options})
     state = rules.setup_state()
-    for name in rules.pod_actions(state, "Ana"):
+    for name in set(rules.actions) - set(rules.off_pod):  # each can be entered on a pod, menu or not now
         item = grammar.Item(grammar.OTHER, name, grammar._base(rules, name, "Ana"))
         assert grammar.asks(rules, state, "Ana", item) is not None, name
-    assert set(rules.actions) - set(rules.pod_actions(state, "Ana")) == set(rules.off_pod)
+    # the menu lists only pod actions (a game may leave out what its phase rules out: the welcome at night)
+    assert set(rules.pod_actions(state, "Ana")) <= set(rules.actions) - set(rules.off_pod)
 
 
 def test_the_menu_lists_routine_actions_first_and_undo_last():

@@ -66,30 +66,56 @@ def test_the_decks_are_drawn_from_a_pod_with_nothing_to_ask():
     assert len(after["decks"]) == 3
 
 
-def test_a_buy_is_one_item_per_market_card_counted_from_the_left_asking_only_the_values_paid():
+def test_a_buy_is_one_item_per_market_card_and_payment_counted_from_the_left_asking_only_the_new_card():
     """Acción de mercado: «El precio de la tarjeta más a la derecha en el mercado es igual a su valor.
     Moviéndose hacia la izquierda, los precios aumentan»: each card is offered by its place from the
-    left and its price, cheapest first, paid with junk as far as the hand goes; «La limpieza ocurre
-    después de que el jugador haya realizado la acción elegida»: the clean-up follows."""
+    left, its price and the values paid, cheapest first, paid with junk as far as the hand goes; «La
+    limpieza ocurre después de que el jugador haya realizado la acción elegida»: the clean-up follows.
+    A card the hand cannot pay with what the device knows (all 1s at the start) is offered with the
+    values to enter."""
     m = table(actions=OPENING)  # left to right 3 4 2 5 2: prices 7 7 4 6 2
     buys = [i for i in g.menu(m.rules, m.state, "Ana") if i.kind == g.SEAT and i.action["action"] == "buy"]
-    assert [str(i.label) for i in buys] == ["buy card 5: 2", "buy card 3: 4", "buy card 4: 6", "buy card 2: 7",
-                                           "buy card 1: 7"]  # a tie: the rightmost first
+    assert [str(i.label) for i in buys] == [
+        "buy 5: 1+1", "buy 3: 1+1+1+1", "buy card 4: 6", "buy card 2: 7", "buy card 1: 7"]  # a tie: the rightmost first
     first = g.menu(m.rules, m.state, "Ana")[0]
     assert first == buys[0]
-    paid, new = steps(m, "Ana", first)
-    assert (paid.field.name, paid.step, paid.start(first.action["paid"])) == ("paid", g.LIST, (1, 1))
+    (new,) = steps(m, "Ana", first)
     assert (new.field.name, new.step, new.start(first.action["new_value"])) == ("new_value", g.NUMBER, 2)
     action = as_started(m, "Ana", first, new_value=None)  # the new card left out: entered later
     assert action == {"action": "buy", "player": "Ana", "slot": 0, "paid": [1, 1], "clean_up": True}
     g.dry_run(m.rules, m.state, action)  # checked before it is made
     m.apply(action)
     assert m.state["turn"]["player"] == "Ben"  # cleaned up in the same step
-    # Another card: its own item; the player enters the values paid.
+    # A card the known cards cannot pay: the values paid are entered (a card the device did not see).
     m2 = table(actions=OPENING)
-    third = as_started(m2, "Ana", seat_item(m2, "Ana", "buy card 3: 4"), paid=(3, 1), new_value=None)
-    m2.apply(third)
-    assert m2.state["market"][2]["value"] == 4 and m2.state["players"][0]["counters"]["discard"] == 2
+    item = seat_item(m2, "Ana", "buy card 4: 6")
+    assert [a.field.name for a in steps(m2, "Ana", item)] == ["paid", "new_value"]
+    m2.apply(as_started(m2, "Ana", item, paid=(4, 2), new_value=None))
+    assert m2.state["players"][0]["counters"]["discard"] == 2 and m2.state["players"][0]["known"] == [5]
+
+
+def test_the_payments_offered_are_those_of_the_cards_the_player_is_known_to_own():
+    """Acción de mercado, Nota: «se le permite pagar más de lo necesario por una tarjeta, si no puede
+    pagar menos con las tarjetas que está realizando la compra ... puede comprar una tarjeta que cuesta 5
+    con dos cuatros incluso con una tarjeta de cinco en la mano». The device follows the values of the
+    cards a player buys or takes and builds into stacks; the payments offered are made of those and
+    junk, the overpay rule checked, the lowest cards first."""
+    m = table(actions=OPENING)  # left to right 3 4 2 5 2: prices 7 7 4 6 2
+    m.apply({"action": "technique", "bonus": True, "take": 4})  # the 5 at +1 into Ana's hand
+    assert m.state["players"][0]["known"] == [5]
+    labels = [str(i["label"]) for i in m.rules.seat_actions(m.state, "Ana")]
+    assert [x for x in labels if x.startswith("buy 5:")] == ["buy 5: 1+1", "buy 5: 5"]
+    # 7 with a 5: 5+1+1 exactly, never 5+1+1+1 (the surplus 1 is not smaller than a 1).
+    assert [x for x in labels if x.startswith("buy 1:")] == ["buy 1: 5+1+1"]
+    assert [x for x in labels if x.endswith("?")] == []  # one card above the price needs no asking
+    buy = seat_item(m, "Ana", "buy 1: 5+1+1").action
+    m.apply({k: v for k, v in buy.items() if k not in ("clean_up", "new_value")})
+    assert m.state["players"][0]["known"] == [5, 3]  # the 5 paid is still hers (in her discard pile)
+    m.apply({"action": "end_turn", "player": "Ana"})
+    m.apply({"action": "inventory", "count": 0, "clean_up": True})  # Ben
+    m.apply({"action": "adjust", "player": "Ana", "counter": "stall", "delta": 4})
+    m.apply({"action": "stall", "values": [5], "set": "pandas"})  # built: no longer hers
+    assert m.state["players"][0]["known"] == [3]
 
 
 def test_the_new_market_card_is_asked_first_on_every_pod_the_moment_it_is_turned_up():
@@ -102,7 +128,7 @@ def test_the_new_market_card_is_asked_first_on_every_pod_the_moment_it_is_turned
         assert str(item.label) == "new card 1" and item.action["slot"] == 4 and ask.field.name == "value"
     m.apply(as_started(m, "Ana", g.menu(m.rules, m.state, "Ana")[0], value=3))
     assert m.state["market"][4]["value"] == 3
-    assert str(g.menu(m.rules, m.state, "Ben")[0].label).startswith("buy card")
+    assert str(g.menu(m.rules, m.state, "Ben")[0].label).startswith("buy ")
 
 
 def test_a_stall_stack_asks_its_values_and_set_starting_at_the_stack_number():
@@ -134,7 +160,8 @@ def test_while_a_market_card_waits_for_its_value_it_comes_first_and_the_known_ca
     """Fase de limpieza 2 turns a card up; a buy of a card whose value is known does not wait for it."""
     m = table(actions=[{"action": "set_market", "values": [3, 2, None, None, None]}])
     labels = [str(i["label"]) for i in m.rules.seat_actions(m.state, "Ana")]
-    assert labels[:4] == ["new card 3", "buy card 2: 5", "stack 1: 1", "buy card 1: 7"]
+    assert labels[:3] == ["new card 3", "buy 2: 1+1+1+1+1", "stack 1: 1 macaws"]
+    assert "buy card 1: 7" in labels  # 7 is more than five 1s: the values paid are entered
     assert "new card 3" in [str(i["label"]) for i in m.rules.seat_actions(m.state, "Ben")]
 
 
@@ -160,59 +187,56 @@ def test_a_technique_leaves_the_turn_open_for_its_effects_and_offers_the_forgott
     taker = next(a for a in steps(m, "Ana", move) if a.field.name == "from_player")
     assert taker.options[0] == "Ben" and taker.unset  # another player first; left out: your own piles
     m.apply(seat_item(m, "Ana", "bonus action").action)
-    assert str(g.menu(m.rules, m.state, "Ana")[0].label).startswith("buy card")
+    assert [str(i.label) for i in g.menu(m.rules, m.state, "Ana")[:2]] == ["buy 5: 1+1", "stack 1: 1 macaws"]
 
 
 def test_a_bonus_action_keeps_the_clean_up_for_the_last_action():
     """«La limpieza ocurre después de ... las posibles acciones de bonificación»."""
     m = table(actions=OPENING + [{"action": "technique", "bonus": True}, {"action": "technique", "bonus": True}])
     assert m.state["table"]["actions"] == 1
-    assert seat_item(m, "Ana", "buy card 5: 2").action.get("clean_up") is True
+    assert seat_item(m, "Ana", "buy 5: 1+1").action.get("clean_up") is True
     m = table(actions=OPENING)
     m.apply({"action": "adjust", "counter": "actions", "delta": 1})
-    assert "clean_up" not in seat_item(m, "Ana", "buy card 5: 2").action
+    assert "clean_up" not in seat_item(m, "Ana", "buy 5: 1+1").action
 
 
 # -- button by button -------------------------------------------------------------------------------
-def test_a_junk_buy_and_the_card_turned_up_are_one_action_of_four_presses():
+def test_a_junk_buy_and_the_card_turned_up_are_one_action_of_three_presses():
     """Acción de mercado and Fase de limpieza 2: «Saca nuevas cartas del mazo del mercado y llena los
     espacios con ellas de derecha a izquierda»: the buy's last step is the new card's value, read as
     it is turned up; the payment starts with junk, as far as the hand goes."""
     t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING)
-    assert t.view("Ana").action == "buy card 5: 2…"
-    t.click("Ana", MAIN)
-    assert (t.view("Ana").prompt, t.view("Ana").lines) == ("paid", ("1 1",))
+    assert t.view("Ana").action == "buy 5: 1+1…"
     t.click("Ana", MAIN)
     assert (t.view("Ana").prompt, t.view("Ana").value) == ("new value", "2")
     t.click("Ana", UP)
     t.click("Ana", MAIN)
     assert t.done == [{"action": "buy", "player": "Ana", "slot": 0, "paid": [1, 1], "clean_up": True,
                        "new_value": 3}]
-    assert t.presses == 4
+    assert t.presses == 3
     assert t.state["market"][4] == {"card": True, "value": 3} and t.state["turn"]["player"] == "Ben"
     assert not [i for i in t.rules.seat_actions(t.state, "Ben") if str(i["label"]).startswith("new card")]
 
 
-def test_a_stack_offered_by_its_values_asks_only_its_set_three_presses():
+def test_a_stack_offered_by_its_value_and_set_is_two_presses():
     """Acción de puesto: «El valor total de su primera pila debe ser exactamente 1, el siguiente 2 ...
     elija cualquier número de cartas de un conjunto de animales de su mano»."""
     t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING + [
         {"action": "stall", "set": "pandas", "values": [1], "clean_up": True},
         {"action": "inventory", "count": 0, "clean_up": True}])
-    t.click("Ana", DOWN)  # the cheapest buy first, the stack next
-    assert t.view("Ana").action == "stack 2: 2…"
-    t.click("Ana", MAIN)
-    assert (t.view("Ana").prompt, t.view("Ana").value) == ("set", "pandas")  # the set of the last stack
+    t.click("Ana", DOWN)  # the cheapest buy first, the stack next, of the set of the last stack
+    assert t.view("Ana").action == "stack 2: 2 pandas"  # the market is full: nothing is turned up
     t.click("Ana", MAIN)
     assert t.done == [{"action": "stall", "player": "Ana", "values": [2], "set": "pandas", "clean_up": True}]
-    assert t.presses == 3 and t.state["players"][0]["stacks"][-1] == {"set": "pandas", "values": [2]}
+    assert t.presses == 2 and t.state["players"][0]["stacks"][-1] == {"set": "pandas", "values": [2]}
 
 
 def test_a_stack_of_two_cards_is_its_own_offer():
     """«elija cualquier número de cartas de un conjunto de animales»: stack 4 as 3+1, one held down."""
     m = table(actions=OPENING + [{"action": "adjust", "player": "Ana", "counter": "stall", "delta": 3}])
     labels = [str(i["label"]) for i in m.rules.seat_actions(m.state, "Ana")]
-    assert [x for x in labels if x.startswith("stack")] == ["stack 4: 4", "stack 4: 3+1", "stack 4: 2+2", "stack 4"]
+    assert [x for x in labels if x.startswith("stack")] == ["stack 4: 4 macaws", "stack 4: 4 pandas", "stack 4: 4 raccoons",
+                                                        "stack 4: 3+1", "stack 4: 2+2", "stack 4"]
     item = seat_item(m, "Ana", "stack 4: 3+1")
     m.apply(as_started(m, "Ana", item, set="macaws"))
     assert m.state["players"][0]["stacks"][-1] == {"set": "macaws", "values": [3, 1]}
@@ -225,8 +249,9 @@ def test_after_a_technique_its_take_is_offered_and_the_stack_then_asks_the_card_
     take = seat_item(m, "Ana", "take card 4")
     assert take.action == {"action": "take", "player": "Ana", "slot": 1} and steps(m, "Ana", take) == ()
     m.apply(take.action)
-    item = seat_item(m, "Ana", "stack 1: 1")
-    assert [a.field.name for a in steps(m, "Ana", item)] == ["set", "new_value"]
+    item = seat_item(m, "Ana", "stack 1: 1 macaws")
+    assert g.menu(m.rules, m.state, "Ana")[0] == item  # after a technique: the stack first
+    assert [a.field.name for a in steps(m, "Ana", item)] == ["new_value"]
     m.apply(as_started(m, "Ana", item, new_value=5))
     assert m.state["market"][4] == {"card": True, "value": 5} and m.state["players"][0]["counters"]["stall"] == 1
 
@@ -234,5 +259,107 @@ def test_after_a_technique_its_take_is_offered_and_the_stack_then_asks_the_card_
 def test_the_payment_the_referee_accepted_is_where_the_buy_starts():
     """Acción de mercado, Nota: a payment asked about and accepted is the one the player then makes."""
     m = table(actions=OPENING + [{"action": "check_payment", "position": 4, "paid": [4, 2]}])
-    item = seat_item(m, "Ana", "buy card 4: 6")
-    assert item.action["paid"] == [4, 2]
+    item = g.menu(m.rules, m.state, "Ana")[0]  # the card asked about first, with the payment accepted
+    assert str(item.label) == "buy 4: 4+2" and item.action["paid"] == [4, 2] and item.action["slot"] == 1
+
+
+def test_a_technique_with_its_bonus_and_its_take_is_one_offer_then_the_stack_five_presses_in_all():
+    """Acción técnica: «Si la carta tiene un icono de acción adicional, puedes realizar otra acción
+    después de que se hayan resuelto los efectos»: the technique, its effect (a market card taken into
+    the hand) and the bonus action are one line, near the last offer (one held press up); the stack
+    that follows is the first offer, its last step the card the clean-up turns up."""
+    t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING + [
+        {"action": "stall", "set": "pandas", "values": [1], "clean_up": True},
+        {"action": "inventory", "count": 0, "clean_up": True},
+        {"action": "stall", "set": "pandas", "values": [2], "clean_up": True},
+        {"action": "inventory", "count": 0, "clean_up": True}])
+    labels = [str(i["label"]) for i in t.rules.seat_actions(t.state, "Ana")]
+    back = len(labels) - labels.index("tech +1: take 4")
+    t.hold("Ana", UP, repeats=back - 2)  # a held press steps at the press, the hold and each repeat
+    assert t.view("Ana").action == "tech +1: take 4"
+    t.click("Ana", MAIN)
+    assert t.done[-1] == {"action": "technique", "player": "Ana", "bonus": True, "take": 4}
+    assert t.state["market"][1] == {"card": False, "value": None} and t.state["table"]["actions"] == 1
+    assert t.view("Ana").action == "stack 3: 3 pandas…"
+    t.click("Ana", MAIN)
+    t.hold("Ana", UP, repeats=1)  # 2 → 5
+    t.click("Ana", MAIN)
+    assert t.presses == 5
+    assert t.done[-1] == {"action": "stall", "player": "Ana", "values": [3], "set": "pandas", "clean_up": True,
+                          "new_value": 5}
+    assert t.state["players"][0]["counters"]["stall"] == 3 and t.state["market"][4]["value"] == 5
+    assert t.state["players"][0]["counters"]["discard"] == 1  # the technique card, once its effects were resolved
+
+
+def test_a_payment_check_is_an_offer_asking_nothing():
+    """Acción de mercado, Nota: «no puede usar tarjetas adicionales al comprar la misma tarjeta con un
+    cinco»: the player asks the referee with one offer; the verdict is a note, not an undo step."""
+    m = table(actions=[{"action": "set_market", "values": [2, 4, 2, 5, 3]}])  # prices 6 7 4 6 3
+    m.apply({"action": "technique", "bonus": True, "take": 2})  # a 4 into Ana's hand
+    labels = [str(i["label"]) for i in m.rules.seat_actions(m.state, "Ana")]
+    assert [x for x in labels if x.endswith("?")] == ["pay 3: 4+1?"]  # the 4 pays the 4 exactly: a 1 more?
+    item = seat_item(m, "Ana", "pay 3: 4+1?")
+    assert steps(m, "Ana", item) == ()
+    m.apply(item.action)
+    assert m.state["payment_check"]["ok"] is False and m.state["payment_check"]["paid"] == [4, 1]
+    # The player is about to buy that card: its payments come first.
+    assert [str(i["label"]) for i in m.rules.seat_actions(m.state, "Ana")][:3] == [
+        "buy 3: 1+1+1+1", "buy 3: 4", "stack 1: 1 macaws"]
+    assert m.state["turn"]["actions_taken"] == 1 and m.state["table"]["actions"] == 1  # nothing else changed
+
+
+def test_a_table_that_says_its_clean_up_gets_offers_without_it_and_ends_the_turn_itself():
+    """Fase de limpieza: «La limpieza ocurre después de que el jugador haya realizado la acción elegida
+    y las posibles acciones de bonificación»: with "say_clean_up" the table says it (end turn), and
+    the card it turns up is entered as it is read."""
+    m = table(actions=OPENING, say_clean_up=True)
+    offers = m.rules.seat_actions(m.state, "Ana")
+    assert all("clean_up" not in o["action"] and "new_value" not in o["action"] for o in offers)
+    m.apply(offers[0]["action"])  # buy 5: 1+1
+    assert m.state["turn"]["player"] == "Ana"
+    labels = [str(o["label"]) for o in m.rules.seat_actions(m.state, "Ana")]
+    assert labels[0] == "end turn"
+    m.apply(m.rules.seat_actions(m.state, "Ana")[0]["action"])
+    assert m.state["turn"]["player"] == "Ben"
+    assert str(m.rules.seat_actions(m.state, "Ben")[0]["label"]) == "new card 1"
+
+
+def test_a_discard_is_the_last_offer_one_press_up_four_presses():
+    """Acción de inventario: «descarta cualquier cantidad de cartas de tu mano»: up (the last offer),
+    main, the count, main; the market is full, so the clean-up turns no card up and asks nothing more."""
+    t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING)
+    t.click("Ana", UP)
+    assert t.view("Ana").action == "discard…"
+    t.click("Ana", MAIN)
+    t.click("Ana", UP)
+    t.click("Ana", MAIN)
+    assert t.done == [{"action": "inventory", "player": "Ana", "count": 2, "clean_up": True}]
+    assert t.presses == 4 and t.state["turn"]["player"] == "Ben"
+
+
+def test_after_a_technique_took_a_card_its_stacks_come_first_of_every_set():
+    """Acción técnica (the card's text: take a market card) and Acción de puesto: «elija cualquier número
+    de cartas de un conjunto de animales de su mano»: the card just taken most likely goes into the
+    next stack, so the stack made with it comes first, one offer per set (the last stack's first)."""
+    m = table(actions=OPENING + [{"action": "adjust", "player": "Ana", "counter": "stall", "delta": 4}])
+    m.apply({"action": "technique", "bonus": True, "take": 2})  # the 4 at +3 (position 2)
+    assert m.state["turn"]["taken"] == [4]
+    labels = [str(i["label"]) for i in m.rules.seat_actions(m.state, "Ana")]
+    assert labels[:3] == ["stack 5: 4+1 macaws", "stack 5: 4+1 pandas", "stack 5: 4+1 raccoons"]
+    m.apply(seat_item(m, "Ana", "stack 5: 4+1 raccoons").action | {"new_value": 3})
+    assert m.state["players"][0]["stacks"][-1] == {"set": "raccoons", "values": [4, 1]}
+    assert m.state["turn"]["taken"] == [] and m.state["turn"]["player"] == "Ben"
+
+
+def test_the_next_stack_is_offered_first_in_the_set_the_player_has_built_most():
+    """Acción de puesto: «elija cualquier número de cartas de un conjunto de animales de su mano»: a
+    player collects a set; one stack of another set does not change which set comes first."""
+    m = table(actions=OPENING + [
+        {"action": "stall", "set": "pandas", "values": [1], "clean_up": True},
+        {"action": "inventory", "count": 0, "clean_up": True},
+        {"action": "stall", "set": "pandas", "values": [2], "clean_up": True},
+        {"action": "inventory", "count": 0, "clean_up": True},
+        {"action": "stall", "set": "macaws", "values": [3], "clean_up": True},
+        {"action": "inventory", "count": 0, "clean_up": True}])
+    labels = [str(i["label"]) for i in m.rules.seat_actions(m.state, "Ana")]
+    assert labels[1] == "stack 4: 4 pandas"

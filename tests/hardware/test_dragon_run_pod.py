@@ -157,7 +157,7 @@ def test_another_players_pod_offers_no_turn_action_but_the_cancel_potion():
     cancel = routine(m, "Ben")["cancel potion"]
     assert cancel.action == {"action": "play", "player": "Ben", "value": 1, "cancel": True}
     assert list(steps(m, "Ben", cancel)) == ["value"]
-    assert others(m, "Ben") == ["play", "draw", "discard", "adjust", "transfer"]
+    assert others(m, "Ben") == ["play", "draw", "discard", "adjust", "transfer", "count"]
     item = next(i for i in g.menu(m.rules, m.state, "Ben") if i.kind == g.OTHER and i.action["action"] == "play")
     asked = steps(m, "Ben", item)
     assert list(asked) == ["value", "cancel"] and asked["cancel"].step == g.BOOL
@@ -226,13 +226,13 @@ def test_each_player_enters_the_dealt_cards_on_their_own_pod():
 
 def test_a_treasure_hall_and_pressing_your_luck_is_four_presses():
     """«Salón del tesoro: Roba una carta de tesoro, luego elige entre: ... Presiona tu suerte»: down to the offer
-    (one held press), main, the card drawn (one held press from 1), main."""
+    (one held press), main, the card drawn (one held press from "–", not entered), main."""
     t = Table("dragon-run", ["Ana", "Ben"], {"hands": {"Ana": [3, 2, 1, 0], "Ben": [4, 2, 1, 1]}})
     t.hold("Ana", DOWN, repeats=2)  # 1 at the press, 2 at the hold, 3 and 4 at the repeats
     assert t.view("Ana").action == "treasure hall: again…"
     t.click("Ana", MAIN)
-    assert (t.view("Ana").prompt, t.view("Ana").value) == ("value", "1")
-    t.hold("Ana", UP)  # 2 at the press, 3 at the hold
+    assert (t.view("Ana").prompt, t.view("Ana").value) == ("value", "–")
+    t.hold("Ana", UP, repeats=2)  # 0 at the press, 1 at the hold, 2 and 3 at the repeats
     t.click("Ana", MAIN)
     assert t.done == [{"action": "charge", "player": "Ana", "location": "treasure_hall", "value": 3,
                        "then": "again"}]
@@ -340,3 +340,73 @@ def test_the_cancel_potion_on_another_players_pod():
     t.click("Ben", MAIN)
     assert t.done == [{"action": "play", "player": "Ben", "value": 1, "cancel": True}] and t.presses == 2
     assert t.state["players"][1]["cards"] == [4, 2, 1]
+
+
+# -- cards whose values the device does not know -------------------------------------------------------------
+def test_the_deal_costs_no_press_the_first_move_starts_the_game():
+    """«Baraja las cartas del tesoro y distribuye 4 a cada jugador» and «El jugador más valiente comienza»: the
+    values of a dealt card matter only when it leaves the hand or at the end, so nobody has to enter them; the
+    bravest player's first move (down to a room, main: 2 presses) deals the hands not entered, unseen."""
+    t = Table("dragon-run", ["Ana", "Ben"])
+    assert t.view("Ana").action == "enter your cards…"  # still offered first, for those who want to
+    t.click("Ana", DOWN)
+    assert t.view("Ana").action == "other room: pass"
+    t.click("Ana", MAIN)
+    assert t.done == [{"action": "charge", "player": "Ana", "location": "other", "then": "pass"}] and t.presses == 2
+    assert [p["unknown"] for p in t.state["players"]] == [4, 4] and t.state["to_deal"] == []
+    assert t.view("Ben").action == "other room: pass"
+
+
+def test_entering_no_value_at_the_deal_is_two_presses():
+    """A main at the first value (still "–") ends the deal's list empty: the 4 cards are dealt unseen."""
+    t = Table("dragon-run", ["Ana", "Ben"])
+    t.click("Ben", MAIN)
+    t.click("Ben", MAIN)
+    assert t.done == [{"action": "deal", "player": "Ben"}] and t.presses == 2
+    assert t.state["players"][1]["unknown"] == 4 and t.state["to_deal"] == ["Ana"]
+
+
+def test_a_hand_the_device_does_not_fully_know_is_shown_honestly():
+    """Pod: "5 cards, 3+?" — 3 in the cards it knows, more it does not; the highest card is at least 3."""
+    m = Match(make_rules({"game": "dragon-run", "players": ["Ana", "Ben"]}))
+    m.apply({"action": "charge", "location": "treasure_hall", "value": 3, "then": "pass"})
+    view = m.rules.seat_view(m.state, "Ana")
+    assert view["counters"] == [["treasure", "3+?"], ["cards", 5], ["wounds", 0], ["highest", "3+"]]
+    assert m.rules.seat_view(m.state, "Ben")["counters"][:2] == [["treasure", "0+?"], ["cards", 4]]
+
+
+def test_hide_cry_and_cards_with_unknown_values_offer_the_likeliest_card():
+    """«2. Ocultar: Primero descarte la (s) Carta (s) del Tesoro con un valor de al menos 1 punto» and «3. Llora
+    como un bebé: descarte cartas del tesoro con un valor total de al menos 2»: with cards the device does not
+    know, a hide offers a card worth 1 and a cry one worth 2 (the likeliest, the player's word that the hand holds
+    it); a potion starts at 0 and a talisman asks its value."""
+    m = Match(make_rules({"game": "dragon-run", "players": ["Ana", "Ben"]}))
+    m.apply({"action": "charge", "location": "treasure_hall", "value": 3, "then": "pass"})
+    m.apply({"action": "adjust", "counter": "dungeon", "delta": -3})
+    items = routine(m, "Ben")
+    assert items["hide: discard 1"].action == {"action": "hide", "player": "Ben", "discard": [1]}
+    assert items["cry: discard 2"].action == {"action": "cry", "player": "Ben", "discard": [2]}
+    assert items["potion"].action["value"] == 0 and list(steps(m, "Ben", items["talisman"])) == ["value"]
+    assert steps(m, "Ben", items["potion"])["value"].field.hi == 10  # not only the values the device knows
+    m.apply(items["hide: discard 1"].action | {"roll": 9})
+    assert m.state["players"][1]["unknown"] == 3 and m.state["last_roll"]["escaped"]
+
+
+def test_the_final_count_on_the_survivors_own_pod_is_three_presses():
+    """«Los jugadores cuentan las monedas de oro en sus cartas del tesoro»: the pod asks the hand's total from
+    what it knows (3 in Ana's known card): main, a held up to 9, main."""
+    t = Table("dragon-run", ["Ana", "Ben"], actions=[
+        {"action": "charge", "location": "treasure_hall", "value": 3, "then": "pass"},
+        {"action": "adjust", "counter": "temper", "delta": -4},
+        {"action": "charge", "location": "dragon"}])
+    assert t.state["to_count"] == ["Ana", "Ben"] and not t.state["over"]
+    assert t.view("Ana").action == "count your hand…" and t.view("Ana").status == "count your hand"
+    t.click("Ana", MAIN)
+    assert (t.view("Ana").prompt, t.view("Ana").value) == ("total", "3")
+    t.hold("Ana", UP, repeats=4)  # 4 at the press, 5 at the hold, 6–9 at the repeats
+    t.click("Ana", MAIN)
+    assert t.done[-1] == {"action": "count", "player": "Ana", "total": 9} and t.presses == 3
+    assert t.view("Ana").status == "the dragon sleeps" and t.view("Ben").action == "count your hand…"
+    for button, times in ((MAIN, 1), (UP, 5), (MAIN, 1)):
+        t.click("Ben", button, times)
+    assert t.state["over"] and t.state["winners"] == ["Ana"]

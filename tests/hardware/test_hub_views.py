@@ -64,3 +64,26 @@ def test_an_action_on_another_player_shows_on_that_players_own_pod(tmp_path, mon
         assert hub.view(3).message == ""
         now[0] += hub.message_seconds + 0.1
         assert hub.view(2).message == ""
+
+
+def test_a_changed_value_lights_up_on_its_pod_for_a_moment(tmp_path):
+    """As the touchscreen lights a changed value, the pod draws it inverted for FLASH_SECONDS; then the
+    view changes back (next_due says when), and the same view is not recomputed in between."""
+    from tablekeeper.hardware.hub import FLASH_SECONDS
+    from tablekeeper.hardware.render import render
+
+    with Journal(tmp_path) as j:
+        s = Session.new(j, "counters", ["Ana", "Ben"])
+        now = [0.0]
+        hub = PodHub(s, {}, queue.Queue(), clock=lambda: now[0])
+        assert hub.view(1).changed == () and hub.view(2).changed == ()  # first shown: nothing lit
+        hub.handle(InputEvent(1, UP, PRESS))  # Ana +1
+        lit = hub.view(1)
+        assert lit.changed == ("score",) and lit.focus_value == 1
+        assert hub.view(2).changed == ()  # Ben's values did not change
+        assert hub.view(1) is lit  # the same situation: the cached view
+        assert hub.next_due(now[0]) == FLASH_SECONDS
+        now[0] += FLASH_SECONDS + 0.01
+        after = hub.view(1)
+        assert after.changed == () and after.focus_value == 1
+        assert render(lit).tobytes() != render(after).tobytes()  # drawn inverted while lit

@@ -126,11 +126,15 @@ def test_a_short_game_by_touches(tmp_path, game):
 @pytest.mark.parametrize("lang", ["en", "es"])
 def test_every_screen_fits_800x480(tmp_path, lang):
     """Nothing cut off at 800x480, touch targets at least 48 px, in both languages:
-    every screen and dialog, for every game, at 800x480; no label cut off, nothing off screen."""
-    out = run_scenario(tmp_path, f"fit:{lang}", lang=lang, timeout=170)
+    every screen and dialog, for every game, at 800x480 (the tables at 2 and 4 players, facing their
+    seats, and at 8; the end screen at 2 and 8); no label cut off, nothing off screen, nothing drawn
+    over something else."""
+    out = run_scenario(tmp_path, f"fit:{lang}", lang=lang, timeout=300)
     assert out["visited"] >= 8 + 3 * len(GAMES), out["visited"]
     assert out["problems"] == [], "\n".join(out["problems"])
     assert any("cut off" in p for p in out["selftest"]) and any("under 48 px" in p for p in out["selftest"])
+    assert any("FitLabel('under') overlaps FitLabel('over')" in p or "FitLabel('over') overlaps FitLabel('under')" in p
+               for p in out["selftest"]), out["selftest"]
 
 
 def test_spanish_by_default_from_the_system_locale(tmp_path):
@@ -158,6 +162,15 @@ def test_end_of_game_winners_table_and_chart(tmp_path):
     a rematch starts the same table again."""
     out = run_scenario(tmp_path, "end")
     assert out["winners_text"] == "Ben won"
+    # How it ended is said under the winners (no message over the final table), the crown shown,
+    # and the final table's rows sit together under them, not spread down the screen
+    layout = out["layout"]
+    # a changed value flashes and fades back; the others stay; the counter shows its icon (a heart)
+    assert out["flash"] == {"lit": True, "after": True, "untouched": True, "icon": "\uf004"}
+    assert "Ana is out" in layout["reason"] and layout["toast"] == 0 and layout["crown"] == 1
+    ana, ben = layout["rows"]["Ana"], layout["rows"]["Ben"]
+    assert ana[1] > ben[1] and ana[1] - ben[1] <= 44  # Ben's row right under Ana's (y grows upwards)
+    assert ben[1] > 0 and ana[3] < layout["winners"][1]
     with Journal(tmp_path / "state") as journal:
         record = min(journal.games(), key=lambda g: g.id)  # the game played (the rematch came after it)
         session = Session.load(journal, record.id)
@@ -178,6 +191,29 @@ def test_end_of_game_winners_table_and_chart(tmp_path):
                               "options": session.rules.options}
 
 
+def test_cards_face_their_seats_and_turned_cards_take_touches(tmp_path):
+    """Seat-facing layout (on by default for 2–6 players): players sit clockwise in pod order; the
+    first at the near side's left end, then the far side left to right as the screen shows it (its
+    cards turned 180°), then the near side from its right end. A tap on a turned card reaches the
+    widget under the finger; the header faces the far side and the footer says whose turn to the near
+    side. Settings → Layout → one side puts every card upright again."""
+    out = run_scenario(tmp_path, "facing", timeout=180)
+    four = out["four"]
+    assert four["turned"] == {"Ana": 0, "Ben": 180, "Cai": 180, "Dee": 0}
+    x = {n: four["names"][n][0] for n in four["names"]}
+    y = {n: four["names"][n][1] for n in four["names"]}
+    assert y["Ben"] > y["Ana"] and y["Cai"] > y["Dee"]  # far side above, near side below
+    assert x["Ana"] < x["Dee"] and x["Ben"] < x["Cai"]  # clockwise: Ana, Ben, Cai, Dee
+    assert four["ben_gold"] == 11  # the tile tapped on the turned card was Ben's gold
+    assert four["status"] and four["badge"] == four["status"]
+    three = out["three"]
+    assert three["turned"] == {"Ana": 0, "Ben": 180, "Cai": 0}
+    assert three["plus"][0] < three["minus"][0]  # turned: + on the screen's left
+    assert three["ben_gold"] == 11
+    assert three["header_turned"] == 180 and three["near_turn"].startswith("Ana's turn")
+    assert out["one_side"] == {"turned": {"Ana": 0, "Ben": 0, "Cai": 0}}
+
+
 def test_a_burial_on_the_touchscreen_taps_the_annex_by_its_owner_and_name(tmp_path):
     """«Enterrar un cadáver en un anexo»: the dialog lists every annex at the table with its owner; a tap
     chooses it, the preview follows, and the corpse is buried there (shared with its owner)."""
@@ -190,9 +226,11 @@ def test_a_burial_on_the_touchscreen_taps_the_annex_by_its_owner_and_name(tmp_pa
 
 
 def test_history_in_words_and_undo_redo_from_it(tmp_path):
-    """History: every action in words, undo and redo from the screen."""
+    """History: every action in words (in the colour of the player it concerns), undo and redo from
+    the screen."""
     out = run_scenario(tmp_path, "history")
     assert out["rows"][:3] == ["3.  undone: Ben: score +1", "2.  Ben: score +1", "1.  Ana: score +1"]
+    assert out["colours"] == ["muted", 1, 0]  # each player's actions in their colour; the undo muted
     state, entries = stored(tmp_path / "state")
     assert [e["action"] for e in entries] == ["adjust", "adjust", "undo", "redo"]
     assert state["players"][0]["counters"]["score"] == 1
@@ -201,13 +239,18 @@ def test_history_in_words_and_undo_redo_from_it(tmp_path):
 def test_seats_pods_and_who_starts_from_the_new_game_screen(tmp_path):
     """New game: "seat-to-pod assignment, who starts" — two pods swapped by two taps, Ben
     chosen to start: the stored game seats players in pod order from the starter, and each player's
-    virtual pod is the one chosen."""
+    virtual pod is the one chosen. Each player has a colour (a tap changes it); the cards face their
+    seats in pod order."""
     out = run_scenario(tmp_path, "seats")
     with Journal(tmp_path / "state") as journal:
         setup = journal.games()[-1].setup
     assert setup["players"] == ["Ben", "Ana", "Cai"]  # pods: Cai 1, Ben 2, Ana 3; Ben starts
     assert out["pods"] == ["Pod 1: Cai", "Pod 2: Ben", "Pod 3: Ana"]
     assert out["turn"] == "Ben"
+    # colours in the order the players were entered (Ana 0, Ben 1, Cai 2), Ana's changed by a tap to
+    # the next nobody has
+    assert out["stripes"] == {"Ana": 3, "Ben": 1, "Cai": 2}
+    assert out["near_left"] == "Cai"  # pod 1 at the near side's left end, whoever starts
 
 
 @pytest.mark.skipif(_hardware_renderer_missing() is not None, reason=str(_hardware_renderer_missing()))
@@ -218,6 +261,10 @@ def test_virtual_pods_show_the_hardware_pixels_and_their_buttons_act(tmp_path):
     out = run_scenario(tmp_path, "pods")
     assert out["pixels_match"] is True
     assert out["changed_after_press"] is True
+    # drawn at a whole-number scale (every pod pixel a sharp square), as large as its frame allows
+    (w, h), (fw, fh) = out["image_size"], out["frame"]
+    k = w / 128
+    assert k == int(k) and h == 64 * k and k >= 2 and (128 * (k + 1) > fw or 64 * (k + 1) > fh)
     state, entries = stored(tmp_path / "state")
     assert {"action": "adjust", "player": "Ben", "counter": "score", "delta": 1} in entries
     assert {"action": "next"} in entries  # Ana's main button: end turn (counters' routine action)
@@ -306,7 +353,7 @@ def shown_counters(r) -> dict:
             tid = f"table.{p['name']}.{c}.value"
             if r.exists(tid):
                 text = r.text(tid)
-                out[f"{p['name']}.{c}"] = int(text.split("[b]")[1].split("[/b]")[0])
+                out[f"{p['name']}.{c}"] = int(text)
     return out
 
 
@@ -439,7 +486,8 @@ DOC_SHOTS = {
     "play-red-dragon-inn-table", "play-red-dragon-inn-gambling", "play-red-dragon-inn-drink",
     "play-bloody-inn-night", "play-bloody-inn-morning", "play-dragon-run-escape", "play-dale-of-merchants-market",
     "play-dale-of-merchants-stall", "history-screen", "end-screen", "pods-screen", "fit-en-home",
-    "fit-en-settings", "fit-es-table-red-dragon-inn", "fit-es-adjust", "fit-en-table-8-players",
+    "fit-en-settings", "fit-es-table-red-dragon-inn", "fit-es-adjust", "fit-en-table-8-players", "facing-table-4",
+    "fit-es-end", "fit-en-table-2-dragon-run",
 }
 
 
@@ -508,7 +556,13 @@ def sc_resume(r, shots, arg):
 def sc_end(r, shots, arg):
     shot = _shooter(r, shots, "end")
     new_game(r, "counters", players=["Ana", "Ben"], options=("new.opt.counters.life 20, out at 0",))
+    cell = r.find("table.Ben.life.value")
+    rest = list(cell.bg)
     r.tap("table.Ben.life.minus")
+    flash = {"lit": list(cell.bg) != rest, "icon": r.text("table.Ben.life.icon")}
+    r.wait(1.0)
+    flash["after"] = list(cell.bg) == rest
+    flash["untouched"] = list(r.find("table.Ana.life.value").bg) == rest
     r.tap("table.Ana.life.value")
     for _ in range(4):
         r.tap("adjust.-5")
@@ -517,6 +571,15 @@ def sc_end(r, shots, arg):
     table = r.app.snapshot.table
     chart = r.app.screen("end").chart.data
     winners = r.text("end.winners")
+
+    def box(tid):
+        w = r.find(tid)
+        (x0, y0), (x1, y1) = w.to_window(w.x, w.y), w.to_window(w.right, w.top)
+        return [x0, y0, x1, y1]
+
+    layout = {"reason": r.text("end.reason"), "toast": r.app.toast.opacity,
+              "rows": {name: box(f"end.final.{name}") for name in ("Ana", "Ben")},
+              "winners": box("end.winners"), "crown": r.find("end.crown").opacity}
     done = list(table.done)
     r.tap("end.undo")
     reopened = not r.app.snapshot.table.over
@@ -528,10 +591,59 @@ def sc_end(r, shots, arg):
     r.settle()  # the tap queued the new game on the worker
     new = r.app.snapshot.table
     assert new.game_id != old
-    return {"winners_text": winners, "chart": chart, "done": done, "after_undo_screen": after_undo,
+    return {"winners_text": winners, "layout": layout, "flash": flash, "chart": chart, "done": done, "after_undo_screen": after_undo,
             "reopened": reopened, "rematch": {"players": [p["name"] for p in new.state["players"]],
                                               "over": new.state["over"], "screen": r.app.sm.current,
                                               "options": new.rules.options}}
+
+
+@scenario("facing")
+def sc_facing(r, shots, arg):
+    """Four players facing their seats: who is turned, where, and a tap on a turned card."""
+    shot = _shooter(r, shots, "facing")
+    new_game(r, "red-dragon-inn", players=["Ana", "Ben", "Cai", "Dee"])
+    shot("table-4")
+
+    def turned(name, tid=None):
+        """The turn of the card ``name`` (or of the widget ``tid``) on the screen, in degrees."""
+        node = r.find(tid or f"table.{name}.name")
+        while node is not None and node is not node.parent:
+            if hasattr(node, "rotation"):
+                return round(node.rotation)
+            node = node.parent
+        return 0
+
+    def centre(tid):
+        w = r.find(tid)
+        return list(w.to_window(*w.center))
+
+    four = {"turned": {n: turned(n) for n in ("Ana", "Ben", "Cai", "Dee")},
+            "names": {n: centre(f"table.{n}.name") for n in ("Ana", "Ben", "Cai", "Dee")},
+            "tiles": r.exists("table.Ben.gold.plus")}
+    from tablekeeper.ui.i18n import word
+
+    table = r.app.snapshot.table
+    four["status"] = word(table.rules.seat_view(table.state, "Ana").get("status", ""))
+    four["badge"] = r.text("table.Ana.badge")  # tiles leave no status line: the badge says it
+    r.tap("table.Ben.gold.value")  # a turned tile: the adjust dialog opens for Ben's gold
+    r.tap("adjust.+1")
+    r.tap("adjust.close")
+    four["ben_gold"] = r.app.snapshot.table.state["players"][1]["counters"]["gold"]
+    r.tap("table.home")
+    new_game(r, "red-dragon-inn", players=["Ana", "Ben", "Cai"])
+    shot("table-3")
+    three = {"turned": {n: turned(n) for n in ("Ana", "Ben", "Cai")},
+             "plus": centre("table.Ben.gold.plus"), "minus": centre("table.Ben.gold.minus")}
+    r.tap("table.Ben.gold.plus")  # Ben alone on the far side: his tiles keep − and +
+    three["ben_gold"] = r.app.snapshot.table.state["players"][1]["counters"]["gold"]
+    three["header_turned"] = turned(None, "table.undo")
+    three["near_turn"] = r.text("table.turn.near")
+    r.tap("table.home")
+    r.tap("home.settings")
+    r.tap("settings.layout.one-side")
+    r.tap("settings.back")  # back to the game going on
+    one_side = {"turned": {n: turned(n) for n in ("Ana", "Ben", "Cai")}} if r.app.sm.current == "table" else {}
+    return {"four": four, "three": three, "one_side": one_side, "screen": r.app.sm.current}
 
 
 @scenario("history")
@@ -543,10 +655,17 @@ def sc_history(r, shots, arg):
     r.tap("history.undo")
     _shooter(r, shots, "history")("screen")
     rows = [r.text(f"history.row.{i}") for i in range(3)]
+    from tablekeeper.ui.widgets import MUTED, PLAYER_COLOURS
+
+    def colour(c):
+        c = tuple(c)
+        return PLAYER_COLOURS.index(c) if c in PLAYER_COLOURS else ("muted" if c == tuple(MUTED) else c)
+
+    colours = [colour(r.find(f"history.row.{i}").color) for i in range(3)]
     r.tap("history.redo")
     r.tap("history.back")
     assert r.app.sm.current == "table"
-    return {"rows": rows}
+    return {"rows": rows, "colours": colours}
 
 
 @scenario("pods")
@@ -568,8 +687,9 @@ def sc_pods(r, shots, arg):
     ana = table.pods[1]  # the owner's view of Ana's pod, before her main button was pressed
     r.tap("pods.Ana.main")
     shot("screen")
+    image = r.find("pods.Ben.image")
     return {"pixels_match": match, "changed_after_press": changed, "ana_status": ana.status,
-            "ana_action": ana.action}
+            "ana_action": ana.action, "image_size": list(image.size), "frame": list(image.parent.size)}
 
 
 @scenario("seats")
@@ -582,16 +702,24 @@ def sc_seats(r, shots, arg):
     r.tap("new.next")
     r.tap("new.next")
     r.tap("new.pod.Ana")
-    r.tap("new.pod.Cai")  # swap: Cai takes pod 1, Ana pod 3
+    r.tap("new.pod.Cai")  # swap: Cai takes pod 1, Ana pod 3 (the colours stay the players')
+    r.tap("new.colour.Ana")  # Ana's colour: the next nobody has
     r.tap("new.starter.Ben")
     r.tap("new.next")
+    from tablekeeper.ui.widgets import PLAYER_COLOURS
+
+    stripes = {n: PLAYER_COLOURS.index(tuple(r.find(f"table.{n}.colour").bg)) for n in ("Ana", "Ben", "Cai")}
+    names = {n: r.find(f"table.{n}.name") for n in ("Ana", "Ben", "Cai")}
+    x = {n: w.to_window(*w.center)[0] for n, w in names.items()}
+    near_left = min(("Ana", "Cai"), key=lambda n: x[n])
     pods = []
     if r.exists("table.pods"):
         r.tap("table.pods")
         screen = r.app.screen("pods")
         pods = [w.title.text for _n, w in sorted(screen.widgets.items(), key=lambda kv: kv[1].title.text)]
         r.tap("pods.back")
-    return {"pods": pods, "turn": r.app.snapshot.table.state["turn"]["player"]}
+    return {"pods": pods, "turn": r.app.snapshot.table.state["turn"]["player"], "stripes": stripes,
+            "near_left": near_left}
 
 
 @scenario("fit")
@@ -653,6 +781,18 @@ def sc_fit(r, shots, arg):
             check(f"pods ({game})")
             r.tap("pods.back")
         r.tap("table.home")
+    for game in GAMES:  # two players: each alone on a side of the table, facing it
+        new_game(r, game, players=["Ana", "Bernardo"][:max(2, min(2, available()[game].max_players))])
+        check(f"table, 2 players ({game})")
+        shot(f"table-2-{game}")
+        r.tap("table.home")
+    new_game(r, "counters", players=["Ana", "Bernardo"], options=("new.opt.counters.life 20, out at 0",))
+    r.tap("table.Bernardo.life.value")
+    for _ in range(4):
+        r.tap("adjust.-5")
+    check("end (2 players)")
+    shot("end-2")
+    r.tap("end.home")
     check("home (games)")
     shot("home")
     r.tap("home.settings")  # with a game open: its pods listed
@@ -677,12 +817,19 @@ def sc_fit(r, shots, arg):
             r.tap("adjust.close")
     check("end")
     shot("end")
+    if r.app.toast.opacity:  # a message over the final table hides its last rows
+        problems.append(f"end: a message covers the final table ({r.app.toast.label.text!r})")
     # The checker itself must see a clipped label and a small button (else this test proves nothing).
     from tablekeeper.ui.widgets import Btn, FitLabel
 
     box = r.app.screen("end").box
+    from kivy.uix.floatlayout import FloatLayout
+
+    stacked = FloatLayout(size_hint=(None, None), size=(120, 40))  # two labels on the same pixels
+    for text in ("under", "over"):
+        stacked.add_widget(FitLabel(text, size_hint=(None, None), size=(100, 30), pos_hint={"x": 0, "y": 0}))
     bad = [FitLabel("a label far too long for its box " * 3, size_hint=(None, None), size=(60, 20)),
-           Btn("ok", size_hint=(None, None), size=(30, 30), size_hint_min=(None, None))]
+           Btn("ok", size_hint=(None, None), size=(30, 30), size_hint_min=(None, None)), stacked]
     for w in bad:
         box.add_widget(w)
     r.frames(3)

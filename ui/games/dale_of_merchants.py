@@ -8,7 +8,7 @@ from kivy.uix.gridlayout import GridLayout
 from ..dialogs import NumberList
 from ..guided import DialogButton, GuidedDialog, caption, opens, player_record, turn_player
 from ..i18n import N_, _, word
-from ..widgets import GAP, MUTED, TOUCH, Btn, Chips, FitLabel, tag
+from ..widgets import MUTED, TOUCH, Btn, Chips, FitLabel, tag
 from . import register
 
 #: The highest card value the number keys offer.
@@ -16,32 +16,26 @@ TOP_VALUE = 6
 
 
 class MarketDialog(GuidedDialog):
-    """The market: each card's value and price, and a purchase checked before it is made."""
+    """The market, left to right as on the board: each card's price, the card itself (tap it to buy it)
+    with − / + under it for its value, then the cards paid; the purchase is checked before it is made."""
 
     tid = "market"
     confirm_text = N_("Buy")
 
     def __init__(self, app):
         super().__init__(app, _("Market"))
-        self.slots = GridLayout(cols=5, spacing=dp(4), size_hint_y=None, height=2 * TOUCH + dp(26))
-        self.content.add_widget(self.slots)
-        pay = BoxLayout(spacing=GAP)
-        self.slot = Chips([4, 3, 2, 1, 0], ["+4", "+3", "+2", "+1", "+0"], selected=[0], tid="market.slot",
-                          base_font=dp(16))
-        left = self._captioned(_("Buy the card in slot:"), self.slot, size_hint_x=0.45)
-        left.add_widget(BoxLayout())
-        pay.add_widget(left)
+        self.heads = GridLayout(cols=5, spacing=dp(4), size_hint_y=None, height=dp(26))
+        self.content.add_widget(self.heads)
+        # The cards: a row of buttons showing their values; the one tapped is the one bought.
+        self.cards = BoxLayout(size_hint_y=None, height=TOUCH)
+        self.content.add_widget(self.cards)
+        self.steps = GridLayout(cols=5, spacing=dp(4), size_hint_y=None, height=TOUCH)
+        self.content.add_widget(self.steps)
+        self.slot = None
+        self.content.add_widget(caption(_("Paid with cards of value:")))
         self.paid = NumberList(hi=TOP_VALUE, tid="market.paid")
-        pay.add_widget(self._captioned(_("Paid with cards of value:"), self.paid))
-        self.content.add_widget(pay)
+        self.content.add_widget(self.paid)
         self._key = None
-
-    @staticmethod
-    def _captioned(text, widget, **kw):
-        column = BoxLayout(orientation="vertical", spacing=dp(4), **kw)
-        column.add_widget(caption(text))
-        column.add_widget(widget)
-        return column
 
     def refresh(self, table):
         market = table.view.get("market") or []  # the public view: slots numbered, prices computed
@@ -49,22 +43,30 @@ class MarketDialog(GuidedDialog):
         if key == self._key:
             return
         self._key = key
-        self.slots.clear_widgets()
+        chosen = self.slot.value if self.slot is not None else None
+        self.heads.clear_widgets()
+        self.steps.clear_widgets()
+        self.cards.clear_widgets()
         for cell in market:  # left to right: slot 4 first
             slot = cell.get("slot")
             price = cell.get("price")
-            head = _("slot +{n}").format(n=slot) + ": " + (
+            head = f"+{slot} · " + (
                 _("price {p}").format(p=price) if price is not None else ("—" if cell.get("card") else _("empty")))
-            self.slots.add_widget(tag(FitLabel(head, base_font=dp(14), min_font=dp(8), size_hint_y=None,
+            self.heads.add_widget(tag(FitLabel(head, base_font=dp(14), min_font=dp(8), size_hint_y=None,
                                                height=dp(26)), f"market.price.{slot}"))
-        for cell in market:
-            self.slots.add_widget(self._value_cell(cell))
+            self.steps.add_widget(self._steps(cell))
+        slots = [cell.get("slot") for cell in market]
+        shown = ["—" if cell.get("value") is None else str(cell.get("value")) if cell.get("card") else ""
+                 for cell in market]
+        self.slot = Chips(slots, shown, selected=[chosen] if chosen in slots else [], tid="market.slot",
+                          base_font=dp(24), spacing=dp(4))
+        self.slot.size_hint_y = None
+        self.slot.height = TOUCH
+        self.cards.add_widget(self.slot)
 
-    def _value_cell(self, cell):
-        """A market card's value: the number, and − / + under it (48 px each)."""
+    def _steps(self, cell):
+        """A market card's value: − / + (48 px each) under the card."""
         slot, value = cell.get("slot"), cell.get("value")
-        box = BoxLayout(orientation="vertical", spacing=dp(2))
-        box.add_widget(tag(FitLabel("—" if value is None else str(value), base_font=dp(24)), f"market.value.{slot}"))
         buttons = BoxLayout(spacing=dp(2), size_hint_y=None, height=TOUCH)
         for sign, delta in (("−", -1), ("+", 1)):
             # A card not valued yet: + makes it 1, − makes it 0.
@@ -73,11 +75,10 @@ class MarketDialog(GuidedDialog):
                                    tid=f"market.value.{slot}.{'minus' if delta < 0 else 'plus'}",
                                    on_press=lambda v=new: self.submit({"action": "set_market", "slot": slot,
                                                                        "value": v})))
-        box.add_widget(buttons)
-        return box
+        return buttons
 
     def action(self):
-        if not self.paid.values or self.slot.value is None:
+        if not self.paid.values or self.slot is None or self.slot.value is None:
             return None
         return {"action": "buy", "slot": self.slot.value, "paid": list(self.paid.values)}
 

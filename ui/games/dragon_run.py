@@ -12,7 +12,10 @@ from . import register
 
 
 class EscapeDialog(GuidedDialog):
-    """Hide: discard treasure (≥ 1), then the d10 — rolled here or a physical die's face — shown large."""
+    """Hide: discard treasure (≥ 1), then the d10 — rolled here or a physical die's face — shown large.
+
+    Cards whose values were never entered (a deal or a draw without them) are discarded by value: one of
+    them, worth the value tapped."""
 
     tid = "escape"
     confirm_text = N_("Hide and roll")
@@ -21,14 +24,23 @@ class EscapeDialog(GuidedDialog):
         super().__init__(app, _("Escape test"))
         table = app.snapshot.table
         self.who = turn_player(table)
-        cards = list((player_record(table, self.who) or {}).get("cards", []))
+        record = player_record(table, self.who) or {}
+        cards = list(record.get("cards", []))
+        unseen = int(record.get("unknown", 0) or 0)
         self.cards = Chips(list(range(len(cards))), [str(v) for v in cards], multi=True, tid="escape.card",
                            cols=max(1, len(cards)), base_font=dp(18))
         self.cards.size_hint_y = 1
         self.card_values = cards
         self.labelled_row(_("{name} discards:").format(name=self.who),
-                          self.cards if cards else FitLabel(_("no treasure cards"), color=RED, base_font=dp(17)),
+                          self.cards if cards else FitLabel(_("no treasure cards") if not unseen else "",
+                                                            color=RED, base_font=dp(17)),
                           width=dp(170))
+        self.unseen = None
+        if unseen:  # a card the device has not seen: its value, tapped
+            self.unseen = Chips(list(range(0, 11)), [str(v) for v in range(0, 11)], allow_none=True,
+                                selected=[] if cards else [1], tid="escape.unseen", cols=11, base_font=dp(15))
+            self.unseen.size_hint_y = 1
+            self.labelled_row(word(game_word("label", "a card not entered, worth")), self.unseen, width=dp(170))
         self.face = Chips(["roll"] + list(range(10)), [_("roll it")] + [str(i) for i in range(10)],
                           selected=["roll"], tid="escape.face", base_font=dp(17), cols=11)
         self.face.size_hint_y = 1
@@ -46,6 +58,8 @@ class EscapeDialog(GuidedDialog):
         if self._rolled:
             return None
         discard = [self.card_values[i] for i in self.cards.value] if self.card_values else []
+        if self.unseen is not None and self.unseen.value is not None:
+            discard.append(self.unseen.value)
         act = {"action": "hide", "player": self.who, "discard": discard}
         if self.face.value != "roll":
             act["roll"] = self.face.value
@@ -125,4 +139,5 @@ class ChargeDialog(GuidedDialog):
 register("dragon-run",
          DialogButton("escape", N_("Escape test"), opens(EscapeDialog)),
          DialogButton("charge", N_("Charge"), opens(ChargeDialog)),
-         DialogButton("cards", N_("Cards"), opens_actions(("deal", "draw", "discard", "talisman"), N_("Cards"))))
+         DialogButton("cards", N_("Cards"), opens_actions(("deal", "draw", "discard", "talisman", "count"),
+                                                          N_("Cards"))))

@@ -5,7 +5,7 @@ from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
-from ..widgets import BG, GAP, TOUCH, FitLabel, Panel, tag
+from ..widgets import BG, GAP, TOUCH, FitLabel, Panel, player_colour, tag
 
 HEADER = TOUCH + dp(8)
 
@@ -25,6 +25,16 @@ class BaseScreen(Screen):
 
     def update(self, snap, **kw):
         pass
+
+    def colours(self, table) -> dict[str, tuple[float, float, float, float]]:
+        """Each player's colour at ``table`` (chosen at setup, else by pod order)."""
+        chosen = self.app.settings.colours(table.game_id, list(table.players))
+        return {name: player_colour(i) for name, i in chosen.items()}
+
+    def pod_order(self, table) -> list[str]:
+        """The players by pod number: clockwise around the table from pod 1."""
+        seats = self.app.settings.seats(table.game_id, list(table.players))
+        return sorted(table.players, key=lambda n: seats[n])
 
     def header(self, title: str, left=(), right=(), tid: str = "") -> FitLabel:
         bar = BoxLayout(size_hint_y=None, height=HEADER, spacing=GAP, padding=(0, dp(4)))

@@ -53,8 +53,17 @@ class HistoryScreen(BaseScreen):
             return
         self._shown = key
         items = list(reversed(table.history))
+        colours = self.colours(table)
+
+        def colour(item):
+            # an action by or on one player is in that player's colour; undo, redo and the table's own, muted
+            if item.kind != "action":
+                return MUTED
+            who = item.entry.get("player") or item.entry.get("from")
+            return colours.get(who, TEXT) if isinstance(who, str) else TEXT
+
         rows = [{"text": f"{item.seq + 1}.  {engine_text(item.text)}", "tid": f"history.row.{i}",
-                 "color": MUTED if item.kind != "action" else TEXT} for i, item in enumerate(items)]
+                 "color": colour(item)} for i, item in enumerate(items)]
         if not rows:
             rows = [{"text": _("Nothing has happened yet."), "tid": "history.empty", "color": MUTED}]
         self.list.data = rows

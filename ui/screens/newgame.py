@@ -9,7 +9,22 @@ from kivy.uix.gridlayout import GridLayout
 
 from ...engine import SetupError, available
 from ..i18n import _, engine_text, option_label, word
-from ..widgets import GAP, MUTED, TOUCH, Btn, Chips, FitLabel, Keyboard, Panel, Scroller, Stepper, tag
+from ..settings import COLOURS
+from ..widgets import (
+    GAP,
+    MUTED,
+    TOUCH,
+    Btn,
+    Chips,
+    FitLabel,
+    Keyboard,
+    Panel,
+    Scroller,
+    Stepper,
+    SwatchBtn,
+    player_colour,
+    tag,
+)
 from .base import BaseScreen
 from .home import game_title
 
@@ -54,6 +69,7 @@ class NewGameScreen(BaseScreen):
         self.players: list[str] = []
         self.options: dict = {}
         self.pods: dict[str, int] = {}
+        self.colour_of: dict[str, int] = {}  # a player's colour: an index of PLAYER_COLOURS
         self.starter = None  # a name, "random", or None (as listed)
         self.typing = ""
         self._show()
@@ -295,6 +311,27 @@ class NewGameScreen(BaseScreen):
             grid.add_widget(b)
         self._paint_pods()
         self.body.add_widget(grid)
+        # Each player's colour (their card, chart line and on-screen pod), the player's whatever pod they
+        # take: by the order entered, a tap takes the next colour nobody has
+        order = list(self.players)
+        used: set[int] = set()
+        for name in order:
+            k = self.colour_of.get(name)
+            if k is None or k in used:  # the first colour nobody has
+                k = next(i for i in range(COLOURS) if i not in used)
+            self.colour_of[name] = k
+            used.add(k)
+        self.body.add_widget(FitLabel(_("Colours (tap to change):"), size_hint_y=None, height=dp(30), halign="left",
+                                      color=MUTED, base_font=dp(17)))
+        row = GridLayout(cols=max(1, len(order)), spacing=GAP, size_hint_y=None, height=TOUCH)
+        self._colour_buttons = {}
+        for name in order:
+            b = SwatchBtn(name, swatch=player_colour(self.colour_of[name]), tid=f"new.colour.{name}",
+                          base_font=dp(17))
+            b.bind(on_release=lambda _b, n=name: self._next_colour(n))
+            self._colour_buttons[name] = b
+            row.add_widget(b)
+        self.body.add_widget(row)
         hint = self.game_cls.starter_hint(self.options)  # the rulebook's words, if it has some
         who_starts = engine_text(hint) if hint is not None else _("Who starts?")
         self.body.add_widget(FitLabel(who_starts + ":", size_hint_y=None, height=dp(30), halign="left", color=MUTED,
@@ -322,6 +359,16 @@ class NewGameScreen(BaseScreen):
             self._swap_from = None
         self._paint_pods()
 
+    def _next_colour(self, name):
+        taken = {v for n, v in self.colour_of.items() if n != name and n in self.players}
+        k = self.colour_of[name]
+        for _step in range(COLOURS):
+            k = (k + 1) % COLOURS
+            if k not in taken:
+                break
+        self.colour_of[name] = k
+        self._colour_buttons[name].swatch = player_colour(k)
+
     def _set_starter(self, value):
         self.starter = value
 
@@ -343,15 +390,13 @@ class NewGameScreen(BaseScreen):
             i = players.index(starter)  # no option for it: the list starts with the starter, clockwise
             players = players[i:] + players[:i]
         pods = dict(self.pods)
+        colours = {name: self.colour_of[name] for name in players}
         try:
             self.game_cls(players, options)  # refuse a bad setup here, with its reason
         except SetupError as e:
             self.app.toast.show(engine_text(e), "refused")
             return
 
-        def started(game_id):
-            self.app.settings.set_seats(game_id, pods)
-            self.app.settings.save()
-
-        self.app.keeper.new_game(self.game_id, players, options, then=started)
+        self.app.keeper.new_game(self.game_id, players, options,
+                                 then=lambda game_id: self.app.remember_table(game_id, pods, colours))
         self.reset()

@@ -6,6 +6,7 @@ import math
 from kivy.clock import Clock
 from kivy.graphics.texture import Texture
 from kivy.metrics import dp
+from kivy.uix.anchorlayout import AnchorLayout
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.image import Image
@@ -23,12 +24,12 @@ LIT = (0.55, 0.85, 1.0)
 DARK = (0.02, 0.03, 0.05)
 
 
-def pod_texture(img, brightness: int, texture=None):
-    """A Kivy texture of a mode "1" 128x64 image, lit pixels scaled by brightness (1–10)."""
+def pod_texture(img, brightness: int, texture=None, colour=LIT):
+    """A Kivy texture of a mode "1" 128x64 image, lit pixels in ``colour`` scaled by brightness (1–10)."""
     from PIL import Image as PILImage
 
     k = 0.35 + 0.65 * (brightness / 10)
-    lit = [int(255 * c * k) for c in LIT]
+    lit = [int(255 * c * k) for c in colour[:3]]
     dark = [int(255 * c) for c in DARK]
     grey = img.convert("L")  # 0 or 255
     bands = [grey.point([dark[i]] + [lit[i]] * 255) for i in range(3)]
@@ -39,6 +40,11 @@ def pod_texture(img, brightness: int, texture=None):
         texture.min_filter = "nearest"
     texture.blit_buffer(rgb.tobytes(), colorfmt="rgb", bufferfmt="ubyte")
     return texture
+
+
+def scale_for(width: float, height: float) -> int:
+    """The largest whole-number scale of a 128x64 pod image in a width x height box (at least 1)."""
+    return max(1, int(min(width / 128, height / 64)))
 
 
 class PodButton(Btn):
@@ -78,16 +84,21 @@ class PodButton(Btn):
 
 
 class PodWidget(Panel):
-    def __init__(self, screen, pod_number, player, narrow=False, **kw):
+    def __init__(self, screen, pod_number, player, narrow=False, colour=LIT, **kw):
         super().__init__(orientation="vertical", padding=dp(4), spacing=dp(4), **kw)
         self.seat = pod_number
         self.player = player
+        self.colour = colour  # the player's: an on-screen pod can show what a 1-bit OLED cannot
         self.screen = screen
         self.title = FitLabel(_("Pod {n}: {name}").format(n=pod_number, name=player), base_font=dp(16),
                               color=MUTED, size_hint_y=None, height=dp(22))
         self.add_widget(self.title)
-        self.image = tag(Image(fit_mode="contain"), f"pods.{player}.image")
-        self.add_widget(self.image)
+        # The pod's 128x64 pixels scaled by a whole number (each pixel a sharp square), centred
+        self.frame = AnchorLayout()
+        self.image = tag(Image(fit_mode="fill", size_hint=(None, None), size=(128, 64)), f"pods.{player}.image")
+        self.frame.add_widget(self.image)
+        self.frame.bind(size=self._scale)
+        self.add_widget(self.frame)
         # Four 48 px buttons in a row, or two rows of two on a narrow pod.
         row = GridLayout(cols=2 if narrow else 4, size_hint_y=None, height=TOUCH * (2 if narrow else 1) + (
             dp(4) if narrow else 0), spacing=dp(4))
@@ -98,9 +109,13 @@ class PodWidget(Panel):
         self._texture = None
         self.last_image = None
 
+    def _scale(self, *_):
+        k = scale_for(self.frame.width, self.frame.height)
+        self.image.size = (128 * k, 64 * k)
+
     def show(self, img, brightness):
         self.last_image = img
-        self._texture = pod_texture(img, brightness, self._texture)
+        self._texture = pod_texture(img, brightness, self._texture, self.colour)
         self.image.texture = None
         self.image.texture = self._texture
 
@@ -128,8 +143,9 @@ class PodsScreen(BaseScreen):
             grid = GridLayout(cols=cols, rows=math.ceil(n / cols), spacing=GAP)
             narrow = (self.width - (cols - 1) * GAP) / cols < 4 * TOUCH + 3 * dp(4) + dp(12)
             self.widgets = {}
+            colours = self.colours(table)
             for number, player in seats:
-                w = PodWidget(self, number, player, narrow=narrow)
+                w = PodWidget(self, number, player, narrow=narrow, colour=colours.get(player, LIT))
                 self.widgets[player] = w
                 grid.add_widget(w)
             self.grid_box.clear_widgets()

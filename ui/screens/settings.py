@@ -1,4 +1,4 @@
-"""Settings: language, pods' brightness, and each seat's hardware status."""
+"""Settings: language, pods' brightness, motion (a changed value flashes, or not), and each seat's hardware status."""
 from __future__ import annotations
 
 from kivy.metrics import dp
@@ -38,6 +38,18 @@ class SettingsScreen(BaseScreen):
         bright.add_widget(Stepper(self.app.settings.brightness, lo=lo, hi=hi, tid="settings.brightness",
                                   on_change=self._brightness, fmt=lambda v: f"{v} / {hi}"))
         rows.add_widget(bright)
+        motion = BoxLayout(size_hint_y=None, height=TOUCH, spacing=GAP)
+        motion.add_widget(FitLabel(_("Motion"), size_hint_x=None, width=dp(200), halign="left", base_font=dp(20)))
+        motion.add_widget(Chips(["on", "off"], [_("changes flash"), _("still")],
+                                selected=["on" if self.app.settings.motion else "off"], tid="settings.motion",
+                                on_change=self._motion))
+        rows.add_widget(motion)
+        layout = BoxLayout(size_hint_y=None, height=TOUCH, spacing=GAP)
+        layout.add_widget(FitLabel(_("Layout"), size_hint_x=None, width=dp(200), halign="left", base_font=dp(20)))
+        layout.add_widget(Chips(["facing", "one-side"], [_("facing the seats"), _("one side")],
+                                selected=["facing" if self.app.settings.seat_facing else "one-side"],
+                                tid="settings.layout", on_change=self._layout))
+        rows.add_widget(layout)
         rows.add_widget(FitLabel(_("Pods"), size_hint_y=None, height=dp(30), halign="left", color=MUTED,
                                  base_font=dp(18)))
         self.status = BoxLayout(orientation="vertical", spacing=dp(2), size_hint_y=None)
@@ -53,6 +65,14 @@ class SettingsScreen(BaseScreen):
 
     def _language(self, code):
         self.app.set_language(None if code == "system" else code)
+
+    def _motion(self, choice):
+        self.app.settings.motion = choice == "on"
+        self.app.save_settings()
+
+    def _layout(self, choice):
+        self.app.settings.seat_facing = choice == "facing"
+        self.app.save_settings()
 
     def _brightness(self, level):
         self.app.settings.brightness = level

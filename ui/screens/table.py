@@ -12,11 +12,16 @@ from __future__ import annotations
 
 import math
 
+from kivy.clock import Clock
 from kivy.metrics import dp
+from kivy.properties import StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
+from kivy.uix.widget import Widget
 
+from ...hardware.icons import FONT as ICON_FONT
+from ...hardware.icons import GLYPHS, icon_for
 from ..forms import touch_actions
 from ..i18n import _, counter_label, word
 from ..widgets import (
@@ -35,12 +40,16 @@ from ..widgets import (
     Btn,
     FitLabel,
     Panel,
+    Turned,
     tag,
 )
 from .base import HEADER, BaseScreen
 
 NAME_H = dp(32)
 STATUS_H = dp(24)
+#: A changed value's flash: its colour and how long it stays lit.
+FLASH = (0.55, 0.45, 0.12, 1)
+FLASH_S = 0.6
 
 
 def turn_words(state: dict) -> str:
@@ -76,50 +85,109 @@ def counter_order(rules, state, name) -> list[str]:
 
 
 
-class CounterRow(BoxLayout):
-    """[−] counter name + big value [+]; a tap on the value opens the adjust dialog."""
+class CounterCell(ButtonBehavior, Panel):
+    """A counter's icon and name over its big value; a tap opens the adjust dialog.
 
-    def __init__(self, screen, player, counter, compact=False, **kw):
+    Two labels, each fitted to its own box (a value never runs into the next row), and
+    ``text`` is the value as shown. A change flashes the cell (:func:`flash_panel`: lit in the
+    frame that shows the new value, put out by one redraw later).
+    """
+
+    text = StringProperty("")
+
+    def __init__(self, tid, counter, icon, compact=False, **kw):
+        super().__init__(orientation="vertical", bg=ROLES["flat"], padding=(dp(2), dp(1)), **kw)
+        tag(self, tid)
+        self.counter = counter
+        top = BoxLayout(size_hint_y=0.34, spacing=dp(3))
+        self.icon = tag(FitLabel(icon, font_name=ICON_FONT, base_font=dp(13), min_font=dp(7), color=MUTED,
+                                 size_hint_x=None, width=dp(16)), tid.rsplit(".", 1)[0] + ".icon")
+        self.name = FitLabel(counter_label(counter), base_font=dp(13), min_font=dp(7), color=MUTED,
+                             halign="left")
+        top.add_widget(Widget(size_hint_x=0.001))
+        top.add_widget(self.icon)
+        top.add_widget(self.name)
+        self.add_widget(top)
+        self.number = FitLabel("", base_font=dp(30 if compact else 34), min_font=dp(9), bold=True)
+        self.add_widget(self.number)
+        self._shown = None
+
+    def show(self, value, flash=True):
+        text = str(value)
+        if text == self._shown:
+            return
+        changed = self._shown is not None
+        self._shown = self.text = self.number.text = text
+        if changed and flash:
+            flash_panel(self, ROLES["flat"])
+
+
+def flash_panel(panel, rest, colour=FLASH, seconds=FLASH_S):
+    """Light ``panel`` up in ``colour``, back to ``rest`` after ``seconds``.
+
+    Two steps, not a fade: the light comes in the very frame that shows the change, and one
+    redraw puts it out (restarted by a new change, so a burst of changes costs one). A fade
+    would redraw the whole window every frame while it runs, and a touch's frame would wait
+    for those (4x the touch-to-frame time with software GL, measured in bench/bench_app.py).
+    """
+    unflash = getattr(panel, "_unflash", None)
+    if unflash is None:
+        unflash = panel._unflash = Clock.create_trigger(lambda dt: setattr(panel, "bg", panel._flash_rest), seconds)
+    panel._flash_rest = rest
+    panel.bg = colour
+    unflash.cancel()
+    unflash.timeout = seconds
+    unflash()
+
+
+class CounterRow(BoxLayout):
+    """[−] icon, counter name and big value [+]; a tap on the value opens the adjust dialog."""
+
+    def __init__(self, screen, player, counter, icon, compact=False, **kw):
         super().__init__(spacing=dp(3), **kw)
         self.player, self.counter = player, counter
         base = f"table.{player}.{counter}"
+        self.value = CounterCell(f"{base}.value", counter, icon, compact=compact,
+                                 on_release=lambda *_: screen.open_adjust(player, counter))
         if compact:
-            self.value = Btn("", role="flat", markup=True, base_font=dp(30), min_font=dp(10), tid=f"{base}.value",
-                             on_press=lambda: screen.open_adjust(player, counter))
             self.add_widget(self.value)
             return
         self.add_widget(Btn("−", base_font=dp(28), size_hint_x=None, width=TOUCH, tid=f"{base}.minus",
                             on_press=lambda: screen.adjust(player, counter, -1)))
-        self.value = Btn("", role="flat", markup=True, base_font=dp(36), min_font=dp(10), tid=f"{base}.value",
-                         on_press=lambda: screen.open_adjust(player, counter))
         self.add_widget(self.value)
         self.add_widget(Btn("+", base_font=dp(28), size_hint_x=None, width=TOUCH, tid=f"{base}.plus",
                             on_press=lambda: screen.adjust(player, counter, +1)))
 
-    def show(self, value):
-        label = counter_label(self.counter)
-        self.value.text = f"[size={int(dp(13))}]{label}[/size]\n[b]{value}[/b]"
+    def show(self, value, flash=True):
+        self.value.show(value, flash)
 
 
 class PlayerCard(Panel):
     """One player: name and badge, status line, counters (rows with ± or tiles), routine actions.
 
-    ``compact``: counters as tiles (a tap opens the adjust dialog) when rows
-    with ± buttons would be under 48 px. ``status_row``: the status gets a
-    line of its own; without it the badge shows it.
+    ``compact``: counters as tiles (a tap opens the adjust dialog; ``wide_tiles``: with − and + too)
+    when rows with ± buttons would be under 48 px. ``status_row``: the status gets a line of its
+    own; without it the badge shows it.
     """
 
-    def __init__(self, screen, name, counters, compact, tile_cols, status_row=True, **kw):
+    def __init__(self, screen, name, counters, compact, tile_cols, status_row=True, icons=None, colour=TEXT,
+                 wide_tiles=False, **kw):
         super().__init__(orientation="vertical", padding=dp(4), spacing=dp(3), border_width=2, **kw)
         self.name = name
+        self.colour = colour
         top = BoxLayout(size_hint_y=None, height=NAME_H, spacing=dp(4))
-        self.title = tag(FitLabel(name, base_font=dp(22), min_font=dp(11), bold=True, halign="left"),
+        self.stripe = tag(Panel(bg=colour, size_hint_x=None, width=dp(6)), f"table.{name}.colour")
+        top.add_widget(self.stripe)
+        self.title = tag(FitLabel(name, base_font=dp(22), min_font=dp(11), bold=True, halign="left", color=colour),
                          f"table.{name}.name")
         top.add_widget(self.title)
         self.badge = tag(FitLabel("", base_font=dp(15), min_font=dp(8), size_hint_x=1.3, halign="right",
                                   color=AMBER, wrap=True, **({"font_name": SYMBOL_FONT} if SYMBOL_FONT else {})),
                          f"table.{name}.badge")
         top.add_widget(self.badge)
+        self.mark = tag(FitLabel("", font_name=ICON_FONT, base_font=dp(18), min_font=dp(8), size_hint_x=None,
+                                 width=0, color=AMBER), f"table.{name}.mark")
+        top.add_widget(self.mark)
         self.add_widget(top)
         self.status = tag(FitLabel("", base_font=dp(15), min_font=dp(9), size_hint_y=None, height=STATUS_H,
                                    halign="left", color=MUTED), f"table.{name}.status")
@@ -130,46 +198,62 @@ class PlayerCard(Panel):
         if compact:
             grid = GridLayout(cols=tile_cols, spacing=dp(3))
             for c in counters:
-                row = CounterRow(screen, name, c, compact=True)
+                row = CounterRow(screen, name, c, icon_for(icons, c), compact=not wide_tiles)
                 self.rows[c] = row
                 grid.add_widget(row)
             self.add_widget(grid)
         else:
             for c in counters:
-                row = CounterRow(screen, name, c)
+                row = CounterRow(screen, name, c, icon_for(icons, c))
                 self.rows[c] = row
                 self.add_widget(row)
         self.actions = BoxLayout(size_hint_y=None, height=TOUCH, spacing=dp(3))
         self.add_widget(self.actions)
         self._actions_key = None
         self._screen = screen
+        self._fate = None  # "out" / "winner" last shown: a change of it gets its moment
+        self._seen = False
+        self._rest = None  # the background the card's look wants (a flash fades back to it)
 
-    def show(self, state, player, sv, actions, turn_player):
+    def show(self, state, player, sv, actions, turn_player, flash=True):
         for c, row in self.rows.items():
-            row.show(player["counters"].get(c, ""))
+            row.show(player["counters"].get(c, ""), flash)
         status = sv.get("status", "") or ""
         winner = state["over"] and name_in(self.name, state.get("winners", []))
         if player["out"]:
-            self.bg, self.border = CARD_OUT, (0.25, 0.25, 0.27, 1)
+            bg, self.border = CARD_OUT, (0.25, 0.25, 0.27, 1)
             badge = _("out")
         elif winner:
-            self.bg, self.border = CARD_TURN, GREEN
+            bg, self.border = CARD_TURN, GREEN
             badge = _("winner")
         elif sv.get("alert"):
-            self.bg, self.border = (0.3, 0.12, 0.11, 1), RED
+            bg, self.border = (0.3, 0.12, 0.11, 1), RED
             badge = _("last chance")
         elif turn_player == self.name and not state["over"]:
-            self.bg, self.border = CARD_TURN, AMBER
+            bg, self.border = CARD_TURN, AMBER
             badge = "▶ " + _("turn") if SYMBOL_FONT else _("turn")
         else:
-            self.bg, self.border = CARD, (0.3, 0.33, 0.38, 1)
+            bg, self.border = CARD, (0.3, 0.33, 0.38, 1)
             badge = ""
         if not self.status_row and status and not player["out"] and not winner:
             badge = word(status)  # no line of its own: the badge says it
+        if bg != self._rest:  # a new look (a turn, a last chance): a flash must not end at the old one
+            self.bg = self._rest = self._flash_rest = bg
+        fate = "winner" if winner else ("out" if player["out"] else None)
+        if fate != self._fate:
+            # an elimination or a win gets its moment: the skull or the crown, and the card lit briefly
+            self.mark.text = GLYPHS["crown"] if fate == "winner" else (GLYPHS["skull"] if fate == "out" else "")
+            self.mark.color = AMBER if fate == "winner" else MUTED
+            self.mark.width = dp(24) if fate else 0
+            if flash and self._seen:
+                flash_panel(self, bg, colour=GREEN if fate == "winner" else RED, seconds=1.2)
+            self._fate = fate
+        self._seen = True
         self.badge.text = badge
+        self.badge.size_hint_x = 1.3 if badge else 0.05  # no badge: the name has the whole bar
         self.status.text = word(status)
         self.status.color = RED if sv.get("alert") else MUTED
-        self.title.color = MUTED if player["out"] else TEXT
+        self.title.color = MUTED if player["out"] else self.colour
         key = tuple((a.get("label"), repr(a.get("action"))) for a in actions[:2])
         if key != self._actions_key:
             self._actions_key = key
@@ -185,12 +269,14 @@ class PlayerCard(Panel):
 class InfoButton(ButtonBehavior, Panel):
     """Whose turn and which phase, over the table's counters; a tap adjusts the table's counters."""
 
-    def __init__(self, **kw):
+    def __init__(self, tid="table.info", **kw):
         super().__init__(orientation="vertical", padding=(dp(6), dp(2)), bg=ROLES["flat"], **kw)
-        tag(self, "table.info")
-        self.turn = tag(FitLabel("", base_font=dp(19), min_font=dp(9), bold=True, halign="left"), "table.turn")
+        tag(self, tid)
+        near = tid.endswith(".near")
+        self.turn = tag(FitLabel("", base_font=dp(19), min_font=dp(9), bold=True, halign="left"),
+                        "table.turn.near" if near else "table.turn")
         self.table = tag(FitLabel("", base_font=dp(15), min_font=dp(8), halign="left", color=MUTED),
-                         "table.counters")
+                         "table.counters.near" if near else "table.counters")
         self.add_widget(self.turn)
         self.add_widget(self.table)
 
@@ -198,6 +284,23 @@ class InfoButton(ButtonBehavior, Panel):
         self.turn.text = turn
         self.table.text = table
         self.table.size_hint_y = 0.8 if table else 0.001
+
+
+#: Seat-facing layout (Settings → Layout): for this many players (a card per long side's half at most 3).
+FACING_PLAYERS = (2, 6)
+
+
+def facing_sides(names: list[str]) -> tuple[list[str], list[str]]:
+    """Who sits on the near long side and who on the far one, each as seen on the screen left to right.
+
+    Players are in seat order, clockwise around the table (the pods' order). The first sits at
+    the near side's left end; clockwise from there is the far side, left to right from the
+    screen's view, then the near side from its right end back toward the first.
+    """
+    far_n = len(names) // 2
+    far = names[1:1 + far_n]
+    near = [names[0]] + list(reversed(names[1 + far_n:]))
+    return near, far
 
 
 def name_in(name, names) -> bool:
@@ -219,9 +322,17 @@ class TableScreen(BaseScreen):
                            on_press=lambda: self.app.go("history"))
         for w in (self.undo, self.redo, self.history):
             bar.add_widget(w)
-        self.box.add_widget(bar)
+        self.bar = bar
+        self.bar_slot = BoxLayout(size_hint_y=None, height=HEADER)
+        self.bar_slot.add_widget(bar)
+        self.box.add_widget(self.bar_slot)
         self.cards_box = BoxLayout()
         self.box.add_widget(self.cards_box)
+        # Seat-facing: the far side's cards above the header, turned toward their seats
+        self.far_box = BoxLayout(spacing=GAP)
+        # ... and, for the near side, whose turn in the footer's first place (the header faces the far side)
+        self.near_info = InfoButton(tid="table.info.near", size_hint_x=1.6,
+                                    on_release=lambda *_: self.open_table_counters())
         self.pending = Panel(bg=(0.45, 0.12, 0.1, 1), padding=(dp(8), 0), spacing=GAP)
         self.pending_label = tag(FitLabel("", base_font=dp(18), min_font=dp(9), wrap=True, halign="left"),
                                  "table.pending")
@@ -235,6 +346,7 @@ class TableScreen(BaseScreen):
         self.bottom = BoxLayout(size_hint_y=None, height=TOUCH)
         self.bottom.add_widget(self.footer)
         self.box.add_widget(self.bottom)
+        self.facing = False
         self.cards: dict[str, PlayerCard] = {}
         self._key = None
         self.bind(size=lambda *_: self._relayout())
@@ -251,9 +363,10 @@ class TableScreen(BaseScreen):
         state, rules = table.state, table.rules
         names = table.players
         n = len(names)
+        facing = self.app.settings.seat_facing and FACING_PLAYERS[0] <= n <= FACING_PLAYERS[1]
         cols = n if n <= 4 else math.ceil(n / 2)
-        rows = 1 if n <= 4 else 2
-        avail_h = self.height - HEADER - TOUCH - 2 * GAP - dp(8)
+        rows = 1 if n <= 4 and not facing else 2
+        avail_h = self.height - HEADER - TOUCH - (3 if facing else 2) * GAP - dp(8)
         card_h = (avail_h - (rows - 1) * GAP) / rows
         orders = {name: counter_order(rules, state, name) for name in names}
         most = max((len(v) for v in orders.values()), default=1) or 1
@@ -263,15 +376,47 @@ class TableScreen(BaseScreen):
         compact = not status_row and inner < most * row
         tile_rows = max(1, int((inner + dp(3)) // row))
         tile_cols = max(1, math.ceil(most / tile_rows))
-        grid = GridLayout(cols=cols, rows=rows, spacing=GAP)
+        # A tile wide enough for − value + keeps its buttons (a card alone on its side of the table)
+        per_row = {name: len(side) for side in facing_sides(self.pod_order(table)) for name in side} if facing else {}
+
+        def wide(name):
+            k = per_row.get(name, cols)
+            card_w = (self.width - dp(8) - (k - 1) * GAP) / k
+            return (card_w - dp(8) - (tile_cols - 1) * dp(3)) / tile_cols >= 2 * TOUCH + dp(52)
         self.cards = {}
+        colours = self.colours(table)
         for name in names:
-            card = PlayerCard(self, name, orders[name], compact, tile_cols, status_row)
-            self.cards[name] = card
-            grid.add_widget(card)
+            self.cards[name] = PlayerCard(self, name, orders[name], compact, tile_cols, status_row,
+                                          icons=rules.icons, colour=colours[name], wide_tiles=wide(name))
         self.cards_box.clear_widgets()
-        self.cards_box.add_widget(grid)
+        self.far_box.clear_widgets()
+        self.bar_slot.clear_widgets()
+        self.box.clear_widgets()
+        if self.bar.parent is not None:  # inside the Turned of the last layout
+            self.bar.parent.remove_widget(self.bar)
+        if facing:
+            near, far = facing_sides(self.pod_order(table))
+            for name in far:  # turned toward the far side of the table
+                self.far_box.add_widget(Turned(self.cards[name], 180))
+            row = BoxLayout(spacing=GAP)
+            for name in near:
+                row.add_widget(self.cards[name])
+            self.cards_box.add_widget(row)
+            self.bar_slot.add_widget(Turned(self.bar, 180))
+            for w in (self.far_box, self.bar_slot, self.bottom, self.cards_box):
+                self.box.add_widget(w)
+        else:
+            grid = GridLayout(cols=cols, rows=rows, spacing=GAP)
+            for name in names:
+                grid.add_widget(self.cards[name])
+            self.cards_box.add_widget(grid)
+            self.bar_slot.add_widget(self.bar)
+            for w in (self.bar_slot, self.cards_box, self.bottom):
+                self.box.add_widget(w)
+        self.facing = facing
         self.footer.clear_widgets()
+        if facing:
+            self.footer.add_widget(self.near_info)
         for button in dialogs_for(table.game):
             self.footer.add_widget(Btn(button.label(), role="primary", base_font=dp(18), min_font=dp(10),
                                        tid=f"table.guided.{button.id}",
@@ -286,7 +431,8 @@ class TableScreen(BaseScreen):
         table = snap.table
         if table is None:
             return
-        key = (table.game_id, tuple(table.players), tuple(int(x) for x in self.size))
+        key = (table.game_id, tuple(table.players), tuple(int(x) for x in self.size), self.app.settings.seat_facing,
+               tuple(sorted(self.colours(table).items())), tuple(self.pod_order(table)))
         if key != self._key:
             self._key = key
             self._build_cards(table)
@@ -302,8 +448,10 @@ class TableScreen(BaseScreen):
                 actions = [] if state["over"] else touch_actions(rules, state, p["name"])
             except Exception:
                 sv, actions = {}, []
-            card.show(state, p, sv, actions, turn_player)
+            card.show(state, p, sv, actions, turn_player, flash=self.app.settings.motion)
         self.info.show(turn_words(state), table_words(state))
+        if self.facing:
+            self.near_info.show(turn_words(state), table_words(state))
         self.undo.disabled = not table.can_undo
         self.redo.disabled = not table.can_redo
         pending = state.get("pending") or []

@@ -71,6 +71,7 @@ class BloodyInnRules(BloodyInnBase):
     title = "The Bloody Inn"
     min_players = 1
     max_players = 4
+    icons = {"cash": "money-bill", "checks": "money-check", "round": "moon", "season": "leaf"}
     options_spec = (
         Option("length", "short", _("short or long game (how many traveller cards are removed)"),
                choices=("short", "long")),

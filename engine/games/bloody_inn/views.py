@@ -5,10 +5,18 @@ from typing import Any
 
 from ...fields import Bool, Field, Int, Str
 from ...game import Game
-from ...messages import N_, _, word
+from ...messages import N_, Msg, _, listing, word
 from .annexes import ANNEX_NAMES, discount, unknown_power
 from .rules import CASH_MAX, CHECK, MAX_RANK, wages_due
-from .words import _annex
+from .words import _annex, _peasants
+
+
+def _back(n: int) -> Msg:
+    return N_("{n} back to hand", "{n} back to hand", n)
+
+
+def _lost(n: int) -> Msg:
+    return N_("{n} lost", "{n} lost", n)
 
 
 class BloodyInnViews(Game):
@@ -120,12 +128,15 @@ class BloodyInnViews(Game):
         return self._cost(p, rank, action)[1]
 
     def pod_actions(self, state: dict[str, Any], name: str) -> list[str]:
-        """The menu's other actions, the phase's own first (the night's card actions at night, the
-        welcome in the welcome); every action stays listed (every action is possible from a pod)."""
-        own = {"welcome": ("welcome",), "night": ("kill", "bribe", "bury", "pass", "build"),
-               "morning": ("morning",), "count": ("resolve",)}.get(state["phase"], ())
+        """The menu's other actions: the phase's own first (the night's card actions at night, the
+        welcome in the welcome), then those of no phase (laundering, corrections); another phase's
+        own actions are left out (no "welcome…" at night: the engine would refuse it)."""
+        phases = {"welcome": ("welcome",), "night": ("kill", "bribe", "bury", "pass", "build"),
+                  "morning": ("morning",), "count": ("resolve",)}
+        own = phases.get(state["phase"], ())
+        elsewhere = {n for names in phases.values() for n in names} - set(own)
         every = super().pod_actions(state, name)
-        return [n for n in own if n in every] + [n for n in every if n not in own]
+        return [n for n in own if n in every] + [n for n in every if n not in own and n not in elsewhere]
 
     def seat_actions(self, state: dict[str, Any], name: str) -> list[dict[str, Any]]:
         if state["over"]:
@@ -200,9 +211,13 @@ class BloodyInnViews(Game):
     def _night(self, state: dict[str, Any], p: dict[str, Any]) -> list[dict[str, Any]]:
         """A night turn's offers, the likeliest first: a burial when a corpse waits and the hand can
         pay («Enterrar un cadáver»), peasants from the bistro when the hand is empty, else passing;
-        then laundering, a kill and a bribe with every choice asked, the bistro, a kill and a bribe per
-        rank (the rank is on the card: only the room is asked, and what the hand leaves open), the
-        build, a peasant killed in the bistro."""
+        then laundering, a kill and a bribe with every choice asked, the bistro's peasants, a kill
+        and a bribe per rank paid the usual way (the rank is on the card: only the room is asked),
+        the other ways the hand could pay a kill (a traveller back to hand, a traveller played
+        instead of a peasant), a peasant killed in the bistro, the other ways to pay a bribe, the
+        build with a power, and last (up from the first offer: the offers wrap) a build per rank,
+        each way to pay it (only the annex's name is asked). No card action asks more than its
+        room or name."""
         name = p["name"]
         me = {"action": "pass", "player": name}
         passes = [{"label": word("label", "pass"), "action": dict(me)}]
@@ -218,20 +233,25 @@ class BloodyInnViews(Game):
                      "action": {"action": "bribe", "player": name, "bistro": n}}
                     for n in (2, 1) if bistro >= n]
         rooms = [r for r in state["inn"]["rooms"] if r["guest"]]
-        kills: list[dict[str, Any]] = []
-        bribes: list[dict[str, Any]] = []
-        if rooms:
-            start = self._likely_room(state, name)
-            reach = p["hand"] + (MAX_RANK if unknown_power(p) else 0)
+        # per verb and rank: the usual way to pay, and every other way the hand could pay
+        firsts: dict[str, list[dict[str, Any]]] = {"kill": [], "bribe": [], "build": []}
+        others: dict[str, list[dict[str, Any]]] = {"kill": [], "bribe": [], "build": []}
+        every: dict[str, list[dict[str, Any]]] = {"kill": [], "bribe": [], "build": []}
+        verbs = (("kill", "bribe") if rooms else ()) + (("build",) if self._builder(p) else ())
+        start = self._likely_room(state, name) if rooms else None
+        for verb in verbs:
             for rank in range(MAX_RANK + 1):
-                for verb, into in (("kill", kills), ("bribe", bribes)):
-                    if rank - discount(p, verb) > reach:
-                        continue
-                    given, ask = self._cost(p, rank, verb)
-                    label = (_("kill a rank-{rank} guest", rank=rank) if verb == "kill" else
-                             _("bribe a rank-{rank} guest", rank=rank))
-                    into.append({"label": label, "ask": ["room"] + ask,
-                                 "action": {"action": verb, "player": name, "room": start, "rank": rank, **given}})
+                ways = self.ways_to_pay(p, rank, verb)
+                for i, (given, cards) in enumerate(ways):
+                    label = self._way_label(verb, rank, cards if len(ways) > 1 else None)
+                    if verb == "build":
+                        offer = {"label": label, "ask": ["name"],
+                                 "action": {"action": "build", "player": name, "rank": rank, **given}}
+                    else:
+                        offer = {"label": label, "ask": ["room"],
+                                 "action": {"action": verb, "player": name, "room": start, "rank": rank, **given}}
+                    (others if i else firsts)[verb].append(offer)
+                    every[verb].append(offer)
         out: list[dict[str, Any]] = []
         if burials:
             out += burials + passes
@@ -240,29 +260,94 @@ class BloodyInnViews(Game):
             peasants = []
         else:
             out += passes
-        if rooms:  # the full entry: any rank, every cost choice (a traveller played instead of a peasant)
+        if rooms:  # the full entry: any rank, every cost choice asked
             first = {"action": "kill", "player": name, "room": rooms[0]["room"]}
             out += [{"label": word("label", "kill a guest"), "action": first,
                      "ask": ["room", "rank"] + self._cost_asks(p, None, "kill")},
                     {"label": word("label", "bribe a guest"), "action": {**first, "action": "bribe"},
                      "ask": ["room", "rank"] + self._cost_asks(p, None, "bribe")}]
-        out += peasants + kills + bribes
-        travellers = p["hand"] - p["peasants"]
-        if travellers - min(p.get("police", 0), travellers) > 0:
-            # per rank, like the kills: the annex's name and what the hand leaves open (its power, if
-            # any, with the full entry below)
-            for rank in range(MAX_RANK + 1):
-                if rank - discount(p, "build") > p["hand"] - 1 + (MAX_RANK if unknown_power(p) else 0):
-                    continue
-                given, ask = self._cost(p, rank, "build")
-                out.append({"label": _("build a rank-{rank} annex", rank=rank), "ask": ["name"] + ask,
-                            "action": {"action": "build", "player": name, "rank": rank, **given}})
-            out.append({"label": word("label", "build an annex"), "action": {"action": "build", "player": name},
-                        "ask": ["rank", "name", "effect"] + self._cost_asks(p, None, "build")})
+        # Down from the first offer: the usual kills and bribes, then the kills' other ways, a peasant
+        # killed in the bistro, the bribes' other ways; up from it (the offers wrap): the builds, each
+        # rank's usual way then its others, and the build with a power
+        out += peasants + firsts["kill"] + firsts["bribe"] + others["kill"]
         if bistro:
             out.append({"label": word("label", "kill: bistro"),
                         "action": {"action": "kill", "player": name, "bistro": True}})
-        return out
+        out += others["bribe"]
+        if "build" in verbs:  # an annex with a power the device applies: the full entry
+            out.append({"label": word("label", "build an annex"), "action": {"action": "build", "player": name},
+                        "ask": ["rank", "name", "effect"] + self._cost_asks(p, None, "build")})
+        return out + every["build"]
+
+    @staticmethod
+    def _builder(p: dict[str, Any]) -> bool:
+        """Whether the hand holds a traveller who may become an annex (not a peasant, not police)."""
+        travellers: int = p["hand"] - p["peasants"]
+        police: int = p.get("police", 0)
+        return travellers - min(police, travellers) > 0
+
+    @staticmethod
+    def ways_to_pay(p: dict[str, Any], rank: int, action: str) -> list[tuple[dict[str, Any], str]]:
+        """Each way the hand can pay a rank-``rank`` card action, the usual first: the cards played
+        (the rank less the discounts) split into peasants (to the bistro), travellers back to hand
+        (the aptitude) and travellers lost («recuperas todas las cartas que hayas jugado que tengan
+        aptitud …; pierde las otras cartas»). The usual way spends peasants first, the most the
+        hand holds, and a traveller played besides is lost (what the rules say of a card without
+        the action's aptitude, and the engine's default: kept 0). Police officers are never back
+        (no aptitude); a build's annex is a traveller of its own. Each way is the action's
+        ``peasants`` and ``kept`` (none when the hand pays one way only: the engine fills them) and
+        its cards in a few signs: "p" a peasant, "↩" a traveller back, "×" one lost."""
+        peasants = p["peasants"]
+        travellers = p["hand"] - peasants - (1 if action == "build" else 0)
+        free = travellers - min(p.get("police", 0), travellers)  # travellers who may come back
+        played = max(0, rank - discount(p, action))  # the engine's default (the menu's entry says fewer)
+        if played > peasants + travellers:
+            return []
+        if played == 0:
+            return [({}, "")]
+        ways: list[tuple[dict[str, Any], str]] = []
+        for np in range(min(played, peasants), max(0, played - travellers) - 1, -1):
+            for back in range(0, min(played - np, max(free, 0)) + 1):
+                cards = "p" * np + "↩" * back + "×" * (played - np - back)
+                ways.append(({"peasants": np, "kept": back}, cards))
+        if len(ways) == 1:
+            return [({}, ways[0][1])]
+        return ways
+
+    #: The touchscreen's burial: its prompts (the game's words, with their Spanish in the game's catalog)
+    CORPSE_PROMPT = _("the corpse:")
+    CARDS_PROMPT = _("the cards played:")
+
+    @staticmethod
+    def corpse_words(corpse: dict[str, Any]) -> Msg:
+        """A corpse as a player tells it apart: "rank 2, 18F"."""
+        return _("rank {rank}, {money}F", rank=corpse["rank"], money=corpse["money"])
+
+    @staticmethod
+    def way_signs(cards: str) -> Msg:
+        """A way to pay in its signs, the peasant's letter in the table's language ("p↩", "c↩")."""
+        return listing([word("card", "p") if c == "p" else c for c in cards], "")
+
+    @staticmethod
+    def way_words(cards: str) -> Msg:
+        """A way to pay in words, for the touchscreen: "1 peasant, 1 back to hand"."""
+        parts: list[Msg] = []
+        for sign, say in (("p", _peasants), ("↩", _back), ("×", _lost)):
+            if cards.count(sign):
+                parts.append(say(cards.count(sign)))
+        return listing(parts) if parts else _("no card")
+
+    @staticmethod
+    def _way_label(verb: str, rank: int, cards: str | None) -> Msg:
+        """"kill a rank-2 guest" when the hand pays one way; "kill 2: p↩" (a peasant, a traveller back)
+        when it could pay several: short enough for the pod's bar to show every sign."""
+        if cards is None:
+            return {"kill": _("kill a rank-{rank} guest", rank=rank), "bribe": _("bribe a rank-{rank} guest", rank=rank),
+                    "build": _("build a rank-{rank} annex", rank=rank)}[verb]
+        signs = BloodyInnViews.way_signs(cards)
+        return {"kill": _("kill {rank}: {cards}", rank=rank, cards=signs),
+                "bribe": _("bribe {rank}: {cards}", rank=rank, cards=signs),
+                "build": _("build {rank}: {cards}", rank=rank, cards=signs)}[verb]
 
     @staticmethod
     def _likely_room(state: dict[str, Any], name: str) -> int:

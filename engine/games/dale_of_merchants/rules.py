@@ -117,12 +117,16 @@ class DaleOfMerchantsRules(Game):
     title = "Dale of Merchants"
     min_players = 2
     max_players = 4
+    icons = {"stall": "store", "hand": "hand", "deck": "layer-group", "discard": "trash", "actions": "bolt",
+             "market_deck": "box-archive", "market_discard": "recycle"}
     options_spec = (
         Option("decks", [], _("the animal decks in play: players + 1 names from the box; empty (default): "
                "choose or draw them at random with the draw_decks action"), kind=list, check=_check_names,
                pick_from="box"),
         Option("box", list(BASE_DECKS), _("the animal decks you own; draw_decks picks from these"),
                kind=list, check=_check_names),
+        Option("say_clean_up", False, _("true: the pods' and the touchscreen's actions never clean up by "
+               "themselves; the player says end turn after the turn's last action (for tables that prefer to)")),
         Option("market_cards_per_deck", 11, _("cards each animal deck in play adds to the market deck: "
                "its cards valued 2–5 (15 cards less the four valued 1 in the base box)"), lo=1, hi=60),
     )
@@ -170,14 +174,19 @@ class DaleOfMerchantsRules(Game):
         state["decks"] = list(self.options["decks"])
         # Index = slot = surcharge; Preparar 3 deals the market right to left.
         state["market"] = [{"card": slot < dealt, "value": None} for slot in range(MARKET_SLOTS)]
+        # "taken": the values of the market cards the player took into the hand this turn.
         # "played": where each technique card played this turn goes once its effects are resolved
         # (Acción técnica: "La carta de técnica jugada va a la pila de descartes después de que se
         # hayan resuelto sus efectos"); "techniques"/"bonuses": techniques played, bonus actions granted.
         state["turn"] = {"player": self.players[0], "number": 1, "actions_taken": 0, "played": [],
-                         "techniques": 0, "bonuses": 0}
+                         "techniques": 0, "bonuses": 0, "taken": []}
         state["payment_check"] = None
         for p in state["players"]:
             p["stacks"] = []
+            # The values above 1 of the cards the device saw this player gain (bought, taken from the
+            # market) and not leave (built into a stack): the pod offers payments made of these and
+            # junk. Cards thrown away or taken by a card effect are not followed.
+            p["known"] = []
 
     # -- helpers ---------------------------------------------------------------
     @staticmethod
@@ -298,11 +307,15 @@ class DaleOfMerchantsRules(Game):
             t.event(N_("new market card at {slots}: enter its value (set_market)",
                        "new market cards at {slots}: enter their values (set_market)", len(new),
                        slots=listing(where(s) for s in sorted(new, reverse=True))))
+        # The referee's answer was about this turn's purchase: the market slides and the next player
+        # buys from another hand.
+        t.state["payment_check"] = None
         turn = t.state["turn"]
         turn["player"] = t.next_in_game(who)
         turn["number"] += 1
         turn["actions_taken"] = 0
         turn["techniques"] = turn["bonuses"] = 0
+        turn["taken"] = []
         t.set(None, "actions", 1)
 
     def _then_clean_up(self, t: Txn, a: Args, who: str) -> None:
@@ -320,6 +333,23 @@ class DaleOfMerchantsRules(Game):
                                   'is turned up ("new_value")', action=a.name, number=STALL_STACKS))
             return
         self._clean_up(t, who, HAND_SIZE, new_value)
+
+    @staticmethod
+    def _gain(t: Txn, who: str, value: int | None) -> None:
+        """A card of ``value`` joins ``who``'s cards (bought or taken): remembered when above 1."""
+        if value is not None and value > 1:
+            p = t.player(who)
+            p["known"] = sorted(p.get("known", []) + [value], reverse=True)
+
+    @staticmethod
+    def _lose(t: Txn, who: str, values: list[int]) -> None:
+        """Cards of these ``values`` leave ``who``'s cards (built into a stack)."""
+        p = t.player(who)
+        known = list(p.get("known", []))
+        for v in values:
+            if v in known:
+                known.remove(v)
+        p["known"] = known
 
     @staticmethod
     def _need_in_hand(t: Txn, who: str, count: int, why: str) -> None:
@@ -523,6 +553,7 @@ class DaleOfMerchantsRules(Game):
         t.add(who, "hand", 1 - len(paid))
         t.add(who, "discard", len(paid))
         t.state["market"][slot] = {"card": False, "value": None}
+        self._gain(t, who, value)
         t.event(_("{who} buys the {value} at {where}: {why}", who=who, value=value, where=where(slot), why=why))
         self._then_clean_up(t, a, who)
 
@@ -566,8 +597,19 @@ class DaleOfMerchantsRules(Game):
         slot = self._slot(t, a)
         assert slot is not None
         to = a.str("to", "hand", choices=("hand", "discard", "deck", "market_discard"))
-        self._market_cell(t, slot)
+        self._take_card(t, who, slot, to)
+
+    def _take_card(self, t: Txn, who: str, slot: int, to: str) -> None:
+        """The market card in ``slot`` goes to ``who``'s ``to`` pile (or the market discard)."""
+        value = self._market_cell(t, slot)["value"]
         t.state["market"][slot] = {"card": False, "value": None}
+        if to != "market_discard":
+            self._gain(t, who, value)
+        turn = t.state["turn"]
+        if to == "hand" and who == turn["player"] and value is not None:
+            # The values of the market cards the player took into the hand this turn (the pod offers
+            # the stack they most likely go into first).
+            turn["taken"] = turn.get("taken", []) + [value]
         if to == "market_discard":
             t.add(None, "market_discard", 1)
             t.event(_("the card at {where} goes to the market discard pile", where=where(slot)))
@@ -580,16 +622,24 @@ class DaleOfMerchantsRules(Game):
         Player("player", required=False),
         Bool("bonus"),
         Str("to", default="discard", choices=tuple(PLAYED_TO)),
+        Int("take", required=False, lo=1, hi=5),
+        Int("draw", required=False, lo=1),
     ))
     def _technique(self, t: Txn, a: Args) -> None:
         """Technique action: play a technique card from hand. "bonus": true when it shows the
         bonus-action icon (one more action this turn, chaining). The card goes to the discard pile
         once its effects are resolved (at the next action or the clean-up); "to": "away" when the
-        card says to throw it away: it goes to the market discard."""
+        card says to throw it away: it goes to the market discard. Its usual effects in the same
+        line: "take", the market card at that position (1–5 from the left) goes to the hand (as
+        ``take``); "draw", the player draws that many cards (as ``draw``); both: in that order."""
         who = self._active(t, a)
         bonus = a.bool("bonus", False)
         to = a.str("to", "discard", choices=tuple(PLAYED_TO))
+        take = a.int("take", None, lo=1, hi=MARKET_SLOTS)
+        draw = a.int("draw", None, lo=1)
         self._check_action_left(t, who)
+        if take is not None:
+            self._market_cell(t, position_slot(take))
         self._need_in_hand(t, who, 1, "to play")
         self._spend_action(t, who)
         t.add(who, "hand", -1)
@@ -603,6 +653,11 @@ class DaleOfMerchantsRules(Game):
                        "{who} plays a technique with a bonus action: {n} actions left", t.get(None, "actions"), who=who))
         else:
             t.event(_("{who} plays a technique", who=who))
+        if take is not None:
+            self._take_card(t, who, position_slot(take), "hand")
+        if draw is not None:
+            drawn, _junk = self._draw(t, who, draw, junk=False)
+            t.event(_("{who} draws {drawn}", who=who, drawn=drawn))
 
     @action("stall", fields=(
         Player("player", required=False),
@@ -634,6 +689,7 @@ class DaleOfMerchantsRules(Game):
         self._spend_action(t, who)
         t.add(who, "hand", -len(values))
         t.player(who)["stacks"].append({"set": sets[0], "values": list(values)})
+        self._lose(t, who, list(values))
         t.add(who, "stall", 1)
         t.event(_("{who} builds stack {number}: {deck} {values}", who=who, number=number, deck=word("deck", sets[0]),
                   values=_sum_words(values)))

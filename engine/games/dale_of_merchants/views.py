@@ -6,7 +6,7 @@ from typing import Any
 from ...fields import Field, Int, Ints, Str
 from ...game import Game
 from ...messages import N_, _, word
-from .rules import MARKET_SLOTS, STARTING_DECK, slot_position, slot_price
+from .rules import MARKET_SLOTS, STARTING_DECK, payment_verdict, slot_position, slot_price
 
 #: The highest value printed on a base-box card.
 TOP_PRINTED = 5
@@ -14,6 +14,51 @@ TOP_PRINTED = 5
 NEW_CARD_START = 2
 #: The most cards a stack is offered with by its values; other stacks are entered value by value.
 SHAPE_CARDS = 3
+#: The most cards a technique's "draw" is offered with in one line.
+TECHNIQUE_DRAWS = 2
+
+
+def hand_payments(price: int, hand: int, known: list[int]) -> list[list[int]]:
+    """The payments of ``price`` a hand of ``hand`` cards can make, as far as the device knows the
+    player's cards: junk and 1s (as many as the hand holds) and the ``known`` values above 1; only
+    those the overpay rule accepts (Acción de mercado, Nota). The lowest cards first: junk before
+    a 2, a 2 before a 3 (a player keeps the high cards), so all junk leads when the hand can."""
+    valid = [paid for paid in _combos(known, hand) if payment_verdict(price, paid)[0]]
+    return sorted(valid, key=lambda paid: (sum(1 for v in paid if v > 1), sum(paid) - price, paid))
+
+
+def doubtful_payments(price: int, hand: int, known: list[int]) -> list[list[int]]:
+    """The payments of ``price`` a player may ask the referee about: the overpays the rule accepts
+    with cards each below the price (a surplus smaller than every card used, "dos cuatros ... con una
+    tarjeta de cinco en la mano"; one card above the price needs no asking)
+    and an exact payment of cards above 1 with one more junk (refused: "no puede usar tarjetas
+    adicionales")."""
+    over = [paid for paid in _combos(known, hand)
+            if sum(paid) > price and max(paid) < price and payment_verdict(price, paid)[0]]
+    extra = [paid + [1] for paid in _combos(known, hand - 1) if sum(paid) == price and min(paid) > 1]
+    return sorted(over + extra)
+
+
+def _combos(known: list[int], most: int) -> list[list[int]]:
+    """Every set of at most ``most`` cards from 1s (``most`` of them) and the ``known`` values,
+    each highest first; in order, the lowest cards first."""
+    pool = sorted(set(known) | {1}, reverse=True)
+    have = {v: known.count(v) for v in pool}
+    have[1] = most + known.count(1)
+    out: list[list[int]] = []
+
+    def grow(i: int, cards: list[int]) -> None:
+        if cards:
+            out.append(cards)
+        if len(cards) == most:
+            return
+        for j in range(i, len(pool)):
+            v = pool[j]
+            if cards.count(v) < have[v]:
+                grow(j, cards + [v])
+
+    grow(0, [])
+    return sorted(out)
 
 
 def stack_shapes(number: int) -> list[list[int]]:
@@ -111,12 +156,16 @@ class DaleOfMerchantsViews(Game):
         player's own choices to "ask".
 
         Every seat: a market card's value the moment it is turned up (the opening deal's five as one
-        list). The player whose turn it is: a buy per market card (named by its place from the left
-        and its price; cheapest first; "ask": the values paid, starting with junk as far as the hand
-        goes, or with the payment the referee just accepted for that price), the next stall stack by
-        its cards' values ("stack 4: 3+1"; "ask": its set), the next stack of other cards ("ask": its
-        values and set), after a technique its usual effects (take a market card, draw), technique,
-        technique with its bonus action, discard ("ask": how many); end turn once an action is taken,
+        list). The player whose turn it is, most likely first: the cheapest card's buy paid with junk
+        as far as the hand goes (after a technique: the next stack first), the next stall stack as
+        one card of its number of the last stack's set, the technique's usual effects (take a market
+        card, draw), each other card's likeliest buy, the stack of the other sets and by its other
+        likely values ("stack 4: 3+1"; "ask": its set), every other payment the hand can make as far
+        as the device knows the player's cards ("buy 4: 4+2"; ``hand_payments``), each card
+        with the values paid to enter ("ask": paid), the payments a player may ask the referee about
+        ("pay 4: 5+1?", a note), a technique with its bonus action and its effect in one line
+        ("tech +1: take 4"), technique, technique +1, and discard ("ask": how many; last: one press
+        up from the first offer); end turn once an action is taken,
         and the bonus action of a technique entered without it. The turn's last action cleans up by
         itself ("clean_up"), as "end turn" would, and when the clean-up turns up one market card its
         value is the action's last step ("new_value"): the card is read as it is turned up.
@@ -139,24 +188,31 @@ class DaleOfMerchantsViews(Game):
 
         def then(emptied: int) -> tuple[dict[str, Any], list[str]]:
             """The last action's clean-up, and the new card's value when it turns up exactly one."""
-            if not last:
+            if not last or self.options["say_clean_up"]:
                 return {}, []
             if self._turned_up(state, empty + emptied) == 1:
                 return {"clean_up": True, "new_value": NEW_CARD_START}, ["new_value"]
             return {"clean_up": True}, []
 
         if actions and hand:
-            buys = self._buys(state, name, hand, then(1))
-            stacks = self._stacks(state, p, hand, then(0))
+            asked_about, primary, others, generic, checks = self._buys(state, p, hand, then(1))
+            sets, shapes = self._stacks(state, p, hand, then(0))
             effects = self._effects(state, name) if turn["played"] else []
             done, asked = then(0)
-            items += buys[:1] + stacks[:1] + effects + buys[1:] + stacks[1:] + [
-                {"label": word("label", "technique"), "action": {"action": "technique", "player": name}},
-                {"label": word("label", "technique +1"),
-                 "action": {"action": "technique", "player": name, "bonus": True}},
-                {"label": word("label", "discard"), "ask": ["count"] + asked,
-                 "action": {"action": "inventory", "player": name, "count": 1, **done}},
-            ]
+            # After a card taken from the market (a technique's effect), the bonus action most likely
+            # builds with it: the stacks (one per set) first.
+            took = bool(turn["played"] and turn.get("taken"))
+            first = sets + primary[:1] if took else primary[:1] + sets[:1]
+            rest = [] if took else sets[1:]
+            # The last offers are one press up from the first: discard last, the techniques before it.
+            items += asked_about + first + effects + primary[1:] + rest + shapes + others + generic + checks + \
+                self._techniques(state, name, hand) + [
+                    {"label": word("label", "technique"), "action": {"action": "technique", "player": name}},
+                    {"label": word("label", "technique +1"),
+                     "action": {"action": "technique", "player": name, "bonus": True}},
+                    {"label": word("label", "discard"), "ask": ["count"] + asked,
+                     "action": {"action": "inventory", "player": name, "count": 1, **done}},
+                ]
         elif actions:
             done, asked = then(0)
             items.append({"label": word("label", "pass"), **({"ask": asked} if asked else {}),
@@ -196,40 +252,98 @@ class DaleOfMerchantsViews(Game):
                  "action": {"action": "set_market", "slot": unknown[0], "value": 2}}]
 
     @staticmethod
-    def _buys(state: dict[str, Any], name: str, hand: int,
-              then: tuple[dict[str, Any], list[str]]) -> list[dict[str, Any]]:
-        """A buy per market card, cheapest first (the rightmost on a tie), named by its place from the
-        left and its price, paid with junk (1s) as far as the hand goes, or with the payment the
-        referee just accepted for that price (check_payment)."""
+    def _buys(state: dict[str, Any], p: dict[str, Any], hand: int, then: tuple[dict[str, Any], list[str]]
+              ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]],
+                         list[dict[str, Any]]]:
+        """The buys, cheapest card first (the rightmost on a tie), each named by its place from the left,
+        its price and the values paid (asking nothing but the card the clean-up turns up): each card's
+        likeliest payment (junk as far as the hand goes, else the lowest cards the device knows the
+        player owns, or the payment the referee just accepted for that price), the card's other
+        payments, then each card with the values paid to enter ("ask": paid), and the payment checks
+        a player may ask about (check_payment, a note). After a payment check, the cards of the price
+        asked about come first, with all their payments: the player is about to buy one of them."""
         done, asked = then
+        name, known = p["name"], list(p.get("known", []))
         check = state["payment_check"]
         cards = sorted((slot_price(slot, c["value"]), slot) for slot, c in enumerate(state["market"])
                        if c["card"] and c["value"] is not None)
-        out = []
+        primary: list[dict[str, Any]] = []
+        ranked: list[list[dict[str, Any]]] = []  # each card's other payments, in order
+        asked_about: list[dict[str, Any]] = []
+        generic: list[dict[str, Any]] = []
+        checks: list[dict[str, Any]] = []
         for price, slot in cards:
-            paid = [1] * max(1, min(price, hand))
+            position = slot_position(slot)
+            payments = hand_payments(price, hand, known)
             if check and check["ok"] and check["price"] == price and len(check["paid"]) <= hand:
-                paid = list(check["paid"])
-            out.append({"label": _("buy card {position}: {price}", position=slot_position(slot), price=price),
-                        "ask": ["paid"] + asked,
-                        "action": {"action": "buy", "player": name, "slot": slot, "paid": paid, **done}})
-        return out
+                accepted = list(check["paid"])
+                payments = [accepted] + [x for x in payments if x != accepted]
+            offers = []
+            for paid in payments:
+                offers.append({
+                    "label": _("buy {position}: {paid}", position=position,
+                               paid="+".join(map(str, paid))),
+                    **({"ask": asked} if asked else {}),
+                    "action": {"action": "buy", "player": name, "slot": slot, "paid": paid, **done}})
+            if check and check["price"] == price:
+                asked_about += offers  # the card the player just asked the referee about: all its payments first
+            else:
+                primary += offers[:1]
+                ranked.append(offers[1:])
+            if not payments:  # the known cards cannot pay it: the values paid are entered
+                generic.append({"label": _("buy card {position}: {price}", position=position, price=price),
+                                "ask": ["paid"] + asked,
+                                "action": {"action": "buy", "player": name, "slot": slot,
+                                           "paid": [1] * max(1, min(price, hand)), **done}})
+            checks += [{"label": _("pay {position}: {paid}?", position=position,
+                                   paid="+".join(map(str, paid))),
+                        "action": {"action": "check_payment", "slot": slot, "paid": paid}}
+                       for paid in doubtful_payments(price, hand, known)]
+        # The other payments, each card's second likeliest first (cheapest card first), then the third...
+        others = [card[rank] for rank in range(max(map(len, ranked), default=0)) for card in ranked if rank < len(card)]
+        return asked_about, primary, others, generic, checks
 
     def _stacks(self, state: dict[str, Any], p: dict[str, Any], hand: int,
-                then: tuple[dict[str, Any], list[str]]) -> list[dict[str, Any]]:
-        """The next stall stack by its cards' values ("stack 4: 3+1", a single card first; "ask": its
-        set, starting at the set of the player's last stack), then the same stack of other cards
-        ("ask": its values and set)."""
+                then: tuple[dict[str, Any], list[str]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """The next stall stack: as a single card of its number (a 5 and the rest above 5) of each set
+        in play, the set of the player's last stack first ("stack 4: 4 pandas", asking nothing but
+        the card the clean-up turns up); then by its other likely values ("stack 4: 3+1"; "ask": its
+        set, starting at the last stack's), then of other cards ("ask": its values and set)."""
         done, asked = then
         number = p["counters"]["stall"] + 1
         likely = self._likely_stack(state, p)
+        decks = [likely["set"]] + [d for d in state["decks"] if d != likely["set"]]
+        shapes = [values for values in stack_shapes(number) if len(values) <= hand]
+        # A card taken from the market this turn most likely goes into the stack: its shapes first.
+        taken = state["turn"].get("taken", [])
+        shapes.sort(key=lambda values: not any(v in values for v in taken))
+        sets = [{"label": _("stack {number}: {values} {deck}", number=number, values="+".join(map(str, first)),
+                            deck=word("deck", deck)),
+                 **({"ask": asked} if asked else {}),
+                 "action": {"action": "stall", "player": p["name"], "values": first, "set": deck, **done}}
+                for first in shapes[:1] for deck in decks]
         out = [{"label": _("stack {number}: {values}", number=number, values="+".join(map(str, values))),
                 "ask": ["set"] + asked,
                 "action": {"action": "stall", "player": p["name"], "values": values, "set": likely["set"], **done}}
-               for values in stack_shapes(number) if len(values) <= hand]
+               for values in shapes[1:]]
         out.append({"label": _("stack {number}", number=number), "ask": ["values", "set"] + asked,
                     "action": {"action": "stall", "player": p["name"], **likely, **done}})
-        return out
+        return sets, out
+
+    @staticmethod
+    def _techniques(state: dict[str, Any], name: str, hand: int) -> list[dict[str, Any]]:
+        """A technique with the bonus-action icon and its usual effect in one line (Acción técnica: the
+        effects, then the bonus action): a market card taken into the hand, by its place from the
+        left; cards drawn."""
+        if hand < 1:
+            return []
+        takes = [{"label": _("tech +1: take {position}", position=slot_position(slot)),
+                  "action": {"action": "technique", "player": name, "bonus": True, "take": slot_position(slot)}}
+                 for slot in reversed(range(MARKET_SLOTS)) if state["market"][slot]["card"]]
+        draws = [{"label": _("tech +1: draw {n}", n=n),
+                  "action": {"action": "technique", "player": name, "bonus": True, "draw": n}}
+                 for n in range(1, TECHNIQUE_DRAWS + 1)]
+        return draws + takes  # the takes nearer the end (one held press up), the leftmost card furthest
 
     @staticmethod
     def _effects(state: dict[str, Any], name: str) -> list[dict[str, Any]]:
@@ -243,9 +357,11 @@ class DaleOfMerchantsViews(Game):
 
     @staticmethod
     def _likely_stack(state: dict[str, Any], p: dict[str, Any]) -> dict[str, Any]:
-        """The next stack as one card of its number (a 5 and the rest above 5), of the set of the
-        player's last stack (else the first deck in play)."""
+        """The next stack as one card of its number (a 5 and the rest above 5), of the set the player
+        has built most stacks of (on a tie the latest; else the first deck in play): a player collects
+        one animal set."""
         number = p["counters"]["stall"] + 1
-        last = next((s["set"] for s in reversed(p["stacks"]) if s is not None), None)
+        built = [s["set"] for s in p["stacks"] if s is not None and s["set"] in state["decks"]]
+        likely = max(reversed(built), key=built.count) if built else state["decks"][0]
         values = [number] if number <= TOP_PRINTED else [TOP_PRINTED, number - TOP_PRINTED]
-        return {"values": values, "set": last if last in state["decks"] else state["decks"][0]}
+        return {"values": values, "set": likely}

@@ -5,7 +5,7 @@ from typing import Any
 
 from ...errors import RuleError, SetupError
 from ...fields import Bool, Int, Ints, Player, Raw, Str
-from ...game import Game, Rng, action
+from ...game import ActionInfo, Game, Rng, action
 from ...messages import N_, Msg, _, listing, word
 from ...spec import Counter, Option
 from ...state import Args, Txn
@@ -24,6 +24,8 @@ LOCATIONS = ("dragon", "treasure_hall", "other")
 ICONS = ("pass", "again")
 #: The treasure deck (rulebook "Componentes": 38 cartas de tesoro).
 TREASURE_CARDS = 38
+#: The moves that start the game: the hands not entered by then were dealt all the same (values unknown).
+CLOSE_THE_DEAL = frozenset({"power", "charge", "hide", "cry", "pass", "again", "talisman", "play"})
 
 
 def _check_first(value: Any) -> None:
@@ -62,6 +64,7 @@ class DragonRunRules(Game):
     title = "Dragon Run"
     min_players = 2
     max_players = 5
+    icons = {"wounds": "heart-crack", "treasure": "gem", "talismans": "ankh", "temper": "fire", "dungeon": "dungeon"}
     options_spec = (
         Option("first", "", _("the bravest player, who starts (default: the first listed)"), check=_check_first,
                role="starter"),
@@ -107,7 +110,10 @@ class DragonRunRules(Game):
         for p in state["players"]:
             cards = sorted(hands.get(p["name"], []), reverse=True)
             p.update({"cards": cards, "highest": cards[0] if cards else 0, "talismans": [],
-                      "power": "ready", "character": characters.get(p["name"])})
+                      "power": "ready", "character": characters.get(p["name"]),
+                      # Cards in hand whose values the device does not know yet (a deal or a draw entered
+                      # without them), and what the player says of them at the final count.
+                      "unknown": 0, "unknown_worth": None, "said_highest": None})
             p["counters"]["treasure"] = sum(cards)
         to_deal = [name for name in self.players if name not in hands]
         state["to_deal"] = to_deal
@@ -117,6 +123,11 @@ class DragonRunRules(Game):
         state["discard"] = {"treasure_hall": False, "other": 0}
         state["last_roll"] = None
         state["dragon_won"] = False
+        # The survivors whose count the device still needs at the end (their hand's total, or for a tie
+        # their highest card): only when it holds cards whose values it does not know. "asking": which of the
+        # two the device asks now (None, "total" or "highest"; kept out of the public view).
+        state["to_count"] = []
+        state["asking"] = None
         # The treasure deck counted from the deal (rulebook "Preparar": «distribuye 4 a cada jugador»):
         # cards, not values; the values are in the hands.
         state["treasure_deck"] = {"deck": TREASURE_CARDS - HAND_SIZE * len(self.players), "discard": 0}
@@ -126,25 +137,42 @@ class DragonRunRules(Game):
     def _set_cards(t: Txn, name: str, cards: list[int]) -> None:
         p = t.player(name)
         p["cards"] = sorted(cards, reverse=True)
-        p["highest"] = p["cards"][0] if p["cards"] else 0
-        t.set(name, "treasure", sum(cards))
+        p["highest"] = _highest_range(p)[0]
+        t.set(name, "treasure", sum(cards) + (p["unknown_worth"] or 0))
 
     def _take_cards(self, t: Txn, name: str, values: list[int]) -> None:
-        """Remove cards of these values from ``name``'s hand, or refuse naming what is missing."""
-        hand = list(t.player(name)["cards"])
+        """Remove cards of these values from ``name``'s hand, or refuse naming what is missing.
+
+        A value the device does not see among the known cards is one of the cards whose values it does
+        not know (when the hand has any): the card leaves the hand, and its value with it.
+        """
+        p = t.player(name)
+        hand = list(p["cards"])
+        unknown = p["unknown"]
         for v in values:
-            if v not in hand:
-                held = t.player(name)["cards"]
-                if not held:
-                    raise RuleError(_("{name} holds no more treasure cards worth {value} (cards: none)",
-                                      name=name, value=v))
-                raise RuleError(_("{name} holds no more treasure cards worth {value} (cards: {held})", name=name,
-                                  value=v, held=", ".join(map(str, held))))
-            hand.remove(v)
+            if v in hand:
+                hand.remove(v)
+                continue
+            if unknown:
+                unknown -= 1
+                continue
+            held = p["cards"]
+            if not held:
+                raise RuleError(_("{name} holds no more treasure cards worth {value} (cards: none)",
+                                  name=name, value=v))
+            raise RuleError(_("{name} holds no more treasure cards worth {value} (cards: {held})", name=name,
+                              value=v, held=", ".join(map(str, held))))
+        p["unknown"] = unknown
         self._set_cards(t, name, hand)
 
     def _give_cards(self, t: Txn, name: str, values: list[int]) -> None:
         self._set_cards(t, name, t.player(name)["cards"] + values)
+
+    def _give_unknown(self, t: Txn, name: str, n: int) -> None:
+        """``n`` cards whose values the device does not know join ``name``'s hand."""
+        p = t.player(name)
+        p["unknown"] += n
+        self._set_cards(t, name, p["cards"])
 
     # -- the treasure deck -------------------------------------------------------
     @staticmethod
@@ -213,6 +241,8 @@ class DragonRunRules(Game):
         phase = t.state["turn"]["phase"]
         if phase == "deal":
             return _deal_first(t)
+        if phase == "count":
+            return _count_first(t)
         if phase == "must_charge":
             roll = t.state["last_roll"]
             return N_("{name} must charge: the escape test failed (rolled {roll} with {n} location card left)",
@@ -256,10 +286,11 @@ class DragonRunRules(Game):
         for p in t.in_game():
             if p["counters"]["wounds"] >= 2:
                 name = p["name"]
-                if p["cards"] or p["talismans"]:
+                if p["cards"] or p["talismans"] or p["unknown"]:
                     t.event(_("{name}'s treasure goes to the discard ({values})", name=name,
-                              values=_sum_words(p["cards"] + p["talismans"])))
-                self._to_discard(t, len(p["cards"]) + len(p["talismans"]))
+                              values=_hand_words(p["cards"] + p["talismans"], p["unknown"])))
+                self._to_discard(t, len(p["cards"]) + len(p["talismans"]) + p["unknown"])
+                p["unknown"] = 0
                 self._set_cards(t, name, [])
                 p["talismans"] = []
                 t.eliminate(name, _("burnt to ashes by the dragon"))
@@ -275,41 +306,66 @@ class DragonRunRules(Game):
                         t.state["turn"]["phase"] = "deal"
 
     def _check_end(self, t: Txn) -> None:
-        """Temper 0: the survivors count their treasure. Nobody alive: the dragon wins."""
+        """Temper 0: the survivors count their treasure. Nobody alive: the dragon wins.
+
+        The device asks what it does not know, and only then: the total of a hand holding cards whose
+        values were never entered, and, for a tie, the highest card of a tied hand it cannot tell.
+        """
         st = t.state
         alive = t.in_game()
         if not alive:
             st["dragon_won"] = True
             st["turn"]["phase"] = "over"
+            st["to_count"], st["asking"] = [], None
             t.finish([], why=_("every adventurer is dead: the dragon wins"))
             return
         if t.get(None, "temper") > 0:
             return
-        st["turn"]["phase"] = "over"
-        # «Los jugadores cuentan las monedas de oro en sus cartas del tesoro»: the talismans still in play
-        # are theirs (the game ended before the reshuffle that discards them), so they count.
-        for p in alive:
-            if p["talismans"]:
-                t.event(_("{name}'s talismans in play count with the treasure in hand ({values}): the game ends "
-                          "before the reshuffle that would discard them", name=p["name"],
-                          values=_sum_words(p["talismans"])))
-        final = {p["name"]: (p["counters"]["treasure"] + sum(p["talismans"]),
-                             max(p["cards"] + p["talismans"], default=0)) for p in alive}
-        best = max(final[p["name"]][0] for p in alive)
-        top = [p for p in alive if final[p["name"]][0] == best]
+        if st["turn"]["phase"] != "count":
+            st["turn"]["phase"] = "count"
+            # «Los jugadores cuentan las monedas de oro en sus cartas del tesoro»: the talismans still in
+            # play are theirs (the game ended before the reshuffle that discards them), so they count.
+            for p in alive:
+                if p["talismans"]:
+                    t.event(_("{name}'s talismans in play count with the treasure in hand ({values}): the game "
+                              "ends before the reshuffle that would discard them", name=p["name"],
+                              values=_sum_words(p["talismans"])))
+        missing = [p["name"] for p in alive if p["unknown"] and p["unknown_worth"] is None]
+        if missing:
+            if st["asking"] != "total":
+                t.event(_("the dragon sleeps: {players}, add up the treasure cards in your hand (the device "
+                          "does not know every card)", players=listing(missing)))
+            st["to_count"], st["asking"] = missing, "total"
+            return
+        final = {p["name"]: p["counters"]["treasure"] + sum(p["talismans"]) for p in alive}
+        best = max(final.values())
+        top = [p for p in alive if final[p["name"]] == best]
         if len(top) == 1:
+            st["to_count"], st["asking"] = [], None
+            st["turn"]["phase"] = "over"
             t.finish([top[0]["name"]], why=_("the dragon sleeps; the richest survivor escapes with {best}", best=best))
             return
-        highest = max(final[p["name"]][1] for p in top)
-        top = [p for p in top if final[p["name"]][1] == highest]
-        names = [p["name"] for p in top]
-        if len(top) == 1:
+        # «el juego pasa al jugador con la Carta del Tesoro más alta»: the highest card in hand or in play.
+        ranges = {p["name"]: _card_range(p) for p in top}
+        surest = max(lo for lo, _hi in ranges.values())
+        contenders = [p for p in top if ranges[p["name"]][1] >= surest]
+        unsure = [p["name"] for p in contenders if ranges[p["name"]][0] != ranges[p["name"]][1]]
+        if unsure:
+            if unsure != st["to_count"] or st["asking"] != "highest":
+                t.event(_("tied at {best}: {players}, say the highest treasure card in your hand", best=best,
+                          players=listing(unsure)))
+            st["to_count"], st["asking"] = unsure, "highest"
+            return
+        st["to_count"], st["asking"] = [], None
+        st["turn"]["phase"] = "over"
+        names = [p["name"] for p in contenders]
+        if len(names) == 1:
             t.finish(names, why=_("the dragon sleeps; tied at {best}, the highest treasure card ({highest}) decides",
-                                  best=best, highest=highest))
+                                  best=best, highest=surest))
         else:
             # A shared win, not a draw: the contract keeps `draw` for "everyone still in lost at once".
             t.finish(names, why=_("the dragon sleeps; tied at {best} with the same highest card ({highest}): "
-                                  "a shared win", best=best, highest=highest))
+                                  "a shared win", best=best, highest=surest))
 
     def consequences(self, t: Txn) -> None:
         self._kill_the_dead(t)
@@ -319,21 +375,54 @@ class DragonRunRules(Game):
     # -- setup ------------------------------------------------------------------
     @action("deal", fields=(Player("player"), Ints("values", default=[])))
     def _deal(self, t: Txn, a: Args) -> None:
-        """Enter the values of the 4 treasure cards dealt to "player" at the start ("values")."""
+        """Enter the values of the 4 treasure cards dealt to "player" at the start ("values").
+
+        Without "values" the 4 cards are recorded unseen: their values are asked when they leave the hand,
+        and the hand's total at the final count.
+        """
         name = a.player("player")
-        values = self._values(a, "values")
+        values = self._values(a, "values", required=False)
         if name not in t.state["to_deal"]:
             if t.state["turn"]["phase"] != "deal":
                 raise RuleError(_("the treasure cards were dealt at the start; a new card is entered with draw"))
             raise RuleError(_("{name}'s dealt cards are already entered (undo to change them)", name=name))
-        if len(values) != HAND_SIZE:
-            raise RuleError(_("deal: each player is dealt {hand_size} treasure cards, not {given}",
+        if not values:
+            # «distribuye 4 a cada jugador»: the cards are in the hand; their values matter only when a card
+            # leaves it, or at the final count, and are asked then.
+            self._give_unknown(t, name, HAND_SIZE)
+            t.event(_("{name} is dealt {hand_size} treasure cards, values not entered: the device asks a "
+                      "card's value when it leaves the hand, and the hand's total at the end", name=name,
+                      hand_size=HAND_SIZE))
+        elif len(values) != HAND_SIZE:
+            raise RuleError(_("deal: each player is dealt {hand_size} treasure cards, not {given} (or enter "
+                              "none: the device asks for them when it needs them)",
                               hand_size=HAND_SIZE, given=len(values)))
-        self._give_cards(t, name, values)
+        else:
+            self._give_cards(t, name, values)
         t.state["to_deal"].remove(name)
         if not t.state["to_deal"]:
             t.state["turn"]["phase"] = "start"
             t.event(_("every hand is dealt: {who} starts", who=t.state["turn"]["player"]))
+
+    def _close_deal(self, t: Txn) -> None:
+        """The first move of the game: the hands not entered were dealt all the same, values unknown."""
+        st = t.state
+        names = [n for n in st["to_deal"] if not t.player(n)["out"]]
+        for name in names:
+            self._give_unknown(t, name, HAND_SIZE)
+        st["to_deal"] = []
+        st["turn"]["phase"] = "start"
+        if names:
+            t.event(_("the treasure cards dealt to {players} were not entered: the device asks a card's value "
+                      "when it leaves the hand, and the hand's total at the end", players=listing(names)))
+
+    def before_action(self, t: Txn, info: ActionInfo, a: Args) -> None:
+        phase = t.state["turn"]["phase"]
+        if phase == "deal" and info.name in CLOSE_THE_DEAL:
+            # The game starts with its first move: entering the dealt values is optional.
+            self._close_deal(t)
+        elif phase == "count" and info.name != "count":
+            raise RuleError(_count_first(t))
 
     # -- the turn -----------------------------------------------------------------
     @action("power", fields=(Raw("player"),))
@@ -376,10 +465,7 @@ class DragonRunRules(Game):
         then = a.str("then", None, choices=ICONS)
         st = t.state
         value: int | None = None
-        if where == "treasure_hall":
-            if not a.has("value"):
-                raise RuleError(_("the treasure hall: enter the value of the treasure card drawn there (0–{most})",
-                                  most=MAX_CARD))
+        if where == "treasure_hall" and a.raw("value", None) is not None:
             value = a.int("value", lo=0, hi=MAX_CARD)
         elif a.raw("value", None) is not None:
             if where == "dragon":
@@ -407,10 +493,17 @@ class DragonRunRules(Game):
         if value is not None:
             self._draw_treasure(t, name)
             self._give_cards(t, name, [value])
+        elif where == "treasure_hall":
+            # «Salón del tesoro: Roba una carta de tesoro»: drawn all the same; its value is asked when needed.
+            self._draw_treasure(t, name)
+            self._give_unknown(t, name, 1)
         if where == "treasure_hall":
             st["discard"]["treasure_hall"] = True
-            t.event(_("{name} charges into the treasure hall and draws a treasure worth {value}", name=name,
-                      value=value))
+            if value is None:
+                t.event(_("{name} charges into the treasure hall and draws a treasure card", name=name))
+            else:
+                t.event(_("{name} charges into the treasure hall and draws a treasure worth {value}", name=name,
+                          value=value))
         else:
             st["discard"]["other"] += 1
             if value is None:
@@ -541,13 +634,20 @@ class DragonRunRules(Game):
         return who
 
     @action("draw", fields=(Player("player", required=False),
-                            Int("value", lo=0, hi=MAX_CARD, doc=_("the value of the treasure card drawn"))))
+                            Int("value", required=False, lo=0, hi=MAX_CARD,
+                                doc=_("the value of the treasure card drawn (left out: asked when needed)"))))
     def _draw(self, t: Txn, a: Args) -> None:
-        """A player takes a treasure card worth "value" (a location, potion or power; default: the active player)."""
+        """A player takes a treasure card worth "value" (a location, potion or power; default: the active player).
+
+        Without "value" the card joins the hand unseen by the device: its value is asked when it leaves
+        the hand, or with the hand's total at the end.
+        """
         name = self._in_game(t, a)
-        value = a.int("value", lo=0, hi=MAX_CARD)
         self._draw_treasure(t, name)
-        self._give_cards(t, name, [value])
+        if a.raw("value", None) is None:
+            self._give_unknown(t, name, 1)
+            return
+        self._give_cards(t, name, [a.int("value", lo=0, hi=MAX_CARD)])
 
     @action("discard", fields=(Player("player", required=False), Ints("values", default=[])))
     def _discard(self, t: Txn, a: Args) -> None:
@@ -610,6 +710,54 @@ class DragonRunRules(Game):
             self._give_cards(t, name, [draw])
             t.event(_("{name} draws a treasure worth {value}", name=name, value=draw))
 
+    # -- the end -----------------------------------------------------------------------
+    @action("count", fields=(
+        Player("player"),
+        Int("total", required=False, lo=0,
+            doc=_("the total of the treasure cards in your hand (the talismans in play are added by the device)")),
+        Int("highest", required=False, lo=0, hi=MAX_CARD,
+            doc=_("for a tie: the highest treasure card in your hand")),
+    ))
+    def _count(self, t: Txn, a: Args) -> None:
+        """At the end, a survivor holding cards whose values the device does not know adds up their hand
+        ("total"); for a tie the device cannot settle, a tied player says their highest card ("highest")."""
+        st = t.state
+        if st["turn"]["phase"] != "count":
+            raise RuleError(_("the treasure is counted at the end, when the dragon's temper reaches 0"))
+        name = a.player("player")
+        if name not in st["to_count"]:
+            raise RuleError(_("the device knows {name}'s treasure: {players} must count",
+                              name=name, players=listing(st["to_count"])))
+        p = t.player(name)
+        total = a.int("total", lo=0) if a.raw("total", None) is not None else None
+        highest = a.int("highest", lo=0, hi=MAX_CARD) if a.raw("highest", None) is not None else None
+        if total is None and highest is None:
+            raise RuleError(_("count: enter the total of the treasure cards in your hand"))
+        if total is None and p["unknown_worth"] is None:
+            raise RuleError(_("count: first the total of the treasure cards in your hand"))
+        if total is not None:
+            known, n = sum(p["cards"]), p["unknown"]
+            most = known + n * MAX_CARD
+            if not known <= total <= most:
+                raise RuleError(N_(
+                    "{name}'s hand holds {known} in the cards the device knows and {n} card more, worth 0–{card}: "
+                    "its total is {known}–{most}, not {total}",
+                    "{name}'s hand holds {known} in the cards the device knows and {n} cards more, worth 0–{card} "
+                    "each: its total is {known}–{most}, not {total}", n, name=name, known=known, card=MAX_CARD,
+                    most=most, total=total))
+            p["unknown_worth"] = total - known
+            p["said_highest"] = None
+            self._set_cards(t, name, p["cards"])
+            t.event(_("{name} counts {total} in the hand", name=name, total=total))
+        if highest is not None:
+            lo, hi = _highest_range(p)
+            if not lo <= highest <= hi:
+                raise RuleError(_("with these cards {name}'s highest treasure card in hand is {lo}–{hi}, not "
+                                  "{highest}", name=name, lo=lo, hi=hi, highest=highest))
+            p["said_highest"] = highest
+            self._set_cards(t, name, p["cards"])
+            t.event(_("{name}'s highest treasure card in hand: {highest}", name=name, highest=highest))
+
     # -- the generic corrections, fitted to the cards -------------------------------
     def adjust(self, t: Txn, who: str | None, counter: str, delta: int) -> int:
         if who is None and counter == "temper" and delta > 0:
@@ -645,7 +793,11 @@ class DragonRunRules(Game):
 
     def _remove_value(self, t: Txn, who: str, value: int) -> int:
         """Take treasure worth ``value`` (as far as the hand allows); returns what was taken."""
-        cards: list[int] = t.player(who)["cards"]
+        p = t.player(who)
+        cards: list[int] = p["cards"]
+        if value not in cards and p["unknown"] and value <= MAX_CARD:
+            self._take_cards(t, who, [value])  # one of the cards the device does not know
+            return value
         if value >= sum(cards):
             taken = sum(cards)
             self._set_cards(t, who, [])
@@ -698,6 +850,40 @@ def _deal_first(t: Txn) -> Msg:
     """The refusal while dealt hands are still to be entered."""
     return _("first enter the {hand_size} treasure cards dealt to {players} (action deal)", hand_size=HAND_SIZE,
              players=listing(t.state["to_deal"]))
+
+
+def _count_first(t: Txn) -> Msg:
+    """The refusal while the device waits for the final count."""
+    return _("the dragon sleeps: the game ends when {players} have counted (action count)",
+             players=listing(t.state["to_count"]))
+
+
+def _hand_words(values: list[int], unknown: int) -> str:
+    """Card values as a sum, a card whose value is not known as "?" ("3+2+?")."""
+    if not unknown:
+        return _sum_words(values)
+    return "+".join([str(v) for v in values] + ["?"] * unknown)
+
+
+def _highest_range(p: dict[str, Any]) -> tuple[int, int]:
+    """The least and the most the highest card in ``p``'s hand can be, from what the device knows."""
+    known = max(p["cards"], default=0)
+    n = p["unknown"]
+    if not n:
+        return known, known
+    if p["said_highest"] is not None:
+        return p["said_highest"], p["said_highest"]
+    worth = p["unknown_worth"]
+    if worth is None:
+        return known, MAX_CARD
+    return max(known, -(-worth // n)), max(known, min(worth, MAX_CARD))
+
+
+def _card_range(p: dict[str, Any]) -> tuple[int, int]:
+    """The tie-break's card (the highest in hand or in play as a talisman): its least and most."""
+    lo, hi = _highest_range(p)
+    top = max(p["talismans"], default=0)
+    return max(lo, top), max(hi, top)
 
 
 def _cheapest(cards: list[int], at_least: int) -> list[int] | None:

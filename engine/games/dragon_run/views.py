@@ -6,12 +6,12 @@ from typing import Any
 from ...fields import Field, Int
 from ...game import Game
 from ...messages import _, word
-from .rules import DIE_FACES, OTHER_LOCATIONS, _cheapest
+from .rules import DIE_FACES, HAND_SIZE, OTHER_LOCATIONS, _cheapest, _highest_range
 
 #: A pod's status line for the active player, by turn phase.
 PHASE_STATUS = {"start": word("status", "charge/hide/cry"), "must_charge": word("status", "MUST CHARGE"),
                 "escaped": word("status", "escaped: charge/pass"), "after_location": word("status", "pass or again"),
-                "deal": word("status", "wait for the deal")}
+                "deal": word("status", "charge/hide/cry")}
 
 #: The actions a pod's menu lists after the routine ones, most likely first: the cards played during a
 #: turn, then the turn's own actions (already among the routine ones with what the device knows filled in).
@@ -40,6 +40,7 @@ class DragonRunViews(Game):
             "last_roll": dict(state["last_roll"]) if state["last_roll"] else None,
             "to_deal": list(state["to_deal"]),
             "treasure_deck": dict(state["treasure_deck"]),
+            "to_count": list(state["to_count"]),
         }
 
     def seat_view(self, state: dict[str, Any], name: str) -> dict[str, Any]:
@@ -58,12 +59,28 @@ class DragonRunViews(Game):
             status = word("status", "dead")
         elif name in state["to_deal"]:
             status = word("status", "enter your cards")
+        elif turn["phase"] == "count":
+            if name not in state["to_count"]:
+                status = word("status", "the dragon sleeps")
+            elif p["unknown_worth"] is None:
+                status = word("status", "count your hand")
+            else:
+                status = word("status", "tie: highest card")
         elif mine:
             status = PHASE_STATUS[turn["phase"]]
         else:
             status = word("status", "injured") if p["counters"]["wounds"] == 1 else ""
-        counters = [[word("counter", "treasure"), p["counters"]["treasure"]],
-                    [word("counter", "wounds"), p["counters"]["wounds"]], [word("counter", "highest"), p["highest"]]]
+        # Honest about the cards whose values the device does not know: "3+?" (3 in the known cards), the
+        # highest card "3+" (at least 3), and how many cards the hand holds.
+        treasure: int | str = p["counters"]["treasure"]
+        lo, hi = _highest_range(p)
+        highest: int | str = lo if lo == hi else f"{lo}+"
+        if p["unknown"] and p["unknown_worth"] is None:
+            treasure = f"{treasure}+?"
+        counters = [[word("counter", "treasure"), treasure],
+                    [word("counter", "wounds"), p["counters"]["wounds"]], [word("counter", "highest"), highest]]
+        if p["unknown"]:  # beside the treasure: "4 cards, 3+?"
+            counters.insert(1, [word("counter", "cards"), len(p["cards"]) + p["unknown"]])
         if p["talismans"]:  # in play, apart from the treasure in hand
             counters.append([word("counter", "talismans"), sum(p["talismans"])])
         return {
@@ -97,8 +114,9 @@ class DragonRunViews(Game):
             out.append({"label": word("label", "other room: again"),
                         "action": {**charge, "location": "other", "then": "again"}})
         if not state["discard"]["treasure_hall"]:
-            # «Roba una carta de tesoro, luego elige entre: Pasa ... Presiona tu suerte»: the card drawn is asked.
-            hall = {**charge, "location": "treasure_hall", "value": 1}
+            # «Roba una carta de tesoro, luego elige entre: Pasa ... Presiona tu suerte»: the card drawn is asked,
+            # from "–" (not entered: the device asks for it when it needs it).
+            hall = {**charge, "location": "treasure_hall"}
             out.append({"label": word("label", "treasure hall: pass"), "action": {**hall, "then": "pass"},
                         "ask": ["value"]})
             out.append({"label": word("label", "treasure hall: again"), "action": {**hall, "then": "again"},
@@ -118,22 +136,31 @@ class DragonRunViews(Game):
     @staticmethod
     def _cards_in_turn(p: dict[str, Any], me: dict[str, str]) -> list[dict[str, Any]]:
         """«Puedes jugar tantas pociones y talismanes como quieras en cualquier momento durante tu propio
-        turno»: a potion by its value in hand (from the cheapest card), then the card it makes you draw ("–"
-        for none); a talisman, one offer per value held, the cheapest last (at the end of the list: the
-        first up from the offers' start)."""
-        if not p["cards"]:
+        turno»: a potion by its value in hand (from the cheapest card; 0 when the device does not know
+        every card), then the card it makes you draw ("–" for none); a talisman, one offer per value held,
+        the cheapest last (at the end of the list: the first up from the offers' start), and, when the
+        device does not know every card, one that asks the value (from 1)."""
+        if not p["cards"] and not p["unknown"]:
             return []
-        out = [{"label": word("label", "potion"), "action": {"action": "play", **me, "value": min(p["cards"])},
+        out = [{"label": word("label", "potion"), "action": {"action": "play", **me, "value": _cheapest_held(p)},
                 "ask": ["value", "draw"]}]
+        if p["unknown"]:
+            out.append({"label": word("label", "talisman"), "action": {"action": "talisman", **me, "value": 1},
+                        "ask": ["value"]})
         for v in sorted(set(p["cards"]), reverse=True):
             out.append({"label": _("talisman: {value}", value=v), "action": {"action": "talisman", **me, "value": v}})
         return out
 
     @staticmethod
-    def _discards(kind: str, cards: list[int], at_least: int, me: dict[str, str]) -> list[dict[str, Any]]:
+    def _discards(kind: str, p: dict[str, Any], at_least: int, me: dict[str, str]) -> list[dict[str, Any]]:
         """Hide or cry with nothing to ask: the cheapest cards first, then each other single card that is
-        enough (to keep a potion or a talisman); the die of a hide is the device's."""
+        enough (to keep a potion or a talisman); the die of a hide is the device's. When the device does
+        not know every card, the cheapest is one card worth just enough (a 1 to hide, a 2 to cry): the
+        likeliest, and the player's word that the hand holds it."""
+        cards = p["cards"]
         cheapest = _cheapest(cards, at_least)
+        if p["unknown"] and (cheapest is None or sum(cheapest) > at_least):
+            cheapest = [at_least]
         if cheapest is None:
             return []
         picks = [cheapest] + [[v] for v in sorted(set(cards)) if v >= at_least and [v] != cheapest]
@@ -151,19 +178,42 @@ class DragonRunViews(Game):
         if state["over"] or p["out"]:
             return []
         me = {"player": name}
+        out: list[dict[str, Any]] = []
         if name in state["to_deal"]:
-            # «Baraja las cartas del tesoro y distribuye 4 a cada jugador»: each player enters their own hand.
-            return [{"label": word("label", "enter your cards"), "action": {"action": "deal", **me},
-                     "ask": ["values"]}]
-        if turn["phase"] == "deal":
-            return []
+            # «Baraja las cartas del tesoro y distribuye 4 a cada jugador»: each player may enter their own
+            # hand (a main at the first value: not entered); the first move of the game deals the rest unseen.
+            out.append({"label": word("label", "enter your cards"), "action": {"action": "deal", **me},
+                        "ask": ["values"]})
+        if turn["phase"] == "count":
+            return self._count_offers(state, p, me)
         if turn["player"] != name:
+            if turn["phase"] == "deal":
+                return out
             # «Solo la poción de anulación se puede jugar durante el turno de otro jugador»
-            if not p["cards"]:
+            if not p["cards"] and not p["unknown"]:
                 return []
             return [{"label": word("label", "cancel potion"),
-                     "action": {"action": "play", **me, "value": min(p["cards"]), "cancel": True}, "ask": ["value"]}]
-        phase = turn["phase"]
+                     "action": {"action": "play", **me, "value": _cheapest_held(p), "cancel": True},
+                     "ask": ["value"]}]
+        if name in state["to_deal"]:  # the first move deals this hand unseen: offer as for 4 unknown cards
+            p = {**p, "unknown": p["unknown"] + HAND_SIZE}
+        return out + self._turn_offers(state, p, me)
+
+    @staticmethod
+    def _count_offers(state: dict[str, Any], p: dict[str, Any], me: dict[str, str]) -> list[dict[str, Any]]:
+        """«Los jugadores cuentan las monedas de oro en sus cartas del tesoro»: the hand's total, from what
+        the device knows of it; for a tie it cannot settle, the highest card, from the least it can be."""
+        if p["name"] not in state["to_count"]:
+            return []
+        if p["unknown_worth"] is None:
+            return [{"label": word("label", "count your hand"),
+                     "action": {"action": "count", **me, "total": sum(p["cards"])}, "ask": ["total"]}]
+        return [{"label": word("label", "your highest card"),
+                 "action": {"action": "count", **me, "highest": _highest_range(p)[0]}, "ask": ["highest"]}]
+
+    def _turn_offers(self, state: dict[str, Any], p: dict[str, Any], me: dict[str, str]) -> list[dict[str, Any]]:
+        """The active player's offers in the turn's phase (the deal's first move: as at a turn's start)."""
+        phase = state["turn"]["phase"]
         charge = self._charges(state, me)
         rooms = self._treasure_rooms(state, me)
         cards = self._cards_in_turn(p, me)
@@ -176,8 +226,8 @@ class DragonRunViews(Game):
             return [pass_, {"label": word("label", "another turn"), "action": {"action": "again", **me}}] + cards
         # «no roll can escape» with 9 or 10 location cards left: hiding then only costs treasure.
         can_hide = state["table"]["dungeon"] < DIE_FACES - 1
-        hides = self._discards("hide", p["cards"], 1, me) if can_hide else []
-        cries = self._discards("cry", p["cards"], 2, me)
+        hides = self._discards("hide", p, 1, me) if can_hide else []
+        cries = self._discards("cry", p, 2, me)
         out = charge + hides[:1] + rooms + hides[1:]
         if hides:
             # Other cards, or a physical die: the cards start from the cheapest, the die at "–" (the device rolls).
@@ -208,8 +258,11 @@ class DragonRunViews(Game):
             drop |= TURN_ONLY
         if not state["to_deal"]:
             drop.add("deal")
+        if turn["phase"] == "count":  # the final count waits for nothing else
+            drop |= set(self.actions) - {"count"}
         own = [n for n in POD_ORDER if n in rest and n not in drop]
-        return own + [n for n in rest if n not in own and n not in drop]
+        out = own + [n for n in rest if n not in own and n not in drop and n != "count"]
+        return out + ["count"] if "count" in rest and "count" not in drop else out  # the end's, last
 
     def pod_field(self, state: dict[str, Any], name: str, action: str, field: Field) -> Field | None:
         """A potion's or talisman's value steps through the values in hand; the room's icon ("then") is
@@ -221,6 +274,11 @@ class DragonRunViews(Game):
             return None  # the cancel potion, the only one on another player's turn, makes nobody draw
         if (action, field.name) in HELD_VALUES:
             p = next(p for p in state["players"] if p["name"] == name)
-            if p["cards"]:
+            if p["cards"] and not p["unknown"]:
                 return Int(field.name, lo=min(p["cards"]), hi=max(p["cards"]), doc=field.doc)
         return super().pod_field(state, name, action, field)
+
+
+def _cheapest_held(p: dict[str, Any]) -> int:
+    """The cheapest card the hand may hold: its least known value, 0 when some values are unknown."""
+    return 0 if p["unknown"] else min(p["cards"])

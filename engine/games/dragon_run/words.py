@@ -40,7 +40,9 @@ class DragonRunWords(Game):
             where = action.get("location")
             if where == "dragon":
                 return _("{who} charges: the dragon!", who=who)
-            if where == "treasure_hall":
+            if where == "treasure_hall" and action.get("value") is None:
+                said = _("{who} charges: the treasure hall (+a card)", who=who)
+            elif where == "treasure_hall":
                 said = _("{who} charges: the treasure hall (+{value})", who=who, value=action.get("value"))
             elif where == "other":
                 said = _("{who} charges: another room", who=who)
@@ -58,7 +60,14 @@ class DragonRunWords(Game):
         if name == "cry":
             return _("{who} cries like a baby, discarding {discards}", who=who, discards=str(action.get("discard")))
         if name == "deal":
+            if not action.get("values"):
+                return _("{who} is dealt 4 treasure cards (values not entered)", who=action.get("player"))
             return _("{who} is dealt {values}", who=action.get("player"), values=str(action.get("values")))
+        if name == "count":
+            if action.get("total") is None:
+                return _("{who}'s highest treasure card in hand: {highest}", who=action.get("player"),
+                         highest=action.get("highest"))
+            return _("{who} counts {total} in the hand", who=action.get("player"), total=action.get("total"))
         if name == "pass":
             return _("{who} passes", who=who)
         if name == "again":

@@ -56,6 +56,10 @@ class RedDragonInnRules(Game):
     title = "The Red Dragon Inn"
     min_players = 2
     max_players = 8
+    icons = {"gold": "coins", "fortitude": "heart", "alcohol": "beer-mug-empty", "drink_me": "wine-bottle",
+             "inn": "hotel", "pot": "sack-dollar",
+             # the characters' own counters (KNOWN_CHARACTERS)
+             "piety": "hands-praying", "gear": "gear", "potions": "flask", "wulfric": "paw"}
     options_spec = (
         Option("drink_deck", BASE_DRINK_DECK,
                _("cards in the drink deck before dealing (default {n}: the base box's drink deck)", n=BASE_DRINK_DECK),
