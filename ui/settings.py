@@ -22,7 +22,7 @@ DEFAULT_BRIGHTNESS = 8
 #: How many player colours there are (ui.widgets.PLAYER_COLOURS).
 COLOURS = 8
 DEFAULTS: dict[str, Any] = {"language": None, "brightness": DEFAULT_BRIGHTNESS, "seats": {}, "colours": {}, "motion": True,
-                             "seat_facing": True}
+                             "seat_facing": True, "table_ends": False}
 
 
 def _switch(key: str) -> property:
@@ -81,6 +81,15 @@ class Settings:
     motion = _switch("motion")
     #: Each player's card turned toward their side of the table, 2–6 players (on unless switched off).
     seat_facing = _switch("seat_facing")
+
+    #: Seat-facing with a seat at each short end of the table (4–6 players; off unless switched on).
+    @property
+    def table_ends(self) -> bool:
+        return self.data.get("table_ends") is True
+
+    @table_ends.setter
+    def table_ends(self, on: bool) -> None:
+        self.data["table_ends"] = bool(on)
 
     # -- seats: stored game id → {player: pod number (1-based)} ---------------------
     def seats(self, game_id: int, players: list[str]) -> dict[str, int]:

@@ -260,8 +260,7 @@ class Robot:
             if not self.visible(w) or w.width <= 0:
                 continue
             name = getattr(w, "tid", None) or f"{type(w).__name__}({getattr(w, 'text', '')!r})"
-            x0, y0 = w.to_window(w.x, w.y)
-            x1, y1 = w.to_window(w.right, w.top)
+            x0, y0, x1, y1 = self._window_box(w)  # whatever way it is turned
             scrolled = in_scroll(w)
             if not scrolled and (x0 < -1 or y0 < -1 or x1 > W + 1 or y1 > H + 1):
                 out.append(f"{screen}: {name} is outside the {W}x{H} window ({x0:.0f},{y0:.0f})-({x1:.0f},{y1:.0f})")

@@ -141,6 +141,25 @@ class Turned(ScatterLayout):
         self.rotation = angle
 
 
+class QuarterTurned(Widget):
+    """``child`` turned a quarter (90: its top toward the screen's left; 270: toward the right),
+    filling this box: the child is laid out at the box's size with width and height swapped (a
+    tall column holds a card as wide as the column is high), touches included."""
+
+    def __init__(self, child: Widget, angle: float, **kw):
+        super().__init__(**kw)
+        self.turned = Turned(child, angle, size_hint=(None, None))
+        self.add_widget(self.turned)
+        # Placed once the layout has settled (before the next frame): a scatter's centre set in the
+        # middle of a layout pass is moved again by the size changes that follow it.
+        self._place_trigger = Clock.create_trigger(self._place, -1)
+        self.bind(pos=self._place_trigger, size=self._place_trigger)
+
+    def _place(self, *_):
+        self.turned.size = (self.height, self.width)
+        self.turned.center = self.center
+
+
 class FitMixin:
     """Shrink ``font_size`` (from ``base_font`` down to ``min_font``) until the text fits the box.
 
@@ -186,7 +205,14 @@ class FitMixin:
         w, h = self.natural_size()
         return w <= self.width + 1 and h <= self.height + 1
 
+    #: A label that would be cut off even at ``min_font`` shows nothing rather than a clipped text
+    #: (a tile's counter name next to its icon, on a narrow card); it shows again once it fits.
+    droppable = False
+    _dropped = ""
+
     def _fit(self, *_):
+        if self.droppable and self._dropped and not self.text:
+            self.text, self._dropped = self._dropped, ""  # a new size: try again
         if self.width < 4 or self.height < 4 or not self.text:
             return
         size = self.base_font
@@ -198,6 +224,9 @@ class FitMixin:
             scale = min(self.width / max(w, 1), self.height / max(h, 1))
             new = max(self.min_font, min(size - 1, int(size * (scale if not self.wrap else scale ** 0.5))))
             if new >= size:
+                if self.droppable:
+                    self._dropped, self.text = self.text, ""
+                    return
                 break  # at the floor: the UI test reports it
             size = new
             self.font_size = size

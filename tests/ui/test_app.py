@@ -211,6 +211,17 @@ def test_cards_face_their_seats_and_turned_cards_take_touches(tmp_path):
     assert three["plus"][0] < three["minus"][0]  # turned: + on the screen's left
     assert three["ben_gold"] == 11
     assert three["header_turned"] == 180 and three["near_turn"].startswith("Ana's turn")
+    six = out["six"]  # Settings → Layout → seats at the ends too: one player at each short end
+    assert six["turned"] == {"Ana": 0, "Ben": 270, "Cai": 180, "Dee": 180, "Eli": 90, "Fay": 0}
+    x = {n: six["names"][n][0] for n in six["names"]}
+    y = {n: six["names"][n][1] for n in six["names"]}
+    assert x["Ben"] < min(x["Ana"], x["Cai"], x["Fay"]) and x["Eli"] > max(x["Dee"], x["Fay"])  # the ends
+    # clockwise: Ana at the near side's left, Ben at the left end, the far side left to right (Cai, Dee),
+    # Eli at the right end, then the near side from its right end (Fay)
+    assert y["Cai"] > y["Ana"] and y["Dee"] > y["Fay"] and x["Cai"] < x["Dee"] and x["Ana"] < x["Fay"]
+    assert six["header_icons"] is True  # between the ends' columns the header's words give way to icons
+    assert six["problems"] == []
+    assert six["ben_gold"] == 11
     assert out["one_side"] == {"turned": {"Ana": 0, "Ben": 0, "Cai": 0}}
 
 
@@ -486,7 +497,7 @@ DOC_SHOTS = {
     "play-red-dragon-inn-table", "play-red-dragon-inn-gambling", "play-red-dragon-inn-drink",
     "play-bloody-inn-night", "play-bloody-inn-morning", "play-dragon-run-escape", "play-dale-of-merchants-market",
     "play-dale-of-merchants-stall", "history-screen", "end-screen", "pods-screen", "fit-en-home",
-    "fit-en-settings", "fit-es-table-red-dragon-inn", "fit-es-adjust", "fit-en-table-8-players", "facing-table-4",
+    "fit-en-settings", "fit-es-table-red-dragon-inn", "fit-es-adjust", "fit-en-table-8-players", "facing-table-4", "facing-table-6-ends",
     "fit-es-end", "fit-en-table-2-dragon-run",
 }
 
@@ -640,10 +651,28 @@ def sc_facing(r, shots, arg):
     three["near_turn"] = r.text("table.turn.near")
     r.tap("table.home")
     r.tap("home.settings")
+    r.tap("settings.layout.ends")
+    r.tap("settings.back")  # back to the game going on
+    r.tap("table.home")
+    from tablekeeper.hardware.icons import GLYPHS
+
+    six_names = ["Ana", "Ben", "Cai", "Dee", "Eli", "Fay"]
+    new_game(r, "red-dragon-inn", players=six_names)
+    shot("table-6-ends")
+    six = {"turned": {n: turned(n) for n in six_names},
+           "names": {n: centre(f"table.{n}.name") for n in six_names},
+           "problems": r.problems(),
+           "header_icons": r.find("table.undo").text == GLYPHS["rotate-left"]}
+    r.tap("table.Ben.gold.value")  # a quarter-turned card: the adjust dialog opens for Ben's gold
+    r.tap("adjust.+1")
+    r.tap("adjust.close")
+    six["ben_gold"] = r.app.snapshot.table.state["players"][1]["counters"]["gold"]
+    r.tap("table.home")
+    r.tap("home.settings")
     r.tap("settings.layout.one-side")
     r.tap("settings.back")  # back to the game going on
     one_side = {"turned": {n: turned(n) for n in ("Ana", "Ben", "Cai")}} if r.app.sm.current == "table" else {}
-    return {"four": four, "three": three, "one_side": one_side, "screen": r.app.sm.current}
+    return {"four": four, "three": three, "six": six, "one_side": one_side, "screen": r.app.sm.current}
 
 
 @scenario("history")

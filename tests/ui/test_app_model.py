@@ -315,3 +315,17 @@ def test_pod_buttons_act_through_the_worker_and_reach_the_history(tmp_path):
         assert [s[2] for s in link.status()] == ["mock", "mock"]
         link.close()
         assert k.wait_idle()
+
+
+def test_seats_at_the_ends_of_the_table_go_clockwise_from_the_first():
+    """Seat-facing with seats at the ends: clockwise from the first player (the near side's left),
+    the left end, the far side (left to right on the screen), the right end, the near side back."""
+    from tablekeeper.ui.seating import facing_sides
+
+    six = ["Ana", "Ben", "Cai", "Dee", "Eli", "Fay"]
+    assert facing_sides(six, ends=True) == (["Ana", "Fay"], ["Cai", "Dee"], ["Ben"], ["Eli"])
+    assert facing_sides(six[:5], ends=True) == (["Ana", "Eli"], ["Cai"], ["Ben"], ["Dee"])
+    assert facing_sides(six[:4], ends=True) == (["Ana"], ["Cai"], ["Ben"], ["Dee"])
+    # without ends (or too few players for them) the long sides take everyone
+    assert facing_sides(six) == (["Ana", "Fay", "Eli"], ["Ben", "Cai", "Dee"], [], [])
+    assert facing_sides(six[:3], ends=True) == (["Ana", "Cai"], ["Ben"], [], [])

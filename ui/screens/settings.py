@@ -46,8 +46,11 @@ class SettingsScreen(BaseScreen):
         rows.add_widget(motion)
         layout = BoxLayout(size_hint_y=None, height=TOUCH, spacing=GAP)
         layout.add_widget(FitLabel(_("Layout"), size_hint_x=None, width=dp(200), halign="left", base_font=dp(20)))
-        layout.add_widget(Chips(["facing", "one-side"], [_("facing the seats"), _("one side")],
-                                selected=["facing" if self.app.settings.seat_facing else "one-side"],
+        settings = self.app.settings
+        chosen = ("ends" if settings.table_ends else "facing") if settings.seat_facing else "one-side"
+        layout.add_widget(Chips(["facing", "ends", "one-side"],
+                                [_("facing the seats"), _("seats at the ends too"), _("one side")],
+                                selected=[chosen],
                                 tid="settings.layout", on_change=self._layout))
         rows.add_widget(layout)
         rows.add_widget(FitLabel(_("Pods"), size_hint_y=None, height=dp(30), halign="left", color=MUTED,
@@ -71,7 +74,8 @@ class SettingsScreen(BaseScreen):
         self.app.save_settings()
 
     def _layout(self, choice):
-        self.app.settings.seat_facing = choice == "facing"
+        self.app.settings.seat_facing = choice in ("facing", "ends")
+        self.app.settings.table_ends = choice == "ends"
         self.app.save_settings()
 
     def _brightness(self, level):

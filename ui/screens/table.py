@@ -24,6 +24,7 @@ from ...hardware.icons import FONT as ICON_FONT
 from ...hardware.icons import GLYPHS, icon_for
 from ..forms import touch_actions
 from ..i18n import _, counter_label, word
+from ..seating import FACING_PLAYERS, facing_sides
 from ..widgets import (
     AMBER,
     CARD,
@@ -40,6 +41,7 @@ from ..widgets import (
     Btn,
     FitLabel,
     Panel,
+    QuarterTurned,
     Turned,
     tag,
 )
@@ -104,6 +106,7 @@ class CounterCell(ButtonBehavior, Panel):
                                  size_hint_x=None, width=dp(16)), tid.rsplit(".", 1)[0] + ".icon")
         self.name = FitLabel(counter_label(counter), base_font=dp(13), min_font=dp(7), color=MUTED,
                              halign="left")
+        self.name.droppable = True  # too narrow for the name: the icon alone says which counter
         top.add_widget(Widget(size_hint_x=0.001))
         top.add_widget(self.icon)
         top.add_widget(self.name)
@@ -286,23 +289,6 @@ class InfoButton(ButtonBehavior, Panel):
         self.table.size_hint_y = 0.8 if table else 0.001
 
 
-#: Seat-facing layout (Settings → Layout): for this many players (a card per long side's half at most 3).
-FACING_PLAYERS = (2, 6)
-
-
-def facing_sides(names: list[str]) -> tuple[list[str], list[str]]:
-    """Who sits on the near long side and who on the far one, each as seen on the screen left to right.
-
-    Players are in seat order, clockwise around the table (the pods' order). The first sits at
-    the near side's left end; clockwise from there is the far side, left to right from the
-    screen's view, then the near side from its right end back toward the first.
-    """
-    far_n = len(names) // 2
-    far = names[1:1 + far_n]
-    near = [names[0]] + list(reversed(names[1 + far_n:]))
-    return near, far
-
-
 def name_in(name, names) -> bool:
     return name in (names or [])
 
@@ -310,8 +296,9 @@ def name_in(name, names) -> bool:
 class TableScreen(BaseScreen):
     def build(self):
         bar = BoxLayout(size_hint_y=None, height=HEADER, spacing=GAP, padding=(0, dp(2)))
-        bar.add_widget(Btn(_("Home"), size_hint_x=None, width=dp(96), tid="table.home",
-                           on_press=lambda: self.app.go("home")))
+        self.home = Btn(_("Home"), size_hint_x=None, width=dp(96), tid="table.home",
+                        on_press=lambda: self.app.go("home"))
+        bar.add_widget(self.home)
         self.info = InfoButton(on_release=lambda *_: self.open_table_counters())
         bar.add_widget(self.info)
         self.undo = Btn(_("Undo"), size_hint_x=None, width=dp(104), tid="table.undo",
@@ -346,6 +333,7 @@ class TableScreen(BaseScreen):
         self.bottom = BoxLayout(size_hint_y=None, height=TOUCH)
         self.bottom.add_widget(self.footer)
         self.box.add_widget(self.bottom)
+        self.middle = BoxLayout(orientation="vertical", spacing=GAP)  # between the ends' columns
         self.facing = False
         self.cards: dict[str, PlayerCard] = {}
         self._key = None
@@ -377,11 +365,16 @@ class TableScreen(BaseScreen):
         tile_rows = max(1, int((inner + dp(3)) // row))
         tile_cols = max(1, math.ceil(most / tile_rows))
         # A tile wide enough for − value + keeps its buttons (a card alone on its side of the table)
-        per_row = {name: len(side) for side in facing_sides(self.pod_order(table)) for name in side} if facing else {}
+        near, far, left, right = facing_sides(self.pod_order(table), self.app.settings.table_ends)
+        end_w = card_h if left else 0  # an end's column: as wide as a long side's card is high
+        per_row = {name: len(side) for side in (near, far) for name in side} if facing else {}
 
         def wide(name):
-            k = per_row.get(name, cols)
-            card_w = (self.width - dp(8) - (k - 1) * GAP) / k
+            if name in left or name in right:  # turned a quarter: as wide as the column is high
+                card_w = self.height - dp(8)
+            else:
+                k = per_row.get(name, cols)
+                card_w = (self.width - dp(8) - 2 * (end_w + GAP if end_w else 0) - (k - 1) * GAP) / k
             return (card_w - dp(8) - (tile_cols - 1) * dp(3)) / tile_cols >= 2 * TOUCH + dp(52)
         self.cards = {}
         colours = self.colours(table)
@@ -394,8 +387,10 @@ class TableScreen(BaseScreen):
         self.box.clear_widgets()
         if self.bar.parent is not None:  # inside the Turned of the last layout
             self.bar.parent.remove_widget(self.bar)
+        if self.middle.parent is not None:
+            self.middle.parent.remove_widget(self.middle)
+        self.middle.clear_widgets()
         if facing:
-            near, far = facing_sides(self.pod_order(table))
             for name in far:  # turned toward the far side of the table
                 self.far_box.add_widget(Turned(self.cards[name], 180))
             row = BoxLayout(spacing=GAP)
@@ -403,8 +398,18 @@ class TableScreen(BaseScreen):
                 row.add_widget(self.cards[name])
             self.cards_box.add_widget(row)
             self.bar_slot.add_widget(Turned(self.bar, 180))
-            for w in (self.far_box, self.bar_slot, self.bottom, self.cards_box):
-                self.box.add_widget(w)
+            parts = (self.far_box, self.bar_slot, self.bottom, self.cards_box)
+            if left:  # a seat at each end: their cards in the side columns, turned a quarter toward them
+                around = BoxLayout(spacing=GAP)
+                around.add_widget(QuarterTurned(self.cards[left[0]], 270, size_hint_x=None, width=end_w))
+                for w in parts:
+                    self.middle.add_widget(w)
+                around.add_widget(self.middle)
+                around.add_widget(QuarterTurned(self.cards[right[0]], 90, size_hint_x=None, width=end_w))
+                self.box.add_widget(around)
+            else:
+                for w in parts:
+                    self.box.add_widget(w)
         else:
             grid = GridLayout(cols=cols, rows=rows, spacing=GAP)
             for name in names:
@@ -414,6 +419,7 @@ class TableScreen(BaseScreen):
             for w in (self.bar_slot, self.cards_box, self.bottom):
                 self.box.add_widget(w)
         self.facing = facing
+        self._header_icons(bool(left))
         self.footer.clear_widgets()
         if facing:
             self.footer.add_widget(self.near_info)
@@ -427,11 +433,22 @@ class TableScreen(BaseScreen):
             self.footer.add_widget(Btn(_("Pods"), base_font=dp(18), size_hint_x=0.6, tid="table.pods",
                                        on_press=lambda: self.app.go("pods")))
 
+    def _header_icons(self, icons: bool) -> None:
+        """The header's buttons as icons (between the ends' columns their words leave no room for
+        whose turn it is) or as words."""
+        for b, word_, glyph, width in ((self.home, _("Home"), "house", 96), (self.undo, _("Undo"), "rotate-left", 104),
+                                       (self.redo, _("Redo"), "rotate-right", 104),
+                                       (self.history, _("History"), "clock-rotate-left", 116)):
+            b.font_name = ICON_FONT if icons else "Roboto"
+            b.text = GLYPHS[glyph] if icons else word_
+            b.width = TOUCH + dp(8) if icons else dp(width)
+
     def update(self, snap, **kw):
         table = snap.table
         if table is None:
             return
         key = (table.game_id, tuple(table.players), tuple(int(x) for x in self.size), self.app.settings.seat_facing,
+               self.app.settings.table_ends,
                tuple(sorted(self.colours(table).items())), tuple(self.pod_order(table)))
         if key != self._key:
             self._key = key
