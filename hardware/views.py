@@ -40,8 +40,15 @@ def _value(v):
 
 def _words(pairs, catalog) -> tuple:
     # A counter's or a table figure's name is a word of the game; its value may be a word too.
-    return tuple((str(translated(k if isinstance(k, Msg) else word("counter", str(k)), catalog)),
-                  translated(_value(v), catalog)) for k, v in pairs)
+    return tuple((_name(k, catalog), translated(_value(v), catalog)) for k, v in pairs)
+
+
+def _name(key, catalog) -> str:
+    """A counter's name as the table reads it: the catalog's word, else the key with spaces
+    ("drink_me" → "drink me": English has no catalog of its own)."""
+    msg = key if isinstance(key, Msg) else word("counter", str(key))
+    text = str(translated(msg, catalog))
+    return text.replace("_", " ") if text == str(msg) else text
 
 
 def pod_view(rules, state: dict, player_name: str, focus: int | str = 0, *,
@@ -75,7 +82,8 @@ def pod_view(rules, state: dict, player_name: str, focus: int | str = 0, *,
         seat=seat_number(state, player_name),
         player=player_name,
         counters=counters,
-        focus=focus_index(counters, focus),
+        # the focus is a counter's key (the controls' own), not its name in the table's language
+        focus=focus_index([(str(k), v) for k, v in sv.get("counters", ())], focus),
         status=str(translated(sv.get("status", "") or "", catalog)),
         alert=bool(sv.get("alert", False)),
         table=table,

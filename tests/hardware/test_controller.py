@@ -585,3 +585,24 @@ def test_the_grammar_speaks_the_tables_language():
     said = grammar.affected(t.rules, t.state, t.rules.apply(t.state, {"action": "adjust", "player": "Ben",
                                                                          "counter": "cash", "delta": 2})[0], "Ana")
     assert said["Ben"].translated(es) == "de Ana: efectivo +2"
+
+
+def test_the_focused_counter_is_shown_large_in_every_language_with_its_name_spelt_out():
+    """select moves the focus to the next counter (the one ± change); the pod shows that counter
+    large whatever the table's language (the focus is the counter's key, not its translated name),
+    and English spells a counter's key as words ("drink me", not "drink_me")."""
+    from tablekeeper.ui.i18n import load_catalog
+
+    es = load_catalog("es")
+    t = Table("red-dragon-inn", ["Ana", "Ben"])
+    names = [name for name, _ in t.view("Ana").counters]
+    assert "drink me" in names and not any("_" in n for n in names)
+    last = len(names) - 1
+    t.click("Ana", SELECT)  # from the offers to the first counter
+    for i in range(1, last + 1):
+        t.click("Ana", SELECT)  # the next counter
+        assert (t.view("Ana").focus, t.view("Ana", es).focus) == (i, i)
+    assert t.view("Ana", es).counters[last][0] != t.view("Ana").counters[last][0]  # translated
+    before = t.state["players"][0]["counters"]["drink_me"]
+    t.click("Ana", UP)
+    assert t.state["players"][0]["counters"]["drink_me"] == before + 1  # ± changed the counter shown large

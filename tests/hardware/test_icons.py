@@ -57,7 +57,7 @@ def test_the_pod_shows_each_counters_icon_and_never_a_cut_name_beside_one():
 
     rules = make_rules({"game": "red-dragon-inn", "players": ["Ana", "Ben", "Cai"], "options": {}})
     view = pod_view(rules, rules.setup_state(), "Ana")
-    assert [c for c, _v in view.counters] == ["gold", "alcohol", "fortitude", "drink_me"]
+    assert [c for c, _v in view.counters] == ["gold", "alcohol", "fortitude", "drink me"]
     assert view.icons == (GLYPHS["coins"], GLYPHS["beer-mug-empty"], GLYPHS["heart"], GLYPHS["wine-bottle"])
     assert view.focus_icon == GLYPHS["coins"] and view.other_icons[1] == GLYPHS["heart"]
     assert render(view).tobytes() != render(replace(view, icons=())).tobytes()  # drawn

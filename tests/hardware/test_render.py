@@ -68,7 +68,8 @@ def test_pod_view_comes_from_the_games_seat_view(journal, game_id):
         sv = s.rules.seat_view(s.state, p["name"])
         v = pod_view(s.rules, s.state, p["name"], focus=1)
         assert v.seat == i + 1 and v.player == p["name"]
-        assert [list(c) for c in v.counters] == [list(c) for c in sv["counters"]]
+        # the names as the table reads them (English: the key's words, "drink me" for drink_me)
+        assert [list(c) for c in v.counters] == [[str(k).replace("_", " "), val] for k, val in sv["counters"]]
         assert v.focus == (1 if len(sv["counters"]) > 1 else 0)
         assert v.status == sv["status"] and v.alert == sv["alert"]
         actions = s.rules.seat_actions(s.state, p["name"])
