@@ -206,7 +206,11 @@ def player_stats(plays: Iterable[Play]) -> dict[str, dict[str, dict[str, Any]]]:
     average length in minutes and in turns, longest and current win streak (in order of finish)."""
     by: dict[tuple[str, str], list[tuple[Play, Seat]]] = {}
     for play in _ordered(plays):
+        seen: set[str] = set()
         for seat in play.seats:
+            if seat.name in seen:  # two stored names of one person at one table: the play counts once
+                continue
+            seen.add(seat.name)
             by.setdefault((seat.name, play.game), []).append((play, seat))
             by.setdefault((seat.name, "*"), []).append((play, seat))
     out: dict[str, dict[str, dict[str, Any]]] = {}
