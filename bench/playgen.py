@@ -73,8 +73,10 @@ def _dale_story() -> dict[str, Any]:
     return story
 
 
-def play_one(journal: Journal, rng: random.Random, clock: FakeClock, game: str) -> dict[str, Any] | None:
-    """Play one game; what its end looked like (None: it did not finish)."""
+def play_one(journal: Journal, rng: random.Random, clock: FakeClock, game: str,
+             players: list[str] | None = None) -> dict[str, Any] | None:
+    """Play one game (``players``: at this table, else some of :data:`NAMES`); what its end looked
+    like (None: it did not finish)."""
     clock.now += rng.uniform(600, 86400 * 3)  # the next game night
     started = clock.now
     if game == "dale-of-merchants":
@@ -88,7 +90,7 @@ def play_one(journal: Journal, rng: random.Random, clock: FakeClock, game: str) 
             session.apply(a)
     else:
         lo, hi = {"red-dragon-inn": (2, 5), "bloody-inn": (2, 4), "dragon-run": (2, 5)}[game]
-        players = rng.sample(NAMES, rng.randint(lo, hi))
+        players = list(players) if players else rng.sample(NAMES, rng.randint(lo, hi))
         options: dict[str, Any] = {}
         if game == "red-dragon-inn" and rng.random() < 0.7:
             options["characters"] = dict(zip(players, rng.sample(RDI_CHARACTERS, len(players))))
@@ -131,3 +133,13 @@ def generate(journal: Journal, n: int, seed: int = 1, start: float = 1.7e9,
             if got is not None:
                 out.append(got)
     return out
+
+
+def finished_game(journal: Journal, game: str, players: list[str], seed: int = 0) -> dict[str, Any]:
+    """One finished game of ``game`` among ``players`` (the robot tries until one ends)."""
+    rng = random.Random(seed)
+    with fake_clock(1.75e9 + 1000 * seed) as clock:
+        while True:
+            got = play_one(journal, rng, clock, game, players)
+            if got is not None:
+                return got

@@ -39,6 +39,10 @@ class RosterError(SetupError):
     """A roster change that cannot be made (an unknown name, a name taken); the message says why."""
 
 
+class NewerRoster(ValueError):
+    """The stored roster is of a format newer than this version reads."""
+
+
 @dataclass
 class Person:
     name: str
@@ -55,6 +59,9 @@ class Person:
 @dataclass
 class Roster:
     people: list[Person] = field(default_factory=list)
+    #: Why this roster must not be stored (None: it may): the journal holds a roster this version
+    #: cannot read (a newer tablekeeper's), which a save would destroy.
+    read_only: str | None = None
 
     # -- reading -------------------------------------------------------------------------
     def find(self, name: str) -> Person | None:
@@ -185,8 +192,11 @@ class Roster:
         data = json.loads(text)
         if not isinstance(data, dict) or not isinstance(data.get("people"), list):
             raise ValueError("not a roster")
-        if not isinstance(data.get("format"), int) or data["format"] > FORMAT:
-            raise ValueError(f"a roster of format {data.get('format')!r}; this version reads format {FORMAT}")
+        if not isinstance(data.get("format"), int):
+            raise ValueError("a roster without a format")
+        if data["format"] > FORMAT:
+            raise NewerRoster(f"the journal's roster was written by a newer tablekeeper (format {data['format']}; "
+                              f"this version reads format {FORMAT})")
         people = []
         for d in data["people"]:
             name = d["name"]
@@ -233,6 +243,11 @@ def load(journal: Journal) -> tuple[Roster, bool]:
     if raw is not None:
         try:
             roster = Roster.from_json(raw)
+        except NewerRoster as e:
+            built = Roster.built_from(stored_players(journal))
+            built.read_only = str(e)
+            journal.warn(f"{e}; each stored name counts as its own player here, and the roster is left as it is")
+            return built, True
         except (ValueError, KeyError, TypeError, RosterError) as e:
             journal.warn(f"the stored roster does not decode ({e}); it is built again from the stored games")
     if roster is None:
@@ -242,5 +257,8 @@ def load(journal: Journal) -> tuple[Roster, bool]:
 
 
 def save(journal: Journal, roster: Roster) -> None:
-    """Store the roster in the journal (one durable transaction)."""
+    """Store the roster in the journal (one durable transaction); RosterError for a roster that must
+    not replace the stored one (:attr:`Roster.read_only`)."""
+    if roster.read_only is not None:
+        raise RosterError(f"{roster.read_only}: nothing was changed")
     journal.meta_set(META_KEY, roster.to_json())

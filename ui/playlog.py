@@ -470,16 +470,16 @@ def cmd_players(args: Any, journal: Journal) -> int:
             roster.rename(args.old, args.new)
         elif what == "merge":
             roster.merge(args.keep, args.other, people.stored_players(journal))
+        if what != "list" or not stored:
+            if journal.readonly is None and roster.read_only is None:
+                people.save(journal, roster)
+            elif what != "list":
+                why = roster.read_only or f"{journal.dir} cannot be written ({journal.readonly})"
+                print(f"tablekeeper players: {why}; nothing was changed", file=sys.stderr)
+                return 1
     except people.RosterError as e:
         print(f"tablekeeper players: {e}", file=sys.stderr)
         return 2
-    if what != "list" or not stored:
-        if journal.readonly is None:
-            people.save(journal, roster)
-        elif what != "list":
-            print(f"tablekeeper players: {journal.dir} cannot be written ({journal.readonly}); nothing was changed",
-                  file=sys.stderr)
-            return 1
     if getattr(args, "json", False):
         print(json.dumps({"people": [p.to_dict() for p in roster.people]}, ensure_ascii=False, indent=2))
     elif what == "list":
