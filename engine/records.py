@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from collections import Counter as Tally
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import Any
+from operator import attrgetter
+from typing import Any, NamedTuple
 
 from .errors import TablekeeperError
 from .game import Game
@@ -33,8 +33,7 @@ from .registry import available, make_rules
 SUMMARY_VERSION = 1
 
 
-@dataclass(frozen=True)
-class Seat:
+class Seat(NamedTuple):
     """One player's part in a play."""
 
     name: str  # as the journal stores it (or the person, after with_people)
@@ -44,9 +43,8 @@ class Seat:
     character: str | None = None
 
 
-@dataclass(frozen=True)
-class Play:
-    """One finished stored game."""
+class Play(NamedTuple):
+    """One finished stored game (immutable: a tuple, cheap to make by the ten thousand)."""
 
     id: int  # the journal's game number
     game: str  # the game's id ("red-dragon-inn")
@@ -79,6 +77,18 @@ class Play:
         turns = d.get("turns")
         return cls(int(d["id"]), str(d["game"]), float(d["started"]), float(d["finished"]),
                    None if turns is None else int(turns), bool(d.get("draw", False)), seats)
+
+    def to_row(self) -> list[Any]:
+        """The play as a compact JSON list (the summaries' cache): :meth:`from_row` reads it back."""
+        return [self.id, self.game, self.started, self.finished, self.turns, self.draw,
+                [list(s) for s in self.seats]]
+
+    @classmethod
+    def from_row(cls, row: Sequence[Any]) -> Play:
+        """The inverse of :meth:`to_row` (a row this module wrote: only its shape is checked);
+        ValueError/TypeError on a row of another shape."""
+        pid, game, started, finished, turns, draw, seats = row
+        return cls(pid, game, started, finished, turns, draw, tuple(Seat(*s) for s in seats))
 
 
 # -- from the journal -------------------------------------------------------------------
@@ -149,32 +159,47 @@ def stored_plays(journal: Journal, known: Mapping[int, Play] | None = None,
     ``known``: plays summarized before (by game number); one whose game still ended at the same
     moment is reused as it is, the others are replayed from the journal (and given to ``on_new``,
     so that the caller can keep them). A game finishes again at a new moment after an undo of its
-    last action, so a reused play is never stale.
+    last action, so a reused play is never stale. Only the games table's numbers are read for the
+    known ones (no setup decoded).
     """
     known = known or {}
     out = []
-    for record in journal.games():
-        if record.finished is None:
-            continue
-        old = known.get(record.id)
-        if old is not None and old.finished == float(record.finished) and old.game == record.game:
+    missing = []
+    for gid, game, finished in journal._rows(
+            "SELECT id, game, finished FROM games WHERE finished IS NOT NULL ORDER BY id"):
+        old = known.get(gid)
+        if old is not None and old.finished == float(finished) and old.game == game:
             out.append(old)
-            continue
-        play = summarize(record, [entry for _seq, entry in journal.entries(record.id)])
-        if play is not None:
-            out.append(play)
-            if on_new is not None:
-                on_new(play)
-    out.sort(key=lambda p: (p.finished, p.id))
+        else:
+            missing.append(gid)
+    if missing:
+        wanted = set(missing)
+        for record in journal.games():
+            if record.id not in wanted or record.finished is None:
+                continue
+            play = summarize(record, [entry for _seq, entry in journal.entries(record.id)])
+            if play is not None:
+                out.append(play)
+                if on_new is not None:
+                    on_new(play)
+    out.sort(key=_by_finish)
     return out
 
 
 def with_people(plays: Iterable[Play], person: Callable[[str], str]) -> list[Play]:
     """The plays with each stored name replaced by its person's name (``person(stored) -> name``)."""
+    plays = list(plays)
+    names = {s.name for p in plays for s in p.seats}
+    renamed = {n: person(n) for n in names}
+    renamed = {n: m for n, m in renamed.items() if m != n}
+    if not renamed:
+        return plays
     out = []
     for p in plays:
-        seats = tuple(replace(s, name=person(s.name)) for s in p.seats)
-        out.append(p if seats == p.seats else replace(p, seats=seats))
+        if any(s.name in renamed for s in p.seats):
+            p = p._replace(seats=tuple(s._replace(name=renamed[s.name]) if s.name in renamed else s
+                                       for s in p.seats))
+        out.append(p)
     return out
 
 
@@ -184,46 +209,60 @@ def _mean(values: Iterable[float | None]) -> float | None:
     return sum(vs) / len(vs) if vs else None
 
 
-def _streaks(results: Iterable[bool]) -> tuple[int, int]:
-    """(longest run of wins, the run of wins at the end) of results in order."""
-    longest = run = 0
-    for won in results:
-        run = run + 1 if won else 0
-        longest = max(longest, run)
-    return longest, run
-
-
 def _rate(wins: int, plays: int) -> float | None:
     return wins / plays if plays else None
 
 
 def _ordered(plays: Iterable[Play]) -> list[Play]:
-    return sorted(plays, key=lambda p: (p.finished, p.id))
+    return sorted(plays, key=_by_finish)
+
+
+_by_finish = attrgetter("finished", "id")
 
 
 def player_stats(plays: Iterable[Play]) -> dict[str, dict[str, dict[str, Any]]]:
     """Per player, per game (and ``"*"``: all games): plays, wins, win rate, average final figure,
     average length in minutes and in turns, longest and current win streak (in order of finish)."""
-    by: dict[tuple[str, str], list[tuple[Play, Seat]]] = {}
+    # one pass, in order of finish; per (player, game): plays, wins, figure sum and count, minutes,
+    # turns sum and count, current run, longest run
+    acc: dict[tuple[str, str], list[float]] = {}
     for play in _ordered(plays):
+        minutes = play.minutes
+        turns = play.turns
         seen: set[str] = set()
         for seat in play.seats:
             if seat.name in seen:  # two stored names of one person at one table: the play counts once
                 continue
             seen.add(seat.name)
-            by.setdefault((seat.name, play.game), []).append((play, seat))
-            by.setdefault((seat.name, "*"), []).append((play, seat))
+            for key in ((seat.name, play.game), (seat.name, "*")):
+                a = acc.get(key)
+                if a is None:
+                    a = acc[key] = [0, 0, 0.0, 0, 0.0, 0, 0, 0, 0]
+                a[0] += 1
+                a[4] += minutes
+                if turns is not None:
+                    a[5] += turns
+                    a[6] += 1
+                if seat.figure is not None:
+                    a[2] += seat.figure
+                    a[3] += 1
+                if seat.win:
+                    a[1] += 1
+                    a[7] += 1
+                    if a[7] > a[8]:
+                        a[8] = a[7]
+                else:
+                    a[7] = 0
     out: dict[str, dict[str, dict[str, Any]]] = {}
-    for (name, game), rows in sorted(by.items()):
-        wins = sum(1 for _p, s in rows if s.win)
-        longest, current = _streaks(s.win for _p, s in rows)
+    for (name, game), a in sorted(acc.items()):
+        n, wins = int(a[0]), int(a[1])
         out.setdefault(name, {})[game] = {
-            "plays": len(rows), "wins": wins, "win_rate": _rate(wins, len(rows)),
+            "plays": n, "wins": wins, "win_rate": wins / n,
             # a figure is in the game's own unit: no average across games
-            "average_figure": None if game == "*" else _mean(s.figure for _p, s in rows),
-            "average_minutes": _mean(p.minutes for p, _s in rows),
-            "average_turns": _mean(p.turns for p, _s in rows),
-            "longest_streak": longest, "current_streak": current,
+            "average_figure": a[2] / a[3] if a[3] and game != "*" else None,
+            "average_minutes": a[4] / n,
+            "average_turns": a[5] / a[6] if a[6] else None,
+            "longest_streak": int(a[8]), "current_streak": int(a[7]),
         }
     return out
 

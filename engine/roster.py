@@ -231,29 +231,41 @@ def stored_players(journal: Journal) -> list[list[str]]:
     return [[str(n) for n in g.setup.get("players", [])] for g in journal.games()]
 
 
+def _stored(journal: Journal) -> Roster | None:
+    """The stored roster; None when there is none or it does not decode (said as a warning). A newer
+    version's comes back empty and read-only, so that nothing overwrites it."""
+    raw = journal.meta_get(META_KEY)
+    if raw is None:
+        return None
+    try:
+        return Roster.from_json(raw)
+    except NewerRoster as e:
+        journal.warn(f"{e}; each stored name counts as its own player here, and the roster is left as it is")
+        return Roster(read_only=str(e))
+    except (ValueError, KeyError, TypeError, RosterError) as e:
+        journal.warn(f"the stored roster does not decode ({e}); it is built again from the stored games")
+        return None
+
+
+def read(journal: Journal) -> Roster:
+    """The roster as stored, without looking at the games: enough to map stored names to people (a
+    name it does not know is its own person)."""
+    return _stored(journal) or Roster()
+
+
 def load(journal: Journal) -> tuple[Roster, bool]:
-    """The journal's roster, and whether it was stored as it is.
+    """The journal's roster with everyone in its stored games, and whether it was stored as it is.
 
     A journal without one (or with one that does not decode) gets one built from its stored games'
     names; every name the stored roster does not know yet is taken in too. The second value is False
-    whenever the roster differs from what is stored: :func:`save` it to keep it.
+    whenever the roster differs from what is stored: :func:`save` it to keep it (a newer version's
+    roster is never saved over).
     """
-    raw = journal.meta_get(META_KEY)
-    roster: Roster | None = None
-    if raw is not None:
-        try:
-            roster = Roster.from_json(raw)
-        except NewerRoster as e:
-            built = Roster.built_from(stored_players(journal))
-            built.read_only = str(e)
-            journal.warn(f"{e}; each stored name counts as its own player here, and the roster is left as it is")
-            return built, True
-        except (ValueError, KeyError, TypeError, RosterError) as e:
-            journal.warn(f"the stored roster does not decode ({e}); it is built again from the stored games")
+    roster = _stored(journal)
     if roster is None:
         return Roster.built_from(stored_players(journal)), False
     new = roster.take_in(stored_players(journal))
-    return roster, not new
+    return roster, roster.read_only is not None or not new
 
 
 def save(journal: Journal, roster: Roster) -> None:

@@ -18,7 +18,9 @@ Nothing here is imported on the press path or when a game resumes.
 """
 from __future__ import annotations
 
+import contextlib
 import csv
+import gc
 import io
 import json
 import os
@@ -26,7 +28,8 @@ import sys
 import time
 import tomllib
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Iterable
+import zlib
+from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -81,11 +84,18 @@ def write_atomic(path: str | os.PathLike[str], data: bytes) -> Path:
 
 # -- the plays, with their cache ----------------------------------------------------
 def _read_cache(path: Path) -> dict[int, Play]:
+    """The cached summaries; {} for a cache that is missing, of another version, or damaged (its
+    checksum does not hold). The first line is a header (format, summary version, CRC-32 of the
+    rest), the rest a JSON list of plays as :meth:`Play.to_row` makes them."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if data.get("format") != CACHE_FORMAT or data.get("summary") != rec.SUMMARY_VERSION:
+        raw = path.read_bytes()
+        head, _, body = raw.partition(b"\n")
+        meta = json.loads(head)
+        if (meta.get("format") != CACHE_FORMAT or meta.get("summary") != rec.SUMMARY_VERSION
+                or meta.get("crc") != zlib.crc32(body)):
             return {}
-        return {int(k): Play.from_dict(v) for k, v in data["plays"].items()}
+        plays = (Play.from_row(row) for row in json.loads(body))
+        return {p.id: p for p in plays}
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return {}
 
@@ -98,20 +108,25 @@ def load_plays(journal: Journal, state_dir: str | os.PathLike[str] | None = None
     fresh: list[Play] = []
     plays = rec.stored_plays(journal, known, fresh.append)
     if (fresh or len(known) != len(plays)) and journal.readonly is None:
-        body = {"format": CACHE_FORMAT, "summary": rec.SUMMARY_VERSION,
-                "plays": {str(p.id): p.to_dict() for p in plays}}
         try:
-            write_atomic(path, json.dumps(body, separators=(",", ":")).encode("utf-8"))
+            write_atomic(path, cache_bytes(plays))
         except OSError as e:
             print(f"warning: cannot keep the plays' summaries in {path} ({e.strerror or e}); "
                   "they are made again next time", file=sys.stderr)
     return plays
 
 
+def cache_bytes(plays: Iterable[Play]) -> bytes:
+    """The summaries' cache file for ``plays`` (see :func:`_read_cache`)."""
+    body = json.dumps([p.to_row() for p in plays], separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    head = json.dumps({"format": CACHE_FORMAT, "summary": rec.SUMMARY_VERSION, "crc": zlib.crc32(body)})
+    return head.encode("ascii") + b"\n" + body
+
+
 def people_plays(journal: Journal, state_dir: str | os.PathLike[str] | None = None
                  ) -> tuple[list[Play], people.Roster]:
     """The plays with each stored name as its person's (the roster's), and the roster."""
-    roster, _stored = people.load(journal)
+    roster = people.read(journal)  # not load(): names it does not know count as themselves anyway
     return rec.with_people(load_plays(journal, state_dir), roster.person_of), roster
 
 
@@ -387,34 +402,62 @@ def _with_journal(fn: Callable[[Any, Journal], int]) -> Callable[[Any], int]:
     return run
 
 
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause Python's cycle collector while tens of thousands of plays are made: they are tuples of
+    text and numbers (no cycles), and the collector's passes over them cost a third of the time."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+class UnknownName(LookupError):
+    """A player name that no stored play and no roster entry knows."""
+
+
+def statistics(journal: Journal, state_dir: str | os.PathLike[str] | None = None, *, game: str | None = None,
+               player: str | None = None, vs: tuple[str, str] | None = None) -> tuple[dict[str, Any], list[Play]]:
+    """What ``tablekeeper stats --json`` prints: :func:`engine.records.statistics` over the people's
+    plays (names as the roster says), and ``"vs"``: the head-to-head of two players if asked; with
+    the plays it counted (the pictures draw them).
+    A name may be a person's or any name their games are stored under; UnknownName for one that
+    nobody has (a stats screen can call this as the command does)."""
+    with _collector_paused():
+        plays, roster = people_plays(journal, state_dir)
+        names = {s.name for p in plays for s in p.seats}
+        for name in ([player] if player is not None else []) + list(vs or ()):
+            if roster.find(name) is None and name not in names:
+                raise UnknownName(name)
+        chosen = [p for p in plays if game is None or p.game == game]
+        out = rec.statistics(chosen, player=None if player is None else roster.person_of(player))
+        if vs is not None:
+            out["vs"] = rec.head_to_head(chosen, roster.person_of(vs[0]), roster.person_of(vs[1]))
+        if player is not None:
+            who = roster.person_of(player)
+            chosen = [p for p in chosen if any(s.name == who for s in p.seats)]
+        return out, chosen
+
+
 @_with_journal
 def cmd_stats(args: Any, journal: Journal) -> int:
-    plays, roster = people_plays(journal, args.state_dir)
-    for name in [args.player] + (args.vs or []):
-        if name is not None and roster.find(name) is not None:
-            continue
-        if name is not None and not any(s.name == name for p in plays for s in p.seats):
-            print(f"tablekeeper stats: nobody called {name!r} has finished a play", file=sys.stderr)
-            return 2
-
-    def resolve(name: str | None) -> str | None:
-        return roster.person_of(name) if name is not None else None
-
     if args.game is not None and args.game not in available():
         print(f"tablekeeper stats: unknown game {args.game!r} (games: {', '.join(available())})", file=sys.stderr)
         return 2
-    stats = rec.statistics(plays, game=args.game, player=resolve(args.player))
-    vs = None
-    if args.vs:
-        chosen = [p for p in plays if args.game is None or p.game == args.game]
-        vs = rec.head_to_head(chosen, roster.person_of(args.vs[0]), roster.person_of(args.vs[1]))
+    try:
+        stats, chosen = statistics(journal, args.state_dir, game=args.game, player=args.player,
+                                   vs=(args.vs[0], args.vs[1]) if args.vs else None)
+    except UnknownName as e:
+        print(f"tablekeeper stats: nobody called {e.args[0]!r} has finished a play", file=sys.stderr)
+        return 2
     if args.json:
-        print(json.dumps({**stats, **({"vs": vs} if vs is not None else {})}, ensure_ascii=False, indent=2))
+        print(json.dumps(stats, ensure_ascii=False, indent=2))
     else:
-        print(stats_text(stats, vs))
+        print(stats_text(stats, stats.get("vs")))
     if args.plot:
-        chosen = [p for p in plays if (args.game is None or p.game == args.game)
-                  and (args.player is None or any(s.name == resolve(args.player) for s in p.seats))]
         try:
             plot(chosen, args.plot)
         except ImportError:

@@ -197,7 +197,16 @@ def test_the_cache_spares_the_replays_and_a_damaged_cache_is_made_again(state, m
     (state / playlog.CACHE_FILE).write_text("{half a fi", encoding="utf-8")
     with Journal(state) as j:
         assert playlog.load_plays(j, state) == first
-    assert json.loads((state / playlog.CACHE_FILE).read_text())["format"] == playlog.CACHE_FORMAT
+    assert playlog._read_cache(state / playlog.CACHE_FILE) == {p.id: p for p in first}
+    # a flipped byte inside the rows: the checksum does not hold, and the cache is made again
+    data = bytearray((state / playlog.CACHE_FILE).read_bytes())
+    where = data.index(b'"bloody-inn"') + 2
+    data[where] ^= 0x01
+    (state / playlog.CACHE_FILE).write_bytes(bytes(data))
+    assert playlog._read_cache(state / playlog.CACHE_FILE) == {}
+    with Journal(state) as j:
+        assert playlog.load_plays(j, state) == first
+    assert playlog._read_cache(state / playlog.CACHE_FILE) == {p.id: p for p in first}
 
 
 def test_resuming_a_game_reads_neither_the_roster_nor_the_records(state):
