@@ -47,7 +47,7 @@ class Play(NamedTuple):
     """One finished stored game (immutable: a tuple, cheap to make by the ten thousand)."""
 
     id: int  # the journal's game number
-    game: str  # the game's id ("red-dragon-inn")
+    game: str  # the game's id (its definition's ``id``)
     started: float  # seconds since the epoch (UTC)
     finished: float
     turns: int | None  # turns taken (a game that counts rounds instead: its rounds); None if unknown

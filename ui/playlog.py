@@ -133,7 +133,7 @@ def people_plays(journal: Journal, state_dir: str | os.PathLike[str] | None = No
 # -- BoardGameGeek ids ----------------------------------------------------------------
 def bgg_ids(config: str | os.PathLike[str] | None = None) -> dict[str, int | None]:
     """Each game's BoardGameGeek id: its definition's ``bgg_id``, overridden by the config file's
-    ``[app.bgg]`` table (``dragon-run = 12345``). The config file is the one the pods use
+    ``[app.bgg]`` table (``"<game id>" = 12345``). The config file is the one the pods use
     (``--config``, ``$TABLEKEEPER_CONFIG``, ``~/.config/tablekeeper/tablekeeper.toml``,
     ``/etc/tablekeeper/tablekeeper.toml``)."""
     ids: dict[str, int | None] = {g: getattr(cls, "bgg_id", None) for g, cls in available().items()}
@@ -227,10 +227,11 @@ def read_csv(text: str) -> list[Play]:
 def json_text(plays: list[Play], stored: dict[tuple[int, int], str], ids: dict[str, int | None],
               new: set[tuple[int, str]]) -> str:
     doc = {"format": JSON_FORMAT, "version": JSON_VERSION, "exported": _iso(time.time()), "plays": [
-        {**p.to_dict(), "title": _title(p.game), "bgg_id": ids.get(p.game), "started_at": _iso(p.started),
-         "finished_at": _iso(p.finished), "minutes": round(p.minutes, 1),
-         "seats": [{**{"name": s.name, "seat": s.seat, "figure": s.figure, "win": s.win, "character": s.character},
-                    "stored_name": stored.get((p.id, s.seat), s.name), "new": (p.id, s.name) in new}
+        {"id": p.id, "game": p.game, "title": _title(p.game), "bgg_id": ids.get(p.game), "started": p.started,
+         "finished": p.finished, "started_at": _iso(p.started), "finished_at": _iso(p.finished),
+         "minutes": round(p.minutes, 1), "turns": p.turns, "draw": p.draw,
+         "seats": [{"name": s.name, "stored_name": stored.get((p.id, s.seat), s.name), "seat": s.seat,
+                    "figure": s.figure, "win": s.win, "character": s.character, "new": (p.id, s.name) in new}
                    for s in p.seats]}
         for p in plays]}
     return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
@@ -538,7 +539,7 @@ def add_parsers(sub: Any) -> None:
     """``stats``, ``export`` and ``players`` on the command's subparsers."""
     s = sub.add_parser("stats", help="statistics of the finished plays: wins, figures, lengths, streaks")
     s.add_argument("--json", action="store_true")
-    s.add_argument("--game", default=None, help="one game's plays only (its id, e.g. red-dragon-inn)")
+    s.add_argument("--game", default=None, help="one game's plays only (its id, as `tablekeeper games` lists it)")
     s.add_argument("--player", default=None, help="one player's plays only")
     s.add_argument("--vs", nargs=2, metavar=("A", "B"), default=None, help="head-to-head of two players")
     s.add_argument("--plot", metavar="FILE.png", default=None, help="also draw the win rates and lengths "
