@@ -41,6 +41,8 @@ from ..engine.records import Play, Seat
 
 CACHE_FILE = "plays-cache.json"
 CACHE_FORMAT = 1
+#: From how many games to summarize (replay) the command says it is doing so (a few ms each).
+SAY_REPLAYS_FROM = 200
 JSON_FORMAT = "tablekeeper-plays"
 JSON_VERSION = 1
 #: The app's player colours (ui.widgets.PLAYER_COLOURS) by name, for play logs.
@@ -106,7 +108,13 @@ def load_plays(journal: Journal, state_dir: str | os.PathLike[str] | None = None
     path = folder / CACHE_FILE
     known = _read_cache(path)
     fresh: list[Play] = []
-    plays = rec.stored_plays(journal, known, fresh.append)
+
+    def say_how_many(n: int) -> None:
+        if n >= SAY_REPLAYS_FROM:
+            print(f"summarizing {n} finished game(s) once (kept in {path} for next time)...", file=sys.stderr,
+                  flush=True)
+
+    plays = rec.stored_plays(journal, known, fresh.append, say_how_many)
     if (fresh or len(known) != len(plays)) and journal.readonly is None:
         try:
             write_atomic(path, cache_bytes(plays))

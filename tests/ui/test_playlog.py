@@ -182,10 +182,12 @@ def test_a_failing_fsync_leaves_no_file_under_the_final_name(tmp_path, monkeypat
 
 
 # -- the summaries' cache ----------------------------------------------------------------
-def test_the_cache_spares_the_replays_and_a_damaged_cache_is_made_again(state, monkeypatch):
+def test_the_cache_spares_the_replays_and_a_damaged_cache_is_made_again(state, monkeypatch, capsys):
+    monkeypatch.setattr(playlog, "SAY_REPLAYS_FROM", 30)
     with Journal(state) as j:
         first = playlog.load_plays(j, state)
     assert (state / playlog.CACHE_FILE).exists()
+    assert "summarizing 30 finished game(s) once" in capsys.readouterr().err
 
     def no_replay(*a, **kw):
         raise AssertionError("replayed a game the cache knows")
@@ -193,6 +195,7 @@ def test_the_cache_spares_the_replays_and_a_damaged_cache_is_made_again(state, m
     monkeypatch.setattr(rec, "summarize", no_replay)
     with Journal(state) as j:
         assert playlog.load_plays(j, state) == first
+    assert "summarizing" not in capsys.readouterr().err
     monkeypatch.undo()
     (state / playlog.CACHE_FILE).write_text("{half a fi", encoding="utf-8")
     with Journal(state) as j:
