@@ -194,16 +194,22 @@ def with_people(plays: Iterable[Play], person: Callable[[str], str]) -> list[Pla
     """The plays with each stored name replaced by its person's name (``person(stored) -> name``)."""
     plays = list(plays)
     names = {s.name for p in plays for s in p.seats}
-    renamed = {n: person(n) for n in names}
-    renamed = {n: m for n, m in renamed.items() if m != n}
+    renamed = {n: m for n in names if (m := person(n)) != n}
     if not renamed:
         return plays
-    out = []
+    out: list[Play] = []
+    append = out.append
     for p in plays:
-        if any(s.name in renamed for s in p.seats):
-            p = p._replace(seats=tuple(s._replace(name=renamed[s.name]) if s.name in renamed else s
-                                       for s in p.seats))
-        out.append(p)
+        seats = p.seats
+        for s in seats:
+            if s.name in renamed:
+                break
+        else:
+            append(p)
+            continue
+        append(Play(p.id, p.game, p.started, p.finished, p.turns, p.draw, tuple(
+            Seat(renamed[s.name], s.seat, s.figure, s.win, s.character) if s.name in renamed else s
+            for s in seats)))
     return out
 
 
