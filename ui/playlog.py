@@ -138,6 +138,30 @@ def people_plays(journal: Journal, state_dir: str | os.PathLike[str] | None = No
     return rec.with_people(load_plays(journal, state_dir), roster.person_of), roster
 
 
+def load_roster(journal: Journal, state_dir: str | os.PathLike[str] | None = None
+                ) -> tuple[people.Roster, bool]:
+    """:func:`engine.roster.load`, with each person it takes in from the stored games given the colour
+    the app gave them in their latest game (the settings file's per-game colours), where it did."""
+    before = {p.name for p in people.read(journal).people}
+    roster, stored = people.load(journal)
+    new = [p for p in roster.people if p.name not in before]
+    if not new:
+        return roster, stored
+    from .settings import COLOURS, Settings
+
+    chosen = Settings(Path(state_dir) if state_dir is not None else journal.dir).data.get("colours")
+    if not isinstance(chosen, dict):
+        return roster, stored
+    for person in new:
+        for gid in sorted(chosen, key=lambda k: int(k) if str(k).isdigit() else -1, reverse=True):
+            game = chosen[gid]
+            colour = game.get(person.name) if isinstance(game, dict) else None
+            if isinstance(colour, int) and not isinstance(colour, bool) and 0 <= colour < COLOURS:
+                person.colour = colour
+                break
+    return roster, stored
+
+
 # -- BoardGameGeek ids ----------------------------------------------------------------
 def bgg_ids(config: str | os.PathLike[str] | None = None) -> dict[str, int | None]:
     """Each game's BoardGameGeek id: its definition's ``bgg_id``, overridden by the config file's
@@ -479,7 +503,7 @@ def cmd_stats(args: Any, journal: Journal) -> int:
 @_with_journal
 def cmd_export(args: Any, journal: Journal) -> int:
     stored_plays = load_plays(journal, args.state_dir)
-    roster, _stored = people.load(journal)
+    roster, _stored = load_roster(journal, args.state_dir)
     plays = rec.with_people(stored_plays, roster.person_of)
     new = first_plays(plays)
     stored = {(p.id, s.seat): s.name for p in stored_plays for s in p.seats}
@@ -511,7 +535,7 @@ def cmd_export(args: Any, journal: Journal) -> int:
 
 @_with_journal
 def cmd_players(args: Any, journal: Journal) -> int:
-    roster, stored = people.load(journal)
+    roster, stored = load_roster(journal, args.state_dir)
     what = args.players_command or "list"
     try:
         if what == "add":

@@ -275,3 +275,21 @@ def test_players_rename_and_merge_from_the_command_line(state, capsys):
     assert "played in the same game" in capsys.readouterr().err
     assert tk(state, "stats", "--json") == 0
     assert "Benito" in json.loads(capsys.readouterr().out)["players"]
+
+
+def test_people_taken_in_from_the_games_keep_the_colour_the_app_gave_them(tmp_path):
+    from tablekeeper.ui.settings import Settings
+
+    state = tmp_path / "state"
+    with Journal(state, durable=False) as j:
+        first = playgen.finished_game(j, "dragon-run", ["Ana", "Ben"], seed=1)
+        last = playgen.finished_game(j, "dragon-run", ["Ben", "Ana"], seed=2)
+    settings = Settings(state)
+    settings.set_colours(first["id"], {"Ana": 3, "Ben": 4})
+    settings.set_colours(last["id"], {"Ana": 6, "Ben": 4})
+    settings.save()
+    assert tk(state, "players", "--json") == 0
+    with Journal(state) as j:
+        roster, kept = people.load(j)
+    assert kept  # the first `players` stored what it built
+    assert roster.find("Ana").colour == 6 and roster.find("Ben").colour == 4  # their latest game's
