@@ -351,6 +351,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     doctor.add_parser(sub)
 
+    from . import playlog  # the play records: statistics, exports, the roster
+
+    playlog.add_parsers(sub)
+
     for name, func, text in (("demo", cmd_demo, "play a scripted demo game, printing the state"),
                              ("run", cmd_run, "start the app on this machine's hardware (mock on a PC)")):
         d = sub.add_parser(name, help=text)

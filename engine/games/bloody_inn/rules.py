@@ -69,6 +69,8 @@ class BloodyInnRules(BloodyInnBase):
 
     id = "bloody-inn"
     title = "The Bloody Inn"
+    #: The game's BoardGameGeek id (play logs; ``[app.bgg]`` in the config file overrides it).
+    bgg_id = 180593
     min_players = 1
     max_players = 4
     icons = {"cash": "money-bill", "checks": "money-check", "round": "moon", "season": "leaf"}

@@ -115,6 +115,8 @@ class DaleOfMerchantsRules(Game):
 
     id = "dale-of-merchants"
     title = "Dale of Merchants"
+    #: The game's BoardGameGeek id (play logs; ``[app.bgg]`` in the config file overrides it).
+    bgg_id = 176165
     min_players = 2
     max_players = 4
     icons = {"stall": "store", "hand": "hand", "deck": "layer-group", "discard": "trash", "actions": "bolt",

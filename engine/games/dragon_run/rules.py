@@ -62,6 +62,9 @@ class DragonRunRules(Game):
 
     id = "dragon-run"
     title = "Dragon Run"
+    #: The game's BoardGameGeek id (play logs): not checked yet, so none; ``[app.bgg]`` in the config
+    #: file gives it.
+    bgg_id = None
     min_players = 2
     max_players = 5
     icons = {"wounds": "heart-crack", "treasure": "gem", "talismans": "ankh", "temper": "fire", "dungeon": "dungeon"}

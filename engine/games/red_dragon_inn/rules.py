@@ -54,6 +54,8 @@ class RedDragonInnRules(Game):
 
     id = "red-dragon-inn"
     title = "The Red Dragon Inn"
+    #: The game's BoardGameGeek id (play logs; ``[app.bgg]`` in the config file overrides it).
+    bgg_id = 24310
     min_players = 2
     max_players = 8
     icons = {"gold": "coins", "fortitude": "heart", "alcohol": "beer-mug-empty", "drink_me": "wine-bottle",
