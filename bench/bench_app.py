@@ -9,13 +9,16 @@ in child processes (Kivy allows one window per process):
   does). Goal ≤ 3 s here.
 * ``app_touch_to_frame``: a finger lifts from a "+" button → the adjustment
   is journalled (durable: WAL, synchronous=FULL, on the worker thread) → the
-  frame that shows the new number is drawn (the value's flash on, the
+  frame that shows the new number is drawn and rasterised (``glFinish``:
+  software GL queues frames, see ``_child_touch``; the value's flash on, the
   default). Median and 95th percentile of 2 x 40 touches.
 * ``app_commit``: the journal commit alone on the worker (what the touch
   waits for, but the UI thread does not).
 * ``app_touch_to_frame_still``: touch-to-frame with the motion setting off
   (no flash on the changed value), alternated with the default in one run;
   ``flash_over_still`` is the ratio of the medians.
+* ``compare BEFORE AFTER [ROUNDS]`` (not part of ``make bench``): the touch
+  figures of two code trees alternated in one run (docs/benchmarks.md).
 * ``app_peak_rss``: the app process's peak resident memory after all that
   (goal ≤ 150 MB), next to ``app_kivy_empty_window_rss``: an empty Kivy
   window measured the same way, the renderer's floor.
@@ -111,6 +114,17 @@ def _child_touch(state: str, motion: bool = True) -> None:
     r.app.settings.seat_facing = False
     r.app.screen("table").update(r.app.snapshot)
     r.frames(3)
+    from kivy.graphics.opengl import glFinish
+
+    def frame():
+        # A frame is on the screen once it is rasterised. Software GL (llvmpipe, one thread) queues
+        # whole frames and rasterises them later, up to three at once, so without the finish a frame
+        # "drawn" here may not exist as pixels yet: most touches looked fast (~9 ms) and every
+        # third paid for three frames (~85 ms). A display's buffer swap waits for the pixels; the
+        # offscreen window's does not, so the benchmark waits for them itself.
+        r.frames(1)
+        glFinish()
+
     tid = "table.Ana.gold.plus"
     label = "table.Ana.gold.value"
     times = []
@@ -120,12 +134,12 @@ def _child_touch(state: str, motion: bool = True) -> None:
         x, y = w.to_window(*w.center)
         touch = r.Touch(x, y)
         touch.down()
-        r.frames(1)
+        frame()
         t0 = time.perf_counter()
         touch.up()
         deadline = t0 + 10
-        while r.text(label) == before:  # each idle() = input, clock, layout, draw, flip
-            r.frames(1)
+        while r.text(label) == before:  # each idle() = input, clock, layout, draw, flip; then the pixels
+            frame()
             if time.perf_counter() > deadline:
                 raise RuntimeError(f"the adjustment never showed (touch {len(times) + 1}, {r.app.toast.label.text!r})")
         times.append(time.perf_counter() - t0)
@@ -184,7 +198,8 @@ def run() -> dict:
                                    "offscreen (Mesa llvmpipe)"},
         "app_touch_to_frame": {"value": round(statistics.median(ms), 2), "unit": "ms",
                                "p95": round(_pct(ms, 0.95), 2), "max": round(max(ms), 2), "touches": len(ms),
-                               "note": "finger up on '+' to the drawn frame showing the new value, commit included"},
+                               "note": "finger up on '+' to the rasterised frame showing the new value "
+                                       "(glFinish), commit included"},
         "app_touch_to_frame_still": {
             "value": round(statistics.median(still), 2), "unit": "ms", "p95": round(_pct(still, 0.95), 2),
             "flash_over_still": round(statistics.median(ms) / statistics.median(still), 3),
@@ -204,11 +219,51 @@ def run() -> dict:
     }
 
 
+def compare(before: str, after: str, rounds: int = 2) -> dict:
+    """Touch-to-frame of two code trees, alternated in one run (``rounds`` x 40 touches each).
+
+    ``before``/``after``: folders holding a ``tablekeeper`` package (e.g. symlinks to a worktree's
+    engine/, hardware/, ui/, firmware/), put first on PYTHONPATH of the children; this file's own
+    child measures both, so the method is the same for both."""
+    trees = {"before": before, "after": after}
+    times: dict[str, list[float]] = {k: [] for k in trees}
+    rss: dict[str, list[float]] = {k: [] for k in trees}
+    with tempfile.TemporaryDirectory(prefix="tk-bench-app-") as d:
+        tmp = Path(d)
+        states = {}
+        for k, root in trees.items():
+            states[k] = tmp / f"state-{k}"
+            subprocess.run([sys.executable, str(HERE), "prepare", str(states[k])], check=True, timeout=300,
+                           env=dict(os.environ, PYTHONPATH=root))
+        for _ in range(rounds):
+            for k, root in trees.items():
+                env = dict(_env(tmp), PYTHONPATH=root)
+                out = subprocess.run([sys.executable, str(HERE), "touch", str(states[k])], env=env,
+                                     capture_output=True, text=True, timeout=600)
+                line = next((x for x in out.stdout.splitlines() if x.startswith("TOUCH ")), None)
+                if line is None:
+                    raise RuntimeError(f"touch benchmark ({k}) failed:\n" + out.stderr[-2000:])
+                run = json.loads(line[len("TOUCH "):])
+                times[k] += [t * 1000 for t in run["times"]]
+                rss[k].append(run["rss_kb"] / 1024)
+    out = {k: {"median_ms": round(statistics.median(v), 1), "p95_ms": round(_pct(v, 0.95), 1),
+               "max_ms": round(max(v), 1), "touches": len(v), "peak_rss_mb": round(max(rss[k]), 1)}
+           for k, v in times.items()}
+    out["after_over_before"] = {
+        "median": round(statistics.median(times["after"]) / statistics.median(times["before"]), 3),
+        "p95": round(_pct(times["after"], 0.95) / _pct(times["before"], 0.95), 3)}
+    return out
+
+
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "start":
         _child_start(sys.argv[2])
     elif len(sys.argv) == 3 and sys.argv[1] in ("touch", "touch-still"):
         _child_touch(sys.argv[2], motion=sys.argv[1] == "touch")
+    elif len(sys.argv) == 3 and sys.argv[1] == "prepare":
+        _prepare(Path(sys.argv[2]))
+    elif len(sys.argv) in (4, 5) and sys.argv[1] == "compare":
+        print(json.dumps(compare(sys.argv[2], sys.argv[3], int(sys.argv[4]) if len(sys.argv) == 5 else 2), indent=2))
     elif len(sys.argv) == 2 and sys.argv[1] == "empty":
         _child_empty()
     else:

@@ -27,7 +27,7 @@ GLYPHS: dict[str, str] = {
     "trophy": "\uf091", "hands-praying": "\uf684", "gear": "\uf013", "flask": "\uf0c3", "paw": "\uf1b0",
     "ankh": "\uf644", "heart-crack": "\uf7a9",
     # the touchscreen's header, when its words do not fit (seats at the ends of the table)
-    "house": "\uf015", "rotate-left": "\uf2ea", "rotate-right": "\uf2f9", "clock-rotate-left": "\uf1da",
+    "house": "\uf015", "tablet-screen-button": "\uf3fa", "rotate-left": "\uf2ea", "rotate-right": "\uf2f9", "clock-rotate-left": "\uf1da",
 }
 
 #: What a counter without a game's own icon shows.

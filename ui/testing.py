@@ -187,8 +187,11 @@ class Robot:
             self.frames(2)
 
     def _top_at(self, x, y) -> str:
+        # The window's children come topmost first (a dialog before the screen under it): the first
+        # hits say what is on top, the last ones the deepest widget of the screen.
         hits = [w for w in self.widgets() if self.visible(w) and w.collide_point(*w.to_widget(x, y))]
-        return ", ".join(getattr(w, "tid", None) or type(w).__name__ for w in hits[-4:])
+        names = [getattr(w, "tid", None) or type(w).__name__ for w in hits]
+        return ", ".join(names if len(names) <= 6 else names[:2] + ["…"] + names[-4:])
 
     def press(self, tid: str, seconds: float) -> None:
         """Hold a finger on ``tid`` for ``seconds`` (holds and repeats fire), then lift it."""

@@ -137,26 +137,34 @@ class Turned(ScatterLayout):
                          **kw)
         self.child = child
         child.size_hint = (1, 1)
+        # pinned to the content's corner: a widget laid out elsewhere before (the header, upright in
+        # the one-side layout) would keep its old position in the scatter's float layout
+        child.pos_hint = {"x": 0, "y": 0}
         self.add_widget(child)
         self.rotation = angle
 
 
-class QuarterTurned(Widget):
-    """``child`` turned a quarter (90: its top toward the screen's left; 270: toward the right),
-    filling this box: the child is laid out at the box's size with width and height swapped (a
-    tall column holds a card as wide as the column is high), touches included."""
+class TurnedBox(Widget):
+    """``child`` turned by ``angle`` (a multiple of 90°) and filling this box, touches included.
+
+    180: toward the far side of the table. 90: its top toward the screen's left; 270: toward the
+    right — laid out with width and height swapped (a tall column holds a card as wide as the
+    column is high). The box itself is a plain widget, so any layout places it as usual; the
+    turned scatter inside is put over it once the layout has settled (before the next frame): a
+    scatter placed by a layout and then resized moves off its place.
+    """
 
     def __init__(self, child: Widget, angle: float, **kw):
         super().__init__(**kw)
-        self.turned = Turned(child, angle, size_hint=(None, None))
+        self.angle = angle % 360
+        self.turned = Turned(child, self.angle, size_hint=(None, None))
         self.add_widget(self.turned)
-        # Placed once the layout has settled (before the next frame): a scatter's centre set in the
-        # middle of a layout pass is moved again by the size changes that follow it.
         self._place_trigger = Clock.create_trigger(self._place, -1)
         self.bind(pos=self._place_trigger, size=self._place_trigger)
 
     def _place(self, *_):
-        self.turned.size = (self.height, self.width)
+        quarter = self.angle % 180 == 90
+        self.turned.size = (self.height, self.width) if quarter else (self.width, self.height)
         self.turned.center = self.center
 
 

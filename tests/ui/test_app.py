@@ -18,6 +18,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -189,6 +190,20 @@ def test_end_of_game_winners_table_and_chart(tmp_path):
     # Rematch: the same table, options and all, starts at once on its table screen
     assert out["rematch"] == {"players": ["Ana", "Ben"], "over": False, "screen": "table",
                               "options": session.rules.options}
+
+
+def test_statistics_screen_shows_wins_bars_and_a_head_to_head(tmp_path):
+    """Home → Statistics after three finished games: a row per person with wins/plays and a win-rate
+    bar in the person's roster colour, the length of each play as a chart, and two taps on players'
+    rows give their head-to-head (engine/records.py computes; this checks what the screen shows)."""
+    out = run_scenario(tmp_path, "stats", timeout=240)
+    assert out["rows"] == ["Ana", "Ben", "Cai"]
+    assert out["wins"]["Ben"] == "2/3" and out["wins"]["Ana"] == "1/3" and out["wins"]["Cai"].endswith("/1")
+    assert abs(out["bars"]["Ben"][0] - 2 / 3) < 1e-9 and abs(out["bars"]["Ana"][0] - 1 / 3) < 1e-9
+    assert out["bars"]["Ana"][1] == out["roster_colours"]["Ana"] != out["roster_colours"]["Ben"]
+    assert out["summary"].startswith("3 plays") and len(out["chart"]["minutes"]) == 3
+    assert out["vs"] == "Ana 1 – 2 Ben in 3 plays together"
+    assert out["problems"] == []
 
 
 def test_cards_face_their_seats_and_turned_cards_take_touches(tmp_path):
@@ -497,7 +512,7 @@ DOC_SHOTS = {
     "play-red-dragon-inn-table", "play-red-dragon-inn-gambling", "play-red-dragon-inn-drink",
     "play-bloody-inn-night", "play-bloody-inn-morning", "play-dragon-run-escape", "play-dale-of-merchants-market",
     "play-dale-of-merchants-stall", "history-screen", "end-screen", "pods-screen", "fit-en-home",
-    "fit-en-settings", "fit-es-table-red-dragon-inn", "fit-es-adjust", "fit-en-table-8-players", "facing-table-4", "facing-table-6-ends",
+    "fit-en-settings", "fit-es-table-red-dragon-inn", "fit-es-adjust", "fit-en-table-8-players", "facing-table-4", "facing-table-6-ends", "stats-screen",
     "fit-es-end", "fit-en-table-2-dragon-run",
 }
 
@@ -569,7 +584,11 @@ def sc_end(r, shots, arg):
     new_game(r, "counters", players=["Ana", "Ben"], options=("new.opt.counters.life 20, out at 0",))
     cell = r.find("table.Ben.life.value")
     rest = list(cell.bg)
-    r.tap("table.Ben.life.minus")
+    before = r.text("table.Ben.life.value")
+    r.tap("table.Ben.life.minus", settle=False)
+    deadline = time.monotonic() + 20
+    while r.text("table.Ben.life.value") == before and time.monotonic() < deadline:
+        r.frames(1)  # the light comes in the very frame that shows the new value (however slow the machine)
     flash = {"lit": list(cell.bg) != rest, "icon": r.text("table.Ben.life.icon")}
     r.wait(1.0)
     flash["after"] = list(cell.bg) == rest
@@ -673,6 +692,48 @@ def sc_facing(r, shots, arg):
     r.tap("settings.back")  # back to the game going on
     one_side = {"turned": {n: turned(n) for n in ("Ana", "Ben", "Cai")}} if r.app.sm.current == "table" else {}
     return {"four": four, "three": three, "six": six, "one_side": one_side, "screen": r.app.sm.current}
+
+
+@scenario("stats")
+def sc_stats(r, shots, arg):
+    """Three games of counters to the end (Ben wins two, Ana one; Cai plays the last), then the
+    statistics screen: rows, bars, the game filter and a head-to-head by two taps."""
+    shot = _shooter(r, shots, "stats")
+
+    def play(players, losers):
+        new_game(r, "counters", players=players, options=("new.opt.counters.life 20, out at 0",))
+        for loser in losers:  # out at 0: the game goes on until one is left
+            r.tap(f"table.{loser}.life.value")
+            for _ in range(4):
+                r.tap("adjust.-5")
+            if r.exists("adjust.close"):
+                r.tap("adjust.close")
+        assert r.app.sm.current == "end"
+        r.tap("end.home")
+
+    play(["Ana", "Ben"], ["Ana"])
+    play(["Ana", "Ben"], ["Ben"])
+    play(["Ana", "Ben", "Cai"], ["Ana", "Cai"])
+    r.tap("home.stats")
+    deadline = time.monotonic() + 60
+    while not r.exists("stats.row.Ben") and time.monotonic() < deadline:
+        r.wait(0.1)  # read and summarised on the journal worker
+    shot("screen")
+    from tablekeeper.ui.widgets import player_colour
+
+    screen = r.app.screen("stats")
+    colours = screen.data["colours"]
+    out = {"rows": sorted(n for n in ("Ana", "Ben", "Cai") if r.exists(f"stats.row.{n}")),
+           "wins": {n: r.text(f"stats.wins.{n}") for n in ("Ana", "Ben", "Cai")},
+           "bars": {n: [r.find(f"stats.bar.{n}").rate, list(r.find(f"stats.bar.{n}").colour)]
+                    for n in ("Ana", "Ben")},
+           "roster_colours": {n: list(player_colour(colours[n])) for n in ("Ana", "Ben")},
+           "summary": r.text("stats.summary"), "chart": r.find("stats.chart").data,
+           "problems": r.problems()}
+    r.tap("stats.player.Ana")
+    r.tap("stats.player.Ben")
+    out["vs"] = r.text("stats.vs")
+    return out
 
 
 @scenario("history")
@@ -848,11 +909,35 @@ def sc_fit(r, shots, arg):
     shot("end")
     if r.app.toast.opacity:  # a message over the final table hides its last rows
         problems.append(f"end: a message covers the final table ({r.app.toast.label.text!r})")
+    r.tap("end.home")
+    r.tap("home.stats")  # ten people in the stored games, two of them finished
+    deadline = time.monotonic() + 60
+    while not r.exists("stats.row.Ana") and time.monotonic() < deadline:
+        r.wait(0.1)
+    check("statistics")
+    r.tap("stats.player.Ana")
+    r.tap("stats.player.Bernardo")
+    check("statistics, head-to-head")
+    r.tap("stats.game.counters")
+    check("statistics of one game")
+    r.tap("stats.back")
+    r.tap("home.settings")
+    r.tap("settings.layout.ends")
+    r.tap("settings.back")
+    for game in GAMES:  # six (or the most the game takes): one player at each end of the table
+        most = min(6, available()[game].max_players)
+        new_game(r, game, players=["Ana", "Bernardo", "Cai", "Dolores", "Eva", "Fermín"][:most])
+        check(f"table, seats at the ends, {most} players ({game})")
+        shot(f"table-ends-{game}")
+        r.tap("table.home")
+    r.tap("home.settings")
+    r.tap("settings.layout.facing")
+    r.tap("settings.back")
+    box = r.app.screen(r.app.sm.current).box  # the checker's self-test, on whatever screen is shown
     # The checker itself must see a clipped label and a small button (else this test proves nothing).
-    from tablekeeper.ui.widgets import Btn, FitLabel
-
-    box = r.app.screen("end").box
     from kivy.uix.floatlayout import FloatLayout
+
+    from tablekeeper.ui.widgets import Btn, FitLabel
 
     stacked = FloatLayout(size_hint=(None, None), size=(120, 40))  # two labels on the same pixels
     for text in ("under", "over"):

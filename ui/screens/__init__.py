@@ -8,6 +8,7 @@ from .home import HomeScreen
 from .newgame import NewGameScreen
 from .pods import PodsScreen
 from .settings import SettingsScreen
+from .stats import StatsScreen
 from .table import TableScreen
 
 SCREENS: dict[str, type[BaseScreen]] = {
@@ -18,4 +19,5 @@ SCREENS: dict[str, type[BaseScreen]] = {
     "end": EndScreen,
     "settings": SettingsScreen,
     "pods": PodsScreen,
+    "stats": StatsScreen,
 }

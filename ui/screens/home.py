@@ -36,6 +36,8 @@ PAST_SHOWN = 30
 class HomeScreen(BaseScreen):
     def build(self):
         self.header("tablekeeper", right=[
+            Btn(_("Statistics"), size_hint_x=None, width=dp(150), tid="home.stats",
+                on_press=lambda: self.app.go("stats")),
             Btn(_("Settings"), size_hint_x=None, width=dp(150), tid="home.settings",
                 on_press=lambda: self.app.go("settings")),
         ])

@@ -41,8 +41,7 @@ from ..widgets import (
     Btn,
     FitLabel,
     Panel,
-    QuarterTurned,
-    Turned,
+    TurnedBox,
     tag,
 )
 from .base import HEADER, BaseScreen
@@ -276,9 +275,10 @@ class InfoButton(ButtonBehavior, Panel):
         super().__init__(orientation="vertical", padding=(dp(6), dp(2)), bg=ROLES["flat"], **kw)
         tag(self, tid)
         near = tid.endswith(".near")
-        self.turn = tag(FitLabel("", base_font=dp(19), min_font=dp(9), bold=True, halign="left"),
+        # wrapped when narrow (between the columns of seats at the ends of the table)
+        self.turn = tag(FitLabel("", base_font=dp(19), min_font=dp(9), bold=True, halign="left", wrap=True),
                         "table.turn.near" if near else "table.turn")
-        self.table = tag(FitLabel("", base_font=dp(15), min_font=dp(8), halign="left", color=MUTED),
+        self.table = tag(FitLabel("", base_font=dp(15), min_font=dp(8), halign="left", color=MUTED, wrap=True),
                          "table.counters.near" if near else "table.counters")
         self.add_widget(self.turn)
         self.add_widget(self.table)
@@ -392,20 +392,20 @@ class TableScreen(BaseScreen):
         self.middle.clear_widgets()
         if facing:
             for name in far:  # turned toward the far side of the table
-                self.far_box.add_widget(Turned(self.cards[name], 180))
+                self.far_box.add_widget(TurnedBox(self.cards[name], 180))
             row = BoxLayout(spacing=GAP)
             for name in near:
                 row.add_widget(self.cards[name])
             self.cards_box.add_widget(row)
-            self.bar_slot.add_widget(Turned(self.bar, 180))
+            self.bar_slot.add_widget(TurnedBox(self.bar, 180))
             parts = (self.far_box, self.bar_slot, self.bottom, self.cards_box)
             if left:  # a seat at each end: their cards in the side columns, turned a quarter toward them
                 around = BoxLayout(spacing=GAP)
-                around.add_widget(QuarterTurned(self.cards[left[0]], 270, size_hint_x=None, width=end_w))
+                around.add_widget(TurnedBox(self.cards[left[0]], 270, size_hint_x=None, width=end_w))
                 for w in parts:
                     self.middle.add_widget(w)
                 around.add_widget(self.middle)
-                around.add_widget(QuarterTurned(self.cards[right[0]], 90, size_hint_x=None, width=end_w))
+                around.add_widget(TurnedBox(self.cards[right[0]], 90, size_hint_x=None, width=end_w))
                 self.box.add_widget(around)
             else:
                 for w in parts:
@@ -423,15 +423,21 @@ class TableScreen(BaseScreen):
         self.footer.clear_widgets()
         if facing:
             self.footer.add_widget(self.near_info)
+        narrow = bool(left)  # between the ends' columns: words take two lines, "Pods" is an icon
         for button in dialogs_for(table.game):
-            self.footer.add_widget(Btn(button.label(), role="primary", base_font=dp(18), min_font=dp(10),
-                                       tid=f"table.guided.{button.id}",
-                                       on_press=lambda b=button: b.open(self.app)))
-        self.footer.add_widget(Btn(_("More actions"), base_font=dp(18), tid="table.more",
-                                   on_press=self.open_actions))
+            b = Btn(button.label(), role="primary", base_font=dp(18), min_font=dp(10),
+                    tid=f"table.guided.{button.id}", on_press=lambda b=button: b.open(self.app))
+            b.wrap = narrow
+            self.footer.add_widget(b)
+        more = Btn(_("More actions"), base_font=dp(18), tid="table.more", on_press=self.open_actions)
+        more.wrap = narrow
+        self.footer.add_widget(more)
         if self.app.pods is not None:
-            self.footer.add_widget(Btn(_("Pods"), base_font=dp(18), size_hint_x=0.6, tid="table.pods",
-                                       on_press=lambda: self.app.go("pods")))
+            pods = Btn(_("Pods"), base_font=dp(18), size_hint_x=0.6, tid="table.pods",
+                       on_press=lambda: self.app.go("pods"))
+            if narrow:
+                pods.font_name, pods.text = ICON_FONT, GLYPHS["tablet-screen-button"]
+            self.footer.add_widget(pods)
 
     def _header_icons(self, icons: bool) -> None:
         """The header's buttons as icons (between the ends' columns their words leave no room for
