@@ -92,7 +92,7 @@ class RestoreRefused(TablekeeperError, ValueError):
                 "newer": "it was written by a newer tablekeeper",
                 "damaged": "it is damaged",
                 "unreadable": "it cannot be read"}[why]
-        super().__init__(f"{path.name}: not restored, nothing was changed: {what} ({detail})")
+        super().__init__(f"{path}: not restored, nothing was changed: {what} ({detail})")
         self.path = path
         self.why = why
         self.detail = detail
@@ -190,9 +190,12 @@ def _feed(h: Any, value: object) -> None:
         h.update(b"I%d;" % value)
     elif isinstance(value, float):
         h.update(b"F" + value.hex().encode("ascii") + b";")
-    else:
-        data = value.encode("utf-8", "surrogatepass") if isinstance(value, str) else bytes(value)  # type: ignore[arg-type]
+    elif isinstance(value, (bytes, bytearray, memoryview)):
+        data = bytes(value)
         h.update(b"B%d:" % len(data) + data)
+    else:
+        text = str(value).encode("utf-8", "surrogatepass")
+        h.update(b"S%d:" % len(text) + text)
 
 
 def content_hash(conn: sqlite3.Connection) -> str:
