@@ -55,6 +55,7 @@ import socket
 import sqlite3
 import time
 import uuid
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -62,7 +63,7 @@ from typing import Any
 
 from . import roster as people
 from .errors import TablekeeperError
-from .journal import SCHEMA_VERSION, Journal, _decode_row, _txn
+from .journal import SCHEMA_VERSION, Journal, _txn
 
 FORMAT = "tablekeeper-backup"
 VERSION = 1
@@ -183,32 +184,18 @@ def table_id(journal: Journal) -> str:
 
 
 # -- checksums -------------------------------------------------------------------------------
-def _feed(h: Any, value: object) -> None:
-    if value is None:
-        h.update(b"N;")
-    elif isinstance(value, int):
-        h.update(b"I%d;" % value)
-    elif isinstance(value, float):
-        h.update(b"F" + value.hex().encode("ascii") + b";")
-    elif isinstance(value, (bytes, bytearray, memoryview)):
-        data = bytes(value)
-        h.update(b"B%d:" % len(data) + data)
-    else:
-        text = str(value).encode("utf-8", "surrogatepass")
-        h.update(b"S%d:" % len(text) + text)
-
-
 def content_hash(conn: sqlite3.Connection) -> str:
-    """SHA-256 over every row of the journal's tables, in key order, each value with its type."""
+    """SHA-256 over every row of the journal's tables, in key order: each row as Python writes the tuple
+    of its values (``repr``, text read as bytes), which keeps each value's type and every bit of it."""
     old = conn.text_factory
     conn.text_factory = bytes
     try:
         h = hashlib.sha256()
         for table, order in _JOURNAL_TABLES:
             h.update(table.encode("ascii") + b"\0")
-            for row in conn.execute(f"SELECT * FROM {table} ORDER BY {order}"):  # noqa: S608 (fixed names)
-                for value in row:
-                    _feed(h, value)
+            cur = conn.execute(f"SELECT * FROM {table} ORDER BY {order}")  # noqa: S608 (fixed names)
+            while rows := cur.fetchmany(4096):
+                h.update("\n".join(map(repr, rows)).encode("ascii", "backslashreplace"))
                 h.update(b"\n")
         return h.hexdigest()
     finally:
@@ -463,9 +450,8 @@ def _backup_games(path: Path, conn: sqlite3.Connection) -> list[_Game]:
     by_game: dict[int, list[tuple[int, str, int, float]]] = {}
     for gid, seq, raw, crc, at in conn.execute(
             "SELECT game, seq, CAST(body AS BLOB), crc, at FROM entries ORDER BY game, seq"):
-        entry, problem = _decode_row(raw, crc)
-        if problem is not None:
-            raise RestoreRefused(path, "damaged", f"action {seq} of its game {gid}: {problem}")
+        if zlib.crc32(raw) != crc:
+            raise RestoreRefused(path, "damaged", f"action {seq} of its game {gid}: its checksum does not match")
         by_game.setdefault(gid, []).append((seq, raw.decode("utf-8"), crc, at))
     out = []
     for gid, game, setup, started, finished, result in conn.execute(

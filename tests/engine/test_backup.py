@@ -447,3 +447,12 @@ def test_the_manifest_and_the_content_checksum_agree_with_sqlite(good):
         assert c.execute("PRAGMA freelist_count").fetchone()[0] == 0
         assert c.execute("SELECT count(*) FROM meta WHERE key='running'").fetchone()[0] == 0
     c.close()
+
+
+def test_a_journal_copy_with_a_flipped_action_is_refused_by_the_actions_own_checksum(device_a, target, tmp_path):
+    a = copy_of(device_a, tmp_path / "a")
+    with Journal(a) as j:
+        copy = j.backup(tmp_path / "journal-copy.db")
+    data = copy.read_bytes()
+    flipped = _flip(copy, data.index(b'"action":"') + 3, tmp_path / "journal-flipped.db")
+    assert "its checksum does not match" in refused(target, flipped, "damaged")
