@@ -60,6 +60,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from . import roster as people
 from .errors import TablekeeperError
@@ -262,11 +263,11 @@ def _app_version() -> str:
 
 def _source(journal: Journal) -> sqlite3.Connection:
     """A connection of the backup's own on the journal file (the app's connection goes on meanwhile);
-    the journal's own one when it lives in memory (a read-only salvage)."""
-    if journal.readonly is not None and not journal.path.exists():
+    the journal's own one for a read-only journal (it may live in memory: a salvage)."""
+    if journal.readonly is not None:  # nobody here writes it, and a damaged one is read from its salvage
         return journal.conn
     try:
-        return sqlite3.connect(f"file:{journal.path}?mode=ro", uri=True, timeout=10.0)
+        return sqlite3.connect(f"file:{quote(str(journal.path))}?mode=ro", uri=True, timeout=10.0)
     except sqlite3.Error:
         return journal.conn
 

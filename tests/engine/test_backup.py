@@ -16,6 +16,7 @@ from tablekeeper.engine import Journal, Session
 from tablekeeper.engine import backup as bk
 from tablekeeper.engine import records as rec
 from tablekeeper.engine import roster as people
+from tablekeeper.engine.errors import JournalReadOnly
 from tablekeeper.engine.journal import FILENAME
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -456,3 +457,19 @@ def test_a_journal_copy_with_a_flipped_action_is_refused_by_the_actions_own_chec
     data = copy.read_bytes()
     flipped = _flip(copy, data.index(b'"action":"') + 3, tmp_path / "journal-flipped.db")
     assert "its checksum does not match" in refused(target, flipped, "damaged")
+
+
+def test_a_journal_in_a_folder_with_an_odd_name_or_read_only_is_backed_up(device_a, tmp_path):
+    odd = copy_of(device_a, tmp_path / "state #1 ?x=y")
+    path = backup_of(odd, tmp_path / "stick")
+    assert bk.read_manifest(path).manifest["games"] == 13
+    ro = copy_of(device_a, tmp_path / "ro")
+    before = (ro / FILENAME).read_bytes()
+    with Journal(ro) as j:
+        j.readonly = "the file system is read-only"
+        info = bk.back_up(j, tmp_path / "stick2")
+        assert j.meta_get(bk.TABLE_ID_KEY) is None  # nothing written into a read-only journal
+        with pytest.raises(JournalReadOnly, match="cannot be written"):
+            bk.restore(j, path)
+    assert info.manifest["games"] == 13 and len(info.manifest["table_id"]) == 32
+    assert (ro / FILENAME).read_bytes() == before
