@@ -150,8 +150,8 @@ def sticks(s: StickSettings | None = None) -> list[Path]:
     s = s or settings()
     found: list[Path] = []
     for m in mounts(s.mounts):
-        if m.fstype not in STICK_FS:
-            continue
+        if m.fstype not in STICK_FS or m.point == Path("/") or m.point.is_relative_to("/boot"):
+            continue  # a system booted from a USB stick: that stick is the system, not a backup stick
         if _under(m.point, s.media) or (m.fstype != "autofs" and _removable(m.device, s.sys_block)):
             if m.point in found:
                 found.remove(m.point)  # an automount point and its mount: one stick

@@ -53,7 +53,10 @@ def test_a_removable_disk_mounted_anywhere_counts_and_a_fixed_one_does_not(machi
     s, mounts, _media = machine
     plug(mounts, "/dev/sdb1 /mnt/data ext4 rw 0 0")  # a USB hard disk that says it is fixed
     assert sticks.find_stick(s) is None
-    plug(mounts, "/dev/sda1 /mnt/usb exfat rw 0 0")
+    plug(mounts, "/dev/sda2 / ext4 rw 0 0")  # a Pi booted from a USB stick: the system, not a backup stick
+    plug(mounts, "/dev/sda1 /boot/firmware vfat rw 0 0")
+    assert sticks.find_stick(s) is None
+    plug(mounts, "/dev/sda3 /mnt/usb exfat rw 0 0")
     assert sticks.find_stick(s) == Path("/mnt/usb")
 
 
