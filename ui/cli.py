@@ -355,6 +355,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     playlog.add_parsers(sub)
 
+    from . import backups  # backup, restore, and export --stick
+
+    backups.add_parsers(sub)
+
     for name, func, text in (("demo", cmd_demo, "play a scripted demo game, printing the state"),
                              ("run", cmd_run, "start the app on this machine's hardware (mock on a PC)")):
         d = sub.add_parser(name, help=text)

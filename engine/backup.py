@@ -1,0 +1,587 @@
+"""Back up the whole journal into one file, and merge such a file back in.
+
+A backup is one SQLite database: a copy of the journal (its ``meta``,
+``games``, ``entries`` and ``quarantine`` tables, the roster among the
+``meta`` rows) plus one table, ``tablekeeper_backup``, holding one row: the
+manifest, a JSON object::
+
+    {"format": "tablekeeper-backup", "version": 1, "app": "0.1.0", "schema": 1,
+     "table_id": "5f0c…", "table_name": "kitchen-pi", "created": "2026-12-01T07:50:02Z",
+     "created_ts": 1796111402.1, "games": 12, "finished": 11, "entries": 5230, "people": 6,
+     "sha256": "…"}
+
+``sha256`` is taken over every row of the four journal tables (in key order,
+each value with its type: exact for text, numbers and blobs), so a flipped byte
+in what a restore reads is found even where SQLite's own ``integrity_check``
+sees a well-formed page. ``table_id`` is the journal's own id (``meta``
+``table_id``, made at its first backup): it says where a backup comes from.
+The file is also a journal: copied to ``journal.db`` it opens as one.
+
+:func:`back_up` copies the live journal page by page with SQLite's online
+backup API through a connection of its own (a few hundred pages at a time, so
+the table keeps playing meanwhile: a press waits a few milliseconds at most),
+into memory, compacts it there, and writes it out as
+:func:`write_atomic` does: a temporary file beside the final name, fsynced,
+renamed, the folder fsynced. A stick pulled mid-write leaves the temporary
+file (removed on the error when the stick is still there) and never half a
+file under the final name.
+
+:func:`restore` merges a backup into the journal, in one transaction, without
+duplicating a play: a game is the same game when its *identity* is —
+:func:`game_identity`, a hash of its game, its setup and the moment it was set
+up (to the last bit of the stored float). Nothing is added to the journal for
+this: files from before backups merge the same way. For a game both sides
+have, the longer history wins when the other is its beginning (a backup taken
+mid-game, a game played on after it); two histories that part ways are left
+as the journal has them, and said. The roster is merged too: people the
+journal does not know are added, names a person is stored under are joined
+to the journal's person. A restore twice changes nothing the second time (the
+second one does not even write).
+
+Refused, with a :class:`RestoreRefused` whose sentence says why and that
+nothing was changed: a file that is not a tablekeeper backup ("from
+elsewhere"), one of a newer format, a damaged one (its checksum, SQLite's
+``integrity_check``, a truncated file, an action whose own checksum fails).
+A copy of a journal without a manifest (the appliance's automatic backups,
+``journal-*.db``) is accepted, checked by SQLite and by every action's own
+checksum.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import socket
+import sqlite3
+import time
+import uuid
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from . import roster as people
+from .errors import TablekeeperError
+from .journal import SCHEMA_VERSION, Journal, _txn
+
+FORMAT = "tablekeeper-backup"
+VERSION = 1
+MANIFEST_TABLE = "tablekeeper_backup"
+#: The ``meta`` key of the journal's own id.
+TABLE_ID_KEY = "table_id"
+SUFFIX = ".db"
+PREFIX = "tablekeeper-backup-"
+#: Pages copied per step of SQLite's online backup (the live journal's lock is let go in between).
+STEP_PAGES = 256
+_JOURNAL_TABLES = (("meta", "key"), ("games", "id"), ("entries", "game, seq"), ("quarantine", "id"))
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+#: ``meta`` rows that belong to the run, not to the games: not carried into a backup.
+_RUN_KEYS = ("running",)
+
+
+class BackupError(TablekeeperError, OSError):
+    """A backup could not be written (the sentence says where and why; no half file was left)."""
+
+
+class RestoreRefused(TablekeeperError, ValueError):
+    """A file that is not restored; nothing was changed. ``why`` is one of ``elsewhere``, ``newer``,
+    ``damaged``, ``unreadable``; the message is the sentence for people."""
+
+    def __init__(self, path: Path, why: str, detail: str):
+        what = {"elsewhere": "it is not a tablekeeper backup",
+                "newer": "it was written by a newer tablekeeper",
+                "damaged": "it is damaged",
+                "unreadable": "it cannot be read"}[why]
+        super().__init__(f"{path}: not restored, nothing was changed: {what} ({detail})")
+        self.path = path
+        self.why = why
+        self.detail = detail
+
+
+@dataclass
+class BackupInfo:
+    """A backup file written by :func:`back_up`, or read by :func:`read_manifest`."""
+
+    path: Path
+    manifest: dict[str, Any]
+
+    @property
+    def games(self) -> int:
+        return int(self.manifest.get("games", 0))
+
+    @property
+    def finished(self) -> int:
+        return int(self.manifest.get("finished", 0))
+
+    def sentence(self) -> str:
+        m = self.manifest
+        return (f"{self.path}: {m.get('finished', '?')} finished play(s) and {m.get('games', '?')} game(s) in all, "
+                f"{m.get('people', 0)} people, from {m.get('table_name') or 'this table'} at {m.get('created', '?')}")
+
+
+@dataclass
+class RestoreReport:
+    """What a restore did (or, with nothing to do, would have done: nothing)."""
+
+    path: Path
+    source: dict[str, Any]  # the backup's manifest ({"format": "journal copy"} for a bare journal copy)
+    added: list[int] = field(default_factory=list)  # the journal's numbers of the games brought in
+    extended: list[int] = field(default_factory=list)  # games the backup had further along
+    already: int = 0  # games the journal already had (as far as the backup, or further)
+    diverged: list[int] = field(default_factory=list)  # games whose histories part ways: kept as they were
+    unfinished_skipped: int = 0  # unfinished games left out (``unfinished=False``)
+    people_added: list[str] = field(default_factory=list)
+    names_joined: int = 0  # stored names joined to a person the journal already had
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.added or self.extended or self.people_added or self.names_joined)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"file": str(self.path), "source": self.source, "added": self.added, "extended": self.extended,
+                "already": self.already, "diverged": self.diverged, "unfinished_skipped": self.unfinished_skipped,
+                "people_added": self.people_added, "names_joined": self.names_joined, "changed": self.changed}
+
+    def sentence(self) -> str:
+        src = self.source
+        where = src.get("table_name") or "a journal copy"
+        when = f" made {src['created']}" if src.get("created") else ""
+        parts = [f"{len(self.added)} game(s) brought in", f"{len(self.extended)} brought up to date",
+                 f"{self.already} already here"]
+        if self.people_added or self.names_joined:
+            parts.append(f"{len(self.people_added)} new player(s) in the roster"
+                         + (f", {self.names_joined} name(s) joined to players already there" if self.names_joined else ""))
+        if self.unfinished_skipped:
+            parts.append(f"{self.unfinished_skipped} unfinished game(s) left out")
+        text = f"restored {self.path.name} (from {where}{when}): " + "; ".join(parts)
+        if self.diverged:
+            text += (f"; game(s) {', '.join(map(str, self.diverged))} went on differently here and in the backup: "
+                     "kept as they are here")
+        return text if self.changed else text + "; nothing to change"
+
+
+# -- identity ---------------------------------------------------------------------------
+def game_identity(game: str, setup: Any, started: float) -> str:
+    """A game's identity across devices: its game, its setup (canonical JSON) and the moment it was set
+    up (the stored float, to the bit). The journal's game number is not one: each device counts its own."""
+    text = json.dumps([game, setup, float(started).hex()], sort_keys=True, ensure_ascii=False,
+                      separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+
+
+# -- the table's id ---------------------------------------------------------------------
+def table_id(journal: Journal) -> str:
+    """The journal's own id (made and stored at the first call on a writable journal; a read-only
+    journal without one gets a new one each time, said as such in its backups)."""
+    current = journal.meta_get(TABLE_ID_KEY)
+    if current:
+        return current
+    new = uuid.uuid4().hex
+    if journal.readonly is None:
+        journal.meta_set(TABLE_ID_KEY, new)
+    return new
+
+
+# -- checksums -------------------------------------------------------------------------------
+def content_hash(conn: sqlite3.Connection) -> str:
+    """SHA-256 over every row of the journal's tables, in key order: each row as Python writes the tuple
+    of its values (``repr``, text read as bytes), which keeps each value's type and every bit of it."""
+    old = conn.text_factory
+    conn.text_factory = bytes
+    try:
+        h = hashlib.sha256()
+        for table, order in _JOURNAL_TABLES:
+            h.update(table.encode("ascii") + b"\0")
+            cur = conn.execute(f"SELECT * FROM {table} ORDER BY {order}")  # noqa: S608 (fixed names)
+            while rows := cur.fetchmany(4096):
+                h.update("\n".join(map(repr, rows)).encode("ascii", "backslashreplace"))
+                h.update(b"\n")
+        return h.hexdigest()
+    finally:
+        conn.text_factory = old
+
+
+def _counts(conn: sqlite3.Connection) -> dict[str, int]:
+    games, finished = conn.execute("SELECT count(*), count(finished) FROM games").fetchone()
+    entries = conn.execute("SELECT count(*) FROM entries").fetchone()[0]
+    return {"games": int(games), "finished": int(finished), "entries": int(entries)}
+
+
+# -- writing -----------------------------------------------------------------------------
+def write_atomic(path: Path, data: bytes) -> Path:
+    """``data`` at ``path``, whole or not at all: a temporary file beside it, fsynced, renamed over it,
+    the folder fsynced (a folder that refuses an fsync, as FAT through some drivers does, is let be).
+    On failure the temporary file is removed (if the stick is still there) and the error raised."""
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass  # the stick is gone: the temporary name is all that can be left
+        raise
+    try:
+        dfd = os.open(path.parent, os.O_RDONLY)
+    except OSError:
+        return path
+    try:
+        os.fsync(dfd)
+    except OSError:
+        pass
+    finally:
+        os.close(dfd)
+    return path
+
+
+def backup_name(manifest: dict[str, Any]) -> str:
+    """``tablekeeper-backup-<UTC time>-<first 8 of the table id>.db``: sorts by time, FAT-safe."""
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(manifest["created_ts"]))
+    return f"{PREFIX}{stamp}-{manifest['table_id'][:8]}{SUFFIX}"
+
+
+def _app_version() -> str:
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+    except ImportError:  # pragma: no cover - the standard library has it since 3.8
+        return "unknown"
+    try:
+        return version("tablekeeper")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def _source(journal: Journal) -> sqlite3.Connection:
+    """A connection of the backup's own on the journal file (the app's connection goes on meanwhile);
+    the journal's own one for a read-only journal (it may live in memory: a salvage)."""
+    if journal.readonly is not None:  # nobody here writes it, and a damaged one is read from its salvage
+        return journal.conn
+    try:
+        return sqlite3.connect(f"file:{quote(str(journal.path))}?mode=ro", uri=True, timeout=10.0)
+    except sqlite3.Error:
+        return journal.conn
+
+
+def snapshot(journal: Journal, *, now: float | None = None,
+             on_step: Callable[[int, int], object] | None = None) -> tuple[bytes, dict[str, Any]]:
+    """The backup file's bytes and its manifest, made in memory from the live journal. ``on_step(remaining,
+    total)`` (pages) is called after each step of the copy (a progress bar; the journal is free then)."""
+    tid = table_id(journal)
+    src = _source(journal)
+    mem = sqlite3.connect(":memory:", isolation_level=None)
+    try:
+        try:
+            src.backup(mem, pages=STEP_PAGES,
+                       progress=None if on_step is None else lambda _status, left, total: on_step(left, total))
+        finally:
+            if src is not journal.conn:
+                src.close()
+        mem.executemany("DELETE FROM meta WHERE key=?", [(k,) for k in _RUN_KEYS])
+        created = time.time() if now is None else now
+        raw_roster = mem.execute("SELECT value FROM meta WHERE key=?", (people.META_KEY,)).fetchone()
+        try:
+            n_people = len(people.Roster.from_json(raw_roster[0]).people) if raw_roster else 0
+        except (ValueError, KeyError, TypeError, people.RosterError):
+            n_people = 0
+        manifest: dict[str, Any] = {
+            "format": FORMAT, "version": VERSION, "app": _app_version(), "schema": SCHEMA_VERSION,
+            "table_id": tid, "table_name": socket.gethostname(),
+            "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(created)), "created_ts": created,
+            **_counts(mem), "people": n_people, "sha256": content_hash(mem)}
+        mem.execute(f"CREATE TABLE {MANIFEST_TABLE} (manifest TEXT NOT NULL)")
+        mem.execute(f"INSERT INTO {MANIFEST_TABLE} VALUES (?)",
+                    (json.dumps(manifest, ensure_ascii=False, sort_keys=True),))
+        mem.execute("VACUUM")  # no free pages: the file is as small as it can be
+        return mem.serialize(), manifest
+    finally:
+        mem.close()
+
+
+def back_up(journal: Journal, folder: str | os.PathLike[str], *, now: float | None = None,
+            on_step: Callable[[int, int], object] | None = None) -> BackupInfo:
+    """Back the whole journal up into a new file in ``folder`` (made if missing); returns it.
+
+    BackupError with a sentence when the folder cannot be written (a full or pulled stick): no
+    file is left half-written under the final name."""
+    folder = Path(folder)
+    try:
+        data, manifest = snapshot(journal, now=now, on_step=on_step)
+    except sqlite3.Error as e:
+        raise BackupError(f"cannot read the journal {journal.path} to back it up: {e}") from e
+    dest = folder / backup_name(manifest)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        write_atomic(dest, data)
+    except OSError as e:
+        raise BackupError(f"cannot write the backup to {folder}: {e.strerror or e} "
+                          "(no file was left half-written)") from e
+    return BackupInfo(dest, manifest)
+
+
+def backups_in(folder: str | os.PathLike[str]) -> list[Path]:
+    """The backup files in ``folder`` (by name: :func:`back_up`'s), newest first; [] when none or no folder."""
+    try:
+        return sorted((p for p in Path(folder).glob(f"{PREFIX}*{SUFFIX}") if p.is_file()), reverse=True)
+    except OSError:
+        return []
+
+
+# -- reading a backup -----------------------------------------------------------------------
+@dataclass
+class _Backup:
+    conn: sqlite3.Connection
+    manifest: dict[str, Any] | None  # None: a journal copy without a manifest
+
+
+def _open_backup(path: Path) -> _Backup:
+    """The backup in memory, every check passed; RestoreRefused otherwise."""
+    def refuse(why: str, detail: str) -> RestoreRefused:
+        return RestoreRefused(path, why, detail)
+
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise refuse("unreadable", e.strerror or str(e)) from None
+    if not data.startswith(_SQLITE_MAGIC):
+        if len(data) < len(_SQLITE_MAGIC) and data and _SQLITE_MAGIC.startswith(data):
+            raise refuse("damaged", f"the file is cut short: {len(data)} bytes")
+        raise refuse("elsewhere", "not an SQLite database")
+    if len(data) < 100:
+        raise refuse("damaged", f"the file is cut short: {len(data)} bytes")
+    page_size = int.from_bytes(data[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    pages = int.from_bytes(data[28:32], "big")
+    if pages and page_size and len(data) < pages * page_size:
+        raise refuse("damaged", f"the file is cut short: {len(data)} of {pages * page_size} bytes")
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    conn.text_factory = lambda b: b.decode("utf-8", "replace")
+    try:
+        try:
+            conn.deserialize(data)
+            tables = {str(r[0]) for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        except sqlite3.Error as e:
+            raise refuse("damaged", f"SQLite: {e}") from None
+        is_journal = {"meta", "games", "entries", "quarantine"} <= tables
+        manifest: dict[str, Any] | None = None
+        if MANIFEST_TABLE in tables:
+            try:
+                row = conn.execute(f"SELECT manifest FROM {MANIFEST_TABLE}").fetchone()
+                manifest = json.loads(row[0]) if row else None
+            except (sqlite3.Error, ValueError, TypeError) as e:
+                raise refuse("damaged", f"its manifest does not read: {e}") from None
+            if not isinstance(manifest, dict):
+                raise refuse("damaged", "its manifest is not one")
+            if manifest.get("format") != FORMAT:
+                raise refuse("elsewhere", f"its manifest says {manifest.get('format')!r}")
+            version = manifest.get("version")
+            if not isinstance(version, int) or isinstance(version, bool):
+                raise refuse("damaged", f"its manifest has no format version ({version!r})")
+            if version > VERSION:
+                raise refuse("newer", f"backup format {version}, tablekeeper {manifest.get('app', '?')}; "
+                                      f"this tablekeeper reads format {VERSION}: update it")
+        if not is_journal:
+            raise refuse("elsewhere" if manifest is None else "damaged",
+                         "no tablekeeper journal in it" if manifest is None else "its journal tables are missing")
+        try:
+            schema = conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+        except sqlite3.Error as e:
+            raise refuse("damaged", f"SQLite: {e}") from None
+        if manifest is None and schema is None:
+            raise refuse("elsewhere", "no tablekeeper journal in it")
+        stated = (manifest or {}).get("schema", schema[0] if schema else None)
+        for value in (stated, schema[0] if schema else None):
+            if value is not None and (not str(value).isdigit() or int(value) > SCHEMA_VERSION):
+                raise refuse("newer", f"journal schema {value}; this tablekeeper reads schema {SCHEMA_VERSION}: "
+                                      "update it")
+        try:
+            problems = [str(r[0]) for r in conn.execute("PRAGMA integrity_check")]
+        except sqlite3.Error as e:
+            raise refuse("damaged", f"SQLite: {e}") from None
+        if problems != ["ok"]:
+            raise refuse("damaged", "SQLite's integrity check: " + "; ".join(problems[:2]))
+        try:
+            if manifest is not None:
+                if content_hash(conn) != manifest.get("sha256"):
+                    raise refuse("damaged", "its checksum does not match its content")
+                counts = _counts(conn)
+                wrong = [k for k, v in counts.items() if manifest.get(k) != v]
+                if wrong:
+                    raise refuse("damaged", f"its manifest's counts do not match ({', '.join(wrong)})")
+        except sqlite3.Error as e:
+            raise refuse("damaged", f"SQLite: {e}") from None
+        return _Backup(conn, manifest)
+    except BaseException:
+        conn.close()
+        raise
+
+
+def read_manifest(path: str | os.PathLike[str]) -> BackupInfo:
+    """A backup's manifest, after every check a restore makes (RestoreRefused as a restore would)."""
+    path = Path(path)
+    backup = _open_backup(path)
+    try:
+        return BackupInfo(path, backup.manifest or {"format": "journal copy", **_counts(backup.conn)})
+    finally:
+        backup.conn.close()
+
+
+@dataclass
+class _Game:
+    identity: str
+    game: str
+    setup: str
+    started: float
+    finished: float | None
+    result: str | None
+    entries: list[tuple[int, str, int, float]]  # seq, body, crc, at
+
+
+def _backup_games(path: Path, conn: sqlite3.Connection) -> list[_Game]:
+    """Every game of the backup with its actions, each action's checksum checked; RestoreRefused on damage."""
+    by_game: dict[int, list[tuple[int, str, int, float]]] = {}
+    for gid, seq, raw, crc, at in conn.execute(
+            "SELECT game, seq, CAST(body AS BLOB), crc, at FROM entries ORDER BY game, seq"):
+        if zlib.crc32(raw) != crc:
+            raise RestoreRefused(path, "damaged", f"action {seq} of its game {gid}: its checksum does not match")
+        by_game.setdefault(gid, []).append((seq, raw.decode("utf-8"), crc, at))
+    out = []
+    for gid, game, setup, started, finished, result in conn.execute(
+            "SELECT id, game, setup, started, finished, result FROM games ORDER BY id"):
+        try:
+            setup_obj = json.loads(setup)
+            if not isinstance(setup_obj, dict) or not isinstance(setup_obj.get("players"), list):
+                raise ValueError("not a setup")
+            if result is not None:
+                json.loads(result)
+        except (ValueError, TypeError, RecursionError):
+            raise RestoreRefused(path, "damaged", f"its game {gid}'s setup or result does not decode") from None
+        rows = by_game.pop(gid, [])
+        if [r[0] for r in rows] != list(range(len(rows))):
+            raise RestoreRefused(path, "damaged", f"its game {gid} has a gap in its actions")
+        if not isinstance(started, (int, float)):
+            raise RestoreRefused(path, "damaged", f"its game {gid} has no start time")
+        out.append(_Game(game_identity(game, setup_obj, started), game, setup, float(started),
+                         None if finished is None else float(finished), result, rows))
+    if by_game:
+        raise RestoreRefused(path, "damaged", f"actions of game(s) it does not have ({', '.join(map(str, by_game))})")
+    return out
+
+
+def _backup_roster(path: Path, conn: sqlite3.Connection) -> people.Roster | None:
+    row = conn.execute("SELECT value FROM meta WHERE key=?", (people.META_KEY,)).fetchone()
+    if row is None:
+        return None
+    try:
+        return people.Roster.from_json(row[0])
+    except people.NewerRoster as e:
+        raise RestoreRefused(path, "newer", str(e)) from None
+    except (ValueError, KeyError, TypeError, people.RosterError) as e:
+        raise RestoreRefused(path, "damaged", f"its roster does not decode ({e})") from None
+
+
+# -- merging ---------------------------------------------------------------------------------
+def merge_roster(mine: people.Roster, theirs: people.Roster) -> tuple[list[str], int]:
+    """Bring ``theirs``'s people into ``mine``: (the names of the people added, how many stored names
+    were joined to a person ``mine`` had). The journal's own people keep their names, colours and
+    seats; what they lack (a usual seat, a BoardGameGeek name) is taken from the backup."""
+    added: list[str] = []
+    joined = 0
+    for person in theirs.people:
+        names = [person.name] + [a for a in person.aliases if a != person.name]
+        match = next((p for n in names if (p := mine.find(n)) is not None), None)
+        if match is None:  # none of their names is taken here: the person as they are
+            aliases = list(dict.fromkeys(person.aliases + [person.name]))
+            mine.people.append(people.Person(person.name, aliases, person.colour, person.seat, person.bgg_user))
+            added.append(person.name)
+            continue
+        for n in names:
+            if mine.find(n) is None:
+                match.aliases.append(n)
+                joined += 1
+        if match.seat is None and person.seat is not None:
+            match.seat = person.seat
+        if not match.bgg_user and person.bgg_user:
+            match.bgg_user = person.bgg_user
+    return added, joined
+
+
+def restore(journal: Journal, path: str | os.PathLike[str], *, unfinished: bool = True) -> RestoreReport:
+    """Merge the backup at ``path`` into ``journal`` in one transaction; returns what it did.
+
+    RestoreRefused (nothing changed) for a file from elsewhere, of a newer format, or damaged;
+    the journal's own errors (JournalReadOnly, JournalFull, JournalBusy) as a write raises them.
+    ``unfinished=False`` leaves the backup's unfinished games out (the table's current game stays
+    the one a restart resumes: the newest unfinished game is)."""
+    path = Path(path)
+    backup = _open_backup(path)
+    try:
+        incoming = _backup_games(path, backup.conn)
+        their_roster = _backup_roster(path, backup.conn)
+        source = backup.manifest or {"format": "journal copy"}
+    finally:
+        backup.conn.close()
+    report = RestoreReport(path, source)
+    if journal.readonly is not None:
+        journal._write("cannot restore the backup", lambda: None)  # raises JournalReadOnly, with the reason
+    mine = {game_identity(g.game, g.setup, g.started): g.id for g in journal.games()}
+    plan_new: list[_Game] = []
+    plan_more: list[tuple[int, _Game, int]] = []  # local id, the backup's game, actions the journal has
+    for g in incoming:
+        local = mine.get(g.identity)
+        if local is None:
+            if g.finished is None and not unfinished:
+                report.unfinished_skipped += 1
+            else:
+                plan_new.append(g)
+            continue
+        have = [r[0] for r in journal._rows("SELECT CAST(body AS BLOB) FROM entries WHERE game=? ORDER BY seq",
+                                            (local,))]
+        theirs = [body.encode("utf-8") for _seq, body, _crc, _at in g.entries]
+        if theirs[:len(have)] == have and len(theirs) > len(have):
+            plan_more.append((local, g, len(have)))
+        elif have[:len(theirs)] == theirs:
+            report.already += 1
+        else:
+            report.diverged.append(local)
+    roster = people.read(journal)
+    if their_roster is not None:
+        if roster.read_only is not None:
+            raise RestoreRefused(path, "newer", f"this journal's roster is newer than this tablekeeper: {roster.read_only}")
+        report.people_added, report.names_joined = merge_roster(roster, their_roster)
+    if not (plan_new or plan_more or report.people_added or report.names_joined):
+        return report
+
+    def write() -> None:
+        with _txn(journal.conn) as conn:
+            for g in plan_new:
+                cur = conn.execute("INSERT INTO games (game, setup, started, finished, result) VALUES (?,?,?,?,?)",
+                                   (g.game, g.setup, g.started, g.finished, g.result))
+                gid = cur.lastrowid
+                conn.executemany("INSERT INTO entries VALUES (?,?,?,?,?)",
+                                 [(gid, seq, body, crc, at) for seq, body, crc, at in g.entries])
+                report.added.append(int(gid or 0))
+            for local, g, have in plan_more:
+                conn.executemany("INSERT INTO entries VALUES (?,?,?,?,?)",
+                                 [(local, seq, body, crc, at) for seq, body, crc, at in g.entries[have:]])
+                conn.execute("UPDATE games SET finished=?, result=? WHERE id=?", (g.finished, g.result, local))
+                report.extended.append(local)
+            if report.people_added or report.names_joined:
+                conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (people.META_KEY, roster.to_json()))
+
+    try:
+        journal._write("cannot restore the backup", write)
+    except BaseException:
+        report.added.clear()
+        report.extended.clear()
+        raise
+    return report

@@ -1,0 +1,205 @@
+"""``tablekeeper backup``, ``tablekeeper restore`` and ``tablekeeper export --stick``, and the same
+for the app: :func:`export_to_stick` (the plays and a backup onto the stick, the "export plays"
+and "back up everything" buttons), :func:`engine.backup.restore`.
+
+The files are written as every file of the play records is: whole or not at all
+(engine/backup.py's and ui/playlog.py's ``write_atomic``).
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..engine import Journal
+from ..engine import backup as bk
+from ..engine import records as rec
+from ..engine.errors import JournalError
+from . import playlog
+from . import stick as sticks
+
+EXIT_REFUSED = 2
+PLAY_FILES = ("plays.csv", "plays.json", "plays-bgg.xml")
+
+
+@dataclass
+class StickExport:
+    """What :func:`export_to_stick` wrote."""
+
+    folder: Path
+    plays: int = 0
+    files: list[Path] = field(default_factory=list)  # the play records
+    backup: bk.BackupInfo | None = None
+
+    def sentence(self) -> str:
+        text = f"{self.plays} play(s) written to {self.folder}"
+        if self.backup is not None:
+            text += f"; everything backed up as {self.backup.path.name}"
+        return text
+
+
+def export_plays(journal: Journal, folder: str | os.PathLike[str], state_dir: str | os.PathLike[str] | None = None,
+                 config: str | os.PathLike[str] | None = None, *, game: str | None = None,
+                 player: str | None = None, location: str = "") -> tuple[int, list[Path]]:
+    """Every finished play (or a game's, a person's) as ``plays.csv``, ``plays.json`` and
+    ``plays-bgg.xml`` in ``folder`` (made if missing), each written atomically; (plays, files).
+    OSError when the folder cannot be written (no file is left half-written)."""
+    folder = Path(folder)
+    stored_plays = playlog.load_plays(journal, state_dir)
+    roster, _stored = playlog.load_roster(journal, state_dir)
+    plays = rec.with_people(stored_plays, roster.person_of)
+    new = playlog.first_plays(plays)
+    stored = {(p.id, s.seat): s.name for p in stored_plays for s in p.seats}
+    if game is not None:
+        plays = [p for p in plays if p.game == game]
+    if player is not None:
+        who = roster.person_of(player)
+        plays = [p for p in plays if any(s.name == who for s in p.seats)]
+    ids = playlog.bgg_ids(config)
+    bodies = (playlog.csv_text(plays, stored, ids, new), playlog.json_text(plays, stored, ids, new),
+              playlog.bgg_xml(plays, ids, new, roster, location))
+    folder.mkdir(parents=True, exist_ok=True)
+    files = [playlog.write_atomic(folder / name, body.encode("utf-8")) for name, body in zip(PLAY_FILES, bodies)]
+    return len(plays), files
+
+
+def export_to_stick(journal: Journal, stick: str | os.PathLike[str], state_dir: str | os.PathLike[str] | None = None,
+                    config: str | os.PathLike[str] | None = None, *, backup: bool = True, **filters: Any) -> StickExport:
+    """The plays (:func:`export_plays`) and, with ``backup``, a backup of everything, in the stick's
+    ``tablekeeper/`` folder. OSError / BackupError (a sentence) when the stick cannot be written."""
+    folder = sticks.stick_folder(Path(stick))
+    n, files = export_plays(journal, folder, state_dir, config, **filters)
+    out = StickExport(folder, n, files)
+    if backup:
+        out.backup = bk.back_up(journal, folder)
+    return out
+
+
+# -- the commands ----------------------------------------------------------------------------
+def _say(journal: Journal) -> None:
+    for w in journal.take_warnings():
+        print(f"warning: {w}", file=sys.stderr)
+
+
+def _where(args: Any, command: str) -> Path | None:
+    """The stick's tablekeeper folder, or None after saying there is no stick."""
+    s = sticks.settings(getattr(args, "config", None))
+    sticks.say_problems(s)
+    found = sticks.find_stick(s)
+    if found is None:
+        print(f"tablekeeper {command}: no USB stick found (none mounted under "
+              f"{' or '.join(map(str, s.media))}, and no [app.stick] folder); plug one in, or give a folder"
+              + (" with --to DIR" if command == "backup" else ""), file=sys.stderr)
+        return None
+    return sticks.stick_folder(found)
+
+
+def cmd_backup(args: Any) -> int:
+    folder = Path(args.to) if args.to else _where(args, "backup")
+    if folder is None:
+        return 1
+    journal = Journal(args.state_dir)
+    try:
+        _say(journal)
+        info = bk.back_up(journal, folder)
+    except bk.BackupError as e:
+        print(f"tablekeeper backup: {e}", file=sys.stderr)
+        return 1
+    finally:
+        _say(journal)
+        journal.close()
+    if args.json:
+        print(json.dumps({"file": str(info.path), "manifest": info.manifest}, ensure_ascii=False, indent=2))
+    else:
+        print(f"backed up {info.finished} finished play(s), {info.games} game(s) in all, to {info.path}")
+    return 0
+
+
+def cmd_restore(args: Any) -> int:
+    if args.list:
+        folder = Path(args.file) if args.file else _where(args, "restore")
+        if folder is None:
+            return 1
+        for path in bk.backups_in(folder):
+            try:
+                print(bk.read_manifest(path).sentence())
+            except bk.RestoreRefused as e:
+                print(f"{path}: {e.detail} ({e.why})")
+        return 0
+    if not args.file:
+        print("tablekeeper restore: which backup? give its file (`tablekeeper restore --list` lists the stick's)",
+              file=sys.stderr)
+        return EXIT_REFUSED
+    journal = Journal(args.state_dir)
+    try:
+        _say(journal)
+        report = bk.restore(journal, args.file, unfinished=not args.finished_only)
+    except bk.RestoreRefused as e:
+        print(f"tablekeeper restore: {e}", file=sys.stderr)
+        return EXIT_REFUSED
+    except JournalError as e:
+        print(f"tablekeeper restore: {e}", file=sys.stderr)
+        return 1
+    finally:
+        _say(journal)
+        journal.close()
+    if args.json:
+        print(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
+    else:
+        print(report.sentence())
+    return 0
+
+
+def cmd_export_stick(args: Any) -> int:
+    folder = _where(args, "export")
+    if folder is None:
+        return 1
+    journal = Journal(args.state_dir)
+    try:
+        _say(journal)
+        out = export_to_stick(journal, folder.parent, args.state_dir, args.config, game=args.game,
+                              player=args.player, location=args.location)
+    except (OSError, bk.BackupError) as e:
+        print(f"tablekeeper export: cannot write to {folder}: {getattr(e, 'strerror', None) or e} "
+              "(no file was left half-written)", file=sys.stderr)
+        return 1
+    finally:
+        _say(journal)
+        journal.close()
+    print(out.sentence())
+    return 0
+
+
+def add_parsers(sub: Any) -> None:
+    """``backup`` and ``restore``, and ``--stick`` on ``export`` (which ui/playlog.py adds first)."""
+    b = sub.add_parser("backup", help="back up everything (games, roster) into one file: on the USB stick, "
+                       "or --to DIR")
+    b.add_argument("--to", metavar="DIR", default=None, help="the folder (default: the stick's tablekeeper/)")
+    b.add_argument("--config", default=None, metavar="PATH", help="the TOML config whose [app.stick] names "
+                   "the stick's folder on a PC")
+    b.add_argument("--json", action="store_true", help="the file and its manifest as JSON")
+    b.set_defaults(func=cmd_backup)
+
+    r = sub.add_parser("restore", help="merge a backup into the journal (never a play twice); refuses a file "
+                       "from elsewhere, a newer format or a damaged file, changing nothing")
+    r.add_argument("file", nargs="?", default=None, help="the backup file (with --list: a folder)")
+    r.add_argument("--list", action="store_true", help="list the backups on the stick (or in the folder given)")
+    r.add_argument("--finished-only", action="store_true", help="leave the backup's unfinished games out")
+    r.add_argument("--config", default=None, metavar="PATH")
+    r.add_argument("--json", action="store_true")
+    r.set_defaults(func=cmd_restore)
+
+    export = sub.choices.get("export")
+    if export is not None:
+        group = next(g for g in export._mutually_exclusive_groups if g.required)
+        group.add_argument("--stick", action="store_true", help="the plays (CSV, JSON, BoardGameGeek) and a "
+                           "backup of everything onto the USB stick")
+        plain = export.get_default("func")
+
+        def run(args: Any) -> int:
+            return cmd_export_stick(args) if args.stick else plain(args)
+
+        export.set_defaults(func=run)
