@@ -291,6 +291,11 @@ install_files() {
     local u
     for u in "${UNITS[@]}"; do put "$HERE/$u" "$UNIT_DIR/$u" 0644; done
     put "$HERE/journald-tablekeeper.conf" /etc/systemd/journald.conf.d/tablekeeper.conf 0644
+    # the USB stick for backups and play records: mounted by udev + systemd-mount, writable by the units
+    put "$HERE/99-tablekeeper-stick.rules" /etc/udev/rules.d/99-tablekeeper-stick.rules 0644
+    put "$HERE/tmpfiles-tablekeeper-stick.conf" /etc/tmpfiles.d/tablekeeper-stick.conf 0644
+    put "$HERE/tablekeeper-stick.conf" "$UNIT_DIR/tablekeeper.service.d/stick.conf" 0644
+    put "$HERE/tablekeeper-stick.conf" "$UNIT_DIR/tablekeeper-serve.service.d/stick.conf" 0644
     keep "$HERE/tablekeeper.toml" "$CONF_DIR/tablekeeper.toml" 0644
     keep "$HERE/environment" "$CONF_DIR/environment" 0644
 }
@@ -330,6 +335,8 @@ apply_now() {
     # journald's drop-in and the modules take effect now; the units restart below.
     live systemctl restart systemd-journald.service
     live systemctl restart systemd-modules-load.service
+    live systemd-tmpfiles --create /etc/tmpfiles.d/tablekeeper-stick.conf
+    live udevadm control --reload
 }
 
 hw_check() {
@@ -388,6 +395,10 @@ do_uninstall() {
         remove "$UNIT_DIR/$u"
     done
     remove /etc/systemd/journald.conf.d/tablekeeper.conf
+    remove /etc/udev/rules.d/99-tablekeeper-stick.rules
+    remove /etc/tmpfiles.d/tablekeeper-stick.conf
+    remove "$UNIT_DIR/tablekeeper.service.d/stick.conf"
+    remove "$UNIT_DIR/tablekeeper-serve.service.d/stick.conf"
     remove /etc/modules-load.d/tablekeeper.conf
     remove /etc/sysusers.d/tablekeeper.conf
     remove "$PREFIX"

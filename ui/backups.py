@@ -192,14 +192,3 @@ def add_parsers(sub: Any) -> None:
     r.add_argument("--json", action="store_true")
     r.set_defaults(func=cmd_restore)
 
-    export = sub.choices.get("export")
-    if export is not None:
-        group = next(g for g in export._mutually_exclusive_groups if g.required)
-        group.add_argument("--stick", action="store_true", help="the plays (CSV, JSON, BoardGameGeek) and a "
-                           "backup of everything onto the USB stick")
-        plain = export.get_default("func")
-
-        def run(args: Any) -> int:
-            return cmd_export_stick(args) if args.stick else plain(args)
-
-        export.set_defaults(func=run)

@@ -500,6 +500,15 @@ def cmd_stats(args: Any, journal: Journal) -> int:
     return 0
 
 
+def _export(args: Any) -> int:
+    """``export --stick`` writes the plays and a backup to the stick (ui/backups.py); else one file."""
+    if getattr(args, "stick", False):
+        from .backups import cmd_export_stick
+
+        return cmd_export_stick(args)
+    return cmd_export(args)
+
+
 @_with_journal
 def cmd_export(args: Any, journal: Journal) -> int:
     stored_plays = load_plays(journal, args.state_dir)
@@ -583,12 +592,14 @@ def add_parsers(sub: Any) -> None:
     fmt.add_argument("--csv", metavar="FILE", default=None, help="one row per player per play")
     fmt.add_argument("--json", metavar="FILE", default=None)
     fmt.add_argument("--bgg", metavar="FILE", default=None, help="BoardGameGeek's plays XML")
+    fmt.add_argument("--stick", action="store_true", help="the plays (CSV, JSON, BoardGameGeek) and a "
+                     "backup of everything onto the USB stick")
     e.add_argument("--game", default=None)
     e.add_argument("--player", default=None)
     e.add_argument("--location", default="", help="where the plays took place (BoardGameGeek's location)")
     e.add_argument("--config", default=None, metavar="PATH", help="the TOML config whose [app.bgg] table "
                    "overrides the games' BoardGameGeek ids")
-    e.set_defaults(func=cmd_export)
+    e.set_defaults(func=_export)
 
     p = sub.add_parser("players", help="the roster: players as people (list, add, set, rename, merge)")
     p.add_argument("--json", action="store_true")

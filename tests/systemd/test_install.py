@@ -25,6 +25,10 @@ INSTALLED = {
     "etc/systemd/journald.conf.d/tablekeeper.conf": "journald-tablekeeper.conf",
     "etc/sysusers.d/tablekeeper.conf": "sysusers-tablekeeper.conf",
     "etc/modules-load.d/tablekeeper.conf": "modules-load-tablekeeper.conf",
+    "etc/udev/rules.d/99-tablekeeper-stick.rules": "99-tablekeeper-stick.rules",
+    "etc/tmpfiles.d/tablekeeper-stick.conf": "tmpfiles-tablekeeper-stick.conf",
+    "etc/systemd/system/tablekeeper.service.d/stick.conf": "tablekeeper-stick.conf",
+    "etc/systemd/system/tablekeeper-serve.service.d/stick.conf": "tablekeeper-stick.conf",
     "etc/tablekeeper/tablekeeper.toml": "tablekeeper.toml",
     "etc/tablekeeper/environment": "environment",
 }

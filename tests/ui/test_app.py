@@ -206,6 +206,28 @@ def test_statistics_screen_shows_wins_bars_and_a_head_to_head(tmp_path):
     assert out["problems"] == []
 
 
+def test_the_usb_stick_takes_a_backup_and_the_plays_and_a_restore_adds_no_play_twice(tmp_path):
+    """Settings with a stick (TABLEKEEPER_STICK: a folder, as on a PC): "Back up everything" writes a
+    backup into its tablekeeper/ folder, "Export plays" the CSV, JSON and BoardGameGeek files, and
+    "Restore the latest backup" merges it back without doubling the one play; pulled out, the buttons
+    go off."""
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    env = child_env(tmp_path, TABLEKEEPER_STICK=str(stick))
+    proc = subprocess.run([sys.executable, str(HERE), "stick", str(tmp_path / "state"), str(tmp_path / "shots"),
+                           "en"], capture_output=True, text=True, timeout=240, env=env)
+    results = [line[len("RESULT "):] for line in proc.stdout.splitlines() if line.startswith("RESULT ")]
+    assert proc.returncode == 0 and results, (proc.stdout + proc.stderr)[-3000:]
+    out = json.loads(results[-1])
+    assert str(stick / "tablekeeper") in out["label"] and out["problems"] == []
+    backup, export, restore = out["said"]
+    assert "tablekeeper-backup-" in backup and "1 finished play(s)" in backup
+    assert export.startswith("1 play(s) written to") and "everything backed up" in export
+    assert "1 already here" in restore and "0 game(s) brought in" in restore
+    assert out["games"] == 1  # the restore added no game
+    assert out["pulled"] == {"label": "No USB stick: plug one in to export or back up", "disabled": True}
+
+
 def test_cards_face_their_seats_and_turned_cards_take_touches(tmp_path):
     """Seat-facing layout (on by default for 2–6 players): players sit clockwise in pod order; the
     first at the near side's left end, then the far side left to right as the screen shows it (its
@@ -733,6 +755,37 @@ def sc_stats(r, shots, arg):
     r.tap("stats.player.Ana")
     r.tap("stats.player.Ben")
     out["vs"] = r.text("stats.vs")
+    return out
+
+
+@scenario("stick")
+def sc_stick(r, shots, arg):
+    """A finished game, then Settings with a USB stick (a folder, as on a PC): back up, export the
+    plays, restore the latest backup (nothing new: no play twice); the stick pulled: buttons off."""
+    new_game(r, "counters", players=["Ana", "Ben"], options=("new.opt.counters.life 20, out at 0",))
+    r.tap("table.Ana.life.value")
+    for _ in range(4):
+        r.tap("adjust.-5")
+    r.tap("end.home")
+    r.tap("home.settings")
+    out = {"label": r.text("settings.stick"), "problems": r.problems()}
+    _shooter(r, shots, "stick")("settings")
+    said = []
+    for what in ("backup", "export", "restore"):
+        r.tap(f"settings.{what}")
+        deadline = time.monotonic() + 30
+        while r.app.toast.opacity == 0 and time.monotonic() < deadline:
+            r.wait(0.05)
+        said.append(r.app.toast.label.text)
+        r.app.toast.hide()
+        r.wait(2.5)  # the next poll gives the buttons back
+    out["said"] = said
+    out["games"] = len(r.app.snapshot.games)
+    import shutil
+
+    shutil.rmtree(os.environ["TABLEKEEPER_STICK"])  # the stick pulled out
+    r.wait(2.5)
+    out["pulled"] = {"label": r.text("settings.stick"), "disabled": r.find("settings.backup").disabled}
     return out
 
 

@@ -18,6 +18,37 @@ def status_words(kind: str) -> str:
             "missing": _("missing"), "error": _("error")}.get(kind, kind)
 
 
+#: How often the settings screen looks for a USB stick while it is shown, seconds.
+STICK_POLL_S = 2.0
+
+
+def stick_job(keeper, what: str, stick, unfinished: bool) -> tuple[str, str]:
+    """On the journal worker: export the plays, back up everything, or restore the stick's newest
+    backup (its unfinished games only when no game is being played: ``unfinished``). A message kind
+    and the sentence to show; a refusal or a failed write says why and changes nothing."""
+    from ...engine import backup
+    from .. import backups
+    from ..stick import stick_folder
+
+    journal = keeper.journal
+    try:
+        if what == "export":
+            return "info", backups.export_to_stick(journal, stick, keeper.state_dir).sentence()
+        if what == "backup":
+            return "info", backup.back_up(journal, stick_folder(stick)).sentence()
+        found = backup.backups_in(stick_folder(stick))
+        if not found:
+            return "warning", _("No backup on the stick")
+        report = backup.restore(journal, found[0], unfinished=unfinished)
+        if keeper.session is not None:
+            keeper.session.refresh()  # the game being played may have been brought up to date
+        return "info", report.sentence()
+    except backup.RestoreRefused as e:
+        return "refused", str(e)
+    except (OSError, backup.BackupError) as e:
+        return "error", str(e)
+
+
 class SettingsScreen(BaseScreen):
     def build(self):
         self.header(_("Settings"), left=[Btn(_("Back"), size_hint_x=None, width=dp(110), tid="settings.back",
@@ -53,6 +84,27 @@ class SettingsScreen(BaseScreen):
                                 selected=[chosen],
                                 tid="settings.layout", on_change=self._layout))
         rows.add_widget(layout)
+        # The USB stick: play records and a backup of everything go onto it; a backup on it comes back
+        rows.add_widget(FitLabel(_("USB stick"), size_hint_y=None, height=dp(30), halign="left", color=MUTED,
+                                 base_font=dp(18)))
+        self.stick_label = tag(FitLabel("", size_hint_y=None, height=dp(30), halign="left", base_font=dp(17),
+                                        min_font=dp(9)), "settings.stick")
+        rows.add_widget(self.stick_label)
+        stick = BoxLayout(size_hint_y=None, height=TOUCH, spacing=GAP)
+        self.stick_buttons = [
+            Btn(_("Export plays"), tid="settings.export", base_font=dp(17), on_press=lambda: self._on_stick("export")),
+            Btn(_("Back up everything"), tid="settings.backup", base_font=dp(17),
+                on_press=lambda: self._on_stick("backup")),
+            Btn(_("Restore the latest backup"), tid="settings.restore", base_font=dp(17), min_font=dp(9),
+                on_press=lambda: self._on_stick("restore")),
+        ]
+        for b in self.stick_buttons:
+            b.wrap = True
+            stick.add_widget(b)
+        rows.add_widget(stick)
+        self._stick = None
+        self._stick_settings = None
+        self._poll_event = None
         rows.add_widget(FitLabel(_("Pods"), size_hint_y=None, height=dp(30), halign="left", color=MUTED,
                                  base_font=dp(18)))
         self.status = BoxLayout(orientation="vertical", spacing=dp(2), size_hint_y=None)
@@ -61,6 +113,51 @@ class SettingsScreen(BaseScreen):
                                   base_font=dp(14), min_font=dp(8)), "settings.where")
         rows.add_widget(self.where)
         self.box.add_widget(Scroller(rows))
+
+    # -- the USB stick ----------------------------------------------------------------------
+    def on_enter(self, *a):
+        from kivy.clock import Clock
+
+        from .. import stick
+
+        if self._stick_settings is None:
+            self._stick_settings = stick.settings(getattr(self.app, "config_path", None))
+        self._poll()
+        self._poll_event = Clock.schedule_interval(lambda dt: self._poll(), STICK_POLL_S)
+
+    def on_leave(self, *a):
+        if self._poll_event is not None:
+            self._poll_event.cancel()
+            self._poll_event = None
+
+    def _poll(self):
+        """A stick plugged in or pulled out shows within STICK_POLL_S (reading the mount table: ~1 ms)."""
+        from .. import stick
+
+        self._stick = stick.find_stick(self._stick_settings)
+        self.stick_label.text = (_("On the stick: {path}").format(path=stick.stick_folder(self._stick))
+                                 if self._stick is not None else _("No USB stick: plug one in to export or back up"))
+        for b in self.stick_buttons:
+            b.disabled = self._stick is None
+
+    def _on_stick(self, what):
+        from kivy.clock import Clock
+
+        where = self._stick
+        if where is None:
+            return
+        unfinished = self.app.snapshot.table is None or self.app.snapshot.table.over
+        for b in self.stick_buttons:
+            b.disabled = True  # one at a time; the next poll gives them back
+
+        def job(keeper):
+            return stick_job(keeper, what, where, unfinished)
+
+        def done(result):
+            kind, text = result
+            Clock.schedule_once(lambda dt: self.app.toast.show(text, kind), 0)
+
+        self.app.keeper.call(job, done)
 
     def _back(self):
         self.app.go("table" if self.app.snapshot.table is not None and not self.app.snapshot.table.over
