@@ -138,6 +138,7 @@ class Keeper:
         self._lock = threading.Lock()
         self._snapshot = Snapshot(0, (), None)
         self._pending = 0  # jobs queued or running
+        self._owed = False  # a job changed what is shown and its snapshot is not published yet
         self._idle = threading.Condition(self._lock)
         self._thread: threading.Thread | None = None
         self.journal: Journal | None = None
@@ -342,7 +343,10 @@ class Keeper:
             # Publish before the job counts as done: whoever waits for "idle"
             # (tests, the benchmark) then finds the snapshot already there.
             # A burst of jobs publishes once; a quiet job (the pods' care) changes nothing shown.
-            if self._jobs.qsize() == 0 and not quiet:
+            # A quiet job after a burst still owes the burst its publication.
+            self._owed = self._owed or not quiet
+            if self._jobs.qsize() == 0 and self._owed:
+                self._owed = False
                 self._publish()
             with self._idle:
                 self._pending -= 1

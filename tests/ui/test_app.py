@@ -228,6 +228,15 @@ def test_the_usb_stick_takes_a_backup_and_the_plays_and_a_restore_adds_no_play_t
     assert out["pulled"] == {"label": "No USB stick: plug one in to export or back up", "disabled": True}
 
 
+def test_a_person_of_the_roster_is_one_tap_at_setup_with_their_colour_and_pod(tmp_path):
+    """The roster (players as people): a name entered once, then chosen with one tap at setup; the
+    person's colour and usual pod are taken (Ana usually sits at pod 2, Ben at pod 1)."""
+    out = run_scenario(tmp_path, "roster")
+    assert "new.recent.Ana" in out["recent"] and "new.recent.Ben" in out["recent"]
+    assert out["pods"] == {"Ana": 2, "Ben": 1}
+    assert out["colours"] == {"Ana": 5, "Ben": 6}
+
+
 def test_cards_face_their_seats_and_turned_cards_take_touches(tmp_path):
     """Seat-facing layout (on by default for 2–6 players): players sit clockwise in pod order; the
     first at the near side's left end, then the far side left to right as the screen shows it (its
@@ -389,7 +398,7 @@ def new_game(r, game, players=NAMES, options=(), shot=None):
     if shot:
         shot("new-seats")
     r.tap("new.next")
-    assert r.app.sm.current == "table", r.app.sm.current
+    assert r.app.sm.current == "table", (r.app.sm.current, r.app.toast.label.text)
 
 
 def shown_counters(r) -> dict:
@@ -787,6 +796,32 @@ def sc_stick(r, shots, arg):
     r.wait(2.5)
     out["pulled"] = {"label": r.text("settings.stick"), "disabled": r.find("settings.backup").disabled}
     return out
+
+
+@scenario("roster")
+def sc_roster(r, shots, arg):
+    """People in the roster (as `tablekeeper players add` leaves them): one tap each at setup, and
+    each comes with their colour and the pod they usually take."""
+    from tablekeeper.engine import roster as people
+
+    def add(keeper):
+        roster = people.read(keeper.journal)
+        roster.add("Ana", colour=5, seat=2)
+        roster.add("Ben", colour=6, seat=1)
+        people.save(keeper.journal, roster)
+
+    r.app.keeper.call(add)
+    r.settle()
+    r.tap("home.new")  # the screen reads the roster when it opens
+    r.wait(0.3)
+    r.tap("new.game.counters")
+    recent = [t for t in r.tids() if t.startswith("new.recent.")]
+    r.tap("new.recent.Ana")
+    r.tap("new.recent.Ben")
+    r.tap("new.next")  # options
+    r.tap("new.next")  # seats and colours
+    screen = r.app.screen("new")
+    return {"recent": recent, "pods": dict(screen.pods), "colours": dict(screen.colour_of)}
 
 
 @scenario("history")

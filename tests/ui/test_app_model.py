@@ -79,6 +79,22 @@ def test_a_burst_of_actions_is_published_once_per_idle_moment(keeper):
     assert published[-1].table.state["players"][1]["counters"]["score"] == 40
 
 
+def test_a_quiet_job_after_an_action_does_not_swallow_the_actions_snapshot(keeper):
+    """A job that changes nothing shown (a screen reading the roster, the pods' care) queued right
+    behind an action: the action's snapshot is still published once the queue is empty (a new game
+    started just before the new-game screen reads the roster again must reach the table)."""
+    _new(keeper)
+    published = []
+    gate = threading.Event()
+    keeper.call(lambda k: gate.wait(5))  # hold the worker while the two queue up
+    keeper.listeners.append(published.append)
+    keeper.submit({"action": "adjust", "player": "Ben", "counter": "score", "delta": 3})
+    keeper.call(lambda k: None, quiet=True)
+    gate.set()
+    assert keeper.wait_idle()
+    assert published and published[-1].table.state["players"][1]["counters"]["score"] == 3
+
+
 def test_a_refused_action_says_why_and_changes_nothing(keeper):
     """RuleError messages are shown to the player: the engine's reason arrives as a notice, and the
     done-callback gets the error; the state is unchanged."""

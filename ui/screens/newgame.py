@@ -72,7 +72,28 @@ class NewGameScreen(BaseScreen):
         self.colour_of: dict[str, int] = {}  # a player's colour: an index of PLAYER_COLOURS
         self.starter = None  # a name, "random", or None (as listed)
         self.typing = ""
+        if not hasattr(self, "people"):
+            self.people: dict[str, tuple[int, int | None]] = {}  # the roster: name → (colour, usual seat)
+        self._read_people()
         self._show()
+
+    def _read_people(self):
+        """The roster's people (each name they are stored under too), read on the journal worker: a
+        person picked at setup comes with their colour and the pod they usually take."""
+        from kivy.clock import Clock
+
+        def read(keeper) -> dict[str, tuple[int, int | None]]:
+            from .. import playlog
+
+            if keeper.journal is None:
+                return {}
+            roster, _stored = playlog.load_roster(keeper.journal, keeper.state_dir)
+            return {name: (p.colour, p.seat) for p in roster.people for name in [p.name, *p.aliases]}
+
+        def done(people):
+            Clock.schedule_once(lambda dt: setattr(self, "people", people), 0)
+
+        self.app.keeper.call(read, done, quiet=True)
 
     def update(self, snap, **kw):
         self.snap = snap
@@ -182,6 +203,7 @@ class NewGameScreen(BaseScreen):
         kb.text = self.typing
         self.body.add_widget(kb)
         recent = [n for n in _recent_names(self.app.snapshot) if n not in self.players]
+        recent += [n for n in sorted(self.people) if n not in recent and n not in self.players]  # the roster too
         rrow = BoxLayout(size_hint_y=None, height=TOUCH, spacing=GAP)
         rrow.add_widget(FitLabel(_("Recent:"), size_hint_x=None, width=dp(90), color=MUTED, base_font=dp(17)))
         for name in recent[:6]:
@@ -296,8 +318,18 @@ class NewGameScreen(BaseScreen):
 
     def _step_seats(self):
         self.title.text = _("{game}: seats and who starts").format(game=self._title())
-        for i, name in enumerate(self.players):
-            self.pods.setdefault(name, i + 1)
+        # Each player at their usual pod (the roster's), where it is free; the others in the order entered
+        n = len(self.players)
+        taken = {self.pods[p] for p in self.players if p in self.pods}
+        for name in self.players:
+            seat = self.people.get(name, (0, None))[1]
+            if name not in self.pods and seat is not None and 1 <= seat <= n and seat not in taken:
+                self.pods[name] = seat
+                taken.add(seat)
+        for name in self.players:
+            if name not in self.pods:
+                self.pods[name] = min(k for k in range(1, n + 1) if k not in taken)
+                taken.add(self.pods[name])
         self.body.add_widget(FitLabel(_("Which pod each player sits at (tap two to swap):"), size_hint_y=None,
                                       height=dp(30), halign="left", color=MUTED, base_font=dp(17)))
         grid = GridLayout(cols=4, spacing=GAP, size_hint_y=None)
@@ -317,6 +349,8 @@ class NewGameScreen(BaseScreen):
         used: set[int] = set()
         for name in order:
             k = self.colour_of.get(name)
+            if k is None and name in self.people:  # the roster's colour for this person
+                k = self.people[name][0]
             if k is None or k in used:  # the first colour nobody has
                 k = next(i for i in range(COLOURS) if i not in used)
             self.colour_of[name] = k
