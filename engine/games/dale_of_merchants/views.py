@@ -12,6 +12,9 @@ from .rules import MARKET_SLOTS, STARTING_DECK, payment_verdict, slot_position, 
 TOP_PRINTED = 5
 #: Where a new market card's value starts on a pod: the market deck holds the cards valued 2–5.
 NEW_CARD_START = 2
+#: The values a card turned up from the market deck can have: the printed 2–5 (Preparar 2: the
+#: value-1 cards go back in the box). The first offer is made once per value.
+NEW_CARD_VALUES = tuple(range(NEW_CARD_START, TOP_PRINTED + 1))
 #: The most cards a stack is offered with by its values; other stacks are entered value by value.
 SHAPE_CARDS = 3
 #: The most cards a technique's "draw" is offered with in one line.
@@ -168,7 +171,10 @@ class DaleOfMerchantsViews(Game):
         up from the first offer); end turn once an action is taken,
         and the bonus action of a technique entered without it. The turn's last action cleans up by
         itself ("clean_up"), as "end turn" would, and when the clean-up turns up one market card its
-        value is the action's last step ("new_value"): the card is read as it is turned up.
+        value is the action's last step ("new_value"): the card is read as it is turned up. The first
+        offer, when that value is all it asks, is one line per value the card can have ("new 2, buy 5:
+        1+1" first; "new 3", "new 4", "new 5" one press up, as up raises a value): the player reads
+        the card and picks its line, one press fewer than the value's own step.
         """
         if state["over"]:
             return []
@@ -227,7 +233,38 @@ class DaleOfMerchantsViews(Game):
             if not actions and turn["techniques"] > turn["bonuses"]:
                 items.append({"label": word("label", "bonus action"),
                               "action": {"action": "adjust", "counter": "actions", "delta": 1}})
-        return items
+        return self._each_new_value(items, waiting)
+
+    @staticmethod
+    def _each_new_value(items: list[dict[str, Any]], first: int) -> list[dict[str, Any]]:
+        """The first offer, when all it asks is the value of the card its clean-up turns up, made once
+        per value that card can have: the player reads the card and picks its line. The 2 stays first;
+        the 3, 4 and 5 are the last offers, in the order up reaches them from the first (up raises
+        the value, as in the value's own step); the other offers keep their places."""
+        if len(items) <= first or tuple(items[first].get("ask", ())) != ("new_value",):
+            return items
+        offer = items[first]
+        action = offer["action"]
+        if action["action"] == "buy":
+            paid = "+".join(map(str, action["paid"]))
+            position = slot_position(action["slot"])
+
+            def label(value: int) -> Any:
+                return _("new {value}, buy {position}: {paid}", position=position, value=value, paid=paid)
+        elif action["action"] == "stall":
+            values, deck = "+".join(map(str, action["values"])), word("deck", action["set"])
+            number = sum(action["values"])
+
+            def label(value: int) -> Any:
+                return _("new {value}, stack {number}: {values} {deck}", number=number, value=value,
+                         values=values, deck=deck)
+        elif action["action"] == "inventory" and not action.get("count"):
+            def label(value: int) -> Any:
+                return _("new {value}, pass", value=value)
+        else:
+            return items
+        each = [{"label": label(v), "action": {**action, "new_value": v}} for v in NEW_CARD_VALUES]
+        return items[:first] + each[:1] + items[first + 1:] + each[:0:-1]
 
     @staticmethod
     def _turned_up(state: dict[str, Any], empty: int) -> int:
