@@ -401,3 +401,48 @@ def test_the_next_stack_is_offered_first_in_the_set_the_player_has_built_most():
         {"action": "inventory", "count": 0, "clean_up": True}])
     labels = [str(i["label"]) for i in m.rules.seat_actions(m.state, "Ana")]
     assert labels[1] == "stack 4: 4 pandas"
+
+
+def test_the_first_stack_of_any_set_is_one_press_down_and_main():
+    """Preparar 1: «dándole a cada jugador una carta valorada de cada uno de los mazos de animales
+    elegidos» — a player holds a 1 of every set — and Acción de puesto: «elija cualquier número de
+    cartas de un conjunto de animales de su mano»: the next stack of every set follows the cheapest
+    buy side by side, so the set furthest down is one held press away."""
+    t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING)
+    labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
+    assert labels[1:4] == ["stack 1: 1 macaws", "stack 1: 1 pandas", "stack 1: 1 raccoons"]
+    t.hold("Ana", DOWN, repeats=1)  # the press, the hold, one repeat: three offers down
+    assert t.view("Ana").action == "stack 1: 1 raccoons"
+    t.click("Ana", MAIN)
+    assert t.presses == 2
+    assert t.done == [{"action": "stall", "player": "Ana", "values": [1], "set": "raccoons", "clean_up": True}]
+    assert t.state["players"][0]["stacks"] == [{"set": "raccoons", "values": [1]}]
+
+
+def test_after_a_take_the_stacks_other_shapes_in_the_players_set_follow_the_stacks_made_with_it():
+    """Acción técnica (a market card taken), then the bonus action: «puedes realizar otra acción después
+    de resolver todos los efectos de esa carta», most often a stack; Acción de puesto: «El valor total
+    de su primera pila debe ser exactamente 1, el siguiente 2 ... elija cualquier número de cartas de un
+    conjunto de animales»: the stack without the card taken (3 as 2+1 after a 5 is taken) is in the
+    set the player collects, asking only the card the clean-up turns up — five presses in all, the
+    set not asked."""
+    t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING + [
+        {"action": "stall", "set": "pandas", "values": [1], "clean_up": True},
+        {"action": "inventory", "count": 0, "clean_up": True},
+        {"action": "stall", "set": "pandas", "values": [2], "clean_up": True},
+        {"action": "inventory", "count": 0, "clean_up": True}])
+    labels = [str(i["label"]) for i in t.rules.seat_actions(t.state, "Ana")]
+    t.hold("Ana", UP, repeats=len(labels) - labels.index("tech +1: take 4") - 2)
+    t.click("Ana", MAIN)  # the 5 (fourth from the left) into the hand
+    assert t.state["turn"]["taken"] == [5]
+    labels = [str(i["label"]) for i in t.rules.seat_actions(t.state, "Ana")]
+    assert labels[:4] == ["new 2, stack 3: 3 pandas", "stack 3: 3 macaws", "stack 3: 3 raccoons", "stack 3: 2+1 pandas"]
+    t.hold("Ana", DOWN, repeats=1)
+    assert t.view("Ana").action == "stack 3: 2+1 pandas…"
+    t.click("Ana", MAIN)
+    assert (t.view("Ana").prompt, t.view("Ana").value) == ("new value", "2")
+    t.click("Ana", MAIN)
+    assert t.presses == 5
+    assert t.done[-1] == {"action": "stall", "player": "Ana", "values": [2, 1], "set": "pandas", "clean_up": True,
+                          "new_value": 2}
+    assert t.state["players"][0]["stacks"][-1] == {"set": "pandas", "values": [2, 1]}

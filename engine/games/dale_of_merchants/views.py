@@ -202,16 +202,17 @@ class DaleOfMerchantsViews(Game):
 
         if actions and hand:
             asked_about, primary, others, generic, checks = self._buys(state, p, hand, then(1))
-            sets, shapes = self._stacks(state, p, hand, then(0))
+            sets, likely, shapes = self._stacks(state, p, hand, then(0))
             effects = self._effects(state, name) if turn["played"] else []
             done, asked = then(0)
             # After a card taken from the market (a technique's effect), the bonus action most likely
-            # builds with it: the stacks (one per set) first.
+            # builds a stack: the stacks made with it (one per set) first, then the stack's other
+            # shapes in the set the player collects. Otherwise the cheapest buy, then the next stack
+            # in every set, side by side (the set of the player's stacks first).
             took = bool(turn["played"] and turn.get("taken"))
-            first = sets + primary[:1] if took else primary[:1] + sets[:1]
-            rest = [] if took else sets[1:]
+            first = sets + likely + primary[:1] if took else primary[:1] + sets
             # The last offers are one press up from the first: discard last, the techniques before it.
-            items += asked_about + first + effects + primary[1:] + rest + shapes + others + generic + checks + \
+            items += asked_about + first + effects + primary[1:] + shapes + others + generic + checks + \
                 self._techniques(state, name, hand) + [
                     {"label": word("label", "technique"), "action": {"action": "technique", "player": name}},
                     {"label": word("label", "technique +1"),
@@ -340,12 +341,13 @@ class DaleOfMerchantsViews(Game):
         others = [card[rank] for rank in range(max(map(len, ranked), default=0)) for card in ranked if rank < len(card)]
         return asked_about, primary, others, generic, checks
 
-    def _stacks(self, state: dict[str, Any], p: dict[str, Any], hand: int,
-                then: tuple[dict[str, Any], list[str]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    def _stacks(self, state: dict[str, Any], p: dict[str, Any], hand: int, then: tuple[dict[str, Any], list[str]]
+                ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
         """The next stall stack: as a single card of its number (a 5 and the rest above 5) of each set
         in play, the set of the player's last stack first ("stack 4: 4 pandas", asking nothing but
-        the card the clean-up turns up); then by its other likely values ("stack 4: 3+1"; "ask": its
-        set, starting at the last stack's), then of other cards ("ask": its values and set)."""
+        the card the clean-up turns up); its other likely values in that set ("stack 4: 3+1 pandas",
+        offered after a technique took a card); then by its other likely values ("stack 4: 3+1";
+        "ask": its set, starting at the last stack's), then of other cards ("ask": its values and set)."""
         done, asked = then
         number = p["counters"]["stall"] + 1
         likely = self._likely_stack(state, p)
@@ -359,13 +361,19 @@ class DaleOfMerchantsViews(Game):
                  **({"ask": asked} if asked else {}),
                  "action": {"action": "stall", "player": p["name"], "values": first, "set": deck, **done}}
                 for first in shapes[:1] for deck in decks]
+        likely_set = [{"label": _("stack {number}: {values} {deck}", number=number, values="+".join(map(str, values)),
+                                  deck=word("deck", likely["set"])),
+                       **({"ask": asked} if asked else {}),
+                       "action": {"action": "stall", "player": p["name"], "values": values, "set": likely["set"],
+                                  **done}}
+                      for values in shapes[1:]]
         out = [{"label": _("stack {number}: {values}", number=number, values="+".join(map(str, values))),
                 "ask": ["set"] + asked,
                 "action": {"action": "stall", "player": p["name"], "values": values, "set": likely["set"], **done}}
                for values in shapes[1:]]
         out.append({"label": _("stack {number}", number=number), "ask": ["values", "set"] + asked,
                     "action": {"action": "stall", "player": p["name"], **likely, **done}})
-        return sets, out
+        return sets, likely_set, out
 
     @staticmethod
     def _techniques(state: dict[str, Any], name: str, hand: int) -> list[dict[str, Any]]:
