@@ -166,9 +166,10 @@ class DaleOfMerchantsViews(Game):
         likely values ("stack 4: 3+1"; "ask": its set), every other payment the hand can make as far
         as the device knows the player's cards ("buy 4: 4+2"; ``hand_payments``), each card
         with the values paid to enter ("ask": paid), the payments a player may ask the referee about
-        ("pay 4: 5+1?", a note), a technique with its bonus action and its effect in one line
-        ("tech +1: take 4"), technique, technique +1, and discard ("ask": how many; last: one press
-        up from the first offer); end turn once an action is taken,
+        ("pay 4: 5+1?", a note), technique, technique +1, a technique with its bonus action and its
+        effect in one line ("tech +1: take 4"; up from the first offer, the takes come right after
+        discard), and discard ("ask": how many; last: one press up from the first offer, past the first
+        offer's other new-card values); end turn once an action is taken,
         and the bonus action of a technique entered without it. The turn's last action cleans up by
         itself ("clean_up"), as "end turn" would, and when the clean-up turns up one market card its
         value is the action's last step ("new_value"): the card is read as it is turned up. The first
@@ -211,12 +212,14 @@ class DaleOfMerchantsViews(Game):
             # in every set, side by side (the set of the player's stacks first).
             took = bool(turn["played"] and turn.get("taken"))
             first = sets + likely + primary[:1] if took else primary[:1] + sets
-            # The last offers are one press up from the first: discard last, the techniques before it.
+            # The last offers are one press up from the first: discard last, the techniques with their
+            # effect before it (a take nearest), a technique alone furthest (its effects entered after).
             items += asked_about + first + effects + primary[1:] + shapes + others + generic + checks + \
-                self._techniques(state, name, hand) + [
+                [
                     {"label": word("label", "technique"), "action": {"action": "technique", "player": name}},
                     {"label": word("label", "technique +1"),
                      "action": {"action": "technique", "player": name, "bonus": True}},
+                ] + self._techniques(state, name, hand) + [
                     {"label": word("label", "discard"), "ask": ["count"] + asked,
                      "action": {"action": "inventory", "player": name, "count": 1, **done}},
                 ]
