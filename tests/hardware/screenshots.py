@@ -99,10 +99,10 @@ SCENES: dict[str, tuple[dict, list[dict], list[tuple[str, str, int]], str]] = {
     "dale-buy-new-card": ({"game": "dale-of-merchants", "players": ["Ana", "Ben"],
                            "options": {"decks": ["macaws", "pandas", "raccoons"]}},
                           [{"action": "set_market", "values": [3, 2, 2, 4, 5]}],
-                          [(MAIN, "click", 1), (UP, "click", 1)], ""),
+                          [(UP, "click", 1)], ""),
     "dale-technique-take": ({"game": "dale-of-merchants", "players": ["Ana", "Ben"],
                              "options": {"decks": ["macaws", "pandas", "raccoons"]}},
-                            [{"action": "set_market", "values": [3, 2, 2, 4, 5]}], [(UP, "click", 5)], ""),
+                            [{"action": "set_market", "values": [3, 2, 2, 4, 5]}], [(UP, "click", 6)], ""),
     "dale-stack-after-technique": ({"game": "dale-of-merchants", "players": ["Ana", "Ben"],
                                     "options": {"decks": ["macaws", "pandas", "raccoons"]}},
                                    [{"action": "set_market", "values": [3, 2, 2, 4, 5]},
@@ -110,7 +110,7 @@ SCENES: dict[str, tuple[dict, list[dict], list[tuple[str, str, int]], str]] = {
     "dale-check": ({"game": "dale-of-merchants", "players": ["Ana", "Ben"],
                     "options": {"decks": ["macaws", "pandas", "raccoons"]}},
                    [{"action": "set_market", "values": [3, 2, 2, 4, 5]},
-                    {"action": "technique", "bonus": True, "take": 4}], [(UP, "click", 11)], ""),
+                    {"action": "technique", "bonus": True, "take": 4}], [(UP, "click", 14)], ""),
 }
 
 

@@ -76,13 +76,15 @@ def test_a_buy_is_one_item_per_market_card_and_payment_counted_from_the_left_ask
     m = table(actions=OPENING)  # left to right 3 4 2 5 2: prices 7 7 4 6 2
     buys = [i for i in g.menu(m.rules, m.state, "Ana") if i.kind == g.SEAT and i.action["action"] == "buy"]
     assert [str(i.label) for i in buys] == [
-        "buy 5: 1+1", "buy 3: 1+1+1+1", "buy card 4: 6", "buy card 2: 7", "buy card 1: 7"]  # a tie: the rightmost first
+        "new 2, buy 5: 1+1", "buy 3: 1+1+1+1", "buy card 4: 6", "buy card 2: 7", "buy card 1: 7",
+        "new 5, buy 5: 1+1", "new 4, buy 5: 1+1", "new 3, buy 5: 1+1"]  # a tie: the rightmost first
     first = g.menu(m.rules, m.state, "Ana")[0]
-    assert first == buys[0]
-    (new,) = steps(m, "Ana", first)
-    assert (new.field.name, new.step, new.start(first.action["new_value"])) == ("new_value", g.NUMBER, 2)
-    action = as_started(m, "Ana", first, new_value=None)  # the new card left out: entered later
-    assert action == {"action": "buy", "player": "Ana", "slot": 0, "paid": [1, 1], "clean_up": True}
+    assert first == buys[0] and steps(m, "Ana", first) == ()  # the first buy: one line per new card's value
+    second = seat_item(m, "Ana", "buy 3: 1+1+1+1")
+    (new,) = steps(m, "Ana", second)
+    assert (new.field.name, new.step, new.start(second.action["new_value"])) == ("new_value", g.NUMBER, 2)
+    action = as_started(m, "Ana", second, new_value=None)  # the new card left out: entered later
+    assert action == {"action": "buy", "player": "Ana", "slot": 2, "paid": [1, 1, 1, 1], "clean_up": True}
     g.dry_run(m.rules, m.state, action)  # checked before it is made
     m.apply(action)
     assert m.state["turn"]["player"] == "Ben"  # cleaned up in the same step
@@ -128,7 +130,7 @@ def test_the_new_market_card_is_asked_first_on_every_pod_the_moment_it_is_turned
         assert str(item.label) == "new card 1" and item.action["slot"] == 4 and ask.field.name == "value"
     m.apply(as_started(m, "Ana", g.menu(m.rules, m.state, "Ana")[0], value=3))
     assert m.state["market"][4]["value"] == 3
-    assert str(g.menu(m.rules, m.state, "Ben")[0].label).startswith("buy ")
+    assert str(g.menu(m.rules, m.state, "Ben")[0].label).startswith("new 2, buy ")
 
 
 def test_a_stall_stack_asks_its_values_and_set_starting_at_the_stack_number():
@@ -160,7 +162,7 @@ def test_while_a_market_card_waits_for_its_value_it_comes_first_and_the_known_ca
     """Fase de limpieza 2 turns a card up; a buy of a card whose value is known does not wait for it."""
     m = table(actions=[{"action": "set_market", "values": [3, 2, None, None, None]}])
     labels = [str(i["label"]) for i in m.rules.seat_actions(m.state, "Ana")]
-    assert labels[:3] == ["new card 3", "buy 2: 1+1+1+1+1", "stack 1: 1 macaws"]
+    assert labels[:3] == ["new card 3", "new 2, buy 2: 1+1+1+1+1", "stack 1: 1 macaws"]
     assert "buy card 1: 7" in labels  # 7 is more than five 1s: the values paid are entered
     assert "new card 3" in [str(i["label"]) for i in m.rules.seat_actions(m.state, "Ben")]
 
@@ -187,35 +189,68 @@ def test_a_technique_leaves_the_turn_open_for_its_effects_and_offers_the_forgott
     taker = next(a for a in steps(m, "Ana", move) if a.field.name == "from_player")
     assert taker.options[0] == "Ben" and taker.unset  # another player first; left out: your own piles
     m.apply(seat_item(m, "Ana", "bonus action").action)
-    assert [str(i.label) for i in g.menu(m.rules, m.state, "Ana")[:2]] == ["buy 5: 1+1", "stack 1: 1 macaws"]
+    assert [str(i.label) for i in g.menu(m.rules, m.state, "Ana")[:2]] == ["new 2, buy 5: 1+1", "stack 1: 1 macaws"]
 
 
 def test_a_bonus_action_keeps_the_clean_up_for_the_last_action():
     """«La limpieza ocurre después de ... las posibles acciones de bonificación»."""
     m = table(actions=OPENING + [{"action": "technique", "bonus": True}, {"action": "technique", "bonus": True}])
     assert m.state["table"]["actions"] == 1
-    assert seat_item(m, "Ana", "buy 5: 1+1").action.get("clean_up") is True
+    assert seat_item(m, "Ana", "new 2, buy 5: 1+1").action.get("clean_up") is True
     m = table(actions=OPENING)
     m.apply({"action": "adjust", "counter": "actions", "delta": 1})
     assert "clean_up" not in seat_item(m, "Ana", "buy 5: 1+1").action
 
 
 # -- button by button -------------------------------------------------------------------------------
-def test_a_junk_buy_and_the_card_turned_up_are_one_action_of_three_presses():
+def test_a_junk_buy_and_the_card_turned_up_are_one_action_of_two_presses():
     """Acción de mercado and Fase de limpieza 2: «Saca nuevas cartas del mazo del mercado y llena los
-    espacios con ellas de derecha a izquierda»: the buy's last step is the new card's value, read as
-    it is turned up; the payment starts with junk, as far as the hand goes."""
+    espacios con ellas de derecha a izquierda»: the card turned up is read with the buy, one line per
+    value it can have (Preparar 2: «Vuelva a colocar las 1 cartas ... en la caja»: the market deck's
+    cards are valued 2 to 5); up from the first line raises it. The payment starts with junk, as far
+    as the hand goes."""
     t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING)
-    assert t.view("Ana").action == "buy 5: 1+1…"
-    t.click("Ana", MAIN)
-    assert (t.view("Ana").prompt, t.view("Ana").value) == ("new value", "2")
+    assert t.view("Ana").action == "new 2, buy 5: 1+1"
     t.click("Ana", UP)
+    assert t.view("Ana").action == "new 3, buy 5: 1+1"
     t.click("Ana", MAIN)
     assert t.done == [{"action": "buy", "player": "Ana", "slot": 0, "paid": [1, 1], "clean_up": True,
                        "new_value": 3}]
-    assert t.presses == 3
+    assert t.presses == 2
     assert t.state["market"][4] == {"card": True, "value": 3} and t.state["turn"]["player"] == "Ben"
     assert not [i for i in t.rules.seat_actions(t.state, "Ben") if str(i["label"]).startswith("new card")]
+
+
+def test_each_value_of_the_card_turned_up_is_one_press_and_main_from_the_first_buy():
+    """Fase de limpieza 2 (the card turned up) and Preparar 2 (the market deck holds the cards valued 2
+    to 5): a 2 is main alone; a 3, 4 or 5 is one press up (a click, a long press, a held press with one
+    repeat) and main. Before, the value was its own step: main, up/down, main."""
+    for value, press in ((2, None), (3, "click"), (4, "long"), (5, "held")):
+        t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING)
+        if press == "click":
+            t.click("Ana", UP)
+        elif press == "long":
+            t.hold("Ana", UP, repeats=0)
+        elif press == "held":
+            t.hold("Ana", UP, repeats=1)
+        assert t.view("Ana").action == f"new {value}, buy 5: 1+1"
+        t.click("Ana", MAIN)
+        assert t.presses == (1 if press is None else 2)
+        assert t.done == [{"action": "buy", "player": "Ana", "slot": 0, "paid": [1, 1], "clean_up": True,
+                           "new_value": value}]
+        assert t.state["market"][4] == {"card": True, "value": value}
+
+
+def test_a_buy_whose_clean_up_turns_up_no_card_is_not_made_once_per_value():
+    """Fase de limpieza 2: «Si el mazo de mercado y la pila de descartes se agotan al mismo tiempo, no
+    sucede nada»: no card is turned up, so there is no value to read and the buy is one line."""
+    m = table(actions=OPENING + [{"action": "buy", "slot": 0, "paid": [1, 1], "clean_up": True, "new_value": 3}],
+              market_cards_per_deck=2)  # six market cards: the buy turned up the last one
+    assert m.state["table"]["market_deck"] == 0 and m.state["table"]["market_discard"] == 0
+    labels = [str(o["label"]) for o in m.rules.seat_actions(m.state, "Ben")]
+    assert labels[0] == "buy 4: 1+1+1" and not [x for x in labels if x.startswith("new ")]
+    m.apply(m.rules.seat_actions(m.state, "Ben")[0]["action"])
+    assert m.state["market"][4] == {"card": False, "value": None} and m.state["turn"]["player"] == "Ana"
 
 
 def test_a_stack_offered_by_its_value_and_set_is_two_presses():
@@ -249,10 +284,12 @@ def test_after_a_technique_its_take_is_offered_and_the_stack_then_asks_the_card_
     take = seat_item(m, "Ana", "take card 4")
     assert take.action == {"action": "take", "player": "Ana", "slot": 1} and steps(m, "Ana", take) == ()
     m.apply(take.action)
-    item = seat_item(m, "Ana", "stack 1: 1 macaws")
+    item = seat_item(m, "Ana", "new 2, stack 1: 1 macaws")
     assert g.menu(m.rules, m.state, "Ana")[0] == item  # after a technique: the stack first
-    assert [a.field.name for a in steps(m, "Ana", item)] == ["new_value"]
-    m.apply(as_started(m, "Ana", item, new_value=5))
+    assert steps(m, "Ana", item) == ()  # the card turned up: one line per value
+    seat = [str(i.label) for i in g.menu(m.rules, m.state, "Ana") if i.kind == g.SEAT]
+    assert seat[-3:] == ["new 5, stack 1: 1 macaws", "new 4, stack 1: 1 macaws", "new 3, stack 1: 1 macaws"]
+    m.apply(seat_item(m, "Ana", "new 5, stack 1: 1 macaws").action)
     assert m.state["market"][4] == {"card": True, "value": 5} and m.state["players"][0]["counters"]["stall"] == 1
 
 
@@ -260,14 +297,14 @@ def test_the_payment_the_referee_accepted_is_where_the_buy_starts():
     """Acción de mercado, Nota: a payment asked about and accepted is the one the player then makes."""
     m = table(actions=OPENING + [{"action": "check_payment", "position": 4, "paid": [4, 2]}])
     item = g.menu(m.rules, m.state, "Ana")[0]  # the card asked about first, with the payment accepted
-    assert str(item.label) == "buy 4: 4+2" and item.action["paid"] == [4, 2] and item.action["slot"] == 1
+    assert str(item.label) == "new 2, buy 4: 4+2" and item.action["paid"] == [4, 2] and item.action["slot"] == 1
 
 
-def test_a_technique_with_its_bonus_and_its_take_is_one_offer_then_the_stack_five_presses_in_all():
+def test_a_technique_with_its_bonus_and_its_take_is_one_offer_then_the_stack_four_presses_in_all():
     """Acción técnica: «Si la carta tiene un icono de acción adicional, puedes realizar otra acción
     después de que se hayan resuelto los efectos»: the technique, its effect (a market card taken into
     the hand) and the bonus action are one line, near the last offer (one held press up); the stack
-    that follows is the first offer, its last step the card the clean-up turns up."""
+    that follows is the first offer, one line per value of the card the clean-up turns up."""
     t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING + [
         {"action": "stall", "set": "pandas", "values": [1], "clean_up": True},
         {"action": "inventory", "count": 0, "clean_up": True},
@@ -280,11 +317,11 @@ def test_a_technique_with_its_bonus_and_its_take_is_one_offer_then_the_stack_fiv
     t.click("Ana", MAIN)
     assert t.done[-1] == {"action": "technique", "player": "Ana", "bonus": True, "take": 4}
     assert t.state["market"][1] == {"card": False, "value": None} and t.state["table"]["actions"] == 1
-    assert t.view("Ana").action == "stack 3: 3 pandas…"
+    assert t.view("Ana").action == "new 2, stack 3: 3 pandas"
+    t.hold("Ana", UP, repeats=1)  # new 3, 4, 5: the press, the hold, one repeat
+    assert t.view("Ana").action == "new 5, stack 3: 3 pandas"
     t.click("Ana", MAIN)
-    t.hold("Ana", UP, repeats=1)  # 2 → 5
-    t.click("Ana", MAIN)
-    assert t.presses == 5
+    assert t.presses == 4
     assert t.done[-1] == {"action": "stall", "player": "Ana", "values": [3], "set": "pandas", "clean_up": True,
                           "new_value": 5}
     assert t.state["players"][0]["counters"]["stall"] == 3 and t.state["market"][4]["value"] == 5
@@ -324,11 +361,12 @@ def test_a_table_that_says_its_clean_up_gets_offers_without_it_and_ends_the_turn
     assert str(m.rules.seat_actions(m.state, "Ben")[0]["label"]) == "new card 1"
 
 
-def test_a_discard_is_the_last_offer_one_press_up_four_presses():
-    """Acción de inventario: «descarta cualquier cantidad de cartas de tu mano»: up (the last offer),
-    main, the count, main; the market is full, so the clean-up turns no card up and asks nothing more."""
+def test_a_discard_is_one_held_press_up_four_presses():
+    """Acción de inventario: «descarta cualquier cantidad de cartas de tu mano»: up (past the first
+    buy's other values of the card turned up, one held press), main, the count, main; the market is
+    full, so the clean-up turns no card up and asks nothing more."""
     t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING)
-    t.click("Ana", UP)
+    t.hold("Ana", UP, repeats=2)
     assert t.view("Ana").action == "discard…"
     t.click("Ana", MAIN)
     t.click("Ana", UP)
@@ -345,7 +383,7 @@ def test_after_a_technique_took_a_card_its_stacks_come_first_of_every_set():
     m.apply({"action": "technique", "bonus": True, "take": 2})  # the 4 at +3 (position 2)
     assert m.state["turn"]["taken"] == [4]
     labels = [str(i["label"]) for i in m.rules.seat_actions(m.state, "Ana")]
-    assert labels[:3] == ["stack 5: 4+1 macaws", "stack 5: 4+1 pandas", "stack 5: 4+1 raccoons"]
+    assert labels[:3] == ["new 2, stack 5: 4+1 macaws", "stack 5: 4+1 pandas", "stack 5: 4+1 raccoons"]
     m.apply(seat_item(m, "Ana", "stack 5: 4+1 raccoons").action | {"new_value": 3})
     assert m.state["players"][0]["stacks"][-1] == {"set": "raccoons", "values": [4, 1]}
     assert m.state["turn"]["taken"] == [] and m.state["turn"]["player"] == "Ben"
@@ -363,3 +401,48 @@ def test_the_next_stack_is_offered_first_in_the_set_the_player_has_built_most():
         {"action": "inventory", "count": 0, "clean_up": True}])
     labels = [str(i["label"]) for i in m.rules.seat_actions(m.state, "Ana")]
     assert labels[1] == "stack 4: 4 pandas"
+
+
+def test_the_first_stack_of_any_set_is_one_press_down_and_main():
+    """Preparar 1: «dándole a cada jugador una carta valorada de cada uno de los mazos de animales
+    elegidos» — a player holds a 1 of every set — and Acción de puesto: «elija cualquier número de
+    cartas de un conjunto de animales de su mano»: the next stack of every set follows the cheapest
+    buy side by side, so the set furthest down is one held press away."""
+    t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING)
+    labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
+    assert labels[1:4] == ["stack 1: 1 macaws", "stack 1: 1 pandas", "stack 1: 1 raccoons"]
+    t.hold("Ana", DOWN, repeats=1)  # the press, the hold, one repeat: three offers down
+    assert t.view("Ana").action == "stack 1: 1 raccoons"
+    t.click("Ana", MAIN)
+    assert t.presses == 2
+    assert t.done == [{"action": "stall", "player": "Ana", "values": [1], "set": "raccoons", "clean_up": True}]
+    assert t.state["players"][0]["stacks"] == [{"set": "raccoons", "values": [1]}]
+
+
+def test_after_a_take_the_stacks_other_shapes_in_the_players_set_follow_the_stacks_made_with_it():
+    """Acción técnica (a market card taken), then the bonus action: «puedes realizar otra acción después
+    de resolver todos los efectos de esa carta», most often a stack; Acción de puesto: «El valor total
+    de su primera pila debe ser exactamente 1, el siguiente 2 ... elija cualquier número de cartas de un
+    conjunto de animales»: the stack without the card taken (3 as 2+1 after a 5 is taken) is in the
+    set the player collects, asking only the card the clean-up turns up — five presses in all, the
+    set not asked."""
+    t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING + [
+        {"action": "stall", "set": "pandas", "values": [1], "clean_up": True},
+        {"action": "inventory", "count": 0, "clean_up": True},
+        {"action": "stall", "set": "pandas", "values": [2], "clean_up": True},
+        {"action": "inventory", "count": 0, "clean_up": True}])
+    labels = [str(i["label"]) for i in t.rules.seat_actions(t.state, "Ana")]
+    t.hold("Ana", UP, repeats=len(labels) - labels.index("tech +1: take 4") - 2)
+    t.click("Ana", MAIN)  # the 5 (fourth from the left) into the hand
+    assert t.state["turn"]["taken"] == [5]
+    labels = [str(i["label"]) for i in t.rules.seat_actions(t.state, "Ana")]
+    assert labels[:4] == ["new 2, stack 3: 3 pandas", "stack 3: 3 macaws", "stack 3: 3 raccoons", "stack 3: 2+1 pandas"]
+    t.hold("Ana", DOWN, repeats=1)
+    assert t.view("Ana").action == "stack 3: 2+1 pandas…"
+    t.click("Ana", MAIN)
+    assert (t.view("Ana").prompt, t.view("Ana").value) == ("new value", "2")
+    t.click("Ana", MAIN)
+    assert t.presses == 5
+    assert t.done[-1] == {"action": "stall", "player": "Ana", "values": [2, 1], "set": "pandas", "clean_up": True,
+                          "new_value": 2}
+    assert t.state["players"][0]["stacks"][-1] == {"set": "pandas", "values": [2, 1]}

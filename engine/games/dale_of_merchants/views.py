@@ -12,6 +12,9 @@ from .rules import MARKET_SLOTS, STARTING_DECK, payment_verdict, slot_position, 
 TOP_PRINTED = 5
 #: Where a new market card's value starts on a pod: the market deck holds the cards valued 2–5.
 NEW_CARD_START = 2
+#: The values a card turned up from the market deck can have: the printed 2–5 (Preparar 2: the
+#: value-1 cards go back in the box). The first offer is made once per value.
+NEW_CARD_VALUES = tuple(range(NEW_CARD_START, TOP_PRINTED + 1))
 #: The most cards a stack is offered with by its values; other stacks are entered value by value.
 SHAPE_CARDS = 3
 #: The most cards a technique's "draw" is offered with in one line.
@@ -163,12 +166,16 @@ class DaleOfMerchantsViews(Game):
         likely values ("stack 4: 3+1"; "ask": its set), every other payment the hand can make as far
         as the device knows the player's cards ("buy 4: 4+2"; ``hand_payments``), each card
         with the values paid to enter ("ask": paid), the payments a player may ask the referee about
-        ("pay 4: 5+1?", a note), a technique with its bonus action and its effect in one line
-        ("tech +1: take 4"), technique, technique +1, and discard ("ask": how many; last: one press
-        up from the first offer); end turn once an action is taken,
+        ("pay 4: 5+1?", a note), technique, technique +1, a technique with its bonus action and its
+        effect in one line ("tech +1: take 4"; up from the first offer, the takes come right after
+        discard), and discard ("ask": how many; last: one press up from the first offer, past the first
+        offer's other new-card values); end turn once an action is taken,
         and the bonus action of a technique entered without it. The turn's last action cleans up by
         itself ("clean_up"), as "end turn" would, and when the clean-up turns up one market card its
-        value is the action's last step ("new_value"): the card is read as it is turned up.
+        value is the action's last step ("new_value"): the card is read as it is turned up. The first
+        offer, when that value is all it asks, is one line per value the card can have ("new 2, buy 5:
+        1+1" first; "new 3", "new 4", "new 5" one press up, as up raises a value): the player reads
+        the card and picks its line, one press fewer than the value's own step.
         """
         if state["over"]:
             return []
@@ -196,20 +203,23 @@ class DaleOfMerchantsViews(Game):
 
         if actions and hand:
             asked_about, primary, others, generic, checks = self._buys(state, p, hand, then(1))
-            sets, shapes = self._stacks(state, p, hand, then(0))
+            sets, likely, shapes = self._stacks(state, p, hand, then(0))
             effects = self._effects(state, name) if turn["played"] else []
             done, asked = then(0)
             # After a card taken from the market (a technique's effect), the bonus action most likely
-            # builds with it: the stacks (one per set) first.
+            # builds a stack: the stacks made with it (one per set) first, then the stack's other
+            # shapes in the set the player collects. Otherwise the cheapest buy, then the next stack
+            # in every set, side by side (the set of the player's stacks first).
             took = bool(turn["played"] and turn.get("taken"))
-            first = sets + primary[:1] if took else primary[:1] + sets[:1]
-            rest = [] if took else sets[1:]
-            # The last offers are one press up from the first: discard last, the techniques before it.
-            items += asked_about + first + effects + primary[1:] + rest + shapes + others + generic + checks + \
-                self._techniques(state, name, hand) + [
+            first = sets + likely + primary[:1] if took else primary[:1] + sets
+            # The last offers are one press up from the first: discard last, the techniques with their
+            # effect before it (a take nearest), a technique alone furthest (its effects entered after).
+            items += asked_about + first + effects + primary[1:] + shapes + others + generic + checks + \
+                [
                     {"label": word("label", "technique"), "action": {"action": "technique", "player": name}},
                     {"label": word("label", "technique +1"),
                      "action": {"action": "technique", "player": name, "bonus": True}},
+                ] + self._techniques(state, name, hand) + [
                     {"label": word("label", "discard"), "ask": ["count"] + asked,
                      "action": {"action": "inventory", "player": name, "count": 1, **done}},
                 ]
@@ -227,7 +237,38 @@ class DaleOfMerchantsViews(Game):
             if not actions and turn["techniques"] > turn["bonuses"]:
                 items.append({"label": word("label", "bonus action"),
                               "action": {"action": "adjust", "counter": "actions", "delta": 1}})
-        return items
+        return self._each_new_value(items, waiting)
+
+    @staticmethod
+    def _each_new_value(items: list[dict[str, Any]], first: int) -> list[dict[str, Any]]:
+        """The first offer, when all it asks is the value of the card its clean-up turns up, made once
+        per value that card can have: the player reads the card and picks its line. The 2 stays first;
+        the 3, 4 and 5 are the last offers, in the order up reaches them from the first (up raises
+        the value, as in the value's own step); the other offers keep their places."""
+        if len(items) <= first or tuple(items[first].get("ask", ())) != ("new_value",):
+            return items
+        offer = items[first]
+        action = offer["action"]
+        if action["action"] == "buy":
+            paid = "+".join(map(str, action["paid"]))
+            position = slot_position(action["slot"])
+
+            def label(value: int) -> Any:
+                return _("new {value}, buy {position}: {paid}", position=position, value=value, paid=paid)
+        elif action["action"] == "stall":
+            values, deck = "+".join(map(str, action["values"])), word("deck", action["set"])
+            number = sum(action["values"])
+
+            def label(value: int) -> Any:
+                return _("new {value}, stack {number}: {values} {deck}", number=number, value=value,
+                         values=values, deck=deck)
+        elif action["action"] == "inventory" and not action.get("count"):
+            def label(value: int) -> Any:
+                return _("new {value}, pass", value=value)
+        else:
+            return items
+        each = [{"label": label(v), "action": {**action, "new_value": v}} for v in NEW_CARD_VALUES]
+        return items[:first] + each[:1] + items[first + 1:] + each[:0:-1]
 
     @staticmethod
     def _turned_up(state: dict[str, Any], empty: int) -> int:
@@ -303,12 +344,13 @@ class DaleOfMerchantsViews(Game):
         others = [card[rank] for rank in range(max(map(len, ranked), default=0)) for card in ranked if rank < len(card)]
         return asked_about, primary, others, generic, checks
 
-    def _stacks(self, state: dict[str, Any], p: dict[str, Any], hand: int,
-                then: tuple[dict[str, Any], list[str]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    def _stacks(self, state: dict[str, Any], p: dict[str, Any], hand: int, then: tuple[dict[str, Any], list[str]]
+                ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
         """The next stall stack: as a single card of its number (a 5 and the rest above 5) of each set
         in play, the set of the player's last stack first ("stack 4: 4 pandas", asking nothing but
-        the card the clean-up turns up); then by its other likely values ("stack 4: 3+1"; "ask": its
-        set, starting at the last stack's), then of other cards ("ask": its values and set)."""
+        the card the clean-up turns up); its other likely values in that set ("stack 4: 3+1 pandas",
+        offered after a technique took a card); then by its other likely values ("stack 4: 3+1";
+        "ask": its set, starting at the last stack's), then of other cards ("ask": its values and set)."""
         done, asked = then
         number = p["counters"]["stall"] + 1
         likely = self._likely_stack(state, p)
@@ -322,13 +364,19 @@ class DaleOfMerchantsViews(Game):
                  **({"ask": asked} if asked else {}),
                  "action": {"action": "stall", "player": p["name"], "values": first, "set": deck, **done}}
                 for first in shapes[:1] for deck in decks]
+        likely_set = [{"label": _("stack {number}: {values} {deck}", number=number, values="+".join(map(str, values)),
+                                  deck=word("deck", likely["set"])),
+                       **({"ask": asked} if asked else {}),
+                       "action": {"action": "stall", "player": p["name"], "values": values, "set": likely["set"],
+                                  **done}}
+                      for values in shapes[1:]]
         out = [{"label": _("stack {number}: {values}", number=number, values="+".join(map(str, values))),
                 "ask": ["set"] + asked,
                 "action": {"action": "stall", "player": p["name"], "values": values, "set": likely["set"], **done}}
                for values in shapes[1:]]
         out.append({"label": _("stack {number}", number=number), "ask": ["values", "set"] + asked,
                     "action": {"action": "stall", "player": p["name"], **likely, **done}})
-        return sets, out
+        return sets, likely_set, out
 
     @staticmethod
     def _techniques(state: dict[str, Any], name: str, hand: int) -> list[dict[str, Any]]:
