@@ -521,8 +521,7 @@ def play_dale_of_merchants(r, shot, checks):
     r.tap("market.slot.0")
     r.tap("market.paid.1")  # pay with a 1
     shot("market")
-    r.tap("market.do")
-    r.tap("table.Ana.do.0")  # end the turn: clean-up draws and refills
+    r.tap("market.do")  # the turn's one action: the clean-up follows by itself (draws, refills the market)
     r.tap("table.guided.stall")
     r.tap("stall.values.1")  # stack 1: one card worth 1 of the first deck in play
     shot("stall")
@@ -530,7 +529,7 @@ def play_dale_of_merchants(r, shot, checks):
     checks += [("Ana paid with one card: to her discard", ["players", "Ana", "counters", "discard"], 1),
                ("... and took the card she bought", ["players", "Ana", "counters", "hand"], 5),
                ("Ben built stack 1", ["players", "Ben", "counters", "stall"], 1),
-               ("Ben's turn", ["turn", "player"], "Ben")]
+               ("... and his turn ended by itself: Cai's turn", ["turn", "player"], "Cai")]
 
 
 GAME_STEPS = {"red-dragon-inn": play_red_dragon_inn, "bloody-inn": play_bloody_inn,

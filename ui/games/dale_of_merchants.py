@@ -80,10 +80,19 @@ class MarketDialog(GuidedDialog):
     def action(self):
         if not self.paid.values or self.slot is None or self.slot.value is None:
             return None
-        return {"action": "buy", "slot": self.slot.value, "paid": list(self.paid.values)}
+        return {"action": "buy", "slot": self.slot.value, "paid": list(self.paid.values), **then_clean_up(self.app)}
 
     def hint(self):
         return _("Set the cards' values, then the cards you pay with: the payment is checked here.")
+
+
+def then_clean_up(app) -> dict:
+    """``{"clean_up": true}`` when this is the turn's last action and the table lets the device clean
+    up by itself (the option ``say_clean_up`` off): the clean-up follows at once, as on the pods."""
+    table = app.snapshot.table
+    if table is None or table.rules.options.get("say_clean_up"):
+        return {}
+    return {"clean_up": True} if (table.state.get("table") or {}).get("actions") == 1 else {}
 
 
 class StallDialog(GuidedDialog):
@@ -112,7 +121,8 @@ class StallDialog(GuidedDialog):
     def action(self):
         if not self.values.values or self.set.value is None:
             return None
-        return {"action": "stall", "player": self.who, "values": list(self.values.values), "set": self.set.value}
+        return {"action": "stall", "player": self.who, "values": list(self.values.values), "set": self.set.value,
+                **then_clean_up(self.app)}
 
     def hint(self):
         return _("Tap the values of the stack's cards.")
