@@ -210,13 +210,15 @@ def _counts(conn: sqlite3.Connection) -> dict[str, int]:
 
 
 # -- writing -----------------------------------------------------------------------------
-def write_atomic(path: Path, data: bytes) -> Path:
+def write_atomic(path: str | os.PathLike[str], data: bytes, mode: int = 0o600) -> Path:
     """``data`` at ``path``, whole or not at all: a temporary file beside it, fsynced, renamed over it,
     the folder fsynced (a folder that refuses an fsync, as FAT through some drivers does, is let be).
-    On failure the temporary file is removed (if the stick is still there) and the error raised."""
+    On failure the temporary file is removed (if the stick is still there) and the error raised.
+    ``mode``: the new file's permissions (a backup: the owner's only)."""
+    path = Path(path)
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
         try:
             view = memoryview(data)
             while view:

@@ -3,7 +3,7 @@ for the app: :func:`export_to_stick` (the plays and a backup onto the stick, the
 and "back up everything" buttons), :func:`engine.backup.restore`.
 
 The files are written as every file of the play records is: whole or not at all
-(engine/backup.py's and ui/playlog.py's ``write_atomic``).
+(engine/backup.py's ``write_atomic``).
 """
 from __future__ import annotations
 

@@ -54,34 +54,11 @@ CSV_COLUMNS = ("play", "game", "title", "bgg_id", "started", "finished", "minute
 # -- writing files ------------------------------------------------------------------
 def write_atomic(path: str | os.PathLike[str], data: bytes) -> Path:
     """Write ``data`` to ``path`` so that a power cut or a pulled stick leaves the old file or the new
-    one, never half of one: a temporary file beside it, fsynced, renamed over it, the folder fsynced.
-    On failure the temporary file is removed and the error raised."""
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    try:
-        dfd = os.open(path.parent, os.O_RDONLY)
-    except OSError:
-        return path
-    try:
-        os.fsync(dfd)
-    except OSError:
-        pass  # some file systems (FAT on a stick, through some drivers) refuse a folder's fsync
-    finally:
-        os.close(dfd)
-    return path
+    one, never half of one (:func:`tablekeeper.engine.backup.write_atomic`; readable by all: exports
+    are for other programs)."""
+    from ..engine.backup import write_atomic as write
+
+    return write(path, data, mode=0o644)
 
 
 # -- the plays, with their cache ----------------------------------------------------
