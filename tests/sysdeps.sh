@@ -2,9 +2,11 @@
 # Install the Debian packages the test suite needs, once; a no-op when present.
 # Runs as root on CI (a fresh Debian); elsewhere it only reports what is missing.
 # systemd: systemd-analyze and systemd-sysusers for the unit and install tests.
+# mosquitto (+ clients' mosquitto_passwd): the club tests start a real broker on 127.0.0.1.
+# chromium, chromium-driver: the club page checked in a real headless browser.
 # strace: the power-loss simulator and I/O-error injection (tests/e2e/crashsim.py, faultinject.py).
 set -e
-NEEDED="systemd libgl1 libegl1 libgl1-mesa-dri libmtdev1 strace"
+NEEDED="systemd libgl1 libegl1 libgl1-mesa-dri libmtdev1 strace mosquitto mosquitto-clients chromium chromium-driver"
 missing=""
 for pkg in $NEEDED; do
     dpkg -s "$pkg" >/dev/null 2>&1 || missing="$missing $pkg"
