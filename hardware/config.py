@@ -56,7 +56,7 @@ SYSTEM_PATH = Path("/etc/tablekeeper") / FILENAME
 #: (its own keys, raising ConfigError) and ``build(rig, seat) -> Pod``.
 BACKENDS = {"auto", "gpio", "mock"}
 #: Top-level tables owned by other parts of the product (not checked here).
-OTHER_SECTIONS = {"app", "ui", "appliance", "serial", "journal"}
+OTHER_SECTIONS = {"app", "ui", "appliance", "serial", "journal", "club", "league"}
 MAX_SEATS = 8
 GPIO_PINS = range(0, 28)  # BCM numbers on the 40-pin header
 I2C_LINES = {1: {2: "SDA", 3: "SCL"}, 0: {0: "SDA", 1: "SCL"}}
