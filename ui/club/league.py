@@ -1,0 +1,520 @@
+"""The league: every table's actions and plays, kept once each in SQLite, acknowledged after the commit.
+
+One MQTT client (paho, MQTT 5, a fixed client id and a persistent session, QoS 1) subscribes to every
+table's ``status``, ``live``, ``actions`` and ``plays`` (ui/club/contract.py). Messages go, as they
+arrive, on a queue; one store thread takes what has queued (up to :data:`BATCH`), checks each one
+(``contract.decode`` and the limits below), writes them in one SQLite transaction (WAL,
+``synchronous=FULL``: a commit is on the disk), and only then
+
+* acknowledges them to the broker (paho's ``manual_ack``: a league that dies before its commit gets
+  them again from its session), and
+* publishes one ``ack`` per game touched (``PREFIX/v1/tables/TABLE/ack``): the highest ``seq`` up to
+  which it holds every action of that game, and whether it holds the finished play.
+
+De-duplication: an action is kept once by ``(table, journal, game_no, seq)``, a play once by
+``(table, journal, game_no)``; a copy is acknowledged again and changes nothing. A play published
+again with a later ``finished`` (the table undid the last action and the game ended anew) replaces
+the one before.
+
+Nothing a table sends can stop the league: a message that breaks the contract is logged (once per
+table and :data:`LOG_EVERY` seconds, with how many were dropped meanwhile), counted in
+:attr:`League.dropped` and acknowledged to the broker so that it is not delivered again. A database
+that cannot be written (a full disk) loses nothing either: the batch is retried every second and
+the broker keeps every message the league has not acknowledged.
+
+Threads: paho's network thread (queues messages), the store thread (the one writer), and any number
+of readers (:meth:`League.plays`, :meth:`League.standings`, the page), each with its own connection.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import math
+import queue
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
+
+from . import contract
+from . import standings as scoring
+from .config import BrokerSettings
+
+log = logging.getLogger("tablekeeper.club.league")
+
+#: At most this many messages are written in one transaction.
+BATCH = 500
+#: A table's bad messages are logged at most once in this many seconds (the rest are counted).
+LOG_EVERY = 30.0
+#: On every (re)connection the league acknowledges again every game it heard of in this many seconds
+#: (an ack lost with the connection would otherwise wait for the table's next reconnection).
+REACK_WINDOW = 3600.0
+#: Largest number a journal field may carry (JSON's exact integers; SQLite's INTEGER holds them).
+MAX_NUMBER = 2**53
+#: Longest journal id, game id, or player name accepted (the replay contract's text limit).
+MAX_TEXT = 120
+#: The broker keeps the league's session this long while it is away (seconds; MQTT 5 expiry).
+SESSION_EXPIRY = 7 * 24 * 3600
+
+SCHEMA = """
+PRAGMA user_version = 1;
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    tbl TEXT NOT NULL, journal TEXT NOT NULL, game_no INTEGER NOT NULL,
+    game TEXT NOT NULL,
+    acked_seq INTEGER NOT NULL DEFAULT 0,
+    updated REAL NOT NULL,
+    UNIQUE (tbl, journal, game_no));
+CREATE TABLE IF NOT EXISTS actions (
+    game INTEGER NOT NULL REFERENCES games(id), seq INTEGER NOT NULL,
+    at REAL NOT NULL, entry TEXT NOT NULL,
+    PRIMARY KEY (game, seq)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS plays (
+    game INTEGER PRIMARY KEY REFERENCES games(id),
+    finished REAL NOT NULL, body TEXT NOT NULL, received REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS tables (
+    name TEXT PRIMARY KEY,
+    online INTEGER, status_at REAL,
+    live TEXT, live_at REAL);
+"""
+
+
+# -- checks beyond the contract's types -----------------------------------------------------
+def _text(body: dict[str, Any], name: str, what: str) -> str:
+    value = body[name]
+    if not value or len(value) > MAX_TEXT or not value.isprintable():
+        raise contract.ContractError(f"{what}: {name!r} must be 1 to {MAX_TEXT} printable characters")
+    return value
+
+
+def _number(body: dict[str, Any], name: str, what: str, low: int = 0) -> int:
+    value = body[name]
+    if not low <= value < MAX_NUMBER:
+        raise contract.ContractError(f"{what}: {name!r} is {value}, not between {low} and 2**53")
+    return value
+
+
+def _time(body: dict[str, Any], name: str, what: str) -> float:
+    value = float(body[name])
+    if not math.isfinite(value) or value < 0:
+        raise contract.ContractError(f"{what}: {name!r} is not a time (seconds since 1970)")
+    return value
+
+
+def player_name(player: Any) -> str:
+    """A play's player as a name: the replay contract's player object (``{"name": ...}``) or a name."""
+    name = player.get("name") if isinstance(player, dict) else player
+    if not isinstance(name, str) or not name or len(name) > MAX_TEXT or not name.isprintable():
+        raise contract.ContractError(f"a player must be a name of 1 to {MAX_TEXT} printable characters, "
+                                     f"not {str(name)[:40]!r}")
+    return name
+
+
+def check(kind: str, data: bytes, table: str) -> dict[str, Any]:
+    """``contract.decode`` and the league's own limits; ContractError with a sentence for a bad message."""
+    body = contract.decode(kind, data, table)
+    what = f"{kind} from {table}"
+    if kind in (contract.ACTIONS, contract.PLAYS):
+        _text(body, "journal", what)
+        _text(body, "game", what)
+        _number(body, "game_no", what)
+    if kind == contract.ACTIONS:
+        _number(body, "seq", what, low=1)
+        _time(body, "at", what)
+    elif kind == contract.PLAYS:
+        _time(body, "started", what)
+        _time(body, "finished", what)
+        try:
+            names = [player_name(p) for p in body["players"]]
+            winners = [player_name(p) for p in body["winners"]]
+        except contract.ContractError as e:
+            raise contract.ContractError(f"{what}: {e}") from None
+        if not names or len(set(names)) != len(names):
+            raise contract.ContractError(f"{what}: the players must be one or more different names")
+        if not set(winners) <= set(names):
+            raise contract.ContractError(f"{what}: a winner is not one of the players")
+    elif kind in (contract.LIVE, contract.STATUS):
+        _time(body, "at", what)
+    return body
+
+
+class _Throttle:
+    """At most one log line per key per ``every`` seconds; the lines in between are counted."""
+
+    def __init__(self, every: float = LOG_EVERY, clock: Callable[[], float] = time.monotonic):
+        self.every, self.clock = every, clock
+        self._last: dict[str, float] = {}
+        self._held: dict[str, int] = {}
+
+    def warn(self, key: str, text: str) -> None:
+        now = self.clock()
+        last = self._last.get(key)
+        if last is not None and now - last < self.every:
+            self._held[key] = self._held.get(key, 0) + 1
+            return
+        held = self._held.pop(key, 0)
+        self._last[key] = now
+        log.warning("dropped a message: %s%s", text, f" ({held} more dropped since the last report)" if held else "")
+
+
+@dataclass
+class _Message:
+    topic: str
+    payload: bytes
+    mid: int
+    qos: int
+    generation: int  # the connection it came on (an ack for a message of an older connection is not sent)
+
+
+class League:
+    """The league service's core: subscribe, store once, acknowledge, answer questions.
+
+    ``db_path`` is the SQLite file (its folder is made). ``broker``: how to reach the broker (its
+    ``client_id`` is the persistent session's: default ``tablekeeper-league``). ``reconnect_max`` is the
+    longest wait between connection attempts (seconds).
+    """
+
+    def __init__(self, db_path: str | Path, broker: BrokerSettings, *, reconnect_max: float = 5.0):
+        self.db_path = Path(db_path)
+        self.db_path.parent.mkdir(parents=True, exist_ok=True)
+        self.broker = broker
+        self.prefix = broker.prefix or contract.DEFAULT_PREFIX
+        self.reconnect_max = reconnect_max
+        self.dropped: dict[str, int] = {}  # table -> messages dropped for breaking the contract
+        self.stored = {"actions": 0, "plays": 0, "duplicates": 0}
+        self.connected = False
+        self.version = 0  # grows after each commit that changed something (the page waits on it)
+        self._changed = threading.Condition()
+        self._queue: queue.Queue[_Message | None] = queue.Queue()
+        self._throttle = _Throttle()
+        self._generation = 0
+        self._stop = threading.Event()
+        self._readers = threading.local()
+        self._store_thread: threading.Thread | None = None
+        self._client: mqtt.Client | None = None
+        self._writer = self._connect_db()
+        self._writer.executescript(SCHEMA)
+
+    # -- the database ---------------------------------------------------------------------
+    def _connect_db(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.db_path, timeout=30, isolation_level=None, check_same_thread=False)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=FULL")
+        conn.execute("PRAGMA foreign_keys=ON")
+        return conn
+
+    def _reader(self) -> sqlite3.Connection:
+        conn = getattr(self._readers, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(self.db_path, timeout=30, isolation_level=None, check_same_thread=False)
+            conn.execute("PRAGMA query_only=ON")
+            self._readers.conn = conn
+        return conn
+
+    # -- life -----------------------------------------------------------------------------
+    def start(self) -> League:
+        """Connect (in the background: a broker that is down is retried) and start storing."""
+        if self._store_thread is not None:
+            return self
+        self._stop.clear()
+        self._store_thread = threading.Thread(target=self._store_loop, name="league-store", daemon=True)
+        self._store_thread.start()
+        client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=self.broker.client_id or "tablekeeper-league",
+                             protocol=mqtt.MQTTv5, manual_ack=True)
+        self.broker.configure(client)
+        client.reconnect_delay_set(min_delay=1, max_delay=max(1, int(self.reconnect_max)))
+        client.max_queued_messages_set(0)
+        client.on_connect = self._on_connect
+        client.on_disconnect = self._on_disconnect
+        client.on_message = self._on_message
+        props = Properties(PacketTypes.CONNECT)
+        props.SessionExpiryInterval = SESSION_EXPIRY
+        client.connect_async(self.broker.host, self.broker.port, keepalive=self.broker.keepalive, clean_start=False,
+                             properties=props)
+        client.loop_start()
+        self._client = client
+        return self
+
+    def stop(self) -> None:
+        """Disconnect and stop the store thread (what is queued is stored first). Idempotent."""
+        client, self._client = self._client, None
+        thread, self._store_thread = self._store_thread, None
+        self.connected = False  # a goodbye, not a loss
+        if client is not None:
+            client.disconnect()
+            client.loop_stop()
+        if thread is not None:
+            self._stop.set()
+            self._queue.put(None)
+            thread.join(10)
+        self.connected = False
+        with self._changed:
+            self.version += 1
+            self._changed.notify_all()
+
+    def close(self) -> None:
+        self.stop()
+        self._writer.close()
+
+    def __enter__(self) -> League:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def wait_change(self, version: int, timeout: float) -> int:
+        """Wait until :attr:`version` is past ``version`` (or ``timeout`` s); returns the version now."""
+        with self._changed:
+            self._changed.wait_for(lambda: self.version != version, timeout)
+            return self.version
+
+    def alive(self) -> bool:
+        """The store thread runs (the service's watchdog asks this)."""
+        return self._store_thread is not None and self._store_thread.is_alive()
+
+    # -- paho's thread --------------------------------------------------------------------
+    def _on_connect(self, client, userdata, flags, reason_code, properties=None) -> None:
+        if reason_code.is_failure:
+            log.warning("the broker refused the league: %s", reason_code)
+            return
+        self._generation += 1
+        self.connected = True
+        client.subscribe([(contract.subscription(self.prefix, kind), 1)
+                          for kind in (contract.STATUS, contract.LIVE, contract.ACTIONS, contract.PLAYS)])
+        log.info("connected to the broker as %s", self.broker.describe())
+        self._queue.put(_Message("", b"", 0, 0, -1))  # re-acknowledge the recent games
+        self._bump()
+
+    def _on_disconnect(self, client, userdata, flags, reason_code, properties=None) -> None:
+        if self.connected:
+            log.warning("lost the broker (%s); reconnecting", reason_code)
+        self.connected = False
+        self._bump()
+
+    def _on_message(self, client, userdata, message) -> None:
+        self._queue.put(_Message(message.topic, message.payload, message.mid, message.qos, self._generation))
+
+    # -- the store thread -----------------------------------------------------------------
+    def _store_loop(self) -> None:
+        pending: list[_Message] = []
+        while True:
+            if not pending:
+                try:
+                    first = self._queue.get(timeout=0.5)
+                except queue.Empty:
+                    if self._stop.is_set():
+                        return
+                    continue
+                if first is None:
+                    return
+                pending.append(first)
+            stopping = False
+            while len(pending) < BATCH:
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if item is None:
+                    stopping = True
+                    break
+                pending.append(item)
+            try:
+                touched, changed = self._store(pending)
+            except sqlite3.Error as e:
+                log.error("cannot write the league's database %s (%s); retrying in a second", self.db_path, e)
+                if self._stop.wait(1.0):
+                    return  # unacknowledged: the broker delivers them again after a restart
+                continue
+            self._acknowledge(pending, touched)
+            pending = []
+            if changed:
+                self._bump()
+            if stopping:
+                return
+
+    def _bump(self) -> None:
+        with self._changed:
+            self.version += 1
+            self._changed.notify_all()
+
+    def _store(self, batch: list[_Message]) -> tuple[set[int], bool]:
+        """One transaction for the batch; returns the games whose acks are due and whether anything changed."""
+        conn = self._writer
+        touched: set[int] = set()
+        changed = False
+        now = time.time()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for m in batch:
+                if m.generation == -1:
+                    touched.update(r[0] for r in conn.execute("SELECT id FROM games WHERE updated > ?",
+                                                              (now - REACK_WINDOW,)))
+                    continue
+                try:
+                    table, kind = contract.parse_topic(self.prefix, m.topic)
+                    body = check(kind, m.payload, table)
+                except contract.ContractError as e:
+                    self._drop(m.topic, str(e))
+                    continue
+                conn.execute("SAVEPOINT one")
+                try:
+                    game, did = self._store_one(conn, table, kind, body, now)
+                except (sqlite3.IntegrityError, sqlite3.InterfaceError, sqlite3.DataError, OverflowError,
+                        TypeError, ValueError) as e:
+                    conn.execute("ROLLBACK TO one")
+                    conn.execute("RELEASE one")
+                    self._drop(m.topic, f"{kind} from {table}: cannot be stored ({e})")
+                    continue
+                conn.execute("RELEASE one")
+                changed = changed or did
+                if game is not None:
+                    touched.add(game)
+            for game in touched:
+                self._advance(conn, game)
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        return touched, changed
+
+    def _drop(self, topic: str, reason: str) -> None:
+        table = topic.split("/")[3] if topic.count("/") >= 4 else "?"
+        self.dropped[table] = self.dropped.get(table, 0) + 1
+        self._throttle.warn(table, reason)
+
+    def _game_id(self, conn: sqlite3.Connection, table: str, body: dict[str, Any], now: float) -> int:
+        row = conn.execute("SELECT id FROM games WHERE tbl=? AND journal=? AND game_no=?",
+                           (table, body["journal"], body["game_no"])).fetchone()
+        if row is not None:
+            conn.execute("UPDATE games SET updated=? WHERE id=?", (now, row[0]))
+            return int(row[0])
+        cur = conn.execute("INSERT INTO games (tbl, journal, game_no, game, updated) VALUES (?,?,?,?,?)",
+                           (table, body["journal"], body["game_no"], body["game"], now))
+        return int(cur.lastrowid or 0)
+
+    def _store_one(self, conn: sqlite3.Connection, table: str, kind: str, body: dict[str, Any],
+                   now: float) -> tuple[int | None, bool]:
+        if kind == contract.ACTIONS:
+            game = self._game_id(conn, table, body, now)
+            cur = conn.execute("INSERT OR IGNORE INTO actions VALUES (?,?,?,?)",
+                               (game, body["seq"], float(body["at"]), json.dumps(body["entry"], ensure_ascii=False)))
+            new = cur.rowcount > 0
+            self.stored["actions" if new else "duplicates"] += 1
+            return game, new
+        if kind == contract.PLAYS:
+            game = self._game_id(conn, table, body, now)
+            text = json.dumps(body, ensure_ascii=False, sort_keys=True)
+            cur = conn.execute(
+                "INSERT INTO plays VALUES (?,?,?,?) ON CONFLICT (game) DO UPDATE SET "
+                "finished=excluded.finished, body=excluded.body, received=excluded.received "
+                "WHERE excluded.finished > plays.finished", (game, float(body["finished"]), text, now))
+            new = cur.rowcount > 0
+            self.stored["plays" if new else "duplicates"] += 1
+            return game, new
+        if kind == contract.STATUS:
+            cur = conn.execute(
+                "INSERT INTO tables (name, online, status_at) VALUES (?,?,?) ON CONFLICT (name) DO UPDATE SET "
+                "online=excluded.online, status_at=excluded.status_at "
+                "WHERE tables.status_at IS NULL OR excluded.status_at >= tables.status_at",
+                (table, int(body["online"]), float(body["at"])))
+            return None, cur.rowcount > 0
+        if kind == contract.LIVE:
+            cur = conn.execute(
+                "INSERT INTO tables (name, live, live_at) VALUES (?,?,?) ON CONFLICT (name) DO UPDATE SET "
+                "live=excluded.live, live_at=excluded.live_at "
+                "WHERE tables.live_at IS NULL OR excluded.live_at >= tables.live_at",
+                (table, json.dumps(body, ensure_ascii=False), float(body["at"])))
+            return None, cur.rowcount > 0
+        raise contract.ContractError(f"the league does not store {kind!r}")  # the subscription prevents it
+
+    @staticmethod
+    def _advance(conn: sqlite3.Connection, game: int) -> None:
+        """Move the game's ``acked_seq`` over every action now held without a gap."""
+        (acked,) = conn.execute("SELECT acked_seq FROM games WHERE id=?", (game,)).fetchone()
+        for (seq,) in conn.execute("SELECT seq FROM actions WHERE game=? AND seq > ? ORDER BY seq", (game, acked)):
+            if seq != acked + 1:
+                break
+            acked = seq
+        conn.execute("UPDATE games SET acked_seq=? WHERE id=?", (acked, game))
+
+    def _acknowledge(self, batch: list[_Message], games: set[int]) -> None:
+        client = self._client
+        if client is None:
+            return
+        for m in batch:
+            if m.qos > 0 and m.generation == self._generation:
+                client.ack(m.mid, m.qos)
+        if not games:
+            return
+        marks = ",".join("?" * len(games))
+        rows = self._writer.execute(
+            f"SELECT g.tbl, g.journal, g.game_no, g.acked_seq, p.game IS NOT NULL FROM games g "
+            f"LEFT JOIN plays p ON p.game = g.id WHERE g.id IN ({marks})", sorted(games)).fetchall()
+        for table, journal, game_no, seq, play in rows:
+            payload = contract.encode({"table": table, "journal": journal, "game_no": game_no, "seq": seq,
+                                       "play": bool(play)})
+            client.publish(contract.topic(self.prefix, table, contract.ACK), payload, qos=1)
+
+    # -- questions (any thread) -----------------------------------------------------------
+    def plays(self) -> list[dict[str, Any]]:
+        """Every finished play as the table sent it (without ``"v"``), plus the league's ``"id"``.
+
+        In the rating's order: by ``finished``, then table, journal and game number.
+        """
+        rows = self._reader().execute(
+            "SELECT g.id, p.body FROM plays p JOIN games g ON g.id = p.game "
+            "ORDER BY p.finished, g.tbl, g.journal, g.game_no").fetchall()
+        out = []
+        for gid, text in rows:
+            body = json.loads(text)
+            body.pop("v", None)
+            body["id"] = gid
+            out.append(body)
+        return out
+
+    def standings(self) -> dict[str, Any]:
+        """Standings per game and overall (ui/club/standings.py: plays, wins, points, rating)."""
+        return scoring.standings(self.plays())
+
+    def tables(self) -> list[dict[str, Any]]:
+        """Every table heard of: ``name``, ``online`` (None: no status yet), ``live`` (its last live
+        payload or None) and ``game_id`` (the league's id of the game being played, if known)."""
+        conn = self._reader()
+        out = []
+        for name, online, live in conn.execute("SELECT name, online, live FROM tables ORDER BY name").fetchall():
+            body = json.loads(live) if live else None
+            gid = None
+            if body and isinstance(body.get("journal"), str) and isinstance(body.get("game_no"), int):
+                row = conn.execute("SELECT id FROM games WHERE tbl=? AND journal=? AND game_no=?",
+                                   (name, body["journal"], body["game_no"])).fetchone()
+                gid = row[0] if row else None
+            out.append({"name": name, "online": None if online is None else bool(online), "live": body,
+                        "game_id": gid})
+        return out
+
+    def game(self, game_id: int) -> dict[str, Any] | None:
+        """One game the league heard of: table, journal, game_no, game, its actions in order
+        (``seq``, ``at``, ``entry``) and its play (None while it is not finished); None if unknown."""
+        conn = self._reader()
+        row = conn.execute("SELECT tbl, journal, game_no, game, acked_seq FROM games WHERE id=?", (game_id,)).fetchone()
+        if row is None:
+            return None
+        actions = [{"seq": s, "at": at, "entry": json.loads(e)} for s, at, e in
+                   conn.execute("SELECT seq, at, entry FROM actions WHERE game=? ORDER BY seq", (game_id,))]
+        play = conn.execute("SELECT body FROM plays WHERE game=?", (game_id,)).fetchone()
+        return {"id": game_id, "table": row[0], "journal": row[1], "game_no": row[2], "game": row[3],
+                "acked_seq": row[4], "actions": actions, "play": json.loads(play[0]) if play else None}
+
+    def counts(self) -> dict[str, int]:
+        """How much the database holds: games, actions, plays, tables."""
+        conn = self._reader()
+        return {name: int(conn.execute(f"SELECT count(*) FROM {name}").fetchone()[0])
+                for name in ("games", "actions", "plays", "tables")}
