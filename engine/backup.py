@@ -65,6 +65,7 @@ from urllib.parse import quote
 from . import roster as people
 from .errors import TablekeeperError
 from .journal import SCHEMA_VERSION, Journal, _txn
+from .messages import N_, Msg, _, listing
 
 FORMAT = "tablekeeper-backup"
 VERSION = 1
@@ -85,16 +86,22 @@ class BackupError(TablekeeperError, OSError):
     """A backup could not be written (the sentence says where and why; no half file was left)."""
 
 
+def refusal_reason(why: str) -> Msg:
+    """What a refusal's kind means, for people: "it is damaged" (``why``: :class:`RestoreRefused`'s)."""
+    return {"elsewhere": _("it is not a tablekeeper backup"),
+            "newer": _("it was written by a newer tablekeeper"),
+            "damaged": _("it is damaged"),
+            "unreadable": _("it cannot be read")}[why]
+
+
 class RestoreRefused(TablekeeperError, ValueError):
     """A file that is not restored; nothing was changed. ``why`` is one of ``elsewhere``, ``newer``,
-    ``damaged``, ``unreadable``; the message is the sentence for people."""
+    ``damaged``, ``unreadable``; the message (a :class:`~.messages.Msg`) is the sentence for people,
+    ``detail`` the reason's own message ("its checksum does not match its content")."""
 
     def __init__(self, path: Path, why: str, detail: str):
-        what = {"elsewhere": "it is not a tablekeeper backup",
-                "newer": "it was written by a newer tablekeeper",
-                "damaged": "it is damaged",
-                "unreadable": "it cannot be read"}[why]
-        super().__init__(f"{path}: not restored, nothing was changed: {what} ({detail})")
+        super().__init__(_("{path}: not restored, nothing was changed: {what} ({detail})", path=str(path),
+                           what=refusal_reason(why), detail=detail))
         self.path = path
         self.why = why
         self.detail = detail
@@ -115,10 +122,14 @@ class BackupInfo:
     def finished(self) -> int:
         return int(self.manifest.get("finished", 0))
 
-    def sentence(self) -> str:
+    def sentence(self) -> Msg:
         m = self.manifest
-        return (f"{self.path}: {m.get('finished', '?')} finished play(s) and {m.get('games', '?')} game(s) in all, "
-                f"{m.get('people', 0)} people, from {m.get('table_name') or 'this table'} at {m.get('created', '?')}")
+        people_n = m.get("people", 0)
+        return _("{path}: {finished} and {games}, {people}, from {table} at {created}", path=str(self.path),
+                 finished=N_("{n} finished play", "{n} finished plays", self.finished),
+                 games=N_("{n} game in all", "{n} games in all", self.games),
+                 people=N_("{n} person", "{n} people", people_n if isinstance(people_n, int) else 0),
+                 table=m.get("table_name") or _("this table"), created=m.get("created", "?"))
 
 
 @dataclass
@@ -144,22 +155,29 @@ class RestoreReport:
                 "already": self.already, "diverged": self.diverged, "unfinished_skipped": self.unfinished_skipped,
                 "people_added": self.people_added, "names_joined": self.names_joined, "changed": self.changed}
 
-    def sentence(self) -> str:
+    def sentence(self) -> Msg:
         src = self.source
-        where = src.get("table_name") or "a journal copy"
-        when = f" made {src['created']}" if src.get("created") else ""
-        parts = [f"{len(self.added)} game(s) brought in", f"{len(self.extended)} brought up to date",
-                 f"{self.already} already here"]
+        where: Msg | str = src.get("table_name") or _("a journal copy")
+        if src.get("created"):
+            where = _("{table}, made {created}", table=where, created=src["created"])
+        parts: list[Msg] = [N_("{n} game brought in", "{n} games brought in", len(self.added)),
+                            N_("{n} brought up to date", "{n} brought up to date", len(self.extended)),
+                            N_("{n} already here", "{n} already here", self.already)]
         if self.people_added or self.names_joined:
-            parts.append(f"{len(self.people_added)} new player(s) in the roster"
-                         + (f", {self.names_joined} name(s) joined to players already there" if self.names_joined else ""))
+            parts.append(N_("{n} new person in the roster", "{n} new people in the roster", len(self.people_added)))
+        if self.names_joined:
+            parts.append(N_("{n} name joined to a person already there", "{n} names joined to people already there",
+                            self.names_joined))
         if self.unfinished_skipped:
-            parts.append(f"{self.unfinished_skipped} unfinished game(s) left out")
-        text = f"restored {self.path.name} (from {where}{when}): " + "; ".join(parts)
+            parts.append(N_("{n} unfinished game left out", "{n} unfinished games left out", self.unfinished_skipped))
         if self.diverged:
-            text += (f"; game(s) {', '.join(map(str, self.diverged))} went on differently here and in the backup: "
-                     "kept as they are here")
-        return text if self.changed else text + "; nothing to change"
+            parts.append(N_("game {games} went on differently here and in the backup: kept as it is here",
+                            "games {games} went on differently here and in the backup: kept as they are here",
+                            len(self.diverged), games=", ".join(map(str, self.diverged))))
+        if not self.changed:
+            parts.append(_("nothing to change"))
+        return _("restored {file} (from {source}): {parts}", file=self.path.name, source=where,
+                 parts=listing(parts, "; "))
 
 
 # -- identity ---------------------------------------------------------------------------
@@ -319,14 +337,15 @@ def back_up(journal: Journal, folder: str | os.PathLike[str], *, now: float | No
     try:
         data, manifest = snapshot(journal, now=now, on_step=on_step)
     except sqlite3.Error as e:
-        raise BackupError(f"cannot read the journal {journal.path} to back it up: {e}") from e
+        raise BackupError(_("cannot read the journal {path} to back it up: {error}", path=str(journal.path),
+                            error=str(e))) from e
     dest = folder / backup_name(manifest)
     try:
         folder.mkdir(parents=True, exist_ok=True)
         write_atomic(dest, data)
     except OSError as e:
-        raise BackupError(f"cannot write the backup to {folder}: {e.strerror or e} "
-                          "(no file was left half-written)") from e
+        raise BackupError(_("cannot write the backup to {folder}: {error} (no file was left half-written)",
+                            folder=str(folder), error=e.strerror or str(e))) from e
     return BackupInfo(dest, manifest)
 
 
@@ -353,18 +372,21 @@ def _open_backup(path: Path) -> _Backup:
     try:
         data = path.read_bytes()
     except OSError as e:
-        raise refuse("unreadable", e.strerror or str(e)) from None
+        raise refuse("unreadable", e.strerror or str(e)) from None  # the system's own words
     if not data.startswith(_SQLITE_MAGIC):
         if len(data) < len(_SQLITE_MAGIC) and data and _SQLITE_MAGIC.startswith(data):
-            raise refuse("damaged", f"the file is cut short: {len(data)} bytes")
-        raise refuse("elsewhere", "not an SQLite database")
+            raise refuse("damaged", N_("the file is cut short: {n} byte", "the file is cut short: {n} bytes",
+                                        len(data)))
+        raise refuse("elsewhere", _("not an SQLite database"))
     if len(data) < 100:
-        raise refuse("damaged", f"the file is cut short: {len(data)} bytes")
+        raise refuse("damaged", N_("the file is cut short: {n} byte", "the file is cut short: {n} bytes",
+                                        len(data)))
     page_size = int.from_bytes(data[16:18], "big")
     page_size = 65536 if page_size == 1 else page_size
     pages = int.from_bytes(data[28:32], "big")
     if pages and page_size and len(data) < pages * page_size:
-        raise refuse("damaged", f"the file is cut short: {len(data)} of {pages * page_size} bytes")
+        raise refuse("damaged", N_("the file is cut short: {size} of {n} byte", "the file is cut short: {size} of {n} bytes",
+                                    pages * page_size, size=len(data)))
     conn = sqlite3.connect(":memory:", isolation_level=None)
     conn.text_factory = lambda b: b.decode("utf-8", "replace")
     try:
@@ -372,7 +394,7 @@ def _open_backup(path: Path) -> _Backup:
             conn.deserialize(data)
             tables = {str(r[0]) for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         except sqlite3.Error as e:
-            raise refuse("damaged", f"SQLite: {e}") from None
+            raise refuse("damaged", _("SQLite: {error}", error=str(e))) from None
         is_journal = {"meta", "games", "entries", "quarantine"} <= tables
         manifest: dict[str, Any] | None = None
         if MANIFEST_TABLE in tables:
@@ -380,47 +402,49 @@ def _open_backup(path: Path) -> _Backup:
                 row = conn.execute(f"SELECT manifest FROM {MANIFEST_TABLE}").fetchone()
                 manifest = json.loads(row[0]) if row else None
             except (sqlite3.Error, ValueError, TypeError) as e:
-                raise refuse("damaged", f"its manifest does not read: {e}") from None
+                raise refuse("damaged", _("its manifest does not read: {error}", error=str(e))) from None
             if not isinstance(manifest, dict):
-                raise refuse("damaged", "its manifest is not one")
+                raise refuse("damaged", _("its manifest is not one"))
             if manifest.get("format") != FORMAT:
-                raise refuse("elsewhere", f"its manifest says {manifest.get('format')!r}")
+                raise refuse("elsewhere", _("its manifest says {format}", format=repr(manifest.get("format"))))
             version = manifest.get("version")
             if not isinstance(version, int) or isinstance(version, bool):
-                raise refuse("damaged", f"its manifest has no format version ({version!r})")
+                raise refuse("damaged", _("its manifest has no format version ({version})", version=repr(version)))
             if version > VERSION:
-                raise refuse("newer", f"backup format {version}, tablekeeper {manifest.get('app', '?')}; "
-                                      f"this tablekeeper reads format {VERSION}: update it")
+                raise refuse("newer", _("backup format {version}, tablekeeper {app}; this tablekeeper reads "
+                                        "format {reads}: update it", version=version, app=manifest.get("app", "?"),
+                                        reads=VERSION))
         if not is_journal:
             raise refuse("elsewhere" if manifest is None else "damaged",
-                         "no tablekeeper journal in it" if manifest is None else "its journal tables are missing")
+                         _("no tablekeeper journal in it") if manifest is None
+                         else _("its journal tables are missing"))
         try:
             schema = conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
         except sqlite3.Error as e:
-            raise refuse("damaged", f"SQLite: {e}") from None
+            raise refuse("damaged", _("SQLite: {error}", error=str(e))) from None
         if manifest is None and schema is None:
-            raise refuse("elsewhere", "no tablekeeper journal in it")
+            raise refuse("elsewhere", _("no tablekeeper journal in it"))
         stated = (manifest or {}).get("schema", schema[0] if schema else None)
         for value in (stated, schema[0] if schema else None):
             if value is not None and (not str(value).isdigit() or int(value) > SCHEMA_VERSION):
-                raise refuse("newer", f"journal schema {value}; this tablekeeper reads schema {SCHEMA_VERSION}: "
-                                      "update it")
+                raise refuse("newer", _("journal schema {schema}; this tablekeeper reads schema {reads}: update it",
+                                        schema=value, reads=SCHEMA_VERSION))
         try:
             problems = [str(r[0]) for r in conn.execute("PRAGMA integrity_check")]
         except sqlite3.Error as e:
-            raise refuse("damaged", f"SQLite: {e}") from None
+            raise refuse("damaged", _("SQLite: {error}", error=str(e))) from None
         if problems != ["ok"]:
-            raise refuse("damaged", "SQLite's integrity check: " + "; ".join(problems[:2]))
+            raise refuse("damaged", _("SQLite's integrity check: {problems}", problems="; ".join(problems[:2])))
         try:
             if manifest is not None:
                 if content_hash(conn) != manifest.get("sha256"):
-                    raise refuse("damaged", "its checksum does not match its content")
+                    raise refuse("damaged", _("its checksum does not match its content"))
                 counts = _counts(conn)
                 wrong = [k for k, v in counts.items() if manifest.get(k) != v]
                 if wrong:
-                    raise refuse("damaged", f"its manifest's counts do not match ({', '.join(wrong)})")
+                    raise refuse("damaged", _("its manifest's counts do not match ({fields})", fields=", ".join(wrong)))
         except sqlite3.Error as e:
-            raise refuse("damaged", f"SQLite: {e}") from None
+            raise refuse("damaged", _("SQLite: {error}", error=str(e))) from None
         return _Backup(conn, manifest)
     except BaseException:
         conn.close()
@@ -454,7 +478,8 @@ def _backup_games(path: Path, conn: sqlite3.Connection) -> list[_Game]:
     for gid, seq, raw, crc, at in conn.execute(
             "SELECT game, seq, CAST(body AS BLOB), crc, at FROM entries ORDER BY game, seq"):
         if zlib.crc32(raw) != crc:
-            raise RestoreRefused(path, "damaged", f"action {seq} of its game {gid}: its checksum does not match")
+            raise RestoreRefused(path, "damaged", _("action {seq} of its game {game}: its checksum does not match",
+                                                   seq=seq, game=gid))
         by_game.setdefault(gid, []).append((seq, raw.decode("utf-8"), crc, at))
     out = []
     for gid, game, setup, started, finished, result in conn.execute(
@@ -466,16 +491,19 @@ def _backup_games(path: Path, conn: sqlite3.Connection) -> list[_Game]:
             if result is not None:
                 json.loads(result)
         except (ValueError, TypeError, RecursionError):
-            raise RestoreRefused(path, "damaged", f"its game {gid}'s setup or result does not decode") from None
+            raise RestoreRefused(path, "damaged", _("its game {game}'s setup or result does not decode",
+                                                   game=gid)) from None
         rows = by_game.pop(gid, [])
         if [r[0] for r in rows] != list(range(len(rows))):
-            raise RestoreRefused(path, "damaged", f"its game {gid} has a gap in its actions")
+            raise RestoreRefused(path, "damaged", _("its game {game} has a gap in its actions", game=gid))
         if not isinstance(started, (int, float)):
-            raise RestoreRefused(path, "damaged", f"its game {gid} has no start time")
+            raise RestoreRefused(path, "damaged", _("its game {game} has no start time", game=gid))
         out.append(_Game(game_identity(game, setup_obj, started), game, setup, float(started),
                          None if finished is None else float(finished), result, rows))
     if by_game:
-        raise RestoreRefused(path, "damaged", f"actions of game(s) it does not have ({', '.join(map(str, by_game))})")
+        raise RestoreRefused(path, "damaged", N_("actions of a game it does not have ({games})",
+                                                 "actions of games it does not have ({games})", len(by_game),
+                                                 games=", ".join(map(str, by_game))))
     return out
 
 
@@ -486,9 +514,14 @@ def _backup_roster(path: Path, conn: sqlite3.Connection) -> people.Roster | None
     try:
         return people.Roster.from_json(row[0])
     except people.NewerRoster as e:
-        raise RestoreRefused(path, "newer", str(e)) from None
+        raise RestoreRefused(path, "newer", e.args[0]) from None
     except (ValueError, KeyError, TypeError, people.RosterError) as e:
-        raise RestoreRefused(path, "damaged", f"its roster does not decode ({e})") from None
+        raise RestoreRefused(path, "damaged", _("its roster does not decode ({error})", error=_said(e))) from None
+
+
+def _said(e: BaseException) -> str:
+    """An error's sentence: its message when it carries one (translated with the refusal), else its text."""
+    return e.args[0] if len(e.args) == 1 and isinstance(e.args[0], Msg) else str(e)
 
 
 # -- merging ---------------------------------------------------------------------------------
@@ -534,7 +567,7 @@ def restore(journal: Journal, path: str | os.PathLike[str], *, unfinished: bool 
         backup.conn.close()
     report = RestoreReport(path, source)
     if journal.readonly is not None:
-        journal._write("cannot restore the backup", lambda: None)  # raises JournalReadOnly, with the reason
+        journal._write(_("cannot restore the backup"), lambda: None)  # raises JournalReadOnly, with the reason
     mine = {game_identity(g.game, g.setup, g.started): g.id for g in journal.games()}
     plan_new: list[_Game] = []
     plan_more: list[tuple[int, _Game, int]] = []  # local id, the backup's game, actions the journal has
@@ -558,7 +591,8 @@ def restore(journal: Journal, path: str | os.PathLike[str], *, unfinished: bool 
     roster = people.read(journal)
     if their_roster is not None:
         if roster.read_only is not None:
-            raise RestoreRefused(path, "newer", f"this journal's roster is newer than this tablekeeper: {roster.read_only}")
+            raise RestoreRefused(path, "newer", _("this journal's roster is newer than this tablekeeper: {why}",
+                                                  why=roster.read_only))
         report.people_added, report.names_joined = merge_roster(roster, their_roster)
     if not (plan_new or plan_more or report.people_added or report.names_joined):
         return report
@@ -581,7 +615,7 @@ def restore(journal: Journal, path: str | os.PathLike[str], *, unfinished: bool 
                 conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (people.META_KEY, roster.to_json()))
 
     try:
-        journal._write("cannot restore the backup", write)
+        journal._write(_("cannot restore the backup"), write)
     except BaseException:
         report.added.clear()
         report.extended.clear()

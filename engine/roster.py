@@ -27,6 +27,7 @@ from typing import Any
 
 from .errors import SetupError
 from .journal import Journal
+from .messages import Msg, _
 from .text import clean_name
 
 META_KEY = "roster"
@@ -83,7 +84,8 @@ class Roster:
     def _taken(self, name: str, by: Person | None = None) -> None:
         other = self.find(name)
         if other is not None and other is not by:
-            raise RosterError(f"{name!r} is already {other.name!r}'s name; to make them one, merge them")
+            raise RosterError(_("{name} is already {person}'s name; to make them one, merge them",
+                                 name=repr(name), person=repr(other.name)))
 
     def add(self, name: str, colour: int | None = None, seat: int | None = None, bgg_user: str = "") -> Person:
         name = clean_name(name)
@@ -124,12 +126,12 @@ class Roster:
         """
         a, b = self._get(keep), self._get(other)
         if a is b:
-            raise RosterError(f"{keep!r} and {other!r} are already one person")
+            raise RosterError(_("{keep} and {other} are already one person", keep=repr(keep), other=repr(other)))
         mine, theirs = set(a.aliases), set(b.aliases)
         for players in together:
             names = set(players)
             if names & mine and names & theirs:
-                raise RosterError(f"{a.name} and {b.name} played in the same game: they are two people")
+                raise RosterError(_("{a} and {b} played in the same game: they are two people", a=a.name, b=b.name))
         a.aliases += [n for n in b.aliases if n not in a.aliases]
         if a.seat is None:
             a.seat = b.seat
@@ -145,7 +147,8 @@ class Roster:
     def _get(self, name: str) -> Person:
         p = self.find(name)
         if p is None:
-            raise RosterError(f"there is no player {name!r} in the roster (players: {', '.join(self.names()) or '-'})")
+            raise RosterError(_("there is no player {name} in the roster (players: {names})", name=repr(name),
+                                names=", ".join(self.names()) or "-"))
         return p
 
     # -- the stored games -------------------------------------------------------------
@@ -191,18 +194,18 @@ class Roster:
         """A stored roster; ValueError when it is not one (or of a newer format)."""
         data = json.loads(text)
         if not isinstance(data, dict) or not isinstance(data.get("people"), list):
-            raise ValueError("not a roster")
+            raise ValueError(_("not a roster"))
         if not isinstance(data.get("format"), int):
-            raise ValueError("a roster without a format")
+            raise ValueError(_("a roster without a format"))
         if data["format"] > FORMAT:
-            raise NewerRoster(f"the journal's roster was written by a newer tablekeeper (format {data['format']}; "
-                              f"this version reads format {FORMAT})")
+            raise NewerRoster(_("the journal's roster was written by a newer tablekeeper (format {format}; "
+                                "this version reads format {reads})", format=data["format"], reads=FORMAT))
         people = []
         for d in data["people"]:
             name = d["name"]
             aliases = [str(a) for a in d.get("aliases", [])]
             if not isinstance(name, str) or not name:
-                raise ValueError("a person without a name")
+                raise ValueError(_("a person without a name"))
             if name not in aliases:
                 aliases.append(name)
             colour, seat = d.get("colour", 0), d.get("seat")
@@ -213,7 +216,8 @@ class Roster:
 
 def _colour(value: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < COLOURS:
-        raise RosterError(f"a colour is a number from 0 to {COLOURS - 1}, not {value!r}")
+        raise RosterError(_("a colour is a number from 0 to {last}, not {value}", last=COLOURS - 1,
+                                value=repr(value)))
     return value
 
 
@@ -221,7 +225,7 @@ def _seat(value: int | None) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 8:
-        raise RosterError(f"a seat is a number from 1 to 8, not {value!r}")
+        raise RosterError(_("a seat is a number from 1 to 8, not {value}", value=repr(value)))
     return value
 
 
@@ -240,10 +244,13 @@ def _stored(journal: Journal) -> Roster | None:
     try:
         return Roster.from_json(raw)
     except NewerRoster as e:
-        journal.warn(f"{e}; each stored name counts as its own player here, and the roster is left as it is")
-        return Roster(read_only=str(e))
+        why = _said(e)
+        journal.warn(_("{why}; each stored name counts as its own player here, and the roster is left as it is",
+                       why=why))
+        return Roster(read_only=why)
     except (ValueError, KeyError, TypeError, RosterError) as e:
-        journal.warn(f"the stored roster does not decode ({e}); it is built again from the stored games")
+        journal.warn(_("the stored roster does not decode ({error}); it is built again from the stored games",
+                       error=_said(e)))
         return None
 
 
@@ -268,9 +275,14 @@ def load(journal: Journal) -> tuple[Roster, bool]:
     return roster, roster.read_only is not None or not new
 
 
+def _said(e: BaseException) -> str:
+    """An error's sentence: its message when it carries one, else its text ("not a roster")."""
+    return e.args[0] if len(e.args) == 1 and isinstance(e.args[0], Msg) else str(e)
+
+
 def save(journal: Journal, roster: Roster) -> None:
     """Store the roster in the journal (one durable transaction); RosterError for a roster that must
     not replace the stored one (:attr:`Roster.read_only`)."""
     if roster.read_only is not None:
-        raise RosterError(f"{roster.read_only}: nothing was changed")
+        raise RosterError(_("{why}: nothing was changed", why=roster.read_only))
     journal.meta_set(META_KEY, roster.to_json())
