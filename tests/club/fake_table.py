@@ -55,11 +55,13 @@ class FakeTable:
             found = [a for a in self.acks if a["journal"] == journal and a["game_no"] == game_no]
         return found[-1] if found else None
 
-    def raw(self, kind: str, payload: bytes, qos: int = 1) -> None:
-        self.client.publish(self.topic(kind), payload, qos=qos).wait_for_publish(5)
+    def raw(self, kind: str, payload: bytes, qos: int = 1, wait: bool = True) -> None:
+        info = self.client.publish(self.topic(kind), payload, qos=qos)
+        if wait:
+            info.wait_for_publish(5)
 
-    def send(self, kind: str, qos: int = 1, **fields: Any) -> None:
-        self.raw(kind, contract.encode({"table": self.name, **fields}), qos)
+    def send(self, kind: str, qos: int = 1, wait: bool = True, **fields: Any) -> None:
+        self.raw(kind, contract.encode({"table": self.name, **fields}), qos, wait)
 
     def action(self, journal: str, game_no: int, seq: int, entry: dict | None = None, game: str = "counters") -> None:
         self.send(contract.ACTIONS, journal=journal, game_no=game_no, game=game, seq=seq, at=1000.0 + seq,
@@ -67,9 +69,9 @@ class FakeTable:
 
     def play(self, journal: str, game_no: int, players: list, winners: list, *, draw: bool = False,
              finished: float = 2000.0, game: str = "counters") -> None:
-        self.send(contract.PLAYS, journal=journal, game_no=game_no, game=game, started=finished - 600,
+        self.send(contract.PLAYS, journal=journal, game_no=game_no, game=game, started=max(0.0, finished - 600),
                   finished=finished, players=players, winners=winners, draw=draw)
 
     def close(self) -> None:
-        self.client.loop_stop()
         self.client.disconnect()
+        self.client.loop_stop()

@@ -51,6 +51,8 @@ log = logging.getLogger("tablekeeper.club.league")
 
 #: At most this many messages are written in one transaction.
 BATCH = 500
+#: Seconds between attempts to write a batch the database refused (a full disk, a locked file).
+RETRY_EVERY = 1.0
 #: A table's bad messages are logged at most once in this many seconds (the rest are counted).
 LOG_EVERY = 30.0
 #: On every (re)connection the league acknowledges again every game it heard of in this many seconds
@@ -188,7 +190,9 @@ class League:
         self.prefix = broker.prefix or contract.DEFAULT_PREFIX
         self.reconnect_max = reconnect_max
         self.dropped: dict[str, int] = {}  # table -> messages dropped for breaking the contract
-        self.stored = {"actions": 0, "plays": 0, "duplicates": 0}
+        self.stored = {"actions": 0, "plays": 0, "duplicates": 0}  # since start(), once committed
+        self._counted = dict(self.stored)
+        self.handled = 0  # messages stored or dropped since start(), once committed
         self.connected = False
         self.version = 0  # grows after each commit that changed something (the page waits on it)
         self._changed = threading.Condition()
@@ -328,8 +332,9 @@ class League:
             try:
                 touched, changed = self._store(pending)
             except sqlite3.Error as e:
-                log.error("cannot write the league's database %s (%s); retrying in a second", self.db_path, e)
-                if self._stop.wait(1.0):
+                log.error("cannot write the league's database %s (%s); retrying in %s s", self.db_path, e,
+                          RETRY_EVERY)
+                if self._stop.wait(RETRY_EVERY):
                     return  # unacknowledged: the broker delivers them again after a restart
                 continue
             self._acknowledge(pending, touched)
@@ -350,6 +355,7 @@ class League:
         touched: set[int] = set()
         changed = False
         now = time.time()
+        self._counted = dict.fromkeys(self.stored, 0)
         conn.execute("BEGIN IMMEDIATE")
         try:
             for m in batch:
@@ -379,6 +385,9 @@ class League:
             for game in touched:
                 self._advance(conn, game)
             conn.execute("COMMIT")
+            for name, n in self._counted.items():
+                self.stored[name] += n  # counted once committed (tests and the page read them)
+            self.handled += sum(1 for m in batch if m.generation != -1)
         except BaseException:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
@@ -407,7 +416,7 @@ class League:
             cur = conn.execute("INSERT OR IGNORE INTO actions VALUES (?,?,?,?)",
                                (game, body["seq"], float(body["at"]), json.dumps(body["entry"], ensure_ascii=False)))
             new = cur.rowcount > 0
-            self.stored["actions" if new else "duplicates"] += 1
+            self._counted["actions" if new else "duplicates"] += 1
             return game, new
         if kind == contract.PLAYS:
             game = self._game_id(conn, table, body, now)
@@ -417,7 +426,7 @@ class League:
                 "finished=excluded.finished, body=excluded.body, received=excluded.received "
                 "WHERE excluded.finished > plays.finished", (game, float(body["finished"]), text, now))
             new = cur.rowcount > 0
-            self.stored["plays" if new else "duplicates"] += 1
+            self._counted["plays" if new else "duplicates"] += 1
             return game, new
         if kind == contract.STATUS:
             cur = conn.execute(

@@ -1,0 +1,352 @@
+"""The league on a real Mosquitto: each action and play stored once, acks after the commit and right,
+garbage dropped with its reason, standings equal to an independent computation, a store that
+survives a restart. Tables are played by tests/club/fake_table.py (exact payloads, garbage too)."""
+from __future__ import annotations
+
+import json
+import logging
+import math
+import random
+import sqlite3
+
+import pytest
+
+from tablekeeper.ui.club import contract, standings
+from tablekeeper.ui.club import league as league_module
+from tablekeeper.ui.club.config import BrokerSettings
+from tablekeeper.ui.club.league import League, _Throttle, check
+
+from .conftest import USERS
+from .fake_table import FakeTable, wait_for
+
+
+def settings(broker, client_id: str = "league-under-test") -> BrokerSettings:
+    return BrokerSettings(broker.host, broker.port, "league", USERS["league"], client_id=client_id)
+
+
+@pytest.fixture
+def league(broker, tmp_path):
+    lg = League(tmp_path / "league" / "league.db", settings(broker)).start()
+    wait_for(lambda: lg.connected, what="the league to connect")
+    yield lg
+    lg.close()
+
+
+@pytest.fixture
+def table(broker):
+    t = FakeTable(broker, "mesa-1")
+    yield t
+    t.close()
+
+
+ANA_BEN = [{"name": "Ana", "counters": {"score": 3}, "out": False}, {"name": "Ben", "counters": {"score": 1},
+                                                                      "out": False}]
+
+
+def test_the_same_actions_and_play_delivered_twice_are_stored_once(league, table):
+    for seq in (1, 2, 3, 1, 2, 3):
+        table.action("j-a", 1, seq)
+    table.play("j-a", 1, ANA_BEN, ["Ana"])
+    table.play("j-a", 1, ANA_BEN, ["Ana"])
+    wait_for(lambda: league.stored["duplicates"] == 4, what="the copies to arrive")
+    assert league.counts() == {"games": 1, "actions": 3, "plays": 1, "tables": 0}
+    assert [p["winners"] for p in league.plays()] == [["Ana"]]
+    assert league.standings()["overall"][0]["plays"] == 1  # counted once, not twice
+    game = league.game(league.plays()[0]["id"])
+    assert [a["seq"] for a in game["actions"]] == [1, 2, 3]
+    assert game["actions"][1]["entry"]["delta"] == 2
+
+
+def test_acks_name_the_highest_seq_without_a_gap_and_the_play(league, table):
+    for seq in (1, 2, 4):
+        table.action("j-b", 7, seq)
+    wait_for(lambda: (a := table.ack_for("j-b", 7)) and a["seq"] == 2, what="an ack up to 2")
+    assert table.ack_for("j-b", 7) == {"v": 1, "table": "mesa-1", "journal": "j-b", "game_no": 7, "seq": 2,
+                                       "play": False}  # 4 is held, but 3 is missing
+    table.action("j-b", 7, 3)
+    wait_for(lambda: table.ack_for("j-b", 7)["seq"] == 4, what="the gap to close")
+    table.play("j-b", 7, ANA_BEN, ["Ben"])
+    wait_for(lambda: table.ack_for("j-b", 7)["play"], what="the play's ack")
+    before = len(table.acks)
+    table.action("j-b", 7, 2)  # a copy is acknowledged again (its first ack may have been lost)
+    wait_for(lambda: len(table.acks) > before, what="the copy's ack")
+    assert table.acks[-1]["seq"] == 4 and table.acks[-1]["play"] is True
+
+
+def test_acks_are_sent_only_after_the_commit(league, table, monkeypatch):
+    seen = []
+    store = league._store
+
+    def spy(batch):
+        out = store(batch)
+        seen.append(league._writer.execute("SELECT count(*) FROM actions").fetchone()[0])
+        return out
+
+    monkeypatch.setattr(league, "_store", spy)
+    table.action("j-c", 1, 1)
+    wait_for(lambda: table.ack_for("j-c", 1), what="the ack")
+    # what the ack says is already in the file, seen by a connection of its own
+    other = sqlite3.connect(league.db_path)
+    assert other.execute("SELECT count(*) FROM actions").fetchone()[0] == 1
+    assert seen and seen[0] == 1
+
+
+GARBAGE = [
+    (b"\xff\xfe not utf-8", "not UTF-8 JSON"),
+    (b"{not json", "not UTF-8 JSON"),
+    (b"[1, 2]", "not a JSON object"),
+    (json.dumps({"v": 2, "table": "mesa-1"}).encode(), "version 2"),
+    (contract.encode({"table": "mesa-2", "journal": "j", "game_no": 1, "game": "counters", "started": 1,
+                      "finished": 2, "players": ["Ana"], "winners": [], "draw": False}), "says it is from 'mesa-2'"),
+    (contract.encode({"table": "mesa-1", "journal": "j", "game_no": 1}), "field 'game' missing"),
+    (contract.encode({"table": "mesa-1", "journal": "j", "game_no": 2**70, "game": "counters", "started": 1,
+                      "finished": 2, "players": ["Ana"], "winners": [], "draw": False}), "'game_no' is"),
+    (b'{"v":1,"table":"mesa-1","journal":"j","game_no":1,"game":"counters","started":1,"finished":NaN,'
+     b'"players":["Ana"],"winners":[],"draw":false}', "'finished' is not a time"),
+    (contract.encode({"table": "mesa-1", "journal": "j", "game_no": 1, "game": "counters", "started": 1,
+                      "finished": 2, "players": ["Ana", "Ben"], "winners": ["Cai"], "draw": False}),
+     "a winner is not one of the players"),
+    (contract.encode({"table": "mesa-1", "journal": "j", "game_no": 1, "game": "counters", "started": 1,
+                      "finished": 2, "players": ["Ana", "Ana"], "winners": [], "draw": False}), "different names"),
+    (contract.encode({"table": "mesa-1", "journal": "j", "game_no": 1, "game": "counters", "started": 1,
+                      "finished": 2, "players": [{"nom": "Ana"}], "winners": [], "draw": False}), "a player must"),
+    (contract.encode({"table": "mesa-1", "journal": "j", "game_no": 1, "game": "counters", "started": 1,
+                      "finished": 2, "players": ["\x1b[2JAna"], "winners": [], "draw": False}), "printable"),
+    (contract.encode({"table": "mesa-1", "journal": "", "game_no": 1, "game": "counters", "started": 1,
+                      "finished": 2, "players": ["Ana"], "winners": [], "draw": False}), "'journal' must be"),
+]
+
+
+@pytest.mark.parametrize("data, reason", GARBAGE, ids=[r for _, r in GARBAGE])
+def test_a_bad_play_is_refused_with_a_sentence_saying_why(data, reason):
+    with pytest.raises(contract.ContractError, match=reason.replace("(", r"\(").replace("[", r"\[")):
+        check(contract.PLAYS, data, "mesa-1")
+
+
+def test_an_action_numbered_below_one_is_refused():
+    data = contract.encode({"table": "mesa-1", "journal": "j", "game_no": 1, "game": "counters", "seq": 0,
+                            "at": 1, "entry": {}})
+    with pytest.raises(contract.ContractError, match="'seq' is 0"):
+        check(contract.ACTIONS, data, "mesa-1")
+
+
+def test_garbage_is_dropped_logged_and_the_league_goes_on(league, table, caplog):
+    caplog.set_level(logging.WARNING, logger="tablekeeper.club.league")
+    for data, _ in GARBAGE:
+        table.raw(contract.PLAYS, data)
+    table.raw(contract.ACTIONS, b"x" * 1000)
+    table.raw(contract.LIVE, b"null")
+    table.play("j-d", 1, ["Ana", "Ben"], ["Ana"])  # a good one after the garbage
+    wait_for(lambda: league.plays(), what="the good play")
+    wait_for(lambda: league.dropped.get("mesa-1") == len(GARBAGE) + 2, what="every bad message counted")
+    assert [p["journal"] for p in league.plays()] == ["j-d"]
+    dropped = [r.getMessage() for r in caplog.records if "dropped a message" in r.getMessage()]
+    assert dropped and "not UTF-8 JSON" in dropped[0]  # the first says why; the rest are throttled
+    assert len(dropped) == 1
+    assert league.alive() and league.connected
+
+
+def test_the_log_of_bad_messages_is_throttled_per_table_and_counts_the_rest(caplog):
+    caplog.set_level(logging.WARNING, logger="tablekeeper.club.league")
+    now = [0.0]
+    throttle = _Throttle(every=30, clock=lambda: now[0])
+    for _ in range(5):
+        throttle.warn("mesa-1", "bad one")
+    throttle.warn("mesa-2", "bad two")
+    now[0] = 31
+    throttle.warn("mesa-1", "bad three")
+    lines = [r.getMessage() for r in caplog.records]
+    assert lines == ["dropped a message: bad one", "dropped a message: bad two",
+                     "dropped a message: bad three (4 more dropped since the last report)"]
+
+
+def test_live_and_status_keep_the_newest(league, table):
+    table.send(contract.STATUS, online=True, at=10.0)
+    table.send(contract.LIVE, at=10.0, journal="j-e", game_no=1, game="counters", players=ANA_BEN)
+    table.send(contract.LIVE, at=5.0, journal="j-e", game_no=0, game="counters", players=[])  # older: ignored
+    wait_for(lambda: league.handled == 3, what="all three")
+    table.action("j-e", 1, 1)
+    wait_for(lambda: league.tables()[0]["game_id"] is not None, what="the live game's id")
+    [t] = league.tables()
+    assert t["online"] is True and t["live"]["game_no"] == 1 and t["live"]["players"][0]["name"] == "Ana"
+
+
+def test_the_store_survives_a_restart_and_the_session_keeps_what_came_meanwhile(broker, tmp_path, table):
+    db = tmp_path / "league.db"
+    first = League(db, settings(broker, "league-restart")).start()
+    wait_for(lambda: first.connected, what="the first league")
+    table.action("j-f", 1, 1)
+    table.play("j-f", 1, ANA_BEN, ["Ana"], finished=100.0)
+    wait_for(lambda: first.plays(), what="the first play")
+    first.close()
+    table.action("j-f", 1, 1)  # a copy, while the league is away
+    table.play("j-f", 2, ANA_BEN, ["Ben"], finished=200.0)  # new, while the league is away
+    second = League(db, settings(broker, "league-restart")).start()
+    try:
+        wait_for(lambda: len(second.plays()) == 2, what="the play published while the league was down")
+        wait_for(lambda: second.stored["duplicates"] >= 1, what="the copy")
+        assert [p["game_no"] for p in second.plays()] == [1, 2]
+        assert second.counts()["actions"] == 1
+    finally:
+        second.close()
+
+
+def test_a_play_finished_again_later_replaces_the_earlier_one(league, table):
+    table.play("j-g", 1, ANA_BEN, ["Ana"], finished=100.0)
+    wait_for(lambda: league.plays(), what="the play")
+    table.play("j-g", 1, ANA_BEN, ["Ben"], finished=50.0)  # older copy: ignored
+    table.play("j-g", 1, ANA_BEN, ["Ben"], finished=150.0)  # undone and finished again
+    wait_for(lambda: league.plays()[0]["finished"] == 150.0, what="the newer result")
+    assert len(league.plays()) == 1 and league.plays()[0]["winners"] == ["Ben"]
+
+
+def test_a_database_that_cannot_be_written_loses_nothing(league, table, monkeypatch, caplog):
+    monkeypatch.setattr(league_module, "RETRY_EVERY", 0.1)
+    real = league._store
+    acks_while_failing = []
+
+    def failing(batch):
+        if len(acks_while_failing) < 3:
+            acks_while_failing.append(table.ack_for("j-h", 1))
+            raise sqlite3.OperationalError("database or disk is full")
+        return real(batch)
+
+    monkeypatch.setattr(league, "_store", failing)
+    table.play("j-h", 1, ANA_BEN, ["Ana"])
+    wait_for(lambda: league.plays(), what="the play once the disk came back")
+    assert acks_while_failing == [None, None, None]  # nothing acknowledged that was not stored
+    wait_for(lambda: table.ack_for("j-h", 1), what="the ack after the commit")
+    assert table.ack_for("j-h", 1)["play"] is True
+    assert "database or disk is full" in caplog.text
+
+
+# -- standings, against a computation written independently ---------------------------------------
+def independent(plays):
+    """Points and Elo as docs/club.md states them, written straight from the text."""
+    ordered = sorted(plays, key=lambda p: (p["finished"], p["table"], p["journal"], p["game_no"]))
+    pools: dict[str, dict] = {}
+    for p in ordered:
+        for pool in ("*", p["game"]):
+            st = pools.setdefault(pool, {"pts": {}, "n": {}, "wins": {}, "elo": {}})
+            names = [q["name"] if isinstance(q, dict) else q for q in p["players"]]
+            won = set(p["winners"])
+            for n in names:
+                st["n"][n] = st["n"].get(n, 0) + 1
+                if n in won:
+                    pts = 1 if p["draw"] else (3 if len(won) == 1 else 2)
+                    st["pts"][n] = st["pts"].get(n, 0) + pts
+                    st["wins"][n] = st["wins"].get(n, 0) + (0 if p["draw"] else 1)
+                else:
+                    st["pts"].setdefault(n, 0)
+                    st["wins"].setdefault(n, 0)
+            before = {n: st["elo"].get(n, 1500.0) for n in names}
+            for a in names:
+                delta = 0.0
+                for b in names:
+                    if a == b or (a not in won and b not in won):
+                        continue
+                    s = 0.5 if (a in won) == (b in won) else float(a in won)
+                    delta += s - 1 / (1 + 10 ** ((before[b] - before[a]) / 400))
+                st["elo"][a] = before[a] + (32 / (len(names) - 1) * delta if len(names) > 1 else 0)
+    return pools
+
+
+def generated_plays(n: int, seed: int = 7) -> list[dict]:
+    rng = random.Random(seed)
+    people = ["Ana", "Ben", "Cai", "Dee", "Eli", "Fay", "Gus", "Hal"]
+    out = []
+    for i in range(n):
+        names = rng.sample(people, rng.randint(1, 6))
+        kind = rng.random()
+        if kind < 0.1:
+            winners, draw = rng.sample(names, min(len(names), 2)), True
+        elif kind < 0.2:
+            winners, draw = rng.sample(names, min(len(names), 2)), False
+        elif kind < 0.25:
+            winners, draw = [], False
+        else:
+            winners, draw = [rng.choice(names)], False
+        out.append({"table": f"mesa-{rng.randint(1, 4)}", "journal": "j", "game_no": i,
+                    "game": rng.choice(["counters", "other"]), "started": 0.0,
+                    "finished": float(rng.randint(0, n // 3)),  # many ties on the finished time
+                    "players": [{"name": x} if rng.random() < 0.5 else x for x in names],
+                    "winners": winners, "draw": draw})
+    return out
+
+
+def test_standings_equal_an_independent_computation_over_many_plays():
+    plays = generated_plays(600)
+    got = standings.standings(plays)
+    want = independent(plays)
+    assert got["plays"] == 600
+    for pool, rows in [("*", got["overall"]), *got["games"].items()]:
+        st = want[pool]
+        assert {r["player"] for r in rows} == set(st["n"])
+        for r in rows:
+            assert r["plays"] == st["n"][r["player"]]
+            assert r["points"] == st["pts"][r["player"]]
+            assert r["wins"] == st["wins"][r["player"]]
+            assert math.isclose(r["rating"], round(st["elo"][r["player"]], 1), abs_tol=0.051)
+        assert [r["points"] for r in rows] == sorted((r["points"] for r in rows), reverse=True)
+
+
+def test_elo_is_deterministic_whatever_order_the_plays_arrive_in():
+    plays = generated_plays(300, seed=11)
+    first = standings.standings(plays)
+    for seed in range(3):
+        shuffled = plays[:]
+        random.Random(seed).shuffle(shuffled)
+        assert standings.standings(shuffled) == first
+
+
+def test_elo_figures_as_documented():
+    duel = {"players": ["Ana", "Ben"], "winners": ["Ana"], "draw": False}
+    assert standings.rating_changes({}, duel) == {"Ana": 16.0, "Ben": -16.0}
+    three = {"players": ["Ana", "Ben", "Cai"], "winners": ["Ana"], "draw": False}
+    assert standings.rating_changes({}, three) == {"Ana": 16.0, "Ben": -8.0, "Cai": -8.0}  # losers not compared
+    shared = {"players": ["Ana", "Ben", "Cai"], "winners": ["Ana", "Ben"], "draw": False}
+    assert standings.rating_changes({}, shared) == {"Ana": 8.0, "Ben": 8.0, "Cai": -16.0}
+    nobody = {"players": ["Ana", "Ben"], "winners": [], "draw": False}
+    assert standings.rating_changes({}, nobody) == {"Ana": 0.0, "Ben": 0.0}
+    assert standings.rating_changes({"Ana": 1900.0}, duel)["Ana"] < 3  # the favourite gains little
+    assert [standings.POINTS[r] for r in ("win", "shared", "draw", "loss")] == [3, 2, 1, 0]
+
+
+def test_the_league_standings_over_many_plays_through_the_broker(league, broker):
+    plays = generated_plays(120, seed=3)
+    tables = {name: FakeTable(broker, name) for name in {p["table"] for p in plays}}
+    try:
+        for p in plays:
+            fields = {k: v for k, v in p.items() if k != "table"}
+            tables[p["table"]].send(contract.PLAYS, wait=False, **fields)
+        wait_for(lambda: len(league.plays()) == 120, what="all the plays")
+    finally:
+        for t in tables.values():
+            t.close()
+    assert league.standings() == standings.standings(plays)
+
+
+def test_a_message_not_stored_before_the_league_stops_is_delivered_again(broker, tmp_path, table, monkeypatch):
+    """The broker's acknowledgement waits for the commit: what the league took but never stored
+    (a crash, a disk that never came back) comes again from its session at the next start."""
+    monkeypatch.setattr(league_module, "RETRY_EVERY", 0.05)
+    db = tmp_path / "league.db"
+    first = League(db, settings(broker, "league-crash")).start()
+    wait_for(lambda: first.connected, what="the first league")
+    tried = []
+
+    def never(batch):
+        tried.append(len(batch))
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(first, "_store", never)
+    table.play("j-i", 1, ANA_BEN, ["Ana"])
+    wait_for(lambda: tried, what="the first league to try")
+    first.close()
+    assert first.plays() == []
+    second = League(db, settings(broker, "league-crash")).start()
+    try:
+        wait_for(lambda: second.plays(), what="the play delivered again")
+        assert [p["journal"] for p in second.plays()] == ["j-i"]
+    finally:
+        second.close()
