@@ -131,6 +131,12 @@ class BackupInfo:
                  people=N_("{n} person", "{n} people", people_n if isinstance(people_n, int) else 0),
                  table=m.get("table_name") or _("this table"), created=m.get("created", "?"))
 
+    def made_sentence(self) -> Msg:
+        """What a backup just made says: how much went into it, and where."""
+        return _("backed up {finished}, {games}, to {path}", path=str(self.path),
+                 finished=N_("{n} finished play", "{n} finished plays", self.finished),
+                 games=N_("{n} game in all", "{n} games in all", self.games))
+
 
 @dataclass
 class RestoreReport:

@@ -3,13 +3,13 @@ for the app: :func:`export_to_stick` (the plays and a backup onto the stick, the
 and "back up everything" buttons), :func:`engine.backup.restore`.
 
 The files are written as every file of the play records is: whole or not at all
-(engine/backup.py's ``write_atomic``).
+(engine/backup.py's ``write_atomic``). What the commands and the app say is a message, in the
+command's language (``--lang``, the system locale) or the app's.
 """
 from __future__ import annotations
 
 import json
 import os
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,6 +18,7 @@ from ..engine import Journal
 from ..engine import backup as bk
 from ..engine import records as rec
 from ..engine.errors import JournalError
+from ..engine.messages import N_, Catalog, Msg, _, listing
 from . import playlog
 from . import stick as sticks
 
@@ -34,21 +35,24 @@ class StickExport:
     files: list[Path] = field(default_factory=list)  # the play records
     backup: bk.BackupInfo | None = None
 
-    def sentence(self) -> str:
-        text = f"{self.plays} play(s) written to {self.folder}"
-        if self.backup is not None:
-            text += f"; everything backed up as {self.backup.path.name}"
-        return text
+    def sentence(self) -> Msg:
+        written = N_("{n} play written to {path}", "{n} plays written to {path}", self.plays, path=str(self.folder))
+        if self.backup is None:
+            return written
+        return _("{written}; everything backed up as {file}", written=written, file=self.backup.path.name)
+
 
 
 def export_plays(journal: Journal, folder: str | os.PathLike[str], state_dir: str | os.PathLike[str] | None = None,
                  config: str | os.PathLike[str] | None = None, *, game: str | None = None,
-                 player: str | None = None, location: str = "") -> tuple[int, list[Path]]:
+                 player: str | None = None, location: str = "", catalog: Catalog | None = None
+                 ) -> tuple[int, list[Path]]:
     """Every finished play (or a game's, a person's) as ``plays.csv``, ``plays.json`` and
     ``plays-bgg.xml`` in ``folder`` (made if missing), each written atomically; (plays, files).
-    OSError when the folder cannot be written (no file is left half-written)."""
+    OSError when the folder cannot be written (no file is left half-written). ``catalog``: the
+    language of its warnings on standard error."""
     folder = Path(folder)
-    stored_plays = playlog.load_plays(journal, state_dir)
+    stored_plays = playlog.load_plays(journal, state_dir, catalog=catalog)
     roster, _stored = playlog.load_roster(journal, state_dir)
     plays = rec.with_people(stored_plays, roster.person_of)
     new = playlog.first_plays(plays)
@@ -58,7 +62,7 @@ def export_plays(journal: Journal, folder: str | os.PathLike[str], state_dir: st
     if player is not None:
         who = roster.person_of(player)
         plays = [p for p in plays if any(s.name == who for s in p.seats)]
-    ids = playlog.bgg_ids(config)
+    ids = playlog.bgg_ids(config, catalog=catalog)
     bodies = (playlog.csv_text(plays, stored, ids, new), playlog.json_text(plays, stored, ids, new),
               playlog.bgg_xml(plays, ids, new, roster, location))
     folder.mkdir(parents=True, exist_ok=True)
@@ -79,20 +83,22 @@ def export_to_stick(journal: Journal, stick: str | os.PathLike[str], state_dir: 
 
 
 # -- the commands ----------------------------------------------------------------------------
-def _say(journal: Journal) -> None:
-    for w in journal.take_warnings():
-        print(f"warning: {w}", file=sys.stderr)
+_say = playlog.say_warnings
+_refuse = playlog.refuse
+_said = playlog.said
 
 
 def _where(args: Any, command: str) -> Path | None:
     """The stick's tablekeeper folder, or None after saying there is no stick."""
     s = sticks.settings(getattr(args, "config", None))
-    sticks.say_problems(s)
+    sticks.say_problems(s, playlog.command_catalog(args))
     found = sticks.find_stick(s)
     if found is None:
-        print(f"tablekeeper {command}: no USB stick found (none mounted under "
-              f"{' or '.join(map(str, s.media))}, and no [app.stick] folder); plug one in, or give a folder"
-              + (" with --to DIR" if command == "backup" else ""), file=sys.stderr)
+        roots = listing(map(str, s.media), _(" or "))
+        _refuse(args, _("no USB stick found (none mounted under {roots}, and no [app.stick] folder); plug one in, "
+                        "or give a folder with --to DIR", roots=roots) if command == "backup" else
+                _("no USB stick found (none mounted under {roots}, and no [app.stick] folder); plug one in, "
+                  "or give a folder", roots=roots))
         return None
     return sticks.stick_folder(found)
 
@@ -103,18 +109,18 @@ def cmd_backup(args: Any) -> int:
         return 1
     journal = Journal(args.state_dir)
     try:
-        _say(journal)
+        _say(args, journal)
         info = bk.back_up(journal, folder)
     except bk.BackupError as e:
-        print(f"tablekeeper backup: {e}", file=sys.stderr)
+        _refuse(args, _said(e))
         return 1
     finally:
-        _say(journal)
+        _say(args, journal)
         journal.close()
     if args.json:
         print(json.dumps({"file": str(info.path), "manifest": info.manifest}, ensure_ascii=False, indent=2))
     else:
-        print(f"backed up {info.finished} finished play(s), {info.games} game(s) in all, to {info.path}")
+        playlog.say_out(args, info.made_sentence())
     return 0
 
 
@@ -125,31 +131,31 @@ def cmd_restore(args: Any) -> int:
             return 1
         for path in bk.backups_in(folder):
             try:
-                print(bk.read_manifest(path).sentence())
+                playlog.say_out(args, bk.read_manifest(path).sentence())
             except bk.RestoreRefused as e:
-                print(f"{path}: {e.detail} ({e.why})")
+                playlog.say_out(args, _("{path}: {detail} ({what})", path=str(path), detail=e.detail,
+                                        what=bk.refusal_reason(e.why)))
         return 0
     if not args.file:
-        print("tablekeeper restore: which backup? give its file (`tablekeeper restore --list` lists the stick's)",
-              file=sys.stderr)
+        _refuse(args, _("which backup? give its file (`tablekeeper restore --list` lists the stick's)"))
         return EXIT_REFUSED
     journal = Journal(args.state_dir)
     try:
-        _say(journal)
+        _say(args, journal)
         report = bk.restore(journal, args.file, unfinished=not args.finished_only)
     except bk.RestoreRefused as e:
-        print(f"tablekeeper restore: {e}", file=sys.stderr)
+        _refuse(args, _said(e))
         return EXIT_REFUSED
     except JournalError as e:
-        print(f"tablekeeper restore: {e}", file=sys.stderr)
+        _refuse(args, _said(e))
         return 1
     finally:
-        _say(journal)
+        _say(args, journal)
         journal.close()
     if args.json:
         print(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
     else:
-        print(report.sentence())
+        playlog.say_out(args, report.sentence())
     return 0
 
 
@@ -159,17 +165,17 @@ def cmd_export_stick(args: Any) -> int:
         return 1
     journal = Journal(args.state_dir)
     try:
-        _say(journal)
+        _say(args, journal)
         out = export_to_stick(journal, folder.parent, args.state_dir, args.config, game=args.game,
-                              player=args.player, location=args.location)
+                              player=args.player, location=args.location, catalog=playlog.command_catalog(args))
     except (OSError, bk.BackupError) as e:
-        print(f"tablekeeper export: cannot write to {folder}: {getattr(e, 'strerror', None) or e} "
-              "(no file was left half-written)", file=sys.stderr)
+        _refuse(args, _("cannot write to {folder}: {error} (no file was left half-written)", folder=str(folder),
+                        error=getattr(e, "strerror", None) or _said(e)))
         return 1
     finally:
-        _say(journal)
+        _say(args, journal)
         journal.close()
-    print(out.sentence())
+    playlog.say_out(args, out.sentence())
     return 0
 
 

@@ -14,6 +14,10 @@ journal's roster (engine/roster.py). This module does the files:
   same folder, fsync, rename, fsync the folder): a USB stick pulled mid-export
   leaves the old file or none under the final name, never half of one.
 
+Every sentence a command prints is a message (engine/messages.py), said in the command's language
+(``--lang``, else the system locale: :func:`tablekeeper.ui.cli.catalog_for`); the files written
+(CSV headers, JSON names, the BoardGameGeek XML) and ``--json`` stay English: they are read by programs.
+
 Nothing here is imported on the press path or when a game resumes.
 """
 from __future__ import annotations
@@ -27,9 +31,10 @@ import os
 import sys
 import time
 import tomllib
+import unicodedata
 import xml.etree.ElementTree as ET
 import zlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -37,7 +42,9 @@ from typing import Any
 from ..engine import Journal, available
 from ..engine import records as rec
 from ..engine import roster as people
+from ..engine.messages import N_, Catalog, Msg, _, listing, translated, word
 from ..engine.records import Play, Seat
+from ..engine.text import shown
 
 CACHE_FILE = "plays-cache.json"
 CACHE_FORMAT = 1
@@ -47,8 +54,52 @@ JSON_FORMAT = "tablekeeper-plays"
 JSON_VERSION = 1
 #: The app's player colours (ui.widgets.PLAYER_COLOURS) by name, for play logs.
 COLOUR_NAMES = ("sky blue", "orange", "green", "purple", "yellow", "red", "blue", "grey")
+#: The same colours' names for people (``tablekeeper players``), translated.
+COLOUR_WORDS = (word("colour", "sky blue"), word("colour", "orange"), word("colour", "green"),
+                word("colour", "purple"), word("colour", "yellow"), word("colour", "red"), word("colour", "blue"),
+                word("colour", "grey"))
 CSV_COLUMNS = ("play", "game", "title", "bgg_id", "started", "finished", "minutes", "turns", "draw",
                "player", "stored_name", "seat", "character", "figure", "win", "new")
+
+
+# -- saying things ------------------------------------------------------------------
+def said(e: BaseException) -> str:
+    """An error's sentence: its message when it carries one (it translates), else its text (the system's)."""
+    return e.args[0] if len(e.args) == 1 and isinstance(e.args[0], Msg) else str(e)
+
+
+def tell(text: str, catalog: Catalog | None = None) -> None:
+    """A message on standard error, in ``catalog``'s language (None: English), safe for a terminal."""
+    print(shown(translated(text, catalog)), file=sys.stderr, flush=True)
+
+
+def warn(text: str, catalog: Catalog | None = None) -> None:
+    tell(_("warning: {text}", text=text), catalog)
+
+
+def width(text: str) -> int:
+    """How many terminal columns ``text`` takes: a combining accent none, a wide (East Asian) letter two."""
+    return sum(0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+               for ch in text)
+
+
+def ljust(text: str, columns: int) -> str:
+    return text + " " * max(0, columns - width(text))
+
+
+def rjust(text: str, columns: int) -> str:
+    return " " * max(0, columns - width(text)) + text
+
+
+def cut(text: str, columns: int) -> str:
+    """``text`` cut to at most ``columns`` terminal columns (a letter and its accents stay together)."""
+    out, used = "", 0
+    for ch in text:
+        w = width(ch)
+        if used + w > columns:
+            break
+        out, used = out + ch, used + w
+    return out
 
 
 # -- writing files ------------------------------------------------------------------
@@ -79,8 +130,10 @@ def _read_cache(path: Path) -> dict[int, Play]:
         return {}
 
 
-def load_plays(journal: Journal, state_dir: str | os.PathLike[str] | None = None) -> list[Play]:
-    """Every finished stored game as a play (stored names, oldest first), through the cache."""
+def load_plays(journal: Journal, state_dir: str | os.PathLike[str] | None = None, *,
+               catalog: Catalog | None = None) -> list[Play]:
+    """Every finished stored game as a play (stored names, oldest first), through the cache.
+    ``catalog``: the language of what it says on standard error (None: English)."""
     folder = Path(state_dir) if state_dir is not None else journal.dir
     path = folder / CACHE_FILE
     known = _read_cache(path)
@@ -88,16 +141,17 @@ def load_plays(journal: Journal, state_dir: str | os.PathLike[str] | None = None
 
     def say_how_many(n: int) -> None:
         if n >= SAY_REPLAYS_FROM:
-            print(f"summarizing {n} finished game(s) once (kept in {path} for next time)...", file=sys.stderr,
-                  flush=True)
+            tell(N_("summarizing {n} finished game once (kept in {path} for next time)...",
+                    "summarizing {n} finished games once (kept in {path} for next time)...", n, path=str(path)),
+                 catalog)
 
     plays = rec.stored_plays(journal, known, fresh.append, say_how_many)
     if (fresh or len(known) != len(plays)) and journal.readonly is None:
         try:
             write_atomic(path, cache_bytes(plays))
         except OSError as e:
-            print(f"warning: cannot keep the plays' summaries in {path} ({e.strerror or e}); "
-                  "they are made again next time", file=sys.stderr)
+            warn(_("cannot keep the plays' summaries in {path} ({error}); they are made again next time",
+                   path=str(path), error=e.strerror or str(e)), catalog)
     return plays
 
 
@@ -108,11 +162,11 @@ def cache_bytes(plays: Iterable[Play]) -> bytes:
     return head.encode("ascii") + b"\n" + body
 
 
-def people_plays(journal: Journal, state_dir: str | os.PathLike[str] | None = None
-                 ) -> tuple[list[Play], people.Roster]:
+def people_plays(journal: Journal, state_dir: str | os.PathLike[str] | None = None, *,
+                 catalog: Catalog | None = None) -> tuple[list[Play], people.Roster]:
     """The plays with each stored name as its person's (the roster's), and the roster."""
     roster = people.read(journal)  # not load(): names it does not know count as themselves anyway
-    return rec.with_people(load_plays(journal, state_dir), roster.person_of), roster
+    return rec.with_people(load_plays(journal, state_dir, catalog=catalog), roster.person_of), roster
 
 
 def load_roster(journal: Journal, state_dir: str | os.PathLike[str] | None = None
@@ -140,40 +194,48 @@ def load_roster(journal: Journal, state_dir: str | os.PathLike[str] | None = Non
 
 
 # -- BoardGameGeek ids ----------------------------------------------------------------
-def bgg_ids(config: str | os.PathLike[str] | None = None) -> dict[str, int | None]:
+def bgg_ids(config: str | os.PathLike[str] | None = None, *, catalog: Catalog | None = None
+            ) -> dict[str, int | None]:
     """Each game's BoardGameGeek id: its definition's ``bgg_id``, overridden by the config file's
     ``[app.bgg]`` table (``"<game id>" = 12345``). The config file is the one the pods use
     (``--config``, ``$TABLEKEEPER_CONFIG``, ``~/.config/tablekeeper/tablekeeper.toml``,
-    ``/etc/tablekeeper/tablekeeper.toml``)."""
+    ``/etc/tablekeeper/tablekeeper.toml``). ``catalog``: the language of its warnings."""
     ids: dict[str, int | None] = {g: getattr(cls, "bgg_id", None) for g, cls in available().items()}
     from ..hardware import config as hw_config
 
     try:
         path = hw_config.find(config)
     except hw_config.ConfigError as e:
-        raise SystemExit(f"tablekeeper: {e}") from None
+        raise SystemExit("tablekeeper: " + shown(translated(said(e), catalog))) from None
     if path is None:
         return ids
     try:
         table = tomllib.loads(path.read_text(encoding="utf-8")).get("app", {}).get("bgg", {})
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, AttributeError) as e:
-        print(f"warning: {path}: cannot read [app.bgg] ({e}); the games' own BoardGameGeek ids are used",
-              file=sys.stderr)
+        warn(_("{path}: cannot read [app.bgg] ({error}); the games' own BoardGameGeek ids are used",
+               path=str(path), error=str(e)), catalog)
         return ids
     if isinstance(table, dict):
         for game, value in table.items():
             if isinstance(value, int) and not isinstance(value, bool) and value > 0:
                 ids[str(game)] = value
             else:
-                print(f"warning: {path}: [app.bgg] {game} = {value!r} is not a BoardGameGeek id (a whole number)",
-                      file=sys.stderr)
+                warn(_("{path}: [app.bgg] {game} = {value} is not a BoardGameGeek id (a whole number)",
+                       path=str(path), game=str(game), value=repr(value)), catalog)
     return ids
 
 
 # -- exports -------------------------------------------------------------------------
 def _title(game: str) -> str:
+    """A game's title as the files have it (English: a contract)."""
     cls = available().get(game)
     return cls.title if cls is not None else game
+
+
+def game_name(game: str) -> Msg | str:
+    """A game's title for people: the game's own word, translated ("La Posada del Dragón Rojo")."""
+    cls = available().get(game)
+    return word("game", cls.title) if cls is not None else game
 
 
 def _iso(t: float) -> str:
@@ -299,8 +361,9 @@ def read_bgg(text: str, ids: dict[str, int | None]) -> list[dict[str, Any]]:
 
 
 # -- pictures ------------------------------------------------------------------------
-def plot(plays: list[Play], path: str | os.PathLike[str]) -> None:
-    """Win-rate bars per player and each game's length over time, in one PNG (matplotlib).
+def plot(plays: list[Play], path: str | os.PathLike[str], catalog: Catalog | None = None) -> None:
+    """Win-rate bars per player and each game's length over time, in one PNG (matplotlib), its words in
+    ``catalog``'s language (None: English).
 
     ImportError when matplotlib is not installed (it is optional on the Pi)."""
     import importlib
@@ -311,6 +374,9 @@ def plot(plays: list[Play], path: str | os.PathLike[str]) -> None:
     plt: Any = importlib.import_module("matplotlib.pyplot")
     dates: Any = importlib.import_module("matplotlib.dates")
 
+    def tr(message: Msg) -> str:
+        return translated(message, catalog)
+
     players = rec.player_stats(plays)
     overall = sorted(((n, g["*"]) for n, g in players.items()), key=lambda x: (-(x[1]["win_rate"] or 0), x[0]))
     fig, (bars, lengths) = plt.subplots(2, 1, figsize=(8, 8), constrained_layout=True)
@@ -318,16 +384,17 @@ def plot(plays: list[Play], path: str | os.PathLike[str]) -> None:
     rates = [100 * (s["win_rate"] or 0) for _n, s in overall]
     bars.barh(names[::-1], rates[::-1], color="#56b4e9")
     for y, (rate, (_n, s)) in enumerate(zip(rates[::-1], overall[::-1])):
-        bars.text(rate + 1, y, f"{rate:.0f}% of {s['plays']}", va="center", fontsize=8)
+        bars.text(rate + 1, y, tr(_("{rate} of {plays}", rate=_pct(rate / 100), plays=s["plays"])), va="center",
+                  fontsize=8)
     bars.set_xlim(0, 110)
-    bars.set_xlabel("win rate (%)")
-    bars.set_title("Who wins")
+    bars.set_xlabel(tr(_("win rate (%)")))
+    bars.set_title(tr(_("Who wins")))
     for game in sorted({p.game for p in plays}):
         rows = [p for p in plays if p.game == game]
         lengths.plot([datetime.fromtimestamp(p.started) for p in rows], [p.minutes for p in rows], marker="o",
-                     markersize=3, linewidth=1, label=_title(game))
-    lengths.set_ylabel("minutes")
-    lengths.set_title("How long a play takes")
+                     markersize=3, linewidth=1, label=translated(game_name(game), catalog))
+    lengths.set_ylabel(tr(_("minutes")))
+    lengths.set_title(tr(_("How long a play takes")))
     if plays:
         lengths.legend(fontsize=8)
     lengths.xaxis.set_major_formatter(dates.DateFormatter("%Y-%m-%d"))
@@ -347,67 +414,114 @@ def _num(x: float | None, digits: int = 1) -> str:
     return "-" if x is None else f"{x:.{digits}f}"
 
 
-def stats_text(stats: dict[str, Any], vs: dict[str, Any] | None = None) -> str:
+#: The columns of the statistics' tables: (heading, the column's least width); the numbers line up
+#: under headings of any language (a longer heading widens its column).
+PLAYER_COLUMNS = ((word("column", "plays"), 6), (word("column", "wins"), 6), (word("column", "rate"), 6),
+                  (word("column", "figure"), 8), (word("column", "min"), 7), (word("column", "turns"), 7),
+                  (word("column", "best run"), 9), (word("column", "run"), 5))
+OVERALL_COLUMNS = ((word("column", "plays"), 6), (word("column", "wins"), 6), (word("column", "rate"), 6),
+                   (word("column", "best run"), 9), (word("column", "run"), 5))
+NAME_WIDTH = 16  # a person's name: at most 15 columns shown, and a space
+
+
+def _table(head: str, indented: bool, columns: Iterable[tuple[str, int]],
+           rows: Iterable[tuple[str, Sequence[str]]]) -> list[str]:
+    """A text table: ``head`` over the names (``indented``: the heading starts two columns in, as the
+    names do; else at the margin, over the indent too), each column right-aligned to its width."""
+    columns = list(columns)
+    name_w = max(NAME_WIDTH, width(head) + 1 - (0 if indented else 2))
+    widths = [max(w, width(label) + 1) for label, w in columns]
+    lines = [("  " + ljust(head, name_w) if indented else ljust(head, name_w + 2))
+             + "".join(rjust(label, w) for (label, _w), w in zip(columns, widths))]
+    for name, values in rows:
+        lines.append("  " + ljust(cut(name, NAME_WIDTH - 1), name_w) + "".join(rjust(v, w) for v, w in zip(values, widths)))
+    return lines
+
+
+def stats_text(stats: dict[str, Any], vs: dict[str, Any] | None = None, catalog: Catalog | None = None) -> str:
+    """``tablekeeper stats`` as text, in ``catalog``'s language (None: English)."""
+    def tr(message: Any) -> str:
+        return str(translated(message, catalog))
+
     lines: list[str] = []
     if vs is not None:
         a, b = vs["a"], vs["b"]
-        lines.append(f"{a} against {b}")
+        lines.append(tr(_("{a} against {b}", a=a, b=b)))
         if not vs["games"]:
-            lines.append("  never at the same table")
+            lines.append("  " + tr(_("never at the same table")))
         for game, r in vs["games"].items():
-            label = "all games" if game == "*" else _title(game)
-            lines.append(f"  {label}: {r['plays']} together; {a} won {r['a_wins']}, {b} won {r['b_wins']}, "
-                         f"both {r['both_won']}, neither {r['neither_won']}; ahead at the end: "
-                         f"{a} {r['a_ahead']}, {b} {r['b_ahead']}")
+            lines.append("  " + tr(_("{game}: {together}; {a} won {a_wins}, {b} won {b_wins}, both {both}, "
+                                     "neither {neither}; ahead at the end: {a} {a_ahead}, {b} {b_ahead}",
+                                     game=_("all games") if game == "*" else game_name(game),
+                                     together=N_("{n} together", "{n} together", r["plays"]), a=a, b=b,
+                                     a_wins=r["a_wins"], b_wins=r["b_wins"], both=r["both_won"],
+                                     neither=r["neither_won"], a_ahead=r["a_ahead"], b_ahead=r["b_ahead"])))
         return "\n".join(lines)
     if not stats["plays"]:
-        return "no finished plays yet"
+        return tr(_("no finished plays yet"))
+    player_columns = [(tr(label), w) for label, w in PLAYER_COLUMNS]
     for game, g in stats["games"].items():
         best = g["most_wins"]
-        lines.append(f"{_title(game)}: {g['plays']} plays, {_num(g['average_minutes'])} min and "
-                     f"{_num(g['average_turns'])} turns on average; most wins: "
-                     + (f"{', '.join(best['names'])} ({best['wins']})" if best else "nobody"))
-        head = f"  {'player':<16}{'plays':>6}{'wins':>6}{'rate':>6}{'figure':>8}{'min':>7}{'turns':>7}" \
-               f"{'best run':>9}{'run':>5}"
-        lines.append(head)
-        for name, per in stats["players"].items():
-            s = per.get(game)
-            if s is None:
-                continue
-            lines.append(f"  {name[:15]:<16}{s['plays']:>6}{s['wins']:>6}{_pct(s['win_rate']):>6}"
-                         f"{_num(s['average_figure']):>8}{_num(s['average_minutes']):>7}{_num(s['average_turns']):>7}"
-                         f"{s['longest_streak']:>9}{s['current_streak']:>5}")
+        lines.append(tr(_("{game}: {plays}, {minutes} min and {turns} turns on average; most wins: {best}",
+                          game=game_name(game), plays=N_("{n} play", "{n} plays", g["plays"]),
+                          minutes=_num(g["average_minutes"]), turns=_num(g["average_turns"]),
+                          best=_("{names} ({wins})", names=", ".join(best["names"]), wins=best["wins"])
+                          if best else _("nobody"))))
+        rows = [(name, [str(s["plays"]), str(s["wins"]), _pct(s["win_rate"]), _num(s["average_figure"]),
+                        _num(s["average_minutes"]), _num(s["average_turns"]), str(s["longest_streak"]),
+                        str(s["current_streak"])])
+                for name, per in stats["players"].items() if (s := per.get(game)) is not None]
+        lines += _table(tr(word("column", "player")), True, player_columns, rows)
         if g["by_character"]:
-            lines.append("  by character: " + ", ".join(f"{c} {_pct(r['win_rate'])} of {r['plays']}"
-                                                       for c, r in g["by_character"].items()))
-        lines.append("  by seat: " + ", ".join(f"{k}: {_pct(r['win_rate'])} of {r['plays']}"
-                                              for k, r in g["by_seat"].items()))
+            lines.append("  " + tr(_("by character: {shares}", shares=listing(
+                _("{character} {rate} of {plays}", character=c, rate=_pct(r["win_rate"]), plays=r["plays"])
+                for c, r in g["by_character"].items()))))
+        lines.append("  " + tr(_("by seat: {shares}", shares=listing(
+            _("{seat}: {rate} of {plays}", seat=k, rate=_pct(r["win_rate"]), plays=r["plays"])
+            for k, r in g["by_seat"].items()))))
         lines.append("")
-    lines.append(f"{'all games':<18}{'plays':>6}{'wins':>6}{'rate':>6}{'best run':>9}{'run':>5}")
-    for name, per in stats["players"].items():
-        s = per["*"]
-        lines.append(f"  {name[:15]:<16}{s['plays']:>6}{s['wins']:>6}{_pct(s['win_rate']):>6}"
-                     f"{s['longest_streak']:>9}{s['current_streak']:>5}")
+    rows = [(name, [str(s["plays"]), str(s["wins"]), _pct(s["win_rate"]), str(s["longest_streak"]),
+                    str(s["current_streak"])])
+            for name, per in stats["players"].items() for s in (per["*"],)]
+    lines += _table(tr(_("all games")), False, [(tr(label), w) for label, w in OVERALL_COLUMNS], rows)
     return "\n".join(lines)
+
+
+def command_catalog(args: Any) -> Catalog | None:
+    """The catalog of the command's language (``--lang``, else the system locale); None: English."""
+    from .cli import catalog_for
+
+    return catalog_for(args)
+
+
+def refuse(args: Any, text: str) -> None:
+    """``tablekeeper <command>: <the sentence>`` on standard error, in the command's language."""
+    print(f"tablekeeper {args.command}: " + shown(translated(text, command_catalog(args))), file=sys.stderr)
+
+
+def say_out(args: Any, text: str) -> None:
+    """A result on standard output, in the command's language."""
+    print(shown(translated(text, command_catalog(args))))
 
 
 def _open(args: Any) -> Journal:
     return Journal(args.state_dir)
 
 
-def _say(journal: Journal) -> None:
+def say_warnings(args: Any, journal: Journal) -> None:
+    """The journal's warnings not said yet, on standard error, in the command's language."""
     for w in journal.take_warnings():
-        print(f"warning: {w}", file=sys.stderr)
+        warn(w, command_catalog(args))
 
 
 def _with_journal(fn: Callable[[Any, Journal], int]) -> Callable[[Any], int]:
     def run(args: Any) -> int:
         journal = _open(args)
         try:
-            _say(journal)
+            say_warnings(args, journal)
             return fn(args, journal)
         finally:
-            _say(journal)
+            say_warnings(args, journal)
             journal.close()
     return run
 
@@ -430,14 +544,16 @@ class UnknownName(LookupError):
 
 
 def statistics(journal: Journal, state_dir: str | os.PathLike[str] | None = None, *, game: str | None = None,
-               player: str | None = None, vs: tuple[str, str] | None = None) -> tuple[dict[str, Any], list[Play]]:
+               player: str | None = None, vs: tuple[str, str] | None = None,
+               catalog: Catalog | None = None) -> tuple[dict[str, Any], list[Play]]:
     """What ``tablekeeper stats --json`` prints: :func:`engine.records.statistics` over the people's
     plays (names as the roster says), and ``"vs"``: the head-to-head of two players if asked; with
     the plays it counted (the pictures draw them).
     A name may be a person's or any name their games are stored under; UnknownName for one that
-    nobody has (a stats screen can call this as the command does)."""
+    nobody has (a stats screen can call this as the command does). ``catalog``: the language of
+    what it says on standard error while it reads."""
     with _collector_paused():
-        plays, roster = people_plays(journal, state_dir)
+        plays, roster = people_plays(journal, state_dir, catalog=catalog)
         names = {s.name for p in plays for s in p.seats}
         for name in ([player] if player is not None else []) + list(vs or ()):
             if roster.find(name) is None and name not in names:
@@ -454,25 +570,26 @@ def statistics(journal: Journal, state_dir: str | os.PathLike[str] | None = None
 
 @_with_journal
 def cmd_stats(args: Any, journal: Journal) -> int:
+    catalog = command_catalog(args)
     if args.game is not None and args.game not in available():
-        print(f"tablekeeper stats: unknown game {args.game!r} (games: {', '.join(available())})", file=sys.stderr)
+        refuse(args, _("unknown game {game} (games: {games})", game=repr(args.game), games=", ".join(available())))
         return 2
     try:
         stats, chosen = statistics(journal, args.state_dir, game=args.game, player=args.player,
-                                   vs=(args.vs[0], args.vs[1]) if args.vs else None)
+                                   vs=(args.vs[0], args.vs[1]) if args.vs else None, catalog=catalog)
     except UnknownName as e:
-        print(f"tablekeeper stats: nobody called {e.args[0]!r} has finished a play", file=sys.stderr)
+        refuse(args, _("nobody called {name} has finished a play", name=repr(e.args[0])))
         return 2
     if args.json:
         print(json.dumps(stats, ensure_ascii=False, indent=2))
     else:
-        print(stats_text(stats, stats.get("vs")))
+        print("\n".join(shown(line) for line in stats_text(stats, stats.get("vs"), catalog).split("\n")))
     if args.plot:
         try:
-            plot(chosen, args.plot)
+            plot(chosen, args.plot, catalog)
         except ImportError:
-            print("tablekeeper stats: --plot needs matplotlib, which is not installed here "
-                  "(pip install matplotlib); nothing was drawn", file=sys.stderr)
+            refuse(args, _("--plot needs matplotlib, which is not installed here (pip install matplotlib); "
+                           "nothing was drawn"))
             return 1
     return 0
 
@@ -488,7 +605,8 @@ def _export(args: Any) -> int:
 
 @_with_journal
 def cmd_export(args: Any, journal: Journal) -> int:
-    stored_plays = load_plays(journal, args.state_dir)
+    catalog = command_catalog(args)
+    stored_plays = load_plays(journal, args.state_dir, catalog=catalog)
     roster, _stored = load_roster(journal, args.state_dir)
     plays = rec.with_people(stored_plays, roster.person_of)
     new = first_plays(plays)
@@ -498,7 +616,7 @@ def cmd_export(args: Any, journal: Journal) -> int:
     if args.player is not None:
         who = roster.person_of(args.player)
         plays = [p for p in plays if any(s.name == who for s in p.seats)]
-    ids = bgg_ids(args.config)
+    ids = bgg_ids(args.config, catalog=catalog)
     if args.csv:
         path, body = args.csv, csv_text(plays, stored, ids, new)
     elif args.json:
@@ -507,16 +625,29 @@ def cmd_export(args: Any, journal: Journal) -> int:
         path, body = args.bgg, bgg_xml(plays, ids, new, roster, args.location)
         missing = sorted({p.game for p in plays if not ids.get(p.game)})
         if missing:
-            print(f"warning: no BoardGameGeek id for {', '.join(missing)}; give it in the config file's [app.bgg] "
-                  "table", file=sys.stderr)
+            warn(N_("no BoardGameGeek id for {games}; give it in the config file's [app.bgg] table",
+                    "no BoardGameGeek ids for {games}; give them in the config file's [app.bgg] table",
+                    len(missing), games=", ".join(missing)), catalog)
     try:
         write_atomic(path, body.encode("utf-8"))
     except OSError as e:
-        print(f"tablekeeper export: cannot write {path}: {e.strerror or e} (no file was left half-written)",
-              file=sys.stderr)
+        refuse(args, _("cannot write {path}: {error} (no file was left half-written)", path=str(path),
+                       error=e.strerror or str(e)))
         return 1
-    print(f"{len(plays)} play(s) written to {path}")
+    say_out(args, N_("{n} play written to {path}", "{n} plays written to {path}", len(plays), path=str(path)))
     return 0
+
+
+def person_line(p: people.Person) -> Msg:
+    """What ``tablekeeper players`` says of a person after their name: colour, usual seat, other names."""
+    parts = [_("colour {colour} ({name}), seat {seat}", colour=p.colour, name=COLOUR_WORDS[p.colour],
+               seat=p.seat or "-")]
+    others = [a for a in p.aliases if a != p.name]
+    if others:
+        parts.append(_("also stored as {names}", names=", ".join(others)))
+    if p.bgg_user:
+        parts.append(_("BoardGameGeek: {user}", user=p.bgg_user))
+    return listing(parts)
 
 
 @_with_journal
@@ -536,20 +667,19 @@ def cmd_players(args: Any, journal: Journal) -> int:
             if journal.readonly is None and roster.read_only is None:
                 people.save(journal, roster)
             elif what != "list":
-                why = roster.read_only or f"{journal.dir} cannot be written ({journal.readonly})"
-                print(f"tablekeeper players: {why}; nothing was changed", file=sys.stderr)
+                why = roster.read_only or _("{dir} cannot be written ({reason})", dir=str(journal.dir),
+                                            reason=journal.readonly)
+                refuse(args, _("{why}; nothing was changed", why=why))
                 return 1
     except people.RosterError as e:
-        print(f"tablekeeper players: {e}", file=sys.stderr)
+        refuse(args, said(e))
         return 2
     if getattr(args, "json", False):
         print(json.dumps({"people": [p.to_dict() for p in roster.people]}, ensure_ascii=False, indent=2))
     elif what == "list":
+        catalog = command_catalog(args)
         for p in roster.people:
-            others = [a for a in p.aliases if a != p.name]
-            print(f"{p.name:<20} colour {p.colour} ({COLOUR_NAMES[p.colour]}), seat {p.seat or '-'}"
-                  + (f", also stored as {', '.join(others)}" if others else "")
-                  + (f", BoardGameGeek: {p.bgg_user}" if p.bgg_user else ""))
+            print(shown(ljust(p.name, 20) + " " + translated(person_line(p), catalog)))
     return 0
 
 

@@ -32,6 +32,9 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..engine.messages import Catalog, Msg, _, translated
+from ..engine.text import shown
+
 ENV_STICK = "TABLEKEEPER_STICK"
 FOLDER = "tablekeeper"
 #: File systems a stick carries; autofs is an automount point (mounted on first use).
@@ -45,7 +48,7 @@ class StickSettings:
     mounts: Path = Path("/proc/mounts")
     sys_block: Path = Path("/sys/block")
     media: tuple[Path, ...] = (Path("/media"), Path("/run/media"))
-    problems: tuple[str, ...] = field(default=(), compare=False)  # what was wrong in the config file
+    problems: tuple[str, ...] = field(default=(), compare=False)  # what was wrong in the config file (messages)
 
 
 @dataclass(frozen=True)
@@ -70,16 +73,16 @@ def settings(config: str | os.PathLike[str] | None = None) -> StickSettings:
     try:
         path = hw_config.find(config)
     except hw_config.ConfigError as e:
-        path, problems = None, [str(e)]
+        path, problems = None, [e.args[0] if len(e.args) == 1 and isinstance(e.args[0], Msg) else str(e)]
     if path is not None:
         try:
             found = tomllib.loads(path.read_text(encoding="utf-8")).get("app", {}).get("stick", {})
             if isinstance(found, dict):
                 table = found
             else:
-                problems.append(f"{path}: [app.stick] is not a table")
+                problems.append(_("{path}: [app.stick] is not a table", path=str(path)))
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, AttributeError) as e:
-            problems.append(f"{path}: cannot read [app.stick] ({e})")
+            problems.append(_("{path}: cannot read [app.stick] ({error})", path=str(path), error=str(e)))
 
     def a_path(key: str, default: Path | None) -> Path | None:
         value = table.get(key)
@@ -87,7 +90,7 @@ def settings(config: str | os.PathLike[str] | None = None) -> StickSettings:
             return default
         if isinstance(value, str) and value:
             return Path(os.path.expanduser(value))
-        problems.append(f"[app.stick] {key} = {value!r} is not a folder's path")
+        problems.append(_("[app.stick] {key} = {value} is not a folder's path", key=key, value=repr(value)))
         return default
 
     folder = a_path("folder", None)
@@ -99,7 +102,7 @@ def settings(config: str | os.PathLike[str] | None = None) -> StickSettings:
     if isinstance(media, list) and all(isinstance(m, str) and m for m in media):
         roots = tuple(Path(m) for m in media)
     elif media is not None:
-        problems.append(f"[app.stick] media = {media!r} is not a list of folders")
+        problems.append(_("[app.stick] media = {value} is not a list of folders", value=repr(media)))
     return StickSettings(folder, a_path("mounts", StickSettings.mounts) or StickSettings.mounts,
                          a_path("sys_block", StickSettings.sys_block) or StickSettings.sys_block,
                          roots, tuple(problems))
@@ -175,6 +178,7 @@ def stick_folder(stick: Path) -> Path:
     return stick / FOLDER
 
 
-def say_problems(s: StickSettings) -> None:
+def say_problems(s: StickSettings, catalog: Catalog | None = None) -> None:
+    """The config file's problems as warnings on standard error, in ``catalog``'s language (None: English)."""
     for p in s.problems:
-        print(f"warning: {p}", file=sys.stderr)
+        print(shown(translated(_("warning: {text}", text=p), catalog)), file=sys.stderr)

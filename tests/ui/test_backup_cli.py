@@ -82,7 +82,7 @@ def test_backup_goes_to_the_stick_and_restores_into_an_empty_journal(state, tmp_
     fresh = tmp_path / "fresh"
     assert tk(fresh, "restore", str(path)) == 0
     said = capsys.readouterr().out
-    assert f"{out['manifest']['games']} game(s) brought in" in said
+    assert f"{out['manifest']['games']} games brought in" in said
     assert people_stats(fresh) == people_stats(state)
     assert "Benito" in people_stats(fresh)["players"]
     before = (fresh / FILENAME).read_bytes()
@@ -93,9 +93,9 @@ def test_backup_goes_to_the_stick_and_restores_into_an_empty_journal(state, tmp_
 
 def test_backup_to_a_folder_and_list_it(state, tmp_path, capsys):
     assert tk(state, "backup", "--to", str(tmp_path / "out")) == 0
-    assert "backed up 16 finished play(s)" in capsys.readouterr().out
+    assert "backed up 16 finished plays" in capsys.readouterr().out
     assert tk(state, "restore", "--list", str(tmp_path / "out")) == 0
-    assert "16 finished play(s)" in capsys.readouterr().out
+    assert "16 finished plays" in capsys.readouterr().out
 
 
 def test_restore_refuses_a_file_from_elsewhere_and_changes_nothing(state, tmp_path, capsys):
@@ -126,7 +126,7 @@ def test_export_stick_writes_the_plays_and_a_backup(state, tmp_path, capsys):
     assert "no USB stick found" in capsys.readouterr().err
     stick = plug_stick(tmp_path)
     assert tk(state, "export", "--stick") == 0
-    assert "16 play(s) written to" in capsys.readouterr().out
+    assert "16 plays written to" in capsys.readouterr().out
     folder = stick / "tablekeeper"
     names = sorted(os.listdir(folder))
     assert names[:3] == ["plays-bgg.xml", "plays.csv", "plays.json"] and len(names) == 4

@@ -64,7 +64,7 @@ def tk(state, *args) -> int:
 def test_json_export_reads_back_as_the_same_plays_under_the_peoples_names(state, tmp_path, capsys):
     out = tmp_path / "plays.json"
     assert tk(state, "export", "--json", str(out)) == 0
-    assert "30 play(s) written" in capsys.readouterr().out
+    assert "30 plays written" in capsys.readouterr().out
     plays = playlog.read_json(out.read_text(encoding="utf-8"))
     assert plays == expected(state)
     names = {s.name for p in plays for s in p.seats}
@@ -187,7 +187,7 @@ def test_the_cache_spares_the_replays_and_a_damaged_cache_is_made_again(state, m
     with Journal(state) as j:
         first = playlog.load_plays(j, state)
     assert (state / playlog.CACHE_FILE).exists()
-    assert "summarizing 30 finished game(s) once" in capsys.readouterr().err
+    assert "summarizing 30 finished games once" in capsys.readouterr().err
 
     def no_replay(*a, **kw):
         raise AssertionError("replayed a game the cache knows")

@@ -25,28 +25,32 @@ STICK_POLL_S = 2.0
 def stick_job(keeper, what: str, stick, unfinished: bool) -> tuple[str, str]:
     """On the journal worker: export the plays, back up everything, or restore the stick's newest
     backup (its unfinished games only when no game is being played: ``unfinished``). A message kind
-    and the sentence to show; a refusal or a failed write says why and changes nothing."""
+    and the sentence to show, in the app's language; a refusal or a failed write says why and changes
+    nothing."""
     from ...engine import backup
+    from ...engine.errors import TablekeeperError
     from .. import backups
     from ..stick import stick_folder
 
     journal = keeper.journal
     try:
         if what == "export":
-            return "info", backups.export_to_stick(journal, stick, keeper.state_dir).sentence()
+            return "info", i18n.engine_text(backups.export_to_stick(journal, stick, keeper.state_dir).sentence())
         if what == "backup":
-            return "info", backup.back_up(journal, stick_folder(stick)).sentence()
+            return "info", i18n.engine_text(backup.back_up(journal, stick_folder(stick)).made_sentence())
         found = backup.backups_in(stick_folder(stick))
         if not found:
             return "warning", _("No backup on the stick")
         report = backup.restore(journal, found[0], unfinished=unfinished)
         if keeper.session is not None:
             keeper.session.refresh()  # the game being played may have been brought up to date
-        return "info", report.sentence()
+        return "info", i18n.engine_text(report.sentence())
     except backup.RestoreRefused as e:
-        return "refused", str(e)
-    except (OSError, backup.BackupError) as e:
-        return "error", str(e)
+        return "refused", i18n.engine_text(e)
+    except OSError as e:  # ours (BackupError, the journal's) say their own sentence; the system's, its words
+        if isinstance(e, TablekeeperError):
+            return "error", i18n.engine_text(e)
+        return "error", _("Cannot write to the stick: {error}").format(error=e.strerror or e)
 
 
 class SettingsScreen(BaseScreen):
