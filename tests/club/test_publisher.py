@@ -1,0 +1,268 @@
+"""The table's publisher on a real Mosquitto: everything comes from the journal, at least once, in the
+contract's payloads; the league's acks are kept beside the journal and a restarted table resumes from
+them; a dead broker or garbage on the ack topic costs nothing and loses nothing."""
+from __future__ import annotations
+
+import json
+import random
+import time
+
+import pytest
+
+from tablekeeper.engine import Journal, Session
+from tablekeeper.engine.backup import table_id
+from tablekeeper.hardware.errors import ConfigError
+from tablekeeper.ui.club import config, contract
+from tablekeeper.ui.club.league import League
+from tablekeeper.ui.club.publisher import ACK_FILE, Publisher
+from tablekeeper.ui.controller import Keeper
+
+from .conftest import USERS
+from .fake_table import wait_for
+from .proxy import Relay
+from .recorder import Recorder
+
+#: First to 5 wins: a game of a dozen actions.
+RACE = {"counters": [{"name": "score", "start": 0, "min": 0, "target": 5}]}
+
+
+def club(host: str, port: int, name: str = "mesa-1") -> config.ClubSettings:
+    settings = config.club_settings({"club": {"table": name, "host": host, "port": port, "password": USERS[name]}})
+    assert settings is not None
+    return settings
+
+
+def league(broker, folder) -> League:
+    settings = config.league_settings({"league": {"host": broker.host, "port": broker.port,
+                                                  "password": USERS["league"]}}, state_dir=folder)
+    return League(settings.db, settings.broker, reconnect_max=1)
+
+
+def publisher(settings: config.ClubSettings, folder, journal_id: str) -> Publisher:
+    return Publisher(settings, folder, journal_id=journal_id, reconnect=(1, 1), poll=0.2, resend_after=5)
+
+
+def play(session: Session, rng: random.Random, steps: int | None = None) -> None:
+    """Adjust scores at random until the game ends (or for ``steps`` actions)."""
+    players = session.record.setup["players"]
+    n = 0
+    while not session.state["over"] and (steps is None or n < steps):
+        session.apply({"action": "adjust", "player": rng.choice(players), "counter": "score", "delta": 1})
+        n += 1
+
+
+@pytest.fixture
+def table(tmp_path):
+    journal = Journal(tmp_path / "mesa-1", durable=False)
+    yield journal, table_id(journal)
+    journal.close()
+
+
+# -- the config ---------------------------------------------------------------------------------
+def test_no_club_table_means_club_mode_is_off():
+    assert config.club_settings({"pods": {"backend": "mock"}}) is None
+
+
+@pytest.mark.parametrize(("club_table", "key", "says"), [
+    ({}, "[club]", "missing key 'table'"),
+    ({"table": "mesa 1"}, "club.table", "1 to 32 letters"),
+    ({"table": "mesa-1", "port": "1883"}, "club.port", "whole number"),
+    ({"table": "mesa-1", "port": 70000}, "club.port", "out of range"),
+    ({"table": "mesa-1", "host": ""}, "club.host", "text in quotes"),
+    ({"table": "mesa-1", "tls": "yes"}, "club.tls", "true, false or a table"),
+    ({"table": "mesa-1", "tls": {"ca_file": "no-such.pem"}}, "club.tls.ca_file", "no such file"),
+    ({"table": "mesa-1", "tls": {"cafile": "x"}}, "club.tls.cafile", "unknown key"),
+    ({"table": "mesa-1", "password": "a", "password_file": "b"}, "club.password", "not both"),
+    ({"table": "mesa-1", "password_file": "missing.txt"}, "club.password_file", "no such file"),
+    ({"table": "mesa-1", "prefix": "club/#"}, "club.prefix", "no '+', '#'"),
+    ({"table": "mesa-1", "colour": "red"}, "club.colour", "unknown key"),
+])
+def test_a_malformed_club_table_is_one_sentence_naming_the_key(tmp_path, club_table, key, says):
+    with pytest.raises(ConfigError) as e:
+        config.club_settings({"club": club_table}, source="tablekeeper.toml", base=tmp_path)
+    assert str(e.value).startswith(f"tablekeeper.toml: {key}"), str(e.value)
+    assert says in str(e.value)
+
+
+def test_a_config_file_gives_both_sides_their_settings(tmp_path, monkeypatch):
+    (tmp_path / "club.password").write_text("s3cret\n")
+    (tmp_path / "ca.pem").write_text("a CA\n")
+    path = tmp_path / "tablekeeper.toml"
+    path.write_text('[club]\ntable = "mesa-2"\nhost = "10.0.0.5"\npassword_file = "club.password"\n'
+                    'tls = { ca_file = "ca.pem" }\n\n[league]\npassword = "pw"\nhttp_port = 8088\n')
+    monkeypatch.delenv("TABLEKEEPER_CONFIG", raising=False)
+    table = config.club_settings(path)
+    assert table is not None and table.table == "mesa-2"
+    b = table.broker
+    assert (b.host, b.port, b.username, b.password, b.tls, b.ca_file) == (
+        "10.0.0.5", config.TLS_PORT, "mesa-2", "s3cret", True, tmp_path / "ca.pem")
+    assert b.client_id == "tablekeeper-table-mesa-2"  # fixed: the broker keeps its session
+    assert "s3cret" not in repr(table)
+    lg = config.league_settings(path, state_dir=tmp_path / "state")
+    assert (lg.broker.username, lg.broker.password, lg.http_host, lg.http_port, lg.db) == (
+        "league", "pw", "127.0.0.1", 8088, tmp_path / "state" / "league.db")
+    with pytest.raises(ConfigError, match=r"league\.http_port: 70000 is out of range"):
+        config.league_settings({"league": {"http_port": 70000}})
+
+
+# -- publishing ---------------------------------------------------------------------------------
+def test_every_action_and_the_finished_play_reach_the_league_in_the_contracts_payloads(broker, tmp_path, table):
+    journal, jid = table
+    seen = Recorder(broker.host, broker.port)
+    lg = league(broker, tmp_path).start()
+    session = Session.new(journal, "counters", ["Ana", "Ben", "Cai"], RACE)
+    play(session, random.Random(1))
+    total = journal.next_seq(session.game_id)
+    with publisher(club(broker.host, broker.port), tmp_path / "mesa-1", jid) as pub:
+        wait_for(lambda: session.game_id in pub.settled() or pub.acks().get(session.game_id) == (total, True),
+                 what="the league's ack of every action and the play")
+        wait_for(lambda: len(seen.of(contract.PLAYS)) == 1, what="the play on the broker")
+    actions = seen.of(contract.ACTIONS, "mesa-1")
+    assert [a["seq"] for a in actions] == list(range(1, total + 1))  # in order, counted from 1
+    assert [a["entry"] for a in actions] == [e for _s, e in journal.entries(session.game_id)]
+    assert {(a["journal"], a["game_no"], a["game"]) for a in actions} == {(jid, session.game_id, "counters")}
+    assert actions[0]["setup"]["players"] == ["Ana", "Ben", "Cai"]
+    (body,) = seen.of(contract.PLAYS, "mesa-1")
+    state = session.state
+    assert body["winners"] == state["winners"] and body["draw"] is False
+    assert [(p["name"], p["figure"], p["win"]) for p in body["players"]] == [
+        (p["name"], float(p["counters"]["score"]), p["name"] in state["winners"]) for p in state["players"]]
+    record = journal.game(session.game_id)
+    assert record is not None and (body["started"], body["finished"]) == (record.started, record.finished)
+    assert body["result"] == record.result
+    assert [(p["game_no"], p["winners"]) for p in lg.plays()] == [(session.game_id, state["winners"])]
+    assert seen.of(contract.STATUS)[-1]["online"] is False  # said on a clean stop (retained)
+    lg.stop()
+    seen.close()
+
+
+def test_a_restarted_table_publishes_only_what_its_ack_file_does_not_cover(broker, tmp_path, table):
+    journal, jid = table
+    folder = tmp_path / "mesa-1"
+    lg = league(broker, tmp_path).start()
+    rng = random.Random(2)
+    first = Session.new(journal, "counters", ["Ana", "Ben"], RACE)
+    play(first, rng)
+    second = Session.new(journal, "counters", ["Ana", "Ben"], RACE)
+    play(second, rng, steps=3)
+    with publisher(club(broker.host, broker.port), folder, jid) as pub:
+        wait_for(lambda: pub.acks().get(second.game_id) == (3, False), what="the first three actions acked")
+        wait_for(lambda: first.game_id in pub.settled(), what="the finished game settled")
+    saved = json.loads((folder / ACK_FILE).read_text())
+    assert saved["journal"] == jid and saved["settled"] == [[first.game_id, first.game_id]]
+    assert saved["games"][str(second.game_id)][0] == 3
+    play(second, rng)  # the table plays on while its publisher is down (a reboot)
+    total = journal.next_seq(second.game_id)
+    seen = Recorder(broker.host, broker.port)
+    with publisher(club(broker.host, broker.port), folder, jid) as pub:
+        wait_for(lambda: pub.acks().get(second.game_id) == (total, True), what="the rest of the game acked")
+        wait_for(lambda: seen.of(contract.PLAYS), what="the second play on the broker")
+    sent = [(a["game_no"], a["seq"]) for a in seen.of(contract.ACTIONS)]
+    assert sent == [(second.game_id, s) for s in range(4, total + 1)]  # nothing acked went again
+    assert [p["game_no"] for p in seen.of(contract.PLAYS)] == [second.game_id]
+    assert sorted(p["game_no"] for p in lg.plays()) == [first.game_id, second.game_id]
+    lg.stop()
+    seen.close()
+
+
+@pytest.mark.slow  # waits for real reconnection timers (a second each)
+def test_a_dead_broker_costs_a_press_nothing_and_loses_nothing(broker, tmp_path):
+    broker.kill()  # down before the table starts, and for the whole game
+    keeper = Keeper(tmp_path / "mesa-1", durable=False).start(resume=False)
+    pub = Publisher(club(broker.host, broker.port), tmp_path / "mesa-1", reconnect=(1, 1), poll=0.2)
+    pub.attach(keeper).start()
+    keeper.new_game("counters", ["Ana", "Ben"], {"counters": [{"name": "score", "start": 0, "target": 20}]})
+    keeper.wait_idle()
+    slowest = 0.0
+    for _i in range(20):  # the 20th ends the game
+        t0 = time.perf_counter()
+        keeper.submit({"action": "adjust", "player": "Ana", "counter": "score", "delta": 1})
+        assert keeper.wait_idle(5)
+        slowest = max(slowest, time.perf_counter() - t0)
+    assert slowest < 0.25, f"a press took {slowest * 1000:.0f} ms with the broker down"
+    assert not pub.online and pub.problem and "cannot reach" in pub.problem
+    assert "offline" in pub.status_text()
+    assert keeper.snapshot.table.over
+    total = keeper.journal.next_seq(keeper.session.game_id)
+    broker.start()
+    lg = league(broker, tmp_path).start()
+    wait_for(lambda: pub.online, what="the publisher reconnecting")
+    wait_for(lambda: len(lg.plays()) == 1, what="the play reaching the league")
+    wait_for(lambda: pub.acks().get(1) == (total, True), what="every action and the play acked")
+    pub.stop()
+    keeper.stop()
+    lg.stop()
+
+
+def test_garbage_on_the_ack_topic_is_dropped_and_loses_nothing(broker, tmp_path, table):
+    journal, jid = table
+    session = Session.new(journal, "counters", ["Ana", "Ben"], RACE)
+    play(session, random.Random(3), steps=3)
+    seen = Recorder(broker.host, broker.port)
+    lg = league(broker, tmp_path).start()
+    with publisher(club(broker.host, broker.port), tmp_path / "mesa-1", jid) as pub:
+        wait_for(lambda: pub.acks().get(session.game_id) == (3, False), what="the first actions acked")
+        ack = {"table": "mesa-1", "journal": jid, "game_no": session.game_id}
+        garbage = [b"not json", b"\xff\xfe", contract.encode({**ack, "seq": 3}).replace(b'"v":1', b'"v":9'),
+                   contract.encode({**ack, "seq": "3", "play": False}),
+                   contract.encode({**ack, "table": "mesa-2", "seq": 3, "play": False}),
+                   contract.encode({**ack, "seq": -1, "play": False}),
+                   contract.encode({**ack, "seq": 10**6, "play": True}),  # more than the journal holds
+                   contract.encode({**ack, "journal": "another", "seq": 3, "play": True})]
+        for payload in garbage:
+            seen.ack("mesa-1", payload)
+        wait_for(lambda: pub.counts.bad_acks == len(garbage), what="every bad ack counted")
+        acks = pub.counts.acks
+        seen.ack("mesa-1", contract.encode({**ack, "seq": 3, "play": True}))  # the play of an unfinished game
+        wait_for(lambda: pub.counts.acks > acks, what="the last ack taken in")
+        assert pub.acks().get(session.game_id) == (3, False)  # nothing believed beyond what the journal holds
+        assert pub.online
+        play(session, random.Random(3))
+        pub.wake()
+        total = journal.next_seq(session.game_id)
+        wait_for(lambda: pub.acks().get(session.game_id) == (total, True), what="the real league's acks")
+    assert [p["game_no"] for p in lg.plays()] == [session.game_id]
+    assert [a["seq"] for a in seen.of(contract.ACTIONS)] == list(range(1, total + 1))
+    lg.stop()
+    seen.close()
+
+
+def test_live_is_retained_with_the_players_counters_and_whose_turn(broker, tmp_path):
+    keeper = Keeper(tmp_path / "mesa-1", durable=False).start(resume=False)
+    with Publisher(club(broker.host, broker.port), tmp_path / "mesa-1", poll=0.2, live_every=0.05) as pub:
+        pub.attach(keeper)
+        keeper.new_game("counters", ["Ana", "Ben"], RACE)
+        keeper.submit({"action": "adjust", "player": "Ben", "counter": "score", "delta": 2})
+        keeper.submit({"action": "next"})
+        keeper.wait_idle()
+        wait_for(lambda: pub.counts.lives and pub._live_key == ("owner", keeper.snapshot.serial),
+                 what="the newest snapshot published")
+        late = Recorder(broker.host, broker.port)  # a page opened now gets the retained messages
+        wait_for(lambda: late.of(contract.LIVE) and late.of(contract.STATUS), what="the retained live and status")
+        live = late.of(contract.LIVE)[-1]
+        assert late.of(contract.STATUS)[-1]["online"] is True
+    assert (live["game"], live["game_no"], live["main_counter"], live["turn"]) == ("counters", 1, "score", "Ben")
+    assert [(p["name"], p["counters"]["score"]) for p in live["players"]] == [("Ana", 0), ("Ben", 2)]
+    assert live["journal"] == pub.journal_id and live["over"] is False
+    keeper.stop()
+    late.close()
+
+
+@pytest.mark.slow  # waits for a real reconnection timer
+def test_a_cut_connection_says_offline_by_its_last_will_and_comes_back(broker, tmp_path, table):
+    journal, jid = table
+    relay = Relay(broker.host, broker.port)
+    seen = Recorder(broker.host, broker.port)
+    with publisher(club(relay.host, relay.port), tmp_path / "mesa-1", jid) as pub:
+        wait_for(lambda: pub.online, what="connected through the relay")
+        relay.block()  # the Wi-Fi goes: no goodbye
+        wait_for(lambda: [s["online"] for s in seen.of(contract.STATUS)][-1:] == [False],
+                 what="the broker publishing the last will")
+        session = Session.new(journal, "counters", ["Ana", "Ben"], RACE)
+        play(session, random.Random(4), steps=2)
+        relay.unblock()
+        wait_for(lambda: [s["online"] for s in seen.of(contract.STATUS)][-1:] == [True], what="online again")
+        pub.wake()
+        wait_for(lambda: {a["seq"] for a in seen.of(contract.ACTIONS)} == {1, 2}, what="the actions after it")
+    relay.close()
+    seen.close()
