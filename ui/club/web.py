@@ -1,0 +1,406 @@
+"""The league's read-only page: standings, the tables live, each play's history; live by server-sent events.
+
+Server-rendered HTML (Python's ``http.server``, one thread per connection), readable on a phone.
+Read-only: the only input is the path, and only these paths exist::
+
+    /                 the tables live, the standings (overall and per game), the plays
+    /plays/N          one game's history (N: the league's number of the game), finished or not
+    /events/          server-sent events for / : each event's data is {"version", "main"} (the new HTML)
+    /events/plays/N   the same for /plays/N
+    /page.css, /page.js
+
+Anything else is 404 (a query string too), any method but GET and HEAD is 405. Every text a table
+sent is HTML-escaped; the Content-Security-Policy allows nothing but this server's own script and
+style. It listens on 127.0.0.1 unless told otherwise (``[league] http_host``).
+
+Each page's HTML is rendered once per version of the league (shared by every reader), and an
+event stream sends at most one event per :data:`MIN_GAP` seconds (the newest state), a comment
+every :data:`KEEPALIVE` seconds, and serves at most :data:`MAX_STREAMS` readers at once.
+"""
+from __future__ import annotations
+
+import html
+import json
+import logging
+import re
+import threading
+import time
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from ...engine import registry
+from .league import League
+
+log = logging.getLogger("tablekeeper.club.web")
+
+MIN_GAP = 0.1
+KEEPALIVE = 15.0
+MAX_STREAMS = 64
+#: Plays listed on the front page (newest first); every play has its own page.
+RECENT_PLAYS = 50
+
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; "
+       "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+
+CSS = """\
+:root { color-scheme: light dark; --line: #8884; --dim: #888; --accent: #2a7; }
+* { box-sizing: border-box; }
+body { font: 16px/1.4 system-ui, sans-serif; margin: 0 auto; max-width: 60rem; padding: 0.5rem 0.75rem 2rem; }
+header { display: flex; flex-wrap: wrap; align-items: baseline; gap: 0 1rem; }
+h1 { font-size: 1.4rem; margin: 0.4rem 0; }
+h2 { font-size: 1.15rem; margin: 1.2rem 0 0.4rem; border-bottom: 1px solid var(--line); }
+h3 { font-size: 1rem; margin: 0.8rem 0 0.3rem; }
+.dim, .status { color: var(--dim); font-size: 0.9rem; }
+.on { color: var(--accent); }
+.cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(16rem, 1fr)); gap: 0.6rem; }
+.card { border: 1px solid var(--line); border-radius: 0.5rem; padding: 0.5rem 0.7rem; }
+.card h3 { margin: 0 0 0.2rem; }
+.card ul { list-style: none; padding: 0; margin: 0.3rem 0 0; }
+.card li { display: flex; justify-content: space-between; gap: 0.5rem; }
+.turn { font-weight: 600; }
+.turn::before { content: "\\25B6\\FE0E  "; color: var(--accent); }
+.out { text-decoration: line-through; color: var(--dim); }
+table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; }
+th, td { padding: 0.25rem 0.4rem; border-bottom: 1px solid var(--line); text-align: right; }
+th:nth-child(2), td:nth-child(2) { text-align: left; }
+.scroll { overflow-x: auto; }
+ol.plays { padding-left: 1.5rem; }
+a { color: inherit; }
+"""
+
+JS = """\
+"use strict";
+(function () {
+  var path = document.body.getAttribute("data-events");
+  if (!path || !window.EventSource) { return; }
+  var main = document.getElementById("main");
+  var source = new EventSource(path);
+  source.addEventListener("update", function (e) {
+    var data = JSON.parse(e.data);
+    if (String(data.version) !== main.getAttribute("data-version")) {
+      main.innerHTML = data.main;
+      main.setAttribute("data-version", String(data.version));
+    }
+    document.body.setAttribute("data-live", "yes");
+  });
+  source.onerror = function () { document.body.setAttribute("data-live", "no"); };
+}());
+"""
+
+_PLAY = re.compile(r"/plays/([1-9][0-9]{0,17})")
+
+
+def esc(value: Any) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def title_of(game_id: str) -> str:
+    """The game's title from the registry (a game this league does not know: its id)."""
+    known = registry.KNOWN.get(game_id)
+    return known[1] if known else game_id
+
+
+def main_counter(game_id: str) -> str | None:
+    try:
+        return registry.game_class(game_id).main_counter
+    except Exception:  # a game this league does not know
+        return None
+
+
+def when(seconds: Any) -> str:
+    try:
+        return time.strftime("%Y-%m-%d %H:%M", time.localtime(float(seconds)))
+    except (TypeError, ValueError, OverflowError, OSError):
+        return "?"
+
+
+def _name(player: Any) -> str:
+    return str(player.get("name", "?")) if isinstance(player, dict) else str(player)
+
+
+def result_text(play: dict[str, Any]) -> str:
+    winners = [_name(w) for w in play.get("winners") or []]
+    if play.get("draw"):
+        return "draw: " + ", ".join(winners) if winners else "a draw"
+    if winners:
+        return "won by " + ", ".join(winners)
+    return "no winner"
+
+
+def entry_text(entry: Any) -> str:
+    """A journal entry in one line: the action, then its fields (``adjust player=Ana counter=score delta=3``)."""
+    if not isinstance(entry, dict):
+        return str(entry)
+    parts = [str(entry.get("action", "?"))]
+    for key, value in entry.items():
+        if key != "action":
+            parts.append(f"{key}={json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value}")
+    return " ".join(parts)
+
+
+# -- rendering -----------------------------------------------------------------------------------
+def render_table_card(t: dict[str, Any]) -> str:
+    live = t.get("live") or {}
+    online = t.get("online")
+    state = "online" if online else ("offline" if online is False else "")
+    head = f'<h3>{esc(t["name"])} <span class="{"on" if online else "dim"}">{esc(state)}</span></h3>'
+    if not isinstance(live, dict) or not live.get("game"):
+        return f'<div class="card">{head}<p class="dim">no game</p></div>'
+    try:
+        game = str(live["game"])
+        line = esc(title_of(game))
+        if isinstance(live.get("game_no"), int):
+            number = f"game {live['game_no']}"
+            line += " · " + (f'<a href="/plays/{t["game_id"]}">{esc(number)}</a>' if t.get("game_id") else esc(number))
+        if live.get("over"):
+            line += " · " + esc(result_text(live))
+        turn = live.get("turn")
+        turn_name = turn.get("player") if isinstance(turn, dict) else turn  # the publisher sends the name
+        main = live.get("main_counter") if isinstance(live.get("main_counter"), str) else main_counter(game)
+        rows = []
+        for p in live.get("players") or []:
+            name = _name(p)
+            found = p.get("counters") if isinstance(p, dict) else None
+            counters: dict[str, Any] = found if isinstance(found, dict) else {}
+            keys = list(counters)
+            if main in counters:
+                keys = [main] + [k for k in keys if k != main]
+            shown = " · ".join(f"{esc(k)} {esc(counters[k])}" for k in keys[:4])
+            cls = " ".join(c for c in ("turn" if name == turn_name else "",
+                                       "out" if isinstance(p, dict) and p.get("out") else "") if c)
+            rows.append(f'<li class="{cls}"><span>{esc(name)}</span><span>{shown}</span></li>')
+        table = live.get("table_counters")
+        extra = ""
+        if isinstance(table, dict) and table:
+            extra = '<p class="dim">' + " · ".join(f"{esc(k)} {esc(v)}" for k, v in list(table.items())[:4]) + "</p>"
+        return f'<div class="card">{head}<p>{line}</p><ul>{"".join(rows)}</ul>{extra}</div>'
+    except Exception as e:  # a live state of another shape: show the table, say so, never fail the page
+        log.debug("cannot show %s's live state: %s", t["name"], e)
+        return f'<div class="card">{head}<p class="dim">live state not readable</p></div>'
+
+
+def render_standings(rows: list[dict[str, Any]]) -> str:
+    if not rows:
+        return '<p class="dim">no plays yet</p>'
+    body = "".join(
+        f"<tr><td>{i}</td><td>{esc(r['player'])}</td><td>{r['plays']}</td><td>{r['wins']}</td>"
+        f"<td>{r['draws']}</td><td>{r['points']}</td><td>{r['rating']:.0f}</td></tr>"
+        for i, r in enumerate(rows, 1))
+    return ('<div class="scroll"><table><thead><tr><th>#</th><th>player</th><th>plays</th><th>wins</th>'
+            f'<th>draws</th><th>points</th><th>rating</th></tr></thead><tbody>{body}</tbody></table></div>')
+
+
+def render_front(league: League) -> str:
+    tables = league.tables()
+    plays = league.plays()
+    st = league.standings()
+    cards = "".join(render_table_card(t) for t in tables) or '<p class="dim">no table has spoken yet</p>'
+    parts = [f'<section id="tables"><h2>Tables</h2><div class="cards">{cards}</div></section>',
+             '<section id="standings"><h2>Standings</h2>', render_standings(st["overall"])]
+    if len(st["games"]) > 1:
+        for game, rows in st["games"].items():
+            parts.append(f"<h3>{esc(title_of(game))}</h3>{render_standings(rows)}")
+    parts.append("</section>")
+    items = "".join(
+        f'<li><a href="/plays/{p["id"]}">{esc(p.get("table", "?"))} · {esc(title_of(str(p.get("game"))))} '
+        f'game {esc(p.get("game_no"))}</a> — {esc(result_text(p))} <span class="dim">{esc(when(p.get("finished")))}'
+        f"</span></li>"
+        for p in reversed(plays[-RECENT_PLAYS:]))
+    parts.append(f'<section id="plays"><h2>Plays ({len(plays)})</h2>'
+                 + (f'<ol class="plays" reversed>{items}</ol>' if items else '<p class="dim">none yet</p>')
+                 + "</section>")
+    return "".join(parts)
+
+
+def render_game(league: League, game_id: int) -> str | None:
+    g = league.game(game_id)
+    if g is None:
+        return None
+    play = g["play"]
+    head = f"{esc(g['table'])} · {esc(title_of(g['game']))} · game {esc(g['game_no'])}"
+    if play:
+        players = ", ".join(esc(_name(p)) for p in play.get("players") or [])
+        about = (f"<p>{esc(result_text(play))}</p><p class=\"dim\">{players}; "
+                 f"{esc(when(play.get('started')))} to {esc(when(play.get('finished')))}</p>")
+    else:
+        about = '<p class="dim">being played</p>'
+    rows = "".join(f"<tr><td>{a['seq']}</td><td>{esc(entry_text(a['entry']))}</td>"
+                   f"<td>{esc(when(a['at']))}</td></tr>" for a in g["actions"])
+    actions = ('<div class="scroll"><table><thead><tr><th>#</th><th>action</th><th>at</th></tr></thead>'
+               f"<tbody>{rows}</tbody></table></div>") if rows else '<p class="dim">no actions received</p>'
+    return f'<section id="game"><h2>{head}</h2>{about}<h3>History</h3>{actions}</section>' \
+           f'<p><a href="/">← the league</a></p>'
+
+
+def document(main: str, version: int, events: str, title: str = "League") -> str:
+    return ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+            f"<title>{esc(title)}</title><link rel=\"stylesheet\" href=\"/page.css\">"
+            "<script src=\"/page.js\" defer></script></head>"
+            f"<body data-events=\"{esc(events)}\"><header><h1>{esc(title)}</h1></header>"
+            f"<main id=\"main\" data-version=\"{version}\">{main}</main></body></html>")
+
+
+# -- the server ------------------------------------------------------------------------------------
+class Page:
+    """The page's HTTP server for one :class:`League`. ``port`` 0: any free port (see :attr:`url`)."""
+
+    def __init__(self, league: League, host: str = "127.0.0.1", port: int = 8080):
+        self.league = league
+        self._cache: dict[str, tuple[int, str | None]] = {}
+        self._lock = threading.Lock()
+        self._streams = threading.BoundedSemaphore(MAX_STREAMS)
+        self._stopping = threading.Event()
+        page = self
+
+        class Handler(_Handler):
+            owner = page
+
+        self.server = ThreadingHTTPServer((host, port), Handler)
+        self.server.daemon_threads = True
+        self._thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        address = self.server.server_address
+        host, port = str(address[0]), int(address[1])
+        return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+
+    def start(self) -> Page:
+        self._thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.2},
+                                        name="league-page", daemon=True)
+        self._thread.start()
+        return self
+
+    def alive(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def stop(self) -> None:
+        self._stopping.set()
+        if self._thread is not None:
+            self.server.shutdown()
+            self._thread.join(5)
+            self._thread = None
+        self.server.server_close()
+
+    def render(self, path: str) -> tuple[int, str | None]:
+        """``(version, main HTML)`` of a page path (None: no such page), rendered once per version."""
+        version = self.league.version
+        with self._lock:
+            cached = self._cache.get(path)
+            if cached is not None and cached[0] == version:
+                return cached
+            if path == "/":
+                main: str | None = render_front(self.league)
+            else:
+                m = _PLAY.fullmatch(path)
+                main = render_game(self.league, int(m.group(1))) if m else None
+            if main is not None:
+                status = "connected to the broker" if self.league.connected else "not connected to the broker"
+                main = f'<p class="status">{status}</p>{main}'
+            if len(self._cache) > 256:
+                self._cache.clear()
+            self._cache[path] = (version, main)
+            return version, main
+
+
+def page_path(path: str) -> str | None:
+    """The page a path names ("/" or "/plays/N"), or None."""
+    return path if path == "/" or _PLAY.fullmatch(path) else None
+
+
+class _Handler(BaseHTTPRequestHandler):
+    owner: Page
+    server_version = "tablekeeper-league"
+    sys_version = ""
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (the base class's name)
+        log.debug("%s %s", self.address_string(), format % args)
+
+    def _send(self, status: int, body: bytes, ctype: str, *, cache: bool = False) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Content-Security-Policy", CSP)
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.send_header("Referrer-Policy", "no-referrer")
+        self.send_header("Cache-Control", "max-age=300" if cache else "no-store")
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def _not_found(self) -> None:
+        self._send(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain; charset=utf-8")
+
+    def do_HEAD(self) -> None:  # noqa: N802 (http.server's names)
+        self.do_GET()
+
+    def do_GET(self) -> None:  # noqa: N802
+        path = self.path
+        if "?" in path or "#" in path:
+            return self._not_found()
+        if path == "/page.css":
+            return self._send(HTTPStatus.OK, CSS.encode(), "text/css; charset=utf-8", cache=True)
+        if path == "/page.js":
+            return self._send(HTTPStatus.OK, JS.encode(), "text/javascript; charset=utf-8", cache=True)
+        if path.startswith("/events/"):
+            target = page_path(path.removeprefix("/events"))
+            if target is None or self.owner.render(target)[1] is None:
+                return self._not_found()
+            return self._events(target)
+        if page_path(path) is None:
+            return self._not_found()
+        version, main = self.owner.render(path)
+        if main is None:
+            return self._not_found()
+        body = document(main, version, "/events" + path)
+        self._send(HTTPStatus.OK, body.encode("utf-8"), "text/html; charset=utf-8")
+
+    def _refuse(self) -> None:
+        self.send_response(HTTPStatus.METHOD_NOT_ALLOWED)
+        self.send_header("Allow", "GET, HEAD")
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    do_POST = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = _refuse  # noqa: N815
+
+    def _events(self, target: str) -> None:
+        owner = self.owner
+        if not owner._streams.acquire(blocking=False):
+            return self._send(HTTPStatus.SERVICE_UNAVAILABLE, b"too many readers\n", "text/plain; charset=utf-8")
+        try:
+            self.send_response(HTTPStatus.OK)
+            self.send_header("Content-Type", "text/event-stream; charset=utf-8")
+            self.send_header("Cache-Control", "no-store")
+            self.send_header("X-Content-Type-Options", "nosniff")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.close_connection = True
+            if self.command == "HEAD":
+                return
+            self.wfile.write(b"retry: 2000\n\n")
+            sent = -1
+            last_sent = last_write = 0.0
+            while not owner._stopping.is_set():
+                version = owner.league.wait_change(sent, timeout=1.0)
+                now = time.monotonic()
+                if version == sent:
+                    if now - last_write >= KEEPALIVE:
+                        self.wfile.write(b": keepalive\n\n")
+                        self.wfile.flush()
+                        last_write = now
+                    continue
+                if now - last_sent < MIN_GAP:
+                    time.sleep(MIN_GAP - (now - last_sent))
+                version, main = owner.render(target)
+                data = json.dumps({"version": version, "main": main or ""}, ensure_ascii=False)
+                self.wfile.write(f"event: update\ndata: {data}\n\n".encode())
+                self.wfile.flush()
+                sent, last_sent = version, time.monotonic()
+                last_write = last_sent
+        except (BrokenPipeError, ConnectionResetError, TimeoutError):
+            pass  # the reader went away
+        finally:
+            owner._streams.release()
