@@ -162,12 +162,31 @@ def build_app(state_dir=None, *, lang: str | None = None, pods: str = "virtual",
             virtual = pods_mod.VirtualPods(keeper)
         else:
             print(f"tablekeeper run: no virtual pods: {reason}", file=sys.stderr)
+    club = _club(folder, keeper)
     from .kivyapp import TablekeeperApp
 
     app = TablekeeperApp(keeper, settings, pods=virtual, hardware=hardware)
+    app.club = club  # the club's publisher (its ``online`` for the status), or None: club mode off
     if settings.problem:
         keeper._notice("warning", settings.problem)
     return app
+
+
+def _club(folder: Path, keeper):
+    """With a ``[club]`` table in the config file: the club's publisher, following the keeper; else None."""
+    from .club.config import club_settings
+
+    try:
+        club = club_settings(None)
+    except Exception as e:  # a bad [club] table: say which key, keep the touchscreen going
+        keeper._notice("error", f"the club's config: {e}")
+        print(f"tablekeeper run: the club's config: {e}", file=sys.stderr)
+        return None
+    if club is None:
+        return None
+    from .club.publisher import Publisher
+
+    return Publisher(club, folder).attach(keeper).start()
 
 
 def main(args) -> int:

@@ -250,6 +250,8 @@ class TablekeeperApp(App):
     def on_stop(self):
         if self.hardware is not None:
             self.hardware.close()  # blank the displays (queued before the worker stops)
+        if getattr(self, "club", None) is not None:
+            self.club.stop()  # the club hears "offline"; the journal keeps what it has not acknowledged
         self.keeper.stop()
         if self.lifecycle is not None:
             self.lifecycle.stopping("stopped")

@@ -177,6 +177,7 @@ def main(args) -> int:
     file_cfg = configuration.load(path) if path is not None else None
     if file_cfg is not None:
         _err(f"pod config: {path} ({len(file_cfg.seats)} seats)")
+    club = _club_settings(path)  # [club]: publish to the club's broker (None: club mode off)
     configuration.backend_override()  # a bad $TABLEKEEPER_PODS stops here too
     stop = threading.Event()
     old = {sig: signal.signal(sig, lambda signum, frame: stop.set()) for sig in (signal.SIGTERM, signal.SIGINT)}
@@ -187,6 +188,7 @@ def main(args) -> int:
     boot = service.start(args.state_dir)  # the boot check: quick_check, unsafe shutdowns, backups
     keeper = Keeper(args.state_dir, pods=True, catalog=cli.catalog_for(args), report=_err).start(resume=False)
     link = None
+    publisher = _start_club(club, keeper, args.state_dir)
     try:
         found, warnings = _adopt(keeper, args)
         if not found:
@@ -220,6 +222,8 @@ def main(args) -> int:
     finally:
         if link is not None:
             link.close()
+        if publisher is not None:
+            publisher.stop()  # says offline; what the league has not acknowledged goes at the next start
         keeper.stop()
         seats = keeper.seats
         if link is not None and seats is not None:
@@ -227,6 +231,26 @@ def main(args) -> int:
         service.stopping("stopped")
         for sig, handler in old.items():
             signal.signal(sig, handler)
+
+
+def _club_settings(path):
+    if path is None:
+        return None
+    from .club.config import club_settings
+
+    return club_settings(path)
+
+
+def _start_club(club, keeper, state_dir):
+    """The club's publisher, following the keeper (its own threads: a press never waits for it)."""
+    if club is None:
+        return None
+    from ..engine import default_state_dir
+    from .club.publisher import Publisher
+
+    _err(f"club: publishing as table {club.table} to {club.broker.describe()}")
+    return Publisher(club, state_dir if state_dir is not None else default_state_dir(), report=_err) \
+        .attach(keeper).start()
 
 
 def _serve(keeper, link, stop: threading.Event) -> None:

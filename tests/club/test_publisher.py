@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
 import time
 
 import pytest
@@ -266,3 +267,37 @@ def test_a_cut_connection_says_offline_by_its_last_will_and_comes_back(broker, t
         wait_for(lambda: {a["seq"] for a in seen.of(contract.ACTIONS)} == {1, 2}, what="the actions after it")
     relay.close()
     seen.close()
+
+
+# -- the wiring ---------------------------------------------------------------------------------
+def _serve(tmp_path, config_text: str, *extra: str):
+    from ..conftest import TABLEKEEPER
+
+    cfg = tmp_path / "tablekeeper.toml"
+    cfg.write_text('[pods]\nbackend = "mock"\n' + config_text)
+    return subprocess.run([str(TABLEKEEPER), "--state-dir", str(tmp_path / "state"), "serve", "--mock",
+                           "--config", str(cfg), *extra], capture_output=True, text=True, timeout=60,
+                          stdin=subprocess.DEVNULL)
+
+
+@pytest.mark.slow  # a serve subprocess
+def test_serve_with_a_club_publishes_its_game_and_says_offline_when_it_stops(broker, tmp_path):
+    seen = Recorder(broker.host, broker.port)
+    r = _serve(tmp_path, f'[club]\ntable = "mesa-1"\nport = {broker.port}\npassword = "{USERS["mesa-1"]}"\n',
+               "--new", "counters", "Ana", "Ben", "--run-for", "1.5")
+    assert r.returncode == 0, r.stderr
+    assert "club: publishing as table mesa-1" in r.stderr
+    wait_for(lambda: seen.of(contract.LIVE) and [s["online"] for s in seen.of(contract.STATUS)] == [True, False],
+             what="live, then online and offline")
+    live = seen.of(contract.LIVE)[-1]
+    assert [p["name"] for p in live["players"]] == ["Ana", "Ben"] and live["game_no"] == 1
+    seen.close()
+
+
+@pytest.mark.slow  # a serve subprocess
+def test_serve_with_a_malformed_club_table_stops_naming_the_key(tmp_path):
+    r = _serve(tmp_path, '[club]\ntable = "mesa-1"\nport = "one"\n', "--new", "counters", "Ana", "Ben",
+               "--run-for", "1")
+    assert r.returncode == 1
+    assert "club.port: must be a whole number 1-65535, not 'one'" in r.stderr
+    assert not (tmp_path / "state" / "journal.db").exists()  # checked before anything started

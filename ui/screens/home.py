@@ -35,7 +35,10 @@ PAST_SHOWN = 30
 
 class HomeScreen(BaseScreen):
     def build(self):
-        self.header("tablekeeper", right=[
+        club = getattr(self.app, "club", None)  # the club's publisher: its connection beside the title
+        if club is not None:
+            from ..club.status import ClubStatus
+        self.header("tablekeeper", right=([ClubStatus(club)] if club is not None else []) + [
             Btn(_("Statistics"), size_hint_x=None, width=dp(150), tid="home.stats",
                 on_press=lambda: self.app.go("stats")),
             Btn(_("Settings"), size_hint_x=None, width=dp(150), tid="home.settings",
