@@ -312,9 +312,10 @@ def read_json(text: str) -> list[Play]:
     """Plays back from :func:`json_text`; ValueError for a file that is not one (or of a newer version)."""
     doc = json.loads(text)
     if not isinstance(doc, dict) or doc.get("format") != JSON_FORMAT:
-        raise ValueError("not a tablekeeper plays file")
+        raise ValueError(_("not a tablekeeper plays file"))
     if not isinstance(doc.get("version"), int) or doc["version"] > JSON_VERSION:
-        raise ValueError(f"plays file version {doc.get('version')!r}; this version reads {JSON_VERSION}")
+        raise ValueError(_("plays file version {version}; this version reads {reads}", version=repr(doc.get("version")),
+                           reads=JSON_VERSION))
     return [Play.from_dict(p) for p in doc["plays"]]
 
 
