@@ -355,6 +355,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     playlog.add_parsers(sub)
 
+    from .club import cli as club_cli  # club mode: the league service and its standings
+
+    club_cli.add_parsers(sub)
+
     from . import backups  # backup, restore, and export --stick
 
     backups.add_parsers(sub)

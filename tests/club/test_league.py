@@ -6,8 +6,17 @@ from __future__ import annotations
 import json
 import logging
 import math
+import os
 import random
+import re
+import signal
+import socket
 import sqlite3
+import subprocess
+import sys
+import urllib.request
+import uuid
+from pathlib import Path
 
 import pytest
 
@@ -16,12 +25,24 @@ from tablekeeper.ui.club import league as league_module
 from tablekeeper.ui.club.config import BrokerSettings
 from tablekeeper.ui.club.league import League, _Throttle, check
 
+from .broker import Broker, available
 from .conftest import USERS
 from .fake_table import FakeTable, wait_for
 
 
-def settings(broker, client_id: str = "league-under-test") -> BrokerSettings:
-    return BrokerSettings(broker.host, broker.port, "league", USERS["league"], client_id=client_id)
+def settings(broker, client_id: str | None = None) -> BrokerSettings:
+    return BrokerSettings(broker.host, broker.port, "league", USERS["league"],
+                          client_id=client_id or f"league-{uuid.uuid4().hex[:12]}")
+
+
+@pytest.fixture(scope="module")
+def broker(tmp_path_factory):
+    """One broker for this module's tests (starting one costs a third of a second): each league has a
+    client id of its own (a fresh session) and each test its own journal ids."""
+    if not available():
+        pytest.fail("mosquitto is not installed: run tests/sysdeps.sh as root (make test does)")
+    with Broker(tmp_path_factory.mktemp("broker"), USERS) as b:
+        yield b
 
 
 @pytest.fixture
@@ -350,3 +371,72 @@ def test_a_message_not_stored_before_the_league_stops_is_delivered_again(broker,
         assert [p["journal"] for p in second.plays()] == ["j-i"]
     finally:
         second.close()
+
+
+def _config(tmp_path, broker, **extra) -> Path:
+    (tmp_path / "league.password").write_text(USERS["league"] + "\n")
+    keys = {"host": f'"{broker.host}"', "port": broker.port, "password_file": '"league.password"',
+            "db": '"data/league.db"', "http_port": 0, "client_id": '"league-cli"', **extra}
+    lines = ["[league]"] + [f"{k} = {v}" for k, v in keys.items()]
+    cfg = tmp_path / "tablekeeper.toml"
+    cfg.write_text("\n".join(lines) + "\n")
+    return cfg
+
+
+@pytest.mark.slow
+def test_club_serve_runs_the_league_and_the_page_under_systemd_rules(broker, tmp_path, table):
+    cfg = _config(tmp_path, broker)
+    notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    notify.bind(str(tmp_path / "notify"))
+    notify.settimeout(10)
+    env = {**os.environ, "NOTIFY_SOCKET": str(tmp_path / "notify"), "WATCHDOG_USEC": "2000000"}
+    env.pop("WATCHDOG_PID", None)
+    proc = subprocess.Popen([sys.executable, "-m", "tablekeeper.ui.cli", "--state-dir", str(tmp_path / "state"),
+                             "club", "serve", "--config", str(cfg)], env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stderr.readline()
+        url = re.search(r"page at (http://127\.0\.0\.1:\d+/)", line)
+        assert url, line
+        messages = []
+        while not any("READY=1" in m for m in messages) or not any("WATCHDOG=1" in m for m in messages):
+            messages.append(notify.recv(4096).decode())
+        table.play("j-cli", 1, ANA_BEN, ["Ana"], finished=1700000000.0)
+        wait_for(lambda: "won by Ana" in urllib.request.urlopen(url.group(1), timeout=5).read().decode(),
+                 what="the play on the served page")
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(10) == 0
+        rest = proc.stderr.read()
+        assert "stopped: 1 plays" in rest, rest
+        assert any("STOPPING=1" in m for m in _drain(notify))
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(5)
+        notify.close()
+    out = subprocess.run([sys.executable, "-m", "tablekeeper.ui.cli", "club", "standings", "--config", str(cfg),
+                          "--json"], capture_output=True, text=True, timeout=30)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["overall"][0] == {"player": "Ana", "plays": 1, "wins": 1, "shared": 0, "draws": 0,
+                                                    "points": 3, "rating": 1516.0}
+
+
+def _drain(sock: socket.socket) -> list[str]:
+    out = []
+    sock.settimeout(0.5)
+    try:
+        while True:
+            out.append(sock.recv(4096).decode())
+    except TimeoutError:
+        return out
+
+
+@pytest.mark.slow
+def test_club_commands_refuse_a_bad_config_and_a_missing_database_with_a_sentence(broker, tmp_path):
+    cfg = _config(tmp_path, broker, http_port='"eighty"')
+    out = subprocess.run([sys.executable, "-m", "tablekeeper.ui.cli", "club", "serve", "--config", str(cfg)],
+                         capture_output=True, text=True, timeout=30)
+    assert out.returncode == 1 and "league.http_port: must be a whole number" in out.stderr
+    cfg = _config(tmp_path, broker)
+    out = subprocess.run([sys.executable, "-m", "tablekeeper.ui.cli", "club", "standings", "--config", str(cfg)],
+                         capture_output=True, text=True, timeout=30)
+    assert out.returncode == 1 and "no league database at" in out.stderr

@@ -9,6 +9,7 @@ import shutil
 import tempfile
 import urllib.error
 import urllib.request
+import uuid
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from tablekeeper.ui.club.config import BrokerSettings
 from tablekeeper.ui.club.league import League
 from tablekeeper.ui.club.web import Page
 
+from .broker import Broker, available
 from .conftest import USERS
 from .fake_table import FakeTable, wait_for
 
@@ -25,10 +27,20 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 
 
+@pytest.fixture(scope="module")
+def broker(tmp_path_factory):
+    """One broker for this module's tests (starting one costs a third of a second): each league has a
+    client id of its own (a fresh session) and each test its own journal ids."""
+    if not available():
+        pytest.fail("mosquitto is not installed: run tests/sysdeps.sh as root (make test does)")
+    with Broker(tmp_path_factory.mktemp("broker"), USERS) as b:
+        yield b
+
+
 @pytest.fixture
 def league(broker, tmp_path):
     lg = League(tmp_path / "league.db", BrokerSettings(broker.host, broker.port, "league", USERS["league"],
-                                                       client_id="league-page")).start()
+                                                       client_id=f"league-{uuid.uuid4().hex[:12]}")).start()
     wait_for(lambda: lg.connected, what="the league to connect")
     yield lg
     lg.close()

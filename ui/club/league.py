@@ -478,16 +478,7 @@ class League:
 
         In the rating's order: by ``finished``, then table, journal and game number.
         """
-        rows = self._reader().execute(
-            "SELECT g.id, p.body FROM plays p JOIN games g ON g.id = p.game "
-            "ORDER BY p.finished, g.tbl, g.journal, g.game_no").fetchall()
-        out = []
-        for gid, text in rows:
-            body = json.loads(text)
-            body.pop("v", None)
-            body["id"] = gid
-            out.append(body)
-        return out
+        return _plays(self._reader())
 
     def standings(self) -> dict[str, Any]:
         """Standings per game and overall (ui/club/standings.py: plays, wins, points, rating)."""
@@ -527,3 +518,30 @@ class League:
         conn = self._reader()
         return {name: int(conn.execute(f"SELECT count(*) FROM {name}").fetchone()[0])
                 for name in ("games", "actions", "plays", "tables")}
+
+
+def _plays(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+    rows = conn.execute("SELECT g.id, p.body FROM plays p JOIN games g ON g.id = p.game "
+                        "ORDER BY p.finished, g.tbl, g.journal, g.game_no").fetchall()
+    out = []
+    for gid, text in rows:
+        body = json.loads(text)
+        body.pop("v", None)
+        body["id"] = gid
+        out.append(body)
+    return out
+
+
+def stored_plays(db_path: str | Path) -> list[dict[str, Any]]:
+    """The plays of a league database, read only (no broker, nothing written): :meth:`League.plays`.
+
+    FileNotFoundError when there is no such database.
+    """
+    path = Path(db_path)
+    if not path.is_file():
+        raise FileNotFoundError(f"no league database at {path}")
+    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=30)
+    try:
+        return _plays(conn)
+    finally:
+        conn.close()

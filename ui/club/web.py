@@ -268,7 +268,7 @@ class Page:
         return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
     def start(self) -> Page:
-        self._thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.2},
+        self._thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05},
                                         name="league-page", daemon=True)
         self._thread.start()
         return self
