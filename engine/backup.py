@@ -493,7 +493,7 @@ def _backup_games(path: Path, conn: sqlite3.Connection) -> list[_Game]:
         try:
             setup_obj = json.loads(setup)
             if not isinstance(setup_obj, dict) or not isinstance(setup_obj.get("players"), list):
-                raise ValueError("not a setup")
+                raise ValueError  # said just below, as a refusal
             if result is not None:
                 json.loads(result)
         except (ValueError, TypeError, RecursionError):
