@@ -440,3 +440,27 @@ def test_club_commands_refuse_a_bad_config_and_a_missing_database_with_a_sentenc
     out = subprocess.run([sys.executable, "-m", "tablekeeper.ui.cli", "club", "standings", "--config", str(cfg)],
                          capture_output=True, text=True, timeout=30)
     assert out.returncode == 1 and "no league database at" in out.stderr
+
+
+def test_standings_built_one_play_at_a_time_refuse_a_late_play():
+    built = standings.Standings()
+    built.add({"players": ["Ana", "Ben"], "winners": ["Ana"], "draw": False, "finished": 10.0, "game": "counters"})
+    with pytest.raises(ValueError, match="older than the last"):
+        built.add({"players": ["Ana", "Ben"], "winners": ["Ben"], "draw": False, "finished": 5.0, "game": "counters"})
+    assert built.result()["plays"] == 1
+
+
+def test_the_league_keeps_its_standings_right_while_plays_arrive_late_and_again(league, table):
+    sent = []
+    for i, finished in enumerate((300.0, 100.0, 400.0, 200.0)):  # two arrive after a newer one
+        winner = ["Ana", "Ben"][i % 2]
+        table.play("j-late", i, ANA_BEN, [winner], finished=finished)
+        sent.append({"table": "mesa-1", "journal": "j-late", "game_no": i, "game": "counters",
+                     "finished": finished, "players": ANA_BEN, "winners": [winner], "draw": False})
+        wait_for(lambda n=i + 1: len(league.plays()) == n, what=f"play {i}")
+        assert league.standings() == standings.standings(sent)
+    table.play("j-late", 0, ANA_BEN, ["Ben"], finished=500.0)  # finished again, later
+    sent[0] = {**sent[0], "winners": ["Ben"], "finished": 500.0}
+    wait_for(lambda: league.plays()[-1]["finished"] == 500.0, what="the replaced play")
+    assert league.standings() == standings.standings(sent)
+    assert [p["finished"] for p in league.plays()] == [100.0, 200.0, 400.0, 500.0]

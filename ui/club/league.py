@@ -27,6 +27,8 @@ of readers (:meth:`League.plays`, :meth:`League.standings`, the page), each with
 """
 from __future__ import annotations
 
+import bisect
+import copy
 import json
 import logging
 import math
@@ -203,6 +205,9 @@ class League:
         self._readers = threading.local()
         self._store_thread: threading.Thread | None = None
         self._client: mqtt.Client | None = None
+        self._cache_lock = threading.Lock()
+        self._cache: _PlayCache | None = None  # None: read from the file at the next question
+        self._new_plays: list[tuple[int, dict[str, Any]]] = []
         self._writer = self._connect_db()
         self._writer.executescript(SCHEMA)
 
@@ -356,6 +361,7 @@ class League:
         changed = False
         now = time.time()
         self._counted = dict.fromkeys(self.stored, 0)
+        self._new_plays = []
         conn.execute("BEGIN IMMEDIATE")
         try:
             for m in batch:
@@ -388,6 +394,11 @@ class League:
             for name, n in self._counted.items():
                 self.stored[name] += n  # counted once committed (tests and the page read them)
             self.handled += sum(1 for m in batch if m.generation != -1)
+            if self._new_plays:
+                with self._cache_lock:
+                    if self._cache is not None:
+                        for gid, body in self._new_plays:
+                            self._cache.put(gid, body)
         except BaseException:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
@@ -427,6 +438,8 @@ class League:
                 "WHERE excluded.finished > plays.finished", (game, float(body["finished"]), text, now))
             new = cur.rowcount > 0
             self._counted["plays" if new else "duplicates"] += 1
+            if new:
+                self._new_plays.append((game, body))
             return game, new
         if kind == contract.STATUS:
             cur = conn.execute(
@@ -473,16 +486,37 @@ class League:
             client.publish(contract.topic(self.prefix, table, contract.ACK), payload, qos=1)
 
     # -- questions (any thread) -----------------------------------------------------------
+    def _plays_cache(self) -> _PlayCache:
+        """The plays in memory (call with ``_cache_lock`` held): read once, then kept by the store thread."""
+        if self._cache is None:
+            cache = _PlayCache()
+            for body in _plays(self._reader()):
+                cache.put(body["id"], body)
+            self._cache = cache
+        return self._cache
+
     def plays(self) -> list[dict[str, Any]]:
         """Every finished play as the table sent it (without ``"v"``), plus the league's ``"id"``.
 
         In the rating's order: by ``finished``, then table, journal and game number.
         """
-        return _plays(self._reader())
+        with self._cache_lock:
+            return [dict(p) for p in self._plays_cache().plays]
+
+    def recent_plays(self, n: int) -> tuple[int, list[dict[str, Any]]]:
+        """How many plays there are, and the last ``n`` in the rating's order (the page's list)."""
+        with self._cache_lock:
+            cache = self._plays_cache()
+            return len(cache.plays), [dict(p) for p in cache.plays[-n:]] if n > 0 else []
 
     def standings(self) -> dict[str, Any]:
-        """Standings per game and overall (ui/club/standings.py: plays, wins, points, rating)."""
-        return scoring.standings(self.plays())
+        """Standings per game and overall (ui/club/standings.py: plays, wins, points, rating).
+
+        Kept up to date one play at a time while plays arrive in order; a play that arrives late
+        (it finished before the newest one held) has them computed again over every play.
+        """
+        with self._cache_lock:
+            return copy.deepcopy(self._plays_cache().result())
 
     def tables(self) -> list[dict[str, Any]]:
         """Every table heard of: ``name``, ``online`` (None: no status yet), ``live`` (its last live
@@ -518,6 +552,47 @@ class League:
         conn = self._reader()
         return {name: int(conn.execute(f"SELECT count(*) FROM {name}").fetchone()[0])
                 for name in ("games", "actions", "plays", "tables")}
+
+
+class _PlayCache:
+    """Every play in the rating's order, and the standings built over them."""
+
+    def __init__(self) -> None:
+        self.plays: list[dict[str, Any]] = []
+        self.keys: list[tuple] = []
+        self.by_id: dict[int, dict[str, Any]] = {}
+        self.built: scoring.Standings | None = scoring.Standings()
+        self._result: dict[str, Any] | None = None
+
+    def put(self, gid: int, body: dict[str, Any]) -> None:
+        play = {k: v for k, v in body.items() if k != "v"}
+        play["id"] = gid
+        old = self.by_id.get(gid)
+        if old == play:
+            return  # already read from the file
+        if old is not None:
+            i = self.plays.index(old)
+            del self.plays[i], self.keys[i]
+            self.built = None
+        key = scoring.order_key(play)
+        if self.keys and key < self.keys[-1]:
+            self.built = None  # late: the ratings after it change
+        i = bisect.bisect_right(self.keys, key)
+        self.plays.insert(i, play)
+        self.keys.insert(i, key)
+        self.by_id[gid] = play
+        if self.built is not None:
+            self.built.add(play)
+        self._result = None
+
+    def result(self) -> dict[str, Any]:
+        if self.built is None:
+            self.built = scoring.Standings()
+            for play in self.plays:
+                self.built.add(play)
+        if self._result is None:
+            self._result = self.built.result()
+        return self._result
 
 
 def _plays(conn: sqlite3.Connection) -> list[dict[str, Any]]:

@@ -109,17 +109,41 @@ class _Table:
         return rows
 
 
-def standings(plays: Iterable[dict[str, Any]]) -> dict[str, Any]:
-    """``{"plays": N, "overall": [row, ...], "games": {game id: [row, ...]}}``, best first.
+class Standings:
+    """Standings built one play at a time, in the rating's order (:func:`order_key`).
 
-    A row: ``player``, ``plays``, ``wins`` (sole and shared), ``shared``, ``draws``, ``points``,
-    ``rating`` (rounded to a tenth). Ranked by points, then rating, then wins, then name.
+    :meth:`add` refuses a play that sorts before the last one added (ValueError): the ratings would
+    depend on the arrival order. Whoever gets plays late builds a new one over the sorted plays.
     """
-    ordered = sorted(plays, key=order_key)
-    overall = _Table()
-    games: dict[str, _Table] = {}
-    for play in ordered:
-        overall.add(play)
-        games.setdefault(str(play["game"]), _Table()).add(play)
-    return {"plays": len(ordered), "overall": overall.ranked(),
-            "games": {game: table.ranked() for game, table in sorted(games.items())}}
+
+    def __init__(self) -> None:
+        self.overall = _Table()
+        self.games: dict[str, _Table] = {}
+        self.count = 0
+        self.last: tuple | None = None
+
+    def add(self, play: dict[str, Any]) -> None:
+        key = order_key(play)
+        if self.last is not None and key < self.last:
+            raise ValueError("a play older than the last one added: build the standings again in order")
+        self.last = key
+        self.overall.add(play)
+        self.games.setdefault(str(play["game"]), _Table()).add(play)
+        self.count += 1
+
+    def result(self) -> dict[str, Any]:
+        """``{"plays": N, "overall": [row, ...], "games": {game id: [row, ...]}}``, best first.
+
+        A row: ``player``, ``plays``, ``wins`` (sole and shared), ``shared``, ``draws``, ``points``,
+        ``rating`` (rounded to a tenth). Ranked by points, then rating, then wins, then name.
+        """
+        return {"plays": self.count, "overall": self.overall.ranked(),
+                "games": {game: table.ranked() for game, table in sorted(self.games.items())}}
+
+
+def standings(plays: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """The standings of these plays, in any order (see :meth:`Standings.result`)."""
+    built = Standings()
+    for play in sorted(plays, key=order_key):
+        built.add(play)
+    return built.result()

@@ -14,7 +14,8 @@ sent is HTML-escaped; the Content-Security-Policy allows nothing but this server
 style. It listens on 127.0.0.1 unless told otherwise (``[league] http_host``).
 
 Each page's HTML is rendered once per version of the league (shared by every reader), and an
-event stream sends at most one event per :data:`MIN_GAP` seconds (the newest state), a comment
+event stream sends at most one event per :data:`MIN_GAP` seconds, or per twice the last render's
+time when that is longer (always the newest state), a comment
 every :data:`KEEPALIVE` seconds, and serves at most :data:`MAX_STREAMS` readers at once.
 """
 from __future__ import annotations
@@ -193,7 +194,7 @@ def render_standings(rows: list[dict[str, Any]]) -> str:
 
 def render_front(league: League) -> str:
     tables = league.tables()
-    plays = league.plays()
+    count, plays = league.recent_plays(RECENT_PLAYS)
     st = league.standings()
     cards = "".join(render_table_card(t) for t in tables) or '<p class="dim">no table has spoken yet</p>'
     parts = [f'<section id="tables"><h2>Tables</h2><div class="cards">{cards}</div></section>',
@@ -206,8 +207,8 @@ def render_front(league: League) -> str:
         f'<li><a href="/plays/{p["id"]}">{esc(p.get("table", "?"))} · {esc(title_of(str(p.get("game"))))} '
         f'game {esc(p.get("game_no"))}</a> — {esc(result_text(p))} <span class="dim">{esc(when(p.get("finished")))}'
         f"</span></li>"
-        for p in reversed(plays[-RECENT_PLAYS:]))
-    parts.append(f'<section id="plays"><h2>Plays ({len(plays)})</h2>'
+        for p in reversed(plays))
+    parts.append(f'<section id="plays"><h2>Plays ({count})</h2>'
                  + (f'<ol class="plays" reversed>{items}</ol>' if items else '<p class="dim">none yet</p>')
                  + "</section>")
     return "".join(parts)
@@ -252,6 +253,7 @@ class Page:
         self._lock = threading.Lock()
         self._streams = threading.BoundedSemaphore(MAX_STREAMS)
         self._stopping = threading.Event()
+        self.render_seconds = 0.0  # the last render's duration: events are spaced by at least twice it
         page = self
 
         class Handler(_Handler):
@@ -291,11 +293,13 @@ class Page:
             cached = self._cache.get(path)
             if cached is not None and cached[0] == version:
                 return cached
+            started = time.perf_counter()
             if path == "/":
                 main: str | None = render_front(self.league)
             else:
                 m = _PLAY.fullmatch(path)
                 main = render_game(self.league, int(m.group(1))) if m else None
+            self.render_seconds = time.perf_counter() - started
             if main is not None:
                 status = "connected to the broker" if self.league.connected else "not connected to the broker"
                 main = f'<p class="status">{status}</p>{main}'
@@ -392,8 +396,9 @@ class _Handler(BaseHTTPRequestHandler):
                         self.wfile.flush()
                         last_write = now
                     continue
-                if now - last_sent < MIN_GAP:
-                    time.sleep(MIN_GAP - (now - last_sent))
+                gap = max(MIN_GAP, 2 * owner.render_seconds)  # a busy league: fewer, newer pages
+                if now - last_sent < gap:
+                    time.sleep(gap - (now - last_sent))
                 version, main = owner.render(target)
                 data = json.dumps({"version": version, "main": main or ""}, ensure_ascii=False)
                 self.wfile.write(f"event: update\ndata: {data}\n\n".encode())
