@@ -89,7 +89,7 @@ def test_contract_checks_topics_and_payloads():
             contract.parse_topic("tablekeeper", bad)
     with pytest.raises(contract.ContractError, match="table's name"):
         contract.topic("tablekeeper", "mesa/3", contract.LIVE)
-    ack = contract.encode({"table": "mesa-3", "journal": "ab", "game_no": 4, "seq": 9})
+    ack = contract.encode({"table": "mesa-3", "journal": "ab", "game_no": 4, "seq": 9, "play": False})
     assert contract.decode(contract.ACK, ack, "mesa-3")["seq"] == 9
     with pytest.raises(contract.ContractError, match="says it is from"):
         contract.decode(contract.ACK, ack, "mesa-4")

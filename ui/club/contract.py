@@ -17,7 +17,7 @@ Every payload is one JSON object with ``"v": 1``, ``"table"`` (the table's
 name, also its broker user name and the topic level) and, for what comes from
 a journal, ``"journal"`` (the journal's own id: a table whose journal is
 replaced starts a new series) and ``"game_no"`` (the journal's game number).
-``"game"`` is the game's id as in ``tablekeeper replay`` (``"red-dragon-inn"``).
+``"game"`` is the game's id as in ``tablekeeper replay`` (``"counters"``).
 
 Delivery is at least once end to end: a table publishes from its journal
 with QoS 1 over a persistent session and forgets nothing until the league's
@@ -25,6 +25,10 @@ with QoS 1 over a persistent session and forgets nothing until the league's
 nothing: the table publishes again from the last ack). The league keeps
 each action once by ``(table, journal, game_no, seq)`` and each play once
 by ``(table, journal, game_no)``.
+
+An ``ack`` names one game of one journal: ``"seq"`` is the highest action number up to which the league
+holds every action of that game (0: none yet), ``"play"`` whether it holds the finished play. A table
+publishes again, after a reconnection or a restart, whatever its last ack does not cover.
 """
 from __future__ import annotations
 
@@ -96,7 +100,7 @@ REQUIRED: dict[str, dict[str, type | tuple[type, ...]]] = {
     ACTIONS: {"journal": str, "game_no": int, "game": str, "seq": int, "at": (int, float), "entry": dict},
     PLAYS: {"journal": str, "game_no": int, "game": str, "started": (int, float), "finished": (int, float),
             "players": list, "winners": list, "draw": bool},
-    ACK: {"journal": str, "game_no": int},
+    ACK: {"journal": str, "game_no": int, "seq": int, "play": bool},
 }
 
 
