@@ -59,11 +59,16 @@ h3 { font-size: 1rem; margin: 0.8rem 0 0.3rem; }
 .card h3 { margin: 0 0 0.2rem; }
 .card ul { list-style: none; padding: 0; margin: 0.3rem 0 0; }
 .card li { display: flex; justify-content: space-between; gap: 0.5rem; }
+.card li span:first-child { white-space: nowrap; }
+.card li span:last-child { text-align: right; }
 .turn { font-weight: 600; }
-.turn::before { content: "\\25B6\\FE0E  "; color: var(--accent); }
+.turn span:first-child::before { content: "\\25B6\\FE0E  "; color: var(--accent); }
+details { margin: 0.3rem 0; }
+summary { cursor: pointer; font-weight: 600; padding: 0.2rem 0; }
 .out { text-decoration: line-through; color: var(--dim); }
 table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; }
-th, td { padding: 0.25rem 0.4rem; border-bottom: 1px solid var(--line); text-align: right; }
+th, td { padding: 0.25rem 0.3rem; border-bottom: 1px solid var(--line); text-align: right; }
+th { font-size: 0.85rem; font-weight: 600; }
 th:nth-child(2), td:nth-child(2) { text-align: left; }
 .scroll { overflow-x: auto; }
 ol.plays { padding-left: 1.5rem; }
@@ -189,7 +194,8 @@ def render_standings(rows: list[dict[str, Any]]) -> str:
         f"<td>{r['draws']}</td><td>{r['points']}</td><td>{r['rating']:.0f}</td></tr>"
         for i, r in enumerate(rows, 1))
     return ('<div class="scroll"><table><thead><tr><th>#</th><th>player</th><th>plays</th><th>wins</th>'
-            f'<th>draws</th><th>points</th><th>rating</th></tr></thead><tbody>{body}</tbody></table></div>')
+            '<th>draws</th><th title="points">pts</th><th title="Elo rating">rating</th></tr></thead>'
+            f"<tbody>{body}</tbody></table></div>")
 
 
 def render_front(league: League) -> str:
@@ -201,7 +207,9 @@ def render_front(league: League) -> str:
              '<section id="standings"><h2>Standings</h2>', render_standings(st["overall"])]
     if len(st["games"]) > 1:
         for game, rows in st["games"].items():
-            parts.append(f"<h3>{esc(title_of(game))}</h3>{render_standings(rows)}")
+            parts.append(f'<details id="game-{esc(game)}"><summary>{esc(title_of(game))} '
+                         f'<span class="dim">({len(rows)} players)</span></summary>'
+                         f"{render_standings(rows)}</details>")
     parts.append("</section>")
     items = "".join(
         f'<li><a href="/plays/{p["id"]}">{esc(p.get("table", "?"))} · {esc(title_of(str(p.get("game"))))} '
