@@ -157,9 +157,10 @@ def test_garbage_is_dropped_logged_and_the_league_goes_on(league, table, caplog)
         table.raw(contract.PLAYS, data)
     table.raw(contract.ACTIONS, b"x" * 1000)
     table.raw(contract.LIVE, b"null")
+    table.raw(contract.ACTIONS, b"[" * 100_000 + b"]" * 100_000)  # too deep for Python's JSON parser
     table.play("j-d", 1, ["Ana", "Ben"], ["Ana"])  # a good one after the garbage
     wait_for(lambda: league.plays(), what="the good play")
-    wait_for(lambda: league.dropped.get("mesa-1") == len(GARBAGE) + 2, what="every bad message counted")
+    wait_for(lambda: league.dropped.get("mesa-1") == len(GARBAGE) + 3, what="every bad message counted")
     assert [p["journal"] for p in league.plays()] == ["j-d"]
     dropped = [r.getMessage() for r in caplog.records if "dropped a message" in r.getMessage()]
     assert dropped and "not UTF-8 JSON" in dropped[0]  # the first says why; the rest are throttled

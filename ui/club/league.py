@@ -208,6 +208,7 @@ class League:
         self._cache_lock = threading.Lock()
         self._cache: _PlayCache | None = None  # None: read from the file at the next question
         self._new_plays: list[tuple[int, dict[str, Any]]] = []
+        self._game_ids: dict[tuple[str, str, int], int] = {}  # the store thread's: (table, journal, game_no) -> id
         self._writer = self._connect_db()
         self._writer.executescript(SCHEMA)
 
@@ -375,21 +376,22 @@ class League:
                 except contract.ContractError as e:
                     self._drop(m.topic, str(e))
                     continue
-                conn.execute("SAVEPOINT one")
-                try:
-                    game, did = self._store_one(conn, table, kind, body, now)
-                except (sqlite3.IntegrityError, sqlite3.InterfaceError, sqlite3.DataError, OverflowError,
-                        TypeError, ValueError) as e:
-                    conn.execute("ROLLBACK TO one")
-                    conn.execute("RELEASE one")
-                    self._drop(m.topic, f"{kind} from {table}: cannot be stored ({e})")
+                except Exception as e:  # JSON nested too deeply for the parser, and whatever else a sender finds
+                    self._drop(m.topic, f"{m.topic.rsplit('/', 1)[-1]}: unreadable ({type(e).__name__}: {e})")
                     continue
-                conn.execute("RELEASE one")
+                try:
+                    # no savepoint: every statement is atomic, and a game row left without its action is harmless
+                    game, did = self._store_one(conn, table, kind, body, now)
+                except sqlite3.OperationalError:
+                    raise  # the database, not the message (a full disk): the whole batch is tried again
+                except Exception as e:
+                    self._drop(m.topic, f"{kind} from {table}: cannot be stored ({type(e).__name__}: {e})")
+                    continue
                 changed = changed or did
                 if game is not None:
                     touched.add(game)
             for game in touched:
-                self._advance(conn, game)
+                self._advance(conn, game, now)
             conn.execute("COMMIT")
             for name, n in self._counted.items():
                 self.stored[name] += n  # counted once committed (tests and the page read them)
@@ -400,6 +402,7 @@ class League:
                         for gid, body in self._new_plays:
                             self._cache.put(gid, body)
         except BaseException:
+            self._game_ids.clear()  # ids of games inserted in this transaction are gone with it
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             raise
@@ -411,14 +414,18 @@ class League:
         self._throttle.warn(table, reason)
 
     def _game_id(self, conn: sqlite3.Connection, table: str, body: dict[str, Any], now: float) -> int:
-        row = conn.execute("SELECT id FROM games WHERE tbl=? AND journal=? AND game_no=?",
-                           (table, body["journal"], body["game_no"])).fetchone()
-        if row is not None:
-            conn.execute("UPDATE games SET updated=? WHERE id=?", (now, row[0]))
-            return int(row[0])
-        cur = conn.execute("INSERT INTO games (tbl, journal, game_no, game, updated) VALUES (?,?,?,?,?)",
-                           (table, body["journal"], body["game_no"], body["game"], now))
-        return int(cur.lastrowid or 0)
+        key = (table, body["journal"], body["game_no"])
+        gid = self._game_ids.get(key)
+        if gid is not None:
+            return gid
+        row = conn.execute("SELECT id FROM games WHERE tbl=? AND journal=? AND game_no=?", key).fetchone()
+        if row is None:
+            row = conn.execute("INSERT INTO games (tbl, journal, game_no, game, updated) VALUES (?,?,?,?,?) "
+                               "RETURNING id", (*key, body["game"], now)).fetchone()
+        if len(self._game_ids) > 100_000:
+            self._game_ids.clear()
+        self._game_ids[key] = gid = int(row[0])
+        return gid
 
     def _store_one(self, conn: sqlite3.Connection, table: str, kind: str, body: dict[str, Any],
                    now: float) -> tuple[int | None, bool]:
@@ -458,14 +465,14 @@ class League:
         raise contract.ContractError(f"the league does not store {kind!r}")  # the subscription prevents it
 
     @staticmethod
-    def _advance(conn: sqlite3.Connection, game: int) -> None:
-        """Move the game's ``acked_seq`` over every action now held without a gap."""
+    def _advance(conn: sqlite3.Connection, game: int, now: float) -> None:
+        """Move the game's ``acked_seq`` over every action now held without a gap; the game was heard of now."""
         (acked,) = conn.execute("SELECT acked_seq FROM games WHERE id=?", (game,)).fetchone()
         for (seq,) in conn.execute("SELECT seq FROM actions WHERE game=? AND seq > ? ORDER BY seq", (game, acked)):
             if seq != acked + 1:
                 break
             acked = seq
-        conn.execute("UPDATE games SET acked_seq=? WHERE id=?", (acked, game))
+        conn.execute("UPDATE games SET acked_seq=?, updated=? WHERE id=?", (acked, now, game))
 
     def _acknowledge(self, batch: list[_Message], games: set[int]) -> None:
         client = self._client
