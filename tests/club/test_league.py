@@ -465,3 +465,19 @@ def test_the_league_keeps_its_standings_right_while_plays_arrive_late_and_again(
     wait_for(lambda: league.plays()[-1]["finished"] == 500.0, what="the replaced play")
     assert league.standings() == standings.standings(sent)
     assert [p["finished"] for p in league.plays()] == [100.0, 200.0, 400.0, 500.0]
+
+
+@pytest.mark.slow  # each stop waits out paho's 1 s reconnection pause
+def test_a_league_kept_from_its_broker_says_why_and_keeps_trying(broker, tmp_path, caplog):
+    caplog.set_level(logging.WARNING, logger="tablekeeper.club.league")
+    wrong = BrokerSettings(broker.host, broker.port, "league", "not-the-password", client_id="league-wrong")
+    with League(tmp_path / "a.db", wrong) as lg:
+        wait_for(lambda: lg.problem, what="the refusal")
+        assert "refused the league" in lg.problem and "Not authorized" in lg.problem and not lg.connected
+        assert lg.alive()
+    port = broker.port + 1 if broker.port < 65535 else broker.port - 1
+    nowhere = BrokerSettings("127.0.0.1", port, "league", "x", client_id="league-nowhere")
+    with League(tmp_path / "b.db", nowhere) as lg:
+        wait_for(lambda: lg.problem, what="the failed connection")
+        assert lg.problem.startswith("cannot reach the broker at league@127.0.0.1:")
+    assert len([r for r in caplog.records if "refused the league" in r.getMessage()]) == 1  # once a minute

@@ -158,6 +158,18 @@ def test_the_event_stream_sends_the_new_page_when_a_play_finishes(page, league, 
     conn.close()
 
 
+def test_the_page_says_why_the_league_is_not_connected(tmp_path):
+    nowhere = BrokerSettings("127.0.0.1", 9, "league", "x", client_id="league-page-nowhere")
+    lg = League(tmp_path / "n.db", nowhere)  # not started: no connection tried, nothing to wait for
+    lg._say_problem("cannot reach the broker at league@127.0.0.1:9; retrying")
+    p = Page(lg, port=0).start()
+    try:
+        assert "not connected: cannot reach the broker at league@127.0.0.1:9" in get(p.url)[2]
+    finally:
+        p.stop()
+        lg.close()
+
+
 def test_the_page_listens_on_the_loopback_by_default(league):
     p = Page(league, port=0)
     try:

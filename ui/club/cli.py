@@ -114,7 +114,7 @@ def cmd_serve(args: Any) -> int:
                 notifier.notify("WATCHDOG=1")
                 last_pet = now
             status = (f"connected; {league.stored['plays']} new plays, {league.stored['actions']} new actions"
-                      if league.connected else "waiting for the broker")
+                      if league.connected else (league.problem or "waiting for the broker"))
             if status != said:
                 notifier.notify(f"STATUS={status}")
                 said = status

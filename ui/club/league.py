@@ -152,8 +152,9 @@ def check(kind: str, data: bytes, table: str) -> dict[str, Any]:
 class _Throttle:
     """At most one log line per key per ``every`` seconds; the lines in between are counted."""
 
-    def __init__(self, every: float = LOG_EVERY, clock: Callable[[], float] = time.monotonic):
-        self.every, self.clock = every, clock
+    def __init__(self, every: float = LOG_EVERY, clock: Callable[[], float] = time.monotonic,
+                 prefix: str = "dropped a message: "):
+        self.every, self.clock, self.prefix = every, clock, prefix
         self._last: dict[str, float] = {}
         self._held: dict[str, int] = {}
 
@@ -165,7 +166,8 @@ class _Throttle:
             return
         held = self._held.pop(key, 0)
         self._last[key] = now
-        log.warning("dropped a message: %s%s", text, f" ({held} more dropped since the last report)" if held else "")
+        more = f" ({held} more {'dropped' if self.prefix else 'like this'} since the last report)" if held else ""
+        log.warning("%s%s%s", self.prefix, text, more)
 
 
 @dataclass
@@ -196,6 +198,9 @@ class League:
         self._counted = dict(self.stored)
         self.handled = 0  # messages stored or dropped since start(), once committed
         self.connected = False
+        #: Why the league is not connected, in a sentence (None: connected, or not tried yet).
+        self.problem: str | None = None
+        self._problems = _Throttle(every=60.0, prefix="")
         self.version = 0  # grows after each commit that changed something (the page waits on it)
         self._changed = threading.Condition()
         self._queue: queue.Queue[_Message | None] = queue.Queue()
@@ -243,6 +248,7 @@ class League:
         client.max_queued_messages_set(0)
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
+        client.on_connect_fail = self._on_connect_fail
         client.on_message = self._on_message
         props = Properties(PacketTypes.CONNECT)
         props.SessionExpiryInterval = SESSION_EXPIRY
@@ -292,10 +298,11 @@ class League:
     # -- paho's thread --------------------------------------------------------------------
     def _on_connect(self, client, userdata, flags, reason_code, properties=None) -> None:
         if reason_code.is_failure:
-            log.warning("the broker refused the league: %s", reason_code)
+            self._say_problem(f"the broker at {self.broker.describe()} refused the league: {reason_code}")
             return
         self._generation += 1
         self.connected = True
+        self.problem = None
         client.subscribe([(contract.subscription(self.prefix, kind), 1)
                           for kind in (contract.STATUS, contract.LIVE, contract.ACTIONS, contract.PLAYS)])
         log.info("connected to the broker as %s", self.broker.describe())
@@ -305,8 +312,19 @@ class League:
     def _on_disconnect(self, client, userdata, flags, reason_code, properties=None) -> None:
         if self.connected:
             log.warning("lost the broker (%s); reconnecting", reason_code)
+            self.problem = f"lost the broker ({reason_code}); reconnecting"
         self.connected = False
         self._bump()
+
+    def _on_connect_fail(self, client, userdata) -> None:
+        self._say_problem(f"cannot reach the broker at {self.broker.describe()}; retrying")
+
+    def _say_problem(self, text: str) -> None:
+        """What keeps the league from its broker: logged once a minute (it retries every few seconds)."""
+        if text != self.problem:
+            self.problem = text
+            self._bump()
+        self._problems.warn("broker", text)
 
     def _on_message(self, client, userdata, message) -> None:
         self._queue.put(_Message(message.topic, message.payload, message.mid, message.qos, self._generation))

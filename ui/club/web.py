@@ -309,8 +309,10 @@ class Page:
                 main = render_game(self.league, int(m.group(1))) if m else None
             self.render_seconds = time.perf_counter() - started
             if main is not None:
-                status = "connected to the broker" if self.league.connected else "not connected to the broker"
-                main = f'<p class="status">{status}</p>{main}'
+                status = ("connected to the broker" if self.league.connected
+                          else f"not connected: {self.league.problem}" if self.league.problem
+                          else "not connected to the broker")
+                main = f'<p class="status">{esc(status)}</p>{main}'
             if len(self._cache) > 256:
                 self._cache.clear()
             self._cache[path] = (version, main)
@@ -324,6 +326,7 @@ def page_path(path: str) -> str | None:
 
 class _Handler(BaseHTTPRequestHandler):
     owner: Page
+    timeout = 30  # seconds a reader may take to send its request or to take what is sent
     server_version = "tablekeeper-league"
     sys_version = ""
     protocol_version = "HTTP/1.1"
