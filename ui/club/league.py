@@ -331,6 +331,16 @@ class League:
 
     # -- the store thread -----------------------------------------------------------------
     def _store_loop(self) -> None:
+        try:
+            self._store_messages()
+        except Exception:
+            # Not a message's fault (those are dropped one by one): a bug. Crash-only: the service
+            # stops (its watchdog sees alive() false), systemd starts it again, and the broker
+            # delivers again whatever was not acknowledged.
+            log.exception("the league's store thread stopped")
+            raise
+
+    def _store_messages(self) -> None:
         pending: list[_Message] = []
         while True:
             if not pending:
