@@ -94,22 +94,30 @@ def test_acks_name_the_highest_seq_without_a_gap_and_the_play(league, table):
     assert table.acks[-1]["seq"] == 4 and table.acks[-1]["play"] is True
 
 
-def test_acks_are_sent_only_after_the_commit(league, table, monkeypatch):
-    seen = []
-    store = league._store
+def test_every_ack_covers_only_what_another_connection_already_reads_in_the_file(league, table):
+    """At the moment each ack reaches the table, what it claims is committed: a connection of the
+    table's own, opened on the league's file, already sees every action and the play it names."""
+    other = sqlite3.connect(league.db_path, check_same_thread=False)
+    checked = []
+    on_ack = table._on_ack
 
-    def spy(batch):
-        out = store(batch)
-        seen.append(league._writer.execute("SELECT count(*) FROM actions").fetchone()[0])
-        return out
+    def check_on_arrival(client, userdata, message):
+        body = contract.decode(contract.ACK, message.payload, table.name)
+        held = other.execute("SELECT count(*) FROM actions a JOIN games g ON g.id = a.game WHERE g.journal=? "
+                             "AND g.game_no=? AND a.seq <= ?", (body["journal"], body["game_no"], body["seq"]))
+        plays = other.execute("SELECT count(*) FROM plays p JOIN games g ON g.id = p.game WHERE g.journal=? "
+                              "AND g.game_no=?", (body["journal"], body["game_no"]))
+        checked.append((body["seq"], held.fetchone()[0], body["play"], plays.fetchone()[0]))
+        on_ack(client, userdata, message)
 
-    monkeypatch.setattr(league, "_store", spy)
-    table.action("j-c", 1, 1)
-    wait_for(lambda: table.ack_for("j-c", 1), what="the ack")
-    # what the ack says is already in the file, seen by a connection of its own
-    other = sqlite3.connect(league.db_path)
-    assert other.execute("SELECT count(*) FROM actions").fetchone()[0] == 1
-    assert seen and seen[0] == 1
+    table.client.on_message = check_on_arrival
+    for seq in range(1, 31):
+        table.send(contract.ACTIONS, wait=False, journal="j-c", game_no=1, game="counters", seq=seq, at=1.0,
+                   entry={"action": "adjust"})
+    table.play("j-c", 1, ANA_BEN, ["Ana"])
+    wait_for(lambda: (a := table.ack_for("j-c", 1)) and a["seq"] == 30 and a["play"], what="the last ack")
+    assert checked and all(seq == held and plays >= play for seq, held, play, plays in checked), checked
+    other.close()
 
 
 GARBAGE = [
