@@ -27,13 +27,20 @@ def wait_for(predicate, timeout: float = 10.0, what: str = "the condition"):
 
 
 class FakeTable:
-    def __init__(self, broker, name: str = "mesa-1", *, prefix: str = contract.DEFAULT_PREFIX):
+    def __init__(self, broker, name: str = "mesa-1", *, prefix: str = contract.DEFAULT_PREFIX,
+                 will: dict[str, Any] | None = None):
+        """``broker``: anything with ``host`` and ``port`` (a relay too); ``will``: a status sent by the
+        broker when the connection dies without a goodbye, as a table's last will."""
         self.name, self.prefix = name, prefix
         self.acks: list[dict[str, Any]] = []
         self._lock = threading.Lock()
         subscribed = threading.Event()
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"fake-{name}-{time.monotonic_ns()}")
         self.client.username_pw_set(name, USERS[name])
+        self.client.reconnect_delay_set(0.1, 1)  # type: ignore[arg-type]  # paho takes a float: quick to stop
+        if will is not None:
+            self.client.will_set(self.topic(contract.STATUS), contract.encode({"table": name, **will}), qos=1,
+                                 retain=True)
         self.client.on_connect = lambda c, u, f, rc, p=None: c.subscribe(self.topic(contract.ACK), qos=1)
         self.client.on_subscribe = lambda *a: subscribed.set()
         self.client.on_message = self._on_ack

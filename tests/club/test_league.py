@@ -28,6 +28,7 @@ from tablekeeper.ui.club.league import League, _Throttle, check
 from .broker import Broker, available
 from .conftest import USERS
 from .fake_table import FakeTable, wait_for
+from .proxy import Relay
 
 
 def settings(broker, client_id: str | None = None) -> BrokerSettings:
@@ -190,15 +191,29 @@ def test_the_log_of_bad_messages_is_throttled_per_table_and_counts_the_rest(capl
                      "dropped a message: bad three (4 more dropped since the last report)"]
 
 
-def test_live_and_status_keep_the_newest(league, table):
+def test_live_and_status_keep_the_last_received_whatever_their_time(league, table):
     table.send(contract.STATUS, online=True, at=10.0)
-    table.send(contract.LIVE, at=10.0, journal="j-e", game_no=1, game="counters", players=ANA_BEN)
-    table.send(contract.LIVE, at=5.0, journal="j-e", game_no=0, game="counters", players=[])  # older: ignored
+    table.send(contract.LIVE, at=10.0, journal="j-e", game_no=0, game="counters", players=[])
+    table.send(contract.LIVE, at=5.0, journal="j-e", game_no=1, game="counters", players=ANA_BEN)  # clock set back
     wait_for(lambda: league.handled == 3, what="all three")
     table.action("j-e", 1, 1)
     wait_for(lambda: league.tables()[0]["game_id"] is not None, what="the live game's id")
     [t] = league.tables()
     assert t["online"] is True and t["live"]["game_no"] == 1 and t["live"]["players"][0]["name"] == "Ana"
+
+
+def test_a_table_that_dies_is_shown_offline_by_its_last_will(league, broker):
+    relay = Relay(broker.host, broker.port)
+    # the will is set when the table connects, so it carries an older time than the status sent after
+    mesa = FakeTable(relay, "mesa-2", will={"online": False, "at": 100.0})
+    try:
+        mesa.send(contract.STATUS, online=True, at=101.0)
+        wait_for(lambda: [t["online"] for t in league.tables()] == [True], what="the table online")
+        relay.block()  # no goodbye, and no way back: the broker publishes the will
+        wait_for(lambda: [t["online"] for t in league.tables()] == [False], what="the table offline")
+    finally:
+        mesa.close()
+        relay.close()
 
 
 def test_the_store_survives_a_restart_and_the_session_keeps_what_came_meanwhile(broker, tmp_path, table):
@@ -475,7 +490,6 @@ def test_the_league_keeps_its_standings_right_while_plays_arrive_late_and_again(
     assert [p["finished"] for p in league.plays()] == [100.0, 200.0, 400.0, 500.0]
 
 
-@pytest.mark.slow  # each stop waits out paho's 1 s reconnection pause
 def test_a_league_kept_from_its_broker_says_why_and_keeps_trying(broker, tmp_path, caplog):
     caplog.set_level(logging.WARNING, logger="tablekeeper.club.league")
     wrong = BrokerSettings(broker.host, broker.port, "league", "not-the-password", client_id="league-wrong")

@@ -14,7 +14,9 @@ arrive, on a queue; one store thread takes what has queued (up to :data:`BATCH`)
 De-duplication: an action is kept once by ``(table, journal, game_no, seq)``, a play once by
 ``(table, journal, game_no)``; a copy is acknowledged again and changes nothing. A play published
 again with a later ``finished`` (the table undid the last action and the game ended anew) replaces
-the one before.
+the one before. ``status`` and ``live`` keep the last one received, whatever its ``at`` says (a
+table's last will carries the time it connected, and a Pi without a clock may restart in the past;
+one table's messages on one topic arrive in order).
 
 Nothing a table sends can stop the league: a message that breaks the contract is logged (once per
 table and :data:`LOG_EVERY` seconds, with how many were dropped meanwhile), counted in
@@ -184,7 +186,7 @@ class League:
 
     ``db_path`` is the SQLite file (its folder is made). ``broker``: how to reach the broker (its
     ``client_id`` is the persistent session's: default ``tablekeeper-league``). ``reconnect_max`` is the
-    longest wait between connection attempts (seconds).
+    longest wait between connection attempts (seconds; the first is a quarter of a second).
     """
 
     def __init__(self, db_path: str | Path, broker: BrokerSettings, *, reconnect_max: float = 5.0):
@@ -244,7 +246,9 @@ class League:
         client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=self.broker.client_id or "tablekeeper-league",
                              protocol=mqtt.MQTTv5, manual_ack=True)
         self.broker.configure(client)
-        client.reconnect_delay_set(min_delay=1, max_delay=max(1, int(self.reconnect_max)))
+        # paho doubles the wait after each failure; it takes floats, and a short first wait makes a
+        # broker's restart cost little (and stop() quick: paho sleeps out the wait before it stops)
+        client.reconnect_delay_set(min_delay=0.25, max_delay=max(0.25, self.reconnect_max))  # type: ignore[arg-type]
         client.max_queued_messages_set(0)
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
@@ -479,15 +483,13 @@ class League:
         if kind == contract.STATUS:
             cur = conn.execute(
                 "INSERT INTO tables (name, online, status_at) VALUES (?,?,?) ON CONFLICT (name) DO UPDATE SET "
-                "online=excluded.online, status_at=excluded.status_at "
-                "WHERE tables.status_at IS NULL OR excluded.status_at >= tables.status_at",
+                "online=excluded.online, status_at=excluded.status_at",
                 (table, int(body["online"]), float(body["at"])))
             return None, cur.rowcount > 0
         if kind == contract.LIVE:
             cur = conn.execute(
                 "INSERT INTO tables (name, live, live_at) VALUES (?,?,?) ON CONFLICT (name) DO UPDATE SET "
-                "live=excluded.live, live_at=excluded.live_at "
-                "WHERE tables.live_at IS NULL OR excluded.live_at >= tables.live_at",
+                "live=excluded.live, live_at=excluded.live_at",
                 (table, json.dumps(body, ensure_ascii=False), float(body["at"])))
             return None, cur.rowcount > 0
         raise contract.ContractError(f"the league does not store {kind!r}")  # the subscription prevents it
