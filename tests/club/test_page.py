@@ -94,6 +94,7 @@ def test_the_front_page_shows_tables_standings_and_plays(page, league, table):
     game_id = league.plays()[0]["id"]
     status, _, history = get(f"{page.url}plays/{game_id}")
     assert status == 200 and "won by Ana" in history and "History" in history
+    assert '<li class="won"><span>Ana</span>' in history and "<li><span>Ben</span>" in history
 
 
 def test_a_play_history_lists_its_actions(page, league, table):

@@ -63,6 +63,8 @@ h3 { font-size: 1rem; margin: 0.8rem 0 0.3rem; }
 .card li span:last-child { text-align: right; }
 .turn { font-weight: 600; }
 .turn span:first-child::before { content: "\\25B6\\FE0E  "; color: var(--accent); }
+.won { font-weight: 600; }
+.won span:first-child::after { content: "  \\2605"; color: var(--accent); }
 details { margin: 0.3rem 0; }
 summary { cursor: pointer; font-weight: 600; padding: 0.2rem 0; }
 .out { text-decoration: line-through; color: var(--dim); }
@@ -222,6 +224,22 @@ def render_front(league: League) -> str:
     return "".join(parts)
 
 
+def render_final(play: dict[str, Any]) -> str:
+    """The players of a finished play in seat order, each with their final counters (winners bold)."""
+    main = main_counter(str(play.get("game")))
+    winners = {_name(w) for w in play.get("winners") or []}
+    rows = []
+    for p in play.get("players") or []:
+        name = _name(p)
+        found = p.get("counters") if isinstance(p, dict) else None
+        counters: dict[str, Any] = found if isinstance(found, dict) else {}
+        keys = [main] + [k for k in counters if k != main] if main in counters else list(counters)
+        shown = " · ".join(f"{esc(k)} {esc(counters[k])}" for k in keys[:6])
+        cls = ' class="won"' if name in winners else ""
+        rows.append(f"<li{cls}><span>{esc(name)}</span><span>{shown}</span></li>")
+    return f'<div class="card"><ul>{"".join(rows)}</ul></div>' if rows else ""
+
+
 def render_game(league: League, game_id: int) -> str | None:
     g = league.game(game_id)
     if g is None:
@@ -229,9 +247,9 @@ def render_game(league: League, game_id: int) -> str | None:
     play = g["play"]
     head = f"{esc(g['table'])} · {esc(title_of(g['game']))} · game {esc(g['game_no'])}"
     if play:
-        players = ", ".join(esc(_name(p)) for p in play.get("players") or [])
-        about = (f"<p>{esc(result_text(play))}</p><p class=\"dim\">{players}; "
-                 f"{esc(when(play.get('started')))} to {esc(when(play.get('finished')))}</p>")
+        about = (f"<p>{esc(result_text(play))}</p><p class=\"dim\">"
+                 f"{esc(when(play.get('started')))} to {esc(when(play.get('finished')))}</p>"
+                 f"{render_final(play)}")
     else:
         about = '<p class="dim">being played</p>'
     rows = "".join(f"<tr><td>{a['seq']}</td><td>{esc(entry_text(a['entry']))}</td>"
@@ -391,6 +409,7 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header("Cache-Control", "no-store")
             self.send_header("X-Content-Type-Options", "nosniff")
             self.send_header("Connection", "close")
+            self.send_header("X-Accel-Buffering", "no")  # a reverse proxy passes each event on at once
             self.end_headers()
             self.close_connection = True
             if self.command == "HEAD":
