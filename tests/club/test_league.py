@@ -503,3 +503,16 @@ def test_a_league_kept_from_its_broker_says_why_and_keeps_trying(broker, tmp_pat
         wait_for(lambda: lg.problem, what="the failed connection")
         assert lg.problem.startswith("cannot reach the broker at league@127.0.0.1:")
     assert len([r for r in caplog.records if "refused the league" in r.getMessage()]) == 1  # once a minute
+
+
+def test_a_database_that_cannot_be_opened_is_one_sentence(tmp_path, broker):
+    bad = tmp_path / "league.db"
+    bad.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(league_module.LeagueError, match=r"cannot open the league's database .*league\.db: "
+                                                        r"file is not a database"):
+        League(bad, settings(broker))
+    with pytest.raises(league_module.LeagueError, match="cannot read the league's database .*not a database"):
+        league_module.stored_plays(bad)  # what `club standings` reads
+    (tmp_path / "file").write_text("")
+    with pytest.raises(league_module.LeagueError, match="cannot open the league's database"):
+        League(tmp_path / "file" / "league.db", settings(broker))  # its folder is a file

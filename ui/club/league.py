@@ -47,6 +47,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
+from ...engine.errors import TablekeeperError
 from . import contract
 from . import standings as scoring
 from .config import BrokerSettings
@@ -151,6 +152,10 @@ def check(kind: str, data: bytes, table: str) -> dict[str, Any]:
     return body
 
 
+class LeagueError(TablekeeperError, OSError):
+    """The league's database cannot be opened or made (the sentence names the file and why)."""
+
+
 class _Throttle:
     """At most one log line per key per ``every`` seconds; the lines in between are counted."""
 
@@ -191,7 +196,6 @@ class League:
 
     def __init__(self, db_path: str | Path, broker: BrokerSettings, *, reconnect_max: float = 5.0):
         self.db_path = Path(db_path)
-        self.db_path.parent.mkdir(parents=True, exist_ok=True)
         self.broker = broker
         self.prefix = broker.prefix or contract.DEFAULT_PREFIX
         self.reconnect_max = reconnect_max
@@ -216,8 +220,13 @@ class League:
         self._cache: _PlayCache | None = None  # None: read from the file at the next question
         self._new_plays: list[tuple[int, dict[str, Any]]] = []
         self._game_ids: dict[tuple[str, str, int], int] = {}  # the store thread's: (table, journal, game_no) -> id
-        self._writer = self._connect_db()
-        self._writer.executescript(SCHEMA)
+        try:
+            self.db_path.parent.mkdir(parents=True, exist_ok=True)
+            self._writer = self._connect_db()
+            self._writer.executescript(SCHEMA)
+        except (OSError, sqlite3.Error) as e:
+            reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+            raise LeagueError(f"cannot open the league's database {self.db_path}: {reason}") from e
 
     # -- the database ---------------------------------------------------------------------
     def _connect_db(self) -> sqlite3.Connection:
@@ -647,13 +656,16 @@ def _plays(conn: sqlite3.Connection) -> list[dict[str, Any]]:
 def stored_plays(db_path: str | Path) -> list[dict[str, Any]]:
     """The plays of a league database, read only (no broker, nothing written): :meth:`League.plays`.
 
-    FileNotFoundError when there is no such database.
+    FileNotFoundError when there is no such database, LeagueError when it cannot be read.
     """
     path = Path(db_path)
     if not path.is_file():
         raise FileNotFoundError(f"no league database at {path}")
-    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=30)
     try:
-        return _plays(conn)
-    finally:
-        conn.close()
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=30)
+        try:
+            return _plays(conn)
+        finally:
+            conn.close()
+    except sqlite3.Error as e:
+        raise LeagueError(f"cannot read the league's database {path}: {e}") from e
