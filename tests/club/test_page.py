@@ -234,3 +234,14 @@ def test_the_page_in_chromium_shows_the_standings_and_updates_when_a_play_finish
         driver.quit()
         shutil.rmtree(profile, ignore_errors=True)
 
+
+
+def test_the_page_listens_on_an_ipv6_loopback_when_told(league):
+    try:
+        p = Page(league, "::1", 0).start()
+    except OSError as e:  # a machine without IPv6
+        pytest.skip(f"no IPv6 loopback here: {e}")
+    try:
+        assert p.url.startswith("http://[::1]:") and get(p.url)[0] == 200
+    finally:
+        p.stop()

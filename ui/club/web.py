@@ -24,6 +24,7 @@ import html
 import json
 import logging
 import re
+import socket
 import threading
 import time
 from http import HTTPStatus
@@ -285,7 +286,8 @@ class Page:
         class Handler(_Handler):
             owner = page
 
-        self.server = ThreadingHTTPServer((host, port), Handler)
+        server_class = _Server6 if ":" in host else ThreadingHTTPServer  # "::1", "::": IPv6
+        self.server = server_class((host, port), Handler)
         self.server.daemon_threads = True
         self._thread: threading.Thread | None = None
 
@@ -335,6 +337,10 @@ class Page:
                 self._cache.clear()
             self._cache[path] = (version, main)
             return version, main
+
+
+class _Server6(ThreadingHTTPServer):
+    address_family = socket.AF_INET6
 
 
 def page_path(path: str) -> str | None:
