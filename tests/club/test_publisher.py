@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import sqlite3
 import subprocess
 import time
 
@@ -226,6 +227,36 @@ def test_garbage_on_the_ack_topic_is_dropped_and_loses_nothing(broker, tmp_path,
     assert [a["seq"] for a in seen.of(contract.ACTIONS)] == list(range(1, total + 1))
     lg.stop()
     seen.close()
+
+
+def test_a_look_at_the_journal_cut_short_by_a_lock_loses_nothing(broker, tmp_path, table, monkeypatch):
+    journal, jid = table
+    rng = random.Random(5)
+    sessions = [Session.new(journal, "counters", ["Ana", "Ben"], RACE) for _ in range(3)]
+    for s in sessions:
+        play(s, rng)
+    real = Publisher._rows
+    failed = []
+
+    def locked_once(self, sql, params=()):
+        if "max(seq)" in sql and not failed:  # the journal is busy just when the games' actions are counted
+            failed.append(sql)
+            raise sqlite3.OperationalError("database is locked")
+        return real(self, sql, params)
+
+    monkeypatch.setattr(Publisher, "_rows", locked_once)
+    said: list[str] = []
+    lg = league(broker, tmp_path).start()
+    pub = Publisher(club(broker.host, broker.port), tmp_path / "mesa-1", journal_id=jid, report=said.append,
+                    poll=0.2)
+    with pub:
+        wait_for(lambda: len(lg.plays()) == 3 and all(pub.acks().get(s.game_id, (0, True))[1] or
+                                                      s.game_id in pub.settled() for s in sessions),
+                 what="every play acked")
+        wait_for(lambda: lg.counts()["actions"] == sum(journal.next_seq(s.game_id) for s in sessions),
+                 what="every action held")
+    assert failed and any("cannot read the journal" in line and "locked" in line for line in said)
+    lg.stop()
 
 
 def test_live_is_retained_with_the_players_counters_and_whose_turn(broker, tmp_path):

@@ -39,7 +39,7 @@ import time
 import zlib
 from collections import deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -54,8 +54,13 @@ ACK_FILE = "club-acks.json"
 ACK_FILE_VERSION = 1
 #: Messages out at once (published, not yet PUBACKed by the broker).
 WINDOW = 100
+#: Messages published and not yet acknowledged by the league, at most (a league that lags is not flooded,
+#: and what goes again after a loss is bounded).
+LEAGUE_WINDOW = 300
 #: Seconds between two writes of the ack file (an ack lost to a crash only costs a resend).
 SAVE_EVERY = 1.0
+#: Seconds a look at the journal waits after being woken, so that a burst of commits is one look.
+MIN_GAP = 0.02
 #: Seconds between two lines of the same kind in the log.
 LOG_EVERY = 60.0
 MAX_RESEND_WAIT = 600.0
@@ -97,15 +102,25 @@ class _Game:
     started: float
     finished: float | None = None
     total: int = 0  # entries in the journal
+    counted: bool = False  # ``total`` was read (a look cut short by a locked journal leaves it unread)
     sent: int = 0  # actions published (wire seqs 1..sent) since the last resync
     play_sent: float | None = None  # the finished time of the play published since the last resync
     acked: int = 0  # actions the league holds (1..acked), at most ``total``
     play_acked: bool = False
     damaged: bool = False  # an entry whose checksum or text does not hold: published up to it
+    progress_at: float = 0.0  # monotonic time of the last ack that moved, or since when something is owed
+    #: The messages out (wire seq, -1 for the play) -> (the order they were sent in, when: monotonic).
+    out: dict[int, tuple[int, float]] = field(default_factory=dict)
+    overtaken_at: float | None = None  # since when a later message of the table is acknowledged and not this
+
+    @property
+    def owed(self) -> int:
+        """Messages published and not acknowledged by the league yet."""
+        return max(0, self.sent - self.acked) + (self.play_sent is not None and not self.play_acked)
 
     @property
     def settled(self) -> bool:
-        return self.finished is not None and self.play_acked and self.acked >= self.total
+        return self.counted and self.finished is not None and self.play_acked and self.acked >= self.total
 
 
 @dataclass
@@ -115,7 +130,9 @@ class Counts:
     lives: int = 0
     acks: int = 0
     bad_acks: int = 0
-    resyncs: int = 0
+    resyncs: int = 0  # times something went again (any reason)
+    overtaken: int = 0  # ... because a later message was acknowledged first
+    stalls: int = 0  # ... because the acks stopped
     connects: int = 0
 
 
@@ -238,13 +255,16 @@ class Publisher:
     id (:func:`tablekeeper.engine.backup.table_id`); None: read from the journal, or asked of the owner
     given to :meth:`attach`. ``report(text)``: where problems are told (throttled: a line a minute
     per kind). ``resend_after``: seconds without an ack before the uncovered part is published again.
-    ``reconnect``: (first, longest) seconds between two connection attempts.
+    ``reconnect``: (first, longest) seconds between two connection attempts. ``resync_after``: seconds
+    after a (re)connection before what the acks do not cover is published again. ``min_gap``: seconds a
+    look at the journal waits after a wake, so that a burst of commits is taken in one look.
     """
 
     def __init__(self, club: ClubSettings, state_dir: str | os.PathLike[str], *, journal_id: str | None = None,
                  report: Callable[[str], None] | None = None, resend_after: float = 30.0,
                  reconnect: tuple[int, int] = (1, 10), poll: float = 1.0, live_every: float = 0.2,
-                 window: int = WINDOW):
+                 window: int = WINDOW, league_window: int = LEAGUE_WINDOW, resync_after: float = 3.0,
+                 min_gap: float = MIN_GAP):
         self.club = club
         self.table = club.table
         self.broker = club.broker
@@ -252,10 +272,13 @@ class Publisher:
         self.journal_path = self.dir / journal_module.FILENAME
         self.journal_id = journal_id
         self.resend_after = resend_after
+        self.resync_after = resync_after
+        self.min_gap = min_gap
         self.reconnect = reconnect
         self.poll = poll
         self.live_every = live_every
         self.window = window
+        self.league_window = league_window
         self.counts = Counts()
         self._say = _Throttle(report or (lambda text: log.warning("%s", text)))
         self._tell = _Throttle(report or (lambda text: log.info("%s", text)))  # good news: connected
@@ -269,7 +292,7 @@ class Publisher:
         self._lock = threading.Lock()
         self._outstanding: set[int] = set()  # mids published, not PUBACKed
         self._inbox: deque[dict[str, Any]] = deque()  # acks from the network thread
-        self._resync = False
+        self._resync_at: float | None = None  # when to publish again what the acks do not cover
         self._games: dict[int, _Game] = {}
         self._settled: set[int] = set()
         # per game as the league said: (seq, the finished time of the play it holds, None: none)
@@ -279,7 +302,10 @@ class Publisher:
         self._data_version: int | None = None
         self._dirty = False
         self._saved_at = 0.0
-        self._last_progress = time.monotonic()
+        self._reconnected_at = 0.0
+        self._sent_no = 0  # messages of the journal published (their order)
+        self._delivered_no = 0  # the latest of them the league has acknowledged
+        self._ack_delay = 0.0  # seconds from publishing to the league's ack, smoothed
         self._resend_wait = resend_after
         self._snap: Any = None  # the owner's newest snapshot
         self._owner: Any = None
@@ -385,6 +411,10 @@ class Publisher:
         return client
 
     def _on_connect(self, client: Any, userdata: Any, flags: Any, rc: Any, props: Any = None) -> None:
+        """Connected: say online, listen to the acks. A broker that lost this table's session (a restart
+        without its persistence file) may have lost what it had not delivered yet: after ``resync_after``
+        seconds, what no ack has covered since goes again. With the session kept, paho sends again what
+        the broker had not acknowledged, and the rules of :meth:`_stall_check` catch anything else."""
         if rc.is_failure:
             self.problem = f"the broker refused the connection: {rc}"
             self._say("refused", f"club: {self.broker.describe()} refused {self.table}: {rc} "
@@ -395,7 +425,11 @@ class Publisher:
         client.subscribe(self._topic(contract.ACK), qos=1)
         client.publish(self._topic(contract.STATUS), contract.encode(
             {"table": self.table, "online": True, "at": _now(), "journal": self.journal_id}), qos=1, retain=True)
-        self._resync = True  # whatever the acks do not cover goes again
+        # Whatever the acks do not cover goes again, once the acks in flight had a moment to arrive (the
+        # league acknowledges again on its own reconnection): what it holds is not sent twice.
+        self._reconnected_at = time.monotonic()
+        if not getattr(flags, "session_present", False):
+            self._resync_at = self._reconnected_at + self.resync_after
         self._live_key = None
         self._connected.set()
         self._tell("connected", f"club: {self.table} connected to {self.broker.describe()}")
@@ -447,6 +481,8 @@ class Publisher:
         try:
             while not self._stopping.is_set():
                 self._wake.wait(self._next_wait())
+                # A burst of commits (a catch-up, another process's script) is taken in one look.
+                self._stopping.wait(self.min_gap)
                 self._wake.clear()
                 if self._stopping.is_set():
                     break
@@ -465,10 +501,12 @@ class Publisher:
     def _next_wait(self) -> float:
         """Seconds to sleep unless woken: the poll for commits of other processes, or sooner for an ack
         file to write or a live message held back by ``live_every``."""
-        if self._inbox or self._resync:
+        if self._inbox:
             return 0.0
         now = time.monotonic()
         wait = self.poll
+        if self._resync_at is not None:
+            wait = min(wait, max(0.0, self._resync_at - now))
         if self._dirty:
             wait = min(wait, max(0.0, self._saved_at + SAVE_EVERY - now))
         if self._connected.is_set() and self._live_pending():
@@ -498,7 +536,7 @@ class Publisher:
             if not self.journal_path.exists():
                 return None
             self._conn = sqlite3.connect(f"file:{self.journal_path}?mode=ro", uri=True, isolation_level=None,
-                                         check_same_thread=False, timeout=2.0)
+                                         check_same_thread=False, timeout=journal_module.BUSY_WAIT)
         return self._conn
 
     def _close_journal(self) -> None:
@@ -531,9 +569,11 @@ class Publisher:
         self._take_acks()
         if not self._connected.is_set():
             return
-        if self._resync:
-            self._resync = False
-            self._resend_from_acks()
+        if self._resync_at is not None and time.monotonic() >= self._resync_at:
+            self._resync_at = None
+            # what no ack has covered since the reconnection (the broker may have lost it) goes again
+            self._resend_from_acks([g for g in self._games.values()
+                                    if g.owed and g.progress_at < self._reconnected_at])
         self._stall_check()
         self._publish_journal()
         self._publish_live(changed)
@@ -548,29 +588,37 @@ class Publisher:
             return False
         if self._first_game is None:
             self._first_game = self._choose_first_game()
+        # Whose entries may have grown: a game not finished, or whose end changed (an undo reopened it).
+        # A finished game's entries change only through such a reopening: it is not counted again.
+        growing: list[_Game] = []
         followed = sorted(self._games)
-        marks = ",".join("?" * len(followed))
-        rows = self._rows(
-            "SELECT id, game, CAST(setup AS BLOB), started, finished FROM games WHERE id>? "
-            + (f"OR id IN ({marks}) " if followed else "") + "ORDER BY id",
-            (max(self._top, self._first_game - 1), *followed))
-        for gid, game, setup, started, finished in rows:
-            g = self._games.get(gid)
-            if g is None:
-                if gid in self._settled or gid < self._first_game:
-                    continue
-                try:
-                    setup_obj = json.loads(bytes(setup).decode("utf-8"))
-                except (ValueError, UnicodeDecodeError):
-                    self._say("setup", f"club: game {gid}: its setup does not decode; it is not published")
-                    continue
-                g = _Game(gid, str(game), setup_obj, float(started))
-                with self._lock:
-                    self._games[gid] = g
-            g.finished = float(finished) if finished is not None else None
+        if followed:
+            marks = ",".join("?" * len(followed))
+            for gid, finished in self._rows(f"SELECT id, finished FROM games WHERE id IN ({marks})",
+                                            tuple(followed)):
+                g = self._games[gid]
+                end = float(finished) if finished is not None else None
+                if end is None or end != g.finished or not g.counted:
+                    growing.append(g)
+                g.finished = end
+        for gid, game, setup, started, finished in self._rows(
+                "SELECT id, game, CAST(setup AS BLOB), started, finished FROM games WHERE id>? ORDER BY id",
+                (max(self._top, self._first_game - 1),)):
             self._top = max(self._top, gid)
-        for g in self._games.values():
+            if gid in self._settled or gid in self._games:
+                continue
+            try:
+                setup_obj = json.loads(bytes(setup).decode("utf-8"))
+            except (ValueError, UnicodeDecodeError):
+                self._say("setup", f"club: game {gid}: its setup does not decode; it is not published")
+                continue
+            g = _Game(gid, str(game), setup_obj, float(started), float(finished) if finished is not None else None)
+            with self._lock:
+                self._games[gid] = g
+            growing.append(g)
+        for g in growing:
             g.total = int(self._rows("SELECT coalesce(max(seq) + 1, 0) FROM entries WHERE game=?", (g.no,))[0][0])
+            g.counted = True
             self._bound(g)
         self._data_version = version
         self._games_known = True
@@ -594,6 +642,7 @@ class Publisher:
         g.sent = max(g.sent, g.acked)
 
     def _take_acks(self) -> None:
+        later = []
         while self._inbox:
             body = self._inbox.popleft()
             if body["journal"] != self.journal_id:
@@ -602,6 +651,9 @@ class Publisher:
                 continue
             no = body["game_no"]
             g = self._games.get(no)
+            if g is not None and not g.counted:
+                later.append(body)  # taken in once the game's actions are counted
+                continue
             if g is not None and body["seq"] > g.total:
                 # more than the journal holds: not an ack of anything this table sent
                 self.counts.bad_acks += 1
@@ -624,8 +676,14 @@ class Publisher:
             before = (g.acked, g.play_acked)
             self._bound(g)
             if (g.acked, g.play_acked) != before:
-                self._last_progress = time.monotonic()
+                g.progress_at = time.monotonic()
                 self._resend_wait = self.resend_after
+                now = time.monotonic()
+                for key in [k for k in g.out if (k <= g.acked if k >= 0 else g.play_acked)]:
+                    no, at = g.out.pop(key)
+                    self._delivered_no = max(self._delivered_no, no)
+                    self._ack_delay += (now - at - self._ack_delay) / 8  # how long acks take now (smoothed)
+        self._inbox.extendleft(reversed(later))
         # The newest game stays followed: an undo of its last action reopens it, and what follows goes too.
         for g in [g for g in self._games.values() if g.settled and g.no != self._top]:
             with self._lock:
@@ -634,39 +692,72 @@ class Publisher:
             self._raw_acks.pop(g.no, None)
             self._dirty = True
 
-    def _resend_from_acks(self) -> None:
+    def _resend_from_acks(self, games: list[_Game]) -> None:
+        if not games:
+            return
         self.counts.resyncs += 1
-        for g in self._games.values():
+        now = time.monotonic()
+        for g in games:
             g.sent = g.acked
             g.play_sent = None
-        self._last_progress = time.monotonic()
+            g.progress_at = now
+            g.out.clear()
+            g.overtaken_at = None
 
     def _stall_check(self) -> None:
-        owed = any(g.sent > g.acked or (g.play_sent is not None and not g.play_acked) for g in self._games.values())
-        if not owed:
-            self._last_progress = time.monotonic()
-            return
-        if time.monotonic() - self._last_progress >= self._resend_wait:
-            self._say("stall", f"club: no ack from the league for {self._resend_wait:.0f} s; publishing again "
-                               "what it has not acknowledged")
+        """What the league has not acknowledged goes again, of a game
+
+        * whose oldest message out was sent before one the league has acknowledged since, for
+          ``resync_after`` seconds (the league takes a table's messages in the order they were sent: one
+          that is overtaken was lost, or its ack was), or
+        * whose acks have not moved for ``resend_after`` seconds although messages are out (then twice as
+          long, up to 10 minutes, while the league stays silent; and never less than 4 times the time
+          the league's acks take lately: a league working through a backlog is not sent it twice).
+        """
+        now = time.monotonic()
+        overtaken = []
+        for g in self._games.values():
+            if g.out and min(no for no, _at in g.out.values()) < self._delivered_no:
+                if g.overtaken_at is None:
+                    g.overtaken_at = now
+                elif now - g.overtaken_at >= self.resync_after:
+                    overtaken.append(g)
+            else:
+                g.overtaken_at = None
+        if overtaken:
+            self.counts.overtaken += 1
+            self._resend_from_acks(overtaken)
+        # a league that is slow to answer (a backlog after an outage) is waited for: 4 times its delay
+        wait = max(self._resend_wait, 4 * self._ack_delay)
+        stalled = [g for g in self._games.values() if g.owed and now - g.progress_at >= wait]
+        if stalled:
+            self._say("stall", f"club: no ack from the league for {wait:.0f} s; publishing again "
+                               f"what it has not acknowledged of {len(stalled)} game(s)")
             self._resend_wait = min(self._resend_wait * 2, MAX_RESEND_WAIT)
-            self._resend_from_acks()
+            self.counts.stalls += 1
+            self._resend_from_acks(stalled)
 
     def _room(self) -> int:
+        """How many more messages may go now: the broker's window (not yet PUBACKed) and the league's
+        (not yet acknowledged by it), so that a league that lags is never flooded."""
+        owed = sum(g.owed for g in self._games.values())
         with self._lock:
-            return self.window - len(self._outstanding)
+            return min(self.window - len(self._outstanding), self.league_window - owed)
 
     def _send(self, kind: str, payload: dict[str, Any], *, retain: bool = False) -> bool:
         info = self._client.publish(self._topic(kind), contract.encode(payload), qos=1, retain=retain)
-        with self._lock:
-            if not info.is_published():
-                self._outstanding.add(info.mid)
+        if info.rc == 0:
+            with self._lock:
+                if not info.is_published():
+                    self._outstanding.add(info.mid)
         # Not 0: the connection went meanwhile. Paho keeps the message queued, but what goes again after
         # the reconnection is what the acks do not cover, so nothing is counted as sent.
         return info.rc == 0
 
     def _publish_journal(self) -> None:
         for g in sorted(self._games.values(), key=lambda g: g.no):
+            if not g.counted:
+                continue  # the next look counts it first
             while g.sent < g.total and not g.damaged:
                 room = self._room()
                 if room <= 0 or not self._connected.is_set():
@@ -689,7 +780,11 @@ class Publisher:
                         payload["started"] = g.started
                     if not self._send(contract.ACTIONS, payload):
                         return
+                    if not g.owed:
+                        g.progress_at = time.monotonic()
                     g.sent = seq + 1
+                    self._sent_no += 1
+                    g.out[seq + 1] = (self._sent_no, time.monotonic())
                     self.counts.actions += 1
             if (g.finished is not None and g.sent >= g.total and not g.play_acked and g.play_sent != g.finished
                     and not g.damaged):
@@ -697,7 +792,11 @@ class Publisher:
                     return
                 play = self._play(g)
                 if play is not None and self._send(contract.PLAYS, play):
+                    if not g.owed:
+                        g.progress_at = time.monotonic()
                     g.play_sent = g.finished
+                    self._sent_no += 1
+                    g.out[-1] = (self._sent_no, time.monotonic())
                     self.counts.plays += 1
 
     def _entries(self, game_no: int) -> list[dict[str, Any]] | None:
