@@ -99,3 +99,5 @@ def test_contract_checks_topics_and_payloads():
         contract.decode(contract.ACK, b'{"v": 1, "table": "mesa-3", "journal": "ab", "game_no": true}', "mesa-3")
     with pytest.raises(contract.ContractError, match="JSON"):
         contract.decode(contract.PLAYS, b"\xff\xfe", "mesa-3")
+    with pytest.raises(contract.ContractError, match="too deep"):
+        contract.decode(contract.PLAYS, b"[" * 100_000 + b"]" * 100_000, "mesa-3")

@@ -116,6 +116,8 @@ def decode(kind: str, data: bytes, table: str) -> dict[str, Any]:
         body = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as e:
         raise ContractError(f"{kind} from {table}: not UTF-8 JSON ({e})") from None
+    except RecursionError:  # nested deeper than the parser goes: garbage, not a reason to stop a reader
+        raise ContractError(f"{kind} from {table}: JSON nested too deep") from None
     if not isinstance(body, dict):
         raise ContractError(f"{kind} from {table}: not a JSON object")
     if body.get("v") != VERSION:
