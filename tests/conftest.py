@@ -27,6 +27,16 @@ def examples(n: int) -> int:
     return min(n, fast.max_examples) if settings.default is fast else n
 
 
+#: Games a generated journal holds at most in ``make check`` (a game played through the rules costs
+#: about a tenth of a second): the full suite plays each test's own count.
+FAST_GAMES = 30
+
+
+def games(n: int) -> int:
+    """How many games a test generates: ``n``, capped in the fast tier (``--hypothesis-profile=fast``)."""
+    return min(n, FAST_GAMES) if settings.default is settings.get_profile("fast") else n
+
+
 @pytest.fixture
 def state_dir(tmp_path) -> Path:
     d = tmp_path / "state"

@@ -15,12 +15,15 @@ import pytest
 from tablekeeper.engine import Journal, Session
 from tablekeeper.engine import records as rec
 
+from ..conftest import games
+
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))
 
 import playgen  # noqa: E402
 
-N_GAMES = 200
+#: 200 in the full suite (``make check`` plays fewer: tests/conftest.py ``games``)
+N_GAMES = games(200)
 
 
 @pytest.fixture(scope="module")

@@ -15,6 +15,8 @@ from tablekeeper.engine import records as rec
 from tablekeeper.engine import roster as people
 from tablekeeper.engine.journal import FILENAME
 
+from ..conftest import games
+
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))
 
@@ -42,7 +44,7 @@ def template(tmp_path_factory):
     """A journal from before rosters: 40 real games, among them "Bea" and "Beatriz" (never together)."""
     folder = tmp_path_factory.mktemp("roster")
     with Journal(folder, durable=False) as j:
-        playgen.generate(j, 40, seed=3, games=("red-dragon-inn", "dragon-run", "bloody-inn"))
+        playgen.generate(j, games(40), seed=3, games=("red-dragon-inn", "dragon-run", "bloody-inn"))
         quick_game(j, ["Bea", "Ana"])
         quick_game(j, ["Beatriz", "Ben"])
         quick_game(j, ["Beatriz", "Cai", "Ana"])
