@@ -73,6 +73,18 @@ def test_a_counter_not_focused_needs_the_select_click_first():
     assert controls.focus is None  # the search worked on copies
 
 
+def test_each_action_of_an_event_is_paired_with_the_presses_that_did_it():
+    # life +1 (focused: one click), then poison +1 (a select to reach it, then a click): the split says
+    # which presses did which action, so a buy after a technique is measured on its own
+    rules, robot, controls, state = robot_for(story())
+    goal = target(rules, state, adjust("Ana", "life", 1), adjust("Ana", "poison", 1))
+    result = robot.play(controls, state, goal)
+    split = robot.split(controls, state, result.presses, [])
+    assert [str(p) for p in result.presses] == ["+", "sel", "+"]
+    assert split == [("adjust", 1), ("adjust", 2)]
+    assert controls.focus is None  # replayed on a copy
+
+
 def test_a_start_from_a_convenient_focus_would_be_cheaper_so_the_story_carries_each_pods_focus():
     s = story()
     results = bt.play_pod(s)
@@ -92,7 +104,7 @@ def corrections_off_the_pod(monkeypatch):
 
 def test_an_event_the_pod_cannot_do_is_reported_impossible(corrections_off_the_pod):
     rules, robot, controls, state = robot_for(story())
-    robot.max_nodes = 3000
+    robot.max_nodes = robot.guided_nodes = 3000
     wound = adjust("Ben", "life", -1)
     result = robot.play(controls, state, target(rules, state, wound), [wound])
     assert result.presses is None and result.count is None
@@ -114,7 +126,7 @@ def test_an_impossible_event_is_counted_apart_and_the_story_goes_on(tmp_path, co
         raw["expect"]["players"]["Ben"]["life"] = 18
 
     s = story(tmp_path, change)
-    cost = bt.measure(s, touch=False, max_nodes=3000)
+    cost = bt.measure(s, touch=False, max_nodes=3000, guided_nodes=3000)
     assert [e.pod for e in cost.events] == [1, None, 2, 1, 1, 1, 3]
     fig = bt.figures(cost)
     assert fig["turns_counters_events_not_possible_on_pod"]["value"] == 1
