@@ -33,6 +33,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import socket
 import sqlite3
 import threading
 import time
@@ -59,7 +60,7 @@ WINDOW = 100
 LEAGUE_WINDOW = 300
 #: Seconds between two writes of the ack file (an ack lost to a crash only costs a resend).
 SAVE_EVERY = 1.0
-#: Seconds a look at the journal waits after being woken, so that a burst of commits is one look.
+#: Seconds between two looks at the journal at least, so that a burst of commits is one look.
 MIN_GAP = 0.02
 #: Seconds between two lines of the same kind in the log.
 LOG_EVERY = 60.0
@@ -256,8 +257,8 @@ class Publisher:
     given to :meth:`attach`. ``report(text)``: where problems are told (throttled: a line a minute
     per kind). ``resend_after``: seconds without an ack before the uncovered part is published again.
     ``reconnect``: (first, longest) seconds between two connection attempts. ``resync_after``: seconds
-    after a (re)connection before what the acks do not cover is published again. ``min_gap``: seconds a
-    look at the journal waits after a wake, so that a burst of commits is taken in one look.
+    after a (re)connection before what the acks do not cover is published again. ``min_gap``: seconds between
+    two looks at the journal at least, so that a burst of commits is taken in one look.
     """
 
     def __init__(self, club: ClubSettings, state_dir: str | os.PathLike[str], *, journal_id: str | None = None,
@@ -291,6 +292,7 @@ class Publisher:
         self._conn: sqlite3.Connection | None = None
         self._lock = threading.Lock()
         self._outstanding: set[int] = set()  # mids published, not PUBACKed
+        self._window_full = False
         self._inbox: deque[dict[str, Any]] = deque()  # acks from the network thread
         self._resync_at: float | None = None  # when to publish again what the acks do not cover
         self._games: dict[int, _Game] = {}
@@ -403,6 +405,7 @@ class Publisher:
             {"table": self.table, "online": False, "at": _now(), "journal": self.journal_id}), qos=1, retain=True)
         client.reconnect_delay_set(*self.reconnect)
         client.max_inflight_messages_set(self.window)
+        client.on_socket_open = _no_delay
         client.on_connect = self._on_connect
         client.on_connect_fail = self._on_connect_fail
         client.on_disconnect = self._on_disconnect
@@ -452,7 +455,10 @@ class Publisher:
     def _on_publish(self, client: Any, userdata: Any, mid: int, rc: Any = None, props: Any = None) -> None:
         with self._lock:
             self._outstanding.discard(mid)
-        self._wake.set()
+            full = self._window_full
+            self._window_full = False
+        if full:  # a look was waiting for room: go on
+            self._wake.set()
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
         try:
@@ -479,10 +485,13 @@ class Publisher:
             self._client = None
             return
         try:
+            last = 0.0
             while not self._stopping.is_set():
                 self._wake.wait(self._next_wait())
-                # A burst of commits (a catch-up, another process's script) is taken in one look.
-                self._stopping.wait(self.min_gap)
+                # At most one look per ``min_gap``: a burst of commits (a catch-up, another process's
+                # script) is taken in one look, while a single press is published at once.
+                self._stopping.wait(max(0.0, last + self.min_gap - time.monotonic()))
+                last = time.monotonic()
                 self._wake.clear()
                 if self._stopping.is_set():
                     break
@@ -742,7 +751,9 @@ class Publisher:
         (not yet acknowledged by it), so that a league that lags is never flooded."""
         owed = sum(g.owed for g in self._games.values())
         with self._lock:
-            return min(self.window - len(self._outstanding), self.league_window - owed)
+            room = self.window - len(self._outstanding)
+            self._window_full = room <= 0  # the broker's next PUBACK wakes the publisher
+            return min(room, self.league_window - owed)
 
     def _send(self, kind: str, payload: dict[str, Any], *, retain: bool = False) -> bool:
         info = self._client.publish(self._topic(kind), contract.encode(payload), qos=1, retain=retain)
@@ -939,6 +950,15 @@ class Publisher:
             return
         self._dirty = False
         self._saved_at = now
+
+
+def _no_delay(client: Any, userdata: Any, sock: Any) -> None:
+    """Small messages go at once: without TCP_NODELAY, Nagle's algorithm and the peer's delayed ACK hold
+    an action (and the ack after it) back by tens of milliseconds."""
+    try:
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    except (OSError, AttributeError):
+        pass  # not a TCP socket (a unix socket, or TLS over one): nothing to tune
 
 
 def _decode(raw: Any, crc: Any) -> dict[str, Any] | None:
