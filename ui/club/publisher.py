@@ -8,22 +8,24 @@ fixed client id, ``clean_session`` false), to the topics of :mod:`.contract`:
 * ``status`` (retained): online, and the last will says offline;
 * ``live`` (retained): the game on the table now, from the owner's snapshots (or, without an owner,
   the newest game replayed from the journal);
-* ``actions``: every journal entry of every game since club mode was first on, in order. An
+* ``actions``: every journal entry of every game, in order. An
   action's ``seq`` counts from 1 (the journal's first entry of a game is ``seq`` 1), so that an
   ack's ``seq`` is the number of the game's actions the league holds;
 * ``plays``: each finished game, in the replay contract's names (:func:`play_payload`).
 
 The league answers on ``ack`` with, per game, the highest ``seq`` up to which it holds every action
 and whether it holds the play. Those acks are kept durably in the state folder
-(``club-acks.json``, written atomically; not in the journal), so that after a reconnection, a
-broker restart, a table restart or hours offline the table publishes again exactly what the acks do
-not cover, and a game whose play and actions are all acknowledged is never read again. An ack that
-claims more actions than the journal holds is dropped, and the play of an unfinished game is not
-taken as held: nothing a league says can make the table forget something it never sent. If the acks stall while
-messages are out (a broker that lost them without dropping the connection), the uncovered part is
-published again after ``resend_after`` seconds, then twice as long each time, up to 10 minutes.
+(``club-acks.json``, written atomically; not in the journal), so that after a table restart or
+hours offline the table publishes again exactly what the acks do not cover, and a game whose play
+and actions are all acknowledged is never read again. While it runs, what is out and not
+acknowledged goes again when it may have been lost (:meth:`Publisher._stall_check`, and a broker
+that lost the table's session), never merely because the league is slow: at most
+:data:`LEAGUE_WINDOW` messages wait for its acks. An ack that claims more actions than the journal
+holds is dropped, and the play of an unfinished game is not taken as held: nothing a league says
+can make the table forget something it never sent.
 
-Every game of the journal is published, those played before club mode was first on included.
+Every game of the journal is published, those played before club mode was first on included
+(the league keeps each once).
 
 A press never waits for any of it: the owner's only part is a snapshot listener that keeps a
 reference and sets an event. A dead broker costs an ``online`` flag and a log line a minute.
@@ -257,7 +259,8 @@ class Publisher:
     given to :meth:`attach`. ``report(text)``: where problems are told (throttled: a line a minute
     per kind). ``resend_after``: seconds without an ack before the uncovered part is published again.
     ``reconnect``: (first, longest) seconds between two connection attempts. ``resync_after``: seconds
-    after a (re)connection before what the acks do not cover is published again. ``min_gap``: seconds between
+    after a reconnection to a broker that lost the session, or after a message was overtaken, before
+    what the acks do not cover is published again. ``min_gap``: seconds between
     two looks at the journal at least, so that a burst of commits is taken in one look.
     """
 
