@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 import sqlite3
 import subprocess
 import time
@@ -298,6 +299,30 @@ def test_a_cut_connection_says_offline_by_its_last_will_and_comes_back(broker, t
         wait_for(lambda: {a["seq"] for a in seen.of(contract.ACTIONS)} == {1, 2}, what="the actions after it")
     relay.close()
     seen.close()
+
+
+@pytest.mark.slow  # waits for a real reconnection timer
+def test_a_broker_that_lost_everything_gets_everything_again(broker, tmp_path, table):
+    journal, jid = table
+    lg = league(broker, tmp_path).start()
+    wait_for(lambda: lg.connected, what="the league's session made at the broker")
+    lg.stop()  # away: the broker keeps what comes for it ...
+    session = Session.new(journal, "counters", ["Ana", "Ben"], RACE)
+    play(session, random.Random(6))
+    total = journal.next_seq(session.game_id)
+    pub = Publisher(club(broker.host, broker.port), tmp_path / "mesa-1", journal_id=jid, reconnect=(1, 1),
+                    poll=0.2, resync_after=0.5).start()  # resend_after stays 30 s: not what saves it here
+    wait_for(lambda: pub.counts.actions == total and pub.counts.plays == 1, what="everything published once")
+    broker.kill()  # ... until it dies, and comes back without its persistence file: every session gone
+    shutil.rmtree(broker.folder / "data")
+    (broker.folder / "data").mkdir()
+    broker.start()
+    lg = league(broker, tmp_path).start()
+    wait_for(lambda: pub.acks().get(session.game_id) == (total, True), what="the table publishing it all again")
+    assert [p["game_no"] for p in lg.plays()] == [session.game_id] and lg.counts()["actions"] == total
+    assert pub.counts.stalls == 0  # it was the lost session, not the 30 s timer
+    pub.stop()
+    lg.stop()
 
 
 # -- the wiring ---------------------------------------------------------------------------------
