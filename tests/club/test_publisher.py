@@ -168,6 +168,22 @@ def test_a_restarted_table_publishes_only_what_its_ack_file_does_not_cover(broke
     seen.close()
 
 
+def test_an_unusable_ack_file_is_set_aside_and_everything_goes_again(broker, tmp_path, table):
+    journal, jid = table
+    folder = tmp_path / "mesa-1"
+    session = Session.new(journal, "counters", ["Ana", "Ben"], RACE)
+    play(session, random.Random(7))
+    (folder / ACK_FILE).write_text('{"v": 1, "table": "mesa-1", "journal": "' + jid + '", "games": {"1": [')
+    said: list[str] = []
+    lg = league(broker, tmp_path).start()
+    with Publisher(club(broker.host, broker.port), folder, journal_id=jid, report=said.append, poll=0.2) as pub:
+        wait_for(lambda: pub.acks().get(session.game_id) == (journal.next_seq(session.game_id), True),
+                 what="the game published and acked from the start")
+    assert [p.name for p in folder.glob("club-acks.unusable-*.json")] and json.loads((folder / ACK_FILE).read_text())
+    assert any("not a usable ack file" in line and "published again" in line for line in said)
+    lg.stop()
+
+
 @pytest.mark.slow  # waits for real reconnection timers (a second each)
 def test_a_dead_broker_costs_a_press_nothing_and_loses_nothing(broker, tmp_path):
     broker.kill()  # down before the table starts, and for the whole game

@@ -914,7 +914,7 @@ class Publisher:
         try:
             data = self._ackfile.load()
         except ValueError as e:
-            aside = self._ackfile.path.with_name(f"{ACK_FILE}.damaged-{time.strftime('%Y%m%dT%H%M%S')}")
+            aside = self._ackfile.path.with_name(f"club-acks.unusable-{time.strftime('%Y%m%dT%H%M%S')}.json")
             try:
                 os.replace(self._ackfile.path, aside)
             except OSError:
