@@ -397,6 +397,11 @@ def test_a_message_not_stored_before_the_league_stops_is_delivered_again(broker,
         second.close()
 
 
+#: The commands' environment: an English system locale (the page and the messages follow the locale).
+ENGLISH_ENV = {**{k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")},
+               "LANG": "C.UTF-8"}
+
+
 def _config(tmp_path, broker, **extra) -> Path:
     (tmp_path / "league.password").write_text(USERS["league"] + "\n")
     keys = {"host": f'"{broker.host}"', "port": broker.port, "password_file": '"league.password"',
@@ -413,7 +418,7 @@ def test_club_serve_runs_the_league_and_the_page_under_systemd_rules(broker, tmp
     notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     notify.bind(str(tmp_path / "notify"))
     notify.settimeout(10)
-    env = {**os.environ, "NOTIFY_SOCKET": str(tmp_path / "notify"), "WATCHDOG_USEC": "2000000"}
+    env = {**ENGLISH_ENV, "NOTIFY_SOCKET": str(tmp_path / "notify"), "WATCHDOG_USEC": "2000000"}
     env.pop("WATCHDOG_PID", None)
     proc = subprocess.Popen([sys.executable, "-m", "tablekeeper.ui.cli", "--state-dir", str(tmp_path / "state"),
                              "club", "serve", "--config", str(cfg)], env=env, stderr=subprocess.PIPE, text=True)
@@ -430,7 +435,7 @@ def test_club_serve_runs_the_league_and_the_page_under_systemd_rules(broker, tmp
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(10) == 0
         rest = proc.stderr.read()
-        assert "stopped: 1 plays" in rest, rest
+        assert "stopped: 1 play and " in rest, rest
         assert any("STOPPING=1" in m for m in _drain(notify))
     finally:
         if proc.poll() is None:
@@ -458,11 +463,11 @@ def _drain(sock: socket.socket) -> list[str]:
 def test_club_commands_refuse_a_bad_config_and_a_missing_database_with_a_sentence(broker, tmp_path):
     cfg = _config(tmp_path, broker, http_port='"eighty"')
     out = subprocess.run([sys.executable, "-m", "tablekeeper.ui.cli", "club", "serve", "--config", str(cfg)],
-                         capture_output=True, text=True, timeout=30)
+                         capture_output=True, text=True, timeout=30, env=ENGLISH_ENV)
     assert out.returncode == 1 and "league.http_port: must be a whole number" in out.stderr
     cfg = _config(tmp_path, broker)
     out = subprocess.run([sys.executable, "-m", "tablekeeper.ui.cli", "club", "standings", "--config", str(cfg)],
-                         capture_output=True, text=True, timeout=30)
+                         capture_output=True, text=True, timeout=30, env=ENGLISH_ENV)
     assert out.returncode == 1 and "no league database at" in out.stderr
 
 

@@ -5,6 +5,10 @@ page until SIGTERM or Ctrl-C, and lives under systemd like the other services: R
 listens, WATCHDOG=1 from its loop while the store thread and the page are alive, a STATUS= line
 that says whether the broker is connected, STOPPING=1 on the way out
 (systemd/tablekeeper-league.service).
+
+What people read (standard error, the STATUS= line, ``standings``) is in the command's language
+(``--lang``, else the system locale); the page is in ``[league] lang``, else the same. ``--json`` and
+the systemd protocol's words stay English.
 """
 from __future__ import annotations
 
@@ -17,13 +21,21 @@ import time
 from typing import Any
 
 from ...engine.errors import TablekeeperError
+from ...engine.messages import N_, Msg, _, translated
 
 #: Seconds between two turns of the service's loop (the watchdog is petted from it).
 TICK = 1.0
 
 
-def _err(text: str) -> None:
-    print(f"tablekeeper club: {text}", file=sys.stderr, flush=True)
+def _said(args: Any, text: Msg | str) -> str:
+    """A message in the command's language, safe for a terminal."""
+    from ..cli import say
+
+    return say(args, text)
+
+
+def _err(args: Any, text: Msg) -> None:
+    print(f"tablekeeper club: {_said(args, text)}", file=sys.stderr, flush=True)
 
 
 def add_parsers(sub: Any) -> None:
@@ -44,23 +56,27 @@ def add_parsers(sub: Any) -> None:
     t.set_defaults(func=cmd_standings)
 
 
-def _settings(args: Any) -> Any:
+def _settings(args: Any) -> tuple[Any, str | None]:
+    """The league's settings and its page's language (``[league] lang``; None: not said)."""
     from . import config
 
-    return config.league_settings(args.config, state_dir=getattr(args, "state_dir", None))
+    doc, source, folder = config.read(args.config)
+    settings = config.league_settings(doc, source=source, base=folder, state_dir=getattr(args, "state_dir", None))
+    return settings, config.league_language(doc, source=source)
 
 
 def cmd_standings(args: Any) -> int:
+    from ..cli import catalog_for
     from . import standings
     from .league import stored_plays
-    from .web import title_of
+    from .web import game_title
 
-    settings = _settings(args)
+    settings, _lang = _settings(args)
     try:
         plays = stored_plays(settings.db)
     except FileNotFoundError:
-        raise TablekeeperError(f"no league database at {settings.db} (has `tablekeeper club serve` run "
-                               "with this config?)") from None
+        raise TablekeeperError(_("no league database at {path} (has `tablekeeper club serve` run with this "
+                                 "config?)", path=str(settings.db))) from None
     result = standings.standings(plays)
     if args.game is not None:
         rows = result["games"].get(args.game, [])
@@ -68,25 +84,30 @@ def cmd_standings(args: Any) -> int:
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=2))
         return 0
-    sections = [("overall", result["overall"])] if "overall" in result else []
-    sections += [(title_of(game), rows) for game, rows in result["games"].items()]
+    catalog = catalog_for(args)
+    sections: list[tuple[Msg | str, list[dict[str, Any]]]] = [(_("overall"), result["overall"])] \
+        if "overall" in result else []
+    sections += [(game_title(game), rows) for game, rows in result["games"].items()]
     for title, rows in sections:
-        print(f"{title}")
+        print(translated(title, catalog))
         if not rows:
-            print("  no plays")
+            print("  " + translated(_("no plays"), catalog))
         for i, r in enumerate(rows, 1):
             name = r["player"].encode("unicode_escape").decode("ascii") if not r["player"].isprintable() else r["player"]
-            print(f"  {i:>3}. {name:<14} {r['plays']:>4} plays {r['wins']:>4} wins {r['draws']:>3} draws "
-                  f"{r['points']:>5} points  rating {r['rating']:.0f}")
+            print(f"  {i:>3}. {name:<14} " + translated(
+                _("{plays} plays {wins} wins {draws} draws {points} points  rating {rating}",
+                  plays=f"{r['plays']:>4}", wins=f"{r['wins']:>4}", draws=f"{r['draws']:>3}",
+                  points=f"{r['points']:>5}", rating=f"{r['rating']:.0f}"), catalog))
     return 0
 
 
 def cmd_serve(args: Any) -> int:
-    from .. import service
+    from .. import i18n, service
     from .league import League
     from .web import Page
 
-    settings = _settings(args)  # the config, checked whole, before anything connects
+    settings, lang = _settings(args)  # the config, checked whole, before anything connects
+    lang = lang or getattr(args, "lang", None) or i18n.system_language()
     stop = threading.Event()
     old = {sig: signal.signal(sig, lambda signum, frame: stop.set()) for sig in (signal.SIGTERM, signal.SIGINT)}
     if args.run_for is not None:
@@ -99,12 +120,14 @@ def cmd_serve(args: Any) -> int:
     page = None
     try:
         try:
-            page = Page(league, settings.http_host, settings.http_port).start()
+            page = Page(league, settings.http_host, settings.http_port, lang=lang).start()
         except OSError as e:
-            raise TablekeeperError(f"the page cannot listen on {settings.http_host}:{settings.http_port}: "
-                                   f"{e.strerror or e}") from None
-        _err(f"page at {page.url} (read-only); database {settings.db}; broker {settings.broker.describe()}")
-        notifier.notify("READY=1", "STATUS=waiting for the broker")
+            raise TablekeeperError(_("the page cannot listen on {address}: {error}",
+                                     address=f"{settings.http_host}:{settings.http_port}",
+                                     error=e.strerror or str(e))) from None
+        _err(args, _("page at {url} (read-only); database {path}; broker {broker}", url=page.url,
+                     path=str(settings.db), broker=settings.broker.describe()))
+        notifier.notify("READY=1", "STATUS=" + _said(args, _("waiting for the broker")))
         last_pet = 0.0
         said = None
         while not stop.wait(min(TICK, limit / 4) if limit else TICK):
@@ -113,22 +136,29 @@ def cmd_serve(args: Any) -> int:
             if limit and healthy and now - last_pet >= limit / 2:
                 notifier.notify("WATCHDOG=1")
                 last_pet = now
-            status = (f"connected; {league.stored['plays']} new plays, {league.stored['actions']} new actions"
-                      if league.connected else (league.problem or "waiting for the broker"))
+            status = _said(args, _("connected; {plays}, {actions}",
+                                   plays=N_("{n} new play", "{n} new plays", league.stored["plays"]),
+                                   actions=N_("{n} new action", "{n} new actions", league.stored["actions"]))
+                           if league.connected else (league.problem or _("waiting for the broker")))
             if status != said:
-                notifier.notify(f"STATUS={status}")
+                notifier.notify("STATUS=" + status)
                 said = status
             if not healthy:
-                raise TablekeeperError("the league's store thread or page stopped; exiting so that systemd restarts it")
-        notifier.notify("STOPPING=1", "STATUS=stopping")
+                raise TablekeeperError(_("the league's store thread or page stopped; exiting so that systemd "
+                                         "restarts it"))
+        notifier.notify("STOPPING=1", "STATUS=" + _said(args, _("stopping")))
         return 0
     finally:
         if page is not None:
             page.stop()
         league.close()
         counts = league.stored
-        _err(f"stopped: {counts['plays']} plays and {counts['actions']} actions stored, {counts['duplicates']} "
-             f"copies ignored, {sum(league.dropped.values())} bad messages dropped")
+        dropped = sum(league.dropped.values())
+        _err(args, _("stopped: {plays} and {actions} stored, {copies}, {dropped}",
+                     plays=N_("{n} play", "{n} plays", counts["plays"]),
+                     actions=N_("{n} action", "{n} actions", counts["actions"]),
+                     copies=N_("{n} copy ignored", "{n} copies ignored", counts["duplicates"]),
+                     dropped=N_("{n} bad message dropped", "{n} bad messages dropped", dropped)))
         notifier.close()
         for sig, handler in old.items():
             signal.signal(sig, handler)

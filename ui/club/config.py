@@ -277,7 +277,7 @@ def league_settings(cfg: Mapping[str, Any] | str | os.PathLike[str] | None, *, s
     """
     doc, src, folder = _document(cfg, source, Path(base) if base is not None else None)
     c = _Check(src, "league", folder)
-    t = _section(c, doc, "league", _LEAGUE_KEYS)
+    t = _section(c, doc, "league", _LEAGUE_KEYS | {"lang"})
     broker = _broker(c, t, default_user=LEAGUE_USER, default_client_id="tablekeeper-league")
     if "db" in t:
         db = c.path(t["db"], "db", exists=False)
@@ -290,4 +290,22 @@ def league_settings(cfg: Mapping[str, Any] | str | os.PathLike[str] | None, *, s
     if not _HOST.fullmatch(http_host):
         c.fail("http_host", f"{http_host!r} is not a host name or an address")
     http_port = c.integer(t, "http_port", DEFAULT_HTTP_PORT, 0, 65535)  # 0: any free port (tests)
+    _language(c, t)  # checked with the rest; league_language gives it
     return LeagueSettings(broker, db, http_host, http_port, src)
+
+
+def _language(c: _Check, t: Mapping[str, Any]) -> str | None:
+    from ..i18n import LANGUAGES
+
+    lang = t.get("lang")
+    if lang is not None and (not isinstance(lang, str) or lang not in LANGUAGES):
+        c.fail("lang", f"must be one of {', '.join(repr(code) for code in LANGUAGES)}, not {lang!r}")
+    return lang
+
+
+def league_language(cfg: Mapping[str, Any] | str | os.PathLike[str] | None, *,
+                    source: str | None = None) -> str | None:
+    """``[league] lang``: the language of the league's page ("es"); None when the config does not say."""
+    doc, src, _folder = _document(cfg, source, None)
+    c = _Check(src, "league", None)
+    return _language(c, _section(c, doc, "league", _LEAGUE_KEYS | {"lang"}))

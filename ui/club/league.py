@@ -48,6 +48,7 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
 from ...engine.errors import TablekeeperError
+from ...engine.messages import _
 from . import contract
 from . import standings as scoring
 from .config import BrokerSettings
@@ -204,7 +205,7 @@ class League:
         self._counted = dict(self.stored)
         self.handled = 0  # messages stored or dropped since start(), once committed
         self.connected = False
-        #: Why the league is not connected, in a sentence (None: connected, or not tried yet).
+        #: Why the league is not connected, in a sentence, a message (None: connected, or not tried yet).
         self.problem: str | None = None
         self._problems = _Throttle(every=60.0, prefix="")
         self.version = 0  # grows after each commit that changed something (the page waits on it)
@@ -311,7 +312,8 @@ class League:
     # -- paho's thread --------------------------------------------------------------------
     def _on_connect(self, client, userdata, flags, reason_code, properties=None) -> None:
         if reason_code.is_failure:
-            self._say_problem(f"the broker at {self.broker.describe()} refused the league: {reason_code}")
+            self._say_problem(_("the broker at {broker} refused the league: {reason}", broker=self.broker.describe(),
+                                 reason=str(reason_code)))
             return
         self._generation += 1
         self.connected = True
@@ -325,12 +327,12 @@ class League:
     def _on_disconnect(self, client, userdata, flags, reason_code, properties=None) -> None:
         if self.connected:
             log.warning("lost the broker (%s); reconnecting", reason_code)
-            self.problem = f"lost the broker ({reason_code}); reconnecting"
+            self.problem = _("lost the broker ({reason}); reconnecting", reason=str(reason_code))
         self.connected = False
         self._bump()
 
     def _on_connect_fail(self, client, userdata) -> None:
-        self._say_problem(f"cannot reach the broker at {self.broker.describe()}; retrying")
+        self._say_problem(_("cannot reach the broker at {broker}; retrying", broker=self.broker.describe()))
 
     def _say_problem(self, text: str) -> None:
         """What keeps the league from its broker: logged once a minute (it retries every few seconds)."""

@@ -13,6 +13,11 @@ Anything else is 404 (a query string too), any method but GET and HEAD is 405. E
 sent is HTML-escaped; the Content-Security-Policy allows nothing but this server's own script and
 style. It listens on 127.0.0.1 unless told otherwise (``[league] http_host``).
 
+Every sentence and label is a message (engine/messages.py) shown in the page's language (:class:`Page`'s
+``lang``, which ``<html lang>`` says), game titles and counter names in the games' own words; the
+paths, the event data's field names and what the tables sent (names, the journal's entries) are not
+translated.
+
 Each page's HTML is rendered once per version of the league (shared by every reader), and an
 event stream sends at most one event per :data:`MIN_GAP` seconds, or per twice the last render's
 time when that is longer (always the newest state), a comment
@@ -32,6 +37,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from ...engine import registry
+from ...engine.messages import N_, Catalog, Msg, _, translated, word
+from ..i18n import DEFAULT, LANGUAGES, humanise, load_catalog
 from .league import League
 
 log = logging.getLogger("tablekeeper.club.web")
@@ -104,10 +111,20 @@ def esc(value: Any) -> str:
     return html.escape(str(value), quote=True)
 
 
-def title_of(game_id: str) -> str:
-    """The game's title from the registry (a game this league does not know: its id)."""
+def text(value: Any, catalog: Catalog | None) -> str:
+    """A message in ``catalog``'s language (None: English), HTML-escaped; anything else escaped as it is."""
+    return esc(translated(value, catalog))
+
+
+def game_title(game_id: str) -> Msg | str:
+    """The game's title from the registry, in the game's own words (a game this league does not know: its id)."""
     known = registry.KNOWN.get(game_id)
-    return known[1] if known else game_id
+    return word("game", known[1]) if known else game_id
+
+
+def counter_word(name: Any) -> Msg:
+    """A counter's name as the game says it ("gold" → "oro"), as the app shows it ("drink_me" → "drink me")."""
+    return word("counter", humanise(str(name)))
 
 
 def main_counter(game_id: str) -> str | None:
@@ -128,17 +145,19 @@ def _name(player: Any) -> str:
     return str(player.get("name", "?")) if isinstance(player, dict) else str(player)
 
 
-def result_text(play: dict[str, Any]) -> str:
-    winners = [_name(w) for w in play.get("winners") or []]
+def result_text(play: dict[str, Any]) -> Msg:
+    """How a play ended, as a message ("won by Ana")."""
+    winners = ", ".join(_name(w) for w in play.get("winners") or [])
     if play.get("draw"):
-        return "draw: " + ", ".join(winners) if winners else "a draw"
+        return _("draw: {names}", names=winners) if winners else _("a draw")
     if winners:
-        return "won by " + ", ".join(winners)
-    return "no winner"
+        return _("won by {names}", names=winners)
+    return _("no winner")
 
 
 def entry_text(entry: Any) -> str:
-    """A journal entry in one line: the action, then its fields (``adjust player=Ana counter=score delta=3``)."""
+    """A journal entry in one line, as the table journalled it: the action, then its fields
+    (``adjust player=Ana counter=score delta=3``; the journal's own words, in no language)."""
     if not isinstance(entry, dict):
         return str(entry)
     parts = [str(entry.get("action", "?"))]
@@ -148,22 +167,26 @@ def entry_text(entry: Any) -> str:
     return " ".join(parts)
 
 
-# -- rendering -----------------------------------------------------------------------------------
-def render_table_card(t: dict[str, Any]) -> str:
+def _counters(counters: dict[str, Any], keys: list[str], catalog: Catalog | None) -> str:
+    return " · ".join(f"{text(counter_word(k), catalog)} {esc(counters[k])}" for k in keys)
+
+
+# -- rendering (each in ``catalog``'s language; None: English) --------------------------------------
+def render_table_card(t: dict[str, Any], catalog: Catalog | None = None) -> str:
     live = t.get("live") or {}
     online = t.get("online")
-    state = "online" if online else ("offline" if online is False else "")
-    head = f'<h3>{esc(t["name"])} <span class="{"on" if online else "dim"}">{esc(state)}</span></h3>'
+    state = text(_("online"), catalog) if online else (text(_("offline"), catalog) if online is False else "")
+    head = f'<h3>{esc(t["name"])} <span class="{"on" if online else "dim"}">{state}</span></h3>'
     if not isinstance(live, dict) or not live.get("game"):
-        return f'<div class="card">{head}<p class="dim">no game</p></div>'
+        return f'<div class="card">{head}<p class="dim">{text(_("no game"), catalog)}</p></div>'
     try:
         game = str(live["game"])
-        line = esc(title_of(game))
+        line = text(game_title(game), catalog)
         if isinstance(live.get("game_no"), int):
-            number = f"game {live['game_no']}"
-            line += " · " + (f'<a href="/plays/{t["game_id"]}">{esc(number)}</a>' if t.get("game_id") else esc(number))
+            number = text(_("game {number}", number=live["game_no"]), catalog)
+            line += " · " + (f'<a href="/plays/{t["game_id"]}">{number}</a>' if t.get("game_id") else number)
         if live.get("over"):
-            line += " · " + esc(result_text(live))
+            line += " · " + text(result_text(live), catalog)
         turn = live.get("turn")
         turn_name = turn.get("player") if isinstance(turn, dict) else turn  # the publisher sends the name
         main = live.get("main_counter") if isinstance(live.get("main_counter"), str) else main_counter(game)
@@ -175,57 +198,70 @@ def render_table_card(t: dict[str, Any]) -> str:
             keys = list(counters)
             if main in counters:
                 keys = [main] + [k for k in keys if k != main]
-            shown = " · ".join(f"{esc(k)} {esc(counters[k])}" for k in keys[:4])
+            shown = _counters(counters, keys[:4], catalog)
             cls = " ".join(c for c in ("turn" if name == turn_name else "",
                                        "out" if isinstance(p, dict) and p.get("out") else "") if c)
             rows.append(f'<li class="{cls}"><span>{esc(name)}</span><span>{shown}</span></li>')
         table = live.get("table_counters")
         extra = ""
         if isinstance(table, dict) and table:
-            extra = '<p class="dim">' + " · ".join(f"{esc(k)} {esc(v)}" for k, v in list(table.items())[:4]) + "</p>"
+            extra = f'<p class="dim">{_counters(table, list(table)[:4], catalog)}</p>'
         return f'<div class="card">{head}<p>{line}</p><ul>{"".join(rows)}</ul>{extra}</div>'
     except Exception as e:  # a live state of another shape: show the table, say so, never fail the page
         log.debug("cannot show %s's live state: %s", t["name"], e)
-        return f'<div class="card">{head}<p class="dim">live state not readable</p></div>'
+        return f'<div class="card">{head}<p class="dim">{text(_("live state not readable"), catalog)}</p></div>'
 
 
-def render_standings(rows: list[dict[str, Any]]) -> str:
+#: The standings' columns after "#": (heading, its longer name in a tooltip or None).
+STANDINGS_COLUMNS = ((word("league", "player"), None), (word("league", "plays"), None),
+                     (word("league", "wins"), None), (word("league", "draws"), None),
+                     (word("league", "pts"), word("league", "points")),
+                     (word("league", "rating"), word("league", "Elo rating")))
+
+
+def render_standings(rows: list[dict[str, Any]], catalog: Catalog | None = None) -> str:
     if not rows:
-        return '<p class="dim">no plays yet</p>'
+        return f'<p class="dim">{text(_("no plays yet"), catalog)}</p>'
     body = "".join(
         f"<tr><td>{i}</td><td>{esc(r['player'])}</td><td>{r['plays']}</td><td>{r['wins']}</td>"
         f"<td>{r['draws']}</td><td>{r['points']}</td><td>{r['rating']:.0f}</td></tr>"
         for i, r in enumerate(rows, 1))
-    return ('<div class="scroll"><table><thead><tr><th>#</th><th>player</th><th>plays</th><th>wins</th>'
-            '<th>draws</th><th title="points">pts</th><th title="Elo rating">rating</th></tr></thead>'
+    heads = "".join(f'<th title="{text(longer, catalog)}">{text(label, catalog)}</th>' if longer
+                    else f"<th>{text(label, catalog)}</th>" for label, longer in STANDINGS_COLUMNS)
+    return (f'<div class="scroll"><table><thead><tr><th>#</th>{heads}</tr></thead>'
             f"<tbody>{body}</tbody></table></div>")
 
 
-def render_front(league: League) -> str:
+def render_front(league: League, catalog: Catalog | None = None) -> str:
     tables = league.tables()
     count, plays = league.recent_plays(RECENT_PLAYS)
     st = league.standings()
-    cards = "".join(render_table_card(t) for t in tables) or '<p class="dim">no table has spoken yet</p>'
-    parts = [f'<section id="tables"><h2>Tables</h2><div class="cards">{cards}</div></section>',
-             '<section id="standings"><h2>Standings</h2>', render_standings(st["overall"])]
+    cards = "".join(render_table_card(t, catalog) for t in tables) \
+        or f'<p class="dim">{text(_("no table has spoken yet"), catalog)}</p>'
+    parts = [f'<section id="tables"><h2>{text(_("Tables"), catalog)}</h2><div class="cards">{cards}</div></section>',
+             f'<section id="standings"><h2>{text(_("Standings"), catalog)}</h2>',
+             render_standings(st["overall"], catalog)]
     if len(st["games"]) > 1:
         for game, rows in st["games"].items():
-            parts.append(f'<details id="game-{esc(game)}"><summary>{esc(title_of(game))} '
-                         f'<span class="dim">({len(rows)} players)</span></summary>'
-                         f"{render_standings(rows)}</details>")
+            players = text(N_("({n} player)", "({n} players)", len(rows)), catalog)
+            parts.append(f'<details id="game-{esc(game)}"><summary>{text(game_title(game), catalog)} '
+                         f'<span class="dim">{players}</span></summary>'
+                         f"{render_standings(rows, catalog)}</details>")
     parts.append("</section>")
     items = "".join(
-        f'<li><a href="/plays/{p["id"]}">{esc(p.get("table", "?"))} · {esc(title_of(str(p.get("game"))))} '
-        f'game {esc(p.get("game_no"))}</a> — {esc(result_text(p))} <span class="dim">{esc(when(p.get("finished")))}'
-        f"</span></li>"
+        f'<li><a href="/plays/{p["id"]}">'
+        + text(_("{table} · {game} game {number}", table=str(p.get("table", "?")),
+                 game=game_title(str(p.get("game"))), number=str(p.get("game_no"))), catalog)
+        + f'</a> — {text(result_text(p), catalog)} <span class="dim">{esc(when(p.get("finished")))}</span></li>'
         for p in reversed(plays))
-    parts.append(f'<section id="plays"><h2>Plays ({count})</h2>'
-                 + (f'<ol class="plays" reversed>{items}</ol>' if items else '<p class="dim">none yet</p>')
+    parts.append(f'<section id="plays"><h2>{text(_("Plays ({count})", count=count), catalog)}</h2>'
+                 + (f'<ol class="plays" reversed>{items}</ol>' if items
+                    else f'<p class="dim">{text(_("none yet"), catalog)}</p>')
                  + "</section>")
     return "".join(parts)
 
 
-def render_final(play: dict[str, Any]) -> str:
+def render_final(play: dict[str, Any], catalog: Catalog | None = None) -> str:
     """The players of a finished play in seat order, each with their final counters (winners bold)."""
     main = main_counter(str(play.get("game")))
     winners = {_name(w) for w in play.get("winners") or []}
@@ -235,34 +271,37 @@ def render_final(play: dict[str, Any]) -> str:
         found = p.get("counters") if isinstance(p, dict) else None
         counters: dict[str, Any] = found if isinstance(found, dict) else {}
         keys = [main] + [k for k in counters if k != main] if main in counters else list(counters)
-        shown = " · ".join(f"{esc(k)} {esc(counters[k])}" for k in keys[:6])
+        shown = _counters(counters, keys[:6], catalog)
         cls = ' class="won"' if name in winners else ""
         rows.append(f"<li{cls}><span>{esc(name)}</span><span>{shown}</span></li>")
     return f'<div class="card"><ul>{"".join(rows)}</ul></div>' if rows else ""
 
 
-def render_game(league: League, game_id: int) -> str | None:
+def render_game(league: League, game_id: int, catalog: Catalog | None = None) -> str | None:
     g = league.game(game_id)
     if g is None:
         return None
     play = g["play"]
-    head = f"{esc(g['table'])} · {esc(title_of(g['game']))} · game {esc(g['game_no'])}"
+    head = text(_("{table} · {game} · game {number}", table=str(g["table"]), game=game_title(g["game"]),
+                  number=str(g["game_no"])), catalog)
     if play:
-        about = (f"<p>{esc(result_text(play))}</p><p class=\"dim\">"
-                 f"{esc(when(play.get('started')))} to {esc(when(play.get('finished')))}</p>"
-                 f"{render_final(play)}")
+        span = text(_("{start} to {end}", start=when(play.get("started")), end=when(play.get("finished"))), catalog)
+        about = f'<p>{text(result_text(play), catalog)}</p><p class="dim">{span}</p>{render_final(play, catalog)}'
     else:
-        about = '<p class="dim">being played</p>'
+        about = f'<p class="dim">{text(_("being played"), catalog)}</p>'
     rows = "".join(f"<tr><td>{a['seq']}</td><td>{esc(entry_text(a['entry']))}</td>"
                    f"<td>{esc(when(a['at']))}</td></tr>" for a in g["actions"])
-    actions = ('<div class="scroll"><table><thead><tr><th>#</th><th>action</th><th>at</th></tr></thead>'
-               f"<tbody>{rows}</tbody></table></div>") if rows else '<p class="dim">no actions received</p>'
-    return f'<section id="game"><h2>{head}</h2>{about}<h3>History</h3>{actions}</section>' \
-           f'<p><a href="/">← the league</a></p>'
+    actions = (f'<div class="scroll"><table><thead><tr><th>#</th><th>{text(word("league", "action"), catalog)}</th>'
+               f'<th>{text(word("league", "at"), catalog)}</th></tr></thead>'
+               f"<tbody>{rows}</tbody></table></div>") if rows \
+        else f'<p class="dim">{text(_("no actions received"), catalog)}</p>'
+    return (f'<section id="game"><h2>{head}</h2>{about}<h3>{text(_("History"), catalog)}</h3>{actions}</section>'
+            f'<p><a href="/">{text(_("← the league"), catalog)}</a></p>')
 
 
-def document(main: str, version: int, events: str, title: str = "League") -> str:
-    return ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+def document(main: str, version: int, events: str, title: str = "League", lang: str = DEFAULT) -> str:
+    """The whole page around ``main``; ``title`` is already in the page's language ``lang`` (its code)."""
+    return (f"<!doctype html><html lang=\"{esc(lang)}\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             f"<title>{esc(title)}</title><link rel=\"stylesheet\" href=\"/page.css\">"
             "<script src=\"/page.js\" defer></script></head>"
@@ -272,9 +311,19 @@ def document(main: str, version: int, events: str, title: str = "League") -> str
 
 # -- the server ------------------------------------------------------------------------------------
 class Page:
-    """The page's HTTP server for one :class:`League`. ``port`` 0: any free port (see :attr:`url`)."""
+    """The page's HTTP server for one :class:`League`. ``port`` 0: any free port (see :attr:`url`).
 
-    def __init__(self, league: League, host: str = "127.0.0.1", port: int = 8080):
+    ``lang``: the page's language, a code of ``ui/i18n.py``'s LANGUAGES (None: English; ``club serve``
+    gives ``[league] lang``, else the command's language). Only what people read is translated: the
+    paths, the event streams' field names and what the tables sent stay as they are.
+    """
+
+    def __init__(self, league: League, host: str = "127.0.0.1", port: int = 8080, lang: str | None = None):
+        lang = DEFAULT if lang is None else lang
+        if lang not in LANGUAGES:
+            raise ValueError(f"no such language {lang!r} (languages: {', '.join(LANGUAGES)})")
+        self.lang = lang
+        self.catalog: Catalog | None = None if lang == DEFAULT else load_catalog(lang)
         self.league = league
         self._cache: dict[str, tuple[int, str | None]] = {}
         self._lock = threading.Lock()
@@ -323,20 +372,25 @@ class Page:
                 return cached
             started = time.perf_counter()
             if path == "/":
-                main: str | None = render_front(self.league)
+                main: str | None = render_front(self.league, self.catalog)
             else:
                 m = _PLAY.fullmatch(path)
-                main = render_game(self.league, int(m.group(1))) if m else None
+                main = render_game(self.league, int(m.group(1)), self.catalog) if m else None
             self.render_seconds = time.perf_counter() - started
             if main is not None:
-                status = ("connected to the broker" if self.league.connected
-                          else f"not connected: {self.league.problem}" if self.league.problem
-                          else "not connected to the broker")
-                main = f'<p class="status">{esc(status)}</p>{main}'
+                problem = self.league.problem
+                status = (_("connected to the broker") if self.league.connected
+                          else _("not connected: {problem}", problem=problem) if problem
+                          else _("not connected to the broker"))
+                main = f'<p class="status">{text(status, self.catalog)}</p>{main}'
             if len(self._cache) > 256:
                 self._cache.clear()
             self._cache[path] = (version, main)
             return version, main
+
+    def said(self, message: Msg) -> str:
+        """A message in the page's language (not escaped)."""
+        return str(translated(message, self.catalog))
 
 
 class _Server6(ThreadingHTTPServer):
@@ -371,7 +425,7 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(body)
 
     def _not_found(self) -> None:
-        self._send(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain; charset=utf-8")
+        self._send(HTTPStatus.NOT_FOUND, (self.owner.said(_("not found")) + "\n").encode(), "text/plain; charset=utf-8")
 
     def do_HEAD(self) -> None:  # noqa: N802 (http.server's names)
         self.do_GET()
@@ -394,7 +448,7 @@ class _Handler(BaseHTTPRequestHandler):
         version, main = self.owner.render(path)
         if main is None:
             return self._not_found()
-        body = document(main, version, "/events" + path)
+        body = document(main, version, "/events" + path, self.owner.said(_("League")), self.owner.lang)
         self._send(HTTPStatus.OK, body.encode("utf-8"), "text/html; charset=utf-8")
 
     def _refuse(self) -> None:
@@ -408,7 +462,8 @@ class _Handler(BaseHTTPRequestHandler):
     def _events(self, target: str) -> None:
         owner = self.owner
         if not owner._streams.acquire(blocking=False):
-            return self._send(HTTPStatus.SERVICE_UNAVAILABLE, b"too many readers\n", "text/plain; charset=utf-8")
+            return self._send(HTTPStatus.SERVICE_UNAVAILABLE, (owner.said(_("too many readers")) + "\n").encode(),
+                              "text/plain; charset=utf-8")
         try:
             self.send_response(HTTPStatus.OK)
             self.send_header("Content-Type", "text/event-stream; charset=utf-8")
