@@ -45,6 +45,18 @@ def publisher(settings: config.ClubSettings, folder, journal_id: str) -> Publish
     return Publisher(settings, folder, journal_id=journal_id, reconnect=(1, 1), poll=0.2, resend_after=5)
 
 
+def first_copies(messages: list[dict]) -> list[dict]:
+    """Each action once, as it first arrived (delivery is at least once: a copy may follow)."""
+    seen: set[tuple] = set()
+    out = []
+    for m in messages:
+        key = (m["journal"], m["game_no"], m.get("seq"))
+        if key not in seen:
+            seen.add(key)
+            out.append(m)
+    return out
+
+
 def play(session: Session, rng: random.Random, steps: int | None = None) -> None:
     """Adjust scores at random until the game ends (or for ``steps`` actions)."""
     players = session.record.setup["players"]
@@ -120,12 +132,12 @@ def test_every_action_and_the_finished_play_reach_the_league_in_the_contracts_pa
         wait_for(lambda: session.game_id in pub.settled() or pub.acks().get(session.game_id) == (total, True),
                  what="the league's ack of every action and the play")
         wait_for(lambda: len(seen.of(contract.PLAYS)) == 1, what="the play on the broker")
-    actions = seen.of(contract.ACTIONS, "mesa-1")
+    actions = first_copies(seen.of(contract.ACTIONS, "mesa-1"))
     assert [a["seq"] for a in actions] == list(range(1, total + 1))  # in order, counted from 1
     assert [a["entry"] for a in actions] == [e for _s, e in journal.entries(session.game_id)]
     assert {(a["journal"], a["game_no"], a["game"]) for a in actions} == {(jid, session.game_id, "counters")}
     assert actions[0]["setup"]["players"] == ["Ana", "Ben", "Cai"]
-    (body,) = seen.of(contract.PLAYS, "mesa-1")
+    (body,) = first_copies(seen.of(contract.PLAYS, "mesa-1"))
     state = session.state
     assert body["winners"] == state["winners"] and body["draw"] is False
     assert [(p["name"], p["figure"], p["win"]) for p in body["players"]] == [
@@ -160,9 +172,9 @@ def test_a_restarted_table_publishes_only_what_its_ack_file_does_not_cover(broke
     with publisher(club(broker.host, broker.port), folder, jid) as pub:
         wait_for(lambda: pub.acks().get(second.game_id) == (total, True), what="the rest of the game acked")
         wait_for(lambda: seen.of(contract.PLAYS), what="the second play on the broker")
-    sent = [(a["game_no"], a["seq"]) for a in seen.of(contract.ACTIONS)]
-    assert sent == [(second.game_id, s) for s in range(4, total + 1)]  # nothing acked went again
-    assert [p["game_no"] for p in seen.of(contract.PLAYS)] == [second.game_id]
+    sent = [(a["game_no"], a["seq"]) for a in first_copies(seen.of(contract.ACTIONS))]
+    assert sent == [(second.game_id, s) for s in range(4, total + 1)]  # nothing acknowledged went again
+    assert {p["game_no"] for p in seen.of(contract.PLAYS)} == {second.game_id}
     assert sorted(p["game_no"] for p in lg.plays()) == [first.game_id, second.game_id]
     lg.stop()
     seen.close()
@@ -241,7 +253,7 @@ def test_garbage_on_the_ack_topic_is_dropped_and_loses_nothing(broker, tmp_path,
         total = journal.next_seq(session.game_id)
         wait_for(lambda: pub.acks().get(session.game_id) == (total, True), what="the real league's acks")
     assert [p["game_no"] for p in lg.plays()] == [session.game_id]
-    assert [a["seq"] for a in seen.of(contract.ACTIONS)] == list(range(1, total + 1))
+    assert [a["seq"] for a in first_copies(seen.of(contract.ACTIONS))] == list(range(1, total + 1))
     lg.stop()
     seen.close()
 
