@@ -26,6 +26,7 @@ nothing: the table publishes again from the last ack). The league keeps
 each action once by ``(table, journal, game_no, seq)`` and each play once
 by ``(table, journal, game_no)``.
 
+An action's ``"seq"`` counts its game's journal entries from 1 (the journal's entry 0 is ``seq`` 1).
 An ``ack`` names one game of one journal: ``"seq"`` is the highest action number up to which the league
 holds every action of that game (0: none yet), ``"play"`` whether it holds the finished play. A table
 publishes again, after a reconnection or a restart, whatever its last ack does not cover.
