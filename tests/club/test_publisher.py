@@ -147,6 +147,10 @@ def test_every_action_and_the_finished_play_reach_the_league_in_the_contracts_pa
     assert body["result"] == record.result
     assert [(p["game_no"], p["winners"]) for p in lg.plays()] == [(session.game_id, state["winners"])]
     assert seen.of(contract.STATUS)[-1]["online"] is False  # said on a clean stop (retained)
+    live = seen.of(contract.LIVE)[-1]  # no owner here: the newest game, replayed from the journal
+    assert (live["game_no"], live["over"], live["winners"], live["actions"]) == (
+        session.game_id, True, state["winners"], total)
+    assert [p["counters"] for p in live["players"]] == [p["counters"] for p in state["players"]]
     lg.stop()
     seen.close()
 
