@@ -318,6 +318,8 @@ class Publisher:
         self._live_at = 0.0
         self._live_match: tuple[int, Any, int] | None = None  # (game, Match, entries applied): no owner
         self._live_owed = False
+        self._journal_due = True  # a commit since the last look (or none yet)
+        self._scanned_at = 0.0
         self._games_known = False
         self._acks_loaded = False
         self.problem: str | None = None  # the last connection problem, in words
@@ -335,6 +337,7 @@ class Publisher:
 
     def wake(self) -> None:
         """Look at the journal now (after a commit); never blocks."""
+        self._journal_due = True
         self._wake.set()
 
     def attach(self, keeper: Any) -> Publisher:
@@ -351,6 +354,7 @@ class Publisher:
 
     def _on_snapshot(self, snap: Any) -> None:  # the owner's thread: keep it this small
         self._snap = snap
+        self._journal_due = True
         self._wake.set()
 
     def _got_journal_id(self, value: str | None) -> None:
@@ -437,6 +441,7 @@ class Publisher:
         if not getattr(flags, "session_present", False):
             self._resync_at = self._reconnected_at + self.resync_after
         self._live_key = None
+        self._journal_due = True
         self._connected.set()
         self._tell("connected", f"club: {self.table} connected to {self.broker.describe()}")
         self._wake.set()
@@ -552,6 +557,7 @@ class Publisher:
         return self._conn
 
     def _close_journal(self) -> None:
+        self._journal_due = True  # read it all again at the next look
         if self._conn is not None:
             self._conn.close()
             self._conn = None
@@ -577,7 +583,14 @@ class Publisher:
                 return  # the owner makes it; its answer wakes us
         if not self._acks_loaded:
             self._load_acks()
-        changed = self._scan()
+        # The journal is looked at after a commit (a snapshot, a wake) or a poll, not when only an ack came:
+        # a read at that moment could meet the next press's commit.
+        now = time.monotonic()
+        changed = False
+        if self._journal_due or now - self._scanned_at >= self.poll or not self._games_known:
+            self._journal_due = False
+            self._scanned_at = now
+            changed = self._scan()
         self._take_acks()
         if not self._connected.is_set():
             return
@@ -844,6 +857,8 @@ class Publisher:
         if now - self._live_at < self.live_every:
             self._live_owed = self._live_owed or journal_changed
             return  # _next_wait comes back for it
+        if self._owner is None and not (journal_changed or self._live_owed or self._live_key is None):
+            return  # nothing new to replay (and no read of the journal for it)
         if self._owner is not None:
             snap = self._snap
             if snap is None:
