@@ -120,6 +120,24 @@ def test_a_config_file_gives_both_sides_their_settings(tmp_path, monkeypatch):
         config.league_settings({"league": {"http_port": 70000}})
 
 
+def test_a_tls_file_that_is_no_certificate_is_said_and_the_table_plays_on(tmp_path):
+    (tmp_path / "ca.pem").write_text("not a certificate\n")
+    settings = config.club_settings({"club": {"table": "mesa-1", "password": "x", "tls": {"ca_file": "ca.pem"}}},
+                                    base=tmp_path)
+    assert settings is not None
+    said: list[str] = []
+    keeper = Keeper(tmp_path / "mesa-1", durable=False).start(resume=False)
+    pub = Publisher(settings, tmp_path / "mesa-1", report=said.append).attach(keeper).start()
+    keeper.new_game("counters", ["Ana", "Ben"], RACE)
+    keeper.submit({"action": "adjust", "player": "Ana", "counter": "score", "delta": 1})
+    assert keeper.wait_idle(5) and keeper.snapshot.table.state["players"][0]["counters"]["score"] == 1
+    wait_for(lambda: pub.problem, what="the problem said")
+    assert not pub.online and said == [f"club: cannot start publishing: [club] tls: ca_file {tmp_path / 'ca.pem'} "
+                                       "cannot be used: no certificate or crl found"]
+    pub.stop()
+    keeper.stop()
+
+
 # -- publishing ---------------------------------------------------------------------------------
 def test_every_action_and_the_finished_play_reach_the_league_in_the_contracts_payloads(broker, tmp_path, table):
     journal, jid = table

@@ -37,6 +37,7 @@ import logging
 import os
 import socket
 import sqlite3
+import ssl
 import threading
 import time
 import zlib
@@ -407,7 +408,14 @@ class Publisher:
 
         client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=self.broker.client_id,
                              clean_session=False, protocol=mqtt.MQTTv311)
-        self.broker.configure(client)
+        try:
+            self.broker.configure(client)
+        except (ssl.SSLError, OSError) as e:
+            files = ", ".join(f"{name} {path}" for name, path in (("ca_file", self.broker.ca_file),
+                              ("cert_file", self.broker.cert_file), ("key_file", self.broker.key_file)) if path)
+            reason = getattr(e, "reason", None)  # ssl.SSLError's: NO_CERTIFICATE_OR_CRL_FOUND
+            why = str(reason).replace("_", " ").lower() if reason else (e.strerror or e)
+            raise ValueError(f"[club] tls: {files or 'the system certificates'} cannot be used: {why}") from None
         client.will_set(self._topic(contract.STATUS), contract.encode(
             {"table": self.table, "online": False, "at": _now(), "journal": self.journal_id}), qos=1, retain=True)
         client.reconnect_delay_set(*self.reconnect)
@@ -488,7 +496,7 @@ class Publisher:
             self._client.connect_async(self.broker.host, self.broker.port, keepalive=self.broker.keepalive)
             self._client.loop_start()
         except Exception as e:  # a bad TLS file, a host name that does not resolve: said, and the table plays on
-            self.problem = f"{type(e).__name__}: {e}"
+            self.problem = str(e) if isinstance(e, ValueError) else f"{type(e).__name__}: {e}"
             self._say("start", f"club: cannot start publishing: {self.problem}")
             self._client = None
             return
