@@ -4,6 +4,7 @@ them; a dead broker or garbage on the ack topic costs nothing and loses nothing.
 from __future__ import annotations
 
 import json
+import os
 import random
 import shutil
 import sqlite3
@@ -307,6 +308,28 @@ def test_a_look_at_the_journal_cut_short_by_a_lock_loses_nothing(broker, tmp_pat
         wait_for(lambda: lg.counts()["actions"] == sum(journal.next_seq(s.game_id) for s in sessions),
                  what="every action held")
     assert failed and any("cannot read the journal" in line and "locked" in line for line in said)
+    lg.stop()
+
+
+def test_a_journal_replaced_by_its_repair_is_read_anew(broker, tmp_path, table):
+    journal, jid = table
+    rng = random.Random(8)
+    first = Session.new(journal, "counters", ["Ana", "Ben"], RACE)
+    play(first, rng)
+    lg = league(broker, tmp_path).start()
+    with publisher(club(broker.host, broker.port), tmp_path / "mesa-1", jid) as pub:
+        wait_for(lambda: [p["game_no"] for p in lg.plays()] == [first.game_id], what="the first play")
+        # what a repair on opening does: a fresh file (here: a copy, played on) renamed over the journal
+        (tmp_path / "fresh").mkdir()
+        journal.backup(tmp_path / "fresh" / "journal.db")
+        with Journal(tmp_path / "fresh", durable=False) as fresh:
+            second = Session.new(fresh, "counters", ["Ana", "Ben"], RACE)
+            play(second, rng)
+        journal.close()
+        os.replace(tmp_path / "fresh" / "journal.db", tmp_path / "mesa-1" / "journal.db")
+        pub.wake()
+        wait_for(lambda: sorted(p["game_no"] for p in lg.plays()) == [first.game_id, second.game_id],
+                 what="the repaired journal's new game published")
     lg.stop()
 
 

@@ -294,6 +294,7 @@ class Publisher:
         self._thread: threading.Thread | None = None
         self._client: Any = None
         self._conn: sqlite3.Connection | None = None
+        self._file: tuple[int, int] | None = None  # (device, inode) of the journal the connection reads
         self._lock = threading.Lock()
         self._outstanding: set[int] = set()  # mids published, not PUBACKed
         self._window_full = False
@@ -558,11 +559,23 @@ class Publisher:
     # -- the journal, read only --------------------------------------------------------------------
     def _db(self) -> sqlite3.Connection | None:
         if self._conn is None:
-            if not self.journal_path.exists():
+            try:
+                st = os.stat(self.journal_path)
+            except FileNotFoundError:
                 return None
             self._conn = sqlite3.connect(f"file:{self.journal_path}?mode=ro", uri=True, isolation_level=None,
                                          check_same_thread=False, timeout=journal_module.BUSY_WAIT)
+            self._file = (st.st_dev, st.st_ino)
         return self._conn
+
+    def _same_file(self) -> bool:
+        """Whether the journal is still the file this connection reads: a damaged journal repaired on
+        opening is replaced by a fresh file (engine/journal.py), and the old one must not be read on."""
+        try:
+            st = os.stat(self.journal_path)
+        except OSError:
+            return False
+        return (st.st_dev, st.st_ino) == self._file
 
     def _close_journal(self) -> None:
         self._journal_due = True  # read it all again at the next look
@@ -613,6 +626,9 @@ class Publisher:
 
     def _scan(self) -> bool:
         """Take in new games, new entries and finished games; True when the journal changed."""
+        if self._conn is not None and not self._same_file():
+            self._close_journal()
+            self._say("journal-replaced", f"club: {self.journal_path} was replaced (repaired); reading the new one")
         db = self._db()
         if db is None:
             return False
