@@ -333,6 +333,32 @@ def test_a_journal_replaced_by_its_repair_is_read_anew(broker, tmp_path, table):
     lg.stop()
 
 
+def test_a_damaged_entry_is_where_publishing_stops_until_the_owner_sets_it_aside(broker, tmp_path, table):
+    journal, jid = table
+    session = Session.new(journal, "counters", ["Ana", "Ben"], {"counters": [{"name": "score", "target": 9}]})
+    for _ in range(4):
+        session.apply({"action": "adjust", "player": "Ana", "counter": "score", "delta": 1})
+    with sqlite3.connect(journal.path) as raw:  # the third entry's bytes go bad on the card
+        raw.execute("UPDATE entries SET crc = crc + 1 WHERE game = ? AND seq = 2", (session.game_id,))
+    said: list[str] = []
+    lg = league(broker, tmp_path).start()
+    with Publisher(club(broker.host, broker.port), tmp_path / "mesa-1", journal_id=jid, report=said.append,
+                   poll=0.2) as pub:
+        wait_for(lambda: any("entry 2 does not read back" in line for line in said), what="the damage said")
+        wait_for(lambda: pub.acks().get(session.game_id) == (2, False), what="the two sound entries acked")
+        # the owner reads the game again: the damaged entry and those after it go to the quarantine,
+        # and the game goes on from the last sound one
+        resumed = Session.load(journal, session.game_id)
+        assert journal.next_seq(session.game_id) == 2
+        for _ in range(7):
+            resumed.apply({"action": "adjust", "player": "Ana", "counter": "score", "delta": 1})
+        assert resumed.state["over"]
+        pub.wake()
+        wait_for(lambda: pub.acks().get(session.game_id) == (9, True), what="the rest of the repaired game")
+    assert [p["winners"] for p in lg.plays()] == [["Ana"]]
+    lg.stop()
+
+
 def test_live_is_retained_with_the_players_counters_and_whose_turn(broker, tmp_path):
     keeper = Keeper(tmp_path / "mesa-1", durable=False).start(resume=False)
     with Publisher(club(broker.host, broker.port), tmp_path / "mesa-1", poll=0.2, live_every=0.05) as pub:

@@ -666,7 +666,10 @@ class Publisher:
                 self._games[gid] = g
             growing.append(g)
         for g in growing:
-            g.total = int(self._rows("SELECT coalesce(max(seq) + 1, 0) FROM entries WHERE game=?", (g.no,))[0][0])
+            total = int(self._rows("SELECT coalesce(max(seq) + 1, 0) FROM entries WHERE game=?", (g.no,))[0][0])
+            if total != g.total:
+                g.damaged = False  # the owner may have set a damaged row aside meanwhile: read it again
+            g.total = total
             g.counted = True
             self._bound(g)
         self._data_version = version
