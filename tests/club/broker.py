@@ -58,6 +58,7 @@ class Broker:
             f"password_file {passwd}\n"
             f"acl_file {self.folder / 'acl'}\n"
             f"listener {self.port} 127.0.0.1\n"
+            "set_tcp_nodelay true\n"
             "persistence true\n"
             f"persistence_location {self.folder / 'data'}/\n"
             "autosave_interval 1\n"

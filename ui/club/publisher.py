@@ -35,7 +35,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import socket
 import sqlite3
 import ssl
 import threading
@@ -421,7 +420,6 @@ class Publisher:
             {"table": self.table, "online": False, "at": _now(), "journal": self.journal_id}), qos=1, retain=True)
         client.reconnect_delay_set(*self.reconnect)
         client.max_inflight_messages_set(self.window)
-        client.on_socket_open = _no_delay
         client.on_connect = self._on_connect
         client.on_connect_fail = self._on_connect_fail
         client.on_disconnect = self._on_disconnect
@@ -997,13 +995,6 @@ class Publisher:
         self._saved_at = now
 
 
-def _no_delay(client: Any, userdata: Any, sock: Any) -> None:
-    """Small messages go at once: without TCP_NODELAY, Nagle's algorithm and the peer's delayed ACK hold
-    an action (and the ack after it) back by tens of milliseconds."""
-    try:
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    except (OSError, AttributeError):
-        pass  # not a TCP socket (a unix socket, or TLS over one): nothing to tune
 
 
 def _decode(raw: Any, crc: Any) -> dict[str, Any] | None:
