@@ -321,7 +321,7 @@ def test_overpay_rule_surplus_smaller_than_every_card(price, paid, ok, words):
     assert brute_force_legal(price, paid) is ok
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.integers(0, 15), st.lists(st.integers(0, 6), max_size=5))
 def test_overpay_rule_agrees_with_the_brute_force_oracle(price, paid):
     """Acción de mercado, Nota: 'la cantidad que pague en exceso debe ser menor que el valor de cada tarjeta'."""

@@ -27,6 +27,7 @@ from tablekeeper.hardware.serial.link import FAST
 from tablekeeper.hardware.serial.port import PortFinder, SerialPodLink
 from tablekeeper.hardware.serial.sim.micropod import FIRMWARE_DIR, SHARED_DIR, MicroPod, micropython_binary
 
+from ..conftest import examples
 from ..hardware import presses
 from . import mp_checks
 
@@ -154,7 +155,7 @@ edges = st.lists(st.tuples(st.integers(0, 400), st.booleans()), min_size=1, max_
     lambda xs: [(sum(d for d, _ in xs[:i + 1]), lvl) for i, (_, lvl) in enumerate(xs)])
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(edges, st.booleans())
 @example([(0, True), (262, False), (282, True)], False)  # a level lasting exactly the debounce time
 @example([(0, True), (1, False), (30, True), (31, True), (40, False)], True)  # exactly the noise threshold
@@ -214,7 +215,7 @@ def pod_events(edges, eager):
     return out
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(presses.physical_presses())
 def test_pod_gives_one_press_and_one_release_per_chattering_press(script):
     """The pod's debouncer: exactly one press and one release per physical press whatever its bounce trains,

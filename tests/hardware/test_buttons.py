@@ -11,6 +11,7 @@ from tablekeeper.hardware.buttons import ButtonScanner, Debouncer, GpioButtons, 
 from tablekeeper.hardware.mock import FakeClock
 from tablekeeper.hardware.pod import HOLD, PRESS, RELEASE, REPEAT
 
+from ..conftest import examples
 from . import presses
 
 T = Timing(debounce=0.02, hold_time=0.5, repeat_interval=0.1)
@@ -101,7 +102,7 @@ def host_events(edges, eager: bool) -> list:
     return out
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(presses.physical_presses())
 def test_chattering_presses_give_one_press_and_one_release_each(script):
     """Whatever a press's and its release's bounce trains (parts from 1 µs to 5 ms, each train shorter than
@@ -128,7 +129,7 @@ def test_hold_then_repeats_at_their_times():
     assert kinds(out)[-1] == RELEASE and len(out) == 6
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.lists(st.tuples(st.floats(0.0001, 0.3), st.booleans()), max_size=40))
 def test_events_alternate_press_release_whatever_the_contact_does(edges):
     """Debounce property: presses and releases alternate; holds/repeats only between them (both algorithms)."""

@@ -10,6 +10,7 @@ from tablekeeper.hardware.pod import PodView
 from tablekeeper.hardware.render import BIG_SIZE, DIGITS, FONTS, font, render
 from tablekeeper.hardware.views import pod_view
 
+from ..conftest import examples
 from . import goldens
 from .test_screen import views
 
@@ -39,7 +40,7 @@ def test_fonts_ship_with_their_licence():
                                                       "DejaVuSansCondensed-Bold.ttf"}
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(views)
 def test_last_column_and_row_stay_free_for_the_burn_in_shift(view):
     """OLED care: the one-pixel shift must never cut anything off."""

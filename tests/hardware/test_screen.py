@@ -17,8 +17,10 @@ from tablekeeper.hardware.pod import PodView
 from tablekeeper.hardware.render import render
 from tablekeeper.hardware.screen import FRAME_BYTES, Screen, Window, pack, plan, unpack
 
+from ..conftest import examples
+
 STILL = Care(shift_every=0, dim_after=0)  # no burn-in shift: RAM compares 1:1 with the render
-FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 words = st.text(alphabet="abcdefghijklmnopqrstuvwxyz ABCDÉ_-:!é", max_size=24)
 values = st.one_of(st.integers(-999, 99999), st.sampled_from(["-", "Ana"]))
@@ -94,7 +96,7 @@ def edits(draw):
     return out
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(edits())
 def test_planned_windows_rebuild_any_frame(seq):
     """Only the pages and columns that changed, via column/page windows — and the result is exact."""

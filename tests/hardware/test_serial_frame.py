@@ -16,6 +16,8 @@ from hypothesis import strategies as st
 from tablekeeper.hardware.serial import frame
 from tablekeeper.hardware.serial import protocol as proto
 
+from ..conftest import examples
+
 SYNC = bytes([frame.SYNC])
 
 
@@ -44,7 +46,7 @@ def parse_all(data: bytes) -> list[bytes]:
     return out
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(st.binary(max_size=600))
 @example(SYNC + b"\x00\x00\x00\x00")
 @example(SYNC + bytes([frame.MAX_PAYLOAD + 1]))
@@ -59,7 +61,7 @@ def test_parser_never_raises_and_never_accepts_a_bad_crc(data):
         assert crc_ok(frame.encode(seq, payload))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.binary(max_size=300), st.integers(0, 255), st.binary(max_size=frame.MAX_PAYLOAD), st.data())
 def test_frame_after_garbage_is_found(garbage, seq, payload, data):
     """Resync after garbage: a good frame behind any garbage is found (waiting out a stalled false start)."""
@@ -83,7 +85,7 @@ def test_frame_after_garbage_is_found(garbage, seq, payload, data):
         assert got[-1] == (seq, payload) or any(crc_ok(frame.encode(s, p)) for s, p in got)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.integers(0, 255), st.binary(min_size=0, max_size=frame.MAX_PAYLOAD), st.data())
 def test_any_damage_to_a_frame_is_refused(seq, payload, data):
     """A frame with one byte changed or dropped is never accepted (CRC-16 catches every 1-byte error)."""

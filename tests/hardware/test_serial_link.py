@@ -31,6 +31,8 @@ from tablekeeper.hardware.serial.sim.display import VirtualDisplay
 from tablekeeper.hardware.serial.sim.faults import Faults
 from tablekeeper.hardware.serial.sim.wire import CoreDisplay, Wire, run_wires
 
+from ..conftest import examples
+
 STILL = Care(shift_every=0, dim_after=0)
 
 
@@ -184,7 +186,7 @@ fault_rates = st.fixed_dictionaries({k: st.sampled_from([0, 0.001, 0.003]) for k
                                      ("drop", "corrupt", "duplicate", "reorder")})
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(fault_rates, fault_rates, st.integers(0, 2**16), st.sampled_from([0.0005, 0.003, 0.02]))
 def test_exactly_once_property(to_pod, to_host, seed, delay):
     """Every press reaches the engine exactly once, for random fault mixes, delays and press timings."""
@@ -617,7 +619,7 @@ def test_strings_from_a_pod_are_reported_escaped():
     assert "\\x1b[2J" in text and "\\x07\\r\\nthing" in text
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.binary(max_size=80))
 @example(bytes([proto.ERROR, 1, 2, 0xFF, 0xFE]))
 @example(bytes([proto.IDENTITY]) + bytes(17) + bytes([1, 0xC3, 0]))
