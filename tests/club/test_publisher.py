@@ -42,6 +42,12 @@ def league(broker, folder) -> League:
     return League(settings.db, settings.broker, reconnect_max=1)
 
 
+def listening(lg: League) -> League:
+    """The league once the broker has granted its subscriptions (a play published before would miss it)."""
+    wait_for(lambda: lg.connected, what="the league to listen to the tables")
+    return lg
+
+
 def publisher(settings: config.ClubSettings, folder, journal_id: str) -> Publisher:
     return Publisher(settings, folder, journal_id=journal_id, reconnect=(1, 1), poll=0.2, resend_after=5)
 
@@ -143,7 +149,7 @@ def test_a_tls_file_that_is_no_certificate_is_said_and_the_table_plays_on(tmp_pa
 def test_every_action_and_the_finished_play_reach_the_league_in_the_contracts_payloads(broker, tmp_path, table):
     journal, jid = table
     seen = Recorder(broker.host, broker.port)
-    lg = league(broker, tmp_path).start()
+    lg = listening(league(broker, tmp_path).start())
     session = Session.new(journal, "counters", ["Ana", "Ben", "Cai"], RACE)
     play(session, random.Random(1))
     total = journal.next_seq(session.game_id)
@@ -177,7 +183,7 @@ def test_every_action_and_the_finished_play_reach_the_league_in_the_contracts_pa
 def test_a_restarted_table_publishes_only_what_its_ack_file_does_not_cover(broker, tmp_path, table):
     journal, jid = table
     folder = tmp_path / "mesa-1"
-    lg = league(broker, tmp_path).start()
+    lg = listening(league(broker, tmp_path).start())
     rng = random.Random(2)
     first = Session.new(journal, "counters", ["Ana", "Ben"], RACE)
     play(first, rng)
@@ -210,7 +216,7 @@ def test_an_unusable_ack_file_is_set_aside_and_everything_goes_again(broker, tmp
     play(session, random.Random(7))
     (folder / ACK_FILE).write_text('{"v": 1, "table": "mesa-1", "journal": "' + jid + '", "games": {"1": [')
     said: list[str] = []
-    lg = league(broker, tmp_path).start()
+    lg = listening(league(broker, tmp_path).start())
     with Publisher(club(broker.host, broker.port), folder, journal_id=jid, report=said.append, poll=0.2) as pub:
         wait_for(lambda: pub.acks().get(session.game_id) == (journal.next_seq(session.game_id), True),
                  what="the game published and acked from the start")
@@ -239,7 +245,7 @@ def test_a_dead_broker_costs_a_press_nothing_and_loses_nothing(broker, tmp_path)
     assert keeper.snapshot.table.over
     total = keeper.journal.next_seq(keeper.session.game_id)
     broker.start()
-    lg = league(broker, tmp_path).start()
+    lg = listening(league(broker, tmp_path).start())
     wait_for(lambda: pub.online, what="the publisher reconnecting")
     wait_for(lambda: len(lg.plays()) == 1, what="the play reaching the league")
     wait_for(lambda: pub.acks().get(1) == (total, True), what="every action and the play acked")
@@ -253,7 +259,7 @@ def test_garbage_on_the_ack_topic_is_dropped_and_loses_nothing(broker, tmp_path,
     session = Session.new(journal, "counters", ["Ana", "Ben"], RACE)
     play(session, random.Random(3), steps=3)
     seen = Recorder(broker.host, broker.port)
-    lg = league(broker, tmp_path).start()
+    lg = listening(league(broker, tmp_path).start())
     with publisher(club(broker.host, broker.port), tmp_path / "mesa-1", jid) as pub:
         wait_for(lambda: pub.acks().get(session.game_id) == (3, False), what="the first actions acked")
         ack = {"table": "mesa-1", "journal": jid, "game_no": session.game_id}
@@ -298,7 +304,7 @@ def test_a_look_at_the_journal_cut_short_by_a_lock_loses_nothing(broker, tmp_pat
 
     monkeypatch.setattr(Publisher, "_rows", locked_once)
     said: list[str] = []
-    lg = league(broker, tmp_path).start()
+    lg = listening(league(broker, tmp_path).start())
     pub = Publisher(club(broker.host, broker.port), tmp_path / "mesa-1", journal_id=jid, report=said.append,
                     poll=0.2)
     with pub:
@@ -316,7 +322,7 @@ def test_a_journal_replaced_by_its_repair_is_read_anew(broker, tmp_path, table):
     rng = random.Random(8)
     first = Session.new(journal, "counters", ["Ana", "Ben"], RACE)
     play(first, rng)
-    lg = league(broker, tmp_path).start()
+    lg = listening(league(broker, tmp_path).start())
     with publisher(club(broker.host, broker.port), tmp_path / "mesa-1", jid) as pub:
         wait_for(lambda: [p["game_no"] for p in lg.plays()] == [first.game_id], what="the first play")
         # what a repair on opening does: a fresh file (here: a copy, played on) renamed over the journal
@@ -341,7 +347,7 @@ def test_a_damaged_entry_is_where_publishing_stops_until_the_owner_sets_it_aside
     with sqlite3.connect(journal.path) as raw:  # the third entry's bytes go bad on the card
         raw.execute("UPDATE entries SET crc = crc + 1 WHERE game = ? AND seq = 2", (session.game_id,))
     said: list[str] = []
-    lg = league(broker, tmp_path).start()
+    lg = listening(league(broker, tmp_path).start())
     with Publisher(club(broker.host, broker.port), tmp_path / "mesa-1", journal_id=jid, report=said.append,
                    poll=0.2) as pub:
         wait_for(lambda: any("entry 2 does not read back" in line for line in said), what="the damage said")
@@ -403,7 +409,7 @@ def test_a_cut_connection_says_offline_by_its_last_will_and_comes_back(broker, t
 @pytest.mark.slow  # waits for a real reconnection timer
 def test_a_broker_that_lost_everything_gets_everything_again(broker, tmp_path, table):
     journal, jid = table
-    lg = league(broker, tmp_path).start()
+    lg = listening(league(broker, tmp_path).start())
     wait_for(lambda: lg.connected, what="the league's session made at the broker")
     lg.stop()  # away: the broker keeps what comes for it ...
     session = Session.new(journal, "counters", ["Ana", "Ben"], RACE)
@@ -416,7 +422,7 @@ def test_a_broker_that_lost_everything_gets_everything_again(broker, tmp_path, t
     shutil.rmtree(broker.folder / "data")
     (broker.folder / "data").mkdir()
     broker.start()
-    lg = league(broker, tmp_path).start()
+    lg = listening(league(broker, tmp_path).start())
     wait_for(lambda: pub.acks().get(session.game_id) == (total, True), what="the table publishing it all again")
     assert [p["game_no"] for p in lg.plays()] == [session.game_id] and lg.counts()["actions"] == total
     assert pub.counts.stalls == 0  # it was the lost session, not the 30 s timer

@@ -261,6 +261,7 @@ class League:
         client.reconnect_delay_set(min_delay=0.25, max_delay=max(0.25, self.reconnect_max))  # type: ignore[arg-type]
         client.max_queued_messages_set(0)
         client.on_connect = self._on_connect
+        client.on_subscribe = self._on_subscribe
         client.on_disconnect = self._on_disconnect
         client.on_connect_fail = self._on_connect_fail
         client.on_message = self._on_message
@@ -316,12 +317,20 @@ class League:
                                  reason=str(reason_code)))
             return
         self._generation += 1
-        self.connected = True
         self.problem = None
+        # connected (the page's and the tests' "listening to the tables") once the broker has granted the
+        # subscriptions: a table's message published before that would not reach this session
         client.subscribe([(contract.subscription(self.prefix, kind), 1)
                           for kind in (contract.STATUS, contract.LIVE, contract.ACTIONS, contract.PLAYS)])
         log.info("connected to the broker as %s", self.broker.describe())
         self._queue.put(_Message("", b"", 0, 0, -1))  # re-acknowledge the recent games
+
+    def _on_subscribe(self, client, userdata, mid, reason_codes, properties=None) -> None:
+        if any(getattr(rc, "is_failure", False) for rc in reason_codes):
+            self._say_problem(_("the broker at {broker} refused the league's subscriptions",
+                                broker=self.broker.describe()))
+            return
+        self.connected = True
         self._bump()
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties=None) -> None:
