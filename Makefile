@@ -24,14 +24,15 @@ sysdeps:
 run: venv
 	$(BIN)/tablekeeper run
 
+# Both tiers run on every core (pytest-xdist): the tests share no fixed path or port.
 test: venv sysdeps lint
-	$(BIN)/python -m pytest -q -p no:cacheprovider tests
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n auto tests
 
 # The fast tier, after every change (under a minute): everything but the slow tests (serve
 # and MicroPython subprocesses, waits on a pty or a watchdog), the process-killing and
 # power-cut end-to-end suites and the rendered app; the rule machines play fewer random games.
 check: venv
-	$(BIN)/python -m pytest -q -p no:cacheprovider -m "not slow" --hypothesis-profile=fast \
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n auto -m "not slow" --hypothesis-profile=fast \
 		--ignore=tests/e2e --ignore=tests/ui/test_app.py tests
 
 # Lint (ruff) and types (mypy: strict on engine/, checked everywhere else); settings in
