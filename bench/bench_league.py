@@ -11,6 +11,10 @@ per batch, acks after the commit) and its page (ui/club/web.py) read by a server
 * league_play_to_page: a table publishes one finished play; time until the page's event stream
   delivers the new HTML with it (the league holding 2 000 plays, so the standings are recomputed
   over all of them). Median and 95th percentile of 40.
+* league_commit_to_page: the whole way, from a table's durable journal commit of a game's last
+  action (a real Session on a real Journal, synchronous=FULL) through the real publisher (woken as
+  the owner's snapshot wakes it), the broker and the league, to the page's event showing the play.
+  Median and 95th percentile of 20.
 """
 from __future__ import annotations
 
@@ -29,9 +33,12 @@ sys.path.insert(0, str(ROOT / "tests" / "club"))
 import paho.mqtt.client as mqtt  # noqa: E402
 from broker import Broker  # noqa: E402
 
-from tablekeeper.ui.club import contract  # noqa: E402
+from tablekeeper.engine import Journal, Session  # noqa: E402
+from tablekeeper.engine.backup import table_id  # noqa: E402
+from tablekeeper.ui.club import config, contract  # noqa: E402
 from tablekeeper.ui.club.config import BrokerSettings  # noqa: E402
 from tablekeeper.ui.club.league import League  # noqa: E402
+from tablekeeper.ui.club.publisher import Publisher  # noqa: E402
 from tablekeeper.ui.club.web import Page  # noqa: E402
 
 TABLES = 10
@@ -98,6 +105,79 @@ def _burst(broker: Broker, league: League, journal: str, plays: int, actions: in
     return seconds, want
 
 
+class _Events:
+    """The page's server-sent events, each kept with the moment it arrived."""
+
+    def __init__(self, page: Page):
+        host, port = page.server.server_address[:2]
+        self.conn = http.client.HTTPConnection(str(host), int(port), timeout=30)
+        self.conn.request("GET", "/events/")
+        self.stream = self.conn.getresponse()
+        self.got: list[tuple[float, str]] = []
+        self.lock = threading.Condition()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        data = None
+        for raw in self.stream.fp:
+            line = raw.decode()
+            if line.startswith("data: "):
+                data = line[6:]
+            elif line == "\n" and data is not None:
+                with self.lock:
+                    self.got.append((time.perf_counter(), data))
+                    self.lock.notify_all()
+                data = None
+
+    def mark(self) -> int:
+        with self.lock:
+            return len(self.got)
+
+    def when(self, since: int, marker: str) -> float:
+        """The moment of the first event after ``since`` that shows ``marker``."""
+        with self.lock:
+            if not self.lock.wait_for(lambda: any(marker in d for _, d in self.got[since:]), timeout=30):
+                raise RuntimeError("the page never showed the play")
+            return next(t for t, d in self.got[since:] if marker in d)
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def _commit_to_page(broker: Broker, league: League, page: Page, folder: Path, n: int = 20) -> list[float]:
+    """From the journal commit of a game's last action to the page's event whose list of plays has it
+    (the heading's count: the live card shows the players before the game ends)."""
+    events = _Events(page)
+    journal = Journal(folder / "table", durable=True)
+    settings = config.club_settings({"club": {"table": "mesa-2", "host": broker.host, "port": broker.port,
+                                              "password": USERS["mesa-2"]}})
+    assert settings is not None
+    pub = Publisher(settings, folder / "table", journal_id=table_id(journal)).start()
+    out = []
+    try:
+        _wait(lambda: pub.online, 10)
+        for i in range(n):
+            name = f"Winner{i:02d}"
+            session = Session.new(journal, "counters", [name, "Ben"],
+                                  {"counters": [{"name": "score", "start": 0, "min": 0, "target": 3}]})
+            for _ in range(2):
+                session.apply({"action": "adjust", "player": name, "counter": "score", "delta": 1})
+            pub.wake()
+            time.sleep(0.3)  # the game so far is published and acknowledged
+            since = events.mark()
+            marker = f"Plays ({len(league.plays()) + 1})"
+            session.apply({"action": "adjust", "player": name, "counter": "score", "delta": 1})  # wins: the play
+            start = time.perf_counter()  # the commit has returned
+            pub.wake()  # what the owner's snapshot listener does
+            out.append(events.when(since, marker) - start)
+            time.sleep(0.15)  # the page's events settle (at most one per 0.1 s)
+    finally:
+        pub.stop()
+        journal.close()
+        events.close()
+    return out
+
+
 def _latency(broker: Broker, league: League, page: Page, n: int = 40) -> list[float]:
     table = _table(broker, "mesa-1")
     host, port = page.server.server_address[:2]
@@ -157,6 +237,7 @@ def run() -> dict:
             s2, n2 = _burst(broker, league, "with-actions", 100, 20)
             lat = sorted(_latency(broker, league, page))
             total = len(league.plays())
+            whole = sorted(_commit_to_page(broker, league, page, folder))
         finally:
             page.stop()
             league.close()
@@ -171,6 +252,11 @@ def run() -> dict:
         "league_play_to_page": {"value": round(statistics.median(lat) * 1000, 1), "unit": "ms (median)",
                                 "p95_ms": round(p95 * 1000, 1), "max_ms": round(lat[-1] * 1000, 1),
                                 "note": f"publish to the page's server-sent event, {total} plays stored"},
+        "league_commit_to_page": {"value": round(statistics.median(whole) * 1000, 1), "unit": "ms (median)",
+                                  "p95_ms": round(whole[int(len(whole) * 0.95) - 1] * 1000, 1),
+                                  "max_ms": round(whole[-1] * 1000, 1),
+                                  "note": "a table's durable commit of a game's last action to the page's event "
+                                          "showing its play (the real publisher, broker and league)"},
     }
 
 
