@@ -29,8 +29,9 @@ test: venv sysdeps lint
 	$(BIN)/python -m pytest -q -p no:cacheprovider -n auto tests
 
 # The fast tier, after every change (under a minute): everything but the slow tests (serve
-# and MicroPython subprocesses, waits on a pty or a watchdog), the process-killing and
-# power-cut end-to-end suites and the rendered app; the rule machines play fewer random games.
+# and MicroPython subprocesses, waits on a pty or a watchdog, a real Mosquitto), the
+# process-killing and power-cut end-to-end suites and the rendered app; the rule machines play
+# fewer and shorter random games, the generated journals hold fewer games (tests/conftest.py).
 check: venv
 	$(BIN)/python -m pytest -q -p no:cacheprovider -n auto -m "not slow" --hypothesis-profile=fast \
 		--ignore=tests/e2e --ignore=tests/ui/test_app.py tests

@@ -17,14 +17,19 @@ TABLEKEEPER = Path(sys.executable).with_name("tablekeeper")
 
 
 #: ``make check`` runs with ``--hypothesis-profile=fast``: the rule machines play fewer random
-#: games there; ``make test`` keeps every test's own count.
-settings.register_profile("fast", max_examples=20)
+#: games there (10 examples each); ``make test`` keeps every test's own count.
+settings.register_profile("fast", max_examples=10)
 
 
 def examples(n: int) -> int:
     """A Hypothesis test's example count: ``n``, capped by the fast profile when it is loaded."""
     fast = settings.get_profile("fast")
     return min(n, fast.max_examples) if settings.default is fast else n
+
+
+def steps(n: int) -> int:
+    """A rule machine's steps per example: ``n``, at most 20 in the fast tier."""
+    return min(n, 20) if settings.default is settings.get_profile("fast") else n
 
 
 #: Games a generated journal holds at most in ``make check`` (a game played through the rules costs

@@ -104,7 +104,7 @@ def corrections_off_the_pod(monkeypatch):
 
 def test_an_event_the_pod_cannot_do_is_reported_impossible(corrections_off_the_pod):
     rules, robot, controls, state = robot_for(story())
-    robot.max_nodes = robot.guided_nodes = 3000
+    robot.max_nodes = robot.guided_nodes = 1000
     wound = adjust("Ben", "life", -1)
     result = robot.play(controls, state, target(rules, state, wound), [wound])
     assert result.presses is None and result.count is None
@@ -126,7 +126,7 @@ def test_an_impossible_event_is_counted_apart_and_the_story_goes_on(tmp_path, co
         raw["expect"]["players"]["Ben"]["life"] = 18
 
     s = story(tmp_path, change)
-    cost = bt.measure(s, touch=False, max_nodes=3000, guided_nodes=3000)
+    cost = bt.measure(s, touch=False, max_nodes=1000, guided_nodes=1000)
     assert [e.pod for e in cost.events] == [1, None, 2, 1, 1, 1, 3]
     fig = bt.figures(cost)
     assert fig["turns_counters_events_not_possible_on_pod"]["value"] == 1

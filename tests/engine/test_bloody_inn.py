@@ -15,7 +15,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from tablekeeper.engine import Journal, Match, RuleError, Session, SetupError, canonical, make_rules
 from tablekeeper.engine.games.bloody_inn.rules import LEDGER_CAUSES, solo_band
 
-from ..conftest import ROOT, examples, replay, replay_cli
+from ..conftest import ROOT, examples, replay, replay_cli, steps
 
 GAME = "bloody-inn"
 SCRIPTS = ROOT / "tests" / "engine" / "scripts"
@@ -878,5 +878,5 @@ class BloodyInnMachine(RuleBasedStateMachine):
 
 
 TestBloodyInnMachine = BloodyInnMachine.TestCase
-TestBloodyInnMachine.settings = settings(max_examples=examples(40), stateful_step_count=40, deadline=None,
+TestBloodyInnMachine.settings = settings(max_examples=examples(40), stateful_step_count=steps(40), deadline=None,
                                          suppress_health_check=[HealthCheck.too_slow])

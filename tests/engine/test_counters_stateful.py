@@ -11,7 +11,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 from tablekeeper.engine import Journal, RuleError, Session, canonical
 
-from ..conftest import examples
+from ..conftest import examples, steps
 
 PLAYERS = ["Ana", "Ben", "Cai"]
 OPTIONS = {
@@ -82,5 +82,5 @@ class CountersGame(RuleBasedStateMachine):
         assert reloaded.match.undone == self.session.match.undone
 
 
-CountersGame.TestCase.settings = settings(max_examples=examples(60), stateful_step_count=40, deadline=None)
+CountersGame.TestCase.settings = settings(max_examples=examples(60), stateful_step_count=steps(40), deadline=None)
 TestCounters = CountersGame.TestCase

@@ -21,7 +21,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from tablekeeper.engine import Journal, Match, RuleError, Session, SetupError, canonical, make_rules
 from tablekeeper.engine.games.dale_of_merchants.rules import BASE_DECKS, payment_verdict, stack_verdict
 
-from ..conftest import ROOT, examples, new_session, replay, replay_cli
+from ..conftest import ROOT, examples, new_session, replay, replay_cli, steps
 
 GAME = "dale-of-merchants"
 DECKS3 = ["macaws", "pandas", "raccoons"]
@@ -730,7 +730,7 @@ class DaleMachine(RuleBasedStateMachine):
         assert sum(cell["card"] for cell in self.state["market"]) <= 5
 
 
-DaleMachine.TestCase.settings = settings(max_examples=examples(60), stateful_step_count=40, deadline=None,
+DaleMachine.TestCase.settings = settings(max_examples=examples(60), stateful_step_count=steps(40), deadline=None,
                                          suppress_health_check=[HealthCheck.too_slow])
 test_dale_stateful = DaleMachine.TestCase
 

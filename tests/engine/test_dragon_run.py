@@ -23,7 +23,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from tablekeeper.engine import Journal, Match, RuleError, Session, SetupError, canonical, make_rules
 from tablekeeper.engine.games.dragon_run.rules import _cheapest
 
-from ..conftest import ROOT, ScriptError, examples, new_session, replay, replay_cli
+from ..conftest import ROOT, ScriptError, examples, new_session, replay, replay_cli, steps
 
 SCRIPTS = Path(__file__).with_name("scripts")
 HANDS3 = {"Ana": [3, 2, 1, 0], "Ben": [4, 2, 1, 1], "Cai": [1, 1, 1, 0]}
@@ -855,6 +855,6 @@ class DragonRunMachine(RuleBasedStateMachine):
 
 
 DragonRunMachine.TestCase.settings = settings(
-    max_examples=examples(60), stateful_step_count=60, deadline=None,
+    max_examples=examples(60), stateful_step_count=steps(60), deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 test_hypothesis_random_play_keeps_the_rules = DragonRunMachine.TestCase

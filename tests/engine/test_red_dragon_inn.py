@@ -17,7 +17,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from tablekeeper.engine import Journal, Match, RuleError, Session, SetupError, canonical, make_rules
 
-from ..conftest import ROOT, examples, replay, replay_cli
+from ..conftest import ROOT, examples, replay, replay_cli, steps
 
 GAME = "red-dragon-inn"
 SCRIPTS = ROOT / "tests" / "engine" / "scripts"
@@ -801,5 +801,5 @@ class RedDragonInnMachine(RuleBasedStateMachine):
 
 
 TestRedDragonInnProperties = RedDragonInnMachine.TestCase
-TestRedDragonInnProperties.settings = settings(max_examples=examples(60), stateful_step_count=40, deadline=None,
+TestRedDragonInnProperties.settings = settings(max_examples=examples(60), stateful_step_count=steps(40), deadline=None,
                                                suppress_health_check=[HealthCheck.too_slow])
