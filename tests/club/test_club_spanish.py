@@ -28,9 +28,7 @@ from tablekeeper.ui.club.web import Page, render_front, render_game, render_tabl
 from tablekeeper.ui.i18n import humanise, load_catalog
 
 from ..ui.test_records_spanish import ENGLISH, _fields, _literal_text, _messages
-from .broker import Broker
-from .broker import available as broker_available
-from .conftest import USERS
+from .conftest import USERS, listening_league, one_broker
 from .fake_table import FakeTable, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -236,17 +234,12 @@ def test_every_name_stays_escaped_in_spanish(es):
 # -- a real league, its page served in Spanish ----------------------------------------------------------
 @pytest.fixture(scope="module")
 def broker(tmp_path_factory):
-    if not broker_available():
-        pytest.fail("mosquitto is not installed: run tests/sysdeps.sh as root (make test does)")
-    with Broker(tmp_path_factory.mktemp("broker"), USERS) as b:
-        yield b
+    yield from one_broker(tmp_path_factory.mktemp("broker"))
 
 
 @pytest.fixture
 def league(broker, tmp_path):
-    lg = League(tmp_path / "league.db", BrokerSettings(broker.host, broker.port, "league", USERS["league"],
-                                                       client_id=f"league-{uuid.uuid4().hex[:12]}")).start()
-    wait_for(lambda: lg.connected, what="the league to connect")
+    lg = listening_league(tmp_path / "league.db", broker)
     yield lg
     lg.close()
 

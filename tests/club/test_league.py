@@ -15,7 +15,6 @@ import sqlite3
 import subprocess
 import sys
 import urllib.request
-import uuid
 from pathlib import Path
 
 import pytest
@@ -25,31 +24,21 @@ from tablekeeper.ui.club import league as league_module
 from tablekeeper.ui.club.config import BrokerSettings
 from tablekeeper.ui.club.league import League, _Throttle, check
 
-from .broker import Broker, available
-from .conftest import USERS
+from .conftest import USERS, league_broker, listening_league, one_broker
 from .fake_table import FakeTable, wait_for
 from .proxy import Relay
 
-
-def settings(broker, client_id: str | None = None) -> BrokerSettings:
-    return BrokerSettings(broker.host, broker.port, "league", USERS["league"],
-                          client_id=client_id or f"league-{uuid.uuid4().hex[:12]}")
+settings = league_broker
 
 
 @pytest.fixture(scope="module")
 def broker(tmp_path_factory):
-    """One broker for this module's tests (starting one costs a third of a second): each league has a
-    client id of its own (a fresh session) and each test its own journal ids."""
-    if not available():
-        pytest.fail("mosquitto is not installed: run tests/sysdeps.sh as root (make test does)")
-    with Broker(tmp_path_factory.mktemp("broker"), USERS) as b:
-        yield b
+    yield from one_broker(tmp_path_factory.mktemp("broker"))
 
 
 @pytest.fixture
 def league(broker, tmp_path):
-    lg = League(tmp_path / "league" / "league.db", settings(broker)).start()
-    wait_for(lambda: lg.connected, what="the league to connect")
+    lg = listening_league(tmp_path / "league" / "league.db", broker)
     yield lg
     lg.close()
 

@@ -9,7 +9,6 @@ import shutil
 import tempfile
 import urllib.error
 import urllib.request
-import uuid
 from pathlib import Path
 
 import pytest
@@ -19,8 +18,7 @@ from tablekeeper.ui.club.config import BrokerSettings
 from tablekeeper.ui.club.league import League
 from tablekeeper.ui.club.web import Page
 
-from .broker import Broker, available
-from .conftest import USERS
+from .conftest import listening_league, one_broker
 from .fake_table import FakeTable, wait_for
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -29,19 +27,12 @@ CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 
 @pytest.fixture(scope="module")
 def broker(tmp_path_factory):
-    """One broker for this module's tests (starting one costs a third of a second): each league has a
-    client id of its own (a fresh session) and each test its own journal ids."""
-    if not available():
-        pytest.fail("mosquitto is not installed: run tests/sysdeps.sh as root (make test does)")
-    with Broker(tmp_path_factory.mktemp("broker"), USERS) as b:
-        yield b
+    yield from one_broker(tmp_path_factory.mktemp("broker"))
 
 
 @pytest.fixture
 def league(broker, tmp_path):
-    lg = League(tmp_path / "league.db", BrokerSettings(broker.host, broker.port, "league", USERS["league"],
-                                                       client_id=f"league-{uuid.uuid4().hex[:12]}")).start()
-    wait_for(lambda: lg.connected, what="the league to connect")
+    lg = listening_league(tmp_path / "league.db", broker)
     yield lg
     lg.close()
 
