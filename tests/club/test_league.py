@@ -22,7 +22,7 @@ import pytest
 from tablekeeper.ui.club import contract, standings
 from tablekeeper.ui.club import league as league_module
 from tablekeeper.ui.club.config import BrokerSettings
-from tablekeeper.ui.club.league import League, _Throttle, check
+from tablekeeper.ui.club.league import League, check, throttled_drops
 
 from .conftest import USERS, league_broker, listening_league, one_broker
 from .fake_table import FakeTable, wait_for
@@ -169,12 +169,12 @@ def test_garbage_is_dropped_logged_and_the_league_goes_on(league, table, caplog)
 def test_the_log_of_bad_messages_is_throttled_per_table_and_counts_the_rest(caplog):
     caplog.set_level(logging.WARNING, logger="tablekeeper.club.league")
     now = [0.0]
-    throttle = _Throttle(every=30, clock=lambda: now[0])
+    throttle = throttled_drops(every=30, clock=lambda: now[0])
     for _ in range(5):
-        throttle.warn("mesa-1", "bad one")
-    throttle.warn("mesa-2", "bad two")
+        throttle("mesa-1", "bad one")
+    throttle("mesa-2", "bad two")
     now[0] = 31
-    throttle.warn("mesa-1", "bad three")
+    throttle("mesa-1", "bad three")
     lines = [r.getMessage() for r in caplog.records]
     assert lines == ["dropped a message: bad one", "dropped a message: bad two",
                      "dropped a message: bad three (4 more dropped since the last report)"]

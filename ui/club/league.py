@@ -52,6 +52,7 @@ from ...engine.messages import _
 from . import contract
 from . import standings as scoring
 from .config import BrokerSettings
+from .throttle import Throttle
 
 log = logging.getLogger("tablekeeper.club.league")
 
@@ -157,25 +158,10 @@ class LeagueError(TablekeeperError, OSError):
     """The league's database cannot be opened or made (the sentence names the file and why)."""
 
 
-class _Throttle:
-    """At most one log line per key per ``every`` seconds; the lines in between are counted."""
-
-    def __init__(self, every: float = LOG_EVERY, clock: Callable[[], float] = time.monotonic,
-                 prefix: str = "dropped a message: "):
-        self.every, self.clock, self.prefix = every, clock, prefix
-        self._last: dict[str, float] = {}
-        self._held: dict[str, int] = {}
-
-    def warn(self, key: str, text: str) -> None:
-        now = self.clock()
-        last = self._last.get(key)
-        if last is not None and now - last < self.every:
-            self._held[key] = self._held.get(key, 0) + 1
-            return
-        held = self._held.pop(key, 0)
-        self._last[key] = now
-        more = f" ({held} more {'dropped' if self.prefix else 'like this'} since the last report)" if held else ""
-        log.warning("%s%s%s", self.prefix, text, more)
+def throttled_drops(every: float = LOG_EVERY, clock: Callable[[], float] = time.monotonic) -> Throttle:
+    """The log of dropped messages: a line per table at most every ``every`` seconds, counting the rest."""
+    return Throttle(lambda text: log.warning("dropped a message: %s", text), every=every, clock=clock,
+                    held="{n} more dropped since the last report")
 
 
 @dataclass
@@ -207,11 +193,12 @@ class League:
         self.connected = False
         #: Why the league is not connected, in a sentence, a message (None: connected, or not tried yet).
         self.problem: str | None = None
-        self._problems = _Throttle(every=60.0, prefix="")
+        self._problems = Throttle(lambda text: log.warning("%s", text), every=60.0,
+                                  held="{n} more like this since the last report")
         self.version = 0  # grows after each commit that changed something (the page waits on it)
         self._changed = threading.Condition()
         self._queue: queue.Queue[_Message | None] = queue.Queue()
-        self._throttle = _Throttle()
+        self._throttle = throttled_drops()
         self._generation = 0
         self._stop = threading.Event()
         self._readers = threading.local()
@@ -348,7 +335,7 @@ class League:
         if text != self.problem:
             self.problem = text
             self._bump()
-        self._problems.warn("broker", text)
+        self._problems("broker", text)
 
     def _on_message(self, client, userdata, message) -> None:
         self._queue.put(_Message(message.topic, message.payload, message.mid, message.qos, self._generation))
@@ -463,7 +450,7 @@ class League:
     def _drop(self, topic: str, reason: str) -> None:
         table = topic.split("/")[3] if topic.count("/") >= 4 else "?"
         self.dropped[table] = self.dropped.get(table, 0) + 1
-        self._throttle.warn(table, reason)
+        self._throttle(table, reason)
 
     def _game_id(self, conn: sqlite3.Connection, table: str, body: dict[str, Any], now: float) -> int:
         key = (table, body["journal"], body["game_no"])

@@ -50,6 +50,7 @@ from ...engine import journal as journal_module
 from ...engine.backup import write_atomic
 from . import contract
 from .config import ClubSettings
+from .throttle import Throttle
 
 log = logging.getLogger("tablekeeper.club")
 
@@ -71,28 +72,6 @@ MAX_RESEND_WAIT = 600.0
 
 def _now() -> float:
     return time.time()
-
-
-class _Throttle:
-    """One log line per kind per ``every`` seconds; the next one says how many were held back."""
-
-    def __init__(self, report: Callable[[str], None], every: float = LOG_EVERY,
-                 clock: Callable[[], float] = time.monotonic):
-        self.report = report
-        self.every = every
-        self.clock = clock
-        self._last: dict[str, float] = {}
-        self._held: dict[str, int] = {}
-
-    def __call__(self, kind: str, text: str) -> None:
-        now = self.clock()
-        last = self._last.get(kind)
-        if last is not None and now - last < self.every:
-            self._held[kind] = self._held.get(kind, 0) + 1
-            return
-        held = self._held.pop(kind, 0)
-        self._last[kind] = now
-        self.report(text + (f" ({held} more like this since)" if held else ""))
 
 
 @dataclass
@@ -284,8 +263,8 @@ class Publisher:
         self.window = window
         self.league_window = league_window
         self.counts = Counts()
-        self._say = _Throttle(report or (lambda text: log.warning("%s", text)))
-        self._tell = _Throttle(report or (lambda text: log.info("%s", text)))  # good news: connected
+        self._say = Throttle(report or (lambda text: log.warning("%s", text)), every=LOG_EVERY)
+        self._tell = Throttle(report or (lambda text: log.info("%s", text)), every=LOG_EVERY)  # good news: connected
         self._ackfile = _AckFile(self.dir / ACK_FILE)
         self._wake = threading.Event()
         self._stopping = threading.Event()
