@@ -27,7 +27,7 @@ from tablekeeper.ui.club.league import League
 from tablekeeper.ui.club.web import Page, render_front, render_game, render_table_card
 from tablekeeper.ui.i18n import humanise, load_catalog
 
-from ..ui.test_records_spanish import ENGLISH, _fields, _literal_text, _messages
+from ..ui.test_records_spanish import ENGLISH, _literal_text, _messages, spanish_problems
 from .conftest import USERS, listening_league, one_broker
 from .fake_table import FakeTable, wait_for
 
@@ -62,15 +62,7 @@ def test_every_message_of_the_league_has_its_spanish_with_the_same_placeholders(
     back to English) fails here; plural forms need both Spanish forms."""
     found = _messages(ROOT / name)
     assert len(found) >= {"ui/club/web.py": 25, "ui/club/cli.py": 15, "ui/club/league.py": 3}[name]
-    entries = es._catalog
-    problems = []
-    for line, ctx, ids in found:
-        key = f"{ctx}\x04{ids[0]}" if ctx else ids[0]
-        spanish = [entries.get((key, 0)), entries.get((key, 1))] if len(ids) == 2 else [entries.get(key)]
-        if not all(spanish):
-            problems.append(f"{name}:{line}: no Spanish for {ids[0]!r}")
-        elif any(_fields(t) != _fields(ids[-1]) for t in spanish):
-            problems.append(f"{name}:{line}: {ids[0]!r} and its Spanish {spanish} have different placeholders")
+    problems = spanish_problems(es, name, found)
     assert not problems, "\n".join(problems)
 
 

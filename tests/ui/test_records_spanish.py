@@ -67,19 +67,26 @@ def es():
     return load_catalog("es")
 
 
+def spanish_problems(es, name: str, found: list[tuple[int, str | None, tuple[str, ...]]]) -> list[str]:
+    """Each message of ``found`` (``_messages``) without its Spanish in ``es``, or whose Spanish has
+    other placeholders than the English (it would fall back to English); plurals need both forms."""
+    entries = es._catalog
+    problems = []
+    for line, ctx, ids in found:
+        key = f"{ctx}\x04{ids[0]}" if ctx else ids[0]
+        spanish = [entries.get((key, 0)), entries.get((key, 1))] if len(ids) == 2 else [entries.get(key)]
+        if not all(spanish):
+            problems.append(f"{name}:{line}: no Spanish for {ids[0]!r}")
+        elif any(_fields(t) != _fields(ids[-1]) for t in spanish):
+            problems.append(f"{name}:{line}: {ids[0]!r} and its Spanish {spanish} have different placeholders")
+    return problems
+
+
 @pytest.mark.parametrize("name", FILES)
 def test_every_message_of_the_play_records_has_its_spanish_with_the_same_placeholders(es, name):
     """A sentence added without its Spanish (or whose Spanish lost a placeholder, which would fall back
     to English) fails here; plural forms need both Spanish forms."""
-    entries = es._catalog
-    problems = []
-    for line, ctx, ids in _messages(ROOT / name):
-        key = f"{ctx}\x04{ids[0]}" if ctx else ids[0]
-        found = [entries.get((key, 0)), entries.get((key, 1))] if len(ids) == 2 else [entries.get(key)]
-        if not all(found):
-            problems.append(f"{name}:{line}: no Spanish for {ids[0]!r}")
-        elif any(_fields(t) != _fields(ids[-1]) for t in found):
-            problems.append(f"{name}:{line}: {ids[0]!r} and its Spanish {found} have different placeholders")
+    problems = spanish_problems(es, name, _messages(ROOT / name))
     assert not problems, "\n".join(problems)
 
 
