@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import signal
 import sys
 import threading
 import time
@@ -179,12 +178,8 @@ def main(args) -> int:
         _err(f"pod config: {path} ({len(file_cfg.seats)} seats)")
     club = _club_settings(path)  # [club]: publish to the club's broker (None: club mode off)
     configuration.backend_override()  # a bad $TABLEKEEPER_PODS stops here too
-    stop = threading.Event()
-    old = {sig: signal.signal(sig, lambda signum, frame: stop.set()) for sig in (signal.SIGTERM, signal.SIGINT)}
-    if args.run_for is not None:
-        timer = threading.Timer(args.run_for, stop.set)
-        timer.daemon = True
-        timer.start()
+    signals = service.StopSignals(args.run_for)
+    stop = signals.event
     boot = service.start(args.state_dir)  # the boot check: quick_check, unsafe shutdowns, backups
     keeper = Keeper(args.state_dir, pods=True, catalog=cli.catalog_for(args), report=_err).start(resume=False)
     link = None
@@ -229,8 +224,7 @@ def main(args) -> int:
         if link is not None and seats is not None:
             _err(f"stopped: {seats.applied} actions from the pods, {seats.refused} refused; displays blanked")
         service.stopping("stopped")
-        for sig, handler in old.items():
-            signal.signal(sig, handler)
+        signals.restore()
 
 
 def _club_settings(path):

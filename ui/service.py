@@ -26,8 +26,10 @@ namespace); ``WATCHDOG_USEC`` is the watchdog limit in microseconds, and
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import sys
+import threading
 import time
 import tomllib
 from dataclasses import dataclass, field
@@ -94,6 +96,24 @@ class Notifier:
         if self._sock is not None:
             self._sock.close()
             self._sock = None
+
+
+class StopSignals:
+    """A long-running command's stop: SIGTERM or SIGINT (and, with ``run_for``, that many seconds)
+    set :attr:`event`; :meth:`restore` gives the signals back their handlers."""
+
+    def __init__(self, run_for: float | None = None):
+        self.event = threading.Event()
+        self._old = {sig: signal.signal(sig, lambda signum, frame: self.event.set())
+                     for sig in (signal.SIGTERM, signal.SIGINT)}
+        if run_for is not None:
+            timer = threading.Timer(run_for, self.event.set)
+            timer.daemon = True
+            timer.start()
+
+    def restore(self) -> None:
+        for sig, handler in self._old.items():
+            signal.signal(sig, handler)
 
 
 def watchdog_limit(environ=None) -> float | None:

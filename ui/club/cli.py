@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import signal
 import sys
-import threading
 import time
 from typing import Any
 
@@ -108,12 +106,8 @@ def cmd_serve(args: Any) -> int:
 
     settings, lang = _settings(args)  # the config, checked whole, before anything connects
     lang = lang or getattr(args, "lang", None) or i18n.system_language()
-    stop = threading.Event()
-    old = {sig: signal.signal(sig, lambda signum, frame: stop.set()) for sig in (signal.SIGTERM, signal.SIGINT)}
-    if args.run_for is not None:
-        timer = threading.Timer(args.run_for, stop.set)
-        timer.daemon = True
-        timer.start()
+    signals = service.StopSignals(args.run_for)
+    stop = signals.event
     notifier = service.Notifier()
     limit = service.watchdog_limit()
     league = League(settings.db, settings.broker).start()
@@ -160,5 +154,4 @@ def cmd_serve(args: Any) -> int:
                      copies=N_("{n} copy ignored", "{n} copies ignored", counts["duplicates"]),
                      dropped=N_("{n} bad message dropped", "{n} bad messages dropped", dropped)))
         notifier.close()
-        for sig, handler in old.items():
-            signal.signal(sig, handler)
+        signals.restore()
