@@ -39,6 +39,12 @@ def template(tmp_path_factory):
 
 @pytest.fixture
 def state(template, tmp_path, monkeypatch):
+    return state_with_a_stick(template, tmp_path, monkeypatch)
+
+
+def state_with_a_stick(template, tmp_path, monkeypatch):
+    """A state folder holding a copy of ``template``, and a config whose USB-stick lookup sees only the
+    test's own folders (a fake mount table, no stick until the test makes one)."""
     d = tmp_path / "state"
     d.mkdir()
     shutil.copyfile(template, d / FILENAME)

@@ -32,6 +32,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import playgen  # noqa: E402
 
+from .test_backup_cli import state_with_a_stick  # noqa: E402
+
 #: The modules whose sentences people read in these commands and on the stick's and statistics' screens.
 FILES = ("engine/backup.py", "engine/roster.py", "engine/records.py", "ui/playlog.py", "ui/backups.py",
          "ui/stick.py", "ui/screens/stats.py", "ui/screens/settings.py")
@@ -142,18 +144,7 @@ def template(tmp_path_factory):
 
 @pytest.fixture
 def state(template, tmp_path, monkeypatch):
-    d = tmp_path / "state"
-    d.mkdir()
-    shutil.copyfile(template, d / FILENAME)
-    monkeypatch.delenv(sticks.ENV_STICK, raising=False)
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "no-config"))
-    mounts = tmp_path / "mounts"
-    mounts.write_text("/dev/mmcblk0p2 / ext4 rw 0 0\n")
-    cfg = tmp_path / "tablekeeper.toml"
-    cfg.write_text(f'[app.stick]\nmounts = "{mounts}"\nmedia = ["{tmp_path / "media"}"]\n'
-                   f'sys_block = "{tmp_path / "no-sys"}"\n')
-    monkeypatch.setenv("TABLEKEEPER_CONFIG", str(cfg))
-    return d
+    return state_with_a_stick(template, tmp_path, monkeypatch)
 
 
 @pytest.fixture(scope="module")
