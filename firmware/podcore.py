@@ -45,8 +45,9 @@ try:
 except ImportError:
     import debounce  # type: ignore[no-redef]
 
-#: 1.2: eager debounce (CONFIG unchanged); 1.1: protocol 2 (dropped_to), the outbox resent in order.
-FIRMWARE_VERSION = "1.2.0"
+#: 1.3: STATUS and IDENTITY say which buttons are down (``hw check`` finds a stuck one); 1.2: eager debounce
+#: (CONFIG unchanged); 1.1: protocol 2 (dropped_to), the outbox resent in order.
+FIRMWARE_VERSION = "1.3.0"
 #: Bytes the pod can take in before it must have processed them (a host never has more in flight).
 RX_WINDOW = 512
 #: Unacknowledged button events kept; beyond that the oldest is dropped (the host has been silent a long time).
@@ -206,7 +207,8 @@ class PodCore:
         return min(times)
 
     def flags(self):
-        return (proto.FLAG_DISPLAY_OK if self.display_ok else 0) | (proto.FLAG_IDENTIFIED if self.identified else 0)
+        return ((proto.FLAG_DISPLAY_OK if self.display_ok else 0) | (proto.FLAG_IDENTIFIED if self.identified else 0)
+                | proto.pressed_flags([d.stable for d in self.debouncers]))
 
     # -- frames --------------------------------------------------------------------
     def _frame(self, seq, payload, now):

@@ -6,7 +6,9 @@ which also serves ``tablekeeper serve``; or a test's own thread). It is the
 only place where a pod's input becomes an engine action (DESIGN.md, data
 flow):
 
-1. an :class:`~.pod.InputEvent` arrives (:meth:`Seats.handle`);
+1. an :class:`~.pod.InputEvent` arrives (:meth:`Seats.handle`); a hold or repeat of a
+   stuck button (:mod:`~.stuck`: held far longer than any gesture) goes no further, and the
+   pod says so until the button is released;
 2. the seat's :class:`~.inputs.SeatControls` turns it into an action (or a
    pod-local change: focus, a menu, an entry);
 3. ``apply`` validates and journals it (the owner's own apply: the session's,
@@ -31,10 +33,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from ..engine import RuleError, TablekeeperError
-from ..engine.messages import _
+from ..engine.messages import _, translated
 from .grammar import affected
 from .inputs import SeatControls
 from .pod import InputEvent, PodView
+from .stuck import FREED, PASS, STUCK, STUCK_AFTER, StuckButtons, app_notice, log_line, screen_notice
 
 MESSAGE_SECONDS = 3.0
 #: How long a pod shows a changed value inverted.
@@ -45,17 +48,25 @@ class Seats:
 
     ``apply(action)``: journals an action (default: the session's own);
     ``numbering(players) -> {player: seat}``: which pod each player uses
-    (default: the seat order).
+    (default: the seat order). ``report(text)``: pod trouble for the log
+    (English); ``notice(message)``: the same for the people at the table (a
+    :class:`~tablekeeper.engine.messages.Msg`, translated where it is shown:
+    the app's touchscreen) — a button that became stuck, and its release.
+    ``stuck_after``: seconds a button may be held before it counts as stuck.
     """
 
     def __init__(self, session, *, clock: Callable[[], float] = time.monotonic,
                  report: Callable[[str], None] | None = None, message_seconds: float = MESSAGE_SECONDS,
                  catalog=None, apply: Callable[[dict], object] | None = None,
-                 numbering: Callable[[list[str]], Mapping[str, int]] | None = None):
+                 numbering: Callable[[list[str]], Mapping[str, int]] | None = None,
+                 notice: Callable[[str], None] | None = None, stuck_after: float = STUCK_AFTER):
         self.session = session
         self.catalog = catalog  # the table's language for every pod (None: English)
         self.clock = clock
         self.report = report or (lambda text: None)
+        self.notice = notice or (lambda text: None)
+        # The buttons' own state, not the game's: kept when another game starts with the same seats.
+        self.stuck = StuckButtons(stuck_after)
         self.message_seconds = message_seconds
         self._apply = apply
         self.numbering = numbering or (lambda players: {name: i + 1 for i, name in enumerate(players)})
@@ -66,6 +77,7 @@ class Seats:
         self._computed: dict[int, tuple[tuple, PodView]] = {}  # seat → (situation, its view)
         self.applied = 0
         self.refused = 0
+        self.held_back = 0  # holds and repeats of stuck buttons, kept from the engine
         self._bind()
 
     def _bind(self) -> None:
@@ -94,6 +106,8 @@ class Seats:
     def handle(self, event: InputEvent, now: float | None = None):
         """Apply one input; returns the engine Outcome, or None when no action was applied."""
         now = self.clock() if now is None else now
+        if not self._admit(event):
+            return None
         ctl = self.controls.get(event.seat)
         if ctl is None:
             return None
@@ -116,6 +130,28 @@ class Seats:
         if intent.message:
             self._message(event.seat, intent.message, now)
         return outcome
+
+    def _admit(self, event: InputEvent) -> bool:
+        """Whether ``event`` goes on to the seat's input map: not a hold or repeat of a stuck button.
+        A button that becomes stuck, and its release, are reported and told."""
+        verdict = self.stuck.take(event)
+        if verdict == PASS:
+            return True
+        if verdict in (STUCK, FREED):
+            ctl = self.controls.get(event.seat)
+            stuck = verdict == STUCK
+            self.report(log_line(event.seat, (event.button,), self.stuck.after, stuck=stuck))
+            if ctl is not None:  # a pod without a player troubles nobody at the table
+                self.notice(app_notice(event.seat, ctl.player, (event.button,), stuck=stuck))
+        if verdict == FREED:
+            return True  # the release (or a new press) itself goes on: it ends the gesture
+        self.held_back += 1
+        return False
+
+    def holds_back(self, event: InputEvent) -> bool:
+        """``event`` is a hold or repeat of a button already stuck: handling it changes nothing at all
+        (nothing to publish, no pod to wake). Changes nothing itself."""
+        return self.stuck.holds_back(event)
 
     def _tell_others(self, actor: str, before: dict, now: float) -> None:
         """Each other player an action changed sees what happened to them on their own pod."""
@@ -157,7 +193,8 @@ class Seats:
         if flash is not None and now >= flash[1]:
             del self.flashes[seat]
             flash = None
-        key = (id(self.session), self.session.version, local, str(message), id(self.catalog),
+        stuck = self.stuck.buttons(seat)
+        key = (id(self.session), self.session.version, local, str(message), id(self.catalog), stuck,
                flash[0] if flash else ())
         cached = self._computed.get(seat)
         if cached is not None and cached[0] == key:
@@ -175,6 +212,8 @@ class Seats:
                 key = key[:-1] + (changed,)
         if flash:
             view = replace(view, changed=flash[0])
+        if stuck:  # said until the buttons are released (a message, while there is one, covers it)
+            view = replace(view, stuck=stuck, notice=str(translated(screen_notice(stuck), self.catalog)))
         self._computed[seat] = (key, view)
         return view
 
@@ -219,7 +258,7 @@ class PodHub(Seats):
     def handle(self, event: InputEvent, now: float | None = None):
         now = self.clock() if now is None else now
         pod = self.pods.get(event.seat)
-        if pod is not None:
+        if pod is not None and not self.holds_back(event):  # a stuck button must not keep it from dimming
             pod.wake(now)
         return super().handle(event, now)
 

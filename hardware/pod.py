@@ -91,6 +91,11 @@ class PodView:
     #: The player's counters whose value just changed (their names as in ``counters``): shown
     #: inverted for a moment, as the touchscreen lights a changed value.
     changed: tuple[str, ...] = ()
+    #: The pod's buttons held so long they count as stuck (:mod:`tablekeeper.hardware.stuck`), in the
+    #: pod's order, and what the pod says about them (``notice``, shown where a message goes while
+    #: there is none) until they are released.
+    stuck: tuple[str, ...] = ()
+    notice: str = ""
 
     @property
     def focus_icon(self) -> str:
@@ -135,6 +140,8 @@ class PodView:
             lines.append(f"  {tail}")
         if self.message:
             lines.append(f"  refused: {self.message}")
+        elif self.notice:
+            lines.append(f"  notice: {self.notice}")
         return "\n".join(lines)
 
     def _screen_text(self) -> str:
@@ -150,6 +157,8 @@ class PodView:
             out.append(f"  {self.prompt} {self.value}".rstrip())
         if self.message:
             out.append(f"  refused: {self.message}")
+        elif self.notice:
+            out.append(f"  notice: {self.notice}")
         return "\n".join(out)
 
 

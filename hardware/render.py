@@ -148,7 +148,7 @@ def render(view: PodView) -> Image.Image:
                 _text(draw, (x, y), name, tiny)
 
     # -- bottom bar: the status (inverted when the player must act) ---------
-    if view.message:
+    if view.message or view.notice:
         _message(draw, view)
         return img
     if view.choosing:
@@ -178,15 +178,28 @@ def _offer(draw, view: PodView) -> None:
 
 
 def _message(draw, view: PodView) -> None:
-    """A refusal over the lower half, inverted, for as long as the view carries it."""
-    if not view.message:
+    """A refusal over the lower half, inverted, for as long as the view carries it; else the pod's notice
+    (a stuck button), in the same place."""
+    text = view.message or view.notice
+    if not text:
         return
     small = font(REGULAR, SMALL_SIZE)
-    rows = 2 if view.screen == "home" else 3  # home keeps its counter in sight; an entry has room
+    rows = message_rows(view.screen)
     top = BOTTOM - 2 - 11 * rows
     draw.rectangle((0, top, RIGHT, BOTTOM), fill=ON)
-    for i, line in enumerate(_wrap(small, view.message, RIGHT - 4, rows)):
+    for i, line in enumerate(_wrap(small, text, RIGHT - 4, rows)):
         _text(draw, (2, top + 2 + 11 * i), line, small, 0)
+
+
+def message_rows(screen: str) -> int:
+    """Lines of the small font a message has on ``screen``: home keeps its counter in sight, the others
+    have room."""
+    return 2 if screen == "home" else 3
+
+
+def message_lines(text: str, screen: str = "home") -> list[str]:
+    """``text`` as a message shows it on ``screen``: wrapped, the last line cut with "…" if it is too long."""
+    return _wrap(font(REGULAR, SMALL_SIZE), text, RIGHT - 4, message_rows(screen))
 
 
 def _header(draw, left: str, right: str, inverted: bool, *, right_box: bool = False) -> None:

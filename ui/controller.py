@@ -231,6 +231,8 @@ class Keeper:
         """A pod's button event (hardware.pod.InputEvent): applied on the worker, never waits."""
         def job():
             if self.seats is not None and self.session is not None:
+                # A stuck button's repeats are held back and change nothing: no snapshot for them.
+                vars(job)["quiet"] = self.seats.holds_back(event)
                 self.seats.handle(event)
         self._enqueue(job)
 
@@ -329,14 +331,13 @@ class Keeper:
             self.journal = None
 
     def _do(self, job) -> None:
-        quiet = getattr(job, "quiet", False)
+        quiet = False
         try:
             job()
+            quiet = getattr(job, "quiet", False)  # set when queued, or by the job itself
         except TablekeeperError as e:
-            quiet = False
             self._notice("refused", e.args[0] if len(e.args) == 1 else str(e))
         except Exception as e:  # a bug must not kill the worker: say it, keep going
-            quiet = False
             log.exception("job failed")
             self._notice("error", f"{type(e).__name__}: {e}")
         finally:
@@ -406,7 +407,8 @@ class Keeper:
                 from ..hardware.hub import Seats
 
                 self.seats = Seats(session, apply=self._apply, catalog=self.catalog, clock=self.clock,
-                                   numbering=self._numbers, report=self.report)
+                                   numbering=self._numbers, report=self.report,
+                                   notice=lambda text: self._notice("warning", text))
             else:
                 self.seats.use(session)
         self._history = []

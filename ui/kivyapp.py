@@ -239,12 +239,15 @@ class TablekeeperApp(App):
             self.hardware.brightness(self.settings.brightness)
 
     def hardware_status(self):
-        """Per pod: (number, player, "connected" | "virtual" | "mock" | "missing" | "error", detail)."""
+        """Per pod: (number, player, "connected" | "virtual" | "mock" | "missing" | "error" | "stuck", detail)."""
         table = self.snapshot.table
         if self.hardware is not None:
             return self.hardware.status()
         if self.pods is not None and table is not None:
-            return [(n, player, "virtual", "") for n, player in self.pods.seats(table)]
+            from .podlink import stuck_detail
+
+            return [(n, player, "stuck", stuck_detail(table.pods[n].stuck)) if table.pods[n].stuck
+                    else (n, player, "virtual", "") for n, player in self.pods.seats(table)]
         return []
 
     def on_stop(self):

@@ -42,7 +42,10 @@ class ToOwner(queue.Queue):
             return
         pod = self._pods().get(getattr(item, "seat", None))
         if pod is not None:
-            self._keeper.call(lambda k: pod.wake(), quiet=True)
+            def wake(k):
+                if k.seats is None or not k.seats.holds_back(item):  # a stuck button keeps no pod lit
+                    pod.wake()
+            self._keeper.call(wake, quiet=True)
         self._keeper.press(item)
 
 
@@ -123,21 +126,29 @@ class PodLink:
         self.keeper.call(lambda k: self._apply_brightness())
 
     def status(self) -> list[tuple[int, str, str, str]]:
-        """Per configured seat: (number, player, "connected" | "missing" | "error" | "mock", detail)."""
+        """Per configured seat: (number, player, "connected" | "missing" | "error" | "mock" | "stuck", detail).
+
+        "stuck": a button of the pod is held so long it is ignored until it is released (the detail, a
+        message, says which; the pod's own screen says it too).
+        """
         table = self.keeper.snapshot.table
         players = table.players if table is not None else []
+        views = table.pods if table is not None else {}
         out = []
         for seat in self.config.seats:
             who = players[seat.number - 1] if 0 < seat.number <= len(players) else ""
             pod = self.rig.pods.get(seat.number) if self.rig else None
+            view = views.get(seat.number)
             if pod is None:
                 out.append((seat.number, who, "error" if self.problem else "missing", self.problem or ""))
+            elif pod.backend != "mock" and not pod.online:
+                out.append((seat.number, who, "error" if pod.problem else "missing", pod.problem or ""))
+            elif view is not None and view.stuck:
+                out.append((seat.number, who, "stuck", stuck_detail(view.stuck)))
             elif pod.backend == "mock":
                 out.append((seat.number, who, "mock", pod.description))
-            elif pod.online:
-                out.append((seat.number, who, "connected", pod.description))
             else:
-                out.append((seat.number, who, "error" if pod.problem else "missing", pod.problem or ""))
+                out.append((seat.number, who, "connected", pod.description))
         return out
 
     def close(self) -> None:
@@ -147,6 +158,14 @@ class PodLink:
                 self.rig.close()
                 self.rig = None
         self.keeper.call(job)
+
+
+def stuck_detail(buttons: tuple[str, ...]) -> str:
+    """What the status says of a pod's stuck buttons: the pod's own words (a message, in the app's language
+    where it is shown)."""
+    from tablekeeper.hardware.stuck import screen_notice
+
+    return screen_notice(buttons)
 
 
 def configured():

@@ -10,6 +10,7 @@ No Kivy here: the widget is in :mod:`tablekeeper.ui.screens.pods`.
 from __future__ import annotations
 
 import importlib
+import time
 
 
 class PodsUnavailable(RuntimeError):
@@ -65,5 +66,6 @@ class VirtualPods:
         return drawn[1]
 
     def event(self, seat: int, button: str, kind: str) -> None:
-        """A button event of pod ``seat``: to the owner, which applies it like a real pod's."""
-        self.keeper.press(self._pod.InputEvent(seat, button, kind))
+        """A button event of pod ``seat``: to the owner, which applies it like a real pod's (timed, so a
+        touch whose release never comes is a stuck button like a real pod's)."""
+        self.keeper.press(self._pod.InputEvent(seat, button, kind, time.monotonic()))

@@ -35,7 +35,7 @@ from ..errors import ConfigError, PodError
 from ..face import Face
 from ..rig import Pod
 from ..screen import unpack
-from .link import LinkTiming
+from .link import LinkTiming, shown
 from .port import PortFinder, SerialPodLink
 
 BACKEND = "serial"
@@ -179,8 +179,19 @@ def hw_check(s: SeatConfig, *, finder: PortFinder | None = None, timing: LinkTim
     else:
         out.append(("display", False, "the pod's display does not answer: check its I2C wiring (SDA, SCL, 3V3, "
                                       "GND) and address (docs/serial-pods.md)"))
+    out.append(buttons_finding(link.pressed, ident.firmware))
     out.append(("link", True, f"{link.stats.summary()} (while checking)"))
     return out
+
+
+def buttons_finding(pressed: tuple[str, ...] | None, firmware: str) -> tuple[str, bool, str]:
+    """What ``hw check`` says of a serial pod's buttons, from what the pod said are down."""
+    if pressed is None:
+        return ("buttons", True, f"firmware {shown(firmware)} does not say which buttons are down "
+                                 "(1.3.0 and later do)")
+    if pressed:
+        return ("buttons", False, f"{', '.join(pressed)} reads pressed now (stuck, or held while checking?)")
+    return ("buttons", True, "all released")
 
 
 def find_pods(finder: PortFinder | None = None, *, timing: LinkTiming = LinkTiming(), open_port=None) -> list:

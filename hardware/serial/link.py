@@ -173,6 +173,11 @@ def shown(text: str) -> str:
     return text if text.isprintable() else repr(text)[1:-1]
 
 
+def _pressed(flags: int) -> tuple[str, ...] | None:
+    codes = proto.pressed_codes(flags)
+    return None if codes is None else tuple(proto.BUTTONS[c] for c in codes)
+
+
 @dataclass
 class _Sent:
     seq: int  # logical, never wraps
@@ -239,6 +244,8 @@ class LinkCore:
         self.ident_since: float | None = None
         self.ever_online = False
         self.passive = False  # identify only, send nothing else (``hw check`` looking, not touching)
+        # The pod's buttons down, as its last IDENTITY or STATUS said (None: its firmware does not say).
+        self.pressed: tuple[str, ...] | None = None
         self.stats = LinkStats()
         self._tokens = float(timing.event_burst)  # the button events' rate limit (a token bucket)
         self._tokens_at: float | None = None
@@ -436,6 +443,7 @@ class LinkCore:
         self._pod_dropped(dropped_to, now)
         self.boot_id = boot
         self.identity = ident
+        self.pressed = _pressed(flags)
         self.inflight.clear()
         self.next_seq = self._ident_seq + 1
         self.state = ONLINE
@@ -464,6 +472,7 @@ class LinkCore:
             return
         if dropped_to <= last_event:  # a pod cannot drop what it never made
             self._pod_dropped(dropped_to, now)
+        self.pressed = _pressed(flags)
         ok = bool(flags & proto.FLAG_DISPLAY_OK)
         if ok != ident.display_ok:
             self.identity = Identity(ident.pod_id, ident.firmware, ident.protocol, ident.boot_id, ident.rx_window,

@@ -215,6 +215,11 @@ class SerialPodLink:
     def stats(self):
         return self.core.stats
 
+    @property
+    def pressed(self) -> tuple[str, ...] | None:
+        """The pod's buttons down, as it last said (None: its firmware does not say)."""
+        return self.core.pressed
+
     def describe(self) -> str:
         where = self.configured_port or f"by pod id under {self.finder.by_id}"
         return f"serial pod {self.pod_id!r} ({where})" if self.pod_id else f"a serial pod on {where}"

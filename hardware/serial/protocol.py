@@ -32,7 +32,10 @@ acknowledgement: the next host sequence number it expects)::
 
 DRAW and FILL set bytes of the SSD1306's RAM (page-major, bit 0 at the top
 of a page), never add to them: repeating one is harmless. Flags: bit 0
-display answers, bit 1 identified by a host since boot. ``dropped_to``: the
+display answers, bit 1 identified by a host since boot, bit 2: bits 4-7 say
+which buttons are down (bit 4 ``up`` ... bit 7 ``main``: firmware 1.3 and
+later; an older pod leaves bits 2-7 clear, and a host that does not read
+them ignores them: no protocol change). ``dropped_to``: the
 highest button event number the pod dropped unsent because its outbox was
 full (0: none); the host counts the ones it never got and goes on after it.
 
@@ -60,6 +63,26 @@ PAGES = 8
 
 FLAG_DISPLAY_OK = 0x01
 FLAG_IDENTIFIED = 0x02
+#: Bits 4-7 say which buttons are down (bit 4 + the button's code); without this flag the pod does not say.
+FLAG_BUTTONS = 0x04
+BUTTON_BIT = 4
+
+
+def pressed_flags(down):
+    """The flags that say which buttons are down (``down[code]``: that button is down)."""
+    f = FLAG_BUTTONS
+    for code in range(min(len(down), len(BUTTONS))):
+        if down[code]:
+            f |= 1 << (BUTTON_BIT + code)
+    return f
+
+
+def pressed_codes(flags):
+    """The codes of the buttons a pod's flags say are down; None when its flags do not say (older firmware)."""
+    if not flags & FLAG_BUTTONS:
+        return None
+    return tuple(code for code in range(len(BUTTONS)) if flags & (1 << (BUTTON_BIT + code)))
+
 
 #: Error codes in ERROR messages.
 E_UNKNOWN, E_BAD_FIELD, E_DISPLAY = 1, 2, 3

@@ -286,7 +286,8 @@ def check_identify_reply():
     out = frames_of(pod.poll(5))
     ident = [m for _, ms in out for m in ms if m[0] == proto.IDENTITY]
     assert ident == [(proto.IDENTITY, 99, proto.PROTOCOL, 0x1234ABCD, podcore.RX_WINDOW, 0,
-                      proto.FLAG_DISPLAY_OK | proto.FLAG_IDENTIFIED, podcore.FIRMWARE_VERSION, "pod-x", 0)], ident
+                      proto.FLAG_DISPLAY_OK | proto.FLAG_IDENTIFIED | proto.FLAG_BUTTONS, podcore.FIRMWARE_VERSION,
+                      "pod-x", 0)], ident
     assert all(seq == 201 for seq, _ in out), out
     # the same IDENTIFY again (its answer was lost): answered again, nothing else changes
     pod.receive(frame.encode(200, proto.identify(99)), 6)
@@ -401,9 +402,24 @@ def check_release_of_an_ignored_press_is_not_sent():
 def check_heartbeat():
     """A heartbeat (STATUS with the boot id) every heartbeat ms."""
     pod, d = new_pod()
-    assert msgs_of(pod.poll(0), proto.STATUS) == [(proto.STATUS, 0x1234ABCD, 0, 0, proto.FLAG_DISPLAY_OK, 0)]
+    assert msgs_of(pod.poll(0), proto.STATUS) == [(proto.STATUS, 0x1234ABCD, 0, 0,
+                                                   proto.FLAG_DISPLAY_OK | proto.FLAG_BUTTONS, 0)]
     assert msgs_of(pod.poll(100), proto.STATUS) == []
     assert len(msgs_of(pod.poll(250), proto.STATUS)) == 1
+
+
+def check_heartbeat_says_which_buttons_are_down():
+    """The flags say which buttons are down (debounced), even one whose press the pod ignores (pressed while
+    it waited for a host): ``hw check`` finds a stuck button so."""
+    pod, d = new_pod()
+    pod.contact(2, True, 10)
+    st = msgs_of(pod.poll(250), proto.STATUS)
+    assert st and proto.pressed_codes(st[-1][4]) == (2,), st
+    assert pod.ignored_presses == 1 and not pod.outbox
+    pod.contact(2, False, 300)
+    st = msgs_of(pod.poll(500), proto.STATUS)
+    assert st and proto.pressed_codes(st[-1][4]) == (), st
+    assert proto.pressed_codes(proto.FLAG_DISPLAY_OK) is None  # an older pod does not say
 
 
 def check_config_message():

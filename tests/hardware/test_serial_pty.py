@@ -357,7 +357,8 @@ def test_hw_check_finds_the_pod_and_its_display(tmp_path):
     other = SimPod("pod-9", by_id=by_id).start()
     try:
         found = backend.hw_check(serial_seat(1, "pod-1"), finder=PortFinder(by_id), timing=FAST)
-        assert [(p, ok) for p, ok, _ in found] == [("pod", True), ("display", True), ("link", True)]
+        assert [(p, ok) for p, ok, _ in found] == [("pod", True), ("display", True), ("buttons", True),
+                                                   ("link", True)]
         assert "pod 'pod-1'" in found[0][2] and "online" in found[0][2]
         assert sim.frame != bytes(1024)  # hw check looked, drew nothing: the waiting screen is still there
         sim.display.fail = True

@@ -10,12 +10,12 @@ from ..settings import BRIGHTNESS_LEVELS
 from ..widgets import AMBER, GAP, GREEN, MUTED, RED, TEXT, TOUCH, Btn, Chips, FitLabel, Scroller, Stepper, tag
 from .base import BaseScreen
 
-STATUS_COLOURS = {"connected": GREEN, "virtual": TEXT, "mock": TEXT, "missing": AMBER, "error": RED}
+STATUS_COLOURS = {"connected": GREEN, "virtual": TEXT, "mock": TEXT, "missing": AMBER, "error": RED, "stuck": AMBER}
 
 
 def status_words(kind: str) -> str:
     return {"connected": _("connected"), "virtual": _("virtual (on screen)"), "mock": _("mock (no hardware)"),
-            "missing": _("missing"), "error": _("error")}.get(kind, kind)
+            "missing": _("missing"), "error": _("error"), "stuck": _("button stuck")}.get(kind, kind)
 
 
 #: How often the settings screen looks for a USB stick while it is shown, seconds.
@@ -193,7 +193,7 @@ class SettingsScreen(BaseScreen):
         for seat, who, kind, detail in seats:
             text = _("Pod {n}").format(n=seat) + (f" ({who})" if who else "") + ": " + status_words(kind)
             if detail:
-                text += f" — {detail}"
+                text += f" — {i18n.engine_text(detail)}"  # a stuck button's detail is a message
             label = FitLabel(text, size_hint_y=None, height=dp(34), halign="left", base_font=dp(18),
                              min_font=dp(9), color=STATUS_COLOURS.get(kind, TEXT))
             tag(label, f"settings.pod.{seat}")
