@@ -41,7 +41,11 @@ second one does not even write).
 Refused, with a :class:`RestoreRefused` whose sentence says why and that
 nothing was changed: a file that is not a tablekeeper backup ("from
 elsewhere"), one of a newer format, a damaged one (its checksum, SQLite's
-``integrity_check``, a truncated file, an action whose own checksum fails).
+``integrity_check``, a truncated file, an action whose own checksum fails, a
+manifest field missing or not of the kind this tablekeeper writes), and one
+holding a game it would bring in that this device could not play on (its setup
+refused by the engine, an action that does not replay): whatever a restore
+accepts, ``serve`` and the app can resume.
 A copy of a journal without a manifest (the appliance's automatic backups,
 ``journal-*.db``) is accepted, checked by SQLite and by every action's own
 checksum.
@@ -50,6 +54,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import socket
 import sqlite3
@@ -59,13 +64,16 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 from urllib.parse import quote
 
 from . import roster as people
-from .errors import TablekeeperError
+from .errors import RuleError, TablekeeperError
 from .journal import SCHEMA_VERSION, Journal, _txn
+from .match import Match
 from .messages import N_, Msg, _, listing
+from .registry import available, make_rules
+from .text import check_value
 
 FORMAT = "tablekeeper-backup"
 VERSION = 1
@@ -80,6 +88,14 @@ _JOURNAL_TABLES = (("meta", "key"), ("games", "id"), ("entries", "game, seq"), (
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 #: ``meta`` rows that belong to the run, not to the games: not carried into a backup.
 _RUN_KEYS = ("running",)
+#: What each field of a format-1 manifest holds, as :func:`snapshot` writes it: ``text`` (plain text,
+#: at most 120 characters: :func:`~.text.check_value`), ``moment`` (UTC, ``2026-12-01T07:53:55Z``),
+#: ``number`` (finite), ``version`` (a whole number from 1), ``count`` (a whole number from 0), ``hex``
+#: (a SHA-256 in hex). A field missing or of another kind is damage: nothing this tablekeeper writes.
+_MANIFEST_FIELDS = {"app": "text", "schema": "version", "table_id": "text", "table_name": "text",
+                    "created": "moment", "created_ts": "number", "games": "count", "finished": "count",
+                    "entries": "count", "people": "count", "sha256": "hex"}
+_MOMENT = "%Y-%m-%dT%H:%M:%SZ"
 
 
 class BackupError(TablekeeperError, OSError):
@@ -322,7 +338,7 @@ def snapshot(journal: Journal, *, now: float | None = None,
         manifest: dict[str, Any] = {
             "format": FORMAT, "version": VERSION, "app": _app_version(), "schema": SCHEMA_VERSION,
             "table_id": tid, "table_name": socket.gethostname(),
-            "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(created)), "created_ts": created,
+            "created": time.strftime(_MOMENT, time.gmtime(created)), "created_ts": created,
             **_counts(mem), "people": n_people, "sha256": content_hash(mem)}
         mem.execute(f"CREATE TABLE {MANIFEST_TABLE} (manifest TEXT NOT NULL)")
         mem.execute(f"INSERT INTO {MANIFEST_TABLE} VALUES (?)",
@@ -412,14 +428,18 @@ def _open_backup(path: Path) -> _Backup:
             if not isinstance(manifest, dict):
                 raise refuse("damaged", _("its manifest is not one"))
             if manifest.get("format") != FORMAT:
-                raise refuse("elsewhere", _("its manifest says {format}", format=repr(manifest.get("format"))))
+                raise refuse("elsewhere", _("its manifest says {format}", format=_clip(manifest.get("format"))))
             version = manifest.get("version")
-            if not isinstance(version, int) or isinstance(version, bool):
-                raise refuse("damaged", _("its manifest has no format version ({version})", version=repr(version)))
-            if version > VERSION:
+            if not _is_whole(version) or version < 1:
+                raise refuse("damaged", _("its manifest has no format version ({version})", version=_clip(version)))
+            if version > VERSION:  # a newer format: its other fields may be anything, and are not looked at
+                app = manifest.get("app")
                 raise refuse("newer", _("backup format {version}, tablekeeper {app}; this tablekeeper reads "
-                                        "format {reads}: update it", version=version, app=manifest.get("app", "?"),
-                                        reads=VERSION))
+                                        "format {reads}: update it", version=version, reads=VERSION,
+                                        app=app if _field_holds("text", app) else "?"))
+            problem = _manifest_problem(manifest)
+            if problem is not None:
+                raise refuse("damaged", problem)
         if not is_journal:
             raise refuse("elsewhere" if manifest is None else "damaged",
                          _("no tablekeeper journal in it") if manifest is None
@@ -430,11 +450,14 @@ def _open_backup(path: Path) -> _Backup:
             raise refuse("damaged", _("SQLite: {error}", error=str(e))) from None
         if manifest is None and schema is None:
             raise refuse("elsewhere", _("no tablekeeper journal in it"))
-        stated = (manifest or {}).get("schema", schema[0] if schema else None)
-        for value in (stated, schema[0] if schema else None):
-            if value is not None and (not str(value).isdigit() or int(value) > SCHEMA_VERSION):
+        # the manifest's schema (a whole number: checked above) and the journal's own ("1" in its meta)
+        for value in ([manifest["schema"]] if manifest is not None else []) + ([schema[0]] if schema else []):
+            number = _schema_number(value)
+            if number is None:
+                raise refuse("damaged", _("its journal schema is not a number ({schema})", schema=_clip(value)))
+            if number > SCHEMA_VERSION:
                 raise refuse("newer", _("journal schema {schema}; this tablekeeper reads schema {reads}: update it",
-                                        schema=value, reads=SCHEMA_VERSION))
+                                        schema=number, reads=SCHEMA_VERSION))
         try:
             problems = [str(r[0]) for r in conn.execute("PRAGMA integrity_check")]
         except sqlite3.Error as e:
@@ -457,18 +480,85 @@ def _open_backup(path: Path) -> _Backup:
         raise
 
 
+def _is_whole(value: object) -> TypeGuard[int]:
+    """A whole number as JSON and SQLite give one (``True`` is not one, nor ``1.0``, nor ``"1"``)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _field_holds(kind: str, value: object) -> bool:
+    """Whether a manifest field's ``value`` is what :func:`snapshot` writes for its ``kind``
+    (:data:`_MANIFEST_FIELDS`)."""
+    if kind == "text":
+        try:
+            check_value(value)
+        except RuleError:
+            return False
+        return isinstance(value, str)
+    if kind == "moment":
+        if not isinstance(value, str):
+            return False
+        try:
+            time.strptime(value, _MOMENT)
+        except ValueError:
+            return False
+        return True
+    if kind == "number":
+        return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    if kind == "version":
+        return _is_whole(value) and value >= 1
+    if kind == "count":
+        return _is_whole(value) and value >= 0
+    if kind == "hex":
+        return isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)
+    raise AssertionError(f"no manifest field kind {kind!r}")
+
+
+def _manifest_problem(manifest: dict[str, Any]) -> Msg | None:
+    """What is wrong with a format-1 manifest's fields (the first field missing or not of its kind), or None."""
+    for name, kind in _MANIFEST_FIELDS.items():
+        if name not in manifest:
+            return _("its manifest has no {field}", field=name)
+        if not _field_holds(kind, manifest[name]):
+            return _("its manifest's {field} is not valid ({value})", field=name, value=_clip(manifest[name]))
+    if manifest["finished"] > manifest["games"]:
+        return _("its manifest's {field} is not valid ({value})", field="finished", value=_clip(manifest["finished"]))
+    return None
+
+
+def _schema_number(value: object) -> int | None:
+    """A journal schema as a number: a whole number, or its ASCII digits as the journal's ``meta`` keeps
+    it ("1"); None for anything else (``"²"`` is a digit to :meth:`str.isdigit`, not to :class:`int`)."""
+    if _is_whole(value):
+        return value
+    if isinstance(value, str) and 0 < len(value) <= 9 and value.isascii() and value.isdigit():
+        return int(value)
+    return None
+
+
+def _clip(value: object) -> str:
+    """A value as a refusal quotes it: its ``repr``, at most 40 characters."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
 def read_manifest(path: str | os.PathLike[str]) -> BackupInfo:
     """A backup's manifest, after every check a restore makes (RestoreRefused as a restore would)."""
     path = Path(path)
     backup = _open_backup(path)
     try:
-        return BackupInfo(path, backup.manifest or {"format": "journal copy", **_counts(backup.conn)})
+        if backup.manifest is not None:
+            return BackupInfo(path, backup.manifest)
+        try:
+            return BackupInfo(path, {"format": "journal copy", **_counts(backup.conn)})
+        except sqlite3.Error as e:
+            raise RestoreRefused(path, "damaged", _("SQLite: {error}", error=str(e))) from None
     finally:
         backup.conn.close()
 
 
 @dataclass
 class _Game:
+    number: int  # the backup's own number for it (what a refusal names)
     identity: str
     game: str
     setup: str
@@ -476,41 +566,107 @@ class _Game:
     finished: float | None
     result: str | None
     entries: list[tuple[int, str, int, float]]  # seq, body, crc, at
+    actions: list[dict[str, Any]]  # the bodies, decoded
+
+
+def _is_time(value: object) -> bool:
+    """A moment as the journal stores one: a finite number (seconds since the epoch)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def _backup_games(path: Path, conn: sqlite3.Connection) -> list[_Game]:
-    """Every game of the backup with its actions, each action's checksum checked; RestoreRefused on damage."""
-    by_game: dict[int, list[tuple[int, str, int, float]]] = {}
+    """Every game of the backup with its actions, each action's checksum checked and its body decoded,
+    each column of the type the journal writes; RestoreRefused on damage."""
+    def damaged(detail: str) -> RestoreRefused:
+        return RestoreRefused(path, "damaged", detail)
+
+    by_game: dict[object, list[tuple[int, str, int, float]]] = {}
+    actions: dict[object, list[dict[str, Any]]] = {}
     for gid, seq, raw, crc, at in conn.execute(
             "SELECT game, seq, CAST(body AS BLOB), crc, at FROM entries ORDER BY game, seq"):
-        if zlib.crc32(raw) != crc:
-            raise RestoreRefused(path, "damaged", _("action {seq} of its game {game}: its checksum does not match",
-                                                   seq=seq, game=gid))
-        by_game.setdefault(gid, []).append((seq, raw.decode("utf-8"), crc, at))
+        if not isinstance(raw, bytes) or not _is_whole(crc) or zlib.crc32(raw) != crc:
+            raise damaged(_("action {seq} of its game {game}: its checksum does not match", seq=_clip(seq),
+                            game=_clip(gid)))
+        try:
+            body = raw.decode("utf-8")
+            action = json.loads(body)
+        except (ValueError, RecursionError):  # not UTF-8, not JSON, or nested past Python's limit
+            action = None
+        if not isinstance(action, dict) or not _is_whole(seq) or not _is_time(at):
+            raise damaged(_("action {seq} of its game {game} does not decode", seq=_clip(seq), game=_clip(gid)))
+        by_game.setdefault(gid, []).append((seq, body, crc, float(at)))
+        actions.setdefault(gid, []).append(action)
     out = []
     for gid, game, setup, started, finished, result in conn.execute(
             "SELECT id, game, setup, started, finished, result FROM games ORDER BY id"):
         try:
+            if not _is_whole(gid) or not isinstance(game, str) or not isinstance(setup, str) \
+                    or not (result is None or isinstance(result, str)):
+                raise ValueError  # said just below, as a refusal
             setup_obj = json.loads(setup)
             if not isinstance(setup_obj, dict) or not isinstance(setup_obj.get("players"), list):
-                raise ValueError  # said just below, as a refusal
+                raise ValueError
             if result is not None:
                 json.loads(result)
         except (ValueError, TypeError, RecursionError):
-            raise RestoreRefused(path, "damaged", _("its game {game}'s setup or result does not decode",
-                                                   game=gid)) from None
+            raise damaged(_("its game {game}'s setup or result does not decode", game=_clip(gid))) from None
         rows = by_game.pop(gid, [])
         if [r[0] for r in rows] != list(range(len(rows))):
-            raise RestoreRefused(path, "damaged", _("its game {game} has a gap in its actions", game=gid))
-        if not isinstance(started, (int, float)):
-            raise RestoreRefused(path, "damaged", _("its game {game} has no start time", game=gid))
-        out.append(_Game(game_identity(game, setup_obj, started), game, setup, float(started),
-                         None if finished is None else float(finished), result, rows))
+            raise damaged(_("its game {game} has a gap in its actions", game=gid))
+        if not _is_time(started):
+            raise damaged(_("its game {game} has no start time", game=gid))
+        if finished is not None and not _is_time(finished):
+            raise damaged(_("its game {game}'s end time is not a time ({value})", game=gid, value=_clip(finished)))
+        out.append(_Game(gid, game_identity(game, setup_obj, started), game, setup, float(started),
+                         None if finished is None else float(finished), result, rows, actions.pop(gid, [])))
     if by_game:
         raise RestoreRefused(path, "damaged", N_("actions of a game it does not have ({games})",
                                                  "actions of games it does not have ({games})", len(by_game),
-                                                 games=", ".join(map(str, by_game))))
+                                                 games=", ".join(map(_clip, by_game))))
     return out
+
+
+def _refuse_unplayable(path: Path, g: _Game) -> None:
+    """RestoreRefused unless ``g`` is a game this device can play on: its setup builds the rules (the
+    engine's own checks: a known game, its player count, names that differ, its options) and every one
+    of its actions replays from it, as :meth:`~.session.Session.load` replays a game when ``serve`` or
+    the app resumes it. A tablekeeper never stores a game that does not; one that does not replay here
+    would stop ``serve`` at every start (a setup refused) or be cut short by it (an action refused)."""
+    setup = json.loads(g.setup)  # decoded once already (_backup_games): a dict with a list of players
+    if setup.get("game") != g.game:
+        raise RestoreRefused(path, "damaged", _("its game {game} is stored as {stored} but set up as {setup}",
+                                                game=g.number, stored=_clip(g.game), setup=_clip(setup.get("game"))))
+    if g.game not in available():
+        raise RestoreRefused(path, "newer", _("its game {game} is {name}, a game this tablekeeper does not "
+                                              "know: update it", game=g.number, name=_clip(g.game)))
+    try:
+        rules = make_rules(setup)
+    except RuleError as e:  # SetupError: the sentence the engine says to a table set up so
+        raise RestoreRefused(path, "damaged", _("its game {game} cannot be set up here: {why}", game=g.number,
+                                                why=_said(e))) from None
+    try:
+        used = Match(rules).load(g.actions)  # stops at the first action that does not replay
+    except Exception as e:  # the rules could not even refuse it: serve could not resume the game either
+        raise RestoreRefused(path, "damaged", _("its game {game} does not replay here ({why})", game=g.number,
+                                                why=_crash(e))) from None
+    if used == len(g.actions):
+        return
+    why: str = _("it is not a valid action")
+    try:  # say why, in the rules' own words (as Session.load does)
+        probe = Match(rules)
+        probe.load(g.actions[:used])
+        probe.propose(g.actions[used])
+    except RuleError as e:
+        why = _said(e)
+    except Exception as e:
+        why = _crash(e)
+    raise RestoreRefused(path, "damaged", _("its game {game} does not replay here (action {seq}: {why})",
+                                            game=g.number, seq=used, why=why))
+
+
+def _crash(e: BaseException) -> str:
+    """An error the engine did not mean (not a RuleError), as a refusal quotes it."""
+    return _said(e) if isinstance(e, TablekeeperError) else f"{type(e).__name__}: {str(e)[:80]}"
 
 
 def _backup_roster(path: Path, conn: sqlite3.Connection) -> people.Roster | None:
@@ -562,13 +718,25 @@ def restore(journal: Journal, path: str | os.PathLike[str], *, unfinished: bool 
     RestoreRefused (nothing changed) for a file from elsewhere, of a newer format, or damaged;
     the journal's own errors (JournalReadOnly, JournalFull, JournalBusy) as a write raises them.
     ``unfinished=False`` leaves the backup's unfinished games out (the table's current game stays
-    the one a restart resumes: the newest unfinished game is)."""
+    the one a restart resumes: the newest unfinished game is).
+
+    Whatever a restore brings in, the device can play on: each game it would add or bring up to date
+    must set up and replay here as ``serve`` and the app resume a game (:func:`_refuse_unplayable`).
+    One that does not refuses the whole file, naming the game, rather than leaving that game out:
+    tablekeeper never writes such a game, so the file was made or changed by something else (its
+    checksums are no guard: whoever changed it could write them again) and none of it is to be
+    trusted; and a restore that brings in part of a backup, while the person believes they got all
+    of it, is worse than one that brings in nothing and says why. The journal is not touched, the
+    game being played goes on, and ``--finished-only`` still restores a backup whose unfinished game
+    is the only one refused (it is not brought in, so not checked)."""
     path = Path(path)
     backup = _open_backup(path)
     try:
         incoming = _backup_games(path, backup.conn)
         their_roster = _backup_roster(path, backup.conn)
         source = backup.manifest or {"format": "journal copy"}
+    except sqlite3.Error as e:  # a table of another shape than the journal's: not a column where it should be
+        raise RestoreRefused(path, "damaged", _("SQLite: {error}", error=str(e))) from None
     finally:
         backup.conn.close()
     report = RestoreReport(path, source)
@@ -594,6 +762,8 @@ def restore(journal: Journal, path: str | os.PathLike[str], *, unfinished: bool 
             report.already += 1
         else:
             report.diverged.append(local)
+    for g in plan_new + [g for _local, g, _have in plan_more]:
+        _refuse_unplayable(path, g)
     roster = people.read(journal)
     if their_roster is not None:
         if roster.read_only is not None:
@@ -609,6 +779,8 @@ def restore(journal: Journal, path: str | os.PathLike[str], *, unfinished: bool 
                 cur = conn.execute("INSERT INTO games (game, setup, started, finished, result) VALUES (?,?,?,?,?)",
                                    (g.game, g.setup, g.started, g.finished, g.result))
                 gid = cur.lastrowid
+                if gid is not None:  # its checksum and copy, as a game started here has them
+                    journal.seal_game(conn, gid, g.game, g.setup, g.started)
                 conn.executemany("INSERT INTO entries VALUES (?,?,?,?,?)",
                                  [(gid, seq, body, crc, at) for seq, body, crc, at in g.entries])
                 report.added.append(int(gid or 0))

@@ -43,9 +43,11 @@ Every warning is a sentence kept in :attr:`Journal.warnings`;
 from __future__ import annotations
 
 import errno
+import functools
 import json
 import os
 import sqlite3
+import struct
 import time
 import zlib
 from collections.abc import Callable
@@ -62,7 +64,8 @@ _T = TypeVar("_T")
 #: A row as SQLite returns it (the columns of the query).
 Row = tuple[Any, ...]
 
-SCHEMA_VERSION = 1
+#: 2: games carry a checksum (``crc``) of what never changes, with a copy in ``meta``; the journal is in WAL mode.
+SCHEMA_VERSION = 2
 FILENAME = "journal.db"
 #: Seconds a writer waits for another process's transaction before giving up.
 BUSY_WAIT = 10.0
@@ -78,7 +81,8 @@ CREATE TABLE IF NOT EXISTS games (
     setup TEXT NOT NULL,
     started REAL NOT NULL,
     finished REAL,
-    result TEXT
+    result TEXT,
+    crc INTEGER
 );
 CREATE TABLE IF NOT EXISTS entries (
     game INTEGER NOT NULL REFERENCES games(id),
@@ -100,6 +104,150 @@ CREATE TABLE IF NOT EXISTS quarantine (
 """
 
 
+_V1_GAMES = ("CREATE TABLE games (\n    id INTEGER PRIMARY KEY,\n    game TEXT NOT NULL,\n    setup TEXT NOT NULL,\n"
+             "    started REAL NOT NULL,\n    finished REAL,\n    result TEXT\n)")
+#: Every table's SQL as SQLite keeps it, in each version this journal has had (a flipped bit in the
+#: schema's text is damage, not a new column); ``quarantine`` came after version 1's first files.
+_KNOWN_SQL: dict[str, set[str | None]] = {
+    "meta": {"CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"},
+    "sqlite_autoindex_meta_1": {None},
+    "games": {_V1_GAMES, _V1_GAMES[:-2] + ",\n    crc INTEGER\n)", _V1_GAMES[:-2] + "\n, crc INTEGER)"},
+    "entries": {"CREATE TABLE entries (\n    game INTEGER NOT NULL REFERENCES games(id),\n    seq INTEGER NOT NULL,\n"
+                "    body TEXT NOT NULL,\n    crc INTEGER NOT NULL,\n    at REAL NOT NULL,\n"
+                "    PRIMARY KEY (game, seq)\n) WITHOUT ROWID"},
+    "quarantine": {"CREATE TABLE quarantine (\n    id INTEGER PRIMARY KEY,\n    game INTEGER NOT NULL,\n"
+                   "    seq INTEGER NOT NULL,\n    body BLOB,\n    crc INTEGER,\n    at REAL,\n"
+                   "    reason TEXT NOT NULL\n)"},
+}
+#: The ``meta`` key of a game's copy (its setup, name, start and checksum): one flipped bit in the
+#: game's row then loses nothing.
+GAME_COPY = "game:{gid}"
+
+
+def game_crc(gid: int, game: str, setup: str | bytes, started: float) -> int:
+    """The checksum of what never changes in a game's row (its id included: a flipped id shows)."""
+    raw = setup if isinstance(setup, bytes) else setup.encode("utf-8", "surrogatepass")
+    return zlib.crc32(f"{gid}\n{game}\n{started!r}\n".encode("utf-8", "surrogatepass") + raw)
+
+
+#: Pages in the -wal that start a checkpoint (SQLite's default): it then holds at most ~4 MiB.
+CHECKPOINT_PAGES = 1000
+
+
+def _io_error(e: BaseException) -> bool:
+    """An I/O failure (the disk, memory), not damage to what is stored."""
+    name = getattr(e, "sqlite_errorname", "") or ""
+    return name.startswith(("SQLITE_IOERR", "SQLITE_NOMEM", "SQLITE_INTERRUPT")) or "disk i/o error" in str(e).lower()
+
+
+def _file_size_capped() -> bool:
+    """Whether this process may not grow files past a limit (``ulimit -f``): a write beyond it fails
+    as a full disk would."""
+    import resource
+
+    soft = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
+    return soft != resource.RLIM_INFINITY
+
+
+def _is_copy_key(key: str) -> bool:
+    head, _sep, tail = key.partition(":")
+    return head == "game" and tail.isascii() and tail.isdecimal()
+
+
+def _as_bytes(v: object) -> bytes | None:
+    if isinstance(v, bytes):
+        return v
+    if isinstance(v, str):
+        return v.encode("utf-8", "surrogatepass")
+    return None
+
+
+def _setup_of(raw: bytes | None) -> str | None:
+    """The setup's text if it decodes as a setup, else None."""
+    try:
+        text = raw.decode("utf-8") if raw is not None else None
+        obj = json.loads(text) if text is not None else None
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    return text if isinstance(obj, dict) and isinstance(obj.get("game"), str) and \
+        isinstance(obj.get("players"), list) else None
+
+
+def _crc_is(crc: int, gid: int, game: str, setup: bytes, *, started: float) -> bool:
+    return game_crc(gid, game, setup, started) == crc
+
+
+def _name_crc_is(crc: int, gid: int, setup: bytes, started: float, name: bytes) -> bool:
+    return game_crc(gid, name.decode("utf-8", "replace"), setup, started) == crc
+
+
+def _result_of(raw: object) -> dict[str, Any] | None:
+    """A stored result, or None when there is none or it does not decode."""
+    try:
+        text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+        obj = json.loads(text) if isinstance(text, str) else None
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    return obj if isinstance(obj, dict) else None
+
+
+def _choose_game(gid: int, rows: list[Row], copy: str | None) -> Row | None:
+    """The sound (id, game, setup, started, finished, result) of a game from its stored versions.
+
+    In order: a version whose checksum holds; the copy in ``meta`` (its checksum must hold; the
+    result comes from the row); a version put right by one flipped bit; a version from before
+    checksums whose setup decodes. None: nothing vouches for any of them.
+    """
+    tail = (rows[0][4], rows[0][5]) if rows else (None, None)
+    for r in rows:
+        game, setup, started, crc = r[1], _as_bytes(r[2]), r[3], r[6]
+        if isinstance(game, str) and setup is not None and isinstance(started, float) and isinstance(crc, int) \
+                and game_crc(gid, game, setup, started) == crc and _setup_of(setup) is not None:
+            return (gid, game, setup.decode("utf-8"), started, r[4], r[5])
+    if copy is not None:
+        try:
+            c = json.loads(copy)
+            if game_crc(gid, c["game"], c["setup"], c["started"]) == c["crc"] and _setup_of(
+                    c["setup"].encode("utf-8")) is not None:
+                return (gid, c["game"], c["setup"], c["started"]) + tail
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
+            pass
+    for r in rows:
+        game, setup, started, crc = r[1], _as_bytes(r[2]), r[3], r[6]
+        if not (isinstance(game, str) and setup is not None and isinstance(started, float) and isinstance(crc, int)):
+            continue
+        fixed = _one_bit_off(setup, functools.partial(_crc_is, crc, gid, game, started=started))
+        if fixed is not None and _setup_of(fixed) is not None:
+            return (gid, game, fixed.decode("utf-8"), started, r[4], r[5])
+        bits = struct.unpack(">Q", struct.pack(">d", started))[0]
+        for b in range(64):
+            when = struct.unpack(">d", struct.pack(">Q", bits ^ (1 << b)))[0]
+            if game_crc(gid, game, setup, when) == crc and _setup_of(setup) is not None:
+                return (gid, game, setup.decode("utf-8"), when, r[4], r[5])
+        fixed_name = _one_bit_off(game.encode("utf-8", "surrogatepass"),
+                                  functools.partial(_name_crc_is, crc, gid, setup, started))
+        if fixed_name is not None and _setup_of(setup) is not None:
+            return (gid, fixed_name.decode("utf-8", "replace"), setup.decode("utf-8"), started, r[4], r[5])
+    for r in rows:
+        text = _setup_of(_as_bytes(r[2]))
+        if r[6] is None and isinstance(r[1], str) and text is not None and isinstance(r[3], float):
+            return (gid, r[1], text, r[3], r[4], r[5])
+    return None
+
+
+def _one_bit_off(raw: bytes, ok: Callable[[bytes], bool]) -> bytes | None:
+    """``raw`` with the one flipped bit that makes ``ok`` hold put back, or None (CRC-32 tells any single
+    flipped bit from another, so at most one candidate can pass)."""
+    buf = bytearray(raw)
+    for i in range(len(buf)):
+        for b in range(8):
+            buf[i] ^= 1 << b
+            if ok(bytes(buf)):
+                return bytes(buf)
+            buf[i] ^= 1 << b
+    return None
+
+
 def default_state_dir() -> Path:
     """``$TABLEKEEPER_STATE_DIR``, else ``$XDG_STATE_HOME/tablekeeper``, else ``~/.local/state/tablekeeper``."""
     env = os.environ.get("TABLEKEEPER_STATE_DIR")
@@ -112,6 +260,23 @@ def default_state_dir() -> Path:
 def _encode(obj: Any) -> tuple[str, int]:
     body = json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return body, zlib.crc32(body.encode("utf-8"))
+
+
+def _mend(raw: object, crc: object) -> bytes | None:
+    """A stored body whose checksum holds, or holds once one flipped bit (in the body or in the
+    checksum) is put back: the sound body; None if it cannot be mended."""
+    if isinstance(raw, str):
+        raw = raw.encode("utf-8", "surrogatepass")
+    if not isinstance(raw, bytes) or not isinstance(crc, int) or isinstance(crc, bool):
+        return None
+    got = zlib.crc32(raw)
+    if got == crc:
+        return raw
+    if crc >= 0 and (got ^ crc).bit_count() == 1:  # the flipped bit is in the checksum
+        return raw
+    if len(raw) > 1 << 16:
+        return None
+    return _one_bit_off(raw, lambda b: zlib.crc32(b) == crc)
 
 
 def _decode_row(raw: object, crc: object) -> tuple[dict[str, Any] | None, str | None]:
@@ -189,6 +354,9 @@ class Journal:
         self.warnings: list[str] = []
         self._said = 0
         self._skipped_games: set[int] = set()
+        self._rebuilt = False
+        self._wal_image = b""
+        self._said_damage: set[tuple[str, int]] = set()
         self.readonly: str | None = None
         self._data_version = None
         try:
@@ -228,7 +396,7 @@ class Journal:
         kind = _kind(e)
         if kind == "io":
             free = self._free_bytes()
-            if free is not None and free < _NEARLY_FULL:
+            if (free is not None and free < _NEARLY_FULL) or _file_size_capped():
                 kind = "full"
         reason = getattr(e, "strerror", None) or str(e)
         if kind == "full":
@@ -250,17 +418,12 @@ class Journal:
 
     def _set_mode(self, conn: sqlite3.Connection) -> None:
         if self.durable:
-            try:  # leaving WAL (a journal from an older version) needs it to ourselves: do not wait
-                conn.execute("PRAGMA busy_timeout=0")
-                conn.execute("PRAGMA journal_mode=PERSIST")
-                conn.execute(f"PRAGMA journal_size_limit={1 << 20}")  # a big transaction's side file shrinks back
-            except sqlite3.OperationalError as e:
-                if _kind(e) != "busy":
-                    raise
-                self.warn(_("another process still has the journal open in WAL mode; it stays in WAL mode for now"))
-            finally:
-                conn.execute(f"PRAGMA busy_timeout={int(BUSY_WAIT * 1000)}")
+            # WAL + synchronous=FULL: a commit appends its pages to the -wal and fsyncs it, once; the
+            # pages reach journal.db at a checkpoint (every CHECKPOINT_PAGES, and on the last close).
+            conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=FULL")
+            conn.execute(f"PRAGMA wal_autocheckpoint={CHECKPOINT_PAGES}")
+            conn.execute(f"PRAGMA journal_size_limit={4 << 20}")  # the -wal shrinks back after a big one
         else:
             conn.execute("PRAGMA journal_mode=MEMORY")
             conn.execute("PRAGMA synchronous=OFF")
@@ -275,8 +438,11 @@ class Journal:
             except OSError:
                 ro = False
             return "the file system is read-only" if ro else "permission denied on the folder"
-        if self.path.exists() and not os.access(self.path, os.R_OK | os.W_OK):
-            return f"permission denied on {self.path.name}"
+        try:
+            if self.path.exists() and not os.access(self.path, os.R_OK | os.W_OK):
+                return f"permission denied on {self.path.name}"
+        except OSError as e:
+            return e.strerror or str(e)
         return None
 
     def _open(self) -> sqlite3.Connection:
@@ -285,22 +451,35 @@ class Journal:
             return self._open_readonly(why)
         try:
             return self._open_writable()
+        except JournalError:
+            raise
         except _Damaged as e:
             return self._recover(str(e))
-        except (sqlite3.Error, OSError) as e:
+        except Exception as e:  # noqa: BLE001 - whatever a damaged file makes SQLite or Python raise is damage
             kind = _kind(e)
-            if kind == "damaged":
-                return self._recover(str(e))
             if kind == "readonly":
                 return self._open_readonly(getattr(e, "strerror", None) or str(e))
-            raise self._error(_("cannot open the journal"), e) from e
+            if _io_error(e) and self._error("", e).__class__ is JournalFull:
+                return self._open_readonly(_("the disk holding {dir} is full", dir=self.dir))
+            if kind in ("full", "busy") or isinstance(e, OSError) or _io_error(e):
+                raise self._error(_("cannot open the journal"), e) from e
+            return self._recover(str(e) or type(e).__name__)
 
     def _open_writable(self) -> sqlite3.Connection:
         _create_private(self.path)
+        # the -wal as found: SQLite's last close checkpoints what it could read and deletes the file,
+        # and a damaged frame hides every commit after it; the salvage reads this image then
+        try:
+            self._wal_image = Path(f"{self.path}-wal").read_bytes()
+        except OSError:
+            self._wal_image = b""
         conn = self._connect(self.path)
         try:
             self._set_mode(conn)
-            rows = [str(r[0]) for r in conn.execute("PRAGMA quick_check")]
+            if self.durable:
+                self._check_wal(conn)
+            self._check_schema(conn)
+            rows = [str(r[0]) for r in conn.execute("PRAGMA integrity_check")]
             if rows != ["ok"]:
                 raise _Damaged("integrity check failed: " + "; ".join(rows[:3]))
             conn.executescript(_SCHEMA)
@@ -310,36 +489,139 @@ class Journal:
             raise
         return conn
 
+    def _check_schema(self, conn: sqlite3.Connection) -> None:
+        """Every object in the file is one of the journal's, with its SQL as written: else damage."""
+        for kind, name, sql in conn.execute("SELECT type, name, sql FROM sqlite_master"):
+            if name not in _KNOWN_SQL or sql not in _KNOWN_SQL[name]:
+                raise _Damaged(f"the schema does not read as the journal's ({kind} {name!r})")
+
+    def _check_wal(self, conn: sqlite3.Connection) -> None:
+        """Damage in the ``-wal``: SQLite stops reading it at the first frame that fails its checksum,
+        and would drop every commit after it without a word. Frames past what SQLite took that hold an
+        action the journal lacks are damage (the salvage reads them); an intact tail with no commit
+        (a write cut off by a power cut) is not."""
+        if len(self._wal_image) < 32:
+            return
+        try:
+            conn.execute("PRAGMA busy_timeout=0")
+            conn.execute("BEGIN IMMEDIATE")  # no writer adds frames while they are read
+        except sqlite3.OperationalError as e:
+            if _kind(e) == "busy":  # a live writer holds it: what it writes is not damage
+                return
+            raise
+        finally:
+            conn.execute(f"PRAGMA busy_timeout={int(BUSY_WAIT * 1000)}")
+        try:
+            other = self._connect(self.path)
+            try:
+                _busy, taken, _done = other.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+            finally:
+                other.close()
+            data = Path(f"{self.path}-wal").read_bytes()  # as it is now: what a live writer had added
+            page_size = int(conn.execute("PRAGMA page_size").fetchone()[0])
+            info = salvage.read_wal(data, page_size)
+            if info is None or taken < 0:
+                return
+            beyond = [k for k in range(taken, len(info.frames)) if info.frames[k][3]]
+            if not beyond:
+                return
+            if all(info.frames[k][2] == 0 and salvage.wal_frame_holds(data, info, k) for k in beyond):
+                return  # a transaction cut off before its commit: never acknowledged
+            lost = 0
+            have = conn.execute("SELECT 1 FROM sqlite_master WHERE name='entries'").fetchone() is not None
+            for game, seq, raw, crc, _at in salvage.scan(b"", data[:32] + b"".join(
+                    data[info.frames[k][0]:info.frames[k][0] + 24 + page_size] for k in beyond)).entries:
+                if _mend(raw, crc) is not None and (not have or conn.execute(
+                        "SELECT 1 FROM entries WHERE game=? AND seq=?", (game, seq)).fetchone() is None):
+                    lost += 1
+            if lost:
+                raise _Damaged(f"the write-ahead log is damaged after frame {taken}: {lost} action(s) "
+                               "would be dropped")
+        finally:
+            conn.execute("ROLLBACK")
+
     def _open_readonly(self, why: str) -> sqlite3.Connection:
         """Read what is there without writing a byte; a damaged file is salvaged into memory."""
         self.readonly = why
-        if not self.path.exists():
+        try:
+            exists = self.path.exists()
+            readable = exists and os.access(self.path, os.R_OK) and os.access(self.dir, os.R_OK | os.X_OK)
+        except OSError:
+            exists = readable = True
+        if not exists:
             conn = self._connect(":memory:")
             conn.executescript(_SCHEMA)
             return conn
-        try:
-            conn = self._connect(f"file:{self.path}?mode=ro", uri=True)
-            rows = [str(r[0]) for r in conn.execute("PRAGMA quick_check")]
-            if rows == ["ok"]:
-                return conn
-            conn.close()
-            problem = "integrity check failed: " + "; ".join(rows[:3])
-        except sqlite3.Error as e:
-            problem = str(e)
+        if not readable:
+            raise JournalReadOnly(_("cannot read the journal: {dir} cannot be read ({why}); give it back to the "
+                                    "user tablekeeper runs as (chmod 700, chown)", dir=self.dir, why=why))
+        problem = ""
+        # a journal in WAL mode opens read-only only with its -shm, or as immutable (no -wal read then:
+        # the salvage reads a leftover -wal's frames)
+        wal = Path(f"{self.path}-wal")
+        for uri in (f"file:{self.path}?mode=ro", f"file:{self.path}?immutable=1"):
+            if uri.endswith("immutable=1") and wal.exists() and wal.stat().st_size >= 32:
+                break
+            try:
+                conn = self._connect(uri, uri=True)
+                self._check_schema(conn)
+                rows = [str(r[0]) for r in conn.execute("PRAGMA integrity_check")]
+                if rows == ["ok"]:
+                    return conn
+                conn.close()
+                problem = "integrity check failed: " + "; ".join(rows[:3])
+                break
+            except _Damaged as e:
+                problem = str(e)
+                break
+            except Exception as e:  # noqa: BLE001 - damage, or a WAL file that cannot be opened read-only
+                problem = str(e) or type(e).__name__
         conn = self._connect(":memory:")
         conn.executescript(_SCHEMA)
         games, entries, held = self._salvage_into(self.path, conn)
-        self.warn(_("the journal {path} is damaged ({problem}) and cannot be repaired here ({why}); showing the {games} game(s) and {entries} action(s) that could be read", path=self.path, problem=problem, why=why, games=games, entries=entries))
+        if problem and "unable to open" not in problem:
+            self.warn(_("the journal {path} is damaged ({problem}) and cannot be repaired here ({why}); showing the {games} game(s) and {entries} action(s) that could be read", path=self.path, problem=problem, why=why, games=games, entries=entries))
         return conn
 
     def _check_version(self, conn: sqlite3.Connection) -> None:
+        """The schema's version, in ``meta`` and in SQLite's header (``user_version``).
+
+        Only both copies agreeing on a newer version refuse the file (a flipped bit in one of
+        them is not a newer tablekeeper); a version-1 journal gains its games' checksums and
+        copies, in one transaction.
+        """
         row = conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-        if row is None:
-            conn.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-        elif not str(row[0]).isdigit() or int(row[0]) > SCHEMA_VERSION:
+        header = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        said = str(row[0]) if row is not None else None
+        number = int(said) if said is not None and said.isascii() and said.isdecimal() and len(said) < 7 else None
+        if number is not None and number > SCHEMA_VERSION and header == number:
             raise JournalError(
-                _("{path} was written by a newer tablekeeper (schema {value}); update tablekeeper", path=self.path, value=row[0])
+                _("{path} was written by a newer tablekeeper (schema {value}); update tablekeeper", path=self.path, value=said)
             )
+        missing = [gid for (gid,) in conn.execute("SELECT id FROM games WHERE crc IS NULL")]
+        if header == SCHEMA_VERSION and number == SCHEMA_VERSION and not missing:
+            return
+        with _txn(conn):
+            for gid in missing:
+                got = conn.execute("SELECT id, game, CAST(setup AS BLOB), started FROM games WHERE id=?",
+                                   (gid,)).fetchone()
+                try:
+                    setup = got[2].decode("utf-8")
+                    json.loads(setup)
+                except (UnicodeDecodeError, ValueError, RecursionError):
+                    continue  # damaged already: no checksum vouches for it
+                self.seal_game(conn, gid, got[1], setup, got[3])
+            conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    @staticmethod
+    def seal_game(conn: sqlite3.Connection, gid: int, game: str, setup: str, started: float) -> None:
+        """Store a game's checksum and its copy in ``meta`` (inside the caller's transaction; a restore calls it
+        for each game it brings in)."""
+        crc = game_crc(gid, game, setup, started)
+        conn.execute("UPDATE games SET crc=? WHERE id=?", (crc, gid))
+        conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (GAME_COPY.format(gid=gid), json.dumps(
+            {"game": game, "setup": setup, "started": started, "crc": crc}, ensure_ascii=False)))
 
     def _aside_name(self) -> Path:
         stamp = time.strftime("%Y%m%dT%H%M%S")
@@ -358,7 +640,7 @@ class Journal:
         try:
             _create_private(fresh)
             conn = self._connect(fresh)
-            conn.execute("PRAGMA journal_mode=PERSIST")
+            conn.execute("PRAGMA journal_mode=DELETE")
             conn.executescript(_SCHEMA)
             self._check_version(conn)
             games, entries, held = self._salvage_into(self.path, conn)
@@ -375,6 +657,8 @@ class Journal:
             src = Path(f"{self.path}{suffix}")
             if src.exists():
                 os.replace(src, Path(f"{aside}{suffix}"))
+        if self._wal_image and not Path(f"{aside}-wal").exists():
+            Path(f"{aside}-wal").write_bytes(self._wal_image)  # kept aside as found
         os.replace(fresh, self.path)
         _fsync(self.dir)
         conn = self._connect(self.path)
@@ -393,8 +677,15 @@ class Journal:
         return conn
 
     def _salvage_into(self, damaged: Path, conn: sqlite3.Connection) -> tuple[int, int, int]:
-        """Every row of ``damaged`` that holds, into ``conn``: (games, actions resumed, actions held)."""
-        games: dict[int, Row] = {}
+        """Every row of ``damaged`` that holds, into ``conn``: (games, actions resumed, actions held).
+
+        Rows come from what SQLite still reads, then from every page and every WAL frame
+        (:mod:`.salvage`); an action is kept if its checksum holds (one flipped bit is put back), a
+        game if its checksum holds or its copy in ``meta`` does (or, from before checksums, if its
+        setup decodes). A game cut short keeps its result: a finished game is never reopened. Actions
+        of a game whose row is lost go to the quarantine, with what it held before.
+        """
+        games: dict[int, list[Row]] = {}
         entries: dict[tuple[int, int], Row] = {}
         meta: dict[str, str] = {}
         self._salvage_sql(damaged, games, entries, meta)
@@ -407,28 +698,47 @@ class Journal:
             wal_data = wal.read_bytes() if wal.exists() else b""
         except OSError:
             wal_data = b""
+        if damaged == self.path and len(self._wal_image) > len(wal_data):
+            wal_data = self._wal_image  # SQLite's close deleted the -wal it could not read
         found = salvage.scan(data, wal_data)
-        for row in found.games:
-            games.setdefault(row[0], row)
+        for row in reversed(found.games):  # the newest version first (a finish, an undo of it)
+            games.setdefault(row[0], []).insert(0, row)
         for key, value in found.meta:
             meta.setdefault(key, value)
         for game, seq, raw, crc, at in found.entries:
-            if (game, seq) not in entries and _decode_row(raw, crc)[1] is None:
-                entries[(game, seq)] = (game, seq, raw.decode("utf-8"), crc, at)
-        good_games = {}
-        for gid, row in games.items():
-            try:
-                setup = json.loads(row[2])
-                if isinstance(setup, dict) and isinstance(setup.get("game"), str):
-                    good_games[gid] = row
-            except (json.JSONDecodeError, RecursionError, TypeError):
-                pass
+            if (game, seq) not in entries:
+                sound = _mend(raw, crc)
+                if sound is not None and _decode_row(sound, zlib.crc32(sound))[1] is None:
+                    entries[(game, seq)] = (game, seq, sound.decode("utf-8"), zlib.crc32(sound), at)
+        good_games: dict[int, Row] = {}
+        for gid in set(games) | {int(k.split(":", 1)[1]) for k in meta if _is_copy_key(k)} | {g for g, _s in entries}:
+            chosen = _choose_game(gid, games.get(gid, []), meta.get(GAME_COPY.format(gid=gid)))
+            if chosen is not None:
+                good_games[gid] = chosen
+        held_before = [q for q in found.quarantine if q[5] is not None]
         n_entries = held = 0
         with _txn(conn):
             meta.pop("schema", None)
+            for k in [k for k in meta if _is_copy_key(k)]:
+                meta.pop(k)  # written anew below, from the rows chosen
             conn.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", sorted(meta.items()))
+            seen_held = set()
+            for g, seq, body, crc, at, reason in held_before:
+                key = (g, seq, bytes(body) if isinstance(body, bytes) else body)
+                if key not in seen_held:
+                    seen_held.add(key)
+                    conn.execute("INSERT INTO quarantine (game, seq, body, crc, at, reason) VALUES (?,?,?,?,?,?)",
+                                 (g, seq, body, crc, at, reason))
+            for gid in sorted({g for g, _s in entries} - set(good_games)):
+                for s in sorted(seq for g, seq in entries if g == gid):
+                    g, seq, body, crc, at = entries[(gid, s)]
+                    conn.execute("INSERT INTO quarantine (game, seq, body, crc, at, reason) VALUES (?,?,?,?,?,?)",
+                                 (g, seq, body.encode("utf-8"), crc, at, "salvaged: its game's setup is lost"))
+                    held += 1
             for gid, row in sorted(good_games.items()):
-                conn.execute("INSERT INTO games VALUES (?,?,?,?,?,?)", row)
+                conn.execute("INSERT INTO games (id, game, setup, started, finished, result) VALUES (?,?,?,?,?,?)",
+                             row[:6])
+                self.seal_game(conn, gid, row[1], row[2], row[3])
                 seqs = sorted(seq for g, seq in entries if g == gid)
                 run = 0
                 while run < len(seqs) and seqs[run] == run:
@@ -439,13 +749,11 @@ class Journal:
                     g, seq, body, crc, at = entries[(gid, s)]
                     conn.execute("INSERT INTO quarantine (game, seq, body, crc, at, reason) VALUES (?,?,?,?,?,?)",
                                  (g, seq, body.encode("utf-8"), crc, at, f"salvaged after action {run} was lost"))
-                if seqs[run:]:  # a game cut short is not finished any more
-                    conn.execute("UPDATE games SET finished=NULL, result=NULL WHERE id=?", (gid,))
                 n_entries += run
                 held += len(seqs) - run
         return len(good_games), n_entries, held
 
-    def _salvage_sql(self, damaged: Path, games: dict[int, Row], entries: dict[tuple[int, int], Row],
+    def _salvage_sql(self, damaged: Path, games: dict[int, list[Row]], entries: dict[tuple[int, int], Row],
                      meta: dict[str, str]) -> None:
         """What SQLite itself still reads of ``damaged``: row by row, seeking past what fails."""
         try:
@@ -455,14 +763,16 @@ class Journal:
         try:
             for sql, sink in (
                 ("SELECT key, value FROM meta", lambda r: meta.setdefault(r[0], r[1])),
-                ("SELECT id, game, setup, started, finished, result FROM games ORDER BY id",
-                 lambda r: games.setdefault(r[0], tuple(r))),
+                ("SELECT id, game, CAST(setup AS BLOB), started, finished, result, crc FROM games ORDER BY id",
+                 lambda r: games.setdefault(r[0], []).append(tuple(r))),
+                ("SELECT id, game, CAST(setup AS BLOB), started, finished, result, NULL FROM games ORDER BY id",
+                 lambda r: None if r[0] in games else games.setdefault(r[0], []).append(tuple(r))),
             ):
                 try:
                     for row in old.execute(sql):
                         sink(row)
-                except sqlite3.Error:
-                    pass
+                except Exception:  # noqa: BLE001,S112 - what SQLite cannot read, the page scan may
+                    continue
             for gid in list(games):
                 lo, misses = 0, 0
                 while misses < 64:
@@ -470,15 +780,20 @@ class Journal:
                         got = old.execute(
                             "SELECT game, seq, CAST(body AS BLOB), crc, at FROM entries "
                             "WHERE game=? AND seq>=? ORDER BY seq LIMIT 256", (gid, lo)).fetchall()
-                    except sqlite3.Error:
-                        lo, misses = lo + 1, misses + 1  # step past a page SQLite cannot read
+                    except Exception:  # noqa: BLE001 - step past a page SQLite cannot read
+                        lo, misses = lo + 1, misses + 1
                         continue
                     if not got:
                         break
-                    for game, seq, raw, crc, at in got:
-                        if _decode_row(raw, crc)[1] is None:
-                            entries.setdefault((game, seq), (game, seq, raw.decode("utf-8"), crc, at))
+                    for k, (game, seq, raw, crc, at) in enumerate(got):
+                        if (k > 0 and seq <= got[k - 1][1]) or (k + 1 < len(got) and got[k + 1][1] <= seq):
+                            continue  # out of key order: a flipped key, which the page scan reads by its place
+                        sound = _mend(raw, crc)
+                        if sound is not None and _decode_row(sound, zlib.crc32(sound))[1] is None:
+                            entries.setdefault((game, seq), (game, seq, sound.decode("utf-8"), zlib.crc32(sound), at))
                     lo, misses = got[-1][1] + 1, 0
+        except Exception:  # noqa: BLE001,S110 - the page scan still reads the file
+            pass
         finally:
             old.close()
 
@@ -561,25 +876,46 @@ class Journal:
 
         def write() -> int:
             with _txn(self.conn):
+                started = time.time()
                 cur = self.conn.execute(
-                    "INSERT INTO games (game, setup, started) VALUES (?, ?, ?)", (setup["game"], body, time.time())
+                    "INSERT INTO games (game, setup, started) VALUES (?, ?, ?)", (setup["game"], body, started)
                 )
-            if cur.lastrowid is None:  # SQLite gives every inserted row its id
-                raise AssertionError("the new game has no id")
+                if cur.lastrowid is None:  # SQLite gives every inserted row its id
+                    raise AssertionError("the new game has no id")
+                self.seal_game(self.conn, cur.lastrowid, setup["game"], body, started)
             return cur.lastrowid
 
         return self._write(_("cannot start the game"), write)
 
     def games(self) -> list[GameRecord]:
-        rows = self._rows("SELECT id, game, CAST(setup AS BLOB), started, finished, CAST(result AS BLOB) "
+        """Every game whose row holds. A row whose checksum fails comes back from its copy in ``meta``
+        or by putting one flipped bit back (and is mended in place, with a warning); one that
+        cannot be is skipped with a warning, its actions kept (:meth:`lost_games`, the doctor)."""
+        rows = self._rows("SELECT id, game, CAST(setup AS BLOB), started, finished, CAST(result AS BLOB), crc "
                           "FROM games ORDER BY id")
         out = []
-        for gid, game, setup, started, finished, result in rows:
+        for gid, game, setup, started, finished, result, crc in rows:
+            if crc is None or not isinstance(started, float) or game_crc(gid, game, setup, started) != crc:
+                copy = self._rows("SELECT value FROM meta WHERE key=?", (GAME_COPY.format(gid=gid),))
+                chosen = _choose_game(gid, [(gid, game, setup, started, finished, result, crc)],
+                                      copy[0][0] if copy else None)
+                if chosen is None:
+                    if gid not in self._skipped_games:
+                        self._skipped_games.add(gid)
+                        self.warn(_("game {gid}: its setup does not decode (the journal is damaged there); it is skipped, its rows are kept", gid=gid))
+                    continue
+                if crc is not None:
+                    self._mend_game(chosen)
+                game, setup, started = chosen[1], chosen[2].encode("utf-8"), chosen[3]
             try:
                 setup_obj = json.loads(setup.decode("utf-8"))
-                result_obj = json.loads(result.decode("utf-8")) if result else None
                 if not isinstance(setup_obj, dict) or not isinstance(setup_obj.get("players"), list):
                     raise ValueError("not a setup")
+                result_obj = _result_of(result)
+                if result and result_obj is None and ("result", gid) not in self._said_damage:
+                    self._said_damage.add(("result", gid))  # the game stays listed; a replay tells its result
+                    self.warn(_("game {gid}: its stored result is damaged; `tablekeeper doctor` works it out again "
+                                "from its actions", gid=gid))
             except (ValueError, RecursionError, AttributeError):
                 if gid not in self._skipped_games:
                     self._skipped_games.add(gid)
@@ -587,6 +923,37 @@ class Journal:
                 continue
             out.append(GameRecord(gid, game, setup_obj, started, finished, result_obj))
         return out
+
+    def _mend_game(self, row: Row) -> None:
+        """Write a game's sound row back over a damaged one (once per game, said once)."""
+        gid = row[0]
+        if gid in self._skipped_games:
+            return
+        self._skipped_games.add(gid)
+        sentence = _("game {gid}: its stored setup was damaged (one flipped bit); it was put right from its "
+                     "checksum and copy", gid=gid)
+        self.warn(sentence)
+        if self.readonly is not None:
+            return
+
+        def write() -> None:
+            with _txn(self.conn):
+                self.conn.execute("UPDATE games SET game=?, setup=?, started=? WHERE id=?",
+                                  (row[1], row[2], row[3], gid))
+                self.seal_game(self.conn, gid, row[1], row[2], row[3])
+
+        try:
+            self._write(_("cannot mend the game"), write)
+            self._remember_repair(self.conn, sentence)
+        except JournalError as e:
+            self.warn(str(e))
+
+    def lost_games(self) -> list[int]:
+        """Ids of games with actions stored whose own row is lost or damaged past mending."""
+        listed = {g.id for g in self.games()}
+        ids = {r[0] for r in self._rows("SELECT DISTINCT game FROM entries")}
+        ids |= {r[0] for r in self._rows("SELECT id FROM games")}
+        return sorted(ids - listed)
 
     def game(self, game_id: int) -> GameRecord | None:
         for g in self.games():
@@ -644,7 +1011,11 @@ class Journal:
                                      "ORDER BY seq", (game_id, since)).fetchall()
         except sqlite3.DatabaseError as e:
             raise self._error(_("cannot read game {game}", game=game_id), e) from e
+        if any(seq != since + k for k, (seq, _raw, _crc) in enumerate(rows)) and self._rebuild(
+                _("game {game} has a gap in its numbered actions", game=game_id)):
+            return self.entries(game_id, since)  # a key with a flipped bit: the salvage reads it by its place
         expected = since
+        mended: list[tuple[int, bytes]] = []
         for seq, raw, crc in rows:
             entry: dict[str, Any] | None = None
             problem: str | None = None
@@ -652,13 +1023,55 @@ class Journal:
                 problem = _("entry {seq} is missing", seq=expected)
             else:
                 entry, problem = _decode_row(raw, crc)
+                if problem is not None:
+                    sound = _mend(raw, crc)
+                    if sound is not None:
+                        entry, problem = _decode_row(sound, zlib.crc32(sound))
+                        if problem is None:
+                            mended.append((seq, sound))
             if problem or entry is None:
                 self.cut(game_id, expected, _("entry {seq} of game {game}: {problem}", seq=expected, game=game_id,
                                               problem=problem))
                 break
             out.append((seq, entry))
             expected += 1
+        if mended:
+            self._mend_entries(game_id, mended)
         return out
+
+    def _rebuild(self, problem: str) -> bool:
+        """Salvage the whole journal into a fresh file now (once per opening); True if it was done."""
+        if self._rebuilt or self.readonly is not None or not self.durable:
+            return False
+        self._rebuilt = True
+        self.close()
+        try:
+            self._conn = self._recover(problem)
+        except JournalError as e:
+            self.warn(str(e))
+            self._conn = self._open()
+        return True
+
+    def _mend_entries(self, game_id: int, mended: list[tuple[int, bytes]]) -> None:
+        """Write actions put right (one flipped bit) back in place, and say so."""
+        seqs = ", ".join(str(seq) for seq, _raw in mended)
+        sentence = _("game {game}: action(s) {seqs} had one flipped bit each; put right from their checksums",
+                     game=game_id, seqs=seqs)
+        self.warn(sentence)
+        if self.readonly is not None:
+            return
+
+        def write() -> None:
+            with _txn(self.conn):
+                for seq, raw in mended:
+                    self.conn.execute("UPDATE entries SET body=?, crc=? WHERE game=? AND seq=?",
+                                      (raw.decode("utf-8"), zlib.crc32(raw), game_id, seq))
+
+        try:
+            self._write(_("cannot mend the actions"), write)
+            self._remember_repair(self.conn, sentence)
+        except JournalError as e:
+            self.warn(str(e))
 
     def cut(self, game_id: int, from_seq: int, why: str) -> Path | None:
         """Keep a copy aside, then move entries ``from_seq`` onwards of a game to the quarantine."""
@@ -674,7 +1087,7 @@ class Journal:
                     "SELECT game, seq, CAST(body AS BLOB), crc, at, ? FROM entries WHERE game=? AND seq>=?",
                     (why, game_id, from_seq))
                 n = self.conn.execute("DELETE FROM entries WHERE game=? AND seq>=?", (game_id, from_seq)).rowcount
-                self.conn.execute("UPDATE games SET finished=NULL, result=NULL WHERE id=?", (game_id,))
+                # a finished game stays finished: its result was recorded with its last action
             return n
 
         try:

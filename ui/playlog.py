@@ -60,6 +60,11 @@ COLOUR_WORDS = (word("colour", "sky blue"), word("colour", "orange"), word("colo
                 word("colour", "grey"))
 CSV_COLUMNS = ("play", "game", "title", "bgg_id", "started", "finished", "minutes", "turns", "draw",
                "player", "stored_name", "seat", "character", "figure", "win", "new")
+#: How a CSV text cell (a name, a game, a title, a character) may not start: a spreadsheet takes such a
+#: cell for a formula and runs it (OWASP's "CSV injection": =, +, -, @, tab, carriage return). The
+#: exporter writes such a cell after a single quote, which spreadsheets show as text; and a cell that
+#: starts with a quote itself too, so that :func:`read_csv` gives every text back exactly as it was.
+CSV_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 # -- saying things ------------------------------------------------------------------
@@ -264,33 +269,60 @@ def first_plays(plays: Iterable[Play]) -> set[tuple[int, str]]:
     return out
 
 
+def csv_cell(text: str) -> str:
+    """A text cell as the CSV export writes it: after a single quote when a spreadsheet would run it as a
+    formula (:data:`CSV_FORMULA_STARTS`) or when it starts with a quote; as it is otherwise. Only text
+    is written so: the numbers the exporter writes (a figure of -2) stay numbers."""
+    return "'" + text if text.startswith(CSV_FORMULA_STARTS + ("'",)) else text
+
+
+def csv_uncell(cell: str) -> str:
+    """A text cell of the CSV export as it was before :func:`csv_cell`."""
+    return cell[1:] if cell.startswith("'") else cell
+
+
+class _RowsEndingInLF(io.StringIO):
+    """What a ``csv.writer(..., lineterminator="\\r\\n")`` writes, each row ending in ``\\n`` instead.
+
+    The writer quotes a cell holding a character of its line terminator (and Python 3.11's only those):
+    with ``\\r\\n`` a cell holding a carriage return or a line feed is quoted, and stays one cell when
+    read back, while the file keeps the ``\\n`` line ends it always had."""
+
+    def write(self, row: str) -> int:  # the writer writes each row, its terminator last, in one call
+        return super().write(row[:-2] + "\n" if row.endswith("\r\n") else row)
+
+
 def csv_text(plays: list[Play], stored: dict[tuple[int, int], str], ids: dict[str, int | None],
              new: set[tuple[int, str]]) -> str:
-    """One row per player per play. ``stored``: (play, seat) → the name the journal stores."""
-    out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
+    """One row per player per play. ``stored``: (play, seat) → the name the journal stores. Every text
+    cell goes through :func:`csv_cell`: a player called ``=1+1`` is not a formula in a spreadsheet."""
+    out = _RowsEndingInLF()
+    w = csv.writer(out, lineterminator="\r\n")
     w.writerow(CSV_COLUMNS)
     for p in plays:
         for s in p.seats:
-            w.writerow([p.id, p.game, _title(p.game), ids.get(p.game) or "", _iso(p.started), _iso(p.finished),
-                        f"{p.minutes:.1f}", "" if p.turns is None else p.turns, int(p.draw), s.name,
-                        stored.get((p.id, s.seat), s.name), s.seat, s.character or "", _number(s.figure),
-                        int(s.win), int((p.id, s.name) in new)])
+            w.writerow([p.id, csv_cell(p.game), csv_cell(_title(p.game)), ids.get(p.game) or "", _iso(p.started),
+                        _iso(p.finished), f"{p.minutes:.1f}", "" if p.turns is None else p.turns, int(p.draw),
+                        csv_cell(s.name), csv_cell(stored.get((p.id, s.seat), s.name)), s.seat,
+                        csv_cell(s.character or ""), _number(s.figure), int(s.win), int((p.id, s.name) in new)])
     return out.getvalue()
 
 
 def read_csv(text: str) -> list[Play]:
-    """Plays back from :func:`csv_text` (people's names)."""
+    """Plays back from :func:`csv_text` (people's names; each text cell as it was before :func:`csv_cell`).
+    ``text`` as the file holds it: read with ``newline=""``, as the csv module wants (else a carriage
+    return in a cell comes back as a line feed)."""
     rows: dict[int, list[dict[str, str]]] = {}
     for row in csv.DictReader(io.StringIO(text)):
         rows.setdefault(int(row["play"]), []).append(row)
     out = []
     for pid, seats in rows.items():
         r = seats[0]
-        out.append(Play(pid, r["game"], _from_iso(r["started"]), _from_iso(r["finished"]),
+        out.append(Play(pid, csv_uncell(r["game"]), _from_iso(r["started"]), _from_iso(r["finished"]),
                         int(r["turns"]) if r["turns"] else None, r["draw"] == "1",
-                        tuple(Seat(s["player"], int(s["seat"]), float(s["figure"]) if s["figure"] else None,
-                                   s["win"] == "1", s["character"] or None)
+                        tuple(Seat(csv_uncell(s["player"]), int(s["seat"]),
+                                   float(s["figure"]) if s["figure"] else None, s["win"] == "1",
+                                   csv_uncell(s["character"]) or None)
                               for s in sorted(seats, key=lambda s: int(s["seat"])))))
     return out
 

@@ -345,7 +345,7 @@ def test_a_damaged_entry_is_where_publishing_stops_until_the_owner_sets_it_aside
     for _ in range(4):
         session.apply({"action": "adjust", "player": "Ana", "counter": "score", "delta": 1})
     with sqlite3.connect(journal.path) as raw:  # the third entry's bytes go bad on the card
-        raw.execute("UPDATE entries SET crc = crc + 1 WHERE game = ? AND seq = 2", (session.game_id,))
+        raw.execute("UPDATE entries SET crc = (crc | 3) - (crc & 3) WHERE game = ? AND seq = 2", (session.game_id,))
     said: list[str] = []
     lg = listening(league(broker, tmp_path).start())
     with Publisher(club(broker.host, broker.port), tmp_path / "mesa-1", journal_id=jid, report=said.append,

@@ -8,6 +8,7 @@ import os
 import shutil
 import sqlite3
 import sys
+import zlib
 from pathlib import Path
 
 import pytest
@@ -45,6 +46,7 @@ def device_a(tmp_path_factory):
         people.save(j, roster)
         s = Session.new(j, "counters", ["Ana", "Ben"])
         s.apply(ADD)
+    Journal(folder).close()  # opened once as the device opens it (WAL mode, this version's schema)
     return folder / FILENAME
 
 
@@ -58,6 +60,7 @@ def device_b(tmp_path_factory):
         roster.add("Zoe", seat=2, bgg_user="zoe_bgg")
         roster.update("Cai", seat=4)
         people.save(j, roster)
+    Journal(folder).close()  # opened once as the device opens it (WAL mode, this version's schema)
     return folder / FILENAME
 
 
@@ -275,6 +278,7 @@ def test_an_old_journal_copy_without_a_manifest_is_restored_too(device_a, tmp_pa
 def target(device_b, tmp_path):
     """A journal to restore into, and its bytes."""
     t = copy_of(device_b, tmp_path / "target")
+    Journal(t).close()  # opened once as the device opens it (WAL mode, this version's schema)
     return t, (t / FILENAME).read_bytes()
 
 
@@ -473,3 +477,171 @@ def test_a_journal_in_a_folder_with_an_odd_name_or_read_only_is_backed_up(device
             bk.restore(j, path)
     assert info.manifest["games"] == 13 and len(info.manifest["table_id"]) == 32
     assert (ro / FILENAME).read_bytes() == before
+
+
+# -- crafted files: every field and every game checked before anything is written --------------------
+def _with_manifest(good: Path, out: Path, change) -> Path:
+    """A copy of the backup ``good`` whose manifest ``change(manifest)`` changed (the manifest is outside
+    the content checksum: nothing else needs writing again)."""
+    shutil.copyfile(good, out)
+    with sqlite3.connect(out) as c:
+        manifest = json.loads(c.execute(f"SELECT manifest FROM {bk.MANIFEST_TABLE}").fetchone()[0])
+        change(manifest)
+        c.execute(f"UPDATE {bk.MANIFEST_TABLE} SET manifest = ?", (json.dumps(manifest),))
+    c.close()
+    return out
+
+
+def crafted(good: Path, out: Path, change) -> Path:
+    """A copy of the backup ``good`` changed by ``change(connection)``, its checksum and counts then
+    written again, as whoever crafts a file would: only the content's own sense can tell."""
+    shutil.copyfile(good, out)
+    with sqlite3.connect(out) as c:
+        change(c)
+        counts = bk._counts(c)
+        c.execute(f"UPDATE {bk.MANIFEST_TABLE} SET manifest = json_set(manifest, '$.sha256', ?, '$.games', ?, "
+                  "'$.finished', ?, '$.entries', ?)",
+                  (bk.content_hash(c), counts["games"], counts["finished"], counts["entries"]))
+    c.close()
+    return out
+
+
+def _entry(c: sqlite3.Connection, game: int, seq: int, action: dict | bytes) -> None:
+    """Action ``seq`` of ``game`` replaced (or added) with a checksum that holds."""
+    body = action if isinstance(action, bytes) else json.dumps(action, sort_keys=True,
+                                                               separators=(",", ":")).encode()
+    c.execute("INSERT OR REPLACE INTO entries VALUES (?, ?, ?, ?, ?)", (game, seq, body, zlib.crc32(body), 1.7e9))
+
+
+def _unfinished(c: sqlite3.Connection) -> tuple[int, dict]:
+    gid, setup = c.execute("SELECT id, setup FROM games WHERE finished IS NULL").fetchone()
+    return gid, json.loads(setup)
+
+
+def two_anas(c: sqlite3.Connection) -> None:
+    """The unfinished game of counters set up with two players called Ana: nothing tablekeeper sets up."""
+    gid, setup = _unfinished(c)
+    setup["players"] = ["Ana", "Ana"]
+    c.execute("UPDATE games SET setup = ? WHERE id = ?", (json.dumps(setup, sort_keys=True), gid))
+
+
+#: A manifest made wrong, field by field: of another type, out of range, or missing.
+WRONG_MANIFESTS = {
+    "schema a superscript two": lambda m: m.update(schema="²"),  # "²".isdigit(), yet int("²") fails
+    "schema as text": lambda m: m.update(schema="1"),
+    "schema a float": lambda m: m.update(schema=1.0),
+    "schema true": lambda m: m.update(schema=True),
+    "schema zero": lambda m: m.update(schema=0),
+    "schema missing": lambda m: m.pop("schema"),
+    "version zero": lambda m: m.update(version=0),
+    "games a float": lambda m: m.update(games=float(m["games"])),
+    "finished true": lambda m: m.update(finished=True),
+    "entries as text": lambda m: m.update(entries=str(m["entries"])),
+    "people as text": lambda m: m.update(people="6"),
+    "people below zero": lambda m: m.update(people=-1),
+    "more finished than games": lambda m: m.update(finished=m["games"] + 1),
+    "sha256 a number": lambda m: m.update(sha256=5),
+    "table name a list": lambda m: m.update(table_name=["kitchen-pi"]),
+    "table name with a terminal escape": lambda m: m.update(table_name="\x1b[2Jkitchen"),
+    "table name of 500 letters": lambda m: m.update(table_name="k" * 500),
+    "table id missing": lambda m: m.pop("table_id"),
+    "app an object": lambda m: m.update(app={"version": "0.1"}),
+    "created a number": lambda m: m.update(created=1796111635),
+    "created not a moment": lambda m: m.update(created="yesterday"),
+    "created_ts as text": lambda m: m.update(created_ts="1796111635.2"),
+    "created_ts not a number": lambda m: m.update(created_ts=float("nan")),
+    "created_ts infinite": lambda m: m.update(created_ts=float("inf")),
+}
+
+
+@pytest.mark.parametrize("name", list(WRONG_MANIFESTS))
+def test_a_manifest_field_of_the_wrong_type_or_value_is_refused_in_one_sentence(target, good, tmp_path, name):
+    path = _with_manifest(good, tmp_path / "wrong.db", WRONG_MANIFESTS[name])
+    message = refused(target, path, "damaged")
+    assert "its manifest" in message and "\n" not in message, message
+    with pytest.raises(bk.RestoreRefused) as e:  # a listing reads it the same way
+        bk.read_manifest(path)
+    assert e.value.why == "damaged" and str(e.value) == message
+
+
+def test_a_journal_schema_that_is_a_digit_but_not_a_number_is_refused_in_one_sentence(target, good, tmp_path):
+    path = crafted(good, tmp_path / "meta-schema.db",
+                   lambda c: c.execute("UPDATE meta SET value = '²' WHERE key = 'schema'"))
+    assert "its journal schema is not a number ('²')" in refused(target, path, "damaged")
+
+
+@pytest.fixture
+def playing(device_b, tmp_path):
+    """A journal to restore into while a game of its own is being played (the one a restart resumes)."""
+    t = copy_of(device_b, tmp_path / "playing")
+    with Journal(t) as j:
+        s = Session.new(j, "counters", ["Cai", "Dee"])
+        s.apply({"action": "adjust", "player": "Dee", "counter": "score", "delta": 3})
+        ours = s.game_id, s.state
+    return (t, (t / FILENAME).read_bytes()), ours
+
+
+def test_a_game_that_cannot_be_set_up_here_is_refused_and_the_game_being_played_still_resumes(playing, good, tmp_path):
+    target, (ours, state) = playing
+    path = crafted(good, tmp_path / "two-anas.db", two_anas)
+    message = refused(target, path, "damaged")
+    assert "cannot be set up here: two players have the same name" in message and "\n" not in message
+    with Journal(target[0]) as j:
+        session = Session.resume(j)
+        assert session is not None and (session.game_id, session.state) == (ours, state)
+        assert j.take_warnings() == []
+
+
+def test_a_game_whose_action_does_not_replay_is_refused_and_nothing_is_cut(target, good, tmp_path):
+    path = crafted(good, tmp_path / "flies.db", lambda c: _entry(c, 1, 0, {"action": "fly"}))
+    assert "its game 1 does not replay here (action 0: " in refused(target, path, "damaged")
+
+
+def test_bringing_a_game_up_to_date_checks_the_actions_it_adds(device_a, good, tmp_path):
+    """The journal has the game as far as its first action; the backup adds one that does not replay."""
+    def one_more(c):
+        _entry(c, _unfinished(c)[0], 1, {"action": "adjust", "player": "Zed", "counter": "score", "delta": 1})
+
+    here = copy_of(device_a, tmp_path / "here")
+    path = crafted(good, tmp_path / "one-more.db", one_more)
+    assert "does not replay here (action 1: " in refused((here, (here / FILENAME).read_bytes()), path, "damaged")
+    with Journal(here) as j:
+        assert Session.resume(j).version == 1 and j.take_warnings() == []
+
+
+def test_a_game_this_tablekeeper_does_not_know_is_refused_as_newer(target, good, tmp_path):
+    def chess(c):
+        gid, setup = _unfinished(c)
+        setup["game"] = "chess"
+        c.execute("UPDATE games SET game = 'chess', setup = ? WHERE id = ?", (json.dumps(setup), gid))
+
+    message = refused(target, crafted(good, tmp_path / "chess.db", chess), "newer")
+    assert "'chess', a game this tablekeeper does not know: update it" in message
+
+
+def test_with_finished_only_an_unfinished_game_that_cannot_be_set_up_is_left_out_and_the_rest_restored(good, tmp_path):
+    """Only what a restore brings in is checked: ``--finished-only`` leaves the refused game out."""
+    path = crafted(good, tmp_path / "two-anas.db", two_anas)
+    report = restore(tmp_path / "fresh", path, unfinished=False)
+    assert len(report.added) == 12 and report.unfinished_skipped == 1
+
+
+#: Rows no journal holds, each of them written with a checksum that holds.
+UNWRITTEN_ROWS = {
+    "an action not UTF-8": lambda c: _entry(c, 1, 0, b'{"action":"\xff"}'),
+    "an action not JSON": lambda c: _entry(c, 1, 0, b"nope"),
+    "an action a list": lambda c: _entry(c, 1, 0, b'["adjust"]'),
+    "an end time as text": lambda c: c.execute("UPDATE games SET finished = 'soon' WHERE id = 1"),
+    "an infinite start time": lambda c: c.execute("UPDATE games SET started = 1e999 WHERE id = 1"),
+    "a game stored as one game and set up as another": lambda c: c.execute(
+        "UPDATE games SET game = 'counters' WHERE id = 1 AND game != 'counters'"),
+    "a games table without its result column": lambda c: c.executescript(
+        "CREATE TABLE g2 AS SELECT id, game, setup, started, finished FROM games; DROP TABLE games; "
+        "ALTER TABLE g2 RENAME TO games;"),
+}
+
+
+@pytest.mark.parametrize("name", list(UNWRITTEN_ROWS))
+def test_a_row_no_journal_holds_is_refused_as_damage_in_one_sentence(target, good, tmp_path, name):
+    message = refused(target, crafted(good, tmp_path / "rows.db", UNWRITTEN_ROWS[name]), "damaged")
+    assert "\n" not in message

@@ -17,9 +17,9 @@ def play(session, n=5):
         session.apply({"action": "adjust", "player": "Ana" if i % 2 else "Ben", "counter": "life", "delta": -1})
 
 
-def test_acknowledged_actions_live_in_the_database_file_alone(journal):
-    """Rollback mode, every step synced: no side file holds an acknowledged action."""
-    assert journal.conn.execute("PRAGMA journal_mode").fetchone()[0] == "persist"
+def test_an_acknowledged_action_is_synced_to_the_write_ahead_log_at_its_commit(journal):
+    """WAL with synchronous=FULL: each commit appends to the -wal and fsyncs it before it returns."""
+    assert journal.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert journal.conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
 
 
@@ -130,14 +130,31 @@ def test_checksum_mismatch_is_damage_too(state_dir):
         s = Session.new(j, "counters", ["Ana", "Ben"], OPTS)
         play(s, 4)
     con = sqlite3.connect(state_dir / FILENAME)
-    # still valid JSON, but not what was written: -1 became -9
-    con.execute("UPDATE entries SET body = replace(body, '-1', '-9') WHERE seq=2")
+    # still valid JSON, but not what was written: -1 became -7 (two bits: more than one flip mends)
+    con.execute("UPDATE entries SET body = replace(body, '-1', '-7') WHERE seq=2")
     con.commit()
     con.close()
     with Journal(state_dir) as j:
         s = Session.resume(j)
         assert len(s.match.done) == 2
         assert any("checksum" in w for w in s.warnings)
+
+
+def test_one_flipped_bit_in_an_action_is_put_back_from_its_checksum(state_dir):
+    with Journal(state_dir) as j:
+        s = Session.new(j, "counters", ["Ana", "Ben"], OPTS)
+        play(s, 4)
+        played = [canonical(e) for e in s.match.done]
+    con = sqlite3.connect(state_dir / FILENAME)
+    con.execute("UPDATE entries SET body = replace(body, '-1', '-9') WHERE seq=2")  # '1' ^ '9' is one bit
+    con.commit()
+    con.close()
+    with Journal(state_dir) as j:
+        s = Session.resume(j)
+        assert [canonical(e) for e in s.match.done] == played and j.quarantined() == []
+        assert any("one flipped bit" in w and "put right" in w for w in s.warnings)
+    with Journal(state_dir) as j:  # mended in place: said once
+        assert [canonical(e) for e in Session.resume(j).match.done] == played and not j.warnings
 
 
 def test_a_file_that_is_not_a_database_is_kept_aside_with_a_message(state_dir):

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import os
 import resource
+import shutil
 import sqlite3
 import stat
 import subprocess
 import sys
 import threading
-from pathlib import Path
 
 import pytest
 
@@ -52,9 +52,9 @@ def run_tk(state_dir, *args, preexec=None):
 def test_invalid_utf8_in_a_stored_action_is_damage_not_a_crash(tmp_path, capsys):
     played = stored_game(tmp_path, 40)
     con = sqlite3.connect(tmp_path / FILENAME)
-    # one flipped bit turns a character into a byte that is not UTF-8
+    # two flipped bits turn a character into a byte that is not UTF-8 (one alone is put back)
     body = con.execute("SELECT CAST(body AS BLOB) FROM entries WHERE seq=25").fetchone()[0]
-    con.execute("UPDATE entries SET body=CAST(? AS TEXT) WHERE seq=25", (body.replace(b"A", b"\xc1", 1),))
+    con.execute("UPDATE entries SET body=CAST(? AS TEXT) WHERE seq=25", (body.replace(b"A", b"\xc3", 1),))
     con.commit()
     con.close()
     for command in (["state"], ["history"], ["act", '{"action":"adjust","player":"Ana","counter":"life","delta":1}']):
@@ -124,43 +124,53 @@ def test_garbage_over_one_page_loses_only_the_rows_on_that_page(tmp_path):
     assert len(kept) + len(held) == 600 - on_page
 
 
-def test_a_deleted_or_damaged_side_file_loses_no_acknowledged_action(tmp_path):
-    """While an owner keeps the journal open, its side files can vanish: nothing acknowledged lives there."""
-    with Journal(tmp_path) as owner:
-        s = Session.new(owner, "counters", ["Ana", "Ben"], OPTS)
-        play(s, 50)
-        played = [canonical(e) for e in s.match.done]
-        for suffix in ("-wal", "-journal", "-shm"):
-            side = Path(f"{tmp_path / FILENAME}{suffix}")
-            if side.exists():
-                side.write_bytes(os.urandom(side.stat().st_size or 64))
-        with Journal(tmp_path) as other:
-            assert [canonical(e) for e in Session.resume(other).match.done] == played
-        for suffix in ("-wal", "-journal", "-shm"):
-            Path(f"{tmp_path / FILENAME}{suffix}").unlink(missing_ok=True)
-    with Journal(tmp_path) as j:
-        assert [canonical(e) for e in Session.resume(j).match.done] == played
-        assert not j.warnings
+def cut_off_writer(tmp_path, n):
+    """The journal and its -wal as a power cut leaves them, ``n`` actions in (and what was played)."""
+    j = Journal(tmp_path)
+    s = Session.new(j, "counters", ["Ana", "Ben"], OPTS)
+    play(s, n)
+    frozen = tmp_path / "frozen"
+    frozen.mkdir()
+    for suffix in ("", "-wal"):
+        shutil.copyfile(f"{tmp_path / FILENAME}{suffix}", frozen / f"{FILENAME}{suffix}")
+    j.close()
+    return frozen, [canonical(e) for e in s.match.done]
 
 
-WAL_WRITER = """
-import sqlite3, os, sys
-con = sqlite3.connect(sys.argv[1], isolation_level=None)
-con.execute("PRAGMA journal_mode=WAL")
-con.execute("INSERT INTO meta VALUES ('from_wal', 'yes')")
-os._exit(0)  # no close, no checkpoint: the row lives in the -wal only
-"""
+def test_a_damaged_write_ahead_log_loses_no_acknowledged_action(tmp_path):
+    """A writer cut off with its actions in the -wal only; one bit of a frame flipped: SQLite alone
+    would stop at that frame and drop every commit after it. Nothing acknowledged is lost."""
+    frozen, played = cut_off_writer(tmp_path, 50)
+    wal = bytearray((frozen / f"{FILENAME}-wal").read_bytes())
+    assert len(wal) > 10 * 4096, "the actions are in the -wal"
+    wal[32 + 24 + 100] ^= 0x10  # inside the first frame's page: every later commit hangs on it
+    (frozen / f"{FILENAME}-wal").write_bytes(bytes(wal))
+    with Journal(frozen) as again:
+        assert [canonical(e) for e in Session.resume(again).match.done] == played
+        assert any("write-ahead log is damaged" in w for w in again.warnings)
 
 
-def test_a_journal_left_in_wal_mode_by_an_older_version_is_taken_over_whole(tmp_path):
+def test_a_cut_off_write_ahead_log_keeps_every_commit_before_the_cut(tmp_path):
+    """A power cut in the middle of a commit: the frames before it hold, the torn one is no action."""
+    frozen, played = cut_off_writer(tmp_path, 30)
+    wal = (frozen / f"{FILENAME}-wal").read_bytes()
+    (frozen / f"{FILENAME}-wal").write_bytes(wal + wal[32:32 + 24 + 2000])  # half a frame more
+    with Journal(frozen) as again:
+        assert [canonical(e) for e in Session.resume(again).match.done] == played
+        assert not again.warnings
+
+
+def test_a_journal_left_in_rollback_mode_by_an_older_version_is_taken_over_whole(tmp_path):
     played = stored_game(tmp_path, 20)
-    subprocess.run([sys.executable, "-c", WAL_WRITER, str(tmp_path / FILENAME)], check=True)
-    assert Path(f"{tmp_path / FILENAME}-wal").stat().st_size > 0
+    con = sqlite3.connect(tmp_path / FILENAME)
+    con.execute("PRAGMA journal_mode=PERSIST")
+    con.execute("INSERT INTO meta VALUES ('from_rollback', 'yes')")
+    con.commit()
+    con.close()
     with Journal(tmp_path) as j:
-        assert j.meta_get("from_wal") == "yes"
+        assert j.meta_get("from_rollback") == "yes"
         assert [canonical(e) for e in Session.resume(j).match.done] == played
-        assert j.conn.execute("PRAGMA journal_mode").fetchone()[0] == "persist"
-    assert not Path(f"{tmp_path / FILENAME}-wal").exists()
+        assert j.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
 # -- not damage: full, read-only, busy --------------------------------------------------------
@@ -180,6 +190,7 @@ def test_a_full_disk_is_said_plainly_and_renames_nothing(tmp_path):
         assert r.returncode == 1, r.stderr
         assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
         assert "cannot save the action" in r.stderr or "cannot start the game" in r.stderr
+        assert "is full" in r.stderr
     r = run_tk(tmp_path, "state", preexec=pre)
     assert r.returncode == 0, r.stderr
     assert aside_files(tmp_path) == []

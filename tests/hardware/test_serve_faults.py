@@ -28,7 +28,7 @@ def test_serve_says_a_repair_on_stderr_and_on_every_pod(tmp_path):
     env = _env(tmp_path)
     _stored_game(env, 6)
     con = sqlite3.connect(tmp_path / "state" / "journal.db")
-    con.execute("UPDATE entries SET crc = crc + 1 WHERE seq = 3")
+    con.execute("UPDATE entries SET crc = (crc | 3) - (crc & 3) WHERE seq = 3")  # two bits: one alone is put back
     con.commit()
     con.close()
     r = subprocess.run([str(TABLEKEEPER), "serve", "--show", "text", "--run-for", "1.5"], capture_output=True,

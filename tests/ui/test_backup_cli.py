@@ -6,12 +6,14 @@ import errno
 import json
 import os
 import shutil
+import sqlite3
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from tablekeeper.engine import Journal
+from tablekeeper.engine import Journal, Session
 from tablekeeper.engine import backup as bk
 from tablekeeper.engine import records as rec
 from tablekeeper.engine import roster as people
@@ -19,6 +21,8 @@ from tablekeeper.engine.journal import FILENAME
 from tablekeeper.ui import backups, playlog
 from tablekeeper.ui import stick as sticks
 from tablekeeper.ui.cli import main
+
+from ..conftest import TABLEKEEPER
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))
@@ -34,6 +38,7 @@ def template(tmp_path_factory):
         roster, _ = people.load(j)
         roster.rename("Ben", "Benito")
         people.save(j, roster)
+    Journal(folder).close()  # opened once as the device opens it (WAL mode, this version's schema)
     return folder / FILENAME
 
 
@@ -176,3 +181,77 @@ def test_the_apps_calls_export_to_the_stick(state, tmp_path):
     assert out.plays == 16 and [f.name for f in out.files] == list(backups.PLAY_FILES)
     assert out.backup is not None and out.backup.path.parent == stick / "tablekeeper"
     assert "everything backed up as" in out.sentence()
+
+
+# -- crafted backups: one sentence, nothing changed, the table still plays ---------------------------
+def _manifest_says(path: Path, out: Path, **fields) -> Path:
+    shutil.copyfile(path, out)
+    with sqlite3.connect(out) as c:
+        for key, value in fields.items():
+            c.execute(f"UPDATE {bk.MANIFEST_TABLE} SET manifest = json_set(manifest, ?, ?)", (f"$.{key}", value))
+    c.close()
+    return out
+
+
+def test_a_manifest_whose_schema_is_a_digit_but_not_a_number_is_refused_and_listed_in_one_line(state, tmp_path,
+                                                                                                capsys):
+    assert tk(state, "backup", "--to", str(tmp_path / "out")) == 0
+    good = bk.backups_in(tmp_path / "out")[0]
+    bad = _manifest_says(good, good.with_name(good.name.replace(bk.PREFIX, bk.PREFIX + "9")), schema="²")
+    before = (state / FILENAME).read_bytes()
+    capsys.readouterr()
+    assert tk(state, "restore", str(bad)) == backups.EXIT_REFUSED
+    out = capsys.readouterr()
+    assert out.err.splitlines() == [f"tablekeeper restore: {bad}: not restored, nothing was changed: it is damaged "
+                                    "(its manifest's schema is not valid ('²'))"] and out.out == ""
+    assert (state / FILENAME).read_bytes() == before
+    assert tk(state, "restore", "--list", str(tmp_path / "out")) == 0
+    out = capsys.readouterr()
+    assert out.out.splitlines() == [f"{bad}: its manifest's schema is not valid ('²') (it is damaged)",
+                                    f"{good}: 16 finished plays and 16 games in all, 6 people, from "
+                                    f"{bk.read_manifest(good).manifest['table_name']} at "
+                                    f"{bk.read_manifest(good).manifest['created']}"] and out.err == ""
+
+
+def unfinished_with_two_players_called_cai(state: Path, tmp_path: Path) -> Path:
+    """A backup of ``state`` whose unfinished game was set up (by hand, its checksum written again) with
+    two players called Cai: ``serve`` refuses to start on such a game."""
+    assert tk(state, "backup", "--to", str(tmp_path / "out")) == 0
+    path = bk.backups_in(tmp_path / "out")[0]
+    with sqlite3.connect(path) as c:
+        gid, setup = c.execute("SELECT id, setup FROM games WHERE finished IS NULL").fetchone()
+        setup = json.loads(setup)
+        setup["players"] = ["Cai", "Cai"]
+        c.execute("UPDATE games SET setup = ? WHERE id = ?", (json.dumps(setup, sort_keys=True), gid))
+        c.execute(f"UPDATE {bk.MANIFEST_TABLE} SET manifest = json_set(manifest, '$.sha256', ?)",
+                  (bk.content_hash(c),))
+    c.close()
+    return path
+
+
+def test_restore_refuses_a_game_serve_could_not_start_on_and_the_table_still_resumes(state, tmp_path, capsys):
+    assert tk(state, "new", "counters", "Ana", "Ben") == 0
+    path = unfinished_with_two_players_called_cai(state, tmp_path)
+    with Journal(state) as j:
+        playing = Session.resume(j).game_id
+    before = (state / FILENAME).read_bytes()
+    capsys.readouterr()
+    assert tk(state, "restore", str(path)) == backups.EXIT_REFUSED
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and "not restored, nothing was changed: it is damaged (its game 17 cannot be set up " \
+        "here: two players have the same name; names must be different)" in err[0]
+    assert (state / FILENAME).read_bytes() == before
+    with Journal(state) as j:  # what serve and the app do at start
+        assert Session.resume(j).game_id == playing and j.take_warnings() == []
+
+
+@pytest.mark.slow  # a real `tablekeeper serve` process
+def test_serve_starts_on_whatever_restore_accepted(state, tmp_path):
+    """Whatever the restore of a crafted backup does, the next start of serve plays a game (before, the
+    restore brought in a game with two players called Cai, and serve exited 2 at every start)."""
+    assert tk(state, "new", "counters", "Ana", "Ben") == 0
+    tk(state, "restore", str(unfinished_with_two_players_called_cai(state, tmp_path)))
+    r = subprocess.run([str(TABLEKEEPER), "--state-dir", str(state), "serve", "--mock", "--run-for", "0.3"],
+                       capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert r.returncode == 0, r.stderr
+    assert "serve: resuming game 17: counters with Ana, Ben" in r.stderr

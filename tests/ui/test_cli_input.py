@@ -123,7 +123,9 @@ def test_list_and_history_escape_what_an_old_journal_still_carries(tmp_path, cap
         s = Session.new(j, "counters", ["Ana", "Ben"])
         s.apply({"action": "adjust", "player": "Ana", "counter": "score", "delta": 1})
         setup = dict(s.record.setup, players=["\x1b[2JAna", "Ben"])
-        j.conn.execute("UPDATE games SET setup=?", (json.dumps(setup),))
+        # as a journal from before games had checksums (and copies) stored it
+        j.conn.execute("UPDATE games SET setup=?, crc=NULL", (json.dumps(setup),))
+        j.conn.execute("DELETE FROM meta WHERE key LIKE 'game:%'")
         j.conn.execute("UPDATE entries SET body=?, crc=?", _body({"action": "adjust", "player": "\x1b[2JAna",
                                                                   "counter": "score", "delta": 1}))
     assert main(["--state-dir", str(tmp_path), "list"]) == 0

@@ -2,7 +2,9 @@
 were written, files written whole or not at all, `tablekeeper stats` and `players` on a real journal."""
 from __future__ import annotations
 
+import csv
 import errno
+import io
 import json
 import os
 import shutil
@@ -13,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tablekeeper.engine import Journal
+from tablekeeper.engine import Journal, Session
 from tablekeeper.engine import records as rec
 from tablekeeper.engine import roster as people
 from tablekeeper.engine.journal import FILENAME
@@ -293,3 +295,56 @@ def test_people_taken_in_from_the_games_keep_the_colour_the_app_gave_them(tmp_pa
         roster, kept = people.load(j)
     assert kept  # the first `players` stored what it built
     assert roster.find("Ana").colour == 6 and roster.find("Ben").colour == 4  # their latest game's
+
+
+# -- cells a spreadsheet would run -------------------------------------------------------------------
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+TEXT_COLUMNS = ("game", "title", "player", "stored_name", "character")
+
+
+def test_csv_cells_a_spreadsheet_would_run_are_written_as_text_and_read_back_as_they_were(tmp_path, monkeypatch):
+    """Players called =1+1, +SUM(A1), -2+3, @A1 and 'quoted, and people whose roster names start with a
+    tab or a carriage return (a roster can hold what a table's setup cannot): every text cell starts
+    with a single quote, the figure -2 stays a number, a carriage return stays inside its cell, and
+    read_csv gives every name back."""
+    monkeypatch.delenv("TABLEKEEPER_CONFIG", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "no-config"))
+    state = tmp_path / "state"
+    stored = ["=1+1", "+SUM(A1)", "-2+3", "@A1", "'quoted"]
+    with Journal(state) as j:
+        s = Session.new(j, "counters", stored, {"counters": [{"name": "score", "min": None, "target": 2}]})
+        s.apply({"action": "adjust", "player": "-2+3", "counter": "score", "delta": -2})
+        s.apply({"action": "adjust", "player": "=1+1", "counter": "score", "delta": 2})
+        assert s.state["over"]
+        roster, _stored = people.load(j)
+        roster.find("+SUM(A1)").name = "\t+SUM(A1)"
+        roster.find("@A1").name = "\r@A1"
+        people.save(j, roster)
+    people_names = ["=1+1", "\t+SUM(A1)", "-2+3", "\r@A1", "'quoted"]
+    out = tmp_path / "plays.csv"
+    assert main(["--state-dir", str(state), "export", "--csv", str(out)]) == 0
+    with open(out, encoding="utf-8", newline="") as f:  # as the csv module reads: a CR in a cell stays one
+        text = f.read()
+    assert "\r\n" not in text and len(text.split("\n")) == 1 + len(stored) + 1  # rows end in LF, as before
+    rows = list(csv.DictReader(io.StringIO(text, newline="")))
+    assert [r["player"] for r in rows] == ["'" + n for n in people_names]
+    assert [r["stored_name"] for r in rows] == ["'" + n for n in stored]
+    assert [r["figure"] for r in rows] == ["2", "0", "-2", "0", "0"]  # numbers stay numbers
+    for r in rows:
+        for column in TEXT_COLUMNS:
+            assert not r[column].startswith(FORMULA_STARTS), (column, r[column])
+    (play,) = playlog.read_csv(text)
+    assert [(x.name, x.figure, x.win) for x in play.seats] == \
+        [("=1+1", 2.0, True), ("\t+SUM(A1)", 0.0, False), ("-2+3", -2.0, False), ("\r@A1", 0.0, False),
+         ("'quoted", 0.0, False)]
+
+
+def test_csv_games_titles_and_characters_are_written_as_text_and_read_back_as_they_were():
+    play = rec.Play(7, "=cmd|' /C calc'!A0", 1.7e9, 1.7e9 + 60, 3, False,
+                    (rec.Seat("Ana", 1, -4.5, False, "@character"), rec.Seat("Ben", 2, 3.0, True, "-Thief")))
+    text = playlog.csv_text([play], {}, {}, set())
+    rows = list(csv.DictReader(io.StringIO(text, newline="")))
+    assert [(r["game"], r["title"], r["character"], r["figure"]) for r in rows] == \
+        [("'=cmd|' /C calc'!A0", "'=cmd|' /C calc'!A0", "'@character", "-4.5"),
+         ("'=cmd|' /C calc'!A0", "'=cmd|' /C calc'!A0", "'-Thief", "3")]
+    assert playlog.read_csv(text) == [play]
