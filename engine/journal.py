@@ -890,7 +890,7 @@ class Journal:
     def games(self) -> list[GameRecord]:
         """Every game whose row holds. A row whose checksum fails comes back from its copy in ``meta``
         or by putting one flipped bit back (and is mended in place, with a warning); one that
-        cannot be is skipped with a warning, its actions kept (:meth:`lost_games`, the doctor)."""
+        cannot be is skipped with a warning, its actions kept."""
         rows = self._rows("SELECT id, game, CAST(setup AS BLOB), started, finished, CAST(result AS BLOB), crc "
                           "FROM games ORDER BY id")
         out = []
@@ -947,13 +947,6 @@ class Journal:
             self._remember_repair(self.conn, sentence)
         except JournalError as e:
             self.warn(str(e))
-
-    def lost_games(self) -> list[int]:
-        """Ids of games with actions stored whose own row is lost or damaged past mending."""
-        listed = {g.id for g in self.games()}
-        ids = {r[0] for r in self._rows("SELECT DISTINCT game FROM entries")}
-        ids |= {r[0] for r in self._rows("SELECT id FROM games")}
-        return sorted(ids - listed)
 
     def game(self, game_id: int) -> GameRecord | None:
         for g in self.games():
