@@ -328,6 +328,10 @@ def snapshot(journal: Journal, *, now: float | None = None,
         finally:
             if src is not journal.conn:
                 src.close()
+        problem = journal.sound_copy(mem)
+        if problem is not None:
+            journal.warn(_("the journal {path} is damaged ({problem}); the backup holds every action that could "
+                           "be read", path=journal.path, problem=problem))
         mem.executemany("DELETE FROM meta WHERE key=?", [(k,) for k in _RUN_KEYS])
         created = time.time() if now is None else now
         raw_roster = mem.execute("SELECT value FROM meta WHERE key=?", (people.META_KEY,)).fetchone()

@@ -48,6 +48,7 @@ import json
 import os
 import sqlite3
 import struct
+import tempfile
 import time
 import zlib
 from collections.abc import Callable
@@ -149,7 +150,9 @@ def _file_size_capped() -> bool:
     return soft != resource.RLIM_INFINITY
 
 
-def _is_copy_key(key: str) -> bool:
+def _is_copy_key(key: object) -> bool:
+    if not isinstance(key, str):
+        return False
     head, _sep, tail = key.partition(":")
     return head == "game" and tail.isascii() and tail.isdecimal()
 
@@ -546,6 +549,8 @@ class Journal:
         try:
             exists = self.path.exists()
             readable = exists and os.access(self.path, os.R_OK) and os.access(self.dir, os.R_OK | os.X_OK)
+        except PermissionError:  # the folder cannot even be searched
+            exists, readable = True, False
         except OSError:
             exists = readable = True
         if not exists:
@@ -560,7 +565,11 @@ class Journal:
         # the salvage reads a leftover -wal's frames)
         wal = Path(f"{self.path}-wal")
         for uri in (f"file:{self.path}?mode=ro", f"file:{self.path}?immutable=1"):
-            if uri.endswith("immutable=1") and wal.exists() and wal.stat().st_size >= 32:
+            try:
+                leftover = uri.endswith("immutable=1") and wal.exists() and wal.stat().st_size >= 32
+            except OSError:
+                leftover = True
+            if leftover:
                 break
             try:
                 conn = self._connect(uri, uri=True)
@@ -704,12 +713,18 @@ class Journal:
         for row in reversed(found.games):  # the newest version first (a finish, an undo of it)
             games.setdefault(row[0], []).insert(0, row)
         for key, value in found.meta:
-            meta.setdefault(key, value)
+            if isinstance(key, str):  # a meta row whose key was lost says nothing
+                meta.setdefault(key, value)
+        claims: dict[tuple[int, int], dict[tuple[str, float | None], Row]] = {}
+        for row in entries.values():
+            claims.setdefault((row[0], row[1]), {})[(row[2], row[4])] = row
         for game, seq, raw, crc, at in found.entries:
-            if (game, seq) not in entries:
-                sound = _mend(raw, crc)
-                if sound is not None and _decode_row(sound, zlib.crc32(sound))[1] is None:
-                    entries[(game, seq)] = (game, seq, sound.decode("utf-8"), zlib.crc32(sound), at)
+            sound = _mend(raw, crc)
+            if sound is not None and _decode_row(sound, zlib.crc32(sound))[1] is None:
+                row = (game, seq, sound.decode("utf-8"), zlib.crc32(sound), at)
+                entries.setdefault((game, seq), row)
+                claims.setdefault((game, seq), {}).setdefault((row[2], at), row)
+        _place_twins(entries, claims)
         good_games: dict[int, Row] = {}
         for gid in set(games) | {int(k.split(":", 1)[1]) for k in meta if _is_copy_key(k)} | {g for g, _s in entries}:
             chosen = _choose_game(gid, games.get(gid, []), meta.get(GAME_COPY.format(gid=gid)))
@@ -739,7 +754,7 @@ class Journal:
                 conn.execute("INSERT INTO games (id, game, setup, started, finished, result) VALUES (?,?,?,?,?,?)",
                              row[:6])
                 self.seal_game(conn, gid, row[1], row[2], row[3])
-                seqs = sorted(seq for g, seq in entries if g == gid)
+                seqs = _close_gap(entries, gid, sorted(seq for g, seq in entries if g == gid))
                 run = 0
                 while run < len(seqs) and seqs[run] == run:
                     run += 1
@@ -762,7 +777,7 @@ class Journal:
             return
         try:
             for sql, sink in (
-                ("SELECT key, value FROM meta", lambda r: meta.setdefault(r[0], r[1])),
+                ("SELECT key, value FROM meta", lambda r: isinstance(r[0], str) and meta.setdefault(r[0], r[1])),
                 ("SELECT id, game, CAST(setup AS BLOB), started, finished, result, crc FROM games ORDER BY id",
                  lambda r: games.setdefault(r[0], []).append(tuple(r))),
                 ("SELECT id, game, CAST(setup AS BLOB), started, finished, result, NULL FROM games ORDER BY id",
@@ -791,7 +806,8 @@ class Journal:
                         sound = _mend(raw, crc)
                         if sound is not None and _decode_row(sound, zlib.crc32(sound))[1] is None:
                             entries.setdefault((game, seq), (game, seq, sound.decode("utf-8"), zlib.crc32(sound), at))
-                    lo, misses = got[-1][1] + 1, 0
+                    lo, misses = max(lo + 1, max(r[1] for r in got) + 1), 0  # always forward: a damaged
+                    # interior key can hand back rows below ``lo``
         except Exception:  # noqa: BLE001,S110 - the page scan still reads the file
             pass
         finally:
@@ -1099,6 +1115,28 @@ class Journal:
         self._remember_repair(self.conn, sentence)
         return aside
 
+    def mend_result(self, game_id: int, result: dict[str, Any]) -> Path | None:
+        """Write back a finished game's result worked out again from its actions (``doctor``), after
+        keeping a copy of the journal aside; that copy's path. Raises JournalError with a sentence."""
+        if self.readonly is not None:
+            raise JournalReadOnly(_("cannot repair game {game}: {readonly}", game=game_id, readonly=self.readonly))
+        aside = self.keep_copy_aside()
+
+        def write() -> None:
+            with _txn(self.conn):
+                self.conn.execute("UPDATE games SET result=? WHERE id=? AND finished IS NOT NULL",
+                                  (json.dumps(result, sort_keys=True), game_id))
+
+        self._write(_("cannot repair game {game}", game=game_id), write)
+        self._said_damage.discard(("result", game_id))
+        self._remember_repair(self.conn, _("game {game}: its damaged result was worked out again from its actions",
+                                           game=game_id))
+        return aside
+
+    def games_with_actions(self) -> list[int]:
+        """The id of every game that has actions stored, listed or not (a game whose row is lost keeps them)."""
+        return [int(r[0]) for r in self._rows("SELECT DISTINCT game FROM entries ORDER BY game")]
+
     def quarantined(self) -> list[dict[str, Any]]:
         """Rows set aside by a cut or a salvage: game, seq, reason, and the action if it still decodes."""
         out = []
@@ -1176,6 +1214,31 @@ class Journal:
         rows = self._rows("SELECT max(id) FROM games WHERE finished IS NOT NULL")
         return rows[0][0] if rows else None
 
+    def sound_copy(self, copy: sqlite3.Connection) -> str | None:
+        """Make ``copy`` (a page-for-page copy of this journal) hold every sound row and nothing damaged.
+
+        Damage found after the journal was opened travels with a page copy: when
+        SQLite's integrity check, a game's checksum or an action's checksum fails
+        in ``copy``, it is rebuilt from every row that holds there (the salvage:
+        one flipped bit put back, actions after a lost one in the quarantine).
+        Returns what was wrong, or None when the copy was sound as it was.
+        """
+        problem = _copy_problem(copy)
+        if problem is None:
+            return None
+        with tempfile.TemporaryDirectory(prefix="tablekeeper-copy-") as d:
+            damaged = Path(d) / FILENAME
+            damaged.write_bytes(copy.serialize())
+            fresh = self._connect(":memory:")
+            try:
+                fresh.executescript(_SCHEMA)
+                self._check_version(fresh)
+                self._salvage_into(damaged, fresh)
+                copy.deserialize(fresh.serialize())
+            finally:
+                fresh.close()
+        return problem
+
     def backup(self, dest: str | os.PathLike[str]) -> Path:
         """A consistent copy of the whole journal at ``dest``, written atomically; returns ``dest``.
 
@@ -1192,12 +1255,19 @@ class Journal:
                 leftover.unlink()
         try:
             _create_private(tmp)
+            mem = sqlite3.connect(":memory:", isolation_level=None)
             copy = sqlite3.connect(tmp, isolation_level=None)
             try:
-                self.conn.backup(copy)
+                self.conn.backup(mem)
+                problem = self.sound_copy(mem)
+                if problem is not None:
+                    self.warn(_("the journal {path} is damaged ({problem}); the backup {dest} holds every action "
+                                "that could be read", path=self.path, problem=problem, dest=dest.name))
+                mem.backup(copy)
                 copy.execute("PRAGMA journal_mode=DELETE")
             finally:
                 copy.close()
+                mem.close()
             _fsync(tmp)
             os.replace(tmp, dest)
             _fsync(dest.parent)
@@ -1206,6 +1276,67 @@ class Journal:
                 tmp.unlink()
             raise
         return dest
+
+
+def _close_gap(entries: dict[tuple[int, int], Row], game: int, seqs: list[int]) -> list[int]:
+    """A game's action numbers with a gap closed when one action past it, one bit away from the gap, is
+    all that keeps the numbers from running on without one (the last action's number flipped upwards)."""
+    gap = next((k for k, seq in enumerate(seqs) if seq != k), None)
+    if gap is None:
+        return seqs
+    rest = seqs[gap:]
+    for k in rest:
+        if (k ^ gap).bit_count() == 1 and sorted([gap] + [r for r in rest if r != k]) == list(
+                range(gap, gap + len(rest))):
+            entries[(game, gap)] = (game, gap) + entries.pop((game, k))[2:]
+            return sorted(seq for g, seq in entries if g == game)
+    return seqs
+
+
+def _place_twins(entries: dict[tuple[int, int], Row], claims: dict[tuple[int, int], dict[Any, Row]]) -> None:
+    """Two different sound actions under one key, and a key one bit away missing: a flipped bit in a
+    key that nothing around it on its page could show (the first or last cell of a leaf). The actions
+    of a game are written in order, so of the two, the earlier in time takes the lower number."""
+    last: dict[int, int] = {}
+    for game, seq in entries:
+        last[game] = max(seq, last.get(game, seq))
+    for (game, seq), rows in claims.items():
+        if len(rows) != 2:
+            continue
+        first, second = sorted(rows.values(), key=lambda r: (r[4] is None, r[4] or 0.0))
+        if first[4] is None or second[4] is None or first[4] == second[4]:
+            continue
+        for b in range(32):
+            other = seq ^ (1 << b)
+            if not 0 <= other <= last[game] + 1 or (game, other) in entries:
+                continue  # the gap must be in the game's run of numbers (or right after its last)
+            low, high = (first, second)
+            if other < seq:
+                entries[(game, other)] = (game, other) + low[2:]
+                entries[(game, seq)] = high
+            else:
+                entries[(game, seq)] = low
+                entries[(game, other)] = (game, other) + high[2:]
+            break
+
+
+def _copy_problem(conn: sqlite3.Connection) -> str | None:
+    """What is damaged in a copy of a journal (SQLite's check, then each row's checksum), or None."""
+    try:
+        rows = [str(r[0]) for r in conn.execute("PRAGMA integrity_check")]
+        if rows != ["ok"]:
+            return "integrity check failed: " + "; ".join(rows[:3])
+        for gid, game, setup, started, crc in conn.execute(
+                "SELECT id, game, CAST(setup AS BLOB), started, crc FROM games"):
+            if crc is not None and crc != game_crc(gid, game, setup, started):
+                return f"game {gid}: its checksum does not match"
+        for gid, seq, raw, crc in conn.execute("SELECT game, seq, CAST(body AS BLOB), crc FROM entries"):
+            problem = _decode_row(raw, crc)[1]
+            if problem is not None:
+                return f"entry {seq} of game {gid}: {problem}"
+    except sqlite3.DatabaseError as e:
+        return str(e) or type(e).__name__
+    return None
 
 
 class _txn:

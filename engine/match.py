@@ -5,6 +5,8 @@ sequence of entries is a pure function of them: the actions still "done", in
 order, applied to the setup. To undo without keeping every past state, the
 match keeps a copy of the state every :data:`CHECKPOINT_EVERY` done actions
 and recomputes from the nearest one (at most that many actions to re-apply).
+It also keeps the state just before the last action it computed itself, so
+the usual undo (of the action just done) costs one copy, not a recomputation.
 """
 from __future__ import annotations
 
@@ -39,6 +41,9 @@ class Match:
         self.undone: list[dict[str, Any]] = []
         self._checkpoints: dict[int, dict[str, Any]] = {0: clone(setup)}
         self.state = setup
+        # (n, the state after the first n done actions): the state the last proposed action
+        # started from; proposals compute on a copy, so nothing changes it afterwards
+        self._before: tuple[int, dict[str, Any]] | None = None
 
     # -- computing ------------------------------------------------------------
     def propose(self, entry: dict[str, Any]) -> Proposal:
@@ -72,6 +77,7 @@ class Match:
         if p.kind == "noop":
             return
         if p.kind == "action":
+            self._before = (len(self.done), self.state) if p.state is not self.state else None
             self.done.append(p.entry)
             self.undone.clear()
         elif p.kind == "undo":
@@ -79,6 +85,8 @@ class Match:
             assert k is not None  # propose refused it otherwise
             self.undone.append(self.done[k])
             del self.done[k:]  # the action and the notes after it
+            if self._before is not None and self._before[0] > k:
+                self._before = None
             for k in [k for k in self._checkpoints if k > len(self.done)]:
                 del self._checkpoints[k]
         elif p.kind == "redo":
@@ -153,6 +161,9 @@ class Match:
 
     def state_at(self, n: int) -> dict[str, Any]:
         """The state after the first ``n`` done actions (a fresh copy)."""
+        if self._before is not None and self._before[0] == n:
+            copy: dict[str, Any] = clone(self._before[1])
+            return copy
         base = max(k for k in self._checkpoints if k <= n)
         state: dict[str, Any] = clone(self._checkpoints[base])
         for entry in self.done[base:n]:

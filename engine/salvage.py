@@ -25,6 +25,7 @@ from typing import Any
 TABLE_LEAF = 0x0D  # rowid tables: games, meta, quarantine
 INDEX_LEAF = 0x0A  # WITHOUT ROWID tables: entries
 INDEX_INTERIOR = 0x02  # its cells are whole rows too: the keys that divide the leaves
+TABLE_INTERIOR = 0x05  # rowid tables: only child pointers and rowids, no rows
 
 
 @dataclass
@@ -186,8 +187,28 @@ class _File:
         if len(page) < head + 12:
             return [], []
         kind = page[head]
-        if kind not in (TABLE_LEAF, INDEX_LEAF, INDEX_INTERIOR):
-            return [], []
+        as_is = self._cells_of(page, head, kind, shaped) if kind in (TABLE_LEAF, INDEX_LEAF, INDEX_INTERIOR) \
+            else ([], [])
+        if kind in (TABLE_LEAF, INDEX_LEAF) and as_is[0] and all(sound(c) for c in as_is[0]):
+            return as_is
+        # the page's kind with a flipped bit (a leaf read as an interior page, or no kind at all): read it
+        # as each kind one bit away; the reading with the most rows that hold wins, a guess only when it
+        # has more than the page as it says it is (and then second rank)
+        best, most = as_is, sum(sound(c) for c in as_is[0] + as_is[1])
+        for guess in (TABLE_LEAF, INDEX_LEAF, INDEX_INTERIOR):
+            if (kind ^ guess).bit_count() == 1:
+                try:
+                    counted, extra = self._cells_of(page, head, guess, shaped)
+                except (IndexError, struct.error, ValueError, RecursionError):
+                    continue
+                held = sum(sound(c) for c in counted + extra)
+                if held > most and all(sound(c) for c in counted):
+                    best, most = ([], counted + extra), held
+        return best
+
+    def _cells_of(self, page: bytes, head: int, kind: int, shaped: Callable[[int, int | None, list[Any]], bool]
+                  ) -> tuple[list[tuple[int, int | None, list[Any]]], list[tuple[int, int | None, list[Any]]]]:
+        """:meth:`cells` of a page read as of ``kind``."""
         row_kind = INDEX_LEAF if kind == INDEX_INTERIOR else kind
         header = 12 if kind == INDEX_INTERIOR else 8
         first = head + header
@@ -208,12 +229,16 @@ class _File:
         extra: list[tuple[int, int | None, list[Any]]] = []
         used: set[int] = set()
         failed: list[int] = []
+        twice = False  # two counted pointers to one cell: one of them has a flipped bit
         for c, ptr in enumerate(pointers):
-            got = at(ptr) if ptr not in used else None
+            if ptr in used and c >= ncells:
+                continue
+            got = at(ptr)
             if got is None:
                 if c < ncells:
                     failed.append(ptr)
                 continue
+            twice = twice or ptr in used
             used.add(ptr)
             (counted if c < ncells else extra).append(got)
         for ptr in failed:  # a counted pointer with a flipped bit
@@ -232,7 +257,7 @@ class _File:
                     if got is not None:
                         used.add(ptr)
                         extra.append(got)
-        if failed:  # a pointer lost: walk the cell content, packed from its start, for cells no pointer names
+        if failed or twice:  # a pointer lost: walk the cell content, packed from its start, for cells no pointer names
             pos = min(content, self.usable)
             while first + 2 <= pos < self.usable:
                 length = self._cell_len(page, pos, kind)
@@ -433,8 +458,14 @@ def _mend_keys(cells: list[tuple[int, int | None, list[Any]]]) -> None:
     """
     keys = [(v[0], v[1]) if _shape(k, r, v) == "entries" else None for k, r, v in cells]
 
-    def one_bit(a: int, b: int) -> bool:
-        return a != b and a >= 0 and b >= 0 and (a ^ b).bit_count() == 1
+    def one_bit(stored: int, want: int) -> bool:
+        """One flipped bit apart as stored: in the record's two's-complement integer of 1–8 bytes (so a
+        flipped top bit reads negative)."""
+        for bits in (8, 16, 24, 32, 48, 64):
+            lo, hi = -(1 << (bits - 1)), 1 << (bits - 1)
+            if lo <= stored < hi and 0 <= want < hi:
+                return stored != want and ((stored ^ want) & ((1 << bits) - 1)).bit_count() == 1
+        return False
 
     for i, key in enumerate(keys):
         if key is None:
@@ -453,6 +484,8 @@ def _mend_keys(cells: list[tuple[int, int | None, list[Any]]]) -> None:
         if want is None or key == want or want in keys:
             continue
         between = prev is not None and nxt is not None and prev[0] == nxt[0] and nxt[1] == prev[1] + 2
+        if keys.count(key) > 1:
+            between = False  # a second pointer to another cell (a flipped pointer), not a flipped key
         if between or (key[0] == want[0] and one_bit(key[1], want[1])) or (key[1] == want[1] and one_bit(key[0], want[0])):
             kind, rowid, v = cells[i]
             cells[i] = (kind, rowid, [want[0], want[1]] + v[2:])

@@ -72,8 +72,13 @@ def check_folder(folder: Path, r: Report) -> None:
         r.problem(f"only {_size(usage.free)} free on its disk: a full disk stops saving (nothing is lost)")
     else:
         r.ok(f"{_size(usage.free)} free on its disk")
-    aside = sorted(p for p in folder.iterdir() if ".damaged-" in p.name and not p.name.endswith(("-journal",
-                                                                                                 "-wal", "-shm")))
+    try:
+        aside = sorted(p for p in folder.iterdir() if ".damaged-" in p.name and not p.name.endswith(("-journal",
+                                                                                                     "-wal", "-shm")))
+    except OSError as e:
+        r.problem(f"its files cannot be listed ({e.strerror or e}): give it back to the user tablekeeper runs as "
+                  f"(chmod 700 {folder}, chown)")
+        return
     for p in aside:
         r.note(f"damaged copy kept aside: {p.name} ({_size(p.stat().st_size)}); "
                f"`tablekeeper doctor --file {p} --export DIR` reads it")
@@ -91,7 +96,12 @@ def check_journal(journal: Journal, r: Report, export: Path | None) -> None:
     else:
         r.ok("SQLite's integrity check passes")
     mode = journal.conn.execute("PRAGMA journal_mode").fetchone()[0]
-    r.ok(f"journal mode {mode}") if mode == "persist" else r.note(f"journal mode {mode} (another process holds it)")
+    if mode == "wal":
+        r.ok("journal mode wal (one fsync per action)")
+    elif journal.readonly:
+        r.note(f"journal mode {mode} (read-only)")
+    else:
+        r.problem(f"journal mode {mode}: the journal should be in WAL mode; it is set on the next start")
     for when, what in journal.repairs():
         r.note(f"repaired {when}: {what}")
     n = journal.unsafe_shutdowns()
@@ -109,6 +119,8 @@ def check_journal(journal: Journal, r: Report, export: Path | None) -> None:
             r.problem(f"game {g.id} ({g.game}): its setup no longer loads: {e}")
             continue
         who = ", ".join(g.setup.get("players", []))
+        if g.finished is not None and g.result is None and used == len(entries):
+            _mend_result(journal, g.id, match, r)
         if used < len(entries):
             r.problem(f"game {g.id} ({g.game}, {who}): replays only {used} of {len(entries)} actions")
         else:
@@ -120,6 +132,15 @@ def check_journal(journal: Journal, r: Report, export: Path | None) -> None:
             lines += [json.dumps(e, ensure_ascii=False) for _, e in entries[:used]]
             path.write_text("\n".join(lines) + "\n", encoding="utf-8")
             r.ok(f"exported game {g.id} to {path} ({used} actions; `tablekeeper replay {path}` plays it)")
+    for gid in sorted(set(journal.games_with_actions()) - {g.id for g in games}):
+        entries = journal.entries(gid)
+        r.problem(f"game {gid}: its setup is lost or unreadable; its {len(entries)} action(s) are kept"
+                  + ("" if export is not None else " (`tablekeeper doctor --export DIR` writes them out)"))
+        if export is not None:
+            path = export / f"game-{gid}-actions-without-setup.jsonl"
+            path.write_text("".join(json.dumps({"seq": seq, "entry": e}, ensure_ascii=False) + "\n"
+                                    for seq, e in entries), encoding="utf-8")
+            r.ok(f"exported the actions of game {gid} to {path}")
     for w in journal.take_warnings():
         r.note(w)
     held = journal.quarantined()
@@ -135,6 +156,21 @@ def check_journal(journal: Journal, r: Report, export: Path | None) -> None:
                 path = export / f"game-{gid}-quarantine.jsonl"
                 path.write_text("".join(json.dumps(q, ensure_ascii=False) + "\n" for q in rows), encoding="utf-8")
                 r.ok(f"exported the set-aside actions of game {gid} to {path}")
+
+
+def _mend_result(journal: Journal, gid: int, match: Match, r: Report) -> None:
+    """A finished game whose stored result is damaged: work it out again from its actions, write it back."""
+    if not match.state.get("over"):
+        r.problem(f"game {gid}: its stored result is damaged and its actions do not end the game; "
+                  "it is listed as finished with no result")
+        return
+    try:
+        aside = journal.mend_result(gid, match.rules.outcome(match.state))
+    except TablekeeperError as e:
+        r.problem(f"game {gid}: its stored result is damaged and cannot be written again: {e}")
+        return
+    kept = f"; the journal as it was is kept as {aside.name}" if aside else ""
+    r.ok(f"game {gid}: its damaged result was worked out again from its actions and written back{kept}")
 
 
 def check_config(option, r: Report) -> None:

@@ -29,6 +29,7 @@ figures (docs/reliability.md).
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import random
 import shutil
@@ -37,6 +38,7 @@ import traceback
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from unittest import mock
 
 from tablekeeper.engine import Journal, Session, canonical
 from tablekeeper.engine.errors import TablekeeperError
@@ -70,6 +72,13 @@ def make_journal(state_dir: Path, total: int = 400, *, keep_open: bool = False) 
     ``keep_open`` leaves the writer open (a live ``-wal`` beside the file, as a
     power cut would leave it) and returns it; the caller closes it.
     """
+    with mock.patch("tablekeeper.engine.journal.time.time", side_effect=itertools.count(1.8e9, 0.0137).__next__):
+        return _make_journal(state_dir, total, keep_open=keep_open)
+
+
+def _make_journal(state_dir: Path, total: int, *, keep_open: bool) -> tuple[Made, Journal | None]:
+    """:func:`make_journal` on a clock that ticks at every reading: the same bytes every time, so a seed
+    names the same flips of the same file."""
     made = Made()
     j = Journal(state_dir)
     for name in GAMES:
@@ -170,15 +179,23 @@ def bits_of(path: Path, samples: int | None, rng: random.Random) -> list[int]:
     return list(range(n)) if samples is None or samples >= n else sorted(rng.sample(range(n), samples))
 
 
+def page_header_bits(path: Path, offsets: tuple[int, ...] = (0, 3, 4), page_size: int = 4096) -> list[int]:
+    """Every bit of the given bytes of each page's b-tree header (0: the page's kind; 3–4: its cell count)."""
+    pages = path.stat().st_size // page_size
+    return [(n * page_size + (100 if n == 0 else 0) + b) * 8 + k for n in range(pages) for b in offsets
+            for k in range(8)]
+
+
 def scan(src: Path, made: Made, *, target: str = FILENAME, samples: int | None = 1000, seed: int = 0,
-         cuts: int = 0) -> list[Verdict]:
-    """Flip one bit of ``target`` (a file in ``src``) per copy, and cut it at ``cuts`` random offsets."""
+         cuts: int = 0, bits: list[int] | None = None) -> list[Verdict]:
+    """Flip one bit of ``target`` (a file in ``src``) per copy (``bits``, or ``samples`` random ones), and
+    cut it at ``cuts`` random offsets."""
     rng = random.Random(seed)
     path = src / target
     data = path.read_bytes()
     out = []
     with tempfile.TemporaryDirectory(prefix="flipscan-") as tmp:
-        for k, bit in enumerate(bits_of(path, samples, rng)):
+        for k, bit in enumerate(bits if bits is not None else bits_of(path, samples, rng)):
             d = Path(tmp) / f"f{k}"
             d.mkdir()
             _copy(src, d)

@@ -463,6 +463,51 @@ def test_a_journal_copy_with_a_flipped_action_is_refused_by_the_actions_own_chec
     assert "its checksum does not match" in refused(target, flipped, "damaged")
 
 
+def _damage_two_bits_of_an_action(path: Path) -> tuple[int, int]:
+    """Flip two bits inside one action's stored text, in place (one bit would be put back); its (game, seq)."""
+    with sqlite3.connect(path) as c:
+        rows = c.execute("SELECT game, seq, CAST(body AS BLOB) FROM entries ORDER BY game, seq").fetchall()
+    data = bytearray(path.read_bytes())
+    for game, seq, body in rows[len(rows) // 2:]:
+        if data.count(body) == 1 and seq > 2:
+            at = data.index(body) + len(body) // 2
+            data[at] ^= 0x01
+            data[at + 1] ^= 0x04
+            path.write_bytes(bytes(data))
+            return game, seq
+    raise AssertionError("no action with a text of its own in the file")
+
+
+def test_a_journal_damaged_after_it_was_opened_is_backed_up_with_every_sound_action(device_a, tmp_path):
+    """Damage that arrives while the table runs travels with a page copy: the backup rebuilds the copy
+    from what holds, says so, and restore brings back every game and every action but the damaged one
+    and those after it in its game (which the copy keeps in its quarantine)."""
+    a = copy_of(device_a, tmp_path / "a")
+    before = histories(a)
+    with Journal(a) as j:
+        game, seq = _damage_two_bits_of_an_action(a / FILENAME)
+        info = bk.back_up(j, tmp_path / "stick")
+        said = j.take_warnings()
+        j.conn.execute("PRAGMA shrink_memory")  # the page cache let go: the journal's own copy reads the disk
+        sidecar = j.backup(tmp_path / "journal-copy.db")
+        said_too = j.take_warnings()
+    assert any("is damaged" in w and "every action that could be read" in w for w in said), said
+    assert any("is damaged" in w and "journal-copy.db holds every action" in w for w in said_too), said_too
+    for path in (info.path, sidecar):
+        fresh = tmp_path / f"fresh-{path.stem}"
+        report = restore(fresh, path)
+        assert len(report.added) == 13, report
+        after = histories(fresh)
+        assert sorted(after) == sorted(before)
+        cut = [k for k in before if after[k] != before[k]]
+        assert len(cut) == 1  # the damaged game only: the same setup, start and result, cut at the damage
+        assert after[cut[0]][:4] == before[cut[0]][:4]
+        assert after[cut[0]][4] == before[cut[0]][4][:seq]
+        with sqlite3.connect(path) as c:
+            held = c.execute("SELECT count(*) FROM quarantine WHERE game=?", (game,)).fetchone()[0]
+        assert held >= 1
+
+
 def test_a_journal_in_a_folder_with_an_odd_name_or_read_only_is_backed_up(device_a, tmp_path):
     odd = copy_of(device_a, tmp_path / "state #1 ?x=y")
     path = backup_of(odd, tmp_path / "stick")

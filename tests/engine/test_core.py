@@ -120,6 +120,24 @@ def test_undo_far_back_crosses_checkpoints():
         assert canonical(m.state) == states[k - 1]
 
 
+def test_undo_of_the_action_just_done_matches_a_replay_whatever_was_replayed_in_place():
+    """Undo of the last action takes the kept state from before it; replays in place must not spoil it."""
+    adjust = [{"action": "adjust", "player": "Ana", "counter": "life", "delta": d} for d in (-1, -2, -3, 2)]
+    m = match()
+    m.apply(adjust[0])
+    m.apply(adjust[1])           # keeps the state after adjust[0]
+    m.replay(adjust[2])          # changes the current state in place
+    m.apply({"action": "undo"})  # undoes adjust[2]
+    m.apply({"action": "undo"})  # undoes adjust[1]
+    m.apply(adjust[3])
+    m.state["players"][0]["counters"]["life"] = 99  # a caller spoiling the current state
+    m.apply({"action": "undo"})
+    fresh = match()
+    fresh.load([adjust[0]])
+    assert canonical(m.state) == canonical(fresh.state)
+    assert m.state["players"][0]["counters"]["life"] == 9
+
+
 def test_an_action_that_changes_nothing_is_not_an_undo_step():
     m = match()
     m.apply({"action": "adjust", "player": "Ana", "counter": "life", "delta": -1})

@@ -5,6 +5,8 @@ import json
 import os
 import sqlite3
 
+import pytest
+
 from tablekeeper.engine import Journal, Session, canonical
 from tablekeeper.engine.journal import FILENAME
 from tablekeeper.ui.cli import main, replay_lines
@@ -19,11 +21,21 @@ def stored(state, n):
         return s.view()
 
 
+def tamper(state, *statements: str) -> None:
+    """Change the journal behind tablekeeper's back, as damage would."""
+    con = sqlite3.connect(state / FILENAME)
+    for sql in statements:
+        con.execute(sql)
+    con.commit()
+    con.close()
+
+
 def test_a_sound_journal_needs_nobody(tmp_path, capsys):
     stored(tmp_path / "state", 5)
     assert main(["--state-dir", str(tmp_path / "state"), "doctor"]) == 0
     out = capsys.readouterr().out
     assert "SQLite's integrity check passes" in out
+    assert "journal mode wal (one fsync per action)" in out
     assert "game 1 (counters, Ana, Ben, unfinished): 6 actions replay" in out
     assert out.rstrip().endswith("nothing needs a person")
 
@@ -39,10 +51,7 @@ def test_export_writes_replay_scripts_that_rebuild_each_game(tmp_path, capsys):
 def test_damage_is_found_repaired_reported_and_what_was_set_aside_exported(tmp_path, capsys):
     state = tmp_path / "state"
     stored(state, 10)
-    con = sqlite3.connect(state / FILENAME)
-    con.execute("UPDATE entries SET crc = crc + 1 WHERE seq = 4")
-    con.commit()
-    con.close()
+    tamper(state, "UPDATE entries SET crc = crc + 1 WHERE seq = 4")
     assert main(["--state-dir", str(state), "doctor", "--export", str(tmp_path / "out")]) == 1
     out = capsys.readouterr().out
     assert "entry 4 of game 1: its checksum does not match" in out
@@ -53,6 +62,52 @@ def test_damage_is_found_repaired_reported_and_what_was_set_aside_exported(tmp_p
     assert main(["--state-dir", str(state), "doctor"]) == 1
     out = capsys.readouterr().out
     assert "repaired " in out and "damaged copy kept aside: journal.db.damaged-" in out
+
+
+def test_a_damaged_result_is_worked_out_again_from_the_actions_and_written_back(tmp_path, capsys):
+    """The game stays listed (finished) with its result unknown until doctor replays it; then the stored
+    result is the one its actions give, a copy of the journal as it was is kept, and nothing is reopened."""
+    state = tmp_path / "state"
+    with Journal(state) as j:
+        s = Session.new(j, "counters", ["Ana", "Ben"], {"counters": [{"name": "score", "target": 5}]})
+        s.apply({"action": "adjust", "player": "Ben", "counter": "score", "delta": 5})
+        good = j.games()[0].result
+    assert good is not None and good["winners"] == ["Ben"]
+    con = sqlite3.connect(state / FILENAME)
+    con.execute("UPDATE games SET result = CAST(? AS BLOB) WHERE id = 1",
+                (json.dumps(good, sort_keys=True).replace('"', "\x01", 1).encode("latin-1"),))
+    con.commit()
+    con.close()
+    with Journal(state) as j:
+        assert j.games()[0].finished is not None and j.games()[0].result is None
+    assert main(["--state-dir", str(state), "doctor"]) == 0
+    out = capsys.readouterr().out
+    assert "its stored result is damaged" in out
+    assert "game 1: its damaged result was worked out again from its actions and written back; the journal " \
+           "as it was is kept as journal.db.damaged-" in out
+    with Journal(state) as j:
+        (g,) = j.games()
+        assert g.finished is not None and g.result == good and j.last_unfinished() is None
+        assert j.take_warnings() == []
+    assert main(["--state-dir", str(state), "doctor"]) == 0
+    assert "its damaged result was worked out again" in capsys.readouterr().out  # remembered among the repairs
+
+
+@pytest.mark.parametrize("loss", ["row deleted", "setup unreadable"])
+def test_actions_of_a_game_whose_setup_is_lost_are_listed_and_exported(tmp_path, capsys, loss):
+    """The game's row and its copy in meta both lost: the game is gone from the list, its actions are
+    not — doctor says so, needs a person, and writes them out."""
+    state = tmp_path / "state"
+    stored(state, 6)
+    tamper(state, "DELETE FROM games WHERE id = 1" if loss == "row deleted" else
+           "UPDATE games SET setup = CAST(x'7b22ff' AS BLOB) WHERE id = 1", "DELETE FROM meta WHERE key = 'game:1'")
+    assert main(["--state-dir", str(state), "doctor", "--export", str(tmp_path / "out")]) == 1
+    out = capsys.readouterr().out
+    assert "PROBLEM  game 1: its setup is lost or unreadable; its 7 action(s) are kept" in out
+    kept = [json.loads(line) for line in
+            (tmp_path / "out" / "game-1-actions-without-setup.jsonl").read_text().splitlines()]
+    assert [k["seq"] for k in kept] == list(range(7))
+    assert kept[0]["entry"]["action"] == "adjust" and kept[-1]["entry"] == {"action": "undo"}
 
 
 def test_a_damaged_copy_is_read_through_a_private_copy_and_left_as_it_was(tmp_path, capsys):
