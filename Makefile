@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test check lint bench venv sysdeps clean
+.PHONY: run test check lint imports bench venv sysdeps clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -32,7 +32,7 @@ test: venv sysdeps lint
 # and MicroPython subprocesses, waits on a pty or a watchdog, a real Mosquitto), the
 # process-killing and power-cut end-to-end suites and the rendered app; the rule machines play
 # fewer and shorter random games, the generated journals hold fewer games (tests/conftest.py).
-check: venv
+check: venv imports
 	$(BIN)/python -m pytest -q -p no:cacheprovider -n auto -m "not slow" --hypothesis-profile=fast \
 		--ignore=tests/e2e --ignore=tests/ui/test_app.py tests
 
@@ -41,8 +41,14 @@ check: venv
 # the package-dir layout (tablekeeper.engine is engine/, ...) by itself: it reads a tree of
 # symlinks in build/mypy (mypy_path in pyproject.toml).
 MYPY_TREE := build/mypy/tablekeeper
-lint: venv
+$(MYPY_TREE):
 	@mkdir -p $(MYPY_TREE) && for d in engine hardware ui firmware; do ln -sfn ../../../$$d $(MYPY_TREE)/$$d; done
+
+# The import contracts in pyproject.toml ([tool.importlinter]), read through the same tree.
+imports: venv $(MYPY_TREE)
+	cd build/mypy && PYTHONPATH=. ../../$(BIN)/lint-imports --config ../../pyproject.toml
+
+lint: venv $(MYPY_TREE) imports
 	@status=0; \
 	echo "$(BIN)/ruff check ."; $(BIN)/ruff check . || status=1; \
 	echo "$(BIN)/mypy -p tablekeeper.engine -p tablekeeper.hardware -p tablekeeper.ui -p tablekeeper.firmware"; \

@@ -12,9 +12,9 @@ provides it, else the scripted demo). On the Pi's bare console set
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 DEFAULT_SIZE = (800, 480)  # the Raspberry Pi 7" touchscreen
@@ -58,32 +58,6 @@ def parse_size(text: str | None) -> tuple[int, int]:
     if w < 320 or h < 240:
         raise SystemExit(f"tablekeeper run: --size {text} is too small (at least 320x240)")
     return w, h
-
-
-def headless(args) -> int:
-    """The headless player: ``tablekeeper serve`` if the hardware package has it, else the demo."""
-    try:
-        importlib.import_module("tablekeeper.hardware.cli")
-    except ModuleNotFoundError:
-        from . import demo
-
-        return demo.run(getattr(args, "state_dir", None), delay=getattr(args, "delay", 0.4))
-    from ..engine import Journal
-    from . import cli
-
-    argv = ["serve", "--show", "text"]  # the pods' screens as text on this terminal
-    if getattr(args, "state_dir", None):
-        argv = ["--state-dir", str(args.state_dir)] + argv
-    with Journal(getattr(args, "state_dir", None)) as journal:
-        unfinished = journal.last_unfinished()
-    if unfinished is None:  # a first run: something to look at rather than a wait
-        argv += ["--new", "counters", "Ana", "Ben", "--options",
-                 '{"counters": [{"name": "life", "start": 20, "min": 0, "out_at": 0}, "coins"]}']
-    if sys.stdin.isatty():
-        print("mock pod buttons: type SEAT BUTTON [hold], e.g. `1 up`, `2 main`, `1 select hold`; Ctrl-C stops",
-              flush=True)
-        argv.append("--keys")
-    return cli.main(argv)
 
 
 def configure_kivy(size=DEFAULT_SIZE, *, fullscreen=False, fps: int = 60) -> None:
@@ -191,11 +165,6 @@ def _club(folder: Path, keeper):
 
 def main(args) -> int:
     """Run the app; returns the exit status."""
-    reason = no_display_reason()
-    if getattr(args, "headless", False) or reason:
-        if reason and not getattr(args, "headless", False):
-            print(f"tablekeeper run: {reason}: starting the headless player instead", file=sys.stderr)
-        return headless(args)
     from . import service  # life under systemd: boot check, READY, watchdog, backups (no-ops elsewhere)
 
     state_dir = getattr(args, "state_dir", None)
@@ -218,11 +187,32 @@ def main(args) -> int:
         def take(dt):
             if app.keeper.busy or app.first_frame_at is None:
                 return  # wait for the resumed game and the first frame
-            from .testing import save_screenshot
-
             Clock.schedule_once(lambda dt: (save_screenshot(shot), app.stop()), 0.3)  # laid out, drawn
             return False
 
         Clock.schedule_interval(take, 0.1)
     app.run()
     return 0
+
+
+def save_screenshot(path) -> Path:
+    """Draw the current frame and save the window's pixels as a PNG (atomically)."""
+    from kivy.core.window import Window
+    from kivy.graphics.opengl import GL_RGBA, GL_UNSIGNED_BYTE, glReadPixels
+    from PIL import Image
+
+    Window.dispatch("on_draw")
+    w, h = Window.system_size
+    data = glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE)
+    img = Image.frombytes("RGBA", (w, h), data).transpose(Image.Transpose.FLIP_TOP_BOTTOM).convert("RGB")
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".shot-", suffix=".png", dir=path.parent)
+    os.close(fd)
+    try:
+        img.save(tmp, "PNG", optimize=True)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path

@@ -198,3 +198,12 @@ def add_parsers(sub: Any) -> None:
     r.add_argument("--json", action="store_true")
     r.set_defaults(func=cmd_restore)
 
+    sub.choices["export"].set_defaults(func=cmd_export)  # ui/playlog.py's, with --stick handled here
+
+
+def cmd_export(args: Any) -> int:
+    """``export --stick`` writes the plays and a backup to the stick; else ui/playlog.py writes one file."""
+    if getattr(args, "stick", False):
+        return cmd_export_stick(args)
+    return playlog.cmd_export(args)
+

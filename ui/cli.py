@@ -6,6 +6,7 @@ statuses and JSON names are fixed; extend them, never rename them.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import sys
@@ -19,43 +20,12 @@ from ..engine.errors import JournalBusy
 from ..engine.game import Game
 from ..engine.messages import Msg, _, translated, word
 from ..engine.text import shown
+from .terminal import catalog_for, say
+from .terminal import dump as _dump
 
 EXIT_REFUSED = 2
 #: Longest script line or command-line action accepted (characters).
 LINE_MAX = 64 * 1024
-
-
-def _dump(obj, indent=None) -> str:
-    return json.dumps(obj, ensure_ascii=False, indent=indent)
-
-
-# -- words for people ----------------------------------------------------------
-_CATALOGS: dict = {}
-
-
-def catalog_for(args):
-    """The gettext catalog for this command's messages, or None for English.
-
-    ``--lang`` chooses; without it the system locale does, except for ``replay``,
-    whose messages stay English unless asked (scripts read them).
-    """
-    from . import i18n
-
-    lang = getattr(args, "lang", None)
-    if lang is None:
-        lang = i18n.DEFAULT if getattr(args, "command", None) == "replay" else i18n.system_language()
-    if lang == i18n.DEFAULT:
-        return None
-    if lang not in _CATALOGS:
-        _CATALOGS[lang] = i18n.load_catalog(lang)
-    return _CATALOGS[lang]
-
-
-def say(args, text) -> str:
-    """A message (or an error carrying one) in the command's language, safe for a terminal."""
-    if isinstance(text, BaseException):
-        text = text.args[0] if len(text.args) == 1 else str(text)
-    return shown(translated(text, catalog_for(args)))
 
 
 # -- replay --------------------------------------------------------------------
@@ -287,10 +257,40 @@ def cmd_demo(args) -> int:
 
 
 def cmd_run(args) -> int:
-    """Start the touchscreen app (ui/app.py)."""
+    """Start the touchscreen app (ui/app.py), or the headless player where there is no display."""
     from . import app
 
+    reason = app.no_display_reason()
+    if getattr(args, "headless", False) or reason:
+        if reason and not getattr(args, "headless", False):
+            print(f"tablekeeper run: {reason}: starting the headless player instead", file=sys.stderr)
+        return headless(args)
     return app.main(args)
+
+
+def headless(args) -> int:
+    """The headless player: ``tablekeeper serve`` if the hardware package has it, else the demo."""
+    try:
+        importlib.import_module("tablekeeper.hardware.cli")
+    except ModuleNotFoundError:
+        from . import demo
+
+        return demo.run(getattr(args, "state_dir", None), delay=getattr(args, "delay", 0.4))
+    from ..engine import Journal
+
+    argv = ["serve", "--show", "text"]  # the pods' screens as text on this terminal
+    if getattr(args, "state_dir", None):
+        argv = ["--state-dir", str(args.state_dir)] + argv
+    with Journal(getattr(args, "state_dir", None)) as journal:
+        unfinished = journal.last_unfinished()
+    if unfinished is None:  # a first run: something to look at rather than a wait
+        argv += ["--new", "counters", "Ana", "Ben", "--options",
+                 '{"counters": [{"name": "life", "start": 20, "min": 0, "out_at": 0}, "coins"]}']
+    if sys.stdin.isatty():
+        print("mock pod buttons: type SEAT BUTTON [hold], e.g. `1 up`, `2 main`, `1 select hold`; Ctrl-C stops",
+              flush=True)
+        argv.append("--keys")
+    return main(argv)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -31,7 +31,6 @@ import os
 import sys
 import time
 import tomllib
-import unicodedata
 import xml.etree.ElementTree as ET
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -45,6 +44,7 @@ from ..engine import roster as people
 from ..engine.messages import N_, Catalog, Msg, _, listing, translated, word
 from ..engine.records import Play, Seat
 from ..engine.text import shown
+from .terminal import catalog_for, ljust, rjust, width
 
 CACHE_FILE = "plays-cache.json"
 CACHE_FORMAT = 1
@@ -80,20 +80,6 @@ def tell(text: str, catalog: Catalog | None = None) -> None:
 
 def warn(text: str, catalog: Catalog | None = None) -> None:
     tell(_("warning: {text}", text=text), catalog)
-
-
-def width(text: str) -> int:
-    """How many terminal columns ``text`` takes: a combining accent none, a wide (East Asian) letter two."""
-    return sum(0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1
-               for ch in text)
-
-
-def ljust(text: str, columns: int) -> str:
-    return text + " " * max(0, columns - width(text))
-
-
-def rjust(text: str, columns: int) -> str:
-    return " " * max(0, columns - width(text)) + text
 
 
 def cut(text: str, columns: int) -> str:
@@ -522,8 +508,6 @@ def stats_text(stats: dict[str, Any], vs: dict[str, Any] | None = None, catalog:
 
 def command_catalog(args: Any) -> Catalog | None:
     """The catalog of the command's language (``--lang``, else the system locale); None: English."""
-    from .cli import catalog_for
-
     return catalog_for(args)
 
 
@@ -625,15 +609,6 @@ def cmd_stats(args: Any, journal: Journal) -> int:
                            "nothing was drawn"))
             return 1
     return 0
-
-
-def _export(args: Any) -> int:
-    """``export --stick`` writes the plays and a backup to the stick (ui/backups.py); else one file."""
-    if getattr(args, "stick", False):
-        from .backups import cmd_export_stick
-
-        return cmd_export_stick(args)
-    return cmd_export(args)
 
 
 @_with_journal
@@ -739,7 +714,7 @@ def add_parsers(sub: Any) -> None:
     e.add_argument("--location", default="", help="where the plays took place (BoardGameGeek's location)")
     e.add_argument("--config", default=None, metavar="PATH", help="the TOML config whose [app.bgg] table "
                    "overrides the games' BoardGameGeek ids")
-    e.set_defaults(func=_export)
+    e.set_defaults(func=cmd_export)  # ui/backups.py takes --stick over
 
     p = sub.add_parser("players", help="the roster: players as people (list, add, set, rename, merge)")
     p.add_argument("--json", action="store_true")

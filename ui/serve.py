@@ -168,9 +168,10 @@ class _Printer:
 
 def main(args) -> int:
     from ..hardware import config as configuration
-    from . import cli, service
+    from . import service
     from .controller import Keeper
     from .podlink import PodLink
+    from .terminal import catalog_for
 
     path = configuration.find(args.config)  # the config file, checked whole, before anything else
     file_cfg = configuration.load(path) if path is not None else None
@@ -181,7 +182,7 @@ def main(args) -> int:
     signals = service.StopSignals(args.run_for)
     stop = signals.event
     boot = service.start(args.state_dir)  # the boot check: quick_check, unsafe shutdowns, backups
-    keeper = Keeper(args.state_dir, pods=True, catalog=cli.catalog_for(args), report=_err).start(resume=False)
+    keeper = Keeper(args.state_dir, pods=True, catalog=catalog_for(args), report=_err).start(resume=False)
     link = None
     publisher = _start_club(club, keeper, args.state_dir)
     try:

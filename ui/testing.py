@@ -12,35 +12,12 @@ pixels) or under Xvfb.
 from __future__ import annotations
 
 import itertools
-import os
-import tempfile
 import time
 from pathlib import Path
 
+from .app import save_screenshot  # noqa: F401 - the tests' name for it
+
 _ids = itertools.count(1000)
-
-
-def save_screenshot(path) -> Path:
-    """Draw the current frame and save the window's pixels as a PNG (atomically)."""
-    from kivy.core.window import Window
-    from kivy.graphics.opengl import GL_RGBA, GL_UNSIGNED_BYTE, glReadPixels
-    from PIL import Image
-
-    Window.dispatch("on_draw")
-    w, h = Window.system_size
-    data = glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE)
-    img = Image.frombytes("RGBA", (w, h), data).transpose(Image.Transpose.FLIP_TOP_BOTTOM).convert("RGB")
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".shot-", suffix=".png", dir=path.parent)
-    os.close(fd)
-    try:
-        img.save(tmp, "PNG", optimize=True)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
 
 
 def _touch_class():

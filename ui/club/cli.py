@@ -27,7 +27,7 @@ TICK = 1.0
 
 def _said(args: Any, text: Msg | str) -> str:
     """A message in the command's language, safe for a terminal."""
-    from ..cli import say
+    from ..terminal import say
 
     return say(args, text)
 
@@ -64,7 +64,7 @@ def _settings(args: Any) -> tuple[Any, str | None]:
 
 
 def cmd_standings(args: Any) -> int:
-    from ..cli import catalog_for
+    from ..terminal import catalog_for
     from . import standings
     from .league import stored_plays
     from .web import game_title

@@ -9,21 +9,17 @@ from ...game import Game, Rng, action
 from ...messages import N_, Msg, _, listing, word
 from ...spec import Counter, Option
 from ...state import Args, Txn
+from .piles import JUNK, PILES, PLAYER_PILES, TABLE_PILES
 from .words import _decks, _sum_words
 
 #: The six animal decks of the base box (Componentes).
 BASE_DECKS = ("macaws", "pandas", "raccoons", "squirrels", "ocelots", "chameleons")
-JUNK = "junk"
 MARKET_SLOTS = 5
 HAND_SIZE = 5  # Fase de limpieza 1: draw back up to 5
 STARTING_DECK = 10  # Preparar 1: one value-1 card per deck plus junk to 10
 STALL_STACKS = 8  # Fin del juego: the 8th stack wins
 MAX_VALUE = 20  # printed values are 1–5; effects may raise them a little
 
-#: Piles a card effect may move cards between (the ``move`` action).
-PLAYER_PILES = ("hand", "deck", "discard")
-TABLE_PILES = ("market_deck", "market_discard")
-PILES = PLAYER_PILES + TABLE_PILES + (JUNK,)
 #: Where a played technique card goes once its effects are resolved (the ``technique`` action's "to"):
 #: its owner's discard pile, or thrown away ("away"): an animal card thrown away goes to the market discard.
 PLAYED_TO = {"discard": "discard", "away": "market_discard"}

@@ -6,6 +6,7 @@ from typing import Any
 
 from ...game import Game
 from ...messages import Msg, _, listing, word
+from .piles import PILES
 
 
 def _sum_words(values: list[int]) -> str:
@@ -59,8 +60,6 @@ class DaleOfMerchantsWords(Game):
         return {"game": self.id, "players": names[i:] + names[:i], "options": dict(self.options)}
 
     def describe(self, action: dict[str, Any]) -> str:
-        from .rules import PILES  # at call time: rules.py imports this module's helpers
-
         name = action.get("action")
         who = action.get("player")
 
