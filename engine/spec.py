@@ -21,6 +21,9 @@ class Counter:
     counter that is the other side of every adjustment of this counter (the
     Red Dragon Inn's gold and the Inn). ``doc``, its help, is a message
     (``doc=_("cards in hand")``) that ``tablekeeper games`` shows translated.
+    ``free``: a player may move it by hand (a pod's up/down on it is an
+    ``adjust``); False for a count the game's own actions keep (cards in a
+    pile, stacks built), which a stray press must never change.
     """
 
     name: str
@@ -29,6 +32,7 @@ class Counter:
     hi: int | None = None
     bank: str | None = None
     doc: str = ""
+    free: bool = True
 
     def start_value(self, n_players: int, options: dict[str, Any]) -> int:
         value = self.start(n_players, options) if callable(self.start) else self.start
@@ -42,7 +46,7 @@ class Counter:
         return value
 
     def describe(self) -> dict[str, Any]:
-        return {"name": self.name, "min": self.lo, "max": self.hi, "doc": self.doc}
+        return {"name": self.name, "min": self.lo, "max": self.hi, "doc": self.doc, "free": self.free}
 
 
 @dataclass(frozen=True)

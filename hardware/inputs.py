@@ -95,6 +95,7 @@ class SeatControls:
         self._step = 0
         self._values: dict[str, Any] = {}  # field → value entered (a list as a tuple)
         self._elem: int | None = None  # a list's number being set (None: none yet)
+        self._confirm = False  # PREVIEW of an action that ends the game: main once more does it
         # The gesture in progress: buttons pressed on this screen (a release then is a click),
         # buttons held, how many repeats so far.
         self._armed: set[str] = set()
@@ -115,7 +116,7 @@ class SeatControls:
         language) give equal views, and a press that can change the view changes it."""
         return (self.screen, self.focus, self.pick, self.choosing, self._again, self._labels, self.cursor,
                 self._item.ident if self._item else None, self._from, self._step,
-                tuple(sorted(self._values.items())), self._elem,
+                tuple(sorted(self._values.items())), self._elem, self._confirm,
                 tuple(sorted(self._armed)), tuple(sorted(self._held)), self._run)
 
     def view(self, rules, state: dict, message: str = "", catalog=None) -> PodView:
@@ -168,6 +169,8 @@ class SeatControls:
         # A new screen: a button still down from the old one does nothing when released.
         self.screen = screen
         self._armed.clear()
+        if screen != PREVIEW:
+            self._confirm = False
         if screen != HOME:
             self._again = None
         if screen == HOME:
@@ -222,7 +225,10 @@ class SeatControls:
                 return CHANGED
             if kind in (HOLD, REPEAT):
                 again = next((a for a in actions if str(a.get("label", "")) == self._again), None)
-                return NOTHING if again is None else Intent(action=dict(again["action"]), changed=True)
+                if again is None:
+                    return NOTHING
+                item = g.Item(g.SEAT, again.get("label", ""), dict(again["action"]))
+                return self._final(rules, state, item) or Intent(action=dict(again["action"]), changed=True)
         return NOTHING
 
     def _step_counter(self, rules, state, delta: int) -> Intent:
@@ -230,9 +236,15 @@ class SeatControls:
         if not counters:
             return Intent(message=_("no counter to change"))
         name = counters[focus_index(counters, self.focus if self.focus is not None else 0)][0]
-        if name not in getattr(rules, "player_counters", {}):
+        spec = getattr(rules, "player_counters", {}).get(name)
+        if spec is None:
             return Intent(message=_("{counter} changes by itself", counter=word("counter", name)))
-        return Intent(action={"action": "adjust", "player": self.player, "counter": name, "delta": delta})
+        if not getattr(spec, "free", True):
+            return Intent(message=_("{counter} is kept by the game's actions (hold select: the menu)",
+                                    counter=word("counter", name)))
+        action = {"action": "adjust", "player": self.player, "counter": name, "delta": delta}
+        item = g.Item(g.SEAT, _("{counter} {delta}", counter=word("counter", name), delta=f"{delta:+d}"), action)
+        return self._final(rules, state, item) or Intent(action=action)
 
     def _next_focus(self, rules, state, offers: bool) -> Intent:
         """From the offers to the focused counter; from a counter to the next one, and from the
@@ -283,6 +295,9 @@ class SeatControls:
         if steps is None:
             return Intent(message=_("this needs the touchscreen"))
         if not steps:
+            final = self._final(rules, state, item)
+            if final is not None:
+                return final
             self._go(HOME)
             return Intent(action=dict(item.action), changed=True)
         self._go(ENTRY)
@@ -300,6 +315,12 @@ class SeatControls:
         """Why the action being entered cannot go on in ``state`` (another player acted), or None."""
         if self._item is None:
             return None
+        if self._confirm:
+            try:
+                after, _events = g.dry_run(rules, state, self._action(rules, state))
+            except RuleError:
+                return _("no longer possible: {action}", action=self._item.label)
+            return None if after.get("over") else _("no longer ends the game: {action}", action=self._item.label)
         if self._item.ident in {i.ident for i in g.menu(rules, state, self.player)}:
             return None
         return _("no longer possible: {action}", action=self._item.label)
@@ -308,6 +329,8 @@ class SeatControls:
         assert self._item is not None
         values = dict(self._values)
         steps = self._steps(rules, state)
+        if not steps:
+            return dict(self._item.action)
         ask = self._current(steps)
         if ask.step == g.LIST and self._elem is not None:  # a list's number being set counts as entered
             values[ask.field.name] = tuple(values[ask.field.name]) + (self._elem,)
@@ -371,15 +394,36 @@ class SeatControls:
         self._go(came_from)
         return CHANGED
 
-    def _do(self, rules, state) -> Intent:
-        """The last step's main click: the action, when the rules accept it; else the refusal, at the step."""
+    def _do(self, rules, state, confirmed: bool = False) -> Intent:
+        """The last step's main click: the action, when the rules accept it; else the refusal, at the step.
+        An action that would end the game goes to its PREVIEW first, unless ``confirmed`` there."""
         action = self._action(rules, state)
         try:
-            g.dry_run(rules, state, action)
+            after, _events = g.dry_run(rules, state, action)
         except RuleError as e:
             return Intent(message=_refusal(e), changed=True)
+        if after.get("over") and not state.get("over") and not confirmed:
+            self._go(PREVIEW)
+            self._confirm = True
+            return Intent(message=_ENDS, changed=True)
         self._go(HOME)
         return Intent(action=action, changed=True)
+
+    def _final(self, rules, state, item: g.Item) -> Intent | None:
+        """When ``item`` (nothing to ask) would end the game: its PREVIEW, waiting for one more main press.
+        None when it would not (or is refused: the owner shows the refusal as for any action)."""
+        if state.get("over"):
+            return None
+        try:
+            after, _events = g.dry_run(rules, state, dict(item.action))
+        except RuleError:
+            return None
+        if not after.get("over"):
+            return None
+        self._go(PREVIEW)
+        self._item, self._from, self._step, self._values, self._elem = item, HOME, 0, {}, None
+        self._confirm = True
+        return Intent(message=_ENDS, changed=True)
 
     def _to_preview(self, rules, state) -> Intent:
         try:
@@ -436,14 +480,20 @@ class SeatControls:
             self._go(HOME)
             return CHANGED
         if button == SELECT and click:
+            if not self._steps(rules, state):  # nothing was asked: back is cancel
+                self._go(HOME)
+                return CHANGED
+            self._confirm = False
             self.screen = ENTRY
             return CHANGED
         if button != MAIN or not (click or held):
             return NOTHING
         assert self._item is not None
-        intent = self._do(rules, state)
-        if intent.action is None:  # refused meanwhile: back to the step, the reason shown
+        intent = self._do(rules, state, confirmed=True)
+        if intent.action is None and self._steps(rules, state):  # refused meanwhile: back to the step
             self.screen = ENTRY
+        elif intent.action is None:
+            self._go(HOME)
         return intent
 
     # -- shared ---------------------------------------------------------------------------
@@ -452,6 +502,10 @@ class SeatControls:
         your_turn = isinstance(turn, dict) and turn.get("player") == self.player and not state.get("over")
         return PodView(seat=seat_number(state, self.player), player=self.player, screen=screen, title=str(title),
                        your_turn=bool(your_turn), message=str(translated(message, catalog)), **kw)
+
+
+#: Said on the PREVIEW of an action that would end the game (one more main press does it; undo stays).
+_ENDS = _("this ends the game: main again to confirm")
 
 
 def _say(message, catalog) -> str:

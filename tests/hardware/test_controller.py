@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from tablekeeper.engine import RuleError
+from tablekeeper.engine import RuleError, canonical
 from tablekeeper.engine.match import Match
 from tablekeeper.engine.registry import available, make_rules
 from tablekeeper.hardware import grammar
@@ -606,3 +606,52 @@ def test_the_focused_counter_is_shown_large_in_every_language_with_its_name_spel
     before = t.state["players"][0]["counters"]["drink_me"]
     t.click("Ana", UP)
     assert t.state["players"][0]["counters"]["drink_me"] == before + 1  # ± changed the counter shown large
+
+
+# -- stray presses ----------------------------------------------------------------------
+def _every_counter(t: Table, who: str) -> None:
+    """A long hold of up and of down on every counter of ``who``'s pod (select goes to the next)."""
+    for _ in range(len(t.view(who).counters) + 1):
+        t.hold(who, UP, repeats=15)
+        t.hold(who, DOWN, repeats=15)
+        t.click(who, SELECT)
+
+
+def test_a_stray_press_never_builds_a_stall_stack_or_moves_a_card():
+    """Dale: «Su puesto de comerciante consta de 8 pilas de cartas con valores ascendentes» — a stack is
+    built by the stall action with its cards, and «una vez que coloques la octava pila … serás
+    inmediatamente celebrado como el ganador»: up on a pod must not be a stack (a 1.5 s hold once gave a
+    player 8 and the game). The stall, the hand and the piles are the game's counts, not ± counters."""
+    t = dale()
+    before = canonical(t.state)
+    for who in ("Ben", "Ana"):  # off its turn and on it
+        _every_counter(t, who)
+    assert canonical(t.state) == before
+    assert not t.done
+    assert any("kept by the game's actions" in str(m) for m in t.said)
+
+
+def test_an_action_that_ends_the_game_waits_for_one_more_press():
+    """A press that would end the game shows what it does and needs main once more; select backs out."""
+    t = Table("counters", ["Ana", "Ben"], {"counters": [{"name": "score", "target": 3}]},
+              actions=[{"action": "adjust", "player": "Ana", "counter": "score", "delta": 2}])
+    t.click("Ana", UP)
+    assert not t.state["over"] and t.view("Ana").screen == "preview"
+    assert "ends the game" in str(t.said[-1])
+    t.click("Ana", SELECT)  # changed her mind: nothing happened
+    assert t.view("Ana").screen == "home" and not t.state["over"]
+    assert t.state["players"][0]["counters"]["score"] == 2
+    t.click("Ana", UP)
+    t.click("Ana", MAIN)
+    assert t.state["over"] and t.state["winners"] == ["Ana"]
+
+
+def test_a_confirmation_goes_away_when_another_press_makes_it_moot():
+    t = Table("counters", ["Ana", "Ben"], {"counters": [{"name": "score", "target": 3}]},
+              actions=[{"action": "adjust", "player": "Ana", "counter": "score", "delta": 2}])
+    t.click("Ana", UP)
+    assert t.view("Ana").screen == "preview"
+    t.match.apply({"action": "adjust", "player": "Ana", "counter": "score", "delta": -1})  # from the touchscreen
+    assert t.view("Ana").screen == "home"
+    t.click("Ana", MAIN)  # acknowledges; does not end the game
+    assert not t.state["over"]

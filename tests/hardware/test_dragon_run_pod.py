@@ -409,4 +409,6 @@ def test_the_final_count_on_the_survivors_own_pod_is_three_presses():
     assert t.view("Ana").status == "the dragon sleeps" and t.view("Ben").action == "count your hand…"
     for button, times in ((MAIN, 1), (UP, 5), (MAIN, 1)):
         t.click("Ben", button, times)
+    assert not t.state["over"] and t.view("Ben").screen == "preview"  # the last count ends the game:
+    t.click("Ben", MAIN)  # one more press confirms it
     assert t.state["over"] and t.state["winners"] == ["Ana"]

@@ -41,6 +41,12 @@ def focused(t, seat: int):
     return view.focus_name, view.focus_value
 
 
+def free(t, counter: str) -> bool:
+    """Whether a pod's up/down on ``counter`` adjust it (False: a count the game's own actions keep)."""
+    spec = t.rules.player_counters.get(counter)
+    return spec is not None and spec.free
+
+
 def counter_seat(t) -> tuple[int, str]:
     """The first seat whose up/down change its focused counter (not one choosing among the game's offers)."""
     for i, p in enumerate(t.state["players"]):
@@ -58,6 +64,9 @@ def test_chattering_press_adjusts_focused_counter_once(table_factory, game_id):
     before = t.state
     attempts = t.hub.applied + t.hub.refused
     t.press(seat, "up", chatter=6)
+    if not free(t, counter):  # a count the game's actions keep: a press is no adjustment
+        assert t.hub.applied + t.hub.refused == attempts and canonical(t.state) == canonical(before)
+        return
     assert t.hub.applied + t.hub.refused == attempts + 1
     action = {"action": "adjust", "player": name, "counter": counter, "delta": 1}
     assert canonical(t.state) == canonical(expected_after(t.rules, before, action))
@@ -74,7 +83,10 @@ def test_down_then_up_returns_and_pixels_follow(table_factory, game_id):
         before = t.state
         t.press(2, button, chatter=3)
         action = {"action": "adjust", "player": name, "counter": counter, "delta": delta}
-        assert canonical(t.state) == canonical(expected_after(t.rules, before, action))
+        if not free(t, counter):  # a count the game's actions keep: unchanged, and shown so
+            assert canonical(t.state) == canonical(before)
+        else:
+            assert canonical(t.state) == canonical(expected_after(t.rules, before, action))
         assert focused(t, 2)[1] == dict(t.rules.seat_view(t.state, name)["counters"])[counter]
         assert_pods_show_views(t)
 
@@ -89,6 +101,9 @@ def test_hold_repeats(table_factory, game_id):
     # repeats stop as soon as the contact opens.
     held = TIMING.debounce + TIMING.hold_time + 3 * TIMING.repeat_interval + 0.01
     t.press(seat, "up", hold=held)
+    if not free(t, focused(t, seat)[0]):  # a count the game's actions keep: a held press changes nothing
+        assert t.hub.applied + t.hub.refused == attempts
+        return
     assert t.hub.applied + t.hub.refused - attempts == 1 + 1 + 3  # press, hold, 3 repeats
     attempts = t.hub.applied + t.hub.refused
     t.press(seat, "up", hold=TIMING.debounce + TIMING.hold_time - 0.05)  # released before the hold

@@ -147,18 +147,18 @@ class DaleOfMerchantsRules(Game):
     # -- counters ------------------------------------------------------------
     def player_counter_specs(self) -> list[Counter]:
         return [
-            Counter("stall", 0, lo=0, hi=STALL_STACKS, doc=_("stacks built in the stall; the 8th wins")),
-            Counter("hand", HAND_SIZE, doc=_("cards in hand")),
-            Counter("deck", STARTING_DECK - HAND_SIZE, doc=_("cards in the player's deck")),
-            Counter("discard", 0, doc=_("cards in the player's discard pile")),
+            Counter("stall", 0, lo=0, hi=STALL_STACKS, free=False, doc=_("stacks built in the stall; the 8th wins")),
+            Counter("hand", HAND_SIZE, free=False, doc=_("cards in hand")),
+            Counter("deck", STARTING_DECK - HAND_SIZE, free=False, doc=_("cards in the player's deck")),
+            Counter("discard", 0, free=False, doc=_("cards in the player's discard pile")),
         ]
 
     def table_counter_specs(self) -> list[Counter]:
         return [
-            Counter("actions", 1, doc=_("actions left this turn (a bonus-action technique adds one)")),
-            Counter("market_deck", lambda n, o: max(0, self._market_total(n, o) - MARKET_SLOTS),
+            Counter("actions", 1, free=False, doc=_("actions left this turn (a bonus-action technique adds one)")),
+            Counter("market_deck", lambda n, o: max(0, self._market_total(n, o) - MARKET_SLOTS), free=False,
                     doc=_("cards in the market deck")),
-            Counter("market_discard", 0, doc=_("cards in the market discard pile")),
+            Counter("market_discard", 0, free=False, doc=_("cards in the market discard pile")),
         ]
 
     @staticmethod
