@@ -56,42 +56,14 @@ def journal(state_dir):
     j.close()
 
 
-#: Slow tests in tests/hardware, by folder/module and name: each starts
-#: ``tablekeeper serve`` as a subprocess or waits out real link timeouts on a pty (one to
-#: six seconds each). ``make check`` leaves them out; ``make test`` runs them.
-SLOW = {
-    "hardware/test_serial_pty.py": {
-        "test_a_seat_answers_within_two_seconds_after_a_long_silent_line",
-        "test_fake_serial_peer_with_faults_and_a_replug",
-        "test_faults_on_the_pty_lose_and_double_nothing",
-        "test_loop_url_is_not_a_pod",
-        "test_pod_reset_mid_game_other_seat_goes_on",
-        "test_serial_pods_on_ptys_play_a_game",
-        "test_unplug_and_replug_on_another_node",
-    },
-    "hardware/test_serve_lifecycle.py": {
-        "test_serve_picks_up_a_game_started_while_it_waits",
-        "test_serve_boot_check_counts_an_unsafe_shutdown_and_pets_the_watchdog",
-        "test_serve_without_a_game_waits_ready_instead_of_exiting",
-    },
-    "hardware/test_serve_faults.py": {
-        "test_serve_says_a_repair_on_stderr_and_on_every_pod",
-        "test_an_act_from_the_command_line_while_serve_runs_lands_and_shows",
-    },
-    "hardware/test_cli.py": {"test_serve_plays_with_mock_pods_and_the_journal"},
-    "hardware/test_serial_integration.py": {"test_hw_check_and_serve_drive_a_simulated_serial_pod"},
-}
-
-
 def _runs_micropython(item) -> bool:
     """The firmware tests that start the MicroPython unix port carry its skipif."""
     return any("MicroPython" in str(m.kwargs.get("reason", "")) for m in item.iter_markers("skipif"))
 
 
 def pytest_collection_modifyitems(config, items):
-    for item in items:
-        name = getattr(item, "originalname", None) or item.name
-        if name in SLOW.get("/".join(item.path.parts[-2:]), ()) or _runs_micropython(item):
+    for item in items:  # slow tests carry @pytest.mark.slow; the firmware's on MicroPython are slow too
+        if _runs_micropython(item):
             item.add_marker(pytest.mark.slow)
 
 

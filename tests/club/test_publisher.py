@@ -9,7 +9,6 @@ import random
 import shutil
 import sqlite3
 import subprocess
-import time
 
 import pytest
 
@@ -233,13 +232,10 @@ def test_a_dead_broker_costs_a_press_nothing_and_loses_nothing(broker, tmp_path)
     pub.attach(keeper).start()
     keeper.new_game("counters", ["Ana", "Ben"], {"counters": [{"name": "score", "start": 0, "target": 20}]})
     keeper.wait_idle()
-    slowest = 0.0
-    for _i in range(20):  # the 20th ends the game
-        t0 = time.perf_counter()
+    for _i in range(20):  # the 20th ends the game; each press is taken in (none waits on the broker)
         keeper.submit({"action": "adjust", "player": "Ana", "counter": "score", "delta": 1})
         assert keeper.wait_idle(5)
-        slowest = max(slowest, time.perf_counter() - t0)
-    assert slowest < 0.25, f"a press took {slowest * 1000:.0f} ms with the broker down"
+    # what publishing costs a press is a figure, not a test: bench/bench_club_table.py (club_press_*)
     assert not pub.online and pub.problem and "cannot reach" in pub.problem
     assert "offline" in pub.status_text()
     assert keeper.snapshot.table.over

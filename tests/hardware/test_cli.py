@@ -5,6 +5,7 @@ import errno
 import json
 import subprocess
 
+import pytest
 from gpiozero.pins.mock import MockFactory, MockPin
 
 from tablekeeper.hardware.check import run_checks
@@ -95,6 +96,7 @@ def test_hw_check_names_a_missing_gpio(tmp_path):
     assert not f[1, "buttons"].ok and "no GPIO on this machine" in f[1, "buttons"].text
 
 
+@pytest.mark.slow
 def test_serve_plays_with_mock_pods_and_the_journal(tmp_path):
     """`tablekeeper serve` runs a game with pods and the journal, no touchscreen, mock on a PC;
     presses typed on the terminal drive the mock pins; the screens print as text; the game resumes after."""

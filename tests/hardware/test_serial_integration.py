@@ -34,6 +34,7 @@ def test_two_seats_naming_one_pod_are_refused_naming_the_key():
         loads(text, "t.toml")
 
 
+@pytest.mark.slow
 def test_hw_check_and_serve_drive_a_simulated_serial_pod(tmp_path):
     cfg = tmp_path / "pods.toml"
     cfg.write_text(TWO_SEATS)

@@ -151,6 +151,7 @@ def reference_players(tmp_path, seats, events_by_seat):
 
 
 # -- a game on ptys ------------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_serial_pods_on_ptys_play_a_game(table_factory, tmp_path):
     """The whole host stack against real serial device nodes: presses reach the engine exactly once and
     every pod shows the rendered view of its seat (the simulated pod's framebuffer = hardware.render)."""
@@ -178,6 +179,7 @@ FAULTS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", FAULTS)
 def test_faults_on_the_pty_lose_and_double_nothing(table_factory, tmp_path, name):
     """Dropped, corrupted, duplicated and reordered bytes, garbage between frames, both ways, on a
@@ -197,6 +199,7 @@ def test_faults_on_the_pty_lose_and_double_nothing(table_factory, tmp_path, name
     assert canonical(t.session.state["players"]) == canonical(reference_players(tmp_path, [1], {1: want}))
 
 
+@pytest.mark.slow
 def test_pod_reset_mid_game_other_seat_goes_on(table_factory, tmp_path):
     """A pod reset mid-game: a new boot id, a full redraw, its presses counted again from the
     pod's fresh numbering; the other seat is served all along."""
@@ -223,6 +226,7 @@ def test_pod_reset_mid_game_other_seat_goes_on(table_factory, tmp_path):
         reference_players(tmp_path, [1, 2], {1: w1 + w3, 2: w2}))
 
 
+@pytest.mark.slow
 def test_unplug_and_replug_on_another_node(table_factory, tmp_path):
     """Unplug and replug: offline while away (the other seat goes on), back online when plugged
     in again — under another device node and another by-id name, found by its pod id — with a full redraw."""
@@ -272,6 +276,7 @@ def test_pods_are_found_by_id_whatever_the_port(table_factory, tmp_path):
 
 
 # -- the fake serial peer (no pty) ---------------------------------------------------------------------------
+@pytest.mark.slow
 def test_fake_serial_peer_with_faults_and_a_replug(table_factory, tmp_path):
     """Through a fake serial peer (pyserial's interface, in memory): faults both ways, an unplug
     and a replug; every press once, the picture converges."""
@@ -313,6 +318,7 @@ def test_a_mock_seat_and_a_serial_seat_share_the_table(table_factory):
 
 
 # -- ports ---------------------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_loop_url_is_not_a_pod(tmp_path):
     """Pyserial's ``loop://`` sends back what it is sent: recognised as an echo, never taken for a pod."""
     reports = []
@@ -446,6 +452,7 @@ SLOW_BACKOFF = LinkTiming(heartbeat=0.05, offline_after=0.4, keepalive=0.2, even
                           reopen_after=0.5, close_flush=0.3)
 
 
+@pytest.mark.slow
 def test_a_seat_answers_within_two_seconds_after_a_long_silent_line(tmp_path):
     """The line silent both ways for 5 s (the port itself stays fine): once it carries again, a press reaches
     the owner within 2 s, whatever reconnect backoff the silence built up."""

@@ -9,6 +9,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 TABLEKEEPER = Path(sys.executable).with_name("tablekeeper")
 
 
@@ -24,6 +26,7 @@ def _stored_game(env, n):
                        env=env, check=True, capture_output=True)
 
 
+@pytest.mark.slow
 def test_serve_says_a_repair_on_stderr_and_on_every_pod(tmp_path):
     env = _env(tmp_path)
     _stored_game(env, 6)
@@ -40,6 +43,7 @@ def test_serve_says_a_repair_on_stderr_and_on_every_pod(tmp_path):
     assert "*score 3*" in r.stdout  # the game goes on from the last good action
 
 
+@pytest.mark.slow
 def test_an_act_from_the_command_line_while_serve_runs_lands_and_shows(tmp_path):
     env = _env(tmp_path)
     _stored_game(env, 1)

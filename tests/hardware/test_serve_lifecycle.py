@@ -51,6 +51,7 @@ def serve(state, *extra, env=None, timeout=60):
                           capture_output=True, text=True, timeout=timeout, env=env, stdin=subprocess.DEVNULL)
 
 
+@pytest.mark.slow
 def test_serve_without_a_game_waits_ready_instead_of_exiting(tmp_path, notify):
     """A unit with Restart=on-failure must not loop: with no game, serve says it waits, is READY, exits 0 on stop."""
     sock, path = notify
@@ -63,6 +64,7 @@ def test_serve_without_a_game_waits_ready_instead_of_exiting(tmp_path, notify):
     assert any("STOPPING=1" in m for m in got), got
 
 
+@pytest.mark.slow
 def test_serve_picks_up_a_game_started_while_it_waits(tmp_path, notify):
     sock, path = notify
     state = tmp_path / "state"
@@ -80,6 +82,7 @@ def test_serve_picks_up_a_game_started_while_it_waits(tmp_path, notify):
     assert any("READY=1" in m and "serving game 1" in m for m in got), got
 
 
+@pytest.mark.slow
 def test_serve_boot_check_counts_an_unsafe_shutdown_and_pets_the_watchdog(tmp_path, notify):
     """READY after the first frame, WATCHDOG=1 from the loop, unsafe shutdowns counted at boot."""
     sock, path = notify
