@@ -170,7 +170,8 @@ def test_every_action_and_the_finished_play_reach_the_league_in_the_contracts_pa
     assert record is not None and (body["started"], body["finished"]) == (record.started, record.finished)
     assert body["result"] == record.result
     assert [(p["game_no"], p["winners"]) for p in lg.plays()] == [(session.game_id, state["winners"])]
-    assert seen.of(contract.STATUS)[-1]["online"] is False  # said on a clean stop (retained)
+    # said on a clean stop (retained); the observer gets it a moment after the stop returns
+    wait_for(lambda: seen.of(contract.STATUS)[-1]["online"] is False, what="the offline status on the broker")
     live = seen.of(contract.LIVE)[-1]  # no owner here: the newest game, replayed from the journal
     assert (live["game_no"], live["over"], live["winners"], live["actions"]) == (
         session.game_id, True, state["winners"], total)
