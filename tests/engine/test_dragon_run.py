@@ -598,9 +598,10 @@ def test_pod_shows_temper_and_offers_legal_routine_actions():
     # 10 location cards left: no hide offered (no face of the d10 beats 10)
     assert [o["label"] for o in offered] == ["other room: pass", "dragon", "other room: again",
                                              "treasure hall: pass", "treasure hall: again", "room + treasure: pass",
-                                             "room + treasure: again", "potion", "talisman: 3", "talisman: 2",
-                                             "talisman: 1", "talisman: 0", "cry", "cry: discard 3",
-                                             "cry: discard 2", "power"]
+                                             "room + treasure: again", "power: a card from Ben",
+                                             "power: a card from Cai", "power: draw a card", "potion",
+                                             "talisman: 3", "talisman: 2", "talisman: 1", "talisman: 0", "cry",
+                                             "cry: discard 3", "cry: discard 2", "power"]
     assert offered[-2]["action"]["discard"] == [2]
     assert [o["label"] for o in m.rules.seat_actions(m.state, "Ben")] == ["cancel potion"]
     do(m, act("adjust", counter="dungeon", delta=-2))
@@ -858,3 +859,61 @@ DragonRunMachine.TestCase.settings = settings(
     max_examples=examples(60), stateful_step_count=steps(60), deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 test_hypothesis_random_play_keeps_the_rules = DragonRunMachine.TestCase
+
+
+# -- a character's power and what its card does ---------------------------------------------------
+POWER = "«Cada personaje tiene un poder único, como se indica en su tarjeta de personaje»"
+
+
+def test_a_power_that_takes_a_card_from_another_hand_takes_one_worth_zero_too():
+    """A card taken by a power moves between the hands: a potion or a talisman (worth 0) as well, which the
+    generic transfer of treasure cannot move."""
+    m = game()
+    cai_before = sorted(m.state["players"][2]["cards"])
+    assert cai_before == [0, 1, 1, 1]
+    do(m, {"action": "power", "take_from": "Cai", "value": 0})
+    ana, cai = m.state["players"][0], m.state["players"][2]
+    assert ana["power"] == "used" and sorted(ana["cards"]) == [0, 0, 1, 2, 3] and ana["power_kind"] == "take"
+    assert sorted(cai["cards"]) == [1, 1, 1]
+
+
+def test_a_power_that_draws_or_heals():
+    m = game()
+    deck = m.state["treasure_deck"]["deck"]
+    do(m, {"action": "power", "draw": True, "value": 4})
+    assert 4 in m.state["players"][0]["cards"] and m.state["treasure_deck"]["deck"] == deck - 1
+    m = game()
+    m.state["players"][1]["counters"]["wounds"] = 1  # Ben injured
+    do(m, {"action": "power", "heal": "Ben"})
+    assert m.state["players"][1]["counters"]["wounds"] == 0 and m.state["players"][0]["power_kind"] == "heal"
+
+
+@pytest.mark.parametrize("power, says", [
+    ({"take_from": "Ben", "draw": True, "value": 1}, "one effect at a time"),
+    ({"take_from": "Ben"}, "give the value"),
+    ({"value": 2}, "a value goes with a card taken or drawn"),
+    ({"take_from": "Ana", "value": 2}, "another adventurer's hand"),
+    ({"heal": "Ben"}, "Ben is not injured"),
+])
+def test_a_power_with_an_effect_that_cannot_be_is_refused_and_changes_nothing(power, says):
+    m = game()
+    before = json.dumps(m.state, sort_keys=True)
+    with pytest.raises(RuleError, match=says):
+        m.apply({"action": "power", **power})
+    assert json.dumps(m.state, sort_keys=True) == before
+
+
+def test_the_power_used_before_is_one_press_up_the_next_time():
+    """The pod offers the plain power one press up; once a character's card showed what it does (a card
+    taken from another hand), that effect is the one nearest the next time the power is ready."""
+    m = game()
+    assert m.rules.seat_actions(m.state, "Ana")[-1]["label"] == "power"
+    do(m, {"action": "power", "take_from": "Cai", "value": 0})
+    m.state["players"][0]["power"] = "ready"  # as after the dragon came up
+    offers = m.rules.seat_actions(m.state, "Ana")
+    last = offers[-1]
+    # a card from each other hand, from the left (the value starts at the least that hand may hold)
+    assert last["action"] == {"action": "power", "player": "Ana", "take_from": "Ben", "value": 1}
+    assert offers[-2]["action"]["take_from"] == "Cai"
+    assert offers[-3]["label"] == "power" and len([o for o in offers if o["label"] == "power"]) == 1
+    assert last["ask"] == ["value"]

@@ -196,8 +196,9 @@ def test_the_start_of_a_turn_offers_charges_and_hides_down_and_the_power_and_cri
     assert list(routine(m, "Ana")) == [
         "other room: pass", "dragon", "other room: again", "treasure hall: pass", "treasure hall: again",
         "hide: discard 1", "room + treasure: pass", "room + treasure: again", "hide: discard 2", "hide: discard 3",
-        "hide", "potion", "talisman: 3", "talisman: 2", "talisman: 1", "talisman: 0", "cry", "cry: discard 3",
-        "cry: discard 2", "power"]
+        "hide", "power: a card from Ben", "power: a card from Cai", "power: draw a card", "potion", "talisman: 3",
+        "talisman: 2",
+        "talisman: 1", "talisman: 0", "cry", "cry: discard 3", "cry: discard 2", "power"]
     m = game({"action": "adjust", "counter": "dungeon", "delta": -3}, hands={**HANDS, "Ana": [1, 1, 0, 0]})
     items = routine(m, "Ana")
     assert [k for k in items if k.startswith(("hide", "cry"))] == ["hide: discard 1", "hide", "cry",

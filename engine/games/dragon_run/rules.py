@@ -428,13 +428,38 @@ class DragonRunRules(Game):
             raise RuleError(_count_first(t))
 
     # -- the turn -----------------------------------------------------------------
-    @action("power", fields=(Raw("player"),))
+    @action("power", fields=(
+        Raw("player"),
+        Player("take_from", required=False,
+               doc=_("a power that takes a card from another adventurer's hand: whose hand")),
+        Bool("draw", doc=_("a power that draws a treasure card")),
+        Int("value", required=False, lo=0, hi=MAX_CARD,
+            doc=_("the card taken or drawn by the power: its value (0 for a potion or a talisman)")),
+        Player("heal", required=False, doc=_("a power that heals an injured adventurer: whom")),
+    ))
     def _power(self, t: Txn, a: Args) -> None:
         """The active player uses the character's power, before the compulsory action.
 
+        «Cada personaje tiene un poder único, como se indica en su tarjeta de personaje»: what the card
+        does to the counts may come with it — a card taken from another hand ("take_from", "value",
+        worth 0 too), a treasure card drawn ("draw", "value"), an injured adventurer healed ("heal").
         The power is then used (the card turned) until the dragon location comes up.
         """
         name = self._active(t, a)
+        take_from = a.player("take_from", None)
+        draw = a.bool("draw", False)
+        heal = a.player("heal", None)
+        value = a.int("value", lo=0, hi=MAX_CARD) if a.raw("value", None) is not None else None
+        if sum((take_from is not None, draw, heal is not None)) > 1:
+            raise RuleError(_("power: one effect at a time (a card taken, a card drawn or a heal)"))
+        if (take_from is not None or draw) and value is None:
+            raise RuleError(_("power: give the value of the card taken or drawn"))
+        if value is not None and take_from is None and not draw:
+            raise RuleError(_("power: a value goes with a card taken or drawn"))
+        if take_from == name:
+            raise RuleError(_("power: the card is taken from another adventurer's hand"))
+        if heal is not None and t.get(heal, "wounds") != 1:
+            raise RuleError(_("power: {name} is not injured", name=heal))
         if t.state["turn"]["phase"] != "start":
             # «Al comienzo de cada turno, ANTES de elegir su acción obligatoria»
             raise RuleError(_("{why}; a power is used only at the start of a turn, before charging, hiding or "
@@ -444,6 +469,20 @@ class DragonRunRules(Game):
             raise RuleError(_("{name}'s power is used: it is ready again when the dragon comes up", name=name))
         p["power"] = "used"
         t.event(_("{name} uses the character's power", name=name))
+        if take_from is not None and value is not None:
+            self._take_cards(t, take_from, [value])
+            self._give_cards(t, name, [value])
+            p["power_kind"] = "take"
+            t.event(_("{name} takes a card worth {value} from {other}", name=name, value=value, other=take_from))
+        elif draw and value is not None:
+            self._draw_treasure(t, name)
+            self._give_cards(t, name, [value])
+            p["power_kind"] = "draw"
+            t.event(_("{name} draws a treasure worth {value}", name=name, value=value))
+        elif heal is not None:
+            t.add(heal, "wounds", -1)
+            p["power_kind"] = "heal"
+            t.event(_("{name} heals {other}", name=name, other=heal))
 
     @action("charge", fields=(
         Raw("player"),

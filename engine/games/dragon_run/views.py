@@ -233,16 +233,38 @@ class DragonRunViews(Game):
             # Other cards, or a physical die: the cards start from the cheapest, the die at "–" (the device rolls).
             out.append({"label": word("label", "hide"), "action": {"action": "hide", "discard": hides[0]["action"][
                 "discard"], **me}, "ask": ["discard", "roll"]})
+        near, far = self._power_offers(state, p, me) if p["power"] == "ready" else ([], [])
+        out += far  # the power's other effects, before the cards: reached up past them
         # From here on, reached with up (the list wraps): the last offers are the first ones up.
         out += cards
         if cries:
             out.append({"label": word("label", "cry"), "action": {"action": "cry", "discard": cries[0]["action"][
                 "discard"], **me}, "ask": ["discard"]})
             out += cries[::-1]
-        if p["power"] == "ready":
-            # «Al comienzo de cada turno, ANTES de elegir su acción obligatoria»: the last, one press up.
-            out.append({"label": word("label", "power"), "action": {"action": "power", **me}})
+        # «Al comienzo de cada turno, ANTES de elegir su acción obligatoria»: the power last, one press up
+        # (the effect this character used before, when there was one; the plain power next to it).
+        out += near[::-1]
         return out
+
+    @staticmethod
+    def _power_offers(state: dict[str, Any], p: dict[str, Any], me: dict[str, str]
+                      ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """The power, plain and with each effect a character card may have (a card taken from another
+        hand, a card drawn, a heal): (the nearest offers — the effect this player used before, then the
+        plain power —, the other effects)."""
+        others = [q for q in state["players"] if not q["out"] and q["name"] != p["name"]
+                  and (q["cards"] or q["unknown"])]
+        take = [{"label": _("power: a card from {name}", name=q["name"]),
+                 "action": {"action": "power", **me, "take_from": q["name"], "value": _cheapest_held(q)},
+                 "ask": ["value"]} for q in others]
+        draw = [{"label": _("power: draw a card"), "action": {"action": "power", **me, "draw": True, "value": 0},
+                 "ask": ["value"]}]
+        heal = [{"label": _("power: heal {name}", name=q["name"]), "action": {"action": "power", **me, "heal": q["name"]}}
+                for q in state["players"] if not q["out"] and q["counters"]["wounds"] == 1]
+        plain = [{"label": word("label", "power"), "action": {"action": "power", **me}}]
+        kinds = {"take": take, "draw": draw, "heal": heal}
+        first = kinds.pop(p.get("power_kind") or "", [])
+        return first + plain, [o for group in kinds.values() for o in group]
 
     def pod_actions(self, state: dict[str, Any], name: str) -> list[str]:
         """The cards played during a turn first (a potion, a talisman, a card drawn), then the rest; only
