@@ -136,3 +136,15 @@ def test_each_other_player_pays_ana_from_anas_pod():
     assert t.done == [{"action": "everyone", "player": "Ana", "counter": "gold", "delta": -2, "side": "player",
                        "others": True}]
     assert [p["counters"]["gold"] for p in t.state["players"]] == [14, 8, 8]
+
+
+def test_a_card_that_takes_gold_from_another_player_is_two_presses_on_the_players_pod():
+    """An action card that takes gold from one player (rulebook story: «Juega una Carta de Acción», Ben takes 2
+    from Ana) was 10 presses through the menu's transfer; it is an offer of phases 1–2 after the hits, one coin
+    a press, held for more."""
+    t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"])
+    t.hold("Ana", DOWN, repeats=3)  # drink for Cai, gamble, Ben: fortitude, Cai: fortitude, gold from Ben
+    assert t.view("Ana").action == "gold from Ben"
+    t.hold("Ana", MAIN)  # the press, then the hold: 2 coins
+    assert t.done == [{"action": "transfer", "from": "Ben", "to": "Ana", "counter": "gold", "amount": 1}] * 2
+    assert [p["counters"]["gold"] for p in t.state["players"]] == [12, 8, 10] and t.presses == 2

@@ -78,7 +78,8 @@ class RedDragonInnViews(Game):
           leave the round;
         * phases 1–2 of the turn: a drink for each other player (buying says nothing happened in
           phases 1–2), "Gambling? I'm in!", then the action cards that cost another player 1
-          fortitude (a card that costs 2 is two presses), that give another player an extra drink, the
+          fortitude (a card that costs 2 is two presses), that take gold from another player (1 a press), that
+          give another player an extra drink, the
           character's extra counter ±1 and a table-wide effect;
         * phase 3: a drink for each other player;
         * phase 4: the common drink revealed, by name (one press once it is shown), each with a chaser
@@ -117,6 +118,7 @@ class RedDragonInnViews(Game):
                 return out
             out.append({"label": word("label", "gamble"), "action": {"action": "gamble", "player": name}})
             out += self._hits(others)
+            out += self._takes(others, name)
             out += [{"label": _("extra drink for {name}", name=q), "repeat": True,
                      "action": {"action": "buy", "player": name, "to": q, "extra": True}} for q in others]
             for counter in p["counters"]:
@@ -145,6 +147,13 @@ class RedDragonInnViews(Game):
         i = names.index(name)
         order = [state["players"][(i + k) % len(names)] for k in range(1, len(names))]
         return [q["name"] for q in order if not q["out"]]
+
+    @staticmethod
+    def _takes(others: list[str], name: str) -> list[dict[str, Any]]:
+        """A card that takes gold from another player: 1 coin from them to the player per press (held: again)."""
+        return [{"label": _("gold from {name}", name=q), "repeat": True,
+                 "action": {"action": "transfer", "from": q, "to": name, "counter": "gold", "amount": 1}}
+                for q in others]
 
     @staticmethod
     def _hits(others: list[str]) -> list[dict[str, Any]]:
