@@ -168,3 +168,17 @@ def test_a_warning_before_the_last_action_when_wages_exceed_cash():
     assert any(e.startswith("Ben's last action of the night: 7F of wages are coming and Ben has 5F") for e in p.events)
     view = m.rules.seat_view(m.state, "Ben")
     assert view["alert"] is True and view["status"] == "wages 7F > cash 5F"
+
+
+def test_the_police_alert_says_its_reason_on_the_players_own_turn():
+    """«Si hay al menos una tarjeta de policía en una habitación abierta en la posada, ¡la policía
+    investiga! Cada jugador que tenga al menos un cadáver insepulto debe … pagar 10 francos por cada
+    cadáver»: on the player's turn the offers take the pod's bottom bar and the header's corner shows the
+    status — so the status itself says why the pod alerts."""
+    m = night(police_rooms=[6])
+    m.apply({"action": "kill", "room": 2, "rank": 2})  # Ana: a corpse, unburied
+    assert player(m, "Ana")["corpses"] and m.state["turn"]["player"] != "Ana"
+    while m.state["turn"]["player"] != "Ana":
+        m.apply({"action": "pass"})
+    view = m.rules.seat_view(m.state, "Ana")
+    assert view["alert"] is True and view["status"] == "police! 1 corpse(s) unburied"

@@ -54,6 +54,10 @@ class BloodyInnViews(Game):
                 status = word("status", "winner") if name in state["winners"] else word("status", "game over")
         elif mine and turn["action"] == 2 and wages_due(p) > p["counters"]["cash"]:
             status = _("wages {due}F > cash {cash}F", due=wages_due(p), cash=p["counters"]["cash"])
+        elif mine and p["corpses"] and any(r["guest"] and r["police"] for r in state["inn"]["rooms"]):
+            # the alert in words: on the player's turn the offers take the bottom bar, and the header's
+            # corner shows this status (an alert without its reason was never seen there)
+            status = _("police! {n} corpse(s) unburied", n=len(p["corpses"]))
         elif mine:
             status = _("your turn: action {number}", number=turn["action"])
         elif phase == "welcome" and state["first_player"] == name:
