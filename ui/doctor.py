@@ -84,7 +84,8 @@ def check_folder(folder: Path, r: Report) -> None:
                f"`tablekeeper doctor --file {p} --export DIR` reads it")
 
 
-def check_journal(journal: Journal, r: Report, export: Path | None) -> None:
+def check_journal(journal: Journal, r: Report, export: Path | None, *, repair: bool = True) -> None:
+    """``repair``: write back what can be worked out again (False for ``--file``: a private copy)."""
     r.head(f"journal {journal.path}")
     for w in journal.take_warnings():
         r.note(f"on opening: {w}")
@@ -120,7 +121,11 @@ def check_journal(journal: Journal, r: Report, export: Path | None) -> None:
             continue
         who = ", ".join(g.setup.get("players", []))
         if g.finished is not None and g.result is None and used == len(entries):
-            _mend_result(journal, g.id, match, r)
+            if repair:
+                _mend_result(journal, g.id, match, r)
+            else:
+                r.problem(f"game {g.id}: its stored result is damaged; `tablekeeper doctor` on the journal itself "
+                          "works it out again from its actions")
         if used < len(entries):
             r.problem(f"game {g.id} ({g.game}, {who}): replays only {used} of {len(entries)} actions")
         else:
@@ -205,7 +210,7 @@ def run(args) -> int:
             try:
                 with Journal(tmp) as journal:
                     journal.path = source  # name the file the person asked about
-                    check_journal(journal, r, export)
+                    check_journal(journal, r, export, repair=False)
             except TablekeeperError as e:
                 r.problem(str(e))
     else:

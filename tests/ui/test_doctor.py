@@ -93,6 +93,22 @@ def test_a_damaged_result_is_worked_out_again_from_the_actions_and_written_back(
     assert "its damaged result was worked out again" in capsys.readouterr().out  # remembered among the repairs
 
 
+def test_a_damaged_result_in_a_file_looked_at_with_file_is_named_not_written(tmp_path, capsys):
+    """``--file`` reads through a private copy: the damaged result is named as a problem, the file is left
+    byte for byte as it was, and no repair is claimed."""
+    state = tmp_path / "state"
+    with Journal(state) as j:
+        s = Session.new(j, "counters", ["Ana", "Ben"], {"counters": [{"name": "score", "target": 5}]})
+        s.apply({"action": "adjust", "player": "Ben", "counter": "score", "delta": 5})
+    tamper(state, "UPDATE games SET result = CAST(x'7b01' AS BLOB) WHERE id = 1")
+    before = (state / FILENAME).read_bytes()
+    assert main(["doctor", "--file", str(state / FILENAME)]) == 1
+    out = capsys.readouterr().out
+    assert "PROBLEM  game 1: its stored result is damaged; `tablekeeper doctor` on the journal itself" in out
+    assert "written back" not in out
+    assert (state / FILENAME).read_bytes() == before
+
+
 @pytest.mark.parametrize("loss", ["row deleted", "setup unreadable"])
 def test_actions_of_a_game_whose_setup_is_lost_are_listed_and_exported(tmp_path, capsys, loss):
     """The game's row and its copy in meta both lost: the game is gone from the list, its actions are
