@@ -21,5 +21,14 @@ def dialogs_for(game_id: str) -> tuple[DialogButton, ...]:
     return _DIALOGS.get(game_id, ())
 
 
-# The game modules register themselves on import (they need register() above).
-from . import bloody_inn, dale_of_merchants, dragon_run, red_dragon_inn  # noqa: E402,F401
+def _discover() -> None:
+    """Import every module here: each registers its game's dialogs (a new game's module is found
+    like the games themselves, by being here)."""
+    import importlib
+    import pkgutil
+
+    for info in pkgutil.iter_modules(__path__):
+        importlib.import_module(f"{__name__}.{info.name}")
+
+
+_discover()
