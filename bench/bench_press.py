@@ -6,14 +6,16 @@ then high; gpiozero's callback thread turns it into an input event for the
 owner (:class:`tablekeeper.ui.controller.Keeper`, as serve and the app build
 it with :class:`tablekeeper.ui.podlink.PodLink`); the owner's worker applies
 it, commits it, publishes one snapshot with each seat's view computed once,
-and the pods show theirs. Beside it, in the same run, the seats driven
-directly on one thread (:class:`tablekeeper.hardware.hub.PodHub`: what serve
-ran before it used the owner, and what the tests use): ``*_hub`` figures.
+and the pods show theirs. (Tests and other benchmarks drive the same owner on
+their own thread, ``Keeper.start(thread=False)``; there is no second loop.)
 A profiler on every thread counts, for the presses measured:
 
 * ``press_functions``: distinct tablekeeper functions one press crosses (the
   mean over the presses), and the modules they live in;
 * ``press_calls``: tablekeeper function calls per press (all threads);
+* ``press_crossings``: calls per press from one part into another (``engine``, ``hardware``,
+  ``ui.pod`` — the pods' interface —, the rest of ``ui``), by direction: how often a press goes
+  back and forth between packages;
 * ``press_cpu``: process CPU time per press (no profiler; a separate run).
 
 With mock pins gpiozero calls the press callback on the thread that drives the
@@ -31,40 +33,10 @@ import threading
 import time
 from collections import Counter
 
-from tablekeeper.engine import Journal, Session
 from tablekeeper.hardware import config as configuration
-from tablekeeper.hardware.hub import PodHub
-from tablekeeper.hardware.rig import Rig
 
 PLAYERS = ["Ana", "Ben", "Cai", "Dan"]
 OPTIONS = {"counters": [{"name": "score", "start": 0, "min": None}]}
-
-
-class _Hub:
-    """The seats on this thread: events taken off the rig's queue by ``step``."""
-
-    def __init__(self, folder: str):
-        self.journal = Journal(folder)
-        self.session = Session.new(self.journal, "counters", PLAYERS, OPTIONS)
-        self.rig = Rig(configuration.mock_config(len(PLAYERS)), report=lambda text: None)
-        self.rig.build()
-        self.hub = PodHub(self.session, self.rig.pods, self.rig.events)
-        self.rig.start()
-        self.hub.refresh()
-
-    def settle(self) -> None:
-        while self.hub.step(0):
-            pass
-
-    def applied(self) -> int:
-        return len(self.session.match.done)
-
-    def profile(self, prof) -> None:
-        pass  # one thread: this one
-
-    def close(self) -> None:
-        self.rig.close()
-        self.journal.close()
 
 
 class _Owner:
@@ -108,8 +80,19 @@ def _press(table, seat: int, button: str = "up") -> None:
     table.settle()
 
 
+def part(module: str) -> str | None:
+    """Which part of tablekeeper a module is in: engine, hardware, ui.pod (the pods' interface), ui."""
+    if not module.startswith("tablekeeper."):
+        return None
+    name = module.split(".")
+    if name[1] == "ui" and len(name) > 2 and name[2] == "pod":
+        return "ui.pod"
+    return name[1]
+
+
 def _profiled(make, suffix: str, n: int = 20) -> dict:
     calls: Counter = Counter()
+    crossings: Counter = Counter()
     per_press: list[set] = []
     threads: set[str] = set()
 
@@ -122,6 +105,10 @@ def _profiled(make, suffix: str, n: int = 20) -> dict:
             key = (mod, frame.f_code.co_name)
             calls[key] += 1
             per_press[-1].add(key)
+            caller = frame.f_back
+            here, there = part(mod), part(caller.f_globals.get("__name__", "")) if caller is not None else None
+            if there is not None and there != here:
+                crossings[f"{there} -> {here}"] += 1
 
     with tempfile.TemporaryDirectory() as d:
         table = make(d)
@@ -149,6 +136,10 @@ def _profiled(make, suffix: str, n: int = 20) -> dict:
                                      "what": f"distinct tablekeeper functions one press crosses, mean of {n}"},
         f"press_calls{suffix}": {"value": round(sum(calls.values()) / n), "unit": "calls/press",
                                  "what": "tablekeeper function calls per press, every thread"},
+        f"press_crossings{suffix}": {"value": round(sum(crossings.values()) / n, 1), "unit": "calls/press",
+                                     "by_direction": {k: round(v / n, 1) for k, v in sorted(crossings.items())},
+                                     "what": "calls per press from one part (engine, hardware, ui.pod, ui) into "
+                                             "another"},
         f"press_threads{suffix}": {"value": len(threads), "unit": "threads", "names": sorted(threads),
                                    "what": "threads running tablekeeper code for the presses"},
     }
@@ -172,8 +163,6 @@ def _cpu(make, suffix: str, n: int = 40) -> dict:
 def run() -> dict:
     out = _profiled(_Owner, "")
     out.update(_cpu(_Owner, ""))
-    out.update(_profiled(_Hub, "_hub"))
-    out.update(_cpu(_Hub, "_hub"))
     return out
 
 

@@ -65,7 +65,7 @@ def wait(pred, timeout: float, step: float = 0.0002) -> bool:
 
 def connect(pod, by_id: Path, pod_id: str, timing=LinkTiming()):
     events: queue.Queue = queue.Queue()
-    link = SerialPodLink(1, pod_id, events, finder=PortFinder(by_id), timing=timing).start()
+    link = SerialPodLink(1, pod_id, events.put, finder=PortFinder(by_id), timing=timing).start()
     if not link.wait_for(lambda c: c.online and c.settled(), 10):
         raise RuntimeError(f"the pod did not come online: {link.problem}")
     return link, events

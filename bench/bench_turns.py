@@ -8,7 +8,7 @@ a game without a story has no figures.
   physical presses and counts them. It knows nothing of the pod's input
   grammar: it searches, breadth first by presses (then by seconds), over
   every press it could make, feeding the button events to the real
-  :class:`tablekeeper.hardware.inputs.SeatControls` and applying each
+  :class:`tablekeeper.ui.pod.inputs.SeatControls` and applying each
   intent's action with ``rules.apply`` (a refused action changes nothing),
   until the game state equals the story's state after the event (the whole
   state). One press is one of:
@@ -326,7 +326,7 @@ class PodRobot:
         return PodResult(presses, nodes, controls, state)
 
     def _consistent(self, c, state: dict, action: dict) -> bool:
-        from tablekeeper.hardware import grammar as g
+        from tablekeeper.ui.pod import grammar as g
 
         item = getattr(c, "_item", None)
         if item is None:
@@ -435,7 +435,7 @@ def play_pod(story, played=None, *, max_presses: int = MAX_PRESSES, max_nodes: i
 
     Raises :class:`stories.StoryError` if the pod's final state misses the story's expectations.
     """
-    from tablekeeper.hardware.inputs import SeatControls
+    from tablekeeper.ui.pod.inputs import SeatControls
 
     rules = st.rules_of(story)
     played = played if played is not None else st.play(story)

@@ -117,8 +117,8 @@ class ButtonScanner:
     instead of :meth:`start`.
     """
 
-    def __init__(self, events, clock: Callable[[], float] = time.monotonic):
-        self.events = events  # the owner's queue.Queue
+    def __init__(self, sink: Callable[[InputEvent], None], clock: Callable[[], float] = time.monotonic):
+        self.sink = sink  # where each event goes: the owner's (a plain callable, called on this thread)
         self.clock = clock
         self.debouncers: list[Debouncer] = []
         self._cond = threading.Condition()
@@ -126,7 +126,7 @@ class ButtonScanner:
         self._stop = False
 
     def add(self, seat: int, button: str, timing: Timing = Timing(), *, pressed: bool = False) -> Debouncer:
-        d = Debouncer(seat, button, self.events.put, timing, pressed=pressed)
+        d = Debouncer(seat, button, self.sink, timing, pressed=pressed)
         with self._cond:
             self.debouncers.append(d)
         return d

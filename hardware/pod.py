@@ -5,11 +5,11 @@ GPIO/I2C/SPI wiring, the serial microcontroller pods, the mock pods and the
 touchscreen app's virtual pods):
 
 * :class:`PodView` — what one seat's pod shows, in game words (no pixels).
-  :func:`tablekeeper.hardware.views.pod_view` builds it from the rules;
+  :func:`tablekeeper.ui.pod.views.pod_view` builds it from the rules;
   :func:`tablekeeper.hardware.render.render` turns it into a 128x64 image.
 * :class:`InputEvent` — one button event (seat, button, kind), put on the
   owner's ``queue.Queue`` by whatever thread saw it. Only the owner thread
-  turns events into engine actions (:mod:`tablekeeper.hardware.inputs`).
+  turns events into engine actions (:mod:`tablekeeper.ui.pod.inputs`).
 * :class:`DisplayDriver` — what a display backend must do: write a window of
   SSD1306 pages x columns with bytes, set contrast, power on/off, close. The
   page/column diff that decides *what* to write is shared
@@ -53,7 +53,7 @@ class PodView:
     refused.
 
     ``screen`` says which of the pod's screens this is (the button grammar of
-    :mod:`tablekeeper.hardware.inputs`): ``home`` (the fields above),
+    :mod:`tablekeeper.ui.pod.inputs`): ``home`` (the fields above),
     ``menu`` (``lines`` are the actions, ``cursor`` the chosen one),
     ``entry`` (one field of an action being entered: ``prompt`` is the
     field's name, ``value`` what it is now, ``lines`` a list entered so far,

@@ -22,7 +22,7 @@ from .buttons import ButtonScanner, GpioButtons, gpio_problem
 from .config import I2cDisplay, PodsConfig, SeatConfig, SpiDisplay, backend_override
 from .errors import HardwareError, PodError
 from .face import Face
-from .pod import PodView
+from .pod import InputEvent, PodView
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -172,20 +172,29 @@ class ImagePod:
 class Rig:
     """What the pods of one table share, and the pods themselves (``rig.pods``: seat → Pod).
 
-    ``events``: the owner's queue (made if not given). ``clock``: seconds,
+    ``sink(event)``: where every button event goes, on the thread that made it (the owner's
+    ``press``); ``backlog()``: how many events wait for the owner (a serial link drops events
+    beyond its limit when the owner is stuck). Without a sink the events wait on ``rig.events``,
+    a queue the caller takes them from. ``clock``: seconds,
     monotonic, shared by debounce and OLED care (tests pass a FakeClock).
     ``report(text)``: where pod failures and recoveries are told.
     ``buses``/``spidev``/``real_factory``: injection points for tests.
     """
 
-    def __init__(self, config: PodsConfig, events: queue.Queue | None = None, *,
+    def __init__(self, config: PodsConfig, sink: Callable[[InputEvent], None] | None = None, *,
+                 backlog: Callable[[], int] | None = None,
                  clock: Callable[[], float] = time.monotonic, report: Callable[[str], None] | None = None,
                  buses=None, spidev=None, real_factory: Callable[[], object] | None = None,
                  dev: Path | None = None):
         from .displays import BUSES
 
         self.config = config
-        self.events = events if events is not None else queue.Queue()
+        self.events: queue.Queue | None = None
+        if sink is None:
+            events: queue.Queue = queue.Queue()
+            self.events, sink, backlog = events, events.put, events.qsize
+        self.sink = sink
+        self.backlog = backlog or (lambda: 0)
         self.clock = clock
         self.report = report or (lambda text: None)
         self.buses = buses or BUSES
@@ -194,7 +203,7 @@ class Rig:
         self._real_factory = real_factory
         self._factory: Any = None  # gpiozero's pin factory (untyped)
         self._gpio: dict[int, Any] = {}
-        self.scanner = ButtonScanner(self.events, clock)
+        self.scanner = ButtonScanner(sink, clock)
         self.pods: dict[int, Pod] = {}
         self._warned = False
 

@@ -6,7 +6,7 @@ never waits: :meth:`Keeper.submit` queues an action, :meth:`Keeper.press` a
 pod's button event, and both return. After each job the worker publishes an
 immutable :class:`Snapshot` to its listeners (called on the worker thread):
 the open game, and each seat's pod view computed once
-(:class:`tablekeeper.hardware.hub.Seats`). Everyone who shows the game
+(:class:`tablekeeper.ui.pod.seats.Seats`). Everyone who shows the game
 subscribes to it: the Kivy app (one coalesced clock trigger; its virtual pods
 draw the snapshot's views), the wired and serial pods
 (:mod:`tablekeeper.ui.podlink`) and ``tablekeeper serve``
@@ -131,8 +131,11 @@ class Keeper:
         self.numbering = numbering
         self.clock = clock
         self.report = report or (lambda text: log.warning("%s", text))
-        self.seats: Any = None  # hardware.hub.Seats of the open game, when keeping pods
+        self.seats: Any = None  # pod.seats.Seats of the open game, when keeping pods
         self.listeners: list[Callable[[Snapshot], None]] = []
+        #: Called on the worker with each pod event before it is answered (not a stuck button's
+        #: repeats): the pods' own care, such as waking a dimmed display.
+        self.pressed: list[Callable[[Any], None]] = []
         self._jobs: queue.Queue = queue.Queue()
         self._notices: deque[Notice] = deque(maxlen=50)
         self._lock = threading.Lock()
@@ -141,6 +144,7 @@ class Keeper:
         self._owed = False  # a job changed what is shown and its snapshot is not published yet
         self._idle = threading.Condition(self._lock)
         self._thread: threading.Thread | None = None
+        self._inline = False  # started with thread=False: pump() runs the jobs
         self.journal: Journal | None = None
         self.session: Session | None = None
         self._history: list[HistoryItem] = []
@@ -151,16 +155,32 @@ class Keeper:
         self.commit_times: deque[float] = deque(maxlen=1000)  # seconds per acknowledged action
 
     # -- lifecycle (any thread) ------------------------------------------------------
-    def start(self, *, resume: bool = True) -> Keeper:
-        """Open the journal on the worker and, if ``resume``, the last unfinished game."""
+    def start(self, *, resume: bool = True, thread: bool = True, session: Session | None = None) -> Keeper:
+        """Open the journal on the worker and, if ``resume``, the last unfinished game.
+
+        ``thread=False``: no worker thread; the caller's thread is the worker and runs the queued
+        jobs when it calls :meth:`pump` (tests and benchmarks: the same owner, driven in step).
+        ``session``: play this open session, on its own journal, instead of opening the state folder.
+        """
+        if not thread:
+            self._inline = True
+            self._enqueue(lambda: self._open(resume, session))
+            self.pump()
+            return self
         if self._thread is None:
             self._thread = threading.Thread(target=self._run, name="tablekeeper-journal", daemon=True)
             self._thread.start()
-            self._enqueue(lambda: self._open(resume))
+            self._enqueue(lambda: self._open(resume, session))
         return self
 
     def stop(self, timeout: float = 5.0) -> None:
         """Finish the queued jobs, close the journal; idempotent."""
+        if self._inline:
+            self.pump()
+            if self.journal is not None:
+                self.journal.close()
+                self.journal = None
+            return
         if self._thread is not None and self._thread.is_alive():
             self._jobs.put(_STOP)
             self._thread.join(timeout)
@@ -228,13 +248,40 @@ class Keeper:
         self._enqueue(job)
 
     def press(self, event) -> None:
-        """A pod's button event (hardware.pod.InputEvent): applied on the worker, never waits."""
+        """A pod's button event (hardware.pod.InputEvent), from any thread; never waits.
+
+        On the worker: the seats answer what it means, the keeper applies the action, if any, once
+        (the engine, the journal) and tells the seats how it went; one snapshot follows."""
         def job():
-            if self.seats is not None and self.session is not None:
-                # A stuck button's repeats are held back and change nothing: no snapshot for them.
-                vars(job)["quiet"] = self.seats.holds_back(event)
-                self.seats.handle(event)
+            if self.seats is None or self.session is None:
+                return
+            seats = self.seats
+            # A stuck button's repeats are held back and change nothing: no snapshot, no pod woken.
+            held = seats.holds_back(event)
+            vars(job)["quiet"] = held
+            if not held:
+                for hook in self.pressed:
+                    hook(event)
+            now = self.clock()
+            intent = seats.answer(event, now)
+            if intent is None:
+                return
+            if intent.action is not None:
+                before = self.session.state
+                try:
+                    self._apply(intent.action)
+                except TablekeeperError as e:  # refused by the rules, or not written: nothing changed
+                    seats.refuse(event.seat, e, now)
+                else:
+                    seats.took(event.seat, before, now)
+            if intent.message:
+                seats.say(event.seat, intent.message, now)
         self._enqueue(job)
+
+    def backlog(self) -> int:
+        """How many jobs wait for the worker now (a serial pod drops its events beyond a limit when
+        the owner is stuck). Any thread."""
+        return self._jobs.qsize()
 
     def notify_pods(self, text: str, seconds: float = 10.0) -> None:
         """Show ``text`` on every pod for ``seconds`` (a repaired journal)."""
@@ -278,6 +325,26 @@ class Keeper:
                 out.append(self._notices.popleft())
             except IndexError:
                 return out
+
+    def pump(self) -> int:
+        """Run every queued job on this thread, then publish what changed by itself (a pod's
+        message that expired, actions another process saved). Only for a keeper started with
+        ``thread=False``; returns how many jobs ran."""
+        if not self._inline:
+            raise RuntimeError("pump() drives a keeper started with thread=False")
+        ran = 0
+        while True:
+            try:
+                job = self._jobs.get_nowait()
+            except queue.Empty:
+                break
+            if job is _STOP:
+                continue
+            self._do(job)
+            ran += 1
+        if self._catch_up() or self._pods_changed():
+            self._publish()
+        return ran
 
     def wait_idle(self, timeout: float = 10.0) -> bool:
         """Block until every queued job ran (for tests and benchmarks only)."""
@@ -391,7 +458,11 @@ class Keeper:
     def _notice(self, kind: str, text: str, lines=()) -> None:
         self._notices.append(Notice(kind, text, tuple(lines)))
 
-    def _open(self, resume: bool) -> None:
+    def _open(self, resume: bool, session: Session | None = None) -> None:
+        if session is not None:
+            self.journal = session.journal
+            self._set_session(session)
+            return
         self.journal = Journal(self.state_dir, durable=self.durable)
         for w in self.journal.take_warnings():
             self._notice("warning", w)
@@ -404,9 +475,9 @@ class Keeper:
         self.session = session
         if self.keeps_pods:
             if self.seats is None:
-                from ..hardware.hub import Seats
+                from .pod.seats import Seats
 
-                self.seats = Seats(session, apply=self._apply, catalog=self.catalog, clock=self.clock,
+                self.seats = Seats(session, catalog=self.catalog, clock=self.clock,
                                    numbering=self._numbers, report=self.report,
                                    notice=lambda text: self._notice("warning", text))
             else:

@@ -58,10 +58,11 @@ PACKAGE_DIR = Path(__file__).resolve().parent.parent
 
 
 def catalog_files(code: str) -> list[Path]:
-    """The .po sources of a language: the app's own, then the pods' (hardware/) and the engine's
-    and each game's — every ``locale/<code>/*.po`` under hardware/ and engine/."""
+    """The .po sources of a language: the app's own, then the pods' interface's (ui/pod/), their
+    devices' (hardware/), the engine's and each game's — every ``locale/<code>/*.po`` under
+    ui/pod/, hardware/ and engine/."""
     files = [LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.po"]
-    for package in ("hardware", "engine"):
+    for package in ("ui/pod", "hardware", "engine"):
         files += sorted((PACKAGE_DIR / package).rglob(f"locale/{code}/*.po"))
     return [f for f in files if f.exists()]
 
@@ -167,14 +168,19 @@ UI_KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"),
 
 
 def extract(folder: Path | None = None) -> set[tuple[str | None, str]]:
-    """The ``(context, msgid)`` pairs the app marks in its sources (``folder``: the app's), as pybabel extracts them."""
+    """The ``(context, msgid)`` pairs the app marks in its sources (``folder``: the app's), as pybabel extracts them.
+
+    The pods' interface (``ui/pod/``) keeps its own catalog (``ui/pod/locale``), like the engine
+    and the devices: its messages are not the app's."""
     from babel.messages.extract import extract_from_dir
 
     folder = Path(__file__).resolve().parent if folder is None else folder
 
     found = set()
-    for _file, _line, message, _comments, context in extract_from_dir(
+    for file, _line, message, _comments, context in extract_from_dir(
             str(folder), method_map=[("**.py", "python")], keywords=UI_KEYWORDS):
+        if Path(file).parts[:1] == ("pod",):
+            continue
         for msgid in (message if isinstance(message, tuple) else (message,)):
             if msgid:
                 found.add((context, msgid))

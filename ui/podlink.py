@@ -2,9 +2,9 @@
 
 ``tablekeeper run`` on the appliance owns the pods (the unit conflicts with
 ``tablekeeper serve``). The pods' button threads hand each event to the
-:class:`~tablekeeper.ui.controller.Keeper` (:meth:`~.Keeper.press`), whose
-worker applies it through the seats' input maps, the engine and the journal,
-like a touch. Every snapshot the keeper publishes carries each seat's view,
+:class:`~tablekeeper.ui.controller.Keeper` (:meth:`~.Keeper.press`, a plain callable: the rig's
+sink), whose worker asks the seats what it means and applies that through the engine and the
+journal, like a touch. Every snapshot the keeper publishes carries each seat's view,
 computed once; here, on the same worker, each pod is given its own (a pod
 sends only the pixels that changed out on I2C/SPI or the serial line). So
 presses and touches are applied one at a time, in order, by the one thread
@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import queue
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # imported where used: the hardware package loads only when pods are configured
@@ -29,24 +28,22 @@ log = logging.getLogger("tablekeeper.ui.podlink")
 CONTRAST = {level: round(0x10 + (0xFF - 0x10) * (level - 1) / 9) for level in range(1, 11)}
 
 
-class ToOwner(queue.Queue):
-    """The rig's event queue: every event goes to the owner at once (the pod is woken first, on the worker)."""
+def views_for(snap, seats) -> dict:
+    """What each pod of ``seats`` shows for a snapshot: its seat's view, or why it has none."""
+    from tablekeeper.hardware.pod import PodView
 
-    def __init__(self, keeper, pods):
-        super().__init__()
-        self._keeper = keeper
-        self._pods = pods  # seat → pod, once the rig is built
+    table = snap.table
+    views = table.pods if table is not None else {}
+    free = "no game" if table is None else "no player at this seat"
+    return {seat: views.get(seat) or PodView(seat=seat, player="", status=free) for seat in seats}
 
-    def put(self, item, block=True, timeout=None):
-        if item is None:
-            return
-        pod = self._pods().get(getattr(item, "seat", None))
-        if pod is not None:
-            def wake(k):
-                if k.seats is None or not k.seats.holds_back(item):  # a stuck button keeps no pod lit
-                    pod.wake()
-            self._keeper.call(wake, quiet=True)
-        self._keeper.press(item)
+
+def unmatched(seats, views) -> list[str]:
+    """What the configured pods (``seats``) and a game's seats (``views``: seat → view) miss, said
+    for the log: a pod without a player, a player without a pod."""
+    out = [f"seat {seat} has a pod but no player" for seat in sorted(seats) if seat not in views]
+    out += [f"{view.player} (seat {seat}) has no pod" for seat, view in sorted(views.items()) if seat not in seats]
+    return out
 
 
 class PodLink:
@@ -63,7 +60,9 @@ class PodLink:
         self.rig: Rig | None = None
         self.problem: str | None = None
         self._brightness = brightness
+        self._game: tuple | None = None  # the game (id, players) last shown
         keeper.listeners.append(self._on_snapshot)
+        keeper.pressed.append(self._wake)
         keeper.call(lambda k: self._start())
 
     # -- on the worker ---------------------------------------------------------------
@@ -71,8 +70,9 @@ class PodLink:
         from tablekeeper.hardware.rig import Rig
 
         try:
-            self.rig = Rig(self.config, ToOwner(self.keeper, lambda: self.rig.pods if self.rig else {}),
-                           report=self.report)
+            # Each button event goes straight to the owner (its one queue: the one thread hand-off);
+            # a serial link reads the owner's real backlog to notice a stuck owner.
+            self.rig = Rig(self.config, self.keeper.press, backlog=self.keeper.backlog, report=self.report)
             self.rig.build()
             self.rig.start()
         except Exception as e:  # a broken rig must not take the touchscreen down
@@ -87,11 +87,20 @@ class PodLink:
         """Give every pod its seat's view from ``snap`` (unchanged views cost nothing). Worker thread."""
         if self.rig is None:
             return
-        from tablekeeper.hardware.pod import PodView
+        table = snap.table
+        game = (table.game_id, tuple(table.players)) if table is not None else None
+        if game != self._game and table is not None:  # a new game: say once what pods and players miss
+            for text in unmatched(self.rig.pods, table.pods):
+                self.report(text)
+        self._game = game
+        for seat, view in views_for(snap, self.rig.pods).items():
+            self.rig.pods[seat].show(view)
 
-        views = snap.table.pods if snap.table is not None else {}
-        for seat, pod in self.rig.pods.items():
-            pod.show(views.get(seat) or PodView(seat=seat, player="", status="no game"))
+    def _wake(self, event) -> None:
+        """A button of a seat was pressed (on the worker, before it is answered): its display wakes."""
+        pod = self.rig.pods.get(event.seat) if self.rig is not None else None
+        if pod is not None:
+            pod.wake()
 
     def tick(self) -> None:
         """OLED care and retries: dimming, pixel shift (call about once a second)."""

@@ -19,9 +19,9 @@ class PodsUnavailable(RuntimeError):
 
 def _hardware():
     try:
-        views = importlib.import_module("tablekeeper.hardware.views")
+        views = importlib.import_module("tablekeeper.ui.pod.views")
         render = importlib.import_module("tablekeeper.hardware.render")
-        inputs = importlib.import_module("tablekeeper.hardware.inputs")
+        inputs = importlib.import_module("tablekeeper.ui.pod.inputs")
         pod = importlib.import_module("tablekeeper.hardware.pod")
     except ModuleNotFoundError as e:
         raise PodsUnavailable(f"the pod renderer is not available ({e.name} is missing)") from None

@@ -4,8 +4,8 @@ The seat gets the same :class:`~tablekeeper.hardware.face.Face` as a wired pod (
 care, only changed bytes); the face's display driver is a
 :class:`~.port.SerialPodLink`, so a serial seat shows exactly the
 pixels of any other backend and nothing elsewhere needs a special case.
-Its buttons arrive from the pod as :class:`~tablekeeper.hardware.pod.InputEvent` on the rig's
-queue.
+Its buttons arrive from the pod as :class:`~tablekeeper.hardware.pod.InputEvent` through
+the rig's sink (the owner's).
 
 Config (a ``[[seat]]`` with ``backend = "serial"``)::
 
@@ -25,7 +25,6 @@ in mock mode; its buttons are :meth:`SerialPod.pin` like a mock pod's.
 """
 from __future__ import annotations
 
-import queue
 import re
 import time
 from collections.abc import Callable
@@ -116,12 +115,12 @@ class SerialPod(Pod):
             self.sim.close()
 
 
-def seat_link(s: SeatConfig, events, *, finder: PortFinder | None = None, timing: LinkTiming = LinkTiming(),
+def seat_link(s: SeatConfig, sink, *, backlog=None, finder: PortFinder | None = None, timing: LinkTiming = LinkTiming(),
               buttons: tuple[float, float, float] = (0.02, 0.6, 0.15), report: Callable[[str], None] | None = None,
               open_port=None) -> SerialPodLink:
     if s.backend != BACKEND:
         raise ValueError(f"seat {s.number} is a {s.backend!r} seat, not a serial one")
-    return SerialPodLink(s.number, s.extra["pod"], events, port=s.extra.get("port"), finder=finder, timing=timing,
+    return SerialPodLink(s.number, s.extra["pod"], sink, backlog=backlog, port=s.extra.get("port"), finder=finder, timing=timing,
                          buttons=buttons, report=report, open_port=open_port)
 
 
@@ -145,10 +144,10 @@ def build(rig, s: SeatConfig, *, finder: PortFinder | None = None, timing: LinkT
         from .sim.pty_pod import SimPod
 
         sim = SimPod(s.extra["pod"]).start()
-        link = SerialPodLink(s.number, s.extra["pod"], rig.events, port=sim.path, finder=finder, timing=timing,
+        link = SerialPodLink(s.number, s.extra["pod"], rig.sink, backlog=rig.backlog, port=sim.path, finder=finder, timing=timing,
                              buttons=buttons, report=rig.report, search=False)
     else:
-        link = seat_link(s, rig.events, finder=finder, timing=timing, buttons=buttons, report=rig.report,
+        link = seat_link(s, rig.sink, backlog=rig.backlog, finder=finder, timing=timing, buttons=buttons, report=rig.report,
                          open_port=open_port)
     face = Face(s.number, lambda: link, rig.config.care, clock=rig.clock, report=rig.report,
                   name=f"serial pod {s.extra['pod']!r}")
@@ -164,7 +163,7 @@ def hw_check(s: SeatConfig, *, finder: PortFinder | None = None, timing: LinkTim
         return [("pod", True, f"simulated pod {s.extra['pod']!r}: serve starts it on a pseudo-terminal "
                               "(no hardware to check)")]
     finder = finder or PortFinder()
-    link = seat_link(s, queue.Queue(), finder=finder, timing=timing, open_port=open_port)
+    link = seat_link(s, lambda event: None, finder=finder, timing=timing, open_port=open_port)
     if not link.probe():
         others = "; ".join(f"pod {pod!r} on {path}" for path, pod in sorted(finder.seen().items())
                            if pod != s.extra["pod"])
@@ -199,7 +198,7 @@ def find_pods(finder: PortFinder | None = None, *, timing: LinkTiming = LinkTimi
     finder = finder or PortFinder()
     found = []
     for path in finder.ports():
-        link = SerialPodLink(0, None, queue.Queue(), port=path, finder=finder, timing=timing, open_port=open_port,
+        link = SerialPodLink(0, None, lambda event: None, port=path, finder=finder, timing=timing, open_port=open_port,
                              search=False)
         if link.probe():
             found.append((path, link.identity))

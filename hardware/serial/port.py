@@ -12,7 +12,7 @@ It is the seat face's :class:`~tablekeeper.hardware.pod.DisplayDriver` (``write`
 wanted picture and wake the I/O thread, so they never block on the port and
 never fail; the link sends what changed when the pod can take it and
 everything again after a reconnect. Button events go onto the owner's queue
-(``events.put``; at most ``max_queued`` waiting, the rest counted and
+(``sink(event)``; at most ``max_queued`` waiting, the rest counted and
 reported): the I/O thread never calls the engine.
 
 When the port fails (unplugged: pyserial raises) or stays without a session
@@ -35,6 +35,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import PodError
+from ..pod import InputEvent
 from .link import DOWN, IDENT, INCOMPATIBLE, ONLINE, LinkCore, LinkTiming
 
 #: Where udev puts stable serial device names (tests point it at a folder of symlinks to ptys).
@@ -150,7 +151,9 @@ class PortFinder:
 class SerialPodLink:
     """One seat's serial pod, found by ``pod_id`` (or on the configured ``port``).
 
-    ``events``: the owner's queue. ``buttons``: debounce, hold and repeat
+    ``sink(event)``: where each button event goes (the owner's); ``backlog()``: how many events wait
+    for the owner now (its real queue), read before each one so that a stuck owner is noticed.
+    ``buttons``: debounce, hold and repeat
     seconds for the pod. ``open_port(path, timing)`` and ``finder`` are
     injection points (tests use in-memory peers and folders of pty symlinks).
     Call :meth:`start`; :meth:`close` blanks the pod's display, switches it
@@ -159,7 +162,8 @@ class SerialPodLink:
 
     cleared_on_open = True  # the picture starts blank and is kept here, whatever the pod does
 
-    def __init__(self, seat: int, pod_id: str | None, events, *, port: str | None = None,
+    def __init__(self, seat: int, pod_id: str | None, sink: Callable[[InputEvent], None], *,
+                 backlog: Callable[[], int] | None = None, port: str | None = None,
                  finder: PortFinder | None = None, timing: LinkTiming = LinkTiming(),
                  buttons: tuple[float, float, float] = (0.02, 0.6, 0.15), clock: Callable[[], float] = time.monotonic,
                  report: Callable[[str], None] | None = None, open_port: Callable | None = None, search: bool = True):
@@ -172,7 +176,8 @@ class SerialPodLink:
         self.clock = clock
         self._report = report or (lambda text: None)
         self.open_port = open_port or open_serial
-        self.events = events
+        self.sink = sink
+        self.backlog = backlog or (lambda: 0)
         self.core = LinkCore(seat, pod_id, timing, on_event=self._deliver, report=self._report, buttons=buttons)
         self._lock = threading.Condition(threading.RLock())
         self._port = None
@@ -187,14 +192,13 @@ class SerialPodLink:
     def _deliver(self, event) -> None:
         """An event onto the owner's queue, unless ``max_queued`` wait there already (the owner is stuck)."""
         limit = self.timing.max_queued
-        qsize = getattr(self.events, "qsize", None)
-        if limit and qsize is not None and qsize() >= limit:
+        if limit and self.backlog() >= limit:
             core = self.core
             core.stats.events_queue_full += 1
             core._tell("queue", self.clock(), f"seat {self.seat}: {limit} button events wait on the queue: "
                        f"dropping more ({core.stats.events_queue_full} so far; is the game loop stuck?)")
             return
-        self.events.put(event)
+        self.sink(event)
 
     # -- state -----------------------------------------------------------------------------
     @property

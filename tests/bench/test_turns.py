@@ -30,7 +30,7 @@ def story(tmp_path=None, change=None):
 
 
 def robot_for(s, who="Ana"):
-    from tablekeeper.hardware.inputs import SeatControls
+    from tablekeeper.ui.pod.inputs import SeatControls
 
     rules = st.rules_of(s)
     seat = s.players.index(who) + 1
@@ -269,8 +269,8 @@ def test_the_guided_search_may_change_an_offers_asked_value():
     """An offer's value for a field it asks is where the step starts, not a promise: the guided search
     keeps an entry whose room was changed from the offer's first room."""
     from tablekeeper.engine.registry import make_rules
-    from tablekeeper.hardware import grammar as g
-    from tablekeeper.hardware.inputs import SeatControls
+    from tablekeeper.ui.pod import grammar as g
+    from tablekeeper.ui.pod.inputs import SeatControls
 
     rules = make_rules({"game": "bloody-inn", "players": ["Ana", "Ben"], "options": {}})
     state = rules.apply(rules.setup_state(), {"action": "welcome"})[0]

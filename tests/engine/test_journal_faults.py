@@ -276,18 +276,15 @@ def test_an_owner_takes_in_a_command_line_action_and_keeps_writing(tmp_path):
         assert len(Session.resume(j).match.done) == 5
 
 
-def test_pod_hub_shows_what_another_process_saved(tmp_path):
-    import queue
-
-    from tablekeeper.hardware.hub import PodHub
+def test_the_pods_show_what_another_process_saved(tmp_path):
+    from tests.owner import Owner
 
     with Journal(tmp_path) as journal:
         session = Session.new(journal, "counters", ["Ana", "Ben"], OPTS)
-        hub = PodHub(session, {}, queue.Queue())
-        hub.step(0)
+        hub = Owner(session)
         assert main(["--state-dir", str(tmp_path), "act",
                      '{"action":"adjust","player":"Ana","counter":"life","delta":-7}']) == 0
-        hub.step(0)
+        hub.refresh()
         assert hub.view(1).focus_value == 993
 
 

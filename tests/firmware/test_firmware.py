@@ -255,7 +255,7 @@ def test_firmware_under_micropython_serves_the_host_over_a_pty(tmp_path):
     presses = "up@100,down@250,select@400,main@550"
     pod = MicroPod("upy-a", by_id=by_id, workdir=tmp_path, presses=presses).start()
     events: queue.Queue = queue.Queue()
-    link = SerialPodLink(1, "upy-a", events, finder=PortFinder(by_id), timing=FAST).start()
+    link = SerialPodLink(1, "upy-a", events.put, finder=PortFinder(by_id), timing=FAST).start()
     try:
         assert link.wait_for(lambda c: c.online, 5), pod.errors()
         boot = link.identity.boot_id

@@ -1,4 +1,5 @@
-"""A table of mock pods on a fake clock: the session, the rig, the hub, and press helpers."""
+"""A table of mock pods on a fake clock: the session, the rig, the owner (the product's keeper, driven
+on the test's thread), and press helpers."""
 from __future__ import annotations
 
 import random
@@ -10,9 +11,9 @@ from tablekeeper.engine import Journal, Session, available
 from tablekeeper.hardware.buttons import Timing
 from tablekeeper.hardware.config import PodsConfig, SeatConfig
 from tablekeeper.hardware.face import Care
-from tablekeeper.hardware.hub import PodHub
 from tablekeeper.hardware.mock import FakeClock
 from tablekeeper.hardware.rig import Rig
+from tests.owner import Owner
 
 #: Every game registered now; the four games join as their modules land.
 GAMES = sorted(available())
@@ -30,11 +31,18 @@ def players_for(game_id: str) -> list[str]:
 
 @dataclass
 class Table:
-    session: Session
     rig: Rig
-    hub: PodHub
+    owner: Owner
     clock: FakeClock
     reports: list
+
+    @property
+    def session(self) -> Session:
+        return self.owner.session
+
+    @property
+    def seats(self):
+        return self.owner.seats
 
     @property
     def rules(self):
@@ -59,12 +67,14 @@ class Table:
             dt = min(step, seconds - t)
             self.clock.advance(dt)
             t += dt
-        self.hub.tick()
-        self.hub.refresh()
+        self.owner.tick()
+        self.owner.refresh()
+
+    def refresh(self) -> None:
+        self.owner.refresh()
 
     def _drain(self) -> None:
-        while not self.rig.events.empty():
-            self.hub.handle(self.rig.events.get_nowait())
+        self.owner.keeper.pump()
 
     def press(self, seat: int, button: str, *, chatter: int = 0, hold: float = 0.05) -> None:
         """Press and release ``button`` like a finger: optional contact chatter, held ``hold`` seconds."""
@@ -95,11 +105,13 @@ def make_table(tmp_path, game_id: str, *, care: Care = STILL, seats: int | None 
     n = seats or len(players)
     cfg = PodsConfig("(test)", backend="mock", care=care, timing=TIMING,
                      seats=tuple(SeatConfig(i, "mock") for i in range(1, n + 1)))
-    rig = Rig(cfg, clock=clock, report=reports.append)
+    owner_of: list[Owner] = []
+    # Each button event goes straight to the owner, as on the appliance (ui/podlink.py).
+    rig = Rig(cfg, lambda event: owner_of[0].keeper.press(event), backlog=lambda: owner_of[0].keeper.backlog(),
+              clock=clock, report=reports.append)
     rig.build()
-    hub = PodHub(session, rig.pods, rig.events, clock=clock, report=reports.append)
-    hub.refresh()
-    return Table(session, rig, hub, clock, reports)
+    owner_of.append(Owner(session, rig.pods, clock=clock, report=reports.append))
+    return Table(rig, owner_of[0], clock, reports)
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from pathlib import Path
 from tablekeeper.engine import Journal, Session, available
 from tablekeeper.hardware.pod import PodView
 from tablekeeper.hardware.render import render
-from tablekeeper.hardware.views import pod_view
+from tablekeeper.ui.pod.views import pod_view
 
 HERE = Path(__file__).resolve().parent / "golden"
 NAMES = ["Ana", "Ben", "Cai", "Dee", "Eli", "Fay", "Gus", "Hal"]

@@ -9,7 +9,7 @@ writes ``pod-home.png``, ``pod-offers.png``, ``pod-menu.png``,
 128x64 image :func:`~tablekeeper.hardware.render.render` gives the pod,
 scaled x3 (nearest neighbour, so every pixel stays a sharp square). Each
 scene is a game, a few actions and the button events that lead to the
-screen, through the same :class:`~tablekeeper.hardware.inputs.SeatControls`
+screen, through the same :class:`~tablekeeper.ui.pod.inputs.SeatControls`
 as a real pod. (Here beside the golden screens, not in hardware/: the
 scenes name games, and the pods' code never does.)
 """
@@ -22,9 +22,9 @@ from PIL import Image
 
 from tablekeeper.engine.match import Match
 from tablekeeper.engine.registry import make_rules
-from tablekeeper.hardware.inputs import SeatControls
 from tablekeeper.hardware.pod import DOWN, HOLD, MAIN, PRESS, RELEASE, SELECT, UP, InputEvent, PodView
 from tablekeeper.hardware.render import render
+from tablekeeper.ui.pod.inputs import SeatControls
 
 SCALE = 3
 

@@ -1,5 +1,5 @@
 """The Bloody Inn from the pods, at the level of the game's hooks (``seat_actions``, ``pod_field``)
-and :func:`tablekeeper.hardware.grammar.menu` / :func:`asks`: routine actions from the acting
+and :func:`tablekeeper.ui.pod.grammar.menu` / :func:`asks`: routine actions from the acting
 player's own pod, every field the device knows filled, only what the player decides asked.
 Rules: ../shared/seeds/bloody-inn.es.txt ("Fase 1", "Fase 2") and RULES.md.
 """
@@ -10,8 +10,8 @@ import pytest
 from tablekeeper.engine.errors import RuleError
 from tablekeeper.engine.match import Match
 from tablekeeper.engine.registry import make_rules
-from tablekeeper.hardware import grammar
 from tablekeeper.hardware.pod import DOWN, MAIN, UP
+from tablekeeper.ui.pod import grammar
 
 from .test_controller import Table
 

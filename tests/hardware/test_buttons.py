@@ -159,7 +159,7 @@ def test_mock_pins_through_gpiozero_reach_the_queue():
     """Buttons via gpiozero (pull-up: pressed = pin low) on MockFactory pins, events onto one queue."""
     clock = FakeClock()
     q = queue.Queue()
-    scanner = ButtonScanner(q, clock)
+    scanner = ButtonScanner(q.put, clock)
     buttons = GpioButtons(4, {"up": 5, "main": 6}, scanner, MockFactory(), T)
     try:
         pin = buttons.pin("main")
@@ -182,7 +182,7 @@ def test_mock_pins_through_gpiozero_reach_the_queue():
 def test_scanner_thread_runs_timers_on_the_real_clock():
     """Hold timing without anyone ticking by hand (the headless loop's case)."""
     q = queue.Queue()
-    scanner = ButtonScanner(q)
+    scanner = ButtonScanner(q.put)
     d = scanner.add(1, "up", Timing(debounce=0.005, hold_time=0.05, repeat_interval=0.02))
     scanner.start()
     try:
@@ -202,7 +202,7 @@ def test_a_late_timer_thread_loses_no_press():
     is still emitted, before the release: an edge first emits what fell due before it."""
     clock = FakeClock()
     q = queue.Queue()
-    scanner = ButtonScanner(q, clock)
+    scanner = ButtonScanner(q.put, clock)
     d = scanner.add(1, "up", T)
     scanner.edge(d, True)
     clock.advance(0.05)

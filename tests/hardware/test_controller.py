@@ -14,10 +14,10 @@ import pytest
 from tablekeeper.engine import RuleError, canonical
 from tablekeeper.engine.match import Match
 from tablekeeper.engine.registry import available, make_rules
-from tablekeeper.hardware import grammar
-from tablekeeper.hardware.inputs import SeatControls
 from tablekeeper.hardware.pod import DOWN, HOLD, MAIN, PRESS, RELEASE, REPEAT, SELECT, UP, InputEvent
 from tablekeeper.hardware.render import render
+from tablekeeper.ui.pod import grammar
+from tablekeeper.ui.pod.inputs import SeatControls
 
 
 class Table:

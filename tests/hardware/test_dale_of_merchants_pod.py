@@ -6,8 +6,8 @@ tests/hardware/test_controller.py), with the presses they cost.
 from __future__ import annotations
 
 from tablekeeper.engine import Match, make_rules
-from tablekeeper.hardware import grammar as g
 from tablekeeper.hardware.pod import DOWN, MAIN, UP
+from tablekeeper.ui.pod import grammar as g
 
 from .test_controller import Table
 

@@ -7,8 +7,8 @@ Rules cited are the Spanish rulebook ../shared/seeds/dragon-run.es.txt (its own 
 from __future__ import annotations
 
 from tablekeeper.engine import Match, make_rules
-from tablekeeper.hardware import grammar as g
 from tablekeeper.hardware.pod import DOWN, MAIN, SELECT, UP
+from tablekeeper.ui.pod import grammar as g
 
 from .test_controller import Table
 

@@ -1,11 +1,9 @@
 """The owner computes each seat's view once per situation, not on every loop tick."""
 from __future__ import annotations
 
-import queue
-
 from tablekeeper.engine import Journal, Session
-from tablekeeper.hardware.hub import PodHub
 from tablekeeper.hardware.pod import MAIN, PRESS, UP, InputEvent
+from tests.owner import Owner
 
 
 def test_each_seats_view_is_computed_once_per_commit_and_reused_between(tmp_path, monkeypatch):
@@ -21,7 +19,7 @@ def test_each_seats_view_is_computed_once_per_commit_and_reused_between(tmp_path
 
             monkeypatch.setattr(s.rules, name, counting)
         now = [0.0]
-        hub = PodHub(s, {}, queue.Queue(), clock=lambda: now[0])
+        hub = Owner(s, clock=lambda: now[0])
         for seat in (1, 2, 3):
             hub.view(seat)
         first = dict(calls)
@@ -31,16 +29,18 @@ def test_each_seats_view_is_computed_once_per_commit_and_reused_between(tmp_path
             for seat in (1, 2, 3):
                 hub.view(seat)
         assert calls == first
-        hub.handle(InputEvent(1, UP, PRESS))  # reading the press looks at Ana's counters once
+        hub.press(InputEvent(1, UP, PRESS))
         pressed = calls["seat_view"]
-        assert pressed == first["seat_view"] + 1
-        for seat in (1, 2, 3):  # a commit: every seat's view is computed again, once
+        # reading the press looks at Ana's counters once; the commit's snapshot computes every seat's
+        # view again, once each
+        assert pressed == first["seat_view"] + 1 + 3
+        for seat in (1, 2, 3):  # and showing them costs nothing more
             hub.view(seat)
             hub.view(seat)
-        assert calls["seat_view"] == pressed + 3
+        assert calls["seat_view"] == pressed
         assert hub.view(1).counters[0][1] == 1
-        hub.handle(InputEvent(2, MAIN, PRESS))  # refused: only Ben's message changes a view
         before = calls["seat_view"]
+        hub.press(InputEvent(2, MAIN, PRESS))  # refused: only Ben's message changes a view
         for seat in (1, 2, 3):
             hub.view(seat)
         assert hub.view(2).message and calls["seat_view"] == before + 1
@@ -49,40 +49,40 @@ def test_each_seats_view_is_computed_once_per_commit_and_reused_between(tmp_path
 def test_an_action_on_another_player_shows_on_that_players_own_pod(tmp_path, monkeypatch):
     """Actions that concern another player are confirmed on the acting pod; the other player's
     pod shows what happened to them, in the table's words, for a few seconds."""
-    from tablekeeper.hardware.inputs import Intent
+    from tablekeeper.ui.pod.inputs import Intent
 
     with Journal(tmp_path) as j:
         s = Session.new(j, "counters", ["Ana", "Ben", "Cai"], {"counters": [{"name": "gold", "start": 5}]})
         now = [0.0]
-        hub = PodHub(s, {}, queue.Queue(), clock=lambda: now[0])
+        hub = Owner(s, clock=lambda: now[0])
         give = {"action": "transfer", "from": "Ana", "to": "Ben", "counter": "gold", "amount": 2}
-        monkeypatch.setattr(hub.controls[1], "handle", lambda *a: Intent(action=dict(give)))
-        hub.handle(InputEvent(1, MAIN, PRESS))
+        monkeypatch.setattr(hub.seats.controls[1], "handle", lambda *a: Intent(action=dict(give)))
+        hub.press(InputEvent(1, MAIN, PRESS))
         assert s.state["players"][1]["counters"]["gold"] == 7
         assert hub.view(2).message == "from Ana: gold +2"
         assert hub.view(1).message == ""  # the actor saw it in the preview; Cai was not touched
         assert hub.view(3).message == ""
-        now[0] += hub.message_seconds + 0.1
+        now[0] += hub.seats.message_seconds + 0.1
         assert hub.view(2).message == ""
 
 
 def test_a_changed_value_lights_up_on_its_pod_for_a_moment(tmp_path):
     """As the touchscreen lights a changed value, the pod draws it inverted for FLASH_SECONDS; then the
     view changes back (next_due says when), and the same view is not recomputed in between."""
-    from tablekeeper.hardware.hub import FLASH_SECONDS
     from tablekeeper.hardware.render import render
+    from tablekeeper.ui.pod.seats import FLASH_SECONDS
 
     with Journal(tmp_path) as j:
         s = Session.new(j, "counters", ["Ana", "Ben"])
         now = [0.0]
-        hub = PodHub(s, {}, queue.Queue(), clock=lambda: now[0])
+        hub = Owner(s, clock=lambda: now[0])
         assert hub.view(1).changed == () and hub.view(2).changed == ()  # first shown: nothing lit
-        hub.handle(InputEvent(1, UP, PRESS))  # Ana +1
+        hub.press(InputEvent(1, UP, PRESS))  # Ana +1
         lit = hub.view(1)
         assert lit.changed == ("score",) and lit.focus_value == 1
         assert hub.view(2).changed == ()  # Ben's values did not change
         assert hub.view(1) is lit  # the same situation: the cached view
-        assert hub.next_due(now[0]) == FLASH_SECONDS
+        assert hub.seats.next_due(now[0]) == FLASH_SECONDS
         now[0] += FLASH_SECONDS + 0.01
         after = hub.view(1)
         assert after.changed == () and after.focus_value == 1

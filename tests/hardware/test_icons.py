@@ -53,7 +53,7 @@ def test_the_pod_shows_each_counters_icon_and_never_a_cut_name_beside_one():
     from dataclasses import replace
 
     from tablekeeper.hardware.render import render, side_label
-    from tablekeeper.hardware.views import pod_view
+    from tablekeeper.ui.pod.views import pod_view
 
     rules = make_rules({"game": "red-dragon-inn", "players": ["Ana", "Ben", "Cai"], "options": {}})
     view = pod_view(rules, rules.setup_state(), "Ana")

@@ -23,7 +23,7 @@ def same_pixels(a, b) -> bool:
 def assert_pods_show_views(t) -> None:
     """Every mock pod's dummy device shows exactly the rendered view of its seat's current state."""
     for seat, pod in t.rig.pods.items():
-        view = t.hub.view(seat)
+        view = t.seats.view(seat)
         assert pod.face.view == view
         assert same_pixels(pod.screen_image, render(view)), f"seat {seat} shows something else than its view"
 
@@ -37,7 +37,7 @@ def expected_after(rules, state, action):
 
 
 def focused(t, seat: int):
-    view = t.hub.view(seat)
+    view = t.seats.view(seat)
     return view.focus_name, view.focus_value
 
 
@@ -50,7 +50,7 @@ def free(t, counter: str) -> bool:
 def counter_seat(t) -> tuple[int, str]:
     """The first seat whose up/down change its focused counter (not one choosing among the game's offers)."""
     for i, p in enumerate(t.state["players"]):
-        if not t.hub.view(i + 1).choosing:
+        if not t.seats.view(i + 1).choosing:
             return i + 1, p["name"]
     raise AssertionError("every pod is choosing among offers")
 
@@ -62,12 +62,12 @@ def test_chattering_press_adjusts_focused_counter_once(table_factory, game_id):
     seat, name = counter_seat(t)
     counter, _ = focused(t, seat)
     before = t.state
-    attempts = t.hub.applied + t.hub.refused
+    attempts = t.seats.applied + t.seats.refused
     t.press(seat, "up", chatter=6)
     if not free(t, counter):  # a count the game's actions keep: a press is no adjustment
-        assert t.hub.applied + t.hub.refused == attempts and canonical(t.state) == canonical(before)
+        assert t.seats.applied + t.seats.refused == attempts and canonical(t.state) == canonical(before)
         return
-    assert t.hub.applied + t.hub.refused == attempts + 1
+    assert t.seats.applied + t.seats.refused == attempts + 1
     action = {"action": "adjust", "player": name, "counter": counter, "delta": 1}
     assert canonical(t.state) == canonical(expected_after(t.rules, before, action))
     assert_pods_show_views(t)
@@ -96,18 +96,18 @@ def test_hold_repeats(table_factory, game_id):
     """Hold repeats: press, hold after hold_time, then one step per repeat interval."""
     t = table_factory(game_id)
     seat, _name = counter_seat(t)
-    attempts = t.hub.applied + t.hub.refused
+    attempts = t.seats.applied + t.seats.refused
     # The press is accepted after the debounce time, the hold hold_time later, then the repeats;
     # repeats stop as soon as the contact opens.
     held = TIMING.debounce + TIMING.hold_time + 3 * TIMING.repeat_interval + 0.01
     t.press(seat, "up", hold=held)
     if not free(t, focused(t, seat)[0]):  # a count the game's actions keep: a held press changes nothing
-        assert t.hub.applied + t.hub.refused == attempts
+        assert t.seats.applied + t.seats.refused == attempts
         return
-    assert t.hub.applied + t.hub.refused - attempts == 1 + 1 + 3  # press, hold, 3 repeats
-    attempts = t.hub.applied + t.hub.refused
+    assert t.seats.applied + t.seats.refused - attempts == 1 + 1 + 3  # press, hold, 3 repeats
+    attempts = t.seats.applied + t.seats.refused
     t.press(seat, "up", hold=TIMING.debounce + TIMING.hold_time - 0.05)  # released before the hold
-    assert t.hub.applied + t.hub.refused - attempts == 1
+    assert t.seats.applied + t.seats.refused - attempts == 1
     assert_pods_show_views(t)
 
 
@@ -116,14 +116,14 @@ def test_select_moves_focus_on_the_screen(table_factory, game_id):
     """Change focus with one press; the focused counter is the large one."""
     t = table_factory(game_id)
     seat, _name = counter_seat(t)
-    view = t.hub.view(seat)
+    view = t.seats.view(seat)
     t.press(seat, "select")
-    after = t.hub.view(seat)
+    after = t.seats.view(seat)
     if len(view.counters) >= 2:
         assert after.focus == 1 and after.focus_name == view.counters[1][0]
     else:
         assert after.focus == 0
-    assert t.hub.applied == 0  # focus is the pod's own business, not an engine action
+    assert t.seats.applied == 0  # focus is the pod's own business, not an engine action
     assert_pods_show_views(t)
 
 
@@ -135,21 +135,21 @@ def test_main_button_does_the_games_routine_action(table_factory, game_id):
     with_action = [(s, n) for s, n in seats if t.rules.seat_actions(t.state, n)]
     if not with_action:
         t.press(1, "main")
-        assert t.hub.view(1).message == "nothing to do now"
+        assert t.seats.view(1).message == "nothing to do now"
         assert_pods_show_views(t)
         return
     seat, name = with_action[0]
     offered = t.rules.seat_actions(t.state, name)[0]
     asks = bool(offered.get("ask"))
-    assert t.hub.view(seat).action == str(offered["label"]) + ("…" if asks else "")
+    assert t.seats.view(seat).action == str(offered["label"]) + ("…" if asks else "")
     entries = len(t.session.journal.entries(t.session.game_id))
     t.press(seat, "main")
     if asks:  # an offer that asks something starts its first step; nothing is recorded yet
-        view = t.hub.view(seat)
+        view = t.seats.view(seat)
         assert view.screen == "entry" and view.prompt == offered["ask"][0]
         assert len(t.session.journal.entries(t.session.game_id)) == entries
-    elif t.hub.refused:
-        assert t.hub.view(seat).message  # the refusal is shown on the pod
+    elif t.seats.refused:
+        assert t.seats.view(seat).message  # the refusal is shown on the pod
     else:
         journal = t.session.journal.entries(t.session.game_id)
         assert len(journal) == entries + 1
@@ -164,14 +164,14 @@ def test_select_hold_opens_the_menu_of_every_action_routine_ones_first(table_fac
     routine actions lead it, undo ends it, and a select click goes back home. (The hub caches
     views by the controls' key(); these read the seat's own view.)"""
     t = table_factory(game_id)
-    seat, ctl = 1, t.hub.controls[1]
+    seat, ctl = 1, t.seats.controls[1]
     routine = [str(a["label"]) for a in t.rules.seat_actions(t.state, ctl.player)]
     t.press(seat, "select", hold=TIMING.hold_time + 0.05)
     menu = ctl.view(t.rules, t.state)
     assert menu.screen == "menu" and menu.cursor == 0
     assert [line.rstrip("…") for line in menu.lines[:len(routine)]] == routine
     assert menu.lines[-1] == "undo"
-    assert t.hub.applied == 0 and ctl.view(t.rules, t.state).focus == 0  # a hold does not also move the focus
+    assert t.seats.applied == 0 and ctl.view(t.rules, t.state).focus == 0  # a hold does not also move the focus
     t.press(seat, "select")
     assert ctl.view(t.rules, t.state).screen == "home"
     assert_pods_show_views(t)
@@ -186,12 +186,12 @@ def test_counters_values_and_refusal_message(table_factory):
     assert t.state["players"][0]["counters"]["life"] == 0
     t.press(1, "up")  # Ana is out: the engine refuses
     assert t.state["players"][0]["counters"]["life"] == 0
-    view = t.hub.view(1)
+    view = t.seats.view(1)
     assert "out of the game" in view.message
     assert_pods_show_views(t)
-    t.clock.advance(t.hub.message_seconds + 0.1)
+    t.clock.advance(t.seats.message_seconds + 0.1)
     t.settle()
-    assert t.hub.view(1).message == ""
+    assert t.seats.view(1).message == ""
     assert_pods_show_views(t)
 
 
@@ -203,7 +203,7 @@ def test_glitch_is_not_a_press(table_factory):
     t.clock.advance(TIMING.noise / 2)
     pin.drive_high()
     t.settle(0.2)
-    assert t.hub.applied == 0 and t.state["players"][0]["counters"]["score"] == 0
+    assert t.seats.applied == 0 and t.state["players"][0]["counters"]["score"] == 0
 
 
 def test_unchanged_view_sends_nothing_and_a_plus_one_sends_little(table_factory):
@@ -212,8 +212,8 @@ def test_unchanged_view_sends_nothing_and_a_plus_one_sends_little(table_factory)
     face = t.pod(1).face
     model = face.link.model
     model.reset_counts()
-    t.hub.refresh()
-    t.hub.refresh()
+    t.refresh()
+    t.refresh()
     assert model.bytes_sent == 0 and model.transfers == 0
     for _ in range(12):  # through 9 -> 10, the widest change
         model.reset_counts()
@@ -232,7 +232,7 @@ def test_a_failing_pod_is_reported_and_retried_while_the_game_goes_on(table_fact
     assert [p["counters"]["score"] for p in t.state["players"]] == [1, 1, 0]
     assert not t.pod(2).face.online
     assert sum("seat 2" in r for r in t.reports) == 1  # reported once, not once per attempt
-    assert same_pixels(t.pod(1).screen_image, render(t.hub.view(1)))
+    assert same_pixels(t.pod(1).screen_image, render(t.seats.view(1)))
     t.press(2, "up")
     t.clock.advance(5)
     t.settle()
@@ -272,7 +272,7 @@ def test_burn_in_shift_moves_the_image_by_one_pixel(table_factory):
         t.settle()
         face = t.pod(1).face
         seen.add(face.shift)
-        assert same_pixels(t.pod(1).screen_image, shifted(render(t.hub.view(1)), *face.shift))
+        assert same_pixels(t.pod(1).screen_image, shifted(render(t.seats.view(1)), *face.shift))
     assert seen == set(SHIFTS)
 
 
@@ -287,17 +287,19 @@ def test_displays_blank_on_exit(table_factory):
     assert all(p.screen_image.getbbox() is None for p in t.rig.pods.values())
 
 
-def test_events_arrive_on_one_queue_and_the_engine_is_untouched_until_handled(table_factory):
-    """DESIGN.md data flow: inputs are values on one queue; no engine call from the callback thread."""
+def test_events_reach_the_owner_through_its_one_queue_and_the_engine_is_untouched_until_handled(table_factory):
+    """DESIGN.md data flow: an input is a small value handed to the owner through a plain callable,
+    the one thread hand-off; no engine call on the callback's thread."""
     t = table_factory("counters")
+    keeper = t.owner.keeper
     pin = t.pod(3).pin("up")
     pin.drive_low()
     t.clock.advance(0.05)
-    t.rig.scanner.tick()
-    event = t.rig.events.get_nowait()
-    assert (event.seat, event.button, event.kind) == (3, "up", "press")
+    t.rig.scanner.tick()  # the button's thread: the press goes to the owner's queue
+    assert keeper.backlog() == 1  # waiting there, the owner's real backlog
     assert t.state["players"][2]["counters"]["score"] == 0  # nothing applied yet
-    t.hub.handle(event)
+    keeper.pump()  # the owner's thread
+    assert keeper.backlog() == 0
     assert t.state["players"][2]["counters"]["score"] == 1
     pin.drive_high()
 
@@ -306,31 +308,27 @@ def test_free_seat_and_missing_pod_are_reported(table_factory):
     """Config seats and players need not match; both cases are said, not hidden."""
     t = table_factory("counters", seats=4)
     assert "seat 4 has a pod but no player" in t.reports
-    assert t.hub.view(4).status == "no player at this seat"
+    assert t.seats.view(4).status == "no player at this seat"
     t.press(4, "up")  # a press on a free seat does nothing
-    assert t.hub.applied == 0
+    assert t.seats.applied == 0
 
 
 def test_virtual_pods_get_the_same_pixels(tmp_path):
     """DESIGN.md: 'on a PC the app draws the virtual pods' — same renderer, an image per changed view only."""
-    import queue
-
     from tablekeeper.engine import Journal, Session
-    from tablekeeper.hardware.hub import PodHub
     from tablekeeper.hardware.pod import InputEvent
     from tablekeeper.hardware.rig import ImagePod
+    from tests.owner import Owner
 
     journal = Journal(tmp_path / "s", durable=False)
     session = Session.new(journal, "counters", ["Ana", "Ben"])
     got = []
-    events = queue.Queue()
-    hub = PodHub(session, {n: ImagePod(n, lambda *a: got.append(a)) for n in (1, 2)}, events)
-    hub.refresh()
-    hub.refresh()
-    assert [g[0] for g in got] == [1, 2]  # once each: the second refresh changed nothing
-    events.put(InputEvent(2, "up", "press"))
-    events.put(InputEvent(2, "up", "release"))
-    hub.step(0)
+    owner = Owner(session, {n: ImagePod(n, lambda *a: got.append(a)) for n in (1, 2)})
+    owner.refresh()
+    assert [g[0] for g in got] == [1, 2]  # once each: showing them again changed nothing
+    owner.keeper.press(InputEvent(2, "up", "press"))
+    owner.keeper.press(InputEvent(2, "up", "release"))
+    owner.refresh()
     assert session.state["players"][1]["counters"]["score"] == 1
     seat, image, view = got[-1]
     assert seat == 2 and view.focus_value == 1 and same_pixels(image, render(view))

@@ -8,7 +8,7 @@ from PIL import Image, ImageChops
 from tablekeeper.engine import available
 from tablekeeper.hardware.pod import PodView
 from tablekeeper.hardware.render import BIG_SIZE, DIGITS, FONTS, font, render
-from tablekeeper.hardware.views import pod_view
+from tablekeeper.ui.pod.views import pod_view
 
 from ..conftest import examples
 from . import goldens

@@ -18,7 +18,6 @@ from hypothesis import strategies as st
 from tablekeeper.engine import Journal, Session, canonical
 from tablekeeper.firmware import podcore
 from tablekeeper.hardware.face import Care, Face
-from tablekeeper.hardware.hub import PodHub
 from tablekeeper.hardware.mock import FakeClock
 from tablekeeper.hardware.pod import BUTTONS, InputEvent
 from tablekeeper.hardware.render import render
@@ -30,6 +29,7 @@ from tablekeeper.hardware.serial.link import IDENT, INCOMPATIBLE, LinkCore, Link
 from tablekeeper.hardware.serial.sim.display import VirtualDisplay
 from tablekeeper.hardware.serial.sim.faults import Faults
 from tablekeeper.hardware.serial.sim.wire import CoreDisplay, Wire, run_wires
+from tests.owner import Owner
 
 from ..conftest import examples
 
@@ -405,8 +405,7 @@ class Table:
             self.t[n] = t
             face = Face(n, lambda c=t.link: CoreDisplay(c), STILL, clock=self.clock)
             pods[n] = Pod(n, "serial", face, f"wire pod {n}", clock=self.clock)
-        self.hub = PodHub(self.session, pods, self.queue, clock=self.clock)
-        self.hub.refresh()
+        self.hub = Owner(self.session, pods, clock=self.clock)
 
     def owner(self):
         while True:
@@ -416,7 +415,7 @@ class Table:
                 break
             self.handled.append(e)
             self.handled_at.append(self.clock.now)
-            self.hub.handle(e)
+            self.hub.keeper.press(e)
         self.hub.refresh()
 
     def run(self, seconds, until=None):
@@ -435,10 +434,10 @@ def reference_state(tmp_path, seats, events_by_seat):
     journal = Journal(tmp_path / "reference", durable=False)
     names = ["Ana", "Ben", "Cai", "Dee"][:len(seats)]
     session = Session.new(journal, "counters", names, {"counters": ["gold", "life"]}, rng=random.Random(1))
-    hub = PodHub(session, {}, queue.Queue())
+    hub = Owner(session)
     for n in seats:
         for button, kind in events_by_seat[n]:
-            hub.handle(InputEvent(n, button, kind))
+            hub.press(InputEvent(n, button, kind))
     return session.state
 
 

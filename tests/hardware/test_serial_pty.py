@@ -22,7 +22,6 @@ from tablekeeper.hardware.buttons import Timing
 from tablekeeper.hardware.config import PodsConfig, SeatConfig
 from tablekeeper.hardware.errors import ConfigError
 from tablekeeper.hardware.face import Care
-from tablekeeper.hardware.hub import PodHub
 from tablekeeper.hardware.pod import InputEvent
 from tablekeeper.hardware.render import render
 from tablekeeper.hardware.rig import Rig
@@ -33,6 +32,7 @@ from tablekeeper.hardware.serial.port import PortFinder, SerialPodLink, port_pro
 from tablekeeper.hardware.serial.sim.fake_serial import FakeSerial
 from tablekeeper.hardware.serial.sim.faults import Faults
 from tablekeeper.hardware.serial.sim.pty_pod import SimPod
+from tests.owner import Owner
 
 STILL = Care(shift_every=0, dim_after=0)
 TIMING = Timing(debounce=0.02, hold_time=0.6, repeat_interval=0.15)
@@ -69,21 +69,13 @@ class Table:
         self.session = Session.new(journal, "counters", NAMES[:len(seats_all)], {"counters": ["gold", "life"]},
                                    rng=random.Random(3))
         self.handled: list[tuple[float, InputEvent]] = []
-        self.hub = PodHub(self.session, self.rig.pods, self.rig.events, report=self.reports.append)
-        real = self.hub.handle
-
-        def handle(event, now=None):
-            self.handled.append((time.monotonic(), event))
-            return real(event, now)
-
-        self.hub.handle = handle
-        self.hub.refresh()
+        self.hub = Owner(self.session, self.rig.pods, report=self.reports.append)
 
     def until(self, pred, timeout: float = 10.0) -> bool:
         """Serve (the owner loop) until ``pred()`` or ``timeout`` seconds."""
         end = time.monotonic() + timeout
         while time.monotonic() < end:
-            self.hub.step(0.01)
+            self.hub.step(self.rig.events, 0.01, seen=lambda e: self.handled.append((time.monotonic(), e)))
             if pred():
                 return True
         return pred()
@@ -141,10 +133,10 @@ def reference_players(tmp_path, seats, events_by_seat):
     journal = Journal(tmp_path / "reference", durable=False)
     session = Session.new(journal, "counters", NAMES[:len(seats)], {"counters": ["gold", "life"]},
                           rng=random.Random(3))
-    hub = PodHub(session, {}, queue.Queue())
+    hub = Owner(session)
     for n in seats:
         for b, k in events_by_seat.get(n, []):
-            hub.handle(InputEvent(n, b, k))
+            hub.press(InputEvent(n, b, k))
     players = session.state["players"]
     journal.close()
     return players
@@ -322,7 +314,7 @@ def test_a_mock_seat_and_a_serial_seat_share_the_table(table_factory):
 def test_loop_url_is_not_a_pod(tmp_path):
     """Pyserial's ``loop://`` sends back what it is sent: recognised as an echo, never taken for a pod."""
     reports = []
-    link = SerialPodLink(1, "pod-1", queue.Queue(), port="loop://", finder=PortFinder(tmp_path / "none"),
+    link = SerialPodLink(1, "pod-1", queue.Queue().put, port="loop://", finder=PortFinder(tmp_path / "none"),
                          timing=FAST, report=reports.append, search=False)
     assert not link.probe()
     assert link.stats.echoes >= 3 and any("sends back what is sent" in r for r in reports)
@@ -333,9 +325,9 @@ def test_a_port_held_by_another_program(tmp_path):
     """Pyserial's exclusive lock: a second tablekeeper cannot steal a pod's port; it says so."""
     sim = SimPod("pod-1", by_id=tmp_path / "by-id").start()
     try:
-        first = SerialPodLink(1, "pod-1", queue.Queue(), finder=PortFinder(tmp_path / "by-id"), timing=FAST).start()
+        first = SerialPodLink(1, "pod-1", queue.Queue().put, finder=PortFinder(tmp_path / "by-id"), timing=FAST).start()
         assert first.wait_for(lambda c: c.online, 5)
-        second = SerialPodLink(1, "pod-1", queue.Queue(), port=sim.path, finder=PortFinder(tmp_path / "x"),
+        second = SerialPodLink(1, "pod-1", queue.Queue().put, port=sim.path, finder=PortFinder(tmp_path / "x"),
                                timing=FAST, search=False)
         assert not second.probe()
         assert "in use by another program" in second.problem
@@ -408,14 +400,13 @@ def test_a_simulated_serial_seat_for_mock_mode(tmp_path):
     session = Session.new(journal, "counters", ["Ana"], {"counters": ["gold"]})
     try:
         rig.pods[1] = pod = backend.build(rig, serial_seat(1, "sim-1", "sim"), timing=FAST)
-        hub = PodHub(session, rig.pods, rig.events)
-        hub.refresh()
+        hub = Owner(session, rig.pods)
         assert pod.description.startswith("simulated serial pod 'sim-1' on /dev/")
         end = time.monotonic() + 5
         pin = pod.pin("up")
         pressed = False
         while time.monotonic() < end and session.state["players"][0]["counters"]["gold"] != 1:
-            hub.step(0.01)
+            hub.step(rig.events, 0.01)
             if pod.online and not pressed:
                 pin.drive_low()
                 pressed = True
@@ -425,7 +416,7 @@ def test_a_simulated_serial_seat_for_mock_mode(tmp_path):
                 pin_up = None
         assert session.state["players"][0]["counters"]["gold"] == 1
         while time.monotonic() < end and pack(pod.screen_image) != pack(render(hub.view(1))):
-            hub.step(0.01)
+            hub.step(rig.events, 0.01)
         assert pack(pod.screen_image) == pack(render(hub.view(1)))
     finally:
         rig.pods[1].close()
@@ -461,7 +452,7 @@ def test_a_seat_answers_within_two_seconds_after_a_long_silent_line(tmp_path):
     to_pod, to_host = Silence(), Silence()
     sim = SimPod("pod-1", by_id=by_id, to_pod=to_pod, to_host=to_host).start()
     events: queue.Queue = queue.Queue()
-    link = SerialPodLink(1, "pod-1", events, finder=PortFinder(by_id), timing=SLOW_BACKOFF)
+    link = SerialPodLink(1, "pod-1", events.put, finder=PortFinder(by_id), timing=SLOW_BACKOFF)
     waits: list[float] = []
     stop = link._stop
 
@@ -492,16 +483,27 @@ def test_a_seat_answers_within_two_seconds_after_a_long_silent_line(tmp_path):
         sim.close()
 
 
-def test_the_owners_queue_is_bounded():
-    """Button events beyond what the owner's queue may hold are counted and reported, not queued without end."""
-    events: queue.Queue = queue.Queue()
-    reports = []
-    link = SerialPodLink(1, "pod-1", events, port="fake://pod-1", report=reports.append)
-    for i in range(5000):
-        link.core.on_event(InputEvent(1, "up", "press", float(i)))
-    assert events.qsize() <= 256
-    assert link.stats.events_queue_full == 5000 - events.qsize()
-    assert sum("queue" in r for r in reports) == 1
+def test_a_stuck_owner_is_noticed_from_its_real_backlog_and_its_queue_stays_bounded(tmp_path):
+    """Button events beyond what may wait for the owner are counted and reported, not queued without end.
+    The link reads the owner's real backlog: a keeper whose worker does not run (stuck) has its jobs
+    pile up to the limit, and no further."""
+    from tablekeeper.ui.controller import Keeper
+
+    with Journal(tmp_path / "state", durable=False) as journal:
+        session = Session.new(journal, "counters", ["Ana"], {"counters": ["gold"]})
+        keeper = Keeper(pods=True).start(thread=False, session=session)  # nobody pumps it: stuck
+        reports = []
+        link = SerialPodLink(1, "pod-1", keeper.press, backlog=keeper.backlog, port="fake://pod-1",
+                             report=reports.append)
+        for i in range(5000):
+            link.core.on_event(InputEvent(1, "up", "press", float(i)))
+        waiting = keeper.backlog()
+        assert waiting == 256
+        assert link.stats.events_queue_full == 5000 - waiting
+        assert sum("queue" in r for r in reports) == 1
+        keeper.pump()  # the owner comes back: what waited is applied, in order, once
+        assert keeper.backlog() == 0
+        assert session.state["players"][0]["counters"]["gold"] == 256
 
 
 def test_hw_check_shows_the_link_statistics(tmp_path):

@@ -60,7 +60,7 @@ def test_a_stuck_button_stops_adding_to_the_journal_once_held_past_the_threshold
     assert score(t) - start == BEFORE_STUCK
     t.settle(3 * STUCK_AFTER)
     assert rows(t.session) == stuck_at and score(t) - start == BEFORE_STUCK
-    assert t.hub.held_back > 0
+    assert t.seats.held_back > 0
 
 
 def test_a_stuck_button_is_said_on_its_pod_and_in_the_log(table_factory):
@@ -69,10 +69,10 @@ def test_a_stuck_button_is_said_on_its_pod_and_in_the_log(table_factory):
     t = table_factory("counters")
     t.pod(1).pin("down").drive_low()
     t.settle(STUCK_AFTER + 1)
-    view = t.hub.view(1)
+    view = t.seats.view(1)
     assert view.stuck == ("down",) and view.notice == "▼ button stuck: ignored until released"
     assert same_pixels(t.pod(1).screen_image, render(view))
-    assert not t.hub.view(2).stuck and not t.hub.view(2).notice
+    assert not t.seats.view(2).stuck and not t.seats.view(2).notice
     assert [r for r in t.reports if "stuck" in r] == [
         f"seat 1: down held for over {STUCK_AFTER:g} s: stuck? Its holds and repeats are ignored until it is "
         "released"]
@@ -89,7 +89,7 @@ def test_a_released_stuck_button_works_again_and_its_notice_goes(table_factory):
     stuck_at, value = rows(t.session), score(t)
     pin.drive_high()
     t.settle(TIMING.debounce * 3)
-    view = t.hub.view(1)
+    view = t.seats.view(1)
     assert not view.stuck and not view.notice
     assert same_pixels(t.pod(1).screen_image, render(view))
     assert t.reports[-1] == "seat 1: up released: it works again"
@@ -106,7 +106,7 @@ def test_other_buttons_of_a_pod_with_a_stuck_one_still_work(table_factory):
     t.pod(1).pin("up").drive_low()
     t.settle(STUCK_AFTER + 1)
     t.press(1, "select")
-    assert t.hub.view(1).focus_name == "life" and t.hub.view(1).stuck == ("up",)
+    assert t.seats.view(1).focus_name == "life" and t.seats.view(1).stuck == ("up",)
     t.press(1, "main")
     assert t.state["turn"]["player"] == t.state["players"][1]["name"]
 
@@ -119,7 +119,7 @@ def test_a_stuck_button_lets_its_pod_dim(table_factory):
     t.pod(1).pin("up").drive_low()
     t.settle(STUCK_AFTER + 1)
     t.settle(1)  # the last changed value's flash is over (the pods are refreshed only when settled)
-    assert t.hub.view(1).stuck and model.contrast == 200
+    assert t.seats.view(1).stuck and model.contrast == 200
     t.settle(care.dim_after)
     assert model.contrast == 9
 
@@ -139,10 +139,10 @@ def test_the_stuck_notice_fits_the_pods_screen_in_both_languages(lang):
 
 def test_a_spanish_table_is_told_in_spanish(table_factory):
     t = table_factory("counters")
-    t.hub.catalog = load_catalog("es")
+    t.seats.catalog = load_catalog("es")
     t.pod(2).pin("select").drive_low()
     t.settle(STUCK_AFTER + 1)
-    assert t.hub.view(2).notice == "botón select atascado: se ignora hasta soltarlo"
+    assert t.seats.view(2).notice == "botón select atascado: se ignora hasta soltarlo"
 
 
 # -- a serial pod (the firmware's own repeats, over the wire, on a fake clock) -------------------------------

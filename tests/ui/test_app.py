@@ -34,10 +34,10 @@ except ImportError:  # pragma: no cover
 
 def _hardware_renderer_missing() -> str | None:
     try:
-        import tablekeeper.hardware.inputs  # noqa: F401
         import tablekeeper.hardware.render  # noqa: F401
+        import tablekeeper.ui.pod.inputs  # noqa: F401
     except ModuleNotFoundError as e:
-        return f"virtual pods need the pods renderer (hardware/render.py, hardware/inputs.py): {e.name} missing"
+        return f"virtual pods need the pods renderer (hardware/render.py, ui/pod/inputs.py): {e.name} missing"
     return None
 
 
@@ -848,7 +848,7 @@ def sc_history(r, shots, arg):
 @scenario("pods")
 def sc_pods(r, shots, arg):
     from tablekeeper.hardware.render import render
-    from tablekeeper.hardware.views import pod_view
+    from tablekeeper.ui.pod.views import pod_view
 
     shot = _shooter(r, shots, "pods")
     new_game(r, "counters", players=["Ana", "Ben"])

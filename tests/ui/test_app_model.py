@@ -299,7 +299,7 @@ def test_pod_buttons_act_through_the_worker_and_reach_the_history(tmp_path):
     """Never blocks: the pods' hardware I/O and their actions run on the journal worker,
     not the UI thread; a press on a (mock) pod's button is journalled and shows in the history,
     and the settings list each seat's status."""
-    pytest.importorskip("tablekeeper.hardware.hub")
+    pytest.importorskip("tablekeeper.ui.pod.seats")
 
     from tablekeeper.hardware.config import mock_config
     from tablekeeper.ui.podlink import PodLink

@@ -6,16 +6,15 @@ and the edge renders it with the catalog of the table's language.
 from __future__ import annotations
 
 import pickle
-import queue
 
 import pytest
 
 from tablekeeper.engine import Journal, RuleError, Session
 from tablekeeper.engine.messages import N_, Msg, _, listing, word
-from tablekeeper.hardware.hub import PodHub
 from tablekeeper.hardware.pod import MAIN, PRESS, UP, InputEvent
 from tablekeeper.ui.cli import main
 from tablekeeper.ui.i18n import load_catalog
+from tests.owner import Owner
 
 
 @pytest.fixture(scope="module")
@@ -80,12 +79,12 @@ def test_replay_stays_english_unless_asked(tmp_path, capsys):
 def test_pods_show_refusals_and_their_own_words_in_the_tables_language(es, tmp_path):
     with Journal(tmp_path) as j:
         s = Session.new(j, "counters", ["Ana", "Ben"], {"counters": [{"name": "score", "max": 1}]})
-        hub = PodHub(s, {}, queue.Queue(), catalog=es, clock=lambda: 0.0)
-        hub.handle(InputEvent(2, MAIN, PRESS))  # Ben's main button: not his turn
+        hub = Owner(s, catalog=es, clock=lambda: 0.0)
+        hub.press(InputEvent(2, MAIN, PRESS))  # Ben's main button: not his turn
         assert hub.view(2).message == "nada que hacer ahora"
-        hub.handle(InputEvent(1, UP, PRESS))
+        hub.press(InputEvent(1, UP, PRESS))
         assert hub.view(1).counters[0][1] == 1
-        english = PodHub(s, {}, queue.Queue(), clock=lambda: 0.0)
-        english.handle(InputEvent(2, MAIN, PRESS))
+        english = Owner(s, clock=lambda: 0.0)
+        english.press(InputEvent(2, MAIN, PRESS))
         assert english.view(2).message == "nothing to do now"
 

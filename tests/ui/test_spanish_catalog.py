@@ -29,7 +29,7 @@ def _extracted(package: str) -> set[tuple[str | None, str]]:
     return out
 
 
-@pytest.mark.parametrize("package", ["engine", "hardware"])
+@pytest.mark.parametrize("package", ["engine", "hardware", "ui/pod"])
 def test_every_message_of_the_engine_and_the_pods_has_its_spanish(es, package):
     entries = es._catalog  # gettext's own table: "context\x04msgid" or msgid (plural: (msgid, 0))
 

@@ -3,7 +3,7 @@
 Game-agnostic and pure: everything comes from the actions' declared fields
 (``engine/fields.py``), the rules' pod hooks (``seat_actions``,
 ``pod_actions``, ``pod_field``) and a dry run of the rules on the state
-(``rules.apply`` never touches its input). :mod:`tablekeeper.hardware.inputs`
+(``rules.apply`` never touches its input). :mod:`tablekeeper.ui.pod.inputs`
 keeps the pod's place in the grammar; this module only answers questions
 about a state:
 
@@ -22,10 +22,10 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from ..engine.errors import RuleError
-from ..engine.fields import Field
-from ..engine.messages import Msg, _, listing, word
-from ..engine.state import canonical
+from ...engine.errors import RuleError
+from ...engine.fields import Field
+from ...engine.messages import Msg, _, listing, word
+from ...engine.state import canonical
 
 #: The kinds of entry step, by the field kind they ask.
 PLAYER, NUMBER, CHOICE, BOOL, LIST = "player", "number", "choice", "bool", "list"

@@ -7,9 +7,9 @@ Game-agnostic: everything game-specific comes from the rules' own
 """
 from __future__ import annotations
 
-from ..engine.messages import Msg, translated, word
-from .icons import GLYPHS
-from .pod import PodView
+from ...engine.messages import Msg, translated, word
+from ...hardware.icons import GLYPHS
+from ...hardware.pod import PodView
 
 
 def seat_number(state: dict, player_name: str) -> int:

@@ -1,43 +1,34 @@
 """The seats: each pod's input map, its transient messages and its view, for one game.
 
-:class:`Seats` is the part of the owner that knows the pods, run on the
-owner's one thread (the journal worker of :class:`tablekeeper.ui.controller.Keeper`,
-which also serves ``tablekeeper serve``; or a test's own thread). It is the
-only place where a pod's input becomes an engine action (DESIGN.md, data
-flow):
+:class:`Seats` is the part of the owner that knows the pods, run on the owner's one thread
+(the worker of :class:`tablekeeper.ui.controller.Keeper`, in the app and in ``serve``; tests
+and benchmarks drive the same keeper on their own thread). The seats answer, the owner applies
+(DESIGN.md, data flow):
 
-1. an :class:`~.pod.InputEvent` arrives (:meth:`Seats.handle`); a hold or repeat of a
-   stuck button (:mod:`~.stuck`: held far longer than any gesture) goes no further, and the
-   pod says so until the button is released;
-2. the seat's :class:`~.inputs.SeatControls` turns it into an action (or a
-   pod-local change: focus, a menu, an entry);
-3. ``apply`` validates and journals it (the owner's own apply: the session's,
-   wrapped by the keeper for its history); a refusal's message is shown on
-   that pod for a few seconds, the state unchanged; an applied action that
-   changed another player is shown on that player's pod ("from Ana: gold +2");
-4. :meth:`Seats.views` gives every seat's :class:`~.pod.PodView`, each
-   computed once per situation; the owner publishes them in its snapshot and
-   every subscriber (GPIO and serial pods, the app's virtual pods, ``serve``'s
-   text) shows the same one.
-
-:class:`PodHub` adds the pods and an event queue around the seats, for a
-loop on one thread without a keeper (tests, the benchmarks): ``step`` takes
-the events, applies them, shows the views.
+1. an :class:`~tablekeeper.hardware.pod.InputEvent` arrives (:meth:`Seats.answer`); a hold or
+   repeat of a stuck button (:mod:`tablekeeper.hardware.stuck`: held far longer than any
+   gesture) goes no further, and the pod says so until the button is released;
+2. the seat's :class:`~.inputs.SeatControls` turns it into an :class:`~.inputs.Intent`: an
+   engine action, or a pod-local change (focus, a menu, an entry) already made;
+3. the owner applies the action once (the engine, the journal) and tells the seats how it went:
+   :meth:`Seats.took` (another player it changed sees it on their pod: "from Ana: gold +2") or
+   :meth:`Seats.refuse` (the reason on that pod for a few seconds, the state unchanged);
+4. :meth:`Seats.views` gives every seat's :class:`~tablekeeper.hardware.pod.PodView`, each
+   computed once per situation; the owner publishes them in its snapshot and every subscriber
+   (GPIO and serial pods, the app's virtual pods, ``serve``'s text) shows the same one.
 """
 from __future__ import annotations
 
-import queue
-import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 
-from ..engine import RuleError, TablekeeperError
-from ..engine.messages import _, translated
+from ...engine import RuleError, TablekeeperError
+from ...engine.messages import _, translated
+from ...hardware.pod import InputEvent, PodView
+from ...hardware.stuck import FREED, PASS, STUCK, STUCK_AFTER, StuckButtons, app_notice, log_line, screen_notice
 from .grammar import affected
-from .inputs import SeatControls
-from .pod import InputEvent, PodView
-from .stuck import FREED, PASS, STUCK, STUCK_AFTER, StuckButtons, app_notice, log_line, screen_notice
+from .inputs import Intent, SeatControls
 
 MESSAGE_SECONDS = 3.0
 #: How long a pod shows a changed value inverted.
@@ -46,7 +37,6 @@ FLASH_SECONDS = 0.6
 class Seats:
     """Every seat of one game: input maps, transient messages, views (one thread only).
 
-    ``apply(action)``: journals an action (default: the session's own);
     ``numbering(players) -> {player: seat}``: which pod each player uses
     (default: the seat order). ``report(text)``: pod trouble for the log
     (English); ``notice(message)``: the same for the people at the table (a
@@ -57,7 +47,7 @@ class Seats:
 
     def __init__(self, session, *, clock: Callable[[], float] = time.monotonic,
                  report: Callable[[str], None] | None = None, message_seconds: float = MESSAGE_SECONDS,
-                 catalog=None, apply: Callable[[dict], object] | None = None,
+                 catalog=None,
                  numbering: Callable[[list[str]], Mapping[str, int]] | None = None,
                  notice: Callable[[str], None] | None = None, stuck_after: float = STUCK_AFTER):
         self.session = session
@@ -68,7 +58,6 @@ class Seats:
         # The buttons' own state, not the game's: kept when another game starts with the same seats.
         self.stuck = StuckButtons(stuck_after)
         self.message_seconds = message_seconds
-        self._apply = apply
         self.numbering = numbering or (lambda players: {name: i + 1 for i, name in enumerate(players)})
         self.controls: dict[int, SeatControls] = {}
         self.messages: dict[int, tuple[str, float]] = {}  # seat -> (text, until)
@@ -99,37 +88,44 @@ class Seats:
         self._values.clear()
         self._bind()
 
-    def apply(self, action: dict):
-        return self._apply(action) if self._apply is not None else self.session.apply(action)
-
     # -- one event -----------------------------------------------------------------
-    def handle(self, event: InputEvent, now: float | None = None):
-        """Apply one input; returns the engine Outcome, or None when no action was applied."""
+    def answer(self, event: InputEvent, now: float | None = None) -> Intent | None:
+        """What ``event`` means on its seat: an intent (its action for the owner to apply, or a
+        pod-local change already made), or None when it goes no further (a stuck button's hold,
+        a seat without a player). Applies nothing."""
         now = self.clock() if now is None else now
         if not self._admit(event):
             return None
         ctl = self.controls.get(event.seat)
         if ctl is None:
             return None
-        s = self.session
-        before = s.state
-        intent = ctl.handle(event, s.rules, s.state)
-        outcome = None
-        if intent.action is not None:
-            try:
-                outcome = self.apply(intent.action)
-                self.applied += 1
-                self.messages.pop(event.seat, None)
-                self._tell_others(ctl.player, before, now)
-            except RuleError as e:
-                self.refused += 1
-                self._message(event.seat, e.args[0] if len(e.args) == 1 else str(e), now)
-            except TablekeeperError as e:  # the journal could not write: nothing was done
-                self.report(f"seat {event.seat}: not saved: {e}")
-                self._message(event.seat, _("not saved: {why}", why=e.args[0] if len(e.args) == 1 else str(e)), now)
-        if intent.message:
-            self._message(event.seat, intent.message, now)
-        return outcome
+        return ctl.handle(event, self.session.rules, self.session.state)
+
+    def took(self, seat: int, before: dict, now: float | None = None) -> None:
+        """The owner applied ``seat``'s action (the state was ``before``): its old message goes,
+        and every other player it changed sees what happened to them on their own pod."""
+        now = self.clock() if now is None else now
+        self.applied += 1
+        self.messages.pop(seat, None)
+        ctl = self.controls.get(seat)
+        if ctl is not None:
+            self._tell_others(ctl.player, before, now)
+
+    def refuse(self, seat: int, error: TablekeeperError, now: float | None = None) -> None:
+        """The owner did not apply ``seat``'s action: the rules refused it (a :class:`RuleError`: its
+        reason) or the journal could not write it (said as "not saved"). The pod shows which."""
+        now = self.clock() if now is None else now
+        why = error.args[0] if len(error.args) == 1 else str(error)
+        if isinstance(error, RuleError):
+            self.refused += 1
+            self._message(seat, why, now)
+        else:
+            self.report(f"seat {seat}: not saved: {error}")
+            self._message(seat, _("not saved: {why}", why=why), now)
+
+    def say(self, seat: int, text: str, now: float | None = None) -> None:
+        """Show ``text`` on ``seat``'s pod for a few seconds (an intent's own message)."""
+        self._message(seat, text, self.clock() if now is None else now)
 
     def _admit(self, event: InputEvent) -> bool:
         """Whether ``event`` goes on to the seat's input map: not a hold or repeat of a stuck button.
@@ -226,104 +222,3 @@ class Seats:
         """When the next message or flash expires (a view then changes), or None."""
         times = [until for _, until in self.messages.values()] + [until for _, until in self.flashes.values()]
         return min(times) if times else None
-
-
-class PodHub(Seats):
-    """:class:`Seats` with their pods and one event queue, on one thread without a keeper.
-
-    Pods are anything with ``show(view, now)``, ``wake(now)``, ``tick(now)``,
-    ``next_due(now)`` and ``close()`` (:class:`~.rig.Pod`); ``pods`` maps seat
-    number → pod.
-    """
-
-    def __init__(self, session, pods: dict, events: queue.Queue, **kw):
-        self.pods = pods
-        self.events = events
-        self.views_shown: dict[int, PodView] = {}
-        super().__init__(session, **kw)
-
-    def _bind(self) -> None:
-        super()._bind()
-        for seat in self.pods:
-            if seat not in self.controls:
-                self.report(f"seat {seat} has a pod but no player")
-        for seat, ctl in self.controls.items():
-            if seat not in self.pods:
-                self.report(f"{ctl.player} (seat {seat}) has no pod")
-
-    def use(self, session) -> None:
-        super().use(session)
-        self.refresh()
-
-    def handle(self, event: InputEvent, now: float | None = None):
-        now = self.clock() if now is None else now
-        pod = self.pods.get(event.seat)
-        if pod is not None and not self.holds_back(event):  # a stuck button must not keep it from dimming
-            pod.wake(now)
-        return super().handle(event, now)
-
-    def catch_up(self) -> bool:
-        """Take in actions another process journalled (a command-line ``act``); True if any."""
-        journal = getattr(self.session, "journal", None)
-        if journal is None or not journal.changed_elsewhere():
-            return False
-        try:
-            changed = self.session.refresh()
-        except TablekeeperError as e:
-            self.report(f"cannot read what another process saved: {e}")
-            return False
-        if changed:
-            self.report(f"game {self.session.game_id}: took in actions saved by another process")
-        for w in journal.take_warnings():
-            self.report(f"warning: {w}")
-        return changed
-
-    # -- out to the pods -------------------------------------------------------------
-    def refresh(self, now: float | None = None) -> None:
-        """Give every pod its current view (unchanged views cost nothing)."""
-        now = self.clock() if now is None else now
-        for seat, pod in self.pods.items():
-            view = self.view(seat, now)
-            self.views_shown[seat] = view
-            pod.show(view, now)
-
-    def tick(self, now: float | None = None) -> None:
-        now = self.clock() if now is None else now
-        for pod in self.pods.values():
-            pod.tick(now)
-
-    def next_due(self, now: float) -> float | None:
-        times = [t for t in [super().next_due(now)] + [p.next_due(now) for p in self.pods.values()]
-                 if t is not None]
-        return min(times) if times else None
-
-    # -- the loop -------------------------------------------------------------------
-    def step(self, timeout: float | None = None) -> int:
-        """Wait up to ``timeout`` s for events, handle all that are waiting, refresh, tick. Returns how many."""
-        handled = 0
-        try:
-            event = self.events.get(timeout=timeout) if timeout != 0 else self.events.get_nowait()
-        except queue.Empty:
-            event = None
-        while event is not None:
-            if isinstance(event, InputEvent):
-                self.handle(event)
-            handled += 1
-            try:
-                event = self.events.get_nowait()
-            except queue.Empty:
-                event = None
-        self.catch_up()
-        now = self.clock()
-        self.refresh(now)
-        self.tick(now)
-        return handled
-
-    def run(self, stop: threading.Event, *, max_wait: float = 1.0) -> None:
-        """Serve until ``stop`` is set."""
-        self.refresh()
-        while not stop.is_set():
-            now = self.clock()
-            due = self.next_due(now)
-            wait = max_wait if due is None else min(max_wait, max(0.0, due - now))
-            self.step(wait)

@@ -3,7 +3,7 @@
 Runs only on the owner thread (the one that took the event off the queue):
 it reads the state and returns the action to apply; it never applies one.
 What a pod can ask comes from the actions' declared fields
-(:mod:`tablekeeper.hardware.grammar`), so every action a player may take is
+(:mod:`tablekeeper.ui.pod.grammar`), so every action a player may take is
 possible from that player's own pod, and the routine ones stay one press.
 
 The grammar (``click`` = released before the hold time)::
@@ -42,10 +42,10 @@ import copy
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine.errors import RuleError
-from ..engine.messages import _, translated, word
+from ...engine.errors import RuleError
+from ...engine.messages import _, translated, word
+from ...hardware.pod import DOWN, HOLD, MAIN, PRESS, RELEASE, REPEAT, SELECT, UP, InputEvent, PodView
 from . import grammar as g
-from .pod import DOWN, HOLD, MAIN, PRESS, RELEASE, REPEAT, SELECT, UP, InputEvent, PodView
 from .views import focus_index, pod_view, seat_number
 
 STEP_KINDS = (PRESS, HOLD, REPEAT)
