@@ -429,6 +429,46 @@ def count_rounds(states: list[dict]) -> int:
     return max(1, rounds)
 
 
+def _on_pods(rules, event, state: dict, after: dict, on_pod, controls) -> PodResult:
+    """The event's actions grouped by who does them (``rules.actor``, then "player"), each group played
+    on that player's pod from the state the previous group left; the presses add up. Not possible when
+    there is only one group, or a group no pod reaches."""
+    groups: list[tuple[str, list[dict], dict]] = []
+    s = state
+    for action in event.actions:
+        who = rules.actor(s, action) or action.get("player") or event.who
+        s = rules.apply(s, dict(action))[0]
+        if groups and groups[-1][0] == who:
+            groups[-1] = (who, groups[-1][1] + [action], s)
+        else:
+            groups.append((who, [action], s))
+    if len(groups) < 2 or s != after:
+        return PodResult(None, 0)
+    presses: list[Press] = []
+    split: list[tuple[str, int]] = []
+    nodes, guided = 0, False
+    for who, actions, target in groups:
+        if who not in controls:
+            who = event.who
+        result = on_pod(who, state, target, actions)
+        if result.presses is None and who != event.who:
+            who = event.who
+            result = on_pod(who, state, target, actions)
+        nodes += result.nodes
+        if result.presses is None:
+            return PodResult(None, nodes)
+        presses += result.presses
+        split += result.split
+        guided = guided or result.guided
+        controls[who] = result.controls
+        state = result.state
+        for c in controls.values():  # every pod is shown the new state, as the owner publishes it
+            c.view(rules, state)
+    out = PodResult(presses, nodes, None, state, guided=guided)
+    out.split = split
+    return out
+
+
 def play_pod(story, played=None, *, max_presses: int = MAX_PRESSES, max_nodes: int = MAX_NODES,
              guided_nodes: int = GUIDED_NODES, log=None) -> list[PodResult]:
     """Every event on its actor's pod; one SeatControls per seat, carried through the story.
@@ -448,21 +488,32 @@ def play_pod(story, played=None, *, max_presses: int = MAX_PRESSES, max_nodes: i
     for i, (event, before, after) in enumerate(played, 1):
         if state != before:
             raise st.StoryError(f"{story.path.name}: event {i}: the pod's state is not the story's")
-        robot = PodRobot(rules, seats[event.who], max_presses=max_presses, max_nodes=max_nodes,
-                         guided_nodes=guided_nodes)
-        start = copy.deepcopy(controls[event.who])
-        result = robot.play(controls[event.who], state, after, event.actions)
-        guided = False
-        if result.presses is None:  # beyond the blind search's bounds: the guided one gives an upper bound
-            tried = robot.guided(controls[event.who], state, event.actions)
-            if tried.presses is not None and tried.state == after:
-                result, guided = PodResult(tried.presses, result.nodes + tried.nodes, tried.controls,
-                                           tried.state, guided=True), True
-            else:
-                result.nodes += tried.nodes
+        def on_pod(who, state, target, actions):
+            robot = PodRobot(rules, seats[who], max_presses=max_presses, max_nodes=max_nodes,
+                             guided_nodes=guided_nodes)
+            start = copy.deepcopy(controls[who])
+            result = robot.play(controls[who], state, target, actions)
+            if result.presses is None:  # beyond the blind search's bounds: the guided one gives an upper bound
+                tried = robot.guided(controls[who], state, actions)
+                if tried.presses is not None and tried.state == target:
+                    result = PodResult(tried.presses, result.nodes + tried.nodes, tried.controls,
+                                       tried.state, guided=True)
+                else:
+                    result.nodes += tried.nodes
+            if result.presses is not None:
+                result.split = robot.split(start, state, result.presses, actions)
+            return result
+
+        result = on_pod(event.who, state, after, event.actions)
+        if result.presses is None:
+            # An event several players enter, each on their own pod (a drink event: every player's card
+            # from the deck): its actions in turns of whoever does them, each turn on that player's pod
+            # (or on the acting player's, if theirs cannot).
+            result = _on_pods(rules, event, state, after, on_pod, controls)
+        guided = result.guided
         if result.presses is not None:
-            result.split = robot.split(start, state, result.presses, event.actions)
-            controls[event.who] = result.controls
+            if result.controls is not None:
+                controls[event.who] = result.controls
             state = result.state
         else:
             state = after  # done some other way; the story goes on

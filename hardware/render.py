@@ -306,17 +306,19 @@ def render_message(lines: list[str]) -> Image.Image:
 
 
 def _right_column(view: PodView) -> list[tuple[str, Any, bool, str]]:
-    """Up to four lines: the other counters that fit, then the table figures (``is_table``).
+    """Up to four lines: the player's other counters first (up to three when the table has a figure),
+    then the table figures (``is_table``) in the lines left.
 
-    The counters left out are one select away; the "2/4" beside the focused
-    counter's name says there are more.
+    A player's own counters come before the table's: a game of four counters shows all four at
+    home (the focused one large), with one table figure. Counters left out are one select away;
+    the "2/4" beside the focused counter's name says there are more.
     """
     table_icons = view.table_icons or ("",) * len(view.table)
     other_icons = view.other_icons or ("",) * len(view.others)
-    table: list[tuple[str, Any, bool, str]] = [
-        (k, v, True, icon) for (k, v), icon in zip(view.table, table_icons)][:4]
     others: list[tuple[str, Any, bool, str]] = [
-        (k, v, False, icon) for (k, v), icon in zip(view.others, other_icons)][:4 - len(table)]
+        (k, v, False, icon) for (k, v), icon in zip(view.others, other_icons)][:4 - min(len(view.table), 1)]
+    table: list[tuple[str, Any, bool, str]] = [
+        (k, v, True, icon) for (k, v), icon in zip(view.table, table_icons)][:4 - len(others)]
     return others + table
 
 

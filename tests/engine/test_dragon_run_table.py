@@ -510,3 +510,40 @@ def test_a_hand_with_one_unknown_card_needs_no_highest_card_for_a_tie():
     to_the_end(m)  # Ben is injured; Ana must count
     do(m, act("count", player="Ana", total=8))  # 6 known + a 2... and Ben holds 4: no tie, Ana wins
     assert m.state["winners"] == ["Ana"] and P(m, "Ana")["highest"] == 3
+
+
+# -- a room card's printed effect with its charge ---------------------------------------------------
+def test_a_room_that_makes_its_player_discard_gives_the_cards_to_the_treasure_discard():
+    """«Otras tarjetas de ubicación: Aplicar el efecto indicado en la tarjeta, luego según el pictograma…»"""
+    m = game()
+    do(m, act("room", discard=[0, 1], then="again"))
+    assert P(m, "Ana")["cards"] == [3, 2] and pile(m)["discard"] == 2
+    assert turn(m)["player"] == "Ana"  # the icon said take another turn
+    refused(m, act("room", discard=[4]), "no more treasure cards worth 4")
+
+
+def test_a_room_that_makes_its_player_give_a_card_left_moves_it_to_the_next_player():
+    m = game()
+    do(m, act("room", give=3, then="pass"))
+    assert P(m, "Ana")["cards"] == [2, 1, 0] and P(m, "Ben")["cards"] == [4, 3, 2, 1, 1]
+    assert P(m, "Ben")["counters"]["treasure"] == 11 and turn(m)["player"] == "Ben"
+
+
+def test_a_room_that_gives_two_treasure_cards_takes_both_known_or_not():
+    m = game()
+    deck = pile(m)["deck"]
+    do(m, act("room", draws=2, value=4, then="pass"))
+    assert P(m, "Ana")["cards"] == [4, 3, 2, 1, 0] and P(m, "Ana")["unknown"] == 1 and pile(m)["deck"] == deck - 2
+    do(m, act("room", value=5, second=0, then="pass"))  # draws: 2 by the two values
+    assert P(m, "Ben")["cards"] == [5, 4, 2, 1, 1, 0]
+    refused(m, act("room", draws=1, value=2, second=3), "too many")
+
+
+def test_a_room_is_a_charge_into_another_room_and_the_plain_charge_keeps_its_three_fields():
+    """The generic charge asks only what every location needs; a room's printed effect is its own action."""
+    m = game()
+    fields = [f.name for f in m.rules.actions["charge"].fields]
+    assert fields == ["player", "location", "value", "then"]
+    before = m.state["discard"]["other"]
+    do(m, act("room", then="pass"))
+    assert m.state["discard"]["other"] == before + 1 and turn(m)["player"] == "Ben"

@@ -191,9 +191,79 @@ def test_the_pods_offers_the_common_drinks_by_name_each_also_with_a_chaser():
     offers = rules.seat_actions(m.state, "Ana")
     assert [o["action"].get("drink") for o in offers[:8]] == list(COMMON_DRINKS)
     assert [o.get("ask") for o in offers[8:16]] == [["chaser"]] * 8
+    assert [o["action"]["action"] for o in offers[16:18]] == ["drink_event", "drink_event"]  # «Eventos de bebidas»
     assert offers[-1]["ask"] == ["alcohol", "fortitude", "gold", "chasers"] and "drink" not in offers[-1]["action"]
     before = canonical(m.state)
     m.apply(offers[0]["action"])
     assert canonical(m.state) != before and c(m, "Ana")["alcohol"] == 1
 
 
+
+
+# -- drink events ------------------------------------------------------------------------------------
+def _to_event(kind: str, players=("Ana", "Ben", "Cai", "Dee")) -> Match:
+    m = match(players)
+    to_phase(m, "drink")  # Ana bought Ben a drink; her own pile holds the card she was dealt
+    m.apply({"action": "drink_event", "kind": kind})
+    return m
+
+
+def _from_deck(who: str, **effects) -> dict:
+    return dict({"action": "drink", "player": who, "extra": True, "from": "deck"}, **effects)
+
+
+def test_a_drink_event_makes_every_player_drink_one_from_the_deck_then_the_turn_passes():
+    """«Algunas cartas del Mazo de Bebidas son Cartas de Evento de Bebidas. Si revela una tarjeta de evento
+    de bebida, siga las instrucciones de la carta» — the revealed event is not a drink; everyone then drinks
+    one card from the drink deck, and only when the last has drunk does the turn pass."""
+    m = _to_event("round")
+    assert c(m, "Ana")["drink_me"] == 0 and m.state["drinks"]["discard"] == 1  # the event card, discarded
+    assert m.state["drink_event"]["waiting"] == ["Ana", "Ben", "Cai", "Dee"]
+    refused(m, {"action": "buy", "to": "Ben"}, "drink event")  # the turn waits for the event
+    for who, d in (("Ana", "ale"), ("Ben", "wine"), ("Cai", "ale")):
+        m.apply(_from_deck(who, drink=d))
+        assert m.state["turn"]["player"] == "Ana"
+    m.apply(_from_deck("Dee", alcohol=3))
+    assert "drink_event" not in m.state and m.state["turn"] == {"player": "Ben", "phase": "discard", "number": 2}
+    assert [c(m, n)["alcohol"] for n in ("Ana", "Ben", "Cai", "Dee")] == [1, 2, 1, 3]
+
+
+def test_a_drinking_contest_pays_the_strongest_drink_one_gold_from_each_other_player():
+    m = _to_event("contest")
+    gold = {n: c(m, n)["gold"] for n in ("Ana", "Ben", "Cai", "Dee")}
+    for who, d in (("Ana", "ale"), ("Ben", "wine"), ("Cai", "dragon_breath_ale"), ("Dee", "elven_wine")):
+        m.apply(_from_deck(who, drink=d))
+    assert c(m, "Cai")["gold"] == gold["Cai"] + 3
+    assert all(c(m, n)["gold"] == gold[n] - 1 for n in ("Ana", "Ben", "Dee"))
+    tie = _to_event("contest")
+    before = {n: c(tie, n)["gold"] for n in ("Ana", "Ben", "Cai", "Dee")}
+    for who in ("Ana", "Ben", "Cai", "Dee"):
+        tie.apply(_from_deck(who, drink="wine"))
+    assert {n: c(tie, n)["gold"] for n in before} == before  # a tie: nobody pays, the table reads the card
+
+
+def test_a_drink_event_is_offered_on_every_waiting_players_pod_out_of_turn_and_only_there():
+    """The device asks each player for the card they drew, on their own pod, whoever's turn it is; a player
+    who has drunk, or anyone when no event is on, is offered nothing out of turn."""
+    m = _to_event("round")
+    rules = m.rules
+    for who in ("Ben", "Cai", "Dee"):
+        offers = rules.seat_actions(m.state, who)
+        assert offers[0]["action"] == _from_deck(who, drink="ale")
+        assert rules.seat_view(m.state, who)["status"] == "drink from the deck"
+    m.apply(rules.seat_actions(m.state, "Cai")[1]["action"])  # Cai: wine
+    assert c(m, "Cai")["alcohol"] == 2 and rules.seat_actions(m.state, "Cai") == []
+    plain = match(("Ana", "Ben", "Cai", "Dee"))
+    assert rules.seat_actions(plain.state, "Ben") == []
+
+
+def test_a_player_who_passes_out_during_a_drink_event_no_longer_holds_it_up():
+    m = _to_event("round")
+    m.apply(adj("Ben", "fortitude", -19))  # Ben: fortitude 1
+    m.apply(_from_deck("Ben", drink="wine"))  # alcohol 2 ≥ fortitude 1: passing out, pending
+    for who in ("Ana", "Cai"):
+        m.apply(_from_deck(who, drink="ale"))  # extra drinks leave the last-chance window open
+    m.apply({"action": "resolve"})  # Ben is out; Dee still waits
+    assert out(m, "Ben") and m.state["drink_event"]["waiting"] == ["Dee"]
+    m.apply(_from_deck("Dee", drink="ale"))
+    assert "drink_event" not in m.state and m.state["turn"]["player"] == "Cai"

@@ -655,3 +655,49 @@ def test_a_confirmation_goes_away_when_another_press_makes_it_moot():
     assert t.view("Ana").screen == "home"
     t.click("Ana", MAIN)  # acknowledges; does not end the game
     assert not t.state["over"]
+
+
+def test_a_drink_event_is_two_presses_on_the_revealers_pod_then_each_players_card_on_their_own():
+    """«Si revela una tarjeta de evento de bebida, siga las instrucciones de la carta»: the revealer goes up
+    from the top of the drink list (any other drink, then the events), every player then enters the card they drew on their own pod,
+    out of turn; the device passes the turn when the last has drunk."""
+    t = rdi_drink_phase()
+    t.click("Ana", UP)
+    assert t.view("Ana").action == "other drink…"
+    t.click("Ana", UP)
+    assert t.view("Ana").action == "event: everyone drinks"
+    t.click("Ana", MAIN)
+    assert t.state["drink_event"]["waiting"] == ["Ana", "Ben", "Cai"]
+    assert t.view("Ben").action == "ale" and t.view("Ben").status == "drink from the deck"
+    t.click("Ben", DOWN)
+    assert t.view("Ben").action == "wine"
+    t.click("Ben", MAIN)
+    t.click("Cai", MAIN)
+    t.click("Ana", MAIN)
+    assert [p["counters"]["alcohol"] for p in t.state["players"]] == [1, 2, 1]
+    assert "drink_event" not in t.state and t.state["turn"]["player"] == "Ben"
+    assert t.presses == 2 + 1 + 2 + 1 + 1
+
+
+def test_a_room_card_that_moves_treasure_is_one_offer_with_its_charge():
+    """«Otras tarjetas de ubicación: Aplicar el efecto indicado en la tarjeta, luego según el pictograma en la
+    parte inferior debes: Pasa el turno … / Toma otro turno»: a room that makes its player discard a card,
+    give one to the player on the left, or draw two is entered with the charge, the cheapest card first and
+    the icon last."""
+    t = dragon_run()
+    labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
+    start = labels.index("room: discard")
+    assert labels[start:start + 3] == ["room: discard", "room: give left", "room: 2 treasures"]
+    t.click("Ana", DOWN, start)
+    t.click("Ana", MAIN)  # the offer: the discard is asked, the cheapest card first
+    assert t.view("Ana").prompt == "discard"
+    t.click("Ana", MAIN)  # 0, the cheapest
+    t.click("Ana", MAIN)  # the icon: pass, first
+    ana, ben = t.state["players"]
+    assert ana["cards"] == [3, 2, 1] and t.state["turn"]["player"] == "Ben"
+    assert t.state["treasure_deck"]["discard"] == 1 and t.state["discard"]["other"] == 1
+    give = labels.index("room: give left")
+    t.click("Ben", DOWN, give)
+    t.click("Ben", MAIN, 3)  # the offer, the cheapest card (1), pass
+    ana, ben = t.state["players"]
+    assert ben["cards"] == [4, 2, 1] and ana["cards"] == [3, 2, 1, 1]

@@ -18,7 +18,7 @@ def test_ana_buys_ben_a_drink_and_ben_drinks_a_wine_with_an_ale_chaser_from_thei
     assert t.done == [{"action": "buy", "player": "Ana", "to": "Ben"}] and t.presses == 1
     assert t.state["players"][1]["counters"]["drink_me"] == 2
     view = t.view("Ana")  # phase 4: the common drinks by name, the first shown
-    assert view.choosing and (view.action, view.pick, view.choices) == ("ale", 0, 17)
+    assert view.choosing and (view.action, view.pick, view.choices) == ("ale", 0, 19)
     t.click("Ana", MAIN)  # an Ale: one press
     assert t.done[-1] == {"action": "drink", "player": "Ana", "drink": "ale"} and t.presses == 2
     assert t.state["turn"]["player"] == "Ben"

@@ -57,3 +57,14 @@ def test_every_actions_help_line_has_its_spanish(es):
                      for name, info in cls.actions.items()
                      if not (es._catalog.get(f"help\x04{info.help}")))
     assert not missing, "\n".join(missing)
+
+
+def test_every_declared_field_a_pod_may_ask_has_its_spanish_word(es):
+    """A pod's entry step shows the field it asks by its word (``word("field", name)``): every field of
+    every declared action has one in Spanish, so no English field name reaches a Spanish pod."""
+    from tablekeeper.engine import available
+
+    missing = sorted({f"{game_id}: {f.name}" for game_id, cls in available().items()
+                      for info in cls.actions.values() for f in info.fields
+                      if not es._catalog.get(f"field\x04{f.name}")})
+    assert not missing, "\n".join(missing)

@@ -18,6 +18,8 @@ OTHER_LOCATIONS = 8  # 10 locations = the dragon + the treasure hall + 8 others
 HAND_SIZE = 4
 #: A sanity bound on one treasure card's value, to catch typing slips.
 MAX_CARD = 10
+#: The most treasure cards one room's card gives (a hidden stash: two).
+MAX_ROOM_DRAWS = 3
 DIE_FACES = 10  # faces 0–9
 LOCATIONS = ("dragon", "treasure_hall", "other")
 #: What a room card's pictogram says (rulebook "Otras tarjetas de ubicación"), given with the charge.
@@ -25,7 +27,7 @@ ICONS = ("pass", "again")
 #: The treasure deck (rulebook "Componentes": 38 cartas de tesoro).
 TREASURE_CARDS = 38
 #: The moves that start the game: the hands not entered by then were dealt all the same (values unknown).
-CLOSE_THE_DEAL = frozenset({"power", "charge", "hide", "cry", "pass", "again", "talisman", "play"})
+CLOSE_THE_DEAL = frozenset({"power", "charge", "room", "hide", "cry", "pass", "again", "talisman", "play"})
 
 
 def _check_first(value: Any) -> None:
@@ -500,10 +502,33 @@ class DragonRunRules(Game):
 
         The treasure hall needs "value": the treasure card drawn there; another
         room whose card gives a treasure card takes its "value" too. "then"
-        (pass or again) is the room's icon, done at once.
+        (pass or again) is the room's icon, done at once. A room whose card moves treasure cards
+        is the action room.
         """
+        self._charge_at(t, a, a.str("location", choices=LOCATIONS))
+
+    @action("room", fields=(
+        Raw("player"),
+        Str("then", required=False, choices=ICONS,
+            doc=_("what the room's icon says: pass or take another turn; left out, the turn waits for pass or "
+                  "again")),
+        Int("draws", required=False, lo=0, hi=MAX_ROOM_DRAWS,
+            doc=_("treasure cards the room's card gives: how many (left out: one for each value given); their "
+                  "values are value and second, or asked when needed")),
+        Int("value", required=False, lo=0, hi=MAX_CARD, doc=_("the first treasure card it gives: its value")),
+        Int("second", required=False, lo=0, hi=MAX_CARD, doc=_("the second treasure card it gives: its value")),
+        Ints("discard", default=[], doc=_("treasure cards it makes its player discard: their values")),
+        Int("give", required=False, lo=0, hi=MAX_CARD,
+            doc=_("a treasure card it makes its player give to the player on their left: its value")),
+    ))
+    def _room(self, t: Txn, a: Args) -> None:
+        """A charge into another room whose card moves treasure cards («Aplicar el efecto indicado en la
+        tarjeta»), all in one: the cards it gives ("draws", "value", "second"), the cards it makes its
+        player discard ("discard") or give to the player on the left ("give"); then its icon ("then")."""
+        self._charge_at(t, a, "other")
+
+    def _charge_at(self, t: Txn, a: Args, where: str) -> None:
         name = self._turn_action(t, a, ("start", "must_charge", "escaped", "after_location"))
-        where = a.str("location", choices=LOCATIONS)
         then = a.str("then", None, choices=ICONS)
         st = t.state
         value: int | None = None
@@ -516,6 +541,7 @@ class DragonRunRules(Game):
             # «Otras tarjetas de ubicación: Aplicar el efecto indicado en la tarjeta»: a room that gives a
             # treasure card is the charge and the card's effect at once.
             value = a.int("value", lo=0, hi=MAX_CARD)
+        effects = a.name == "room"
         if where == "dragon" and then is not None:
             raise RuleError(_("the dragon ends the turn by itself: pass or another turn goes only with the "
                               "treasure hall or another room"))
@@ -532,7 +558,9 @@ class DragonRunRules(Game):
         if where == "dragon":
             self._dragon(t, name)
             return
-        if value is not None:
+        if where == "other" and effects:
+            self._room_effects(t, name, a, value)
+        elif value is not None:
             self._draw_treasure(t, name)
             self._give_cards(t, name, [value])
         elif where == "treasure_hall":
@@ -561,6 +589,36 @@ class DragonRunRules(Game):
         elif then == "again":
             # «... Toma otro turno inmediatamente» (the treasure hall: «Presiona tu suerte»)
             self._another_turn(t, name)
+
+    def _room_effects(self, t: Txn, name: str, a: Args, value: int | None) -> None:
+        """Another room's printed effect, entered with its charge: cards drawn, discarded, given left."""
+        second = a.int("second", None, lo=0, hi=MAX_CARD) if a.raw("second", None) is not None else None
+        known = [v for v in (value, second) if v is not None]
+        draws = a.int("draws", max(len(known), 1 if known else 0), lo=0, hi=MAX_ROOM_DRAWS)
+        if len(known) > draws:
+            raise RuleError(_("the room gives {draws} treasure cards: {n} values are too many", draws=draws,
+                              n=len(known)))
+        for _card in range(draws):
+            self._draw_treasure(t, name)
+        self._give_cards(t, name, known)
+        self._give_unknown(t, name, draws - len(known))
+        if draws:
+            t.event(N_("{name}'s room gives {n} treasure card", "{name}'s room gives {n} treasure cards", draws,
+                       name=name))
+        discard = self._values(a, "discard", required=False)
+        if discard:
+            self._take_cards(t, name, discard)
+            self._to_discard(t, len(discard))
+            t.event(_("{name} discards {values} as the room says", name=name, values=", ".join(map(str, discard))))
+        if a.raw("give", None) is not None:
+            give = a.int("give", lo=0, hi=MAX_CARD)
+            left = t.next_in_game(name)
+            if left is None:
+                raise RuleError(_("nobody is left to take the card"))
+            self._take_cards(t, name, [give])
+            self._give_cards(t, left, [give])
+            t.event(_("{name} gives a treasure card worth {value} to {left}, as the room says", name=name,
+                      value=give, left=left))
 
     def _dragon(self, t: Txn, name: str) -> None:
         """The dragon location: burn, temper −1, reshuffle, powers ready, next player."""

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...fields import Field, Int
+from ...fields import Field, Int, Str
 from ...game import Game
 from ...messages import _, word
-from .rules import DIE_FACES, HAND_SIZE, OTHER_LOCATIONS, _cheapest, _highest_range
+from .rules import DIE_FACES, HAND_SIZE, ICONS, OTHER_LOCATIONS, _cheapest, _highest_range
 
 #: A pod's status line for the active player, by turn phase.
 PHASE_STATUS = {"start": word("status", "charge/hide/cry"), "must_charge": word("status", "MUST CHARGE"),
@@ -15,10 +15,10 @@ PHASE_STATUS = {"start": word("status", "charge/hide/cry"), "must_charge": word(
 
 #: The actions a pod's menu lists after the routine ones, most likely first: the cards played during a
 #: turn, then the turn's own actions (already among the routine ones with what the device knows filled in).
-POD_ORDER = ("play", "talisman", "draw", "discard", "charge", "hide", "cry", "pass", "again", "power", "deal")
+POD_ORDER = ("play", "talisman", "draw", "discard", "charge", "room", "hide", "cry", "pass", "again", "power", "deal")
 
 #: The active player's actions: not on the other pods' menus.
-TURN_ONLY = frozenset({"power", "charge", "hide", "cry", "pass", "again", "talisman"})
+TURN_ONLY = frozenset({"power", "charge", "room", "hide", "cry", "pass", "again", "talisman"})
 #: The corrections every game has (engine/game.py).
 GENERIC = frozenset({"adjust", "transfer", "resolve"})
 
@@ -134,6 +134,26 @@ class DragonRunViews(Game):
                  "ask": ["value"]}]
 
     @staticmethod
+    def _room_effect_offers(state: dict[str, Any], p: dict[str, Any], me: dict[str, str]) -> list[dict[str, Any]]:
+        """«Otras tarjetas de ubicación: Aplicar el efecto indicado en la tarjeta»: a room whose card moves
+        treasure cards, with its charge in one offer — discard cards (the cheapest first), give one to the
+        player on the left (the cheapest first), two cards drawn ("–": not entered) — the icon asked last
+        (pass first)."""
+        if state["table"]["dungeon"] == 0 or state["discard"]["other"] >= OTHER_LOCATIONS:
+            return []
+        room = {"action": "room", **me}
+        out = []
+        if p["cards"] or p["unknown"]:
+            cheapest = _cheapest_held(p)
+            out.append({"label": word("label", "room: discard"), "action": {**room, "discard": [cheapest]},
+                        "ask": ["discard", "then"]})
+            out.append({"label": word("label", "room: give left"), "action": {**room, "give": cheapest},
+                        "ask": ["give", "then"]})
+        out.append({"label": word("label", "room: 2 treasures"), "action": {**room, "draws": 2},
+                    "ask": ["value", "second", "then"]})
+        return out
+
+    @staticmethod
     def _cards_in_turn(p: dict[str, Any], me: dict[str, str]) -> list[dict[str, Any]]:
         """«Puedes jugar tantas pociones y talismanes como quieras en cualquier momento durante tu propio
         turno»: a potion by its value in hand (from the cheapest card; 0 when the device does not know
@@ -216,12 +236,13 @@ class DragonRunViews(Game):
         phase = state["turn"]["phase"]
         charge = self._charges(state, me)
         rooms = self._treasure_rooms(state, me)
+        effects = self._room_effect_offers(state, p, me)
         cards = self._cards_in_turn(p, me)
         pass_ = {"label": word("label", "pass"), "action": {"action": "pass", **me}}
         if phase == "must_charge":
-            return charge + rooms + cards
+            return charge + rooms + effects + cards
         if phase == "escaped":
-            return [pass_] + charge + rooms + cards
+            return [pass_] + charge + rooms + effects + cards
         if phase == "after_location":
             return [pass_, {"label": word("label", "another turn"), "action": {"action": "again", **me}}] + cards
         # «no roll can escape» with 9 or 10 location cards left: hiding then only costs treasure.
@@ -233,6 +254,7 @@ class DragonRunViews(Game):
             # Other cards, or a physical die: the cards start from the cheapest, the die at "–" (the device rolls).
             out.append({"label": word("label", "hide"), "action": {"action": "hide", "discard": hides[0]["action"][
                 "discard"], **me}, "ask": ["discard", "roll"]})
+        out += effects  # a room whose card moves treasure cards, after the hides
         near, far = self._power_offers(state, p, me) if p["power"] == "ready" else ([], [])
         out += far  # the power's other effects, before the cards: reached up past them
         # From here on, reached with up (the list wraps): the last offers are the first ones up.
@@ -292,6 +314,8 @@ class DragonRunViews(Game):
         value, which is all a treasure hall needs before its own pass or another turn)."""
         if action == "charge" and field.name == "then":
             return None
+        if action == "room" and field.name == "then":
+            return Str("then", choices=ICONS, doc=field.doc)  # the icon, asked last: pass first
         if action == "play" and field.name == "draw" and state["turn"]["player"] != name:
             return None  # the cancel potion, the only one on another player's turn, makes nobody draw
         if (action, field.name) in HELD_VALUES:

@@ -10,7 +10,10 @@ from ...messages import N_, _, listing, word
 from ...spec import Counter, Option
 from ...state import Args, Txn
 from .drinks import COMMON_DRINKS, DRINK_WORDS, drink_effects
-from .words import CARD_WORDS, LOSS_WORDS, PHASE_WORDS, _effect
+from .words import CARD_WORDS, EVENT_WORDS, LOSS_WORDS, PHASE_WORDS, _effect
+
+#: The drink events the device plays through: everyone drinks one from the deck; the same as a contest.
+DRINK_EVENTS = ("round", "contest")
 
 #: Cards in the base game's drink deck. The Spanish rulebook copy does not give
 #: the number; the published component list of the base box does ("30 card
@@ -38,6 +41,14 @@ EVERYONE_COUNTERS = ("gold", "fortitude", "alcohol")
 #: The reasons of a pending loss (``state["pending"]``: data, so plain strings) and their words.
 PASSING_OUT = "passing out"
 OUT_OF_GOLD = "out of gold"
+
+
+def others_in_order(state: dict[str, Any], name: str) -> list[str]:
+    """The other players still in, from ``name``'s left."""
+    names = [q["name"] for q in state["players"]]
+    i = names.index(name)
+    order = [state["players"][(i + k) % len(names)] for k in range(1, len(names))]
+    return [q["name"] for q in order if not q["out"]]
 
 
 def start_gold(n: int, options: dict[str, Any]) -> int:
@@ -191,7 +202,7 @@ class RedDragonInnRules(Game):
     def _default_actor(state: dict[str, Any], name: str | None) -> str | None:
         """Who an action without "player" acts for: the active player, or the player to act in the round."""
         who: str | None = None
-        if name in ("next", "buy", "drink", "gamble", "everyone"):
+        if name in ("next", "buy", "drink", "gamble", "everyone", "drink_event"):
             who = state["turn"]["player"]
         elif name in ("play", "pass") and state["gambling"] is not None:
             who = state["gambling"]["to_act"]
@@ -247,6 +258,8 @@ class RedDragonInnRules(Game):
             return
         if st["gambling"] is not None:
             self._check_round_end(t)
+        elif st.get("drink_event") is not None:
+            self._end_event_if_done(t)  # a drink event ends when nobody still in waits (and passes the turn)
         elif t.player(st["turn"]["player"])["out"]:
             self._start_next_turn(t)
 
@@ -286,6 +299,10 @@ class RedDragonInnRules(Game):
         """
         turn = t.state["turn"]
         who = a.player("player", None) or turn["player"]
+        ev = t.state.get("drink_event")
+        if ev is not None:
+            raise RuleError(_("a drink event is on: {waiting} still drink one from the drink deck first",
+                              waiting=listing(ev["waiting"])))
         if who != turn["player"]:
             active = turn["player"]
             if doing == "next":
@@ -490,6 +507,8 @@ class RedDragonInnRules(Game):
             self._take_from_deck(t, cards, strict=True)
             t.state["drinks"]["discard"] += cards
             self._apply_drink(t, who, alcohol, fortitude, gold, chasers, named, chaser)
+            if extra:
+                self._drunk_in_event(t, who, alcohol)
         if not extra:
             self._start_next_turn(t)
 
@@ -511,6 +530,64 @@ class RedDragonInnRules(Game):
                        who=who, effects=effects))
         else:
             t.event(_("{who} drinks: {effects}", who=who, effects=effects))
+
+    @action("drink_event", fields=(
+        Str("kind", default="round", choices=DRINK_EVENTS,
+            doc=_("round: everyone drinks one from the drink deck; contest: the same, and the strongest "
+                  "drink takes 1 gold from every other player")),
+        Player("player", required=False),
+    ))
+    def _drink_event(self, t: Txn, a: Args) -> None:
+        """A drink event card revealed from one's own Drink Me! pile (phase 4): not a drink ("Eventos de
+        bebidas": follow the card). Every player still in, from the revealer on, then drinks one card
+        from the drink deck (an extra drink each, ``"from": "deck"``); when the last has drunk, a
+        contest pays its winner — the one whose drink's alcohol is highest, alone — 1 gold from each
+        other player (a tie: nobody, as the card is read at the table), and the turn passes.
+        """
+        kind = a.str("kind", "round", choices=DRINK_EVENTS)
+        who = self._active(t, a, "drink")
+        self._no_round(t, "drink")
+        if t.state["turn"]["phase"] != "drink":
+            raise RuleError(_("{who} buys a drink for another player first, then drinks "
+                              "(a drink event is revealed from the Drink Me! pile)", who=who))
+        if t.get(who, "drink_me") == 0:
+            raise RuleError(_("{who}'s Drink Me! pile is empty: there is no card to reveal", who=who))
+        t.add(who, "drink_me", -1)
+        t.state["drinks"]["discard"] += 1
+        waiting = [who] + others_in_order(t.state, who)
+        t.state["drink_event"] = {"kind": kind, "by": who, "waiting": waiting, "strength": {}}
+        t.event(_("{who} reveals a drink event ({kind}): {waiting} each drink one from the drink deck",
+                  who=who, kind=EVENT_WORDS[kind], waiting=listing(waiting)))
+
+    def _drunk_in_event(self, t: Txn, who: str, strength: int) -> None:
+        """``who`` drank their card of a drink event; when nobody still in waits, the event ends."""
+        ev = t.state.get("drink_event")
+        if ev is None or who not in ev["waiting"]:
+            return
+        ev["waiting"].remove(who)
+        ev["strength"][who] = strength
+        self._end_event_if_done(t)
+
+    def _end_event_if_done(self, t: Txn) -> None:
+        ev = t.state.get("drink_event")
+        if ev is None:
+            return
+        ev["waiting"] = [n for n in ev["waiting"] if not t.player(n)["out"]]
+        if ev["waiting"]:
+            return
+        del t.state["drink_event"]
+        if ev["kind"] == "contest":
+            strength = {n: v for n, v in ev["strength"].items() if not t.player(n)["out"]}
+            top = max(strength.values(), default=None)
+            winners = [n for n, v in strength.items() if v == top]
+            if len(winners) == 1:
+                winner = winners[0]
+                paid = [n for n in strength if n != winner and self.transfer(t, n, winner, "gold", 1)]
+                t.event(_("{winner} wins the drinking contest: {paid} pay 1 gold each", winner=winner,
+                          paid=listing(paid) if paid else _("nobody")))
+            else:
+                t.event(_("the drinking contest is a tie ({who}): nobody pays", who=listing(winners)))
+        self._start_next_turn(t)
 
     @action("drink_piles", adjustment=True, fields=(Int("deck", lo=0), Int("discard", lo=0)))
     def _drink_piles(self, t: Txn, a: Args) -> None:

@@ -6,13 +6,17 @@ from typing import Any
 from ...game import Game
 from ...messages import _, word
 from .drinks import COMMON_DRINKS, DRINK_WORDS
-from .rules import CARDS, FIXED_COUNTERS, OUT_OF_GOLD, PASSING_OUT
+from .rules import CARDS, DRINK_EVENTS, FIXED_COUNTERS, OUT_OF_GOLD, PASSING_OUT, others_in_order
 
 #: The cards on a pod's buttons.
 CARD_LABELS = {"gambling": word("label", "gambling"), "cheat": word("label", "cheat"),
                "winning_hand": word("label", "winning hand")}
 #: A pod's alarm for a pending loss.
 LOSS_ALARMS = {PASSING_OUT: word("status", "PASSING OUT"), OUT_OF_GOLD: word("status", "OUT OF GOLD")}
+
+
+#: A drink event on the pod's list (phase 4).
+EVENT_LABELS = {"round": _("event: everyone drinks"), "contest": _("event: drinking contest")}
 
 
 class RedDragonInnViews(Game):
@@ -51,6 +55,8 @@ class RedDragonInnViews(Game):
         elif mine:
             reason = mine[0]["reason"]
             status = LOSS_ALARMS.get(reason, reason.upper())
+        elif state.get("drink_event") is not None and name in state["drink_event"]["waiting"]:
+            status = word("status", "drink from the deck")
         elif g is not None:
             if name in g["left"]:
                 status = word("status", "left the round")
@@ -91,6 +97,15 @@ class RedDragonInnViews(Game):
             return []
         others = self._others(state, name)
         out: list[dict[str, Any]]
+        event = state.get("drink_event")
+        if event is not None and name in event["waiting"]:
+            # A drink event: this player's card from the drink deck, by name, whoever's turn it is.
+            drink = {"action": "drink", "player": name, "extra": True, "from": "deck"}
+            out = [{"label": DRINK_WORDS[d], "action": dict(drink, drink=d)} for d in COMMON_DRINKS]
+            out += [{"label": _("{drink} + chaser", drink=DRINK_WORDS[d]), "action": dict(drink, drink=d),
+                     "ask": ["chaser"]} for d in COMMON_DRINKS]
+            out.append({"label": word("label", "other drink"), "action": drink, "ask": list(self.OTHER_DRINK_ASKS)})
+            return (self._hits(others) if state["pending"] else []) + out
         if state["pending"]:
             return [{"label": word("label", "resolve"), "action": {"action": "resolve"}}] + self._hits(others)
         g = state["gambling"]
@@ -137,16 +152,17 @@ class RedDragonInnViews(Game):
         out = [{"label": DRINK_WORDS[d], "action": dict(drink, drink=d)} for d in COMMON_DRINKS]
         out += [{"label": _("{drink} + chaser", drink=DRINK_WORDS[d]), "action": dict(drink, drink=d),
                  "ask": ["chaser"]} for d in COMMON_DRINKS]
+        # A drink event revealed instead of a drink: every player then drinks one from the deck. Up from the
+        # top of the list: any other drink (one press), then the events.
+        out += [{"label": EVENT_LABELS[kind], "action": {"action": "drink_event", "player": name, "kind": kind}}
+                for kind in reversed(DRINK_EVENTS)]
         out.append({"label": word("label", "other drink"), "action": drink, "ask": list(self.OTHER_DRINK_ASKS)})
         return out
 
     @staticmethod
     def _others(state: dict[str, Any], name: str) -> list[str]:
         """The other players still in, from ``name``'s left."""
-        names = [q["name"] for q in state["players"]]
-        i = names.index(name)
-        order = [state["players"][(i + k) % len(names)] for k in range(1, len(names))]
-        return [q["name"] for q in order if not q["out"]]
+        return others_in_order(state, name)
 
     @staticmethod
     def _takes(others: list[str], name: str) -> list[dict[str, Any]]:

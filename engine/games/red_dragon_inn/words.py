@@ -12,6 +12,8 @@ PHASE_WORDS = {"discard": _("discard & draw"), "action": _("action"), "buy": _("
 CARD_WORDS = {"gambling": _("a gambling card"), "cheat": _("a cheating card"), "winning_hand": _('"Winning Hand!"')}
 #: A pending loss's reason (rules.py's PASSING_OUT, OUT_OF_GOLD) in words.
 LOSS_WORDS = {"passing out": _("passing out"), "out of gold": _("out of gold")}
+#: A drink event's kind (rules.py's DRINK_EVENTS) in words.
+EVENT_WORDS = {"round": _("everyone drinks"), "contest": _("drinking contest")}
 
 
 def _effect(counter: str, delta: int) -> Msg:
