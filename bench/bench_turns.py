@@ -94,11 +94,15 @@ GUIDED_NODES = 60000
 #: Search nodes per event (``TURNS_MAX_NODES`` overrides): an event the pod cannot do costs the whole
 #: budget (~3 ms a node with Bloody Inn's state), so a smaller budget is a quicker, rougher run.
 MAX_NODES = int(os.environ.get("TURNS_MAX_NODES", "15000"))
+#: ``--fast``: smaller search bounds, so that every story runs in minutes. An event past them is found
+#: by the guided search (an upper bound) sooner; the figures can only be higher than the full run's.
+FAST_NODES, FAST_GUIDED_NODES = 2500, 8000
+FAST = False
 MAX_REPEATS = 40
 #: A click's seconds (press and release, a finger's quick tap); holds and repeats use the pods' timing.
 CLICK_S = 0.15
 #: Goals (docs/benchmarks.md): per event, per Dale buy/stall.
-GOAL_MEDIAN, GOAL_MAX, GOAL_DALE_STACK = 2, 5, 4
+GOAL_MEDIAN, GOAL_MAX, GOAL_DALE_STACK = 2, 6, 4
 
 
 # -- presses ------------------------------------------------------------------------------------
@@ -146,6 +150,11 @@ class PodResult:
     @property
     def seconds(self) -> float:
         return sum(p.seconds() for p in self.presses or ())
+
+    @property
+    def clicks(self) -> int | None:
+        """The presses with every scroll step of a held press counted as a click of its own."""
+        return None if self.presses is None else sum(1 + p.repeats for p in self.presses)
 
 
 def controls_key(controls) -> Any:
@@ -273,18 +282,29 @@ class PodRobot:
             return PodResult([], 0, controls, state)
         repeats = repeat_bound(state, target, story_actions)
         tie = itertools.count()
-        start = (controls_key(controls), state_key(state))
+        # Most presses only move the pod's own focus: the state is the very same object. Its key and
+        # whether it is the target are worked out once per state object (kept alive here, so an id is
+        # never reused), not once per node.
+        known: dict[int, tuple[dict, str, bool]] = {}
+
+        def look(s: dict) -> tuple[str, bool]:
+            hit = known.get(id(s))
+            if hit is None:
+                hit = known[id(s)] = (s, state_key(s), s == target)
+            return hit[1], hit[2]
+
+        start = (controls_key(controls), look(state)[0])
         seen = {start}
         heap = [(0, 0.0, next(tie), controls, state, [])]
         nodes = 1
         while heap:
             n, secs, _t, c, s, path = heapq.heappop(heap)
-            if n and s == target:
+            if n and look(s)[1]:
                 return PodResult(path, nodes, c, s)
             if n >= self.max_presses:
                 continue
             for press, c2, s2 in self._moves(c, s, story_actions, repeats):
-                key = (controls_key(c2), state_key(s2))
+                key = (controls_key(c2), look(s2)[0])
                 if key in seen:
                     continue
                 seen.add(key)
@@ -296,7 +316,7 @@ class PodRobot:
                 # drain what is queued: a goal already generated is still found at its cost
                 while heap:
                     n, secs, _t, c, s, path = heapq.heappop(heap)
-                    if s == target:
+                    if look(s)[1]:
                         return PodResult(path, nodes, c, s)
                 break
         return PodResult(None, nodes)
@@ -386,6 +406,7 @@ class EventCost:
     paper: int
     pod: int | None = None  # presses; None: not possible on pod
     pod_seconds: float = 0.0
+    pod_clicks: int | None = None  # the presses with a held press's scroll steps counted as clicks
     pod_how: str = ""
     pod_guided: bool = False  # its presses come from the guided search (an upper bound)
     pod_nodes: int = 0
@@ -395,6 +416,12 @@ class EventCost:
     touch: int | None = None  # touches; None: not possible by touch (or not measured)
     touch_how: str = ""
     routine: bool = True  # the story's flag: the goals are over routine events
+    kind: str = ""  # the kind of event, as the rulebook story names it (or the actions)
+
+    @property
+    def free(self) -> bool:
+        """Nothing to enter: the device knows it, or does it by itself."""
+        return not self.actions
 
 
 @dataclass
@@ -541,10 +568,13 @@ def measure(story, *, touch: bool = True, log=None, max_nodes: int = MAX_NODES,
         paper = event.paper_moves if event.paper_moves is not None else st.paper_moves(story, before, after)
         cost.events.append(EventCost(event.say, event.who, [a.get("action", "?") for a in event.actions], paper,
                                      routine=event.routine))
+    for ec, kind in zip(cost.events, _kinds(story)):
+        ec.kind = kind
     for ec, result in zip(cost.events, play_pod(story, played, log=log, max_nodes=max_nodes,
                                                              guided_nodes=guided_nodes)):
         ec.pod = result.count
         ec.pod_seconds = round(result.seconds, 2)
+        ec.pod_clicks = result.clicks
         ec.pod_how = " ".join(map(str, result.presses)) if result.presses is not None else ""
         ec.pod_how = f"(guided) {ec.pod_how}" if result.guided else ec.pod_how
         ec.pod_guided = result.guided
@@ -833,12 +863,49 @@ def _child_touch(story_path: str, state_dir: str) -> None:
     print("TOUCHES " + json.dumps(result, default=str), flush=True)
 
 
+def _kinds(story) -> list[str]:
+    """Each event's kind: the rulebook story's ``kind`` when the story is its translation (``from_story``),
+    else the event's own, else its actions."""
+    raw = json.loads(Path(story.path).read_text(encoding="utf-8"))
+    source = raw.get("from_story")
+    events = raw.get("events", [])
+    if source:
+        origin = Path(__file__).resolve().parent.parent / source
+        if origin.exists():
+            events = json.loads(origin.read_text(encoding="utf-8")).get("events", events)
+    out = []
+    for i, event in enumerate(raw.get("events", [])):
+        kind = events[i].get("kind") if i < len(events) else None
+        out.append(kind or event.get("kind") or "+".join(a.get("action", "?") for a in event.get("actions", []))
+                   or "nothing to enter")
+    return out
+
+
+def by_kind(cost: StoryCost) -> list[dict]:
+    """Per kind of event: how many, presses (median, max, sum), clicks, paper — the docs' "Pods" tables."""
+    kinds: dict[str, list[EventCost]] = {}
+    for e in cost.events:
+        kinds.setdefault(e.kind, []).append(e)
+    rows = []
+    for kind, events in kinds.items():
+        pods = [e.pod for e in events if e.pod is not None]
+        rows.append({"kind": kind, "events": len(events), "free": all(e.free for e in events),
+                     "presses_median": statistics.median(pods) if pods else None,
+                     "presses_max": max(pods) if pods else None, "presses": sum(pods),
+                     "clicks": sum(e.pod_clicks or 0 for e in events),
+                     "paper": sum(e.paper for e in events), "not_possible": len(events) - len(pods)})
+    rows.sort(key=lambda r: (-r["presses"], r["kind"]))
+    return rows
+
+
 # -- figures ----------------------------------------------------------------------------------------
 def figures(cost: StoryCost) -> dict:
     g = cost.story.key
-    # the goals (median, max, none impossible) are over routine events; every event possible on the pod
-    # counts in the per-round presses, routine or not
-    routine = [e for e in cost.events if e.routine]
+    # The goals (median, max, none impossible) are over routine events that need an entry (an event the
+    # device knows or does alone is free: counted apart); every event possible on the pod counts in the
+    # per-round presses, routine or not.
+    free = [e for e in cost.events if e.free]
+    routine = [e for e in cost.events if e.routine and not e.free]
     pod = [e.pod for e in routine if e.pod is not None]
     impossible = [e for e in cost.events if e.pod is None]
     other = [e for e in cost.events if not e.routine]
@@ -864,6 +931,13 @@ def figures(cost: StoryCost) -> dict:
         f"turns_{g}_pod_seconds_per_round": {
             "value": round(sum(e.pod_seconds for e in cost.events) / r, 2), "unit": "s/round",
             "note": "button time only: clicks, holds and repeats"},
+        f"turns_{g}_pod_clicks_per_round": {
+            "value": round(sum(e.pod_clicks or 0 for e in cost.events) / r, 2), "unit": "clicks/round",
+            "note": "the presses with every scroll step of a held press counted as a click"},
+        f"turns_{g}_free_events": {
+            "value": len(free), "unit": "events",
+            "note": "events with nothing to enter (the device knows or does it): not in the median or max"},
+        f"turns_{g}_pod_by_kind": {"value": by_kind(cost), "unit": "rows"},
         f"turns_{g}_paper_moves_per_round": {"value": round(paper / r, 2), "unit": "moves/round"},
         f"turns_{g}_events_not_possible_on_pod": {
             "value": len(impossible), "unit": "events", "goal": "0",
@@ -929,9 +1003,29 @@ def table(results: dict) -> str:
     return "\n".join(rows) + "\n"
 
 
+def kinds_table(results: dict, g: str) -> str:
+    """One game's "Pods" table for docs/games/<game>.md: per kind of event, its presses against paper."""
+    rows = _v(results, f"turns_{g}_pod_by_kind")
+    if not rows:
+        return ""
+    out = ["| event kind | events | presses (median / max) | presses in all | clicks in all | paper in all |",
+           "|---|---|---|---|---|---|"]
+    for r in rows:
+        if r["free"]:
+            how = "free (nothing to enter)"
+        elif r["presses_median"] is None:
+            how = "not possible"
+        else:
+            how = f"{r['presses_median']:g} / {r['presses_max']}"
+            how += f" ({r['not_possible']} not possible)" if r["not_possible"] else ""
+        out.append(f"| {r['kind']} | {r['events']} | {how} | {r['presses']} | {r['clicks']} | {r['paper']} |")
+    return "\n".join(out) + "\n"
+
+
 def _story_figures(path: str, touch: bool) -> tuple[dict, list[str]]:
     """One story measured in a child process (``bench_turns.py figures STORY``): its figures and lines."""
     argv = [sys.executable, str(HERE), "figures", path] + ([] if touch else ["--no-touch"])
+    argv += ["--fast"] if FAST else []
     out = subprocess.run(argv, capture_output=True, text=True, timeout=5400)
     lines = [x for x in out.stdout.splitlines() if not x.startswith("FIGURES ")]
     got = next((x for x in out.stdout.splitlines() if x.startswith("FIGURES ")), None)
@@ -994,17 +1088,23 @@ def main(argv: list[str]) -> int:
             story = story_from_script(Path(script))
             (out / (Path(script).stem + ".json")).write_text(json.dumps(story, indent=1, default=str) + "\n")
         return 0
+    global FAST
+    FAST = "--fast" in argv
     if len(argv) >= 2 and argv[0] == "figures":  # figures STORY [--no-touch]: one story, for run()
-        figs = figures(measure(st.load(argv[1]), touch="--no-touch" not in argv, log=print))
+        kw = {"max_nodes": FAST_NODES, "guided_nodes": FAST_GUIDED_NODES} if FAST else {}
+        figs = figures(measure(st.load(argv[1]), touch="--no-touch" not in argv, log=print, **kw))
         print("FIGURES " + json.dumps(figs, ensure_ascii=False), flush=True)
         return 0
     if argv and argv[0] == "show":  # show DIR [--no-touch]: every event's costs, then the table
         results = run(Path(argv[1]), touch="--no-touch" not in argv, log=print)
         print(json.dumps(results, indent=1, ensure_ascii=False))
         print(table(results))
+        for g in GAMES:
+            if kinds_table(results, g):
+                print(f"\n{TITLES[g]}: per kind of event\n\n" + kinds_table(results, g))
         return 0
     if argv:
-        print("usage: bench_turns.py [show DIR [--no-touch] | figures STORY [--no-touch] | "
+        print("usage: bench_turns.py [show DIR [--no-touch] [--fast] | figures STORY [--no-touch] [--fast] | "
               "from-script SCRIPT... DIR]\n(no arguments: every story in bench/stories, as JSON; "
               "`bench/run.py turns` also writes bench/results.json)", file=sys.stderr)
         return 2

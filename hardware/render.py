@@ -9,7 +9,10 @@ of :mod:`tablekeeper.hardware.face` never cuts anything off)::
     y 23-48  focused counter's value, digits 25 px tall    | table figures (barred)
     y 51-62  status (inverted and bold when the player must act now); while
              up/down go through the game's offers: ▲▼, the offer main does and
-             "k/n", inverted, and the status moves to the header's corner
+             "k/n", inverted, and the status moves to the header's corner. An
+             offer too long for the line gets two (y 40-62, cut only between
+             words): the focused value is then drawn 16 px tall (y 23-38) and
+             the right column keeps three lines
 
 A value that just changed (``view.changed``) is drawn inverted for a moment.
 A refusal message covers the lower half, inverted, for as long as the view
@@ -54,6 +57,9 @@ RIGHT = WIDTH - 2  # last drawable column (one spare column for the pixel shift)
 BOTTOM = HEIGHT - 2  # last drawable row
 SPLIT = 77  # where the right column (other counters) starts
 BAR_TOP = 51  # text 12 rows tall with accents and descenders: 51..62
+#: An offer on two lines: the bar starts one line higher, and the focused value shrinks to fit above it.
+LONG_BAR_TOP = BAR_TOP - 11
+MID_SIZE = 22  # 16 px digits
 ON = 255  # a lit pixel (mode "1" images store 0/255; drawing with 1 would store 1)
 
 
@@ -112,9 +118,10 @@ def render(view: PodView) -> Image.Image:
 
     # -- the focused counter, large; "2/4" says which of how many ------------
     value = "" if view.focus_value is None else str(view.focus_value)
-    big = font(DIGITS, BIG_SIZE)
+    long_offer = offer_lines(view) > 1
+    big = font(DIGITS, MID_SIZE if long_offer else BIG_SIZE)
     left_w = SPLIT - 5
-    lines = _right_column(view)
+    lines = _right_column(view)[:3 if long_offer else 4]
     show_right = bool(lines) and _width(big, value) <= left_w
     if view.counters:
         room = left_w if show_right else RIGHT
@@ -126,7 +133,7 @@ def render(view: PodView) -> Image.Image:
         _text(draw, (x, 11), fit(tiny, view.focus_name, room - where_w - (3 if where else 0) - x), tiny)
         # Left-aligned: a +1 changes only the digits that change (fewer bytes on the bus).
         if view.focus_name in view.changed:  # just changed: inverted for a moment
-            draw.rectangle((0, 22, _width(big, value) + 2, 49), fill=ON)
+            draw.rectangle((0, 22, _width(big, value) + 2, 39 if long_offer else 49), fill=ON)
             _text(draw, (1, 23), value, big, 0)
         else:
             _text(draw, (0, 23), value, big)
@@ -164,17 +171,51 @@ def render(view: PodView) -> Image.Image:
     return img
 
 
+def _offer_room(view: PodView) -> int:
+    """Pixels the offer's first line has: the bar less ▲▼ and "k/n"."""
+    return RIGHT - 12 - _width(font(REGULAR, TINY_SIZE), f"{view.pick + 1}/{view.choices}")
+
+
+def offer_lines(view: PodView) -> int:
+    """How many lines the offer being chosen takes: 1, or 2 when it does not fit one (0: not choosing)."""
+    if not view.choosing:
+        return 0
+    return 1 if _width(font(BOLD, SMALL_SIZE), view.action) <= _offer_room(view) else 2
+
+
+def offer_text(view: PodView) -> list[str]:
+    """The offer as drawn, line by line: whole on one line, or cut between words over two (the second
+    as wide as the bar); cut with "…" only when two lines cannot hold it."""
+    bold = font(BOLD, SMALL_SIZE)
+    room = _offer_room(view)
+    if offer_lines(view) <= 1:
+        return [view.action]
+    words = view.action.split(" ")
+    splits = [(" ".join(words[:i]), " ".join(words[i:])) for i in range(len(words) - 1, 0, -1)]
+    fitting = [(a, b) for a, b in splits if _width(bold, a) <= room]
+    for first, rest in fitting:  # the longest first line with the rest whole below it
+        if _width(bold, rest) <= RIGHT - 10:
+            return [first, rest]
+    if fitting:
+        return [fitting[0][0], fit(bold, fitting[0][1], RIGHT - 10)]
+    return [fit(bold, view.action, room), ""]
+
+
 def _offer(draw, view: PodView) -> None:
-    """The bottom bar while up/down go through the offers: ◆ the offer main does, "k/n" at the right."""
+    """The bottom bar while up/down go through the offers: ◆ the offer main does, "k/n" at the right;
+    an offer that does not fit the line takes two."""
     tiny, bold = font(REGULAR, TINY_SIZE), font(BOLD, SMALL_SIZE)
-    draw.rectangle((0, BAR_TOP - 1, RIGHT, BOTTOM), fill=ON)
+    text = offer_text(view)
+    top = BAR_TOP if len(text) == 1 else LONG_BAR_TOP
+    draw.rectangle((0, top - 1, RIGHT, BOTTOM), fill=ON)
     where = f"{view.pick + 1}/{view.choices}"
     where_w = _width(tiny, where)
-    _text(draw, (RIGHT - 1 - where_w, BAR_TOP + 1), where, tiny, 0)
+    _text(draw, (RIGHT - 1 - where_w, top + 1), where, tiny, 0)
     # ▲▼ says up/down change it; the label takes what is left
-    draw.polygon([(2, BAR_TOP + 4), (0, BAR_TOP + 7), (5, BAR_TOP + 7)], fill=0)
-    draw.polygon([(0, BAR_TOP + 9), (5, BAR_TOP + 9), (2, BAR_TOP + 12)], fill=0)
-    _text(draw, (8, BAR_TOP), fit(bold, view.action, RIGHT - 12 - where_w), bold, 0)
+    draw.polygon([(2, top + 4), (0, top + 7), (5, top + 7)], fill=0)
+    draw.polygon([(0, top + 9), (5, top + 9), (2, top + 12)], fill=0)
+    for i, line in enumerate(text):
+        _text(draw, (8, top + 11 * i), line, bold, 0)
 
 
 def _message(draw, view: PodView) -> None:

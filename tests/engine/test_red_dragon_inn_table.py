@@ -66,7 +66,7 @@ def test_a_named_drink_applies_its_effects_and_ends_the_turn():
     m = play(match(), {"action": "buy", "to": "Ben"}, {"action": "drink", "drink": "elven_wine"})
     assert c(m, "Ana")["alcohol"] == 3 and m.state["turn"]["player"] == "Ben"
     assert m.rules.describe({"action": "drink", "player": "Ana", "drink": "elven_wine"}) == \
-        "Ana drinks: elven_wine"
+        "Ana drinks: elven wine"  # the drink by name, never its id
 
 
 def test_a_named_chaser_is_one_more_card_of_the_same_pile_and_its_effects_add():

@@ -76,11 +76,11 @@ def test_a_buy_is_one_item_per_market_card_and_payment_counted_from_the_left_ask
     m = table(actions=OPENING)  # left to right 3 4 2 5 2: prices 7 7 4 6 2
     buys = [i for i in g.menu(m.rules, m.state, "Ana") if i.kind == g.SEAT and i.action["action"] == "buy"]
     assert [str(i.label) for i in buys] == [
-        "new 2, buy 5: 1+1", "buy 3: 1+1+1+1", "buy card 4: 6", "buy card 2: 7", "buy card 1: 7",
+        "new 2, buy 5: 1+1", "buy 3: 4×1", "buy card 4: 6", "buy card 2: 7", "buy card 1: 7",
         "new 5, buy 5: 1+1", "new 4, buy 5: 1+1", "new 3, buy 5: 1+1"]  # a tie: the rightmost first
     first = g.menu(m.rules, m.state, "Ana")[0]
     assert first == buys[0] and steps(m, "Ana", first) == ()  # the first buy: one line per new card's value
-    second = seat_item(m, "Ana", "buy 3: 1+1+1+1")
+    second = seat_item(m, "Ana", "buy 3: 4×1")
     (new,) = steps(m, "Ana", second)
     assert (new.field.name, new.step, new.start(second.action["new_value"])) == ("new_value", g.NUMBER, 2)
     action = as_started(m, "Ana", second, new_value=None)  # the new card left out: entered later
@@ -162,7 +162,7 @@ def test_while_a_market_card_waits_for_its_value_it_comes_first_and_the_known_ca
     """Fase de limpieza 2 turns a card up; a buy of a card whose value is known does not wait for it."""
     m = table(actions=[{"action": "set_market", "values": [3, 2, None, None, None]}])
     labels = [str(i["label"]) for i in m.rules.seat_actions(m.state, "Ana")]
-    assert labels[:3] == ["new card 3", "new 2, buy 2: 1+1+1+1+1", "stack 1: 1 macaws"]
+    assert labels[:3] == ["new card 3", "new 2, buy 2: 5×1", "stack 1: 1 macaws"]
     assert "buy card 1: 7" in labels  # 7 is more than five 1s: the values paid are entered
     assert "new card 3" in [str(i["label"]) for i in m.rules.seat_actions(m.state, "Ben")]
 
@@ -341,7 +341,7 @@ def test_a_payment_check_is_an_offer_asking_nothing():
     assert m.state["payment_check"]["ok"] is False and m.state["payment_check"]["paid"] == [4, 1]
     # The player is about to buy that card: its payments come first.
     assert [str(i["label"]) for i in m.rules.seat_actions(m.state, "Ana")][:3] == [
-        "buy 3: 1+1+1+1", "buy 3: 4", "stack 1: 1 macaws"]
+        "buy 3: 4×1", "buy 3: 4", "stack 1: 1 macaws"]
     assert m.state["turn"]["actions_taken"] == 1 and m.state["table"]["actions"] == 1  # nothing else changed
 
 

@@ -86,6 +86,20 @@ def stack_shapes(number: int) -> list[list[int]]:
 
 
 
+
+def sum_words(values: list[int]) -> str:
+    """Card values as a pod says them: "3+2", and four or more equal ones as "5×1" ("2+4×1")."""
+    parts: list[str] = []
+    i = 0
+    while i < len(values):
+        j = i
+        while j < len(values) and values[j] == values[i]:
+            j += 1
+        n = j - i
+        parts += [f"{n}×{values[i]}"] if n >= 4 else [str(values[i])] * n
+        i = j
+    return "+".join(parts)
+
 class DaleOfMerchantsViews(Game):
     """What the game shows: the public view's own keys and each seat's pod."""
 
@@ -250,7 +264,7 @@ class DaleOfMerchantsViews(Game):
         offer = items[first]
         action = offer["action"]
         if action["action"] == "buy":
-            paid = "+".join(map(str, action["paid"]))
+            paid = sum_words(action["paid"])
             position = slot_position(action["slot"])
 
             def label(value: int) -> Any:
@@ -323,7 +337,7 @@ class DaleOfMerchantsViews(Game):
             for paid in payments:
                 offers.append({
                     "label": _("buy {position}: {paid}", position=position,
-                               paid="+".join(map(str, paid))),
+                               paid=sum_words(paid)),
                     **({"ask": asked} if asked else {}),
                     "action": {"action": "buy", "player": name, "slot": slot, "paid": paid, **done}})
             if check and check["price"] == price:
@@ -337,7 +351,7 @@ class DaleOfMerchantsViews(Game):
                                 "action": {"action": "buy", "player": name, "slot": slot,
                                            "paid": [1] * max(1, min(price, hand)), **done}})
             checks += [{"label": _("pay {position}: {paid}?", position=position,
-                                   paid="+".join(map(str, paid))),
+                                   paid=sum_words(paid)),
                         "action": {"action": "check_payment", "slot": slot, "paid": paid}}
                        for paid in doubtful_payments(price, hand, known)]
         # The other payments, each card's second likeliest first (cheapest card first), then the third...

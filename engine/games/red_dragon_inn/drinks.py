@@ -23,16 +23,16 @@ COMMON_DRINKS: dict[str, tuple[str, int, int]] = {
     "orcish_rotgut": ("Orcish Rotgut", 0, -2),
 }
 
-#: A drink's id as the pod (and the history) says it.
+#: A drink's id as the pod (and the history) says it: its name in words ("elven wine", never the id).
 DRINK_WORDS: dict[str, Msg] = {
-    "ale": word("choice", "ale"),
-    "wine": word("choice", "wine"),
-    "elven_wine": word("choice", "elven_wine"),
-    "dragon_breath_ale": word("choice", "dragon_breath_ale"),
-    "water": word("choice", "water"),
-    "holy_water": word("choice", "holy_water"),
-    "dirty_dishwater": word("choice", "dirty_dishwater"),
-    "orcish_rotgut": word("choice", "orcish_rotgut"),
+    "ale": word("drink", "ale"),
+    "wine": word("drink", "wine"),
+    "elven_wine": word("drink", "elven wine"),
+    "dragon_breath_ale": word("drink", "dragon breath ale"),
+    "water": word("drink", "water"),
+    "holy_water": word("drink", "holy water"),
+    "dirty_dishwater": word("drink", "dirty dishwater"),
+    "orcish_rotgut": word("drink", "orcish rotgut"),
 }
 
 
