@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Protocol, TypeVar
 from .errors import RuleError, SetupError
 from .fields import Field, Int, Player, Str
 from .messages import Msg, _, listing, word
+from .preview import Preview, preview
 from .spec import Counter, Option
 from .state import Args, Txn, clone
 
@@ -255,6 +256,12 @@ class Game:
         records, so replay never draws again. Default: unchanged.
         """
         return action
+
+    def preview(self, state: dict[str, Any], action: dict[str, Any]) -> Preview:
+        """What ``action`` would do now, for the pods' and the dialogs' previews alike: its changes,
+        what the device would draw, what depends on that draw (engine/preview.py). Raises the
+        RuleError that would refuse it; ``state`` is not touched."""
+        return preview(self, state, action)
 
     def view_extra(self, state: dict[str, Any]) -> dict[str, Any]:
         """Game-specific top-level keys for the public JSON view."""

@@ -17,6 +17,7 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.modalview import ModalView
 
 from ..engine import RuleError
+from ..engine.messages import word as field_word
 from .forms import Field, action_fields, game_actions
 from .i18n import _, action_label, counter_label, engine_text, word
 from .widgets import (
@@ -322,36 +323,30 @@ class TextDialog(Dialog):
 
 
 # -- a dry run --------------------------------------------------------------------------------
-class _NoDice:
-    def randrange(self, n):
-        raise LookupError("a die roll")
-
-
 def dry_run(table, action: dict) -> tuple[bool | None, list[str]]:
-    """What ``action`` would do now: (ok, lines). ``ok`` is None when it needs a die roll.
+    """What ``action`` would do now: (ok, lines) — the engine's one preview (``Game.preview``), the
+    pods' too. ``ok`` False: refused, with the reason. What the device draws when it is applied (a
+    die, a card) is named, and only what every draw gives is shown as a change.
 
-    Pure: the engine applies it to a copy of the state; nothing is journalled.
+    Pure: nothing is journalled.
     """
     rules, state = table.rules, table.state
     try:
-        action = rules.prepare(state, dict(action), _NoDice())
-    except LookupError:
-        return None, [_("The die is rolled when you confirm.")]
-    try:
-        after, events = rules.apply(state, action)
+        pv = rules.preview(state, dict(action))
     except RuleError as e:
         return False, [engine_text(e)]
-    lines = [engine_text(e) for e in events]
-    before = {p["name"]: p for p in state["players"]}
-    for p in after["players"]:
-        old = before.get(p["name"], {}).get("counters", {})
-        changes = [f"{counter_label(c)} {old.get(c)} → {v}" for c, v in p["counters"].items() if old.get(c) != v]
-        if changes:
-            lines.append(f"{p['name']}: " + ", ".join(changes))
-    table_changes = [f"{counter_label(c)} {state['table'].get(c)} → {v}" for c, v in after["table"].items()
-                     if state["table"].get(c) != v]
-    if table_changes:
-        lines.append(_("table") + ": " + ", ".join(table_changes))
+    lines = [] if pv.decided else [engine_text(e) for e in pv.events]
+    by_player: dict = {}
+    for c in pv.changes:
+        by_player.setdefault(c.player, []).append(f"{counter_label(c.counter)} {c.before} → {c.after}")
+    for who, changes in by_player.items():
+        if who is not None:
+            lines.append(f"{who}: " + ", ".join(changes))
+    if None in by_player:
+        lines.append(_("table") + ": " + ", ".join(by_player[None]))
+    if pv.decided:
+        lines.append(_("The device draws {fields} when you confirm.").format(
+            fields=", ".join(word(field_word("field", f)) for f in pv.decided)))
     return True, lines or [_("No change to the numbers.")]
 
 

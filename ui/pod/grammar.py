@@ -350,6 +350,17 @@ def change_lines(rules: Any, before: dict[str, Any], after: dict[str, Any], even
     return said or (_("no counter changes"),)
 
 
+def preview_lines(pv: Any) -> tuple[Msg, ...]:
+    """The lines of a preview whose outcome depends on what the device draws: only the changes every
+    draw gives ("Ana: treasure −1"), per player, then the table."""
+    by: dict[str | None, list[Msg]] = {}
+    for c in pv.changes:
+        by.setdefault(c.player, []).append(_("{counter} {delta}", counter=word("counter", c.counter),
+                                             delta=_signed(c.delta)))
+    return tuple(_("{who}: {changes}", who=who, changes=listing(items)) if who is not None
+                 else _("table: {changes}", changes=listing(items)) for who, items in by.items())
+
+
 def affected(rules: Any, before: dict[str, Any], after: dict[str, Any], actor: str | None) -> dict[str, Msg]:
     """What an applied action did to each player but ``actor``, for their own pods:
     ``{"Ben": "from Ana: drink me +1"}`` (a message: translate it with the table's catalog).

@@ -464,12 +464,14 @@ class SeatControls:
         title = _say(self._item.label, catalog)
         action = self._action(rules, state)
         try:
-            after, events = g.dry_run(rules, state, action)
+            pv = rules.preview(state, action)  # the one preview: the dialogs' too
         except RuleError as e:
             return self._screen_view(state, PREVIEW, title, message or translated(_refusal(e), catalog),
                                      catalog)
-        lines = [str(translated(m, catalog)) for m in g.change_lines(rules, state, after, events)]
-        for name in sorted(g.random_fields(rules, state, action)):
+        # What the device draws (a die, a card) is named; only what every draw gives is a change.
+        shown = g.preview_lines(pv) if pv.decided else g.change_lines(rules, state, pv.after, list(pv.events))
+        lines = [str(translated(m, catalog)) for m in shown]
+        for name in pv.decided:
             lines.append(str(translated(_("{field}: the device decides", field=word("field", name)), catalog)))
         return self._screen_view(state, PREVIEW, title, message, catalog, lines=tuple(lines),
                                  prompt=translated(_("OK?"), catalog),
