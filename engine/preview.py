@@ -18,6 +18,8 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from .errors import RuleError
+
 #: The seeds a preview draws with when the device decides something: enough to tell a die's
 #: outcome from what every roll gives.
 SEEDS = (0, 1, 2, 3)
@@ -73,7 +75,7 @@ def preview(rules: Any, state: dict[str, Any], action: dict[str, Any]) -> Previe
             entry = rules.prepare(state, dict(action), random.Random(seed))
             try:
                 outcomes.append(counters_of(rules.apply(state, entry)[0]))
-            except Exception:  # a draw the rules refuse says nothing about the others
+            except RuleError:  # a draw the rules refuse says nothing about the others
                 continue
     before = counters_of(state)
     changes, uncertain = [], []

@@ -253,6 +253,8 @@ def test_a_drink_event_is_offered_on_every_waiting_players_pod_out_of_turn_and_o
         assert rules.seat_view(m.state, who)["status"] == "drink from the deck"
     m.apply(rules.seat_actions(m.state, "Cai")[1]["action"])  # Cai: wine
     assert c(m, "Cai")["alcohol"] == 2 and rules.seat_actions(m.state, "Cai") == []
+    m.apply(rules.seat_actions(m.state, "Ana")[0]["action"])  # Ana, whose turn it is: an ale
+    assert rules.seat_actions(m.state, "Ana") == []  # her turn's moves wait for the others' cards
     plain = match(("Ana", "Ben", "Cai", "Dee"))
     assert rules.seat_actions(plain.state, "Ben") == []
 

@@ -287,11 +287,6 @@ def dry_run(rules: Any, state: dict[str, Any], action: dict[str, Any]) -> tuple[
     return rules.apply(state, entry)
 
 
-def random_fields(rules: Any, state: dict[str, Any], action: dict[str, Any]) -> set[str]:
-    """The fields of ``action`` the device decides at random when it is applied."""
-    return _filled_by_device(rules, state, action)
-
-
 def _signed(n: int) -> str:
     return f"{n:+d}".replace("-", "−")
 

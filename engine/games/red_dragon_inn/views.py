@@ -106,6 +106,8 @@ class RedDragonInnViews(Game):
                      "ask": ["chaser"]} for d in COMMON_DRINKS]
             out.append({"label": word("label", "other drink"), "action": drink, "ask": list(self.OTHER_DRINK_ASKS)})
             return (self._hits(others) if state["pending"] else []) + out
+        if event is not None and not state["pending"]:
+            return []  # drunk already: the others' cards come first, and every move of the turn waits
         if state["pending"]:
             return [{"label": word("label", "resolve"), "action": {"action": "resolve"}}] + self._hits(others)
         g = state["gambling"]
