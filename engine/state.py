@@ -14,14 +14,18 @@ from __future__ import annotations
 import builtins
 import json
 from collections.abc import Collection
-from typing import TYPE_CHECKING, Any, TypeVar, overload
+from typing import Any, Protocol, TypeVar, overload
 
 from .errors import RuleError
 from .messages import _, listing, word
+from .spec import Counter
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .game import Game
-    from .spec import Counter
+
+class Counters(Protocol):
+    """What a :class:`Txn` asks of the game whose state it changes: its counters (a ``Game`` has them)."""
+
+    player_counters: dict[str, Counter]
+    table_counters: dict[str, Counter]
 
 
 def clone(obj: Any) -> Any:
@@ -175,7 +179,7 @@ class Txn:
     the events (plain sentences) that explain what happened.
     """
 
-    def __init__(self, game: Game, state: dict[str, Any]):
+    def __init__(self, game: Counters, state: dict[str, Any]):
         self.game = game
         self.state = state
         self.events: list[str] = []
