@@ -7,8 +7,9 @@ Each action states its fields once, on its ``@action`` decorator::
 
 and everything else reads that declaration: validation (an unknown field is
 refused before anything else; a handler cannot read a field it did not
-declare), ``tablekeeper games --json``, the app's forms, and the action
-tables of docs/games/*.md (a test fails when they drift apart).
+declare; a read takes the field's default, bounds and choices from it:
+engine/state.py's ``Args``), ``tablekeeper games --json``, the app's forms,
+and the action tables of docs/games/*.md (a test fails when they drift apart).
 
 Kinds: ``int``, ``str``, ``bool``, ``ints`` (a list of whole numbers),
 ``player`` (a player's name), ``raw`` (any JSON value the action reads

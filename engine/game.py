@@ -70,7 +70,8 @@ def action(name: str | None = None, *, when_over: bool = False, adjustment: bool
     """Mark a method ``(self, t: Txn, a: Args)`` as the action ``name`` taking ``fields``.
 
     ``fields`` (engine/fields.py) is the one statement of what the action
-    takes: any other field is refused, and the handler may read no other.
+    takes: any other field is refused, and the handler may read no other;
+    its reads take each field's default, bounds and choices from it.
     ``when_over``: still allowed after the game ended. ``adjustment``: a
     correction that a pending "last chance" window does not close (see
     :meth:`Game.before_action`). ``note``: a question to the referee that
@@ -425,7 +426,7 @@ class Game:
                               name=name, known=known))
         if state["over"] and not info.when_over:
             raise RuleError(_("the game is over ({result}); only undo is possible", result=self.result_words(state)))
-        declared = {f.name for f in info.fields}
+        declared = {f.name: f for f in info.fields}
         extra = sorted(k for k in action if k != "action" and k not in declared)
         if extra:  # before anything else: a typo must not hide behind another refusal
             raise RuleError(_("{action}: unexpected field {field!r}", action=name, field=extra[0]))

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import builtins
 import json
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from typing import Any, Protocol, TypeVar, overload
 
 from .errors import RuleError
+from .fields import Field
 from .messages import _, listing, word
 from .spec import Counter
 
@@ -51,9 +52,18 @@ class Args:
 
     Every field must be read by the action: a field nobody reads is refused
     (a typo like ``"dleta"`` must not pass silently).
+
+    What the action declares of a field (engine/fields.py) is what a read
+    checks unless the handler says otherwise: an absent field means its
+    declared default (a field declared without one is refused when absent),
+    a number must lie within the declared bounds, a text must be one of the
+    declared choices. A handler gives a ``default``, ``lo``/``hi`` or
+    ``choices`` only where it means something else than the declaration
+    (a default worked out from the state); ``bounded=False`` reads a number
+    without any bound (the handler checks the range itself, in its own words).
     """
 
-    def __init__(self, t: Txn, data: dict[str, Any], declared: set[str] | None = None):
+    def __init__(self, t: Txn, data: dict[str, Any], declared: Mapping[str, Field] | None = None):
         self._t = t
         self._data = data
         self._read = {"action"}
@@ -65,6 +75,7 @@ class Args:
         return key in self._data
 
     def raw(self, key: str, default: Any = _MISSING) -> Any:
+        """The field as given (no declared default applies: ``raw`` reads what is there)."""
         if self._declared is not None and key not in self._declared:
             raise AssertionError(f"action {self.name!r} reads the field {key!r} it does not declare")
         self._read.add(key)
@@ -74,22 +85,43 @@ class Args:
             return default
         return self._data[key]
 
+    def _field(self, key: builtins.str, kind: builtins.str) -> Field | None:
+        """The declaration of ``key`` when it is of this ``kind`` (one of another kind says nothing here)."""
+        field = self._declared.get(key) if self._declared is not None else None
+        return field if field is not None and field.kind == kind else None
+
+    @staticmethod
+    def _default(field: Field | None, default: Any) -> Any:
+        """The handler's ``default``, else the declared one (of an optional field that has one)."""
+        if default is not _MISSING or field is None or field.required or field.default is None:
+            return default
+        return clone(field.default)
+
     @overload
-    def int(self, key: builtins.str, *, lo: builtins.int | None = None, hi: builtins.int | None = None) -> builtins.int:
+    def int(self, key: builtins.str, *, lo: builtins.int | None = None, hi: builtins.int | None = None,
+            bounded: builtins.bool = True) -> builtins.int:
         ...
 
     @overload
     def int(self, key: builtins.str, default: _D, *, lo: builtins.int | None = None,
-            hi: builtins.int | None = None) -> builtins.int | _D:
+            hi: builtins.int | None = None, bounded: builtins.bool = True) -> builtins.int | _D:
         ...
 
     def int(self, key: builtins.str, default: Any = _MISSING, *, lo: builtins.int | None = None,
-            hi: builtins.int | None = None) -> Any:
+            hi: builtins.int | None = None, bounded: builtins.bool = True) -> Any:
+        field = self._field(key, "int")
+        default = self._default(field, default)
         value = self.raw(key, default)
         if value is default and default is not _MISSING:
             return value
         if isinstance(value, bool) or not isinstance(value, int):
             raise RuleError(_("{action}: {key!r} must be a whole number, not {value!r}", action=self.name, key=key, value=value))
+        if not bounded:
+            return value
+        if lo is None and field is not None:
+            lo = field.lo
+        if hi is None and field is not None:
+            hi = field.hi
         if lo is not None and value < lo:
             raise RuleError(_("{action}: {key!r} must be at least {lo}, not {value}", action=self.name, key=key, lo=lo,
                                   value=value))
@@ -109,18 +141,22 @@ class Args:
 
     def str(self, key: builtins.str, default: Any = _MISSING, *,
             choices: Collection[builtins.str] | None = None) -> Any:
+        field = self._field(key, "str")
+        default = self._default(field, default)
         value = self.raw(key, default)
         if value is default and default is not _MISSING:
             return value
         if not isinstance(value, str):
             raise RuleError(_("{action}: {key!r} must be text, not {value!r}", action=self.name, key=key, value=value))
+        if choices is None and field is not None:
+            choices = field.choices
         if choices is not None and value not in choices:
             raise RuleError(_("{action}: {key!r} must be one of {choices}, not {value!r}", action=self.name, key=key,
                               choices=listing(choices), value=value))
         return value
 
     def bool(self, key: builtins.str, default: Any = _MISSING) -> builtins.bool:
-        value = self.raw(key, default)
+        value = self.raw(key, self._default(self._field(key, "bool"), default))
         if not isinstance(value, bool):
             raise RuleError(_("{action}: {key!r} must be true or false, not {value!r}", action=self.name, key=key,
                               value=value))
@@ -135,12 +171,18 @@ class Args:
         ...
 
     def ints(self, key: builtins.str, default: Any = _MISSING, *, lo: builtins.int | None = None) -> Any:
+        """A list of whole numbers, each at least ``lo`` (left out: the declared ``lo``; a declared ``hi`` is
+        not checked here)."""
+        field = self._field(key, "ints")
+        default = self._default(field, default)
         value = self.raw(key, default)
         if value is default and default is not _MISSING:
             return value
         if not isinstance(value, list) or any(isinstance(v, bool) or not isinstance(v, int) for v in value):
             raise RuleError(_("{action}: {key!r} must be a list of whole numbers, not {value!r}", action=self.name, key=key,
                               value=value))
+        if lo is None and field is not None:
+            lo = field.lo
         if lo is not None and any(v < lo for v in value):
             raise RuleError(_("{action}: every value in {key!r} must be at least {lo}", action=self.name, key=key, lo=lo))
         return list(value)

@@ -271,7 +271,7 @@ class DaleOfMerchantsRules(Game):
             raise RuleError(_('{action}: give either "position" (counted from the left) or "slot" (the surcharge, '
                               'counted from the right), not both', action=a.name))
         if position is not None:
-            n = a.int("position", lo=None)
+            n = a.int("position", bounded=False)
             if not 1 <= n <= MARKET_SLOTS:
                 raise RuleError(_("{action}: positions count the market from the left, 1 (the leftmost card, +4) "
                                   "to 5 (the rightmost, +0), not {n}", action=a.name, n=n))
@@ -281,7 +281,7 @@ class DaleOfMerchantsRules(Game):
                 raise RuleError(_('{action}: which market card? give "position" (1–5 from the left) or "slot" '
                                   '(the surcharge: 0 is the rightmost card)', action=a.name))
             return None
-        n = a.int("slot", lo=None)
+        n = a.int("slot", bounded=False)
         if not 0 <= n < MARKET_SLOTS:
             raise RuleError(_("{action}: slots count the surcharge from the right, 0 (the rightmost card, +0) to "
                               "4 (the leftmost, +4), not {n}; to count from the left give \"position\" 1–5",

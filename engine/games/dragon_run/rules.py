@@ -212,6 +212,8 @@ class DragonRunRules(Game):
 
     @staticmethod
     def _values(a: Args, key: str, *, required: bool = True) -> list[int]:
+        if required:  # refused when left out, although the field is declared with the default []
+            a.raw(key)
         values = a.ints(key) if required else a.ints(key, [])
         if any(not 0 <= v <= MAX_CARD for v in values):
             raise RuleError(_("{action}: a treasure card is worth 0–{most}, not {values!r}", action=a.name,
