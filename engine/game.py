@@ -484,7 +484,7 @@ class Game:
         giver = a.player("from")
         taker = a.player("to")
         counter = a.str("counter")
-        amount = a.int("amount", lo=1)
+        amount = a.int("amount")
         if giver == taker:
             raise RuleError(_("{giver} cannot give {counter} to themselves", giver=giver, counter=word("counter", counter)))
         self.transfer(t, giver, taker, counter, amount)

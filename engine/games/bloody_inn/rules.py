@@ -46,6 +46,8 @@ START_PEASANTS = 2  # each player's starting hand
 SOLO_BISTRO = 2  # solo: 2 more peasants start in the bistro
 POLICE_FINE = 10  # per unburied corpse at a police investigation
 MAX_RANK = 3
+#: A sanity bound on the cards one action says it plays.
+MAX_PLAYED = 2 * MAX_RANK * 4
 #: Solo ranks by final score (publisher's solitaire rules, given for the long game).
 SOLO_BANDS = ((170, "demonic"), (150, "evil"), (130, "hazardous"), (110, "worrying"))
 LEDGER_CAUSES = ("bury", "departure", "police", "wages", "adjust", "transfer")
@@ -212,7 +214,7 @@ class BloodyInnRules(BloodyInnBase):
         who = a.player("player", None)
         counter = a.str("counter")
         delta = a.int("delta")
-        cause = a.str("cause", "")
+        cause = a.str("cause")
         applied = self.adjust(t, who, counter, delta)
         if cause:
             t.event(_("{who}: {counter} {delta:+d} ({cause})", who=who or _("table"), counter=word("counter", counter),
@@ -232,7 +234,7 @@ class BloodyInnRules(BloodyInnBase):
 
     def _actor(self, t: Txn, a: Args, *, allow_extra: bool = True) -> tuple[str, bool]:
         """Who acts in a night action and whether it is an extra (annex-power) action."""
-        extra = a.bool("extra", False) if allow_extra else False
+        extra = a.bool("extra") if allow_extra else False
         who = a.player("player", None)
         if t.state["phase"] != "night":
             raise self._phase_refusal(t, "night")
@@ -300,7 +302,7 @@ class BloodyInnRules(BloodyInnBase):
         cut = discount(p, action)
         free = unknown_power(p)  # an annex whose power nobody told the device: it may be a discount
         cheapest = 0 if free else max(0, rank - cut)
-        played = a.int("played", max(0, rank - cut), lo=0, hi=2 * MAX_RANK * 4)
+        played = a.int("played", max(0, rank - cut))
         if played > rank:
             raise RuleError(N_("a rank-{rank} card costs {n} card, not {played}",
                                "a rank-{rank} card costs {n} cards, not {played}", rank, rank=rank, played=played))
@@ -324,7 +326,7 @@ class BloodyInnRules(BloodyInnBase):
                                played=played))
         least = max(0, played - travellers)  # peasants the hand forces
         most = min(played, peasants_in_hand)
-        peasants = a.int("peasants", None, lo=0)
+        peasants = a.int("peasants", None)
         if peasants is None:
             if least and least < most:
                 raise RuleError(_('{who} holds {travellers} and {peasants}: say how many of the {cards} played are '
@@ -346,7 +348,7 @@ class BloodyInnRules(BloodyInnBase):
                               cards=_cards(played), among=_peasants(peasants)))
         played_travellers = played - peasants
         forced_police = max(0, played_travellers - (travellers - police))
-        kept = a.int("kept", 0, lo=0)
+        kept = a.int("kept")
         if kept > played_travellers - forced_police:
             if not played_travellers:
                 raise RuleError(_("{who} plays no traveller: peasants always go back to the bistro, so no card "
@@ -377,7 +379,7 @@ class BloodyInnRules(BloodyInnBase):
 
     def _target(self, t: Txn, a: Args, verb: str) -> tuple[dict[str, Any] | None, int | None]:
         """A guest in a room (``room``) or peasants in the bistro; returns (room, bistro)."""
-        room = a.int("room", None, lo=1)
+        room = a.int("room", None)
         bistro = a.raw("bistro", None)
         if (room is None) == (bistro is None or bistro is False):
             raise RuleError(_('{verb}: give either "room" (a guest in the inn) or "bistro" (peasants)',
@@ -395,7 +397,7 @@ class BloodyInnRules(BloodyInnBase):
         if a.raw("rank", None) is None:
             raise RuleError(_("{verb}: say the rank of the guest in room {room} (0–3, printed on the card)",
                               verb=word("action", verb), room=room))
-        return a.int("rank", lo=0, hi=MAX_RANK)
+        return a.int("rank")
 
     # -- the welcome ----------------------------------------------------------------
     @action("welcome", fields=(
@@ -411,13 +413,13 @@ class BloodyInnRules(BloodyInnBase):
         "police": true when that traveller is police. The night starts once every
         open room holds a traveller (or the entrance stack ran out for good).
         """
-        room = a.int("room", None, lo=1)
+        room = a.int("room", None)
         if room is not None:
-            police_rooms = [room] if a.bool("police", False) else []
+            police_rooms = [room] if a.bool("police") else []
         else:
             if a.has("police"):
                 raise RuleError(_('welcome: "police" goes with "room"; for the whole welcome list the rooms in "police_rooms"'))
-            police_rooms = a.ints("police_rooms", [], lo=1)
+            police_rooms = a.ints("police_rooms")
         if t.state["phase"] != "welcome":
             raise self._phase_refusal(t, "welcome")
         rooms = self._rooms(t)
@@ -501,8 +503,8 @@ class BloodyInnRules(BloodyInnBase):
         Bool("extra"),
         Int("room", required=False, lo=1),
         Raw("bistro"),
-        Int("rank", required=False, lo=0, hi=3),  # a room guest's must be given; a peasant is rank 0
-        Int("played", required=False, lo=0, hi=24),
+        Int("rank", required=False, lo=0, hi=MAX_RANK),  # a room guest's must be given; a peasant is rank 0
+        Int("played", required=False, lo=0, hi=MAX_PLAYED),
         Int("kept", default=0, lo=0),
         Int("peasants", required=False, lo=0),
     ))
@@ -520,7 +522,7 @@ class BloodyInnRules(BloodyInnBase):
         else:
             if isinstance(bistro, bool) or not isinstance(bistro, int) or not 1 <= bistro <= 2:
                 raise RuleError(_('bribe: "bistro" is how many peasants you take, 1 or 2, not {bistro!r}', bistro=bistro))
-            rank = a.int("rank", 0, lo=0, hi=MAX_RANK)
+            rank = a.int("rank", 0)
             if rank:
                 raise RuleError(_("peasants are rank 0"))
             have = t.state["inn"]["bistro"]
@@ -552,9 +554,9 @@ class BloodyInnRules(BloodyInnBase):
     @action("build", fields=(
         Player("player", required=False),
         Bool("extra"),
-        Int("rank", lo=0, hi=3),
+        Int("rank", lo=0, hi=MAX_RANK),
         Str("name", required=False),
-        Int("played", required=False, lo=0, hi=24),
+        Int("played", required=False, lo=0, hi=MAX_PLAYED),
         Int("kept", default=0, lo=0),
         Int("peasants", required=False, lo=0),
         Str("effect", required=False, choices=EFFECTS),
@@ -571,11 +573,11 @@ class BloodyInnRules(BloodyInnBase):
         gain_now (francs at once), end_game and other (reminded), none.
         """
         who, extra = self._actor(t, a)
-        rank = a.int("rank", lo=0, hi=MAX_RANK)
+        rank = a.int("rank")
         p = t.player(who)
         name = a.str("name", f"annex {len(p['annexes'])}")
-        effect = a.str("effect", None, choices=EFFECTS)
-        amount = a.int("amount", None, lo=0, hi=CASH_MAX)
+        effect = a.str("effect", None)
+        amount = a.int("amount", None)
         if amount is not None and (effect is None or DEFAULT_AMOUNT[effect] is None):
             raise RuleError(_('build: "amount" goes with an effect that has one (a bonus, waived wages, a discount, '
                               'a gain now)'))
@@ -615,8 +617,8 @@ class BloodyInnRules(BloodyInnBase):
         Int("room", required=False, lo=1),
         Raw("bistro"),
         Int("money", required=False, lo=0, hi=100),
-        Int("rank", required=False, lo=0, hi=3),  # a room guest's must be given; a peasant is rank 0
-        Int("played", required=False, lo=0, hi=24),
+        Int("rank", required=False, lo=0, hi=MAX_RANK),  # a room guest's must be given; a peasant is rank 0
+        Int("played", required=False, lo=0, hi=MAX_PLAYED),
         Int("kept", default=0, lo=0),
         Int("peasants", required=False, lo=0),
     ))
@@ -633,7 +635,7 @@ class BloodyInnRules(BloodyInnBase):
         else:
             if not (bistro is True or (type(bistro) is int and bistro == 1)):
                 raise RuleError(_('kill: "bistro" must be true (one peasant), not {bistro!r}', bistro=bistro))
-            rank = a.int("rank", 0, lo=0, hi=MAX_RANK)
+            rank = a.int("rank", 0)
             if rank:
                 raise RuleError(_("peasants are rank 0"))
             if extra:
@@ -642,7 +644,7 @@ class BloodyInnRules(BloodyInnBase):
                 raise RuleError(_("the bistro is empty: no peasant to kill"))
         if extra:
             self._check_extra(t, who, "kill", in_room=r is not None)
-        money = a.int("money", self.options["pocket"][rank], lo=0, hi=100)
+        money = a.int("money", self.options["pocket"][rank])
         self._play(t, a, who, rank, "kill")
         if r is not None:
             r["guest"] = r["police"] = False
@@ -662,7 +664,7 @@ class BloodyInnRules(BloodyInnBase):
         Int("corpse", required=False, lo=1),
         Player("owner", required=False),
         Raw("annex"),
-        Int("played", required=False, lo=0, hi=24),
+        Int("played", required=False, lo=0, hi=MAX_PLAYED),
         Int("kept", default=0, lo=0),
         Int("peasants", required=False, lo=0),
     ))
@@ -676,7 +678,7 @@ class BloodyInnRules(BloodyInnBase):
         who, extra = self._actor(t, a)
         p = t.player(who)
         corpses = p["corpses"]
-        number = a.int("corpse", None, lo=1)
+        number = a.int("corpse", None)
         owner_given = a.player("owner", None)
         owner = owner_given or who
         annex_no = a.raw("annex", None)
@@ -761,7 +763,7 @@ class BloodyInnRules(BloodyInnBase):
         """Pass the action turn, and optionally launder money: "checks" +n buys n checks (10F of cash each),
         −n cashes n checks (+10F each). Refused when it cannot apply in full (see the docs)."""
         who, _extra = self._actor(t, a, allow_extra=False)
-        n = a.int("checks", 0)
+        n = a.int("checks")
         cash = t.get(who, "cash")
         if n > 0:
             if cash < CHECK * n:
@@ -1035,7 +1037,7 @@ class BloodyInnRules(BloodyInnBase):
         Int("exit", required=False, lo=0, hi=TRAVELLERS + 8),
         Int("bistro", required=False, lo=0, hi=TRAVELLERS + 8),
         Player("player", required=False),
-        Int("hand", required=False, lo=0, hi=78),
+        Int("hand", required=False, lo=0, hi=TRAVELLERS + 8),
         Int("peasants", required=False, lo=0, hi=8),
         Int("room", required=False, lo=1),
         Raw("guest"),
@@ -1051,13 +1053,13 @@ class BloodyInnRules(BloodyInnBase):
         inn = t.state["inn"]
         changed = []
         for key in ("entrance", "exit", "bistro"):
-            v = a.int(key, None, lo=0, hi=TRAVELLERS + 8)
+            v = a.int(key, None)
             if v is not None:
                 inn[key] = v
                 changed.append(_("{pile} {size}", pile=word("pile", key), size=v))
         who = a.player("player", None)
-        hand = a.int("hand", None, lo=0, hi=TRAVELLERS + 8)
-        peasants = a.int("peasants", None, lo=0, hi=8)
+        hand = a.int("hand", None)
+        peasants = a.int("peasants", None)
         if (hand is not None or peasants is not None) and who is None:
             raise RuleError(_('correct: "hand" and "peasants" need "player"'))
         if who is not None:
@@ -1072,7 +1074,7 @@ class BloodyInnRules(BloodyInnBase):
             p["police"] = min(p.get("police", 0), new_hand - new_peasants)
             changed.append(N_("{who}'s hand {hand} ({n} peasant)", "{who}'s hand {hand} ({n} peasants)", new_peasants,
                               who=who, hand=new_hand))
-        room = a.int("room", None, lo=1)
+        room = a.int("room", None)
         guest = a.raw("guest", None)
         police = a.raw("police", None)
         for key, v in (("guest", guest), ("police", police)):

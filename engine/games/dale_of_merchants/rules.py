@@ -319,8 +319,8 @@ class DaleOfMerchantsRules(Game):
     def _then_clean_up(self, t: Txn, a: Args, who: str) -> None:
         """``"clean_up": true`` on a turn action: the clean-up follows at once (the turn's action is done);
         "new_value" enters the value of the market card it turns up."""
-        new_value = a.int("new_value", None, lo=0, hi=MAX_VALUE)
-        if not a.bool("clean_up", False):
+        new_value = a.int("new_value", None)
+        if not a.bool("clean_up"):
             if new_value is not None:
                 raise RuleError(_('{action}: "new_value" is the card the clean-up turns up; give "clean_up": true '
                                   'with it', action=a.name))
@@ -483,9 +483,9 @@ class DaleOfMerchantsRules(Game):
     # -- market ----------------------------------------------------------------
     @action("set_market", fields=(
         Raw("values"),
-        Int("slot", required=False, lo=0, hi=4),
-        Int("position", required=False, lo=1, hi=5),
-        Int("value", required=False, lo=0, hi=20),
+        Int("slot", required=False, lo=0, hi=MARKET_SLOTS - 1),
+        Int("position", required=False, lo=1, hi=MARKET_SLOTS),
+        Int("value", required=False, lo=0, hi=MAX_VALUE),
     ))
     def _set_market(self, t: Txn, a: Args) -> None:
         """Enter the values of the market cards: {"position": p, "value": v} (p counted from the left,
@@ -504,7 +504,7 @@ class DaleOfMerchantsRules(Game):
         else:
             slot = self._slot(t, a)
             assert slot is not None
-            pairs = [(slot, a.int("value", lo=0, hi=MAX_VALUE))]
+            pairs = [(slot, a.int("value"))]
         for slot, value in pairs:
             if not 0 <= value <= MAX_VALUE:
                 raise RuleError(_("set_market: a card's value is 0–{most}, not {value}", most=MAX_VALUE, value=value))
@@ -515,12 +515,12 @@ class DaleOfMerchantsRules(Game):
 
     @action("buy", fields=(
         Player("player", required=False),
-        Int("slot", required=False, lo=0, hi=4),
-        Int("position", required=False, lo=1, hi=5),
+        Int("slot", required=False, lo=0, hi=MARKET_SLOTS - 1),
+        Int("position", required=False, lo=1, hi=MARKET_SLOTS),
         Ints("paid", lo=0),
-        Int("value", required=False, lo=0, hi=20),
+        Int("value", required=False, lo=0, hi=MAX_VALUE),
         Bool("clean_up"),
-        Int("new_value", required=False, lo=0, hi=20),
+        Int("new_value", required=False, lo=0, hi=MAX_VALUE),
     ))
     def _buy(self, t: Txn, a: Args) -> None:
         """Market action: buy the market card at "position" (1–5 from the left) or "slot" (its surcharge,
@@ -529,8 +529,8 @@ class DaleOfMerchantsRules(Game):
         who = self._active(t, a)
         slot = self._slot(t, a)
         assert slot is not None
-        paid = a.ints("paid", lo=0)
-        value = a.int("value", None, lo=0, hi=MAX_VALUE)
+        paid = a.ints("paid")
+        value = a.int("value", None)
         self._check_action_left(t, who)
         cell = self._market_cell(t, slot)
         if value is None:
@@ -557,15 +557,15 @@ class DaleOfMerchantsRules(Game):
 
     @action("check_payment", note=True, fields=(
         Ints("paid", lo=0),
-        Int("slot", required=False, lo=0, hi=4),
-        Int("position", required=False, lo=1, hi=5),
+        Int("slot", required=False, lo=0, hi=MARKET_SLOTS - 1),
+        Int("position", required=False, lo=1, hi=MARKET_SLOTS),
         Int("price", required=False, lo=0),
     ))
     def _check_payment(self, t: Txn, a: Args) -> None:
         """Ask the referee whether cards of the values "paid" may pay "price" (or the price of the market
         card at "position" or "slot"); the verdict and its reason are shown as payment_check. Changes
         nothing else."""
-        paid = a.ints("paid", lo=0)
+        paid = a.ints("paid")
         slot = self._slot(t, a, required=False)
         if slot is not None:
             if a.has("price"):
@@ -575,15 +575,15 @@ class DaleOfMerchantsRules(Game):
                 raise RuleError(_("enter the value of the card at {where} first (set_market)", where=where(slot)))
             price = slot_price(slot, cell["value"])
         else:
-            price = a.int("price", lo=0)
+            price = a.int("price")
         ok, why = payment_verdict(price, paid)
         t.state["payment_check"] = {"price": price, "paid": list(paid), "ok": ok, "reason": why}
         t.event(_("accepted: {why}", why=why) if ok else _("refused: {why}", why=why))
 
     @action("take", fields=(
         Player("player"),
-        Int("slot", required=False, lo=0, hi=4),
-        Int("position", required=False, lo=1, hi=5),
+        Int("slot", required=False, lo=0, hi=MARKET_SLOTS - 1),
+        Int("position", required=False, lo=1, hi=MARKET_SLOTS),
         Str("to", default="hand", choices=("hand", "discard", "deck", "market_discard")),
     ))
     def _take(self, t: Txn, a: Args) -> None:
@@ -594,7 +594,7 @@ class DaleOfMerchantsRules(Game):
         who = a.player("player")
         slot = self._slot(t, a)
         assert slot is not None
-        to = a.str("to", "hand", choices=("hand", "discard", "deck", "market_discard"))
+        to = a.str("to")
         self._take_card(t, who, slot, to)
 
     def _take_card(self, t: Txn, who: str, slot: int, to: str) -> None:
@@ -620,7 +620,7 @@ class DaleOfMerchantsRules(Game):
         Player("player", required=False),
         Bool("bonus"),
         Str("to", default="discard", choices=tuple(PLAYED_TO)),
-        Int("take", required=False, lo=1, hi=5),
+        Int("take", required=False, lo=1, hi=MARKET_SLOTS),
         Int("draw", required=False, lo=1),
     ))
     def _technique(self, t: Txn, a: Args) -> None:
@@ -631,10 +631,10 @@ class DaleOfMerchantsRules(Game):
         line: "take", the market card at that position (1–5 from the left) goes to the hand (as
         ``take``); "draw", the player draws that many cards (as ``draw``); both: in that order."""
         who = self._active(t, a)
-        bonus = a.bool("bonus", False)
-        to = a.str("to", "discard", choices=tuple(PLAYED_TO))
-        take = a.int("take", None, lo=1, hi=MARKET_SLOTS)
-        draw = a.int("draw", None, lo=1)
+        bonus = a.bool("bonus")
+        to = a.str("to")
+        take = a.int("take", None)
+        draw = a.int("draw", None)
         self._check_action_left(t, who)
         if take is not None:
             self._market_cell(t, position_slot(take))
@@ -661,9 +661,9 @@ class DaleOfMerchantsRules(Game):
         Player("player", required=False),
         Ints("values", lo=0),
         Raw("set", required=True),
-        Int("stack", required=False, lo=1, hi=8),
+        Int("stack", required=False, lo=1, hi=STALL_STACKS),
         Bool("clean_up"),
-        Int("new_value", required=False, lo=0, hi=20),
+        Int("new_value", required=False, lo=0, hi=MAX_VALUE),
     ))
     def _stall(self, t: Txn, a: Args) -> None:
         """Stall action: build the next stack from hand: "values" of its cards and "set" (one animal
@@ -671,10 +671,10 @@ class DaleOfMerchantsRules(Game):
         exactly n, one animal set, no junk; stacks are built in order, each in one action.
         "clean_up": the clean-up follows at once; "new_value": the value of the market card it turns up."""
         who = self._active(t, a)
-        values = a.ints("values", lo=0)
+        values = a.ints("values")
         sets = self._sets(a, len(values))
         number = t.get(who, "stall") + 1
-        claimed = a.int("stack", number, lo=1, hi=STALL_STACKS)
+        claimed = a.int("stack", number)
         self._check_action_left(t, who)
         if claimed < number:
             raise RuleError(_("{who}'s stack {claimed} is already built; a stack cannot be added to later", who=who, claimed=claimed))
@@ -694,12 +694,12 @@ class DaleOfMerchantsRules(Game):
         self._then_clean_up(t, a, who)
 
     @action("inventory", fields=(Player("player", required=False), Int("count", lo=0), Bool("clean_up"),
-                                 Int("new_value", required=False, lo=0, hi=20)))
+                                 Int("new_value", required=False, lo=0, hi=MAX_VALUE)))
     def _inventory(self, t: Txn, a: Args) -> None:
         """Inventory action: discard "count" cards (any number, 0 too) from hand to the discard pile.
         "clean_up": the clean-up follows at once; "new_value": the value of the market card it turns up."""
         who = self._active(t, a)
-        count = a.int("count", lo=0)
+        count = a.int("count")
         self._check_action_left(t, who)
         self._need_in_hand(t, who, count, "to discard")
         self._spend_action(t, who)
@@ -708,17 +708,17 @@ class DaleOfMerchantsRules(Game):
         t.event(N_("{who} discards {n} card", "{who} discards {n} cards", count, who=who))
         self._then_clean_up(t, a, who)
 
-    @action("end_turn", fields=(Player("player", required=False), Int("draw_to", default=5, lo=0, hi=20),
-                                Int("new_value", required=False, lo=0, hi=20)))
+    @action("end_turn", fields=(Player("player", required=False), Int("draw_to", default=HAND_SIZE, lo=0, hi=MAX_VALUE),
+                                Int("new_value", required=False, lo=0, hi=MAX_VALUE)))
     def _end_turn(self, t: Txn, a: Args) -> None:
         """Clean-up after at least one action: draw up to "draw_to" (default 5) cards, refill the
         market ("new_value": the value of the one card it turns up), and the next player on the left
         starts with one action."""
         who = self._active(t, a)
-        draw_to = a.int("draw_to", HAND_SIZE, lo=0, hi=MAX_VALUE)
+        draw_to = a.int("draw_to")
         if t.state["turn"]["actions_taken"] == 0:
             raise RuleError(_("{who} must take an action first: market (buy), technique, stall or inventory", who=who))
-        self._clean_up(t, who, draw_to, a.int("new_value", None, lo=0, hi=MAX_VALUE))
+        self._clean_up(t, who, draw_to, a.int("new_value", None))
 
     # -- card effects ----------------------------------------------------------
     @action("draw", fields=(Player("player"), Int("count", lo=1)))
@@ -726,14 +726,14 @@ class DaleOfMerchantsRules(Game):
         """A card effect makes "player" draw "count" cards (the discard pile is reshuffled when the
         deck runs out; with both empty, as many as there were)."""
         who = a.player("player")
-        count = a.int("count", lo=1)
+        count = a.int("count")
         drawn, _junk = self._draw(t, who, count, junk=False)
         t.event(_("{who} draws {drawn}", who=who, drawn=drawn))
 
     @action("move", fields=(
         Player("player"),
-        Str("from", choices=("hand", "deck", "discard", "market_deck", "market_discard", "junk")),
-        Str("to", choices=("hand", "deck", "discard", "market_deck", "market_discard", "junk")),
+        Str("from", choices=PILES),
+        Str("to", choices=PILES),
         Int("count", lo=1),
         Player("from_player", required=False),
     ))
@@ -744,9 +744,9 @@ class DaleOfMerchantsRules(Game):
         from an empty deck come from the reshuffled discard pile; when both run out, as many as
         there were."""
         who = a.player("player")
-        src = a.str("from", choices=PILES)
-        dst = a.str("to", choices=PILES)
-        count = a.int("count", lo=1)
+        src = a.str("from")
+        dst = a.str("to")
+        count = a.int("count")
         giver = a.player("from_player", who)
         if giver != who:
             if src not in PLAYER_PILES:

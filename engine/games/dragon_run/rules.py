@@ -214,7 +214,7 @@ class DragonRunRules(Game):
     def _values(a: Args, key: str, *, required: bool = True) -> list[int]:
         if required:  # refused when left out, although the field is declared with the default []
             a.raw(key)
-        values = a.ints(key) if required else a.ints(key, [])
+        values = a.ints(key)
         if any(not 0 <= v <= MAX_CARD for v in values):
             raise RuleError(_("{action}: a treasure card is worth 0–{most}, not {values!r}", action=a.name,
                               most=MAX_CARD, values=values))
@@ -451,9 +451,9 @@ class DragonRunRules(Game):
         """
         name = self._active(t, a)
         take_from = a.player("take_from", None)
-        draw = a.bool("draw", False)
+        draw = a.bool("draw")
         heal = a.player("heal", None)
-        value = a.int("value", lo=0, hi=MAX_CARD) if a.raw("value", None) is not None else None
+        value = a.int("value") if a.raw("value", None) is not None else None
         if sum((take_from is not None, draw, heal is not None)) > 1:
             raise RuleError(_("power: one effect at a time (a card taken, a card drawn or a heal)"))
         if (take_from is not None or draw) and value is None:
@@ -507,7 +507,7 @@ class DragonRunRules(Game):
         (pass or again) is the room's icon, done at once. A room whose card moves treasure cards
         is the action room.
         """
-        self._charge_at(t, a, a.str("location", choices=LOCATIONS))
+        self._charge_at(t, a, a.str("location"))
 
     @action("room", fields=(
         Raw("player"),
@@ -531,18 +531,18 @@ class DragonRunRules(Game):
 
     def _charge_at(self, t: Txn, a: Args, where: str) -> None:
         name = self._turn_action(t, a, ("start", "must_charge", "escaped", "after_location"))
-        then = a.str("then", None, choices=ICONS)
+        then = a.str("then", None)
         st = t.state
         value: int | None = None
         if where == "treasure_hall" and a.raw("value", None) is not None:
-            value = a.int("value", lo=0, hi=MAX_CARD)
+            value = a.int("value")
         elif a.raw("value", None) is not None:
             if where == "dragon":
                 raise RuleError(_("the dragon gives no treasure card: a value goes with the treasure hall or a "
                                   "room whose card gives one"))
             # «Otras tarjetas de ubicación: Aplicar el efecto indicado en la tarjeta»: a room that gives a
             # treasure card is the charge and the card's effect at once.
-            value = a.int("value", lo=0, hi=MAX_CARD)
+            value = a.int("value")
         effects = a.name == "room"
         if where == "dragon" and then is not None:
             raise RuleError(_("the dragon ends the turn by itself: pass or another turn goes only with the "
@@ -594,9 +594,9 @@ class DragonRunRules(Game):
 
     def _room_effects(self, t: Txn, name: str, a: Args, value: int | None) -> None:
         """Another room's printed effect, entered with its charge: cards drawn, discarded, given left."""
-        second = a.int("second", None, lo=0, hi=MAX_CARD) if a.raw("second", None) is not None else None
+        second = a.int("second", None) if a.raw("second", None) is not None else None
         known = [v for v in (value, second) if v is not None]
-        draws = a.int("draws", max(len(known), 1 if known else 0), lo=0, hi=MAX_ROOM_DRAWS)
+        draws = a.int("draws", max(len(known), 1 if known else 0))
         if len(known) > draws:
             raise RuleError(_("the room gives {draws} treasure cards: {n} values are too many", draws=draws,
                               n=len(known)))
@@ -613,7 +613,7 @@ class DragonRunRules(Game):
             self._to_discard(t, len(discard))
             t.event(_("{name} discards {values} as the room says", name=name, values=", ".join(map(str, discard))))
         if a.raw("give", None) is not None:
-            give = a.int("give", lo=0, hi=MAX_CARD)
+            give = a.int("give")
             left = t.next_in_game(name)
             if left is None:
                 raise RuleError(_("nobody is left to take the card"))
@@ -749,7 +749,7 @@ class DragonRunRules(Game):
         if a.raw("value", None) is None:
             self._give_unknown(t, name, 1)
             return
-        self._give_cards(t, name, [a.int("value", lo=0, hi=MAX_CARD)])
+        self._give_cards(t, name, [a.int("value")])
 
     @action("discard", fields=(Player("player", required=False), Ints("values", default=[])))
     def _discard(self, t: Txn, a: Args) -> None:
@@ -768,7 +768,7 @@ class DragonRunRules(Game):
         name = self._active(t, a)
         if t.state["turn"]["phase"] == "deal":
             raise RuleError(_deal_first(t))
-        value = a.int("value", lo=0, hi=MAX_CARD)
+        value = a.int("value")
         self._take_cards(t, name, [value])
         t.player(name)["talismans"].append(value)
         t.event(_("{name} puts a talisman in play ({value})", name=name, value=value))
@@ -787,9 +787,9 @@ class DragonRunRules(Game):
         "draw": a treasure card the potion makes its player draw (its value).
         """
         name = self._in_game(t, a)
-        value = a.int("value", lo=0, hi=MAX_CARD)
-        cancel = a.bool("cancel", False)
-        draw = a.int("draw", lo=0, hi=MAX_CARD) if a.raw("draw", None) is not None else None
+        value = a.int("value")
+        cancel = a.bool("cancel")
+        draw = a.int("draw") if a.raw("draw", None) is not None else None
         if cancel and draw is not None:
             raise RuleError(_("the cancel potion only cancels another potion: it makes nobody draw a card"))
         if t.state["turn"]["phase"] == "deal":
@@ -831,8 +831,8 @@ class DragonRunRules(Game):
             raise RuleError(_("the device knows {name}'s treasure: {players} must count",
                               name=name, players=listing(st["to_count"])))
         p = t.player(name)
-        total = a.int("total", lo=0) if a.raw("total", None) is not None else None
-        highest = a.int("highest", lo=0, hi=MAX_CARD) if a.raw("highest", None) is not None else None
+        total = a.int("total") if a.raw("total", None) is not None else None
+        highest = a.int("highest") if a.raw("highest", None) is not None else None
         if total is None and highest is None:
             raise RuleError(_("count: enter the total of the treasure cards in your hand"))
         if total is None and p["unknown_worth"] is None:

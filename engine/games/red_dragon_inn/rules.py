@@ -339,7 +339,7 @@ class RedDragonInnRules(Game):
     def _next(self, t: Txn, a: Args) -> None:
         """Go on to the active player's next phase (discard & draw → action → buy drinks → drink)."""
         who = self._active(t, a, "next")
-        skip = a.bool("skip", False)
+        skip = a.bool("skip")
         self._no_round(t, "next")
         turn = t.state["turn"]
         phase = turn["phase"]
@@ -406,9 +406,9 @@ class RedDragonInnRules(Game):
     ))
     def _buy(self, t: Txn, a: Args) -> None:
         """Top card of the drink deck onto another player's Drink Me! pile (phase 3), or an extra drink from a card."""
-        extra = a.bool("extra", False)
+        extra = a.bool("extra")
         to = a.player("to")
-        count = a.int("count", 1, lo=1)
+        count = a.int("count")
         if extra:
             buyer = a.player("player", None)
         else:
@@ -457,14 +457,14 @@ class RedDragonInnRules(Game):
         left; "extra": true is a drink a card makes someone take at another
         time ("from": "deck" to reveal it from the drink deck).
         """
-        extra = a.bool("extra", False)
-        named = a.str("drink", None, choices=tuple(COMMON_DRINKS))
-        chaser = a.str("chaser", None, choices=tuple(COMMON_DRINKS))
-        alcohol = a.int("alcohol", 0)
-        fortitude = a.int("fortitude", 0)
-        gold = a.int("gold", 0)
-        chasers = a.int("chasers", 0, lo=0)
-        source = a.str("from", "drink_me", choices=("drink_me", "deck"))
+        extra = a.bool("extra")
+        named = a.str("drink", None)
+        chaser = a.str("chaser", None)
+        alcohol = a.int("alcohol")
+        fortitude = a.int("fortitude")
+        gold = a.int("gold")
+        chasers = a.int("chasers")
+        source = a.str("from")
         if chaser is not None:
             chasers = max(chasers, 1)
         plus_alcohol, plus_fortitude = drink_effects(named, chaser)
@@ -544,7 +544,7 @@ class RedDragonInnRules(Game):
         contest pays its winner — the one whose drink's alcohol is highest, alone — 1 gold from each
         other player (a tie: nobody, as the card is read at the table), and the turn passes.
         """
-        kind = a.str("kind", "round", choices=DRINK_EVENTS)
+        kind = a.str("kind")
         who = self._active(t, a, "drink")
         self._no_round(t, "drink")
         if t.state["turn"]["phase"] != "drink":
@@ -592,8 +592,8 @@ class RedDragonInnRules(Game):
     @action("drink_piles", adjustment=True, fields=(Int("deck", lo=0), Int("discard", lo=0)))
     def _drink_piles(self, t: Txn, a: Args) -> None:
         """Correct the drink deck and discard counts to match the table; a deck set to 0 runs out."""
-        deck = a.int("deck", lo=0)
-        discard = a.int("discard", lo=0)
+        deck = a.int("deck")
+        discard = a.int("discard")
         d = t.state["drinks"]
         d["deck"], d["discard"] = deck, discard
         if deck == 0:
@@ -666,7 +666,7 @@ class RedDragonInnRules(Game):
         return g, who
 
     @action("play", fields=(
-        Str("card", choices=("gambling", "cheat", "winning_hand")),
+        Str("card", choices=CARDS),
         Bool("ante"),
         Player("player", required=False),
     ))
@@ -676,8 +676,8 @@ class RedDragonInnRules(Game):
         "ante": true for a card that makes everyone still in the round ante
         1 more (nobody antes if the player who plays it cannot).
         """
-        card = a.str("card", choices=CARDS)
-        ante = a.bool("ante", False)
+        card = a.str("card")
+        ante = a.bool("ante")
         g, who = self._round_player(t, a, "play")
         if g["last"] == "winning_hand" and card != "cheat":
             raise RuleError(_('after "Winning Hand!" only a cheating card can take control, not {card}',
@@ -746,7 +746,7 @@ class RedDragonInnRules(Game):
         """A player puts gold into the pot (a card says so); only as much as they have."""
         self._round(t)
         who = a.player("player")
-        amount = a.int("amount", lo=1)
+        amount = a.int("amount")
         paid = -t.add(who, "gold", -amount)
         t.add(None, "pot", paid)
 
@@ -820,10 +820,10 @@ class RedDragonInnRules(Game):
         "side": "player", "player": "Ana"; "everybody drinks to the Inn's
         health": counter alcohol, delta 1. Each pays only as much as they have.
         """
-        counter = a.str("counter", choices=EVERYONE_COUNTERS)
+        counter = a.str("counter")
         delta = a.int("delta")
-        side = a.str("side", "inn", choices=("inn", "player"))
-        others = a.bool("others", False)
+        side = a.str("side")
+        others = a.bool("others")
         who = a.player("player", None) or t.state["turn"]["player"]
         if delta == 0:
             raise RuleError(_("say how much each player gets or pays"))
