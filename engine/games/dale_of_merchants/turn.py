@@ -1,0 +1,141 @@
+"""Dale of Merchants' other turn actions: a technique played, a stall stack built, an inventory, the
+clean-up that ends the turn."""
+from __future__ import annotations
+
+from ...errors import RuleError
+from ...fields import Bool, Int, Ints, Player, Raw, Str
+from ...game import action
+from ...messages import N_, _, word
+from ...state import Args, Txn
+from .table import (
+    HAND_SIZE,
+    MARKET_SLOTS,
+    MAX_VALUE,
+    PLAYED_TO,
+    STALL_STACKS,
+    DaleOfMerchantsTable,
+    position_slot,
+    stack_verdict,
+)
+from .words import _sum_words
+
+
+class DaleOfMerchantsTurn(DaleOfMerchantsTable):
+    """The technique, stall, inventory and end-of-turn actions."""
+
+    @action("technique", fields=(
+        Player("player", required=False),
+        Bool("bonus"),
+        Str("to", default="discard", choices=tuple(PLAYED_TO)),
+        Int("take", required=False, lo=1, hi=MARKET_SLOTS),
+        Int("draw", required=False, lo=1),
+    ))
+    def _technique(self, t: Txn, a: Args) -> None:
+        """Technique action: play a technique card from hand. "bonus": true when it shows the
+        bonus-action icon (one more action this turn, chaining). The card goes to the discard pile
+        once its effects are resolved (at the next action or the clean-up); "to": "away" when the
+        card says to throw it away: it goes to the market discard. Its usual effects in the same
+        line: "take", the market card at that position (1–5 from the left) goes to the hand (as
+        ``take``); "draw", the player draws that many cards (as ``draw``); both: in that order."""
+        who = self._active(t, a)
+        bonus = a.bool("bonus")
+        to = a.str("to")
+        take = a.int("take", None)
+        draw = a.int("draw", None)
+        self._check_action_left(t, who)
+        if take is not None:
+            self._market_cell(t, position_slot(take))
+        self._need_in_hand(t, who, 1, "to play")
+        self._spend_action(t, who)
+        t.add(who, "hand", -1)
+        turn = t.state["turn"]
+        turn["played"].append(to)
+        turn["techniques"] += 1
+        if bonus:
+            turn["bonuses"] += 1
+            t.add(None, "actions", 1)
+            t.event(N_("{who} plays a technique with a bonus action: {n} action left",
+                       "{who} plays a technique with a bonus action: {n} actions left", t.get(None, "actions"), who=who))
+        else:
+            t.event(_("{who} plays a technique", who=who))
+        if take is not None:
+            self._take_card(t, who, position_slot(take), "hand")
+        if draw is not None:
+            drawn, _junk = self._draw(t, who, draw, junk=False)
+            t.event(_("{who} draws {drawn}", who=who, drawn=drawn))
+
+    @action("stall", fields=(
+        Player("player", required=False),
+        Ints("values", lo=0),
+        Raw("set", required=True),
+        Int("stack", required=False, lo=1, hi=STALL_STACKS),
+        Bool("clean_up"),
+        Int("new_value", required=False, lo=0, hi=MAX_VALUE),
+    ))
+    def _stall(self, t: Txn, a: Args) -> None:
+        """Stall action: build the next stack from hand: "values" of its cards and "set" (one animal
+        deck's name, or one name per card). Optional "stack" confirms its number. Stack n must total
+        exactly n, one animal set, no junk; stacks are built in order, each in one action.
+        "clean_up": the clean-up follows at once; "new_value": the value of the market card it turns up."""
+        who = self._active(t, a)
+        values = a.ints("values")
+        sets = self._sets(a, len(values))
+        number = t.get(who, "stall") + 1
+        claimed = a.int("stack", number)
+        self._check_action_left(t, who)
+        if claimed < number:
+            raise RuleError(_("{who}'s stack {claimed} is already built; a stack cannot be added to later", who=who, claimed=claimed))
+        if claimed > number:
+            raise RuleError(_("stacks are built in order: {who}'s next stack is {number}, not {claimed}", who=who, number=number, claimed=claimed))
+        ok, why = stack_verdict(number, sets, values, t.state["decks"])
+        if not ok:
+            raise RuleError(_("{who} cannot build stack {number}: {why}", who=who, number=number, why=why))
+        self._need_in_hand(t, who, len(values), "for this stack")
+        self._spend_action(t, who)
+        t.add(who, "hand", -len(values))
+        t.player(who)["stacks"].append({"set": sets[0], "values": list(values)})
+        self._lose(t, who, list(values))
+        t.add(who, "stall", 1)
+        t.event(_("{who} builds stack {number}: {deck} {values}", who=who, number=number, deck=word("deck", sets[0]),
+                  values=_sum_words(values)))
+        self._then_clean_up(t, a, who)
+
+    @staticmethod
+    def _sets(a: Args, n: int) -> list[str]:
+        raw = a.raw("set")
+        if isinstance(raw, str):
+            return [raw] * n
+        if isinstance(raw, list) and all(isinstance(s, str) for s in raw):
+            if len(raw) != n:
+                raise RuleError(N_("{action}: 'set' lists {sets} for {n} card", "{action}: 'set' lists {sets} for {n} cards",
+                                   n, action=a.name, sets=N_("{n} set", "{n} sets", len(raw))))
+            return list(raw)
+        raise RuleError(_("{action}: 'set' must be an animal deck's name, or one name per card, not {value!r}",
+                          action=a.name, value=raw))
+
+    @action("inventory", fields=(Player("player", required=False), Int("count", lo=0), Bool("clean_up"),
+                                 Int("new_value", required=False, lo=0, hi=MAX_VALUE)))
+    def _inventory(self, t: Txn, a: Args) -> None:
+        """Inventory action: discard "count" cards (any number, 0 too) from hand to the discard pile.
+        "clean_up": the clean-up follows at once; "new_value": the value of the market card it turns up."""
+        who = self._active(t, a)
+        count = a.int("count")
+        self._check_action_left(t, who)
+        self._need_in_hand(t, who, count, "to discard")
+        self._spend_action(t, who)
+        t.add(who, "hand", -count)
+        t.add(who, "discard", count)
+        t.event(N_("{who} discards {n} card", "{who} discards {n} cards", count, who=who))
+        self._then_clean_up(t, a, who)
+
+    @action("end_turn", fields=(Player("player", required=False), Int("draw_to", default=HAND_SIZE, lo=0, hi=MAX_VALUE),
+                                Int("new_value", required=False, lo=0, hi=MAX_VALUE)))
+    def _end_turn(self, t: Txn, a: Args) -> None:
+        """Clean-up after at least one action: draw up to "draw_to" (default 5) cards, refill the
+        market ("new_value": the value of the one card it turns up), and the next player on the left
+        starts with one action."""
+        who = self._active(t, a)
+        draw_to = a.int("draw_to")
+        if t.state["turn"]["actions_taken"] == 0:
+            raise RuleError(_("{who} must take an action first: market (buy), technique, stall or inventory", who=who))
+        self._clean_up(t, who, draw_to, a.int("new_value", None))
