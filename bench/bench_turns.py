@@ -197,6 +197,39 @@ def repeat_bound(before: dict, after: dict, actions: list[dict]) -> int:
     return int(min(MAX_REPEATS, biggest + 3))
 
 
+def touched(a: Any, b: Any, path: tuple = (), depth: int = 4, out: set | None = None) -> set:
+    """The places where two states differ, as paths of keys and list indexes, ``depth`` deep at most
+    (a list of another length, or anything deeper, is one place)."""
+    out = set() if out is None else out
+    if a == b:
+        return out
+    if depth and isinstance(a, dict) and isinstance(b, dict):
+        for k in a.keys() | b.keys():
+            touched(a.get(k), b.get(k), path + (k,), depth - 1, out)
+    elif depth and isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b)):
+            touched(x, y, path + (i,), depth - 1, out)
+    else:
+        out.add(path)
+    return out
+
+
+def on_the_way(rules, state: dict, target: dict, story_actions: list[dict]) -> set:
+    """Every place the event changes: from ``state`` to ``target`` and to each state the story's own
+    actions pass through (a hand emptied and drawn again is a place, though its count ends as it was)."""
+    from tablekeeper.engine.errors import RuleError
+
+    places = touched(state, target)
+    s = state
+    for action in story_actions:
+        try:
+            s = rules.apply(s, dict(action))[0]
+        except RuleError:
+            break
+        touched(state, s, out=places)
+    return places
+
+
 class PodRobot:
     """Plays events on one seat's pod by searching over its presses (see the module doc)."""
 
@@ -293,6 +326,18 @@ class PodRobot:
                 hit = known[id(s)] = (s, state_key(s), s == target)
             return hit[1], hit[2]
 
+        # A press that applies an action changing a place the event does not change is a wrong
+        # turn (undoing it costs more presses than not taking it): the search does not go on from it.
+        places = on_the_way(self.rules, state, target, story_actions)
+        admissible: dict[int, bool] = {id(state): True}
+
+        def fits(s: dict) -> bool:
+            ok = admissible.get(id(s))
+            if ok is None:
+                look(s)  # keeps s alive: its id is not reused
+                ok = admissible[id(s)] = touched(state, s) <= places
+            return ok
+
         start = (controls_key(controls), look(state)[0])
         seen = {start}
         heap = [(0, 0.0, next(tie), controls, state, [])]
@@ -304,6 +349,8 @@ class PodRobot:
             if n >= self.max_presses:
                 continue
             for press, c2, s2 in self._moves(c, s, story_actions, repeats):
+                if s2 is not s and not fits(s2):
+                    continue
                 key = (controls_key(c2), look(s2)[0])
                 if key in seen:
                     continue

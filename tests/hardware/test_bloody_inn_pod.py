@@ -84,9 +84,10 @@ def test_a_mixed_hand_has_an_offer_per_way_to_pay_and_each_asks_only_the_room():
     after, _events = grammar.dry_run(m.rules, m.state, {**menu["kill 2: p×"].action, "room": 2})
     assert (after["players"][0]["hand"], after["inn"]["bistro"], after["inn"]["exit"]) == (1, 1, 1)
     assert [label for label in menu if label.startswith("kill 3:")] == ["kill 3: pp×", "kill 3: pp↩"]
-    # The one traveller is the annex: a build's cost is peasants, known; only its name is asked.
-    assert "build a rank-2 annex" in menu and asked(m, "Ana", menu["build a rank-2 annex"]) == ["name"]
-    assert asked(m, "Ana", menu["build an annex"]) == ["rank", "name", "effect"]
+    # The one traveller is the annex: a build's cost is peasants, known; only its card (and a power of
+    # the table's own) is asked.
+    assert "build a rank-2 annex" in menu and asked(m, "Ana", menu["build a rank-2 annex"]) == ["card", "effect"]
+    assert asked(m, "Ana", menu["build an annex"]) == ["rank", "card", "effect"]
 
 
 def test_a_police_officer_in_hand_never_comes_back():
@@ -130,8 +131,9 @@ def test_free_text_fields_become_short_lists_on_a_pod():
     the annexes built."""
     m = table([{"action": "welcome"}])
     build = m.rules.actions["build"]
-    name = m.rules.pod_field(m.state, "Ana", "build", build.field("name"))
-    assert name is not None and "distillery" in (name.choices or ())
+    card = m.rules.pod_field(m.state, "Ana", "build", build.field("card"))
+    assert card is not None and "distillery" in (card.choices or ())
+    assert m.rules.pod_field(m.state, "Ana", "build", build.field("name")) is None  # the card names it
     effect = m.rules.pod_field(m.state, "Ana", "build", build.field("effect"))
     assert effect is not None and "morning_bonus" in (effect.choices or ())
     annex = m.rules.pod_field(m.state, "Ana", "bury", m.rules.actions["bury"].field("annex"))
@@ -221,14 +223,50 @@ def test_the_menu_at_night_lists_the_night_only_and_a_missing_rank_is_asked_in_p
         m.apply({"action": "kill", "room": 2})
 
 
-def test_a_build_is_offered_per_rank_and_asks_the_annexs_name_first():
+def test_a_build_is_offered_per_rank_and_asks_the_annexs_card_first():
     """«Construir: … juega tantas cartas como el rango del viajero que quieres convertir en anexo»: the rank
-    is on the card, so it is the offer; the pod asks the annex's name from the base game's list, then only
-    what the hand leaves open."""
+    is on the card, so it is the offer; the pod asks which of the base game's annexes it is, then a
+    power of the table's own (left out: the card's), then only what the hand leaves open."""
     m = table([{"action": "welcome"}, {"action": "correct", "player": "Ana", "hand": 3}])
     menu = items(m, "Ana")
-    assert asked(m, "Ana", menu["build a rank-1 annex"]) == ["name"]  # a power: the full entry
-    assert asked(m, "Ana", menu["build an annex"])[:3] == ["rank", "name", "effect"]
+    assert asked(m, "Ana", menu["build a rank-1 annex"]) == ["card", "effect"]
+    assert asked(m, "Ana", menu["build an annex"])[:3] == ["rank", "card", "effect"]
+
+
+def test_an_annex_built_from_its_card_has_the_cards_power():
+    """«Coloque la carta de Viajero elegida frente a usted … A partir de ahora, puede beneficiarse de su
+    efecto»: a gardens chosen on the pod pays 2F at every departure (the publisher's card list) without
+    its power being chosen again; a power the table gives instead is kept; a bare name has none."""
+    m = table([{"action": "welcome"}, {"action": "correct", "player": "Ana", "hand": 3}])
+    built = m.rules.apply(m.state, {**items(m, "Ana")["build a rank-1 annex"].action, "card": "gardens"})[0]
+    annex = built["players"][0]["annexes"][-1]
+    assert (annex["name"], annex["effect"], annex["amount"]) == ("gardens", "morning_bonus", 2)
+    park = m.rules.apply(m.state, {"action": "build", "rank": 1, "card": "park"})[0]["players"][0]["annexes"][-1]
+    assert (park["effect"], park["amount"]) == ("gain_now", 4)
+    own = m.rules.apply(m.state, {"action": "build", "rank": 1, "card": "gardens", "effect": "other"})[0]
+    assert own["players"][0]["annexes"][-1]["effect"] == "other"
+    bare = m.rules.apply(m.state, {"action": "build", "rank": 1, "name": "gardens"})[0]
+    assert "effect" not in bare["players"][0]["annexes"][-1]  # scripts that name an annex keep their meaning
+
+
+def test_the_butchers_owner_is_offered_the_extra_kill_out_of_turn():
+    """A butcher's shop kills several travellers in rooms in one action (the publisher's card list):
+    after its owner's kill the turn has passed, and their pod offers the extra kill by rank, asking the
+    room only; the owner of another annex is offered nothing out of turn."""
+    def night(card):
+        return table([{"action": "welcome"}, {"action": "correct", "player": "Ana", "hand": 3},
+                      {"action": "build", "rank": 1, "card": card}, {"action": "pass"},
+                      {"action": "kill", "room": 2, "rank": 0}])
+
+    m = night("butcher's shop")
+    assert m.state["turn"]["player"] == "Ben"
+    menu = items(m, "Ana")
+    assert list(menu)[:2] == ["extra kill, rank 0", "extra kill, rank 1"]
+    assert asked(m, "Ana", menu["extra kill, rank 0"]) == ["room"]
+    room = next(r["room"] for r in m.state["inn"]["rooms"] if r["guest"])
+    after = m.rules.apply(m.state, {**menu["extra kill, rank 0"].action, "room": room})[0]
+    assert len(after["players"][0]["corpses"]) == 2 and after["turn"]["player"] == "Ben"
+    assert items(night("gardens"), "Ana") == {}
 
 
 def test_the_touchscreens_burial_gets_the_ways_to_pay_from_the_game():

@@ -148,6 +148,13 @@ def _filled_by_device(rules: Any, state: dict[str, Any], action: dict[str, Any])
 
 
 def asks(rules: Any, state: dict[str, Any], me: str, item: Item) -> tuple[Ask, ...] | None:
+    """The entry steps of ``item``, in order (see :func:`_asks`); one answer per state and item."""
+    if item.kind == UNDO:
+        return ()
+    return _remembered(("asks", item.ident), rules, state, me, lambda r, s, m: _asks(r, s, m, item))
+
+
+def _asks(rules: Any, state: dict[str, Any], me: str, item: Item) -> tuple[Ask, ...] | None:
     """The entry steps of ``item``, in order; None when the pod cannot ask a required field.
 
     Asked: the item's own ``ask`` list (in its order), then every declared field that is
@@ -155,8 +162,6 @@ def asks(rules: Any, state: dict[str, Any], me: str, item: Item) -> tuple[Ask, .
     a menu action also its optional fields (required first, then the
     optional ones, yes/no switches last), each starting at its default.
     """
-    if item.kind == UNDO:
-        return ()
     info = rules.actions.get(item.action.get("action"))
     if info is None:
         return None
@@ -193,12 +198,30 @@ def _base(rules: Any, name: str, me: str) -> dict[str, Any]:
     return action
 
 
-#: The menus computed lately, by (rules, state, player) identity: a state is never changed once
-#: made (the engine makes a new one per action), so the same objects give the same menu. Each
-#: press reads the menu (to check the action being entered is still possible), and a menu costs
-#: a dry run of every action that asks nothing: computed once per state, not once per press.
-_MENUS: OrderedDict[tuple[int, int, str], tuple[Any, dict[str, Any], tuple[Item, ...]]] = OrderedDict()
-_MENUS_KEPT = 64
+#: The menus and offers computed lately, by (what, rules, state, player) identity: a state is never
+#: changed once made (the engine makes a new one per action), so the same objects give the same
+#: answer. Each press reads the offers and the menu (to check the action being entered is still
+#: possible), and both cost dry runs: computed once per state, not once per press.
+_SEEN: OrderedDict[tuple[Any, int, int, str], tuple[Any, dict[str, Any], Any]] = OrderedDict()
+_SEEN_KEPT = 512
+
+
+def _remembered(what: Any, rules: Any, state: dict[str, Any], me: str, make: Any) -> Any:
+    key = (what, id(rules), id(state), me)
+    hit = _SEEN.get(key)
+    if hit is not None and hit[0] is rules and hit[1] is state:
+        _SEEN.move_to_end(key)
+        return hit[2]
+    out = make(rules, state, me)
+    _SEEN[key] = (rules, state, out)  # the objects are kept: their ids cannot be reused meanwhile
+    while len(_SEEN) > _SEEN_KEPT:
+        _SEEN.popitem(last=False)
+    return out
+
+
+def offers(rules: Any, state: dict[str, Any], me: str) -> list[dict[str, Any]]:
+    """The game's offers to ``me`` now (``seat_actions``, most likely first). Do not change them."""
+    return _remembered("offers", rules, state, me, lambda r, s, m: r.seat_actions(s, m))
 
 
 def menu(rules: Any, state: dict[str, Any], me: str) -> tuple[Item, ...]:
@@ -208,21 +231,12 @@ def menu(rules: Any, state: dict[str, Any], me: str) -> tuple[Item, ...]:
     An action with nothing to ask is listed only when its dry run is
     accepted and changes something (a "resolve" with nothing pending is not).
     """
-    key = (id(rules), id(state), me)
-    hit = _MENUS.get(key)
-    if hit is not None and hit[0] is rules and hit[1] is state:
-        _MENUS.move_to_end(key)
-        return hit[2]
-    items = _menu(rules, state, me)
-    _MENUS[key] = (rules, state, items)  # the objects are kept: their ids cannot be reused meanwhile
-    while len(_MENUS) > _MENUS_KEPT:
-        _MENUS.popitem(last=False)
-    return items
+    return _remembered("menu", rules, state, me, _menu)
 
 
 def _menu(rules: Any, state: dict[str, Any], me: str) -> tuple[Item, ...]:
     items = [Item(SEAT, a.get("label", ""), dict(a["action"]), tuple(a.get("ask", ())))
-             for a in rules.seat_actions(state, me)]
+             for a in offers(rules, state, me)]
     routine = [canonical(i.action) for i in items]
     asked = {canonical(i.action) for i in items if i.ask}  # offered with the game's own questions
     for name in rules.pod_actions(state, me):

@@ -183,7 +183,7 @@ class SeatControls:
         """The game's offers now, their labels, which one main does and whether up/down go through
         them. New offers (another situation: the labels changed since this pod last looked) start
         at the first, the most likely, with the focus on them when there is a choice."""
-        actions = rules.seat_actions(state, self.player)
+        actions = g.offers(rules, state, self.player)
         labels = tuple(str(a.get("label", "")) for a in actions)
         if labels != self._labels:
             return actions, labels, 0, len(actions) > 1

@@ -10,6 +10,7 @@ from __future__ import annotations
 from ...engine.messages import Msg, translated, word
 from ...hardware.icons import GLYPHS
 from ...hardware.pod import PodView
+from . import grammar as g
 
 
 def seat_number(state: dict, player_name: str) -> int:
@@ -68,7 +69,7 @@ def pod_view(rules, state: dict, player_name: str, focus: int | str = 0, *,
     table = _words(sv.get("table", ()), catalog)
     icons = getattr(rules, "icons", {})
     if actions is None:  # the caller may have them already (one seat_actions call per view)
-        actions = rules.seat_actions(state, player_name)
+        actions = g.offers(rules, state, player_name)
     label = ""
     if actions:
         offer = actions[pick % len(actions)]

@@ -24,6 +24,14 @@ DEFAULT_AMOUNT: dict[str, int | None] = {
 ANNEX_NAMES = ("distillery", "gardens", "parlor", "workshop", "butcher's shop", "park", "kiosk",
                "vegetable garden", "room service", "chapel")
 CARD_ACTIONS = ("bribe", "build", "kill", "bury")
+#: Each base-game annex's power (the publisher's card list, as the table above says): an annex
+#: named from this list and built without an ``effect`` gets its card's (see ``prepare``).
+NAME_EFFECT: dict[str, str] = {
+    "distillery": "wages_waived", "gardens": "morning_bonus", "parlor": "bribe_discount",
+    "workshop": "build_discount", "butcher's shop": "extra_kill", "park": "gain_now", "kiosk": "gain_now",
+    "vegetable garden": "gain_now", "room service": "other", "chapel": "other"}
+#: The amounts the card list prints where they differ from the effect's default (the park: 4F at once).
+NAME_AMOUNT: dict[str, int] = {"park": 4}
 
 
 def built(p: dict[str, Any]) -> list[dict[str, Any]]:

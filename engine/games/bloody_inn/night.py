@@ -9,7 +9,17 @@ from ...fields import Bool, Int, Player, Raw, Str
 from ...game import action
 from ...messages import N_, _, listing, word
 from ...state import Args, Txn
-from .annexes import DEFAULT_AMOUNT, EFFECTS, discount, grants_extra, powers, unknown_power
+from .annexes import (
+    ANNEX_NAMES,
+    DEFAULT_AMOUNT,
+    EFFECTS,
+    NAME_AMOUNT,
+    NAME_EFFECT,
+    discount,
+    grants_extra,
+    powers,
+    unknown_power,
+)
 from .table import CASH_MAX, CHECK, MAX_PLAYED, MAX_RANK, BloodyInnTable, wages_due
 from .words import _annex, _cards, _checks, _officers, _peasants, _travellers, power_words
 
@@ -267,6 +277,7 @@ class BloodyInnNight(BloodyInnTable):
         Bool("extra"),
         Int("rank", lo=0, hi=MAX_RANK),
         Str("name", required=False),
+        Str("card", required=False, choices=ANNEX_NAMES),
         Int("played", required=False, lo=0, hi=MAX_PLAYED),
         Int("kept", default=0, lo=0),
         Int("peasants", required=False, lo=0),
@@ -275,6 +286,9 @@ class BloodyInnNight(BloodyInnTable):
     ))
     def _build(self, t: Txn, a: Args) -> None:
         """Build an annex from a traveller in hand: its "rank" (0–3), optional "name" and "effect".
+
+        "card": one of the base game's annex cards; its name and its power (the publisher's card
+        list, ``NAME_EFFECT``) are the defaults of "name" and "effect".
 
         Cost: "played" other cards (default: the rank), "kept", "peasants" as for bribe.
         "effect" (one of the card list's effect types) and its "amount" make the
@@ -286,9 +300,10 @@ class BloodyInnNight(BloodyInnTable):
         who, extra = self._actor(t, a)
         rank = a.int("rank")
         p = t.player(who)
-        name = a.str("name", f"annex {len(p['annexes'])}")
-        effect = a.str("effect", None)
-        amount = a.int("amount", None)
+        card = a.str("card", None)
+        name = a.str("name", card or f"annex {len(p['annexes'])}")
+        effect = a.str("effect", NAME_EFFECT.get(card or ""))
+        amount = a.int("amount", NAME_AMOUNT.get(card or "") if effect == NAME_EFFECT.get(card or "") else None)
         if amount is not None and (effect is None or DEFAULT_AMOUNT[effect] is None):
             raise RuleError(_('build: "amount" goes with an effect that has one (a bonus, waived wages, a discount, '
                               'a gain now)'))

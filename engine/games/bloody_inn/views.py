@@ -6,7 +6,7 @@ from typing import Any
 from ...fields import Bool, Field, Int, Str
 from ...game import Game
 from ...messages import N_, Msg, _, listing, word
-from .annexes import ANNEX_NAMES, discount, unknown_power
+from .annexes import discount, grants_extra, unknown_power
 from .rules import CASH_MAX, CHECK, MAX_RANK, wages_due
 from .words import _annex, _peasants
 
@@ -89,8 +89,8 @@ class BloodyInnViews(Game):
             return Int("bistro", required=False, lo=1, hi=2, doc=field.doc)
         if field.name == "bistro" and action == "kill":
             return Bool("bistro", doc=field.doc)
-        if field.name == "name" and action == "build":
-            return Str("name", required=False, choices=ANNEX_NAMES, doc=field.doc)
+        if field.name == "name" and action == "build":  # the base game's cards are asked as "card"
+            return None
         if field.name == "annex" and action == "bury":
             names: list[str] = []
             mine = next(p for p in state["players"] if p["name"] == name)
@@ -152,9 +152,29 @@ class BloodyInnViews(Game):
             return self._mornings(state)
         if phase == "count":
             return [{"label": word("label", "final count"), "action": {"action": "resolve"}}]
-        if phase != "night" or state["turn"]["player"] != name:
+        if phase != "night":
             return []
-        return self._night(state, next(p for p in state["players"] if p["name"] == name))
+        p = next(p for p in state["players"] if p["name"] == name)
+        if state["turn"]["player"] != name:
+            return self._extra_kills(state, p)
+        return self._night(state, p)
+
+    def _extra_kills(self, state: dict[str, Any], p: dict[str, Any]) -> list[dict[str, Any]]:
+        """Out of turn, for the owner of an annex that kills several travellers in one action (the
+        butcher's shop): another kill in a room, per rank paid the usual way, asking the room only."""
+        rooms = [r for r in state["inn"]["rooms"] if r["guest"]]
+        if not rooms or not grants_extra(p, "kill", in_room=True):
+            return []
+        start = self._likely_room(state, p["name"])
+        out = []
+        for rank in range(MAX_RANK + 1):
+            ways = self.ways_to_pay(p, rank, "kill")
+            if ways:
+                given, _cards = ways[0]
+                out.append({"label": _("extra kill, rank {rank}", rank=rank), "ask": ["room"],
+                            "action": {"action": "kill", "player": p["name"], "room": start, "rank": rank,
+                                       "extra": True, **given}})
+        return out
 
     @staticmethod
     def _welcomes(state: dict[str, Any]) -> list[dict[str, Any]]:
@@ -220,8 +240,8 @@ class BloodyInnViews(Game):
         the other ways the hand could pay a kill (a traveller back to hand, a traveller played
         instead of a peasant), a peasant killed in the bistro, the other ways to pay a bribe, the
         build with a power, and last (up from the first offer: the offers wrap) a build per rank,
-        each way to pay it (only the annex's name is asked). No card action asks more than its
-        room or name."""
+        each way to pay it (its name, then a power of its own when the name does not say it). No card
+        action asks more than its room, or its name and power."""
         name = p["name"]
         me = {"action": "pass", "player": name}
         passes = [{"label": word("label", "pass"), "action": dict(me)}]
@@ -248,8 +268,8 @@ class BloodyInnViews(Game):
                 ways = self.ways_to_pay(p, rank, verb)
                 for i, (given, cards) in enumerate(ways):
                     label = self._way_label(verb, rank, cards if len(ways) > 1 else None)
-                    if verb == "build":
-                        offer = {"label": label, "ask": ["name"],
+                    if verb == "build":  # the card says the power; a power of the table's own is asked after
+                        offer = {"label": label, "ask": ["card", "effect"],
                                  "action": {"action": "build", "player": name, "rank": rank, **given}}
                     else:
                         offer = {"label": label, "ask": ["room"],
@@ -280,7 +300,7 @@ class BloodyInnViews(Game):
         out += others["bribe"]
         if "build" in verbs:  # an annex with a power the device applies: the full entry
             out.append({"label": word("label", "build an annex"), "action": {"action": "build", "player": name},
-                        "ask": ["rank", "name", "effect"] + self._cost_asks(p, None, "build")})
+                        "ask": ["rank", "card", "effect"] + self._cost_asks(p, None, "build")})
         return out + every["build"]
 
     @staticmethod
