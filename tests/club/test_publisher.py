@@ -9,11 +9,13 @@ import random
 import shutil
 import sqlite3
 import subprocess
+import threading
 
 import pytest
 
 from tablekeeper.engine import Journal, Session
 from tablekeeper.engine.backup import table_id
+from tablekeeper.engine.journal_rows import JournalRows
 from tablekeeper.hardware.errors import ConfigError
 from tablekeeper.ui.club import config, contract
 from tablekeeper.ui.club.league import League
@@ -290,16 +292,17 @@ def test_a_look_at_the_journal_cut_short_by_a_lock_loses_nothing(broker, tmp_pat
     sessions = [Session.new(journal, "counters", ["Ana", "Ben"], RACE) for _ in range(3)]
     for s in sessions:
         play(s, rng)
-    real = Publisher._rows
+    real = JournalRows.next_seq
     failed = []
 
-    def locked_once(self, sql, params=()):
-        if "max(seq)" in sql and not failed:  # the journal is busy just when the games' actions are counted
-            failed.append(sql)
+    def locked_once(self, game_id):
+        # the journal is busy just when the publisher counts the games' actions
+        if threading.current_thread().name.startswith("club-") and not failed:
+            failed.append(game_id)
             raise sqlite3.OperationalError("database is locked")
-        return real(self, sql, params)
+        return real(self, game_id)
 
-    monkeypatch.setattr(Publisher, "_rows", locked_once)
+    monkeypatch.setattr(JournalRows, "next_seq", locked_once)
     said: list[str] = []
     lg = listening(league(broker, tmp_path).start())
     pub = Publisher(club(broker.host, broker.port), tmp_path / "mesa-1", journal_id=jid, report=said.append,
@@ -360,6 +363,29 @@ def test_a_damaged_entry_is_where_publishing_stops_until_the_owner_sets_it_aside
         wait_for(lambda: pub.acks().get(session.game_id) == (9, True), what="the rest of the repaired game")
     assert [p["winners"] for p in lg.plays()] == [["Ana"]]
     lg.stop()
+
+
+def test_an_action_with_one_flipped_bit_reaches_the_league_as_the_journal_puts_it_right(broker, tmp_path, table):
+    journal, jid = table
+    seen = Recorder(broker.host, broker.port)
+    session = Session.new(journal, "counters", ["Ana", "Ben"], RACE)
+    play(session, random.Random(4))
+    total = journal.next_seq(session.game_id)
+    with sqlite3.connect(journal.path) as raw:  # one bit of the third entry goes bad on the card: '1' ^ '3'
+        raw.execute("UPDATE entries SET body = replace(body, '\"delta\":1', '\"delta\":3') WHERE game = ? AND seq = 2",
+                    (session.game_id,))
+    said: list[str] = []
+    lg = listening(league(broker, tmp_path).start())
+    with Publisher(club(broker.host, broker.port), tmp_path / "mesa-1", journal_id=jid, report=said.append,
+                   poll=0.2) as pub:
+        wait_for(lambda: pub.acks().get(session.game_id) == (total, True), what="every action and the play held")
+    actions = first_copies(seen.of(contract.ACTIONS, "mesa-1"))
+    assert [a["entry"] for a in actions] == [e for _s, e in journal.entries(session.game_id)]  # as put right
+    assert [a["entry"]["delta"] for a in actions] == [1] * total
+    assert not any("does not read back" in line for line in said)
+    assert [p["winners"] for p in lg.plays()] == [session.state["winners"]]
+    lg.stop()
+    seen.close()
 
 
 def test_live_is_retained_with_the_players_counters_and_whose_turn(broker, tmp_path):
