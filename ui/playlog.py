@@ -28,7 +28,6 @@ import gc
 import io
 import json
 import os
-import sys
 import time
 import tomllib
 import xml.etree.ElementTree as ET
@@ -43,8 +42,7 @@ from ..engine import records as rec
 from ..engine import roster as people
 from ..engine.messages import N_, Catalog, Msg, _, listing, translated, word
 from ..engine.records import Play, Seat
-from ..engine.text import shown
-from .terminal import catalog_for, ljust, rjust, width
+from .terminal import catalog_for, cut, err, journal_for, json_out, ljust, out, rjust, say, warn, width
 
 CACHE_FILE = "plays-cache.json"
 CACHE_FORMAT = 1
@@ -65,32 +63,6 @@ CSV_COLUMNS = ("play", "game", "title", "bgg_id", "started", "finished", "minute
 #: exporter writes such a cell after a single quote, which spreadsheets show as text; and a cell that
 #: starts with a quote itself too, so that :func:`read_csv` gives every text back exactly as it was.
 CSV_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-# -- saying things ------------------------------------------------------------------
-def said(e: BaseException) -> str:
-    """An error's sentence: its message when it carries one (it translates), else its text (the system's)."""
-    return e.args[0] if len(e.args) == 1 and isinstance(e.args[0], Msg) else str(e)
-
-
-def tell(text: str, catalog: Catalog | None = None) -> None:
-    """A message on standard error, in ``catalog``'s language (None: English), safe for a terminal."""
-    print(shown(translated(text, catalog)), file=sys.stderr, flush=True)
-
-
-def warn(text: str, catalog: Catalog | None = None) -> None:
-    tell(_("warning: {text}", text=text), catalog)
-
-
-def cut(text: str, columns: int) -> str:
-    """``text`` cut to at most ``columns`` terminal columns (a letter and its accents stay together)."""
-    out, used = "", 0
-    for ch in text:
-        w = width(ch)
-        if used + w > columns:
-            break
-        out, used = out + ch, used + w
-    return out
 
 
 # -- writing files ------------------------------------------------------------------
@@ -132,17 +104,17 @@ def load_plays(journal: Journal, state_dir: str | os.PathLike[str] | None = None
 
     def say_how_many(n: int) -> None:
         if n >= SAY_REPLAYS_FROM:
-            tell(N_("summarizing {n} finished game once (kept in {path} for next time)...",
-                    "summarizing {n} finished games once (kept in {path} for next time)...", n, path=str(path)),
-                 catalog)
+            err(catalog, N_("summarizing {n} finished game once (kept in {path} for next time)...",
+                            "summarizing {n} finished games once (kept in {path} for next time)...", n,
+                            path=str(path)), who="")
 
     plays = rec.stored_plays(journal, known, fresh.append, say_how_many)
     if (fresh or len(known) != len(plays)) and journal.readonly is None:
         try:
             write_atomic(path, cache_bytes(plays))
         except OSError as e:
-            warn(_("cannot keep the plays' summaries in {path} ({error}); they are made again next time",
-                   path=str(path), error=e.strerror or str(e)), catalog)
+            warn(catalog, _("cannot keep the plays' summaries in {path} ({error}); they are made again next time",
+                            path=str(path), error=e.strerror or str(e)))
     return plays
 
 
@@ -197,22 +169,22 @@ def bgg_ids(config: str | os.PathLike[str] | None = None, *, catalog: Catalog | 
     try:
         path = hw_config.find(config)
     except hw_config.ConfigError as e:
-        raise SystemExit("tablekeeper: " + shown(translated(said(e), catalog))) from None
+        raise SystemExit("tablekeeper: " + say(catalog, e)) from None
     if path is None:
         return ids
     try:
         table = tomllib.loads(path.read_text(encoding="utf-8")).get("app", {}).get("bgg", {})
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, AttributeError) as e:
-        warn(_("{path}: cannot read [app.bgg] ({error}); the games' own BoardGameGeek ids are used",
-               path=str(path), error=str(e)), catalog)
+        warn(catalog, _("{path}: cannot read [app.bgg] ({error}); the games' own BoardGameGeek ids are used",
+                        path=str(path), error=str(e)))
         return ids
     if isinstance(table, dict):
         for game, value in table.items():
             if isinstance(value, int) and not isinstance(value, bool) and value > 0:
                 ids[str(game)] = value
             else:
-                warn(_("{path}: [app.bgg] {game} = {value} is not a BoardGameGeek id (a whole number)",
-                       path=str(path), game=str(game), value=repr(value)), catalog)
+                warn(catalog, _("{path}: [app.bgg] {game} = {value} is not a BoardGameGeek id (a whole number)",
+                                path=str(path), game=str(game), value=repr(value)))
     return ids
 
 
@@ -506,40 +478,10 @@ def stats_text(stats: dict[str, Any], vs: dict[str, Any] | None = None, catalog:
     return "\n".join(lines)
 
 
-def command_catalog(args: Any) -> Catalog | None:
-    """The catalog of the command's language (``--lang``, else the system locale); None: English."""
-    return catalog_for(args)
-
-
-def refuse(args: Any, text: str) -> None:
-    """``tablekeeper <command>: <the sentence>`` on standard error, in the command's language."""
-    print(f"tablekeeper {args.command}: " + shown(translated(text, command_catalog(args))), file=sys.stderr)
-
-
-def say_out(args: Any, text: str) -> None:
-    """A result on standard output, in the command's language."""
-    print(shown(translated(text, command_catalog(args))))
-
-
-def _open(args: Any) -> Journal:
-    return Journal(args.state_dir)
-
-
-def say_warnings(args: Any, journal: Journal) -> None:
-    """The journal's warnings not said yet, on standard error, in the command's language."""
-    for w in journal.take_warnings():
-        warn(w, command_catalog(args))
-
-
 def _with_journal(fn: Callable[[Any, Journal], int]) -> Callable[[Any], int]:
     def run(args: Any) -> int:
-        journal = _open(args)
-        try:
-            say_warnings(args, journal)
+        with journal_for(args) as journal:
             return fn(args, journal)
-        finally:
-            say_warnings(args, journal)
-            journal.close()
     return run
 
 
@@ -587,25 +529,25 @@ def statistics(journal: Journal, state_dir: str | os.PathLike[str] | None = None
 
 @_with_journal
 def cmd_stats(args: Any, journal: Journal) -> int:
-    catalog = command_catalog(args)
+    catalog = catalog_for(args)
     if args.game is not None and args.game not in available():
-        refuse(args, _("unknown game {game} (games: {games})", game=repr(args.game), games=", ".join(available())))
+        err(args, _("unknown game {game} (games: {games})", game=repr(args.game), games=", ".join(available())))
         return 2
     try:
         stats, chosen = statistics(journal, args.state_dir, game=args.game, player=args.player,
                                    vs=(args.vs[0], args.vs[1]) if args.vs else None, catalog=catalog)
     except UnknownName as e:
-        refuse(args, _("nobody called {name} has finished a play", name=repr(e.args[0])))
+        err(args, _("nobody called {name} has finished a play", name=repr(e.args[0])))
         return 2
     if args.json:
-        print(json.dumps(stats, ensure_ascii=False, indent=2))
+        json_out(stats, 2)
     else:
-        print("\n".join(shown(line) for line in stats_text(stats, stats.get("vs"), catalog).split("\n")))
+        out(catalog, stats_text(stats, stats.get("vs"), catalog))
     if args.plot:
         try:
             plot(chosen, args.plot, catalog)
         except ImportError:
-            refuse(args, _("--plot needs matplotlib, which is not installed here (pip install matplotlib); "
+            err(args, _("--plot needs matplotlib, which is not installed here (pip install matplotlib); "
                            "nothing was drawn"))
             return 1
     return 0
@@ -613,7 +555,7 @@ def cmd_stats(args: Any, journal: Journal) -> int:
 
 @_with_journal
 def cmd_export(args: Any, journal: Journal) -> int:
-    catalog = command_catalog(args)
+    catalog = catalog_for(args)
     stored_plays = load_plays(journal, args.state_dir, catalog=catalog)
     roster, _stored = load_roster(journal, args.state_dir)
     plays = rec.with_people(stored_plays, roster.person_of)
@@ -633,16 +575,16 @@ def cmd_export(args: Any, journal: Journal) -> int:
         path, body = args.bgg, bgg_xml(plays, ids, new, roster, args.location)
         missing = sorted({p.game for p in plays if not ids.get(p.game)})
         if missing:
-            warn(N_("no BoardGameGeek id for {games}; give it in the config file's [app.bgg] table",
-                    "no BoardGameGeek ids for {games}; give them in the config file's [app.bgg] table",
-                    len(missing), games=", ".join(missing)), catalog)
+            warn(catalog, N_("no BoardGameGeek id for {games}; give it in the config file's [app.bgg] table",
+                             "no BoardGameGeek ids for {games}; give them in the config file's [app.bgg] table",
+                             len(missing), games=", ".join(missing)))
     try:
         write_atomic(path, body.encode("utf-8"))
     except OSError as e:
-        refuse(args, _("cannot write {path}: {error} (no file was left half-written)", path=str(path),
+        err(args, _("cannot write {path}: {error} (no file was left half-written)", path=str(path),
                        error=e.strerror or str(e)))
         return 1
-    say_out(args, N_("{n} play written to {path}", "{n} plays written to {path}", len(plays), path=str(path)))
+    out(args, N_("{n} play written to {path}", "{n} plays written to {path}", len(plays), path=str(path)))
     return 0
 
 
@@ -677,17 +619,16 @@ def cmd_players(args: Any, journal: Journal) -> int:
             elif what != "list":
                 why = roster.read_only or _("{dir} cannot be written ({reason})", dir=str(journal.dir),
                                             reason=journal.readonly)
-                refuse(args, _("{why}; nothing was changed", why=why))
+                err(args, _("{why}; nothing was changed", why=why))
                 return 1
     except people.RosterError as e:
-        refuse(args, said(e))
+        err(args, e)
         return 2
     if getattr(args, "json", False):
-        print(json.dumps({"people": [p.to_dict() for p in roster.people]}, ensure_ascii=False, indent=2))
+        json_out({"people": [p.to_dict() for p in roster.people]}, 2)
     elif what == "list":
-        catalog = command_catalog(args)
         for p in roster.people:
-            print(shown(ljust(p.name, 20) + " " + translated(person_line(p), catalog)))
+            out(args, ljust(p.name, 20) + " " + say(args, person_line(p)))
     return 0
 
 
