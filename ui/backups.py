@@ -15,7 +15,6 @@ from typing import Any
 
 from ..engine import Journal
 from ..engine import backup as bk
-from ..engine import records as rec
 from ..engine.errors import JournalError
 from ..engine.messages import N_, Catalog, Msg, _, listing
 from . import playlog
@@ -52,17 +51,8 @@ def export_plays(journal: Journal, folder: str | os.PathLike[str], state_dir: st
     OSError when the folder cannot be written (no file is left half-written). ``catalog``: the
     language of its warnings on standard error."""
     folder = Path(folder)
-    stored_plays = playlog.load_plays(journal, state_dir, catalog=catalog)
-    roster, _stored = playlog.load_roster(journal, state_dir)
-    plays = rec.with_people(stored_plays, roster.person_of)
-    new = playlog.first_plays(plays)
-    stored = {(p.id, s.seat): s.name for p in stored_plays for s in p.seats}
-    if game is not None:
-        plays = [p for p in plays if p.game == game]
-    if player is not None:
-        who = roster.person_of(player)
-        plays = [p for p in plays if any(s.name == who for s in p.seats)]
-    ids = playlog.bgg_ids(config, catalog=catalog)
+    plays, stored, new, roster, ids = playlog.plays_to_export(journal, state_dir, config, game=game,
+                                                              player=player, catalog=catalog)
     bodies = (playlog.csv_text(plays, stored, ids, new), playlog.json_text(plays, stored, ids, new),
               playlog.bgg_xml(plays, ids, new, roster, location))
     folder.mkdir(parents=True, exist_ok=True)
@@ -164,7 +154,7 @@ def cmd_export_stick(args: Any) -> int:
 
 
 def add_parsers(sub: Any) -> None:
-    """``backup`` and ``restore``, and ``--stick`` on ``export`` (which ui/playlog.py adds first)."""
+    """``backup`` and ``restore``, and ``--stick`` on ``export`` (which ui/playlog/ adds first)."""
     b = sub.add_parser("backup", help="back up everything (games, roster) into one file: on the USB stick, "
                        "or --to DIR")
     b.add_argument("--to", metavar="DIR", default=None, help="the folder (default: the stick's tablekeeper/)")
@@ -182,11 +172,11 @@ def add_parsers(sub: Any) -> None:
     r.add_argument("--json", action="store_true")
     r.set_defaults(func=cmd_restore)
 
-    sub.choices["export"].set_defaults(func=cmd_export)  # ui/playlog.py's, with --stick handled here
+    sub.choices["export"].set_defaults(func=cmd_export)  # ui/playlog/'s, with --stick handled here
 
 
 def cmd_export(args: Any) -> int:
-    """``export --stick`` writes the plays and a backup to the stick; else ui/playlog.py writes one file."""
+    """``export --stick`` writes the plays and a backup to the stick; else ui/playlog/ writes one file."""
     if getattr(args, "stick", False):
         return cmd_export_stick(args)
     return playlog.cmd_export(args)
