@@ -8,7 +8,6 @@ command's language (``--lang``, the system locale) or the app's.
 """
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,11 +15,11 @@ from typing import Any
 
 from ..engine import Journal
 from ..engine import backup as bk
-from ..engine import records as rec
 from ..engine.errors import JournalError
 from ..engine.messages import N_, Catalog, Msg, _, listing
 from . import playlog
 from . import stick as sticks
+from .terminal import catalog_for, err, journal_for, json_out, out, said, warn
 
 EXIT_REFUSED = 2
 PLAY_FILES = ("plays.csv", "plays.json", "plays-bgg.xml")
@@ -52,17 +51,8 @@ def export_plays(journal: Journal, folder: str | os.PathLike[str], state_dir: st
     OSError when the folder cannot be written (no file is left half-written). ``catalog``: the
     language of its warnings on standard error."""
     folder = Path(folder)
-    stored_plays = playlog.load_plays(journal, state_dir, catalog=catalog)
-    roster, _stored = playlog.load_roster(journal, state_dir)
-    plays = rec.with_people(stored_plays, roster.person_of)
-    new = playlog.first_plays(plays)
-    stored = {(p.id, s.seat): s.name for p in stored_plays for s in p.seats}
-    if game is not None:
-        plays = [p for p in plays if p.game == game]
-    if player is not None:
-        who = roster.person_of(player)
-        plays = [p for p in plays if any(s.name == who for s in p.seats)]
-    ids = playlog.bgg_ids(config, catalog=catalog)
+    plays, stored, new, roster, ids = playlog.plays_to_export(journal, state_dir, config, game=game,
+                                                              player=player, catalog=catalog)
     bodies = (playlog.csv_text(plays, stored, ids, new), playlog.json_text(plays, stored, ids, new),
               playlog.bgg_xml(plays, ids, new, roster, location))
     folder.mkdir(parents=True, exist_ok=True)
@@ -83,19 +73,15 @@ def export_to_stick(journal: Journal, stick: str | os.PathLike[str], state_dir: 
 
 
 # -- the commands ----------------------------------------------------------------------------
-_say = playlog.say_warnings
-_refuse = playlog.refuse
-_said = playlog.said
-
-
 def _where(args: Any, command: str) -> Path | None:
     """The stick's tablekeeper folder, or None after saying there is no stick."""
     s = sticks.settings(getattr(args, "config", None))
-    sticks.say_problems(s, playlog.command_catalog(args))
+    for problem in s.problems:
+        warn(args, problem)
     found = sticks.find_stick(s)
     if found is None:
         roots = listing(map(str, s.media), _(" or "))
-        _refuse(args, _("no USB stick found (none mounted under {roots}, and no [app.stick] folder); plug one in, "
+        err(args, _("no USB stick found (none mounted under {roots}, and no [app.stick] folder); plug one in, "
                         "or give a folder with --to DIR", roots=roots) if command == "backup" else
                 _("no USB stick found (none mounted under {roots}, and no [app.stick] folder); plug one in, "
                   "or give a folder", roots=roots))
@@ -107,20 +93,16 @@ def cmd_backup(args: Any) -> int:
     folder = Path(args.to) if args.to else _where(args, "backup")
     if folder is None:
         return 1
-    journal = Journal(args.state_dir)
-    try:
-        _say(args, journal)
-        info = bk.back_up(journal, folder)
-    except bk.BackupError as e:
-        _refuse(args, _said(e))
-        return 1
-    finally:
-        _say(args, journal)
-        journal.close()
+    with journal_for(args) as journal:
+        try:
+            info = bk.back_up(journal, folder)
+        except bk.BackupError as e:
+            err(args, e)
+            return 1
     if args.json:
-        print(json.dumps({"file": str(info.path), "manifest": info.manifest}, ensure_ascii=False, indent=2))
+        json_out({"file": str(info.path), "manifest": info.manifest}, 2)
     else:
-        playlog.say_out(args, info.made_sentence())
+        out(args, info.made_sentence())
     return 0
 
 
@@ -131,31 +113,27 @@ def cmd_restore(args: Any) -> int:
             return 1
         for path in bk.backups_in(folder):
             try:
-                playlog.say_out(args, bk.read_manifest(path).sentence())
+                out(args, bk.read_manifest(path).sentence())
             except bk.RestoreRefused as e:
-                playlog.say_out(args, _("{path}: {detail} ({what})", path=str(path), detail=e.detail,
-                                        what=bk.refusal_reason(e.why)))
+                out(args, _("{path}: {detail} ({what})", path=str(path), detail=e.detail,
+                            what=bk.refusal_reason(e.why)))
         return 0
     if not args.file:
-        _refuse(args, _("which backup? give its file (`tablekeeper restore --list` lists the stick's)"))
+        err(args, _("which backup? give its file (`tablekeeper restore --list` lists the stick's)"))
         return EXIT_REFUSED
-    journal = Journal(args.state_dir)
-    try:
-        _say(args, journal)
-        report = bk.restore(journal, args.file, unfinished=not args.finished_only)
-    except bk.RestoreRefused as e:
-        _refuse(args, _said(e))
-        return EXIT_REFUSED
-    except JournalError as e:
-        _refuse(args, _said(e))
-        return 1
-    finally:
-        _say(args, journal)
-        journal.close()
+    with journal_for(args) as journal:
+        try:
+            report = bk.restore(journal, args.file, unfinished=not args.finished_only)
+        except bk.RestoreRefused as e:
+            err(args, e)
+            return EXIT_REFUSED
+        except JournalError as e:
+            err(args, e)
+            return 1
     if args.json:
-        print(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
+        json_out(report.to_dict(), 2)
     else:
-        playlog.say_out(args, report.sentence())
+        out(args, report.sentence())
     return 0
 
 
@@ -163,24 +141,20 @@ def cmd_export_stick(args: Any) -> int:
     folder = _where(args, "export")
     if folder is None:
         return 1
-    journal = Journal(args.state_dir)
-    try:
-        _say(args, journal)
-        out = export_to_stick(journal, folder.parent, args.state_dir, args.config, game=args.game,
-                              player=args.player, location=args.location, catalog=playlog.command_catalog(args))
-    except (OSError, bk.BackupError) as e:
-        _refuse(args, _("cannot write to {folder}: {error} (no file was left half-written)", folder=str(folder),
-                        error=getattr(e, "strerror", None) or _said(e)))
-        return 1
-    finally:
-        _say(args, journal)
-        journal.close()
-    playlog.say_out(args, out.sentence())
+    with journal_for(args) as journal:
+        try:
+            written = export_to_stick(journal, folder.parent, args.state_dir, args.config, game=args.game,
+                                      player=args.player, location=args.location, catalog=catalog_for(args))
+        except (OSError, bk.BackupError) as e:
+            err(args, _("cannot write to {folder}: {error} (no file was left half-written)", folder=str(folder),
+                        error=getattr(e, "strerror", None) or said(e)))
+            return 1
+    out(args, written.sentence())
     return 0
 
 
 def add_parsers(sub: Any) -> None:
-    """``backup`` and ``restore``, and ``--stick`` on ``export`` (which ui/playlog.py adds first)."""
+    """``backup`` and ``restore``, and ``--stick`` on ``export`` (which ui/playlog/ adds first)."""
     b = sub.add_parser("backup", help="back up everything (games, roster) into one file: on the USB stick, "
                        "or --to DIR")
     b.add_argument("--to", metavar="DIR", default=None, help="the folder (default: the stick's tablekeeper/)")
@@ -198,11 +172,11 @@ def add_parsers(sub: Any) -> None:
     r.add_argument("--json", action="store_true")
     r.set_defaults(func=cmd_restore)
 
-    sub.choices["export"].set_defaults(func=cmd_export)  # ui/playlog.py's, with --stick handled here
+    sub.choices["export"].set_defaults(func=cmd_export)  # ui/playlog/'s, with --stick handled here
 
 
 def cmd_export(args: Any) -> int:
-    """``export --stick`` writes the plays and a backup to the stick; else ui/playlog.py writes one file."""
+    """``export --stick`` writes the plays and a backup to the stick; else ui/playlog/ writes one file."""
     if getattr(args, "stick", False):
         return cmd_export_stick(args)
     return playlog.cmd_export(args)

@@ -20,8 +20,7 @@ from ..engine.errors import JournalBusy
 from ..engine.game import Game
 from ..engine.messages import Msg, _, translated, word
 from ..engine.text import shown
-from .terminal import catalog_for, say
-from .terminal import dump as _dump
+from .terminal import catalog_for, err, journal_for, json_out, out, say, say_warnings
 
 EXIT_REFUSED = 2
 #: Longest script line or command-line action accepted (characters).
@@ -98,22 +97,22 @@ def cmd_replay(args) -> int:
         else:
             raw = Path(args.script).read_bytes()
     except OSError as e:
-        print(f"tablekeeper replay: cannot read {shown(args.script)}: {e.strerror or e}", file=sys.stderr)
+        err(args, f"cannot read {args.script}: {e.strerror or e}")
         return 1
     lines = []
     for number, chunk in enumerate(raw.splitlines(), start=1):
         try:
             lines.append(chunk.decode("utf-8"))
         except UnicodeDecodeError as e:
-            print(f"line {number}: not valid UTF-8 text (byte {e.start + 1})", file=sys.stderr)
+            err(args, f"not valid UTF-8 text (byte {e.start + 1})", who=f"line {number}")
             return EXIT_REFUSED
     with tempfile.TemporaryDirectory(prefix="tablekeeper-replay-") as tmp:
         try:
             view = replay_lines(lines, tmp)
         except ScriptError as e:
-            print(f"line {e.line}: {say(args, e.message)}", file=sys.stderr)
+            err(args, e.message, who=f"line {e.line}")
             return EXIT_REFUSED
-    print(_dump(view, args.indent))
+    json_out(view, args.indent)
     return 0
 
 
@@ -128,7 +127,7 @@ def cmd_games(args) -> int:
     games = available()
     described = [games[g].describe_game() for g in games]
     if args.json:
-        print(_dump({"games": described}, 2))
+        json_out({"games": described}, 2)
         return 0
     catalog = catalog_for(args)
 
@@ -139,39 +138,17 @@ def cmd_games(args) -> int:
     width = max(len(player_label), len(table_label)) + 1  # the two lists start in one column
     for d in described:
         lo, hi = d["players"]
-        print(f"{d['id']}: " + tr(_("{game}, {lo}–{hi} players", game=word("game", d["title"]), lo=lo, hi=hi)))
-        print(f"  {player_label.ljust(width)}{', '.join(c['name'] for c in d['counters']['player']) or '-'}")
-        print(f"  {table_label.ljust(width)}{', '.join(c['name'] for c in d['counters']['table']) or '-'}")
-        print("  " + tr(_("actions: {names}", names=", ".join(d["actions"] + ["undo", "redo"]))))
+        out(args, f"{d['id']}: " + tr(_("{game}, {lo}–{hi} players", game=word("game", d["title"]), lo=lo, hi=hi)))
+        out(args, f"  {player_label.ljust(width)}{', '.join(c['name'] for c in d['counters']['player']) or '-'}")
+        out(args, f"  {table_label.ljust(width)}{', '.join(c['name'] for c in d['counters']['table']) or '-'}")
+        out(args, "  " + tr(_("actions: {names}", names=", ".join(d["actions"] + ["undo", "redo"]))))
         for o in d["options"]:
-            print("  " + tr(_("option {name} (default {default}): {doc}", name=o["name"],
-                              default=json.dumps(o["default"]), doc=o["doc"])))
+            out(args, "  " + tr(_("option {name} (default {default}): {doc}", name=o["name"],
+                                  default=json.dumps(o["default"]), doc=o["doc"])))
     return 0
 
 
 # -- stored games ----------------------------------------------------------------
-def _say_warnings(args, journal: Journal) -> None:
-    """Print the journal's warnings not said yet: each repair is said once, on stderr."""
-    for w in journal.take_warnings():
-        print(f"warning: {say(args, w)}", file=sys.stderr)
-
-
-class _journal:
-    """The stored journal for one command; every warning it gathers is printed, even on failure."""
-
-    def __init__(self, args):
-        self.args = args
-        self.journal = Journal(args.state_dir)
-        _say_warnings(args, self.journal)
-
-    def __enter__(self) -> Journal:
-        return self.journal
-
-    def __exit__(self, *exc):
-        _say_warnings(self.args, self.journal)
-        self.journal.close()
-
-
 def _session(args, journal) -> Session:
     session: Session | None
     if getattr(args, "game", None) is not None:
@@ -183,34 +160,34 @@ def _session(args, journal) -> Session:
             if not games:
                 raise TablekeeperError("no game is stored yet (start one with `tablekeeper new`)")
             session = Session.load(journal, games[-1].id)
-    _say_warnings(args, journal)
+    say_warnings(args, journal)
     return session
 
 
 def cmd_history(args) -> int:
-    with _journal(args) as journal:
+    with journal_for(args) as journal:
         session = _session(args, journal)
         items = session.history()
         if args.json:
-            print(_dump({"game_id": session.game_id, "setup": session.record.setup, "entries": items}, 2))
+            json_out({"game_id": session.game_id, "setup": session.record.setup, "entries": items}, 2)
             return 0
         setup = session.record.setup
-        print(f"game {session.game_id}: {shown(setup['game'])} with {shown(', '.join(setup['players']))}")
+        out(args, f"game {session.game_id}: {setup['game']} with {', '.join(setup['players'])}")
         for item in items:
-            print(f"{item['seq']:>5}  {say(args, item['text'])}")
+            out(args, f"{item['seq']:>5}  {say(args, item['text'])}")
     return 0
 
 
 def cmd_list(args) -> int:
     games = available()
-    with _journal(args) as journal:
+    with journal_for(args) as journal:
         for g in journal.games():
             started = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.started))
             # the game says its own result (a game of an unknown id: the generic words)
             rules = games.get(g.game, Game)
             status = "unfinished" if g.finished is None else say(args, rules.result_line(g.result or {}))
             players = ", ".join(str(p) for p in g.setup.get("players", []))
-            print(f"{g.id:>4}  {started}  {shown(g.game):<18} {shown(players)}  [{shown(status)}]")
+            out(args, f"{g.id:>4}  {started}  {shown(g.game):<18} {players}  [{status}]")
     return 0
 
 
@@ -219,11 +196,11 @@ def cmd_new(args) -> int:
         # any JSON: the engine refuses options that are not an object
         options: Any = parse_json(args.options) if args.options else {}
     except ValueError as e:
-        print(f"tablekeeper new: --options is {e}", file=sys.stderr)
+        err(args, f"--options is {e}")
         return EXIT_REFUSED
-    with _journal(args) as journal:
+    with journal_for(args) as journal:
         session = Session.new(journal, args.game_id, args.players, options)
-        print(_dump({"game_id": session.game_id, **session.view()}, args.indent))
+        json_out({"game_id": session.game_id, **session.view()}, args.indent)
     return 0
 
 
@@ -231,21 +208,21 @@ def cmd_act(args) -> int:
     try:
         entry: Any = parse_json(args.action)  # any JSON: the engine refuses what is not an action
     except ValueError as e:
-        print(f"tablekeeper act: the action is {e}", file=sys.stderr)
+        err(args, f"the action is {e}")
         return EXIT_REFUSED
-    with _journal(args) as journal:
+    with journal_for(args) as journal:
         session = _session(args, journal)
         outcome = session.apply(entry)
         for ev in outcome.events:
-            print(say(args, ev), file=sys.stderr)
-        print(_dump(outcome.view, args.indent))
+            err(args, ev, who="")
+        json_out(outcome.view, args.indent)
     return 0
 
 
 def cmd_state(args) -> int:
-    with _journal(args) as journal:
+    with journal_for(args) as journal:
         session = _session(args, journal)
-        print(_dump({"game_id": session.game_id, **session.view()}, args.indent))
+        json_out({"game_id": session.game_id, **session.view()}, args.indent)
     return 0
 
 
@@ -263,7 +240,7 @@ def cmd_run(args) -> int:
     reason = app.no_display_reason()
     if getattr(args, "headless", False) or reason:
         if reason and not getattr(args, "headless", False):
-            print(f"tablekeeper run: {reason}: starting the headless player instead", file=sys.stderr)
+            err(args, f"{reason}: starting the headless player instead")
         return headless(args)
     return app.main(args)
 
@@ -287,8 +264,8 @@ def headless(args) -> int:
         argv += ["--new", "counters", "Ana", "Ben", "--options",
                  '{"counters": [{"name": "life", "start": 20, "min": 0, "out_at": 0}, "coins"]}']
     if sys.stdin.isatty():
-        print("mock pod buttons: type SEAT BUTTON [hold], e.g. `1 up`, `2 main`, `1 select hold`; Ctrl-C stops",
-              flush=True)
+        out(args, "mock pod buttons: type SEAT BUTTON [hold], e.g. `1 up`, `2 main`, `1 select hold`; Ctrl-C stops",
+            flush=True)
         argv.append("--keys")
     return main(argv)
 
@@ -400,10 +377,10 @@ def main(argv=None) -> int:
     try:
         return args.func(args)
     except (RuleError, JournalBusy) as e:
-        print(f"tablekeeper {args.command}: {say(args, e)}", file=sys.stderr)
+        err(args, e)
         return EXIT_REFUSED
     except TablekeeperError as e:
-        print(f"tablekeeper {args.command}: {say(args, e)}", file=sys.stderr)
+        err(args, e)
         return 1
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

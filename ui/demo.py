@@ -8,6 +8,7 @@ import time
 from typing import Any
 
 from ..engine import Journal, RuleError, Session
+from .terminal import out, say_warnings
 
 SCRIPT: list[dict[str, Any]] = [
     {"action": "adjust", "player": "Ana", "counter": "life", "delta": -3},
@@ -32,21 +33,20 @@ def _show(view: dict) -> None:
     for p in view["players"]:
         counters = "  ".join(f"{k}={v}" for k, v in p["counters"].items())
         mark = " (out)" if p["out"] else (" <" if view.get("turn", {}).get("player") == p["name"] else "")
-        print(f"    {p['name']:<4} {counters}{mark}")
+        out(None, f"    {p['name']:<4} {counters}{mark}")
     if view["over"]:
-        print(f"    game over: {'draw' if view['draw'] else 'winners'} {', '.join(view['winners'])}")
+        out(None, f"    game over: {'draw' if view['draw'] else 'winners'} {', '.join(view['winners'])}")
 
 
 def run(state_dir=None, *, delay: float = 0.4) -> int:
     with Journal(state_dir) as journal:
-        for w in journal.take_warnings():
-            print(f"warning: {w}")
+        say_warnings(None, journal)
         session = Session.resume(journal)
         if session is None or session.record.game != "counters":
             session = Session.new(journal, "counters", ["Ana", "Ben", "Cai"], OPTIONS)
-            print(f"new game {session.game_id} in {journal.path}")
+            out(None, f"new game {session.game_id} in {journal.path}")
         else:
-            print(f"resuming game {session.game_id} from {journal.path}")
+            out(None, f"resuming game {session.game_id} from {journal.path}")
         _show(session.view())
         start = len(session.match.done) + len(session.match.undone)
         for entry in SCRIPT[min(start, len(SCRIPT)):]:
@@ -54,9 +54,9 @@ def run(state_dir=None, *, delay: float = 0.4) -> int:
             try:
                 outcome = session.apply(entry)
             except RuleError as e:
-                print(f"  refused: {e}")
+                out(None, f"  refused: {e}")
                 continue
-            print(f"  {outcome.text or entry['action']}"
+            out(None, f"  {outcome.text or entry['action']}"
                   + (f"  — {'; '.join(outcome.events)}" if outcome.events else ""))
             _show(outcome.view)
     return 0

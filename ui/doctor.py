@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 import shutil
 import stat
-import sys
 import tempfile
 from pathlib import Path
 
@@ -26,7 +25,7 @@ from ..engine import Journal, RuleError, TablekeeperError
 from ..engine.journal import FILENAME
 from ..engine.match import Match
 from ..engine.registry import make_rules
-from ..engine.text import shown
+from .terminal import out
 
 
 def _size(n: float) -> str:
@@ -38,22 +37,23 @@ def _size(n: float) -> str:
 
 
 class Report:
-    def __init__(self, out=None):
-        self.out = out or sys.stdout
+    """What doctor finds, a line each on standard output (English: it is read beside the logs)."""
+
+    def __init__(self) -> None:
         self.problems = 0
 
     def ok(self, text: str) -> None:
-        print(f"  ok       {shown(text)}", file=self.out)
+        out(None, f"  ok       {text}")
 
     def note(self, text: str) -> None:
-        print(f"  note     {shown(text)}", file=self.out)
+        out(None, f"  note     {text}")
 
     def problem(self, text: str) -> None:
         self.problems += 1
-        print(f"  PROBLEM  {shown(text)}", file=self.out)
+        out(None, f"  PROBLEM  {text}")
 
     def head(self, text: str) -> None:
-        print(shown(text), file=self.out)
+        out(None, text)
 
 
 def check_folder(folder: Path, r: Report) -> None:
@@ -230,7 +230,7 @@ def run(args) -> int:
             if journal is not None:
                 journal.close()
         check_config(getattr(args, "config", None), r)
-    print("nothing needs a person" if not r.problems else f"{r.problems} thing(s) need a person", flush=True)
+    out(None, "nothing needs a person" if not r.problems else f"{r.problems} thing(s) need a person", flush=True)
     return 0 if not r.problems else 1
 
 

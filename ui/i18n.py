@@ -6,10 +6,12 @@ each game's (``engine/games/<game>/locale/<lang>/<game-id>.po``). :func:`load_ca
 and compiles them in memory with Babel (no ``.mo`` is ever written, so a checkout or a
 hardened service's read-only folders are never a problem).
 
-Words of a game (counter, action and option names) are looked up with a
-context (``pgettext("counter", "gold")``), so "round" the counter and "round"
-the verb can differ; a word without a translation is shown humanised
-("drink_me" → "drink me").
+Words of a game (counter, action and option names, its choices) are the engine's
+messages (``word("counter", "gold")``, engine/messages.py), as the pods say them:
+their Spanish is in the game's catalog (or the engine's, for words the games
+share), never the app's. The context keeps "round" the counter and "round" the
+verb apart; a word without a translation is shown humanised ("drink_me" →
+"drink me").
 
 What the engine says is a message (engine/messages.py): a template and its
 parameters. :func:`engine_text` renders it with the current catalog; nothing
@@ -24,6 +26,7 @@ import os
 from pathlib import Path
 
 from ..engine.messages import Msg
+from ..engine.messages import word as game_word
 
 DOMAIN = "tablekeeper"
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
@@ -131,35 +134,27 @@ def humanise(name: str) -> str:
     return name.replace("_", " ").replace("-", " ")
 
 
-def _word(context: str, name: str) -> str:
-    text = humanise(name)
-    out = _current.pgettext(context, text)
-    return out
-
-
-def counter_label(name: str) -> str:
-    return _word("counter", name)
-
-
-def action_label(name: str) -> str:
-    return _word("action", name)
-
-
-def option_label(name: str) -> str:
-    return _word("option", name)
-
-
-def word(name) -> str:
-    """A game word (a phase, a status, a choice, a button's label) in the current language.
-
-    A message from the engine renders with the catalog; a word of the app's own
-    (a dialog's choice) is looked up with the context "word".
-    """
+def word(name, context: str = "word") -> str:
+    """A game's word in the current language, looked up as the engine and the pods do: a message from
+    the engine renders with the catalog; a name (a counter, an action, an option, a choice, a phase)
+    is the game's ``word(context, name)``, humanised ("drink_me" → "drink me")."""
     if isinstance(name, Msg):
         return name.translated(catalog())
     if not isinstance(name, str):
         return str(name)
-    return _word("word", name)
+    return game_word(context, humanise(name)).translated(catalog())
+
+
+def counter_label(name: str) -> str:
+    return word(name, "counter")
+
+
+def action_label(name: str) -> str:
+    return word(name, "action")
+
+
+def option_label(name: str) -> str:
+    return word(name, "option")
 
 
 # -- what needs translating -----------------------------------------------------------

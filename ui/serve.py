@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import json
 import sys
 import threading
@@ -21,6 +22,7 @@ import time
 
 from ..engine import Journal, Session, SetupError, TablekeeperError
 from ..engine.messages import _
+from .terminal import catalog_for, err, out
 
 STARTED = time.monotonic()
 
@@ -51,8 +53,9 @@ def add_arguments(s: argparse.ArgumentParser) -> None:
                    help="stop after this many seconds (for tests and benchmarks)")
 
 
-def _err(text: str) -> None:
-    print(f"serve: {text}", file=sys.stderr, flush=True)
+#: What serve says on standard error, its log under systemd: ``serve: <text>``, in English (the
+#: pods speak the command's language).
+_err = functools.partial(err, None, who="serve")
 
 
 def open_session(args, journal: Journal) -> Session | None:
@@ -161,9 +164,9 @@ class _Printer:
             if self.how == "pixels":
                 pod = self.link.rig.pods.get(seat) if self.link.rig is not None else None
                 img = pod.screen_image if pod is not None and pod.screen_image is not None else render(view)
-                print(f"-- seat {seat} " + "-" * 50, as_ascii(img.convert("1")), sep="\n", flush=True)
+                out(None, f"-- seat {seat} " + "-" * 50 + "\n" + as_ascii(img.convert("1")), flush=True)
             else:
-                print(view.as_text(), flush=True)
+                out(None, view.as_text(), flush=True)
 
 
 def main(args) -> int:
@@ -171,7 +174,6 @@ def main(args) -> int:
     from . import service
     from .controller import Keeper
     from .podlink import PodLink
-    from .terminal import catalog_for
 
     path = configuration.find(args.config)  # the config file, checked whole, before anything else
     file_cfg = configuration.load(path) if path is not None else None

@@ -27,13 +27,12 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..engine.messages import Catalog, Msg, _, translated
-from ..engine.text import shown
+from ..engine.messages import _
+from .terminal import said
 
 ENV_STICK = "TABLEKEEPER_STICK"
 FOLDER = "tablekeeper"
@@ -73,7 +72,7 @@ def settings(config: str | os.PathLike[str] | None = None) -> StickSettings:
     try:
         path = hw_config.find(config)
     except hw_config.ConfigError as e:
-        path, problems = None, [e.args[0] if len(e.args) == 1 and isinstance(e.args[0], Msg) else str(e)]
+        path, problems = None, [said(e)]
     if path is not None:
         try:
             found = tomllib.loads(path.read_text(encoding="utf-8")).get("app", {}).get("stick", {})
@@ -177,8 +176,3 @@ def stick_folder(stick: Path) -> Path:
     """Where tablekeeper's files go on a stick: its ``tablekeeper/`` folder."""
     return stick / FOLDER
 
-
-def say_problems(s: StickSettings, catalog: Catalog | None = None) -> None:
-    """The config file's problems as warnings on standard error, in ``catalog``'s language (None: English)."""
-    for p in s.problems:
-        print(shown(translated(_("warning: {text}", text=p), catalog)), file=sys.stderr)

@@ -191,19 +191,41 @@ def _po_entries(path) -> set[str]:
     return out
 
 
+#: The game catalogs: each game's and the engine's (the words the games share, the generic counters').
+GAME_POS = sorted((UI.parent / "engine").rglob("locale/es/*.po"))
+#: The contexts of a game's words on the app's screens (ui/i18n.py ``word``, ``counter_label``, ...).
+GAME_CONTEXTS = ("game", "counter", "action", "option", "word")
+
+
 def test_every_string_on_screen_has_a_spanish_translation():
-    """Settings: every string on screen is translated — every marked string of the app and
-    every counter, action, option and choice of the available games has a Spanish entry."""
+    """Settings: every string on screen is translated — every marked string of the app in the app's
+    catalog, and every counter, action, option and choice of the available games in the games'."""
     entries = _po_entries(PO)
     wanted = i18n.extract()
     missing = sorted(m for c, m in wanted if (f"{c}\x04{m}" if c else m) not in entries)
     assert missing == []
+    games = set().union(*(_po_entries(po) for po in GAME_POS))
     words = i18n.game_words(available().values())
-    missing = sorted(f"{c}: {m}" for c, m in words if f"{c}\x04{m}" not in entries)
-    assert missing == [], "add these game words to " + str(PO)
+    missing = sorted(f"{c}: {m}" for c, m in words if f"{c}\x04{m}" not in games)
+    assert missing == [], "add these words to the game's catalog (engine/games/<game>/locale/es/)"
     from tablekeeper.engine.registry import KNOWN
 
-    assert all(f"game\x04{title}" in entries for _m, title in KNOWN.values())
+    assert all(f"game\x04{title}" in games for _m, title in KNOWN.values())
+
+
+def test_the_apps_catalog_holds_the_apps_own_words_and_no_games():
+    """A game's words (its title, counters, actions, options, choices) are in its own catalog, where the
+    pods find them too; the app's catalog keeps one, Dragon Run's "again", whose Spanish there differs
+    ("otro turno") while the app's ("otra vez") is what is said today."""
+    from babel.messages.pofile import read_po
+
+    with open(PO, "rb") as f:
+        app = read_po(f)
+    assert [(m.context, m.id) for m in app if m.context in GAME_CONTEXTS] == [("action", "again")]
+    t = i18n.load_catalog("es")
+    assert t.pgettext("action", "again") == "otra vez"
+    assert (t.pgettext("game", "The Red Dragon Inn"), t.pgettext("word", "macaws")) == \
+        ("La Posada del Dragón Rojo", "guacamayos")
 
 
 def test_engine_messages_and_game_words_in_spanish(tmp_path):

@@ -165,7 +165,7 @@ def test_a_stick_pulled_mid_export_leaves_no_half_file(state, tmp_path, monkeypa
             return real(fd, bytes(data[:len(data) // 2]))
         raise OSError(errno.EIO, "Input/output error")
 
-    monkeypatch.setattr(playlog.os, "write", write)
+    monkeypatch.setattr(os, "write", write)
     capsys.readouterr()
     assert tk(state, "export", "--stick") == 1
     assert "no file was left half-written" in capsys.readouterr().err

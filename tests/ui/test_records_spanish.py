@@ -35,7 +35,9 @@ import playgen  # noqa: E402
 from .test_backup_cli import state_with_a_stick  # noqa: E402
 
 #: The modules whose sentences people read in these commands and on the stick's and statistics' screens.
-FILES = ("engine/backup.py", "engine/roster.py", "engine/records.py", "ui/playlog.py", "ui/backups.py",
+FILES = ("engine/backup.py", "engine/roster.py", "engine/records.py", "ui/playlog/cache.py",
+         "ui/playlog/exports.py", "ui/playlog/text.py", "ui/playlog/plot.py", "ui/playlog/commands.py",
+         "ui/terminal.py", "ui/backups.py",
          "ui/stick.py", "ui/screens/stats.py", "ui/screens/settings.py")
 #: How they mark messages: the engine's (``_``, ``N_(singular, plural, n)``, ``word(context, text)``) and
 #: the app screens' gettext calls (``ngettext``, ``pgettext``).
@@ -93,8 +95,8 @@ def test_every_message_of_the_play_records_has_its_spanish_with_the_same_placeho
 
 
 #: Calls whose text reaches a person: printed, warned, refused, or an error's sentence.
-_SAYING = {"print", "warn", "tell", "refuse", "_refuse", "say_out", "SystemExit", "ValueError", "RosterError",
-           "NewerRoster", "BackupError", "RestoreRefused", "UnknownName"}
+_SAYING = {"print", "out", "err", "warn", "SystemExit", "ValueError", "RosterError", "NewerRoster", "BackupError",
+           "RestoreRefused", "UnknownName"}
 #: Words a literal there may hold: a refusal's kind (``RestoreRefused``'s ``why``), the program's name.
 _CODES = {"elsewhere", "newer", "damaged", "unreadable", "tablekeeper"}
 

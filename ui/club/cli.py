@@ -13,27 +13,15 @@ the systemd protocol's words stay English.
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 import time
 from typing import Any
 
 from ...engine.errors import TablekeeperError
-from ...engine.messages import N_, Msg, _, translated
+from ...engine.messages import N_, Msg, _
+from ..terminal import err, json_out, out, say
 
 #: Seconds between two turns of the service's loop (the watchdog is petted from it).
 TICK = 1.0
-
-
-def _said(args: Any, text: Msg | str) -> str:
-    """A message in the command's language, safe for a terminal."""
-    from ..terminal import say
-
-    return say(args, text)
-
-
-def _err(args: Any, text: Msg) -> None:
-    print(f"tablekeeper club: {_said(args, text)}", file=sys.stderr, flush=True)
 
 
 def add_parsers(sub: Any) -> None:
@@ -64,7 +52,6 @@ def _settings(args: Any) -> tuple[Any, str | None]:
 
 
 def cmd_standings(args: Any) -> int:
-    from ..terminal import catalog_for
     from . import standings
     from .league import stored_plays
     from .web import game_title
@@ -80,22 +67,21 @@ def cmd_standings(args: Any) -> int:
         rows = result["games"].get(args.game, [])
         result = {"plays": sum(r["plays"] for r in rows), "games": {args.game: rows}}
     if args.json:
-        print(json.dumps(result, ensure_ascii=False, indent=2))
+        json_out(result, 2)
         return 0
-    catalog = catalog_for(args)
     sections: list[tuple[Msg | str, list[dict[str, Any]]]] = [(_("overall"), result["overall"])] \
         if "overall" in result else []
     sections += [(game_title(game), rows) for game, rows in result["games"].items()]
     for title, rows in sections:
-        print(translated(title, catalog))
+        out(args, title)
         if not rows:
-            print("  " + translated(_("no plays"), catalog))
+            out(args, "  " + say(args, _("no plays")))
         for i, r in enumerate(rows, 1):
             name = r["player"].encode("unicode_escape").decode("ascii") if not r["player"].isprintable() else r["player"]
-            print(f"  {i:>3}. {name:<14} " + translated(
-                _("{plays} plays {wins} wins {draws} draws {points} points  rating {rating}",
-                  plays=f"{r['plays']:>4}", wins=f"{r['wins']:>4}", draws=f"{r['draws']:>3}",
-                  points=f"{r['points']:>5}", rating=f"{r['rating']:.0f}"), catalog))
+            out(args, f"  {i:>3}. {name:<14} " + say(args, _(
+                "{plays} plays {wins} wins {draws} draws {points} points  rating {rating}",
+                plays=f"{r['plays']:>4}", wins=f"{r['wins']:>4}", draws=f"{r['draws']:>3}",
+                points=f"{r['points']:>5}", rating=f"{r['rating']:.0f}")))
     return 0
 
 
@@ -119,9 +105,9 @@ def cmd_serve(args: Any) -> int:
             raise TablekeeperError(_("the page cannot listen on {address}: {error}",
                                      address=f"{settings.http_host}:{settings.http_port}",
                                      error=e.strerror or str(e))) from None
-        _err(args, _("page at {url} (read-only); database {path}; broker {broker}", url=page.url,
+        err(args, _("page at {url} (read-only); database {path}; broker {broker}", url=page.url,
                      path=str(settings.db), broker=settings.broker.describe()))
-        notifier.notify("READY=1", "STATUS=" + _said(args, _("waiting for the broker")))
+        notifier.notify("READY=1", "STATUS=" + say(args, _("waiting for the broker")))
         last_pet = 0.0
         said = None
         while not stop.wait(min(TICK, limit / 4) if limit else TICK):
@@ -130,7 +116,7 @@ def cmd_serve(args: Any) -> int:
             if limit and healthy and now - last_pet >= limit / 2:
                 notifier.notify("WATCHDOG=1")
                 last_pet = now
-            status = _said(args, _("connected; {plays}, {actions}",
+            status = say(args, _("connected; {plays}, {actions}",
                                    plays=N_("{n} new play", "{n} new plays", league.stored["plays"]),
                                    actions=N_("{n} new action", "{n} new actions", league.stored["actions"]))
                            if league.connected else (league.problem or _("waiting for the broker")))
@@ -140,7 +126,7 @@ def cmd_serve(args: Any) -> int:
             if not healthy:
                 raise TablekeeperError(_("the league's store thread or page stopped; exiting so that systemd "
                                          "restarts it"))
-        notifier.notify("STOPPING=1", "STATUS=" + _said(args, _("stopping")))
+        notifier.notify("STOPPING=1", "STATUS=" + say(args, _("stopping")))
         return 0
     finally:
         if page is not None:
@@ -148,7 +134,7 @@ def cmd_serve(args: Any) -> int:
         league.close()
         counts = league.stored
         dropped = sum(league.dropped.values())
-        _err(args, _("stopped: {plays} and {actions} stored, {copies}, {dropped}",
+        err(args, _("stopped: {plays} and {actions} stored, {copies}, {dropped}",
                      plays=N_("{n} play", "{n} plays", counts["plays"]),
                      actions=N_("{n} action", "{n} actions", counts["actions"]),
                      copies=N_("{n} copy ignored", "{n} copies ignored", counts["duplicates"]),
