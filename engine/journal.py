@@ -3,18 +3,12 @@
 One database file holds several games. Each action is one row, written in its
 own transaction and acknowledged only once the commit has returned.
 
-Durability does not lean on a side file: the journal runs in rollback mode
-(``journal_mode=PERSIST``, ``synchronous=FULL``). A commit first saves the
-pages it will change in ``journal.db-journal`` (fsynced), writes them into
-the database file itself (fsynced), then zeroes the side file's header
-(fsynced): once :meth:`Journal.append` returns, the action lives in
-``journal.db`` alone, and a lost, damaged or deleted ``-journal`` (or, from
-older versions, ``-wal``) file cannot take an acknowledged action with it.
-PERSIST keeps the side file between commits, so a commit renames, creates
-and deletes nothing (no folder update on the SD card); tests/e2e/crashsim.py
-rebuilds every power-cut state of this sequence. docs/reliability.md weighs
-it against WAL, which is 2-3x faster but keeps acknowledged actions in the
-``-wal`` until a checkpoint.
+Durability: the journal runs in WAL mode with ``synchronous=FULL``
+(:mod:`.journal_store`): a commit appends its pages to ``journal.db-wal`` and
+fsyncs it once; once :meth:`Journal.append` returns, the action is durable
+there, and the pages reach ``journal.db`` at a checkpoint. docs/reliability.md
+weighs it against the rollback mode (``PERSIST``) of earlier versions, and
+tests/e2e/crashsim.py rebuilds every power-cut state of a commit.
 
 Opening decides what happened, and only damage is treated as damage (:mod:`.journal_store`): a
 damaged file is rebuilt from every row whose checksum holds (:mod:`.journal_rebuild`), the original

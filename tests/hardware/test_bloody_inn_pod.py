@@ -126,6 +126,22 @@ def test_burials_offer_each_annex_with_room_by_name():
     assert after["players"][0]["annexes"][1]["buried"] == [{"money": 8, "by": "Ben"}]
 
 
+def test_a_burial_paid_with_a_traveller_who_comes_back_is_its_own_offer():
+    """«Luego, recuperas todas las cartas que hayas jugado que tengan aptitud para la acción elegida»: with
+    a peasant and a traveller in hand a rank-1 corpse is buried with the peasant (the usual way, first),
+    or with the traveller, lost or back to the hand: each way is an offer per annex, asking nothing, and
+    the one with the traveller back keeps the hand."""
+    m = table([{"action": "welcome"}, {"action": "kill", "room": 2, "rank": 1}, {"action": "pass"},
+               {"action": "correct", "player": "Ana", "hand": 2, "peasants": 1}])
+    menu = items(m, "Ana")
+    assert [label for label in menu if label.startswith("bury")] == [
+        "bury: barn", "bury: Ben's barn", "bury ×: barn", "bury ↩: barn", "bury ×: Ben's barn", "bury ↩: Ben's barn"]
+    assert all(asked(m, "Ana", menu[label]) == [] for label in menu if label.startswith("bury"))
+    after = m.rules.apply(m.state, menu["bury ↩: Ben's barn"].action)[0]
+    ana = after["players"][0]
+    assert (ana["hand"], ana["peasants"], len(ana["corpses"])) == (2, 1, 0)
+
+
 def test_free_text_fields_become_short_lists_on_a_pod():
     """An annex's name cannot be typed on four buttons: the base game's annexes, and for a burial
     the annexes built."""

@@ -5,7 +5,10 @@ tests/hardware/test_controller.py), with the presses they cost.
 """
 from __future__ import annotations
 
+import pytest
+
 from tablekeeper.engine import Match, make_rules
+from tablekeeper.engine.errors import RuleError
 from tablekeeper.hardware.pod import DOWN, MAIN, UP
 from tablekeeper.ui.pod import grammar as g
 
@@ -55,6 +58,17 @@ def test_the_opening_deal_is_one_list_of_five_values_on_any_pod():
     action = as_started(m, "Ben", g.menu(m.rules, m.state, "Ben")[0], values=(3, 4, 2, 5, 2))
     assert action == OPENING[0]
     g.dry_run(m.rules, m.state, action)
+
+
+def test_a_market_never_entered_holds_back_only_the_first_turn():
+    """Preparar 3 deals the market before the first turn, so the first player's pod asks its values
+    first; a table that never enters them still plays on: from the next turn every pod offers the
+    turn's actions (a stack needs no market), the market's values first."""
+    m = table()
+    assert [str(i.label) for i in g.menu(m.rules, m.state, "Ana") if i.kind == g.SEAT] == ["market values"]
+    m.apply({"action": "stall", "set": "macaws", "values": [1], "clean_up": True})
+    labels = [str(i.label) for i in g.menu(m.rules, m.state, "Ben") if i.kind == g.SEAT]
+    assert labels[0] == "market values" and "stack 1: 1 macaws" in labels
 
 
 def test_the_decks_are_drawn_from_a_pod_with_nothing_to_ask():
@@ -326,6 +340,56 @@ def test_a_technique_with_its_bonus_and_its_take_is_one_offer_then_the_stack_fou
                           "new_value": 5}
     assert t.state["players"][0]["counters"]["stall"] == 3 and t.state["market"][4]["value"] == 5
     assert t.state["players"][0]["counters"]["discard"] == 1  # the technique card, once its effects were resolved
+
+
+def test_a_technique_that_moves_cards_is_one_offer_then_end_turn():
+    """Acción técnica, Nota: «robar, tomar o intercambiar»: a technique that takes the top card of
+    another player's deck, or throws cards away and draws as many, is one line with its effect (up
+    from the first offer, a held press); the turn then ends with one press — three presses for what
+    was a technique, a move, a draw and the end of the turn."""
+    t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING)
+    labels = [str(i["label"]) for i in t.rules.seat_actions(t.state, "Ana")]
+    assert {"tech: throw 1, draw 1", "tech: throw 2, draw 2", "tech: Ben's deck"} <= set(labels)
+    back = len(labels) - labels.index("tech: Ben's deck")
+    t.hold("Ana", UP, repeats=back - 2)
+    assert t.view("Ana").action == "tech: Ben's deck"
+    ben = dict(t.state["players"][1]["counters"])
+    t.click("Ana", MAIN)
+    assert t.done[-1] == {"action": "technique", "player": "Ana", "from_player": "Ben", "pile": "deck"}
+    assert t.state["players"][1]["counters"]["deck"] == ben["deck"] - 1
+    assert t.state["players"][0]["counters"]["hand"] == 5  # one played, one taken
+    assert t.view("Ana").action == "end turn"
+    t.click("Ana", MAIN)
+    assert t.presses == 3 and t.state["turn"]["player"] == "Ben"
+    labels = [str(i["label"]) for i in t.rules.seat_actions(t.state, "Ben")]
+    back = len(labels) - labels.index("tech: throw 2, draw 2")
+    t.hold("Ben", UP, repeats=back - 2)
+    t.click("Ben", MAIN)
+    assert t.done[-1] == {"action": "technique", "player": "Ben", "throw": 2, "draw": 2}
+    assert t.state["players"][1]["counters"]["hand"] == 4  # 5 − the technique − 2 thrown away + 2 drawn
+
+
+def test_a_technique_takes_only_from_another_players_named_pile():
+    m = table(actions=OPENING)
+    for bad, why in (({"from_player": "Ben"}, "go together"), ({"pile": "deck"}, "go together"),
+                     ({"from_player": "Ana", "pile": "deck"}, "not from their own")):
+        with pytest.raises(RuleError, match=why):
+            m.rules.apply(m.state, {"action": "technique", "player": "Ana", **bad})
+
+
+def test_with_the_lucky_ocelots_a_buy_paid_with_a_die_raised_card_is_an_offer():
+    """«1 ocelote muere»: a lucky ocelot pays with its die's value, which the device cannot know; with
+    the ocelots in play every card is also offered paid by one die-raised card and 1s («Compre 1 carta
+    del mercado pagando su precio en una combinación de cualquier carta de su mano»), asking nothing but
+    the card the clean-up turns up; without them, no such offer."""
+    m = table(actions=OPENING, decks=["macaws", "pandas", "ocelots"])
+    labels = [str(i.label) for i in g.menu(m.rules, m.state, "Ana") if i.kind == g.SEAT]
+    market = m.rules.view(m.state)["market"]  # from the left: position 1 first
+    assert (market[0]["price"], market[-1]["price"]) == (7, 2)
+    assert {"buy 5: 2", "buy 1: 6+1", "buy 1: 3+4×1"} <= set(labels)  # a 2 alone; a 6 or a 3 and 1s
+    assert "buy 1: 2+5×1" not in labels  # six cards: the hand holds five
+    plain = table(actions=OPENING)
+    assert not any(str(i.label).startswith("buy 1: 6") for i in g.menu(plain.rules, plain.state, "Ana"))
 
 
 def test_a_payment_check_is_an_offer_asking_nothing():

@@ -382,7 +382,10 @@ class BloodyInnViews(Game):
         return int((good or rooms)[0]["room"])
 
     def _burials(self, state: dict[str, Any], p: dict[str, Any]) -> list[dict[str, Any]]:
-        """A burial per annex with room left (your own first): the corpse is asked only when they differ."""
+        """A burial per annex with room left (your own first), paid the usual way; then, when the hand
+        could pay otherwise (a traveller back to hand, «recuperas todas las cartas que hayas jugado que
+        tengan aptitud»), each other way per annex ("bury ↩: Ana's chapel"). The corpse is asked only
+        when they differ (then the cost choices are asked too)."""
         corpses = p["corpses"]
         if not corpses:
             return []
@@ -390,7 +393,8 @@ class BloodyInnViews(Game):
         rank = corpses[0]["rank"] if alike else None
         if rank is not None and rank > p["hand"] and unknown_power(p) is False and discount(p, "bury") == 0:
             return []
-        out = []
+        usual: list[dict[str, Any]] = []
+        others: list[dict[str, Any]] = []
         players = [p] + [q for q in state["players"] if q is not p]
         for q in players:
             for i, x in enumerate(q["annexes"]):
@@ -399,14 +403,25 @@ class BloodyInnViews(Game):
                 action: dict[str, Any] = {"action": "bury", "player": p["name"], "corpse": 1}
                 if q is p and i == 0:
                     action["annex"] = 0  # the barn, as it always was
+                    place: Msg = word("label", "barn")
                     label = word("label", "bury: barn")
                 elif q is p:
                     action["annex"] = x["name"]
-                    label = _("bury: {annex}", annex=_annex(x["name"]))
+                    place = _annex(x["name"])
+                    label = _("bury: {annex}", annex=place)
                 else:
                     action.update(owner=q["name"], annex=x["name"])
+                    place = _("{owner}'s {annex}", owner=q["name"], annex=_annex(x["name"]))
                     label = _("bury: {owner}'s {annex}", owner=q["name"], annex=_annex(x["name"]))
+                ways = self.ways_to_pay(p, rank, "bury") if rank is not None and not unknown_power(p) else []
+                if len(ways) > 1:
+                    for n, (given, cards) in enumerate(ways):
+                        offer = {"label": label if n == 0 else _("bury {cards}: {place}",
+                                                                 cards=self.way_signs(cards), place=place),
+                                 "action": {**action, **given}}
+                        (others if n else usual).append(offer)
+                    continue
                 given, cost = self._cost(p, rank, "bury")
                 ask = ([] if alike else ["corpse"]) + cost
-                out.append({"label": label, "action": {**action, **given}, **({"ask": ask} if ask else {})})
-        return out
+                usual.append({"label": label, "action": {**action, **given}, **({"ask": ask} if ask else {})})
+        return usual + others

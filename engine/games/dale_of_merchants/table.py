@@ -265,6 +265,26 @@ class DaleOfMerchantsTable(Game):
             taken += step
         return taken
 
+    def _move_between(self, t: Txn, owner: str, src: str, who: str, dst: str, count: int) -> None:
+        """Acción técnica, Nota («robar, tomar o intercambiar»): ``who`` takes ``count`` cards from
+        ``owner``'s ``src`` pile into their own ``dst`` pile (or throws them away), in one action; an
+        empty deck takes the owner's reshuffled discard pile first; as many as there are."""
+        if src == "deck":
+            taken = self._take_from_deck(t, owner, count)
+        else:
+            have = t.get(owner, src)
+            if not have:
+                raise RuleError(_("{who} has no card in {pile}", who=owner, pile=word("pile", src)))
+            taken = min(have, count)
+            if taken < count:
+                t.event(_("{who} has only {taken} in {pile}", who=owner, taken=taken, pile=word("pile", src)))
+            t.add(owner, src, -taken)
+        if dst != JUNK:
+            t.add(None if dst in TABLE_PILES else who, dst, taken)
+        t.event(N_("{who} takes {n} card from {owner}'s {pile} ({target})",
+                   "{who} takes {n} cards from {owner}'s {pile} ({target})", taken, who=who, owner=owner,
+                   pile=word("pile", src), target=word("pile", dst)))
+
     def _take_from_deck(self, t: Txn, who: str, count: int) -> int:
         """``count`` cards off ``who``'s deck for a card effect: reshuffled as needed, as many as there are
         (refused when deck and discard pile are both empty)."""

@@ -7,6 +7,7 @@ from ...fields import Bool, Int, Ints, Player, Raw, Str
 from ...game import action
 from ...messages import N_, _, word
 from ...state import Args, Txn
+from .piles import JUNK
 from .table import (
     HAND_SIZE,
     MARKET_SLOTS,
@@ -27,7 +28,10 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
         Player("player", required=False),
         Bool("bonus"),
         Str("to", default="discard", choices=tuple(PLAYED_TO)),
+        Int("throw", required=False, lo=1),
         Int("take", required=False, lo=1, hi=MARKET_SLOTS),
+        Player("from_player", required=False),
+        Str("pile", required=False, choices=("deck", "discard")),
         Int("draw", required=False, lo=1),
     ))
     def _technique(self, t: Txn, a: Args) -> None:
@@ -35,17 +39,27 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
         bonus-action icon (one more action this turn, chaining). The card goes to the discard pile
         once its effects are resolved (at the next action or the clean-up); "to": "away" when the
         card says to throw it away: it goes to the market discard. Its usual effects in the same
-        line: "take", the market card at that position (1–5 from the left) goes to the hand (as
-        ``take``); "draw", the player draws that many cards (as ``draw``); both: in that order."""
+        line, in this order: "throw", that many cards from the hand thrown away (to the junk pile,
+        as ``move``); "take", the market card at that position (1–5 from the left) goes to the hand
+        (as ``take``); "from_player" and "pile", the top card of that player's deck or discard pile
+        goes to the hand (as ``move`` with "from_player"); "draw", the player draws that many cards
+        (as ``draw``)."""
         who = self._active(t, a)
         bonus = a.bool("bonus")
         to = a.str("to")
+        throw = a.int("throw", None)
         take = a.int("take", None)
+        giver = a.player("from_player", None)
+        pile = a.str("pile", None)
         draw = a.int("draw", None)
         self._check_action_left(t, who)
         if take is not None:
             self._market_cell(t, position_slot(take))
-        self._need_in_hand(t, who, 1, "to play")
+        if (giver is None) != (pile is None):
+            raise RuleError(_('technique: "from_player" and "pile" go together: whose pile, and which'))
+        if giver == who:
+            raise RuleError(_("technique: {who} takes from another player's pile, not from their own", who=who))
+        self._need_in_hand(t, who, 1 + (throw or 0), "to play")
         self._spend_action(t, who)
         t.add(who, "hand", -1)
         turn = t.state["turn"]
@@ -58,8 +72,14 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
                        "{who} plays a technique with a bonus action: {n} actions left", t.get(None, "actions"), who=who))
         else:
             t.event(_("{who} plays a technique", who=who))
+        if throw is not None:
+            t.add(who, "hand", -throw)
+            t.event(N_("{who}: {n} card from {source} to {target}", "{who}: {n} cards from {source} to {target}", throw,
+                       who=who, source=word("pile", "hand"), target=word("pile", JUNK)))
         if take is not None:
             self._take_card(t, who, position_slot(take), "hand")
+        if giver is not None and pile is not None:
+            self._move_between(t, giver, pile, who, "hand", 1)
         if draw is not None:
             drawn, _junk = self._draw(t, who, draw, junk=False)
             t.event(_("{who} draws {drawn}", who=who, drawn=drawn))

@@ -30,6 +30,24 @@ def hand_payments(price: int, hand: int, known: list[int]) -> list[list[int]]:
     return sorted(valid, key=lambda paid: (sum(1 for v in paid if v > 1), sum(paid) - price, paid))
 
 
+#: The values a die-raised card may be worth when it pays (the lucky ocelots: «1 ocelote muere», a
+#: six-sided die): offered as payments while the ocelots are in play.
+DIE_VALUES = tuple(range(2, 7))
+
+
+def die_payments(price: int, hand: int, known: list[int]) -> list[list[int]]:
+    """The payments of ``price`` with one card a die has raised, with 1s and the cards the device
+    knows the player owns (``hand_payments``): the device cannot know the roll, so each value is its
+    own payment: per value the likeliest (``hand_payments``' order)."""
+    out: list[list[int]] = []
+    for d in DIE_VALUES:  # per value, the likeliest payment with it (hand_payments' order)
+        paid = next((paid for paid in hand_payments(price, hand, known + [d]) if paid.count(d) > known.count(d)),
+                    None)
+        if paid is not None and paid not in out:
+            out.append(paid)
+    return out
+
+
 def doubtful_payments(price: int, hand: int, known: list[int]) -> list[list[int]]:
     """The payments of ``price`` a player may ask the referee about: the overpays the rule accepts
     with cards each below the price (a surplus smaller than every card used, "dos cuatros ... con una
@@ -196,14 +214,15 @@ class DaleOfMerchantsViews(Game):
         if not state["decks"]:
             return [{"label": word("label", "draw decks"), "action": {"action": "draw_decks"}}]
         items = self._market_entries(state)
-        opening = all(c["card"] and c["value"] is None for c in state["market"])
-        if state["turn"]["player"] != name or opening:  # Preparar: the market is dealt before the first turn
+        turn = state["turn"]
+        opening = (all(c["card"] and c["value"] is None for c in state["market"])
+                   and turn["number"] == 1 and not turn["actions_taken"])
+        if turn["player"] != name or opening:  # Preparar: the market is dealt before the first turn
             return items
         waiting = len(items)
         p = next(p for p in state["players"] if p["name"] == name)
         hand = p["counters"]["hand"]
         actions = state["table"]["actions"]
-        turn = state["turn"]
         last = actions == 1
         empty = sum(1 for c in state["market"] if not c["card"])
 
@@ -330,6 +349,8 @@ class DaleOfMerchantsViews(Game):
         for price, slot in cards:
             position = slot_position(slot)
             payments = hand_payments(price, hand, known)
+            if "ocelots" in state["decks"]:  # a lucky ocelot paid with its die's value
+                payments += [paid for paid in die_payments(price, hand, known) if paid not in payments]
             if check and check["ok"] and check["price"] == price and len(check["paid"]) <= hand:
                 accepted = list(check["paid"])
                 payments = [accepted] + [x for x in payments if x != accepted]
@@ -394,9 +415,10 @@ class DaleOfMerchantsViews(Game):
 
     @staticmethod
     def _techniques(state: dict[str, Any], name: str, hand: int) -> list[dict[str, Any]]:
-        """A technique with the bonus-action icon and its usual effect in one line (Acción técnica: the
-        effects, then the bonus action): a market card taken into the hand, by its place from the
-        left; cards drawn."""
+        """A technique with its usual effect in one line (Acción técnica: the effects, then the bonus
+        action, if the card has its icon): with the bonus action, a market card taken into the hand,
+        by its place from the left, or cards drawn; without, cards thrown away and as many drawn,
+        or the top card of another player's deck or discard pile taken into the hand."""
         if hand < 1:
             return []
         takes = [{"label": _("tech +1: take {position}", position=slot_position(slot)),
@@ -405,7 +427,25 @@ class DaleOfMerchantsViews(Game):
         draws = [{"label": _("tech +1: draw {n}", n=n),
                   "action": {"action": "technique", "player": name, "bonus": True, "draw": n}}
                  for n in range(1, TECHNIQUE_DRAWS + 1)]
-        return draws + takes  # the takes nearer the end (one held press up), the leftmost card furthest
+        # Techniques that move cards (Acción técnica, Nota: «robar, tomar o intercambiar»): throw cards
+        # away and draw as many; the top card of another player's deck or discard pile into the hand
+        moves = [{"label": _("tech: throw {n}, draw {n}", n=n),
+                  "action": {"action": "technique", "player": name, "throw": n, "draw": n}}
+                 for n in range(1, TECHNIQUE_DRAWS + 1) if hand >= 1 + n]
+        bonus: list[dict[str, Any]] = []  # the same with the bonus-action icon
+        names = [p["name"] for p in state["players"]]
+        me = names.index(name)
+        for other in names[me + 1:] + names[:me]:  # the players on the left first
+            q = next(p for p in state["players"] if p["name"] == other)
+            for pile in ("deck", "discard"):
+                cards = q["counters"]["discard"] + (q["counters"]["deck"] if pile == "deck" else 0)
+                if cards:
+                    steal = {"action": "technique", "player": name, "from_player": other, "pile": pile}
+                    moves.append({"label": _("tech: {who}'s {pile}", who=other, pile=word("pile", pile)),
+                                  "action": steal})
+                    bonus.append({"label": _("tech +1: {who}'s {pile}", who=other, pile=word("pile", pile)),
+                                  "action": {**steal, "bonus": True}})
+        return moves[::-1] + bonus[::-1] + draws + takes  # the takes nearer the end (one held press up), the leftmost card furthest
 
     @staticmethod
     def _effects(state: dict[str, Any], name: str) -> list[dict[str, Any]]:
