@@ -371,6 +371,88 @@ class PodRobot:
         return PodResult(None, nodes)
 
 
+    # -- the offer walk: from offer to offer ------------------------------------------------------------
+    def _scrolls(self, controls, state: dict, story_actions: list[dict]) -> dict[int, tuple[list[Press], Any]]:
+        """For each offer the pod's up/down can show from here, the fewest presses (then seconds) that
+        show it, and the controls then: none for the one shown, a click or one held press else."""
+        from tablekeeper.hardware.pod import DOWN, HOLD, PRESS, RELEASE, REPEAT, UP
+
+        out: dict[int, tuple[list[Press], Any]] = {}
+        if getattr(controls, "screen", None) != "home":
+            return out
+        n = len(self._offers(controls.player, state))
+        if not n:
+            return out
+        labels = tuple(str(a.get("label", "")) for a in self._offers(controls.player, state))
+        shown = controls.pick % n if labels == getattr(controls, "_labels", labels) else 0  # new offers: the first
+        out[shown] = ([], controls)  # main does the offer shown, focus or not
+        for button in (UP, DOWN):
+            c = copy.deepcopy(controls)
+            c2 = copy.deepcopy(c)
+            s = self.feed(c2, button, PRESS, state, story_actions)
+            s = self.feed(c2, button, RELEASE, s, story_actions)
+            if s is state and c2.choosing:
+                out.setdefault(c2.pick % n, ([Press(button, "click")], c2))
+            s = self.feed(c, button, PRESS, state, story_actions)
+            s = self.feed(c, button, HOLD, s, story_actions)
+            for k in range(n + 2):
+                if k:
+                    s = self.feed(c, button, REPEAT, s, story_actions)
+                if s is not state or not c.choosing:
+                    break  # a held press that changes a counter is no scroll
+                c2 = copy.deepcopy(c)
+                self.feed(c2, button, RELEASE, s, story_actions)
+                if c2.pick % n not in out or len(out[c2.pick % n][0]) > 1:
+                    out.setdefault(c2.pick % n, ([Press(button, "held" if k else "long", k)], c2))
+        return out
+
+    def _offers(self, player: str, state: dict) -> list[dict]:
+        from tablekeeper.ui.pod import grammar as g
+
+        return g.offers(self.rules, state, player)
+
+    def offer_walk(self, controls, state: dict, target: dict, story_actions: list[dict], depth: int = 4) -> PodResult:
+        """The event as a few of the game's offers in a row, each reached by up/down from where the pod
+        is and done by main (with main again on each step it asks, the value it starts at kept):
+        the quick way to find a combination of offers (a technique with its effect, then the end of
+        the turn) that the blind search's bounds do not reach. Every press is fed to the real controls
+        and the actions applied by the rules; only states on the way to the event's are kept."""
+        from tablekeeper.hardware.pod import MAIN, PRESS, RELEASE
+
+        places = on_the_way(self.rules, state, target, story_actions)
+        frontier = [(controls, state, [])]
+        best: PodResult | None = None
+        nodes = 0
+        for _ in range(depth):
+            nxt: dict[str, tuple[Any, dict, list[Press]]] = {}
+            for c, s, path in frontier:
+                for presses, c1 in self._scrolls(c, s, story_actions).values():
+                    c2 = copy.deepcopy(c1)
+                    s2 = self.feed(c2, MAIN, PRESS, s, story_actions)
+                    s2 = self.feed(c2, MAIN, RELEASE, s2, story_actions)
+                    done = presses + [Press(MAIN, "click")]
+                    steps = 0
+                    while s2 is s and getattr(c2, "screen", "home") != "home" and steps < 4:
+                        s2 = self.feed(c2, MAIN, PRESS, s2, story_actions)
+                        s2 = self.feed(c2, MAIN, RELEASE, s2, story_actions)
+                        done.append(Press(MAIN, "click"))
+                        steps += 1
+                    nodes += 1
+                    if s2 is s or not touched(state, s2) <= places:
+                        continue
+                    total = path + done
+                    if s2 == target:
+                        if best is None or len(total) < len(best.presses or ()):
+                            best = PodResult(total, nodes, c2, s2)
+                        continue
+                    key = state_key(s2)
+                    if key not in nxt or len(nxt[key][2]) > len(total):
+                        nxt[key] = (c2, s2, total)
+            frontier = list(nxt.values())
+            if not frontier:
+                break
+        return best if best is not None else PodResult(None, nodes)
+
     # -- the guided search: one action at a time, told which ----------------------------------------
     def guided(self, controls, state: dict, story_actions: list[dict]) -> PodResult:
         """The event's actions one by one, each by the fewest presses the search finds when it knows
@@ -599,6 +681,12 @@ def play_pod(story, played=None, *, max_presses: int = MAX_PRESSES, max_nodes: i
                                        tried.state, guided=True)
                 else:
                     result.nodes += tried.nodes
+            if result.presses is None or result.guided:  # the offer walk may find a combination of offers
+                walk = robot.offer_walk(controls[who], state, target, actions)
+                if walk.presses is not None and (result.presses is None or len(walk.presses) < len(result.presses)):
+                    walk.nodes += result.nodes
+                    walk.guided = True  # not proven the fewest: an upper bound, as the guided search's
+                    result = walk
             if result.presses is not None:
                 result.split = robot.split(start, state, result.presses, actions)
             return result

@@ -281,3 +281,53 @@ def test_the_guided_search_may_change_an_offers_asked_value():
     robot = bt.PodRobot(rules, 1)
     assert robot._consistent(controls, state, {"action": "kill", "player": "Ana", "room": 4, "rank": 0})
     assert not robot._consistent(controls, state, {"action": "kill", "player": "Ana", "room": 4, "rank": 1})
+
+
+def dale_at_first_turn():
+    from tablekeeper.engine import make_rules
+    from tablekeeper.ui.pod.inputs import SeatControls
+
+    rules = make_rules({"game": "dale-of-merchants", "players": ["Ana", "Ben"],
+                        "options": {"decks": ["macaws", "pandas", "raccoons"]}})
+    state = rules.apply(rules.setup_state(), {"action": "set_market", "values": [3, 4, 2, 5, 2]})[0]
+    controls = SeatControls(1, "Ana")
+    controls.view(rules, state)
+    return rules, state, controls
+
+
+def test_the_offer_walk_finds_one_offer_standing_for_several_story_actions():
+    """The story enters a technique, its move and the end of the turn as three actions; the pod has one
+    offer for the first two: the walk finds held up, main, main (3 presses), and those presses, fed
+    again to a copy of the pod, reach the story's state."""
+    rules, state, controls = dale_at_first_turn()
+    story_actions = [{"action": "technique"},
+                     {"action": "move", "player": "Ana", "from_player": "Ben", "from": "deck", "to": "hand", "count": 1},
+                     {"action": "end_turn"}]
+    goal = target(rules, state, *story_actions)
+    robot = bt.PodRobot(rules, 1)
+    found = robot.offer_walk(controls, state, goal, story_actions)
+    assert found.presses is not None and len(found.presses) == 3 and found.state == goal
+    c, s = copy.deepcopy(controls), state
+    for press in found.presses:
+        for kind in press.events():
+            s = robot.feed(c, press.button, kind, s, story_actions)
+    assert s == goal
+
+
+def test_a_place_the_story_passes_through_is_on_the_way_though_it_ends_as_it_was():
+    """Rummage: a hand of 5 (after the technique, 4) discarded, then 5 drawn, ends with 5 cards in hand;
+    the search must still allow the state with the hand emptied on the way; a press that changes a
+    place the story never touches (a stall stack) is a wrong turn."""
+    rules, state, _controls = dale_at_first_turn()
+    rummage = [{"action": "technique", "bonus": True},
+               {"action": "move", "player": "Ana", "from": "hand", "to": "discard", "count": 4},
+               {"action": "draw", "player": "Ana", "count": 5}]
+    goal = target(rules, state, *rummage)
+    assert goal["players"][0]["counters"]["hand"] == state["players"][0]["counters"]["hand"] == 5
+    hand = ("players", 0, "counters", "hand")
+    assert hand not in bt.touched(state, goal)
+    places = bt.on_the_way(rules, state, goal, rummage)
+    halfway = target(rules, state, *rummage[:2])
+    assert hand in bt.touched(state, halfway) and bt.touched(state, halfway) <= places
+    elsewhere = target(rules, state, {"action": "stall", "player": "Ana", "set": "macaws", "values": [1]})
+    assert not bt.touched(state, elsewhere) <= places
