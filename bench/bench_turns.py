@@ -383,8 +383,7 @@ class PodRobot:
         n = len(self._offers(controls.player, state))
         if not n:
             return out
-        labels = tuple(str(a.get("label", "")) for a in self._offers(controls.player, state))
-        shown = controls.pick % n if labels == getattr(controls, "_labels", labels) else 0  # new offers: the first
+        _actions, _labels, shown, _choosing = controls._offered(self.rules, state)  # new offers: the first
         out[shown] = ([], controls)  # main does the offer shown, focus or not
         for button in (UP, DOWN):
             c = copy.deepcopy(controls)

@@ -11,6 +11,7 @@ from .journal import GameRecord, Journal, StaleJournal
 from .match import Match, Proposal
 from .messages import _
 from .registry import make_rules
+from .state import clone
 from .text import ACTION_BYTES_MAX, check_value, clean_players
 
 
@@ -127,6 +128,10 @@ class Session:
                 self.__dict__.update(fresh.__dict__)
                 return True
             self._next_seq = seq + 1
+        # The replay changed the state in place (quick, for loading): the live state becomes a new
+        # object, so that nothing worked out from the old one by its identity (a pod's offers, menus
+        # and seat view, remembered per state) is taken for the new one.
+        self.match.state = clone(self.match.state)
         self.record = record
         return True
 

@@ -282,9 +282,12 @@ def test_the_pods_show_what_another_process_saved(tmp_path):
     with Journal(tmp_path) as journal:
         session = Session.new(journal, "counters", ["Ana", "Ben"], OPTS)
         hub = Owner(session)
+        assert hub.view(1).focus_value == 1000  # seen before: what the pod worked out of that state is kept
+        before = session.state
         assert main(["--state-dir", str(tmp_path), "act",
                      '{"action":"adjust","player":"Ana","counter":"life","delta":-7}']) == 0
         hub.refresh()
+        assert session.state is not before  # caught up: a new state, never the old one changed in place
         assert hub.view(1).focus_value == 993
 
 

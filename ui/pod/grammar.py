@@ -224,6 +224,11 @@ def offers(rules: Any, state: dict[str, Any], me: str) -> list[dict[str, Any]]:
     return _remembered("offers", rules, state, me, lambda r, s, m: r.seat_actions(s, m))
 
 
+def seat_view(rules: Any, state: dict[str, Any], me: str) -> dict[str, Any]:
+    """The game's ``seat_view`` for ``me`` (counters, status, table figures). Do not change it."""
+    return _remembered("seat_view", rules, state, me, lambda r, s, m: r.seat_view(s, m))
+
+
 def menu(rules: Any, state: dict[str, Any], me: str) -> tuple[Item, ...]:
     """Every action ``me`` may start from the pod now: the routine ones (``seat_actions``, most likely
     first), then the game's others (``pod_actions``), then undo.

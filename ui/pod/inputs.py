@@ -232,7 +232,7 @@ class SeatControls:
         return NOTHING
 
     def _step_counter(self, rules, state, delta: int) -> Intent:
-        counters = [(str(k), v) for k, v in rules.seat_view(state, self.player).get("counters", ())]
+        counters = [(str(k), v) for k, v in g.seat_view(rules, state, self.player).get("counters", ())]
         if not counters:
             return Intent(message=_("no counter to change"))
         name = counters[focus_index(counters, self.focus if self.focus is not None else 0)][0]
@@ -249,7 +249,7 @@ class SeatControls:
     def _next_focus(self, rules, state, offers: bool) -> Intent:
         """From the offers to the focused counter; from a counter to the next one, and from the
         last back to the offers when there is a choice of them."""
-        counters = [(str(k), v) for k, v in rules.seat_view(state, self.player).get("counters", ())]
+        counters = [(str(k), v) for k, v in g.seat_view(rules, state, self.player).get("counters", ())]
         if self.choosing:
             self.choosing = False
             return CHANGED

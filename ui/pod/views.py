@@ -64,7 +64,7 @@ def pod_view(rules, state: dict, player_name: str, focus: int | str = 0, *,
     show for a moment. ``catalog``: the gettext catalog of the table's
     language (None: English); every word and sentence is translated here.
     """
-    sv = rules.seat_view(state, player_name)
+    sv = g.seat_view(rules, state, player_name)
     counters = _words(sv.get("counters", ()), catalog)
     table = _words(sv.get("table", ()), catalog)
     icons = getattr(rules, "icons", {})
