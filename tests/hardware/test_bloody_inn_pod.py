@@ -268,7 +268,8 @@ def test_an_annex_built_from_its_card_has_the_cards_power():
 def test_the_butchers_owner_is_offered_the_extra_kill_out_of_turn():
     """A butcher's shop kills several travellers in rooms in one action (the publisher's card list):
     after its owner's kill the turn has passed, and their pod offers the extra kill by rank, asking the
-    room only; the owner of another annex is offered nothing out of turn."""
+    room only — right after that action and at no other moment (a stray press on an idle pod must not
+    kill during another's action); the owner of another annex is offered nothing out of turn."""
     def night(card):
         return table([{"action": "welcome"}, {"action": "correct", "player": "Ana", "hand": 3},
                       {"action": "build", "rank": 1, "card": card}, {"action": "pass"},
@@ -283,6 +284,14 @@ def test_the_butchers_owner_is_offered_the_extra_kill_out_of_turn():
     after = m.rules.apply(m.state, {**menu["extra kill, rank 0"].action, "room": room})[0]
     assert len(after["players"][0]["corpses"]) == 2 and after["turn"]["player"] == "Ben"
     assert items(night("gardens"), "Ana") == {}
+    three = Match(make_rules({"game": "bloody-inn", "players": ["Ana", "Ben", "Cai"], "options": {}}))
+    for a in [{"action": "welcome"}, {"action": "correct", "player": "Ana", "hand": 3},
+              {"action": "build", "rank": 1, "card": "butcher's shop"}, {"action": "pass"}, {"action": "pass"},
+              {"action": "kill", "room": 2, "rank": 0}]:
+        three.apply(a)
+    assert three.state["turn"]["player"] == "Ben" and "extra kill, rank 0" in items(three, "Ana")
+    three.apply({"action": "pass"})  # Ben's action: Ana's moment is over
+    assert three.state["turn"]["player"] == "Cai" and items(three, "Ana") == {}
 
 
 def test_the_touchscreens_burial_gets_the_ways_to_pay_from_the_game():

@@ -349,7 +349,7 @@ def test_a_technique_that_moves_cards_is_one_offer_then_end_turn():
     was a technique, a move, a draw and the end of the turn."""
     t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING)
     labels = [str(i["label"]) for i in t.rules.seat_actions(t.state, "Ana")]
-    assert {"tech: throw 1, draw 1", "tech: throw 2, draw 2", "tech: Ben's deck"} <= set(labels)
+    assert {"tech: 1 junk away, draw 1", "tech: 2 junk away, draw 2", "tech: Ben's deck"} <= set(labels)
     back = len(labels) - labels.index("tech: Ben's deck")
     t.hold("Ana", UP, repeats=back - 2)
     assert t.view("Ana").action == "tech: Ben's deck"
@@ -362,7 +362,7 @@ def test_a_technique_that_moves_cards_is_one_offer_then_end_turn():
     t.click("Ana", MAIN)
     assert t.presses == 3 and t.state["turn"]["player"] == "Ben"
     labels = [str(i["label"]) for i in t.rules.seat_actions(t.state, "Ben")]
-    back = len(labels) - labels.index("tech: throw 2, draw 2")
+    back = len(labels) - labels.index("tech: 2 junk away, draw 2")
     t.hold("Ben", UP, repeats=back - 2)
     t.click("Ben", MAIN)
     assert t.done[-1] == {"action": "technique", "player": "Ben", "throw": 2, "draw": 2}

@@ -160,10 +160,20 @@ class BloodyInnViews(Game):
         return self._night(state, p)
 
     def _extra_kills(self, state: dict[str, Any], p: dict[str, Any]) -> list[dict[str, Any]]:
-        """Out of turn, for the owner of an annex that kills several travellers in one action (the
-        butcher's shop): another kill in a room, per rank paid the usual way, asking the room only."""
+        """Right after their own action, for the owner of an annex that kills several travellers in
+        one action (the butcher's shop) who holds a corpse: another kill in a room, per rank paid the
+        usual way, asking the room only. At no other moment: a stray press on an idle pod must not
+        kill a guest during another player's action."""
         rooms = [r for r in state["inn"]["rooms"] if r["guest"]]
-        if not rooms or not grants_extra(p, "kill", in_room=True):
+        if not rooms or not p["corpses"] or not grants_extra(p, "kill", in_room=True):
+            return []
+        names = [q["name"] for q in state["players"]]
+        first = names.index(state["first_player"])
+        order = names[first:] + names[:first]
+        turn = state["turn"]
+        i = order.index(turn["player"])
+        just_acted = order[i - 1] if i else (order[-1] if turn["action"] == 2 else None)
+        if just_acted != p["name"]:
             return []
         start = self._likely_room(state, p["name"])
         out = []

@@ -39,8 +39,9 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
         bonus-action icon (one more action this turn, chaining). The card goes to the discard pile
         once its effects are resolved (at the next action or the clean-up); "to": "away" when the
         card says to throw it away: it goes to the market discard. Its usual effects in the same
-        line, in this order: "throw", that many cards from the hand thrown away (to the junk pile,
-        as ``move``); "take", the market card at that position (1–5 from the left) goes to the hand
+        line, in this order: "throw", that many junk cards from the hand thrown away (to the junk pile,
+        as ``move``; «las cartas basura se colocan en la pila de basura y las cartas de animales en la
+        pila de descarte del mercado»: animal cards thrown away are a ``move`` to market_discard); "take", the market card at that position (1–5 from the left) goes to the hand
         (as ``take``); "from_player" and "pile", the top card of that player's deck or discard pile
         goes to the hand (as ``move`` with "from_player"); "draw", the player draws that many cards
         (as ``draw``)."""

@@ -417,7 +417,7 @@ class DaleOfMerchantsViews(Game):
     def _techniques(state: dict[str, Any], name: str, hand: int) -> list[dict[str, Any]]:
         """A technique with its usual effect in one line (Acción técnica: the effects, then the bonus
         action, if the card has its icon): with the bonus action, a market card taken into the hand,
-        by its place from the left, or cards drawn; without, cards thrown away and as many drawn,
+        by its place from the left, or cards drawn; without, junk thrown away and as many drawn,
         or the top card of another player's deck or discard pile taken into the hand."""
         if hand < 1:
             return []
@@ -428,8 +428,9 @@ class DaleOfMerchantsViews(Game):
                   "action": {"action": "technique", "player": name, "bonus": True, "draw": n}}
                  for n in range(1, TECHNIQUE_DRAWS + 1)]
         # Techniques that move cards (Acción técnica, Nota: «robar, tomar o intercambiar»): throw cards
-        # away and draw as many; the top card of another player's deck or discard pile into the hand
-        moves = [{"label": _("tech: throw {n}, draw {n}", n=n),
+        # junk away and draw as many (animal cards thrown away go to the market discard: ``move``); the
+        # top card of another player's deck or discard pile into the hand
+        moves = [{"label": _("tech: {n} junk away, draw {n}", n=n),
                   "action": {"action": "technique", "player": name, "throw": n, "draw": n}}
                  for n in range(1, TECHNIQUE_DRAWS + 1) if hand >= 1 + n]
         bonus: list[dict[str, Any]] = []  # the same with the bonus-action icon
