@@ -380,18 +380,24 @@ class PodRobot:
         out: dict[int, tuple[list[Press], Any]] = {}
         if getattr(controls, "screen", None) != "home":
             return out
-        n = len(self._offers(controls.player, state))
+        actions, _labels, shown, _choosing = controls._offered(self.rules, state)  # new offers: the first
+        n = len(actions)
         if not n:
             return out
-        _actions, _labels, shown, _choosing = controls._offered(self.rules, state)  # new offers: the first
         out[shown] = ([], controls)  # main does the offer shown, focus or not
+
+        def keep(press: Press, c) -> None:
+            had = out.get(c.pick % n)
+            if had is None or (had[0] and press.seconds() < had[0][0].seconds()):
+                out[c.pick % n] = ([press], c)
+
         for button in (UP, DOWN):
             c = copy.deepcopy(controls)
-            c2 = copy.deepcopy(c)
-            s = self.feed(c2, button, PRESS, state, story_actions)
-            s = self.feed(c2, button, RELEASE, s, story_actions)
-            if s is state and c2.choosing:
-                out.setdefault(c2.pick % n, ([Press(button, "click")], c2))
+            s = self.feed(c, button, PRESS, state, story_actions)
+            s = self.feed(c, button, RELEASE, s, story_actions)
+            if s is state and c.choosing:
+                keep(Press(button, "click"), c)
+            c = copy.deepcopy(controls)
             s = self.feed(c, button, PRESS, state, story_actions)
             s = self.feed(c, button, HOLD, s, story_actions)
             for k in range(n + 2):
@@ -401,14 +407,8 @@ class PodRobot:
                     break  # a held press that changes a counter is no scroll
                 c2 = copy.deepcopy(c)
                 self.feed(c2, button, RELEASE, s, story_actions)
-                if c2.pick % n not in out or len(out[c2.pick % n][0]) > 1:
-                    out.setdefault(c2.pick % n, ([Press(button, "held" if k else "long", k)], c2))
+                keep(Press(button, "held" if k else "long", k), c2)
         return out
-
-    def _offers(self, player: str, state: dict) -> list[dict]:
-        from tablekeeper.ui.pod import grammar as g
-
-        return g.offers(self.rules, state, player)
 
     def offer_walk(self, controls, state: dict, target: dict, story_actions: list[dict], depth: int = 4) -> PodResult:
         """The event as a few of the game's offers in a row, each reached by up/down from where the pod

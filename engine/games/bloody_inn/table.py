@@ -204,9 +204,7 @@ class BloodyInnTable(BloodyInnBase):
 
     # -- seats and rooms ---------------------------------------------------------------
     def _seat_order(self, t: Txn) -> list[str]:
-        names = [p["name"] for p in t.players]
-        i = names.index(t.state["first_player"])
-        return names[i:] + names[:i]
+        return seat_order(t.state)
 
     def _room(self, t: Txn, number: int) -> dict[str, Any]:
         rooms = self._rooms(t)
@@ -224,6 +222,13 @@ class BloodyInnTable(BloodyInnBase):
             for x in powers(p, "end_game"):
                 t.event(_("count {who}'s {annex}: its end-of-game gain is on the card (adjust)", who=p["name"],
                           annex=_annex(x["name"])))
+
+
+def seat_order(state: dict[str, Any]) -> list[str]:
+    """The players in seat order from the first player (the night's order of actions)."""
+    names = [p["name"] for p in state["players"]]
+    i = names.index(state["first_player"])
+    return names[i:] + names[:i]
 
 
 def wages_due(p: dict[str, Any]) -> int:

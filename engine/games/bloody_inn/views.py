@@ -8,6 +8,7 @@ from ...game import Game
 from ...messages import N_, Msg, _, listing, word
 from .annexes import discount, grants_extra, unknown_power
 from .rules import CASH_MAX, CHECK, MAX_RANK, wages_due
+from .table import seat_order
 from .words import _annex, _peasants
 
 
@@ -167,9 +168,7 @@ class BloodyInnViews(Game):
         rooms = [r for r in state["inn"]["rooms"] if r["guest"]]
         if not rooms or not p["corpses"] or not grants_extra(p, "kill", in_room=True):
             return []
-        names = [q["name"] for q in state["players"]]
-        first = names.index(state["first_player"])
-        order = names[first:] + names[:first]
+        order = seat_order(state)
         turn = state["turn"]
         i = order.index(turn["player"])
         just_acted = order[i - 1] if i else (order[-1] if turn["action"] == 2 else None)
