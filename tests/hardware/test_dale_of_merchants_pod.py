@@ -369,10 +369,30 @@ def test_a_technique_that_moves_cards_is_one_offer_then_end_turn():
     assert t.state["players"][1]["counters"]["hand"] == 4  # 5 − the technique − 2 thrown away + 2 drawn
 
 
+def test_a_technique_that_gives_a_card_is_one_offer_asking_only_the_cards_drawn():
+    """Acción técnica, Nota: «robar, tomar o intercambiar»: a technique that gives a card from the hand
+    to another player and draws (a panda's "share") is one line per player with the draw asked from 2;
+    the hands move by one card each way and the giver draws."""
+    t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING)
+    labels = [str(i["label"]) for i in t.rules.seat_actions(t.state, "Ana")]
+    assert {"tech: a card to Ben", "tech +1: a card to Ben"} <= set(labels)
+    assert "tech: a card to Ana" not in labels
+    back = len(labels) - labels.index("tech: a card to Ben")
+    t.hold("Ana", UP, repeats=back - 2)
+    assert t.view("Ana").action == "tech: a card to Ben…"  # more to ask
+    t.click("Ana", MAIN)  # the draw, asked from 2
+    t.click("Ana", MAIN)
+    assert t.done[-1] == {"action": "technique", "player": "Ana", "give_to": "Ben", "draw": 2}
+    ana, ben = (p["counters"] for p in t.state["players"])
+    assert ben["hand"] == 6  # his five and the card given
+    assert ana["hand"] == 5  # 5 − the technique − the card given + 2 drawn
+
+
 def test_a_technique_takes_only_from_another_players_named_pile():
     m = table(actions=OPENING)
     for bad, why in (({"from_player": "Ben"}, "go together"), ({"pile": "deck"}, "go together"),
-                     ({"from_player": "Ana", "pile": "deck"}, "not from their own")):
+                     ({"from_player": "Ana", "pile": "deck"}, "not from their own"),
+                     ({"give_to": "Ana"}, "not to themselves")):
         with pytest.raises(RuleError, match=why):
             m.rules.apply(m.state, {"action": "technique", "player": "Ana", **bad})
 

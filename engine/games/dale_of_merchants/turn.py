@@ -32,6 +32,7 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
         Int("take", required=False, lo=1, hi=MARKET_SLOTS),
         Player("from_player", required=False),
         Str("pile", required=False, choices=("deck", "discard")),
+        Player("give_to", required=False),
         Int("draw", required=False, lo=1),
     ))
     def _technique(self, t: Txn, a: Args) -> None:
@@ -43,8 +44,8 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
         as ``move``; «las cartas basura se colocan en la pila de basura y las cartas de animales en la
         pila de descarte del mercado»: animal cards thrown away are a ``move`` to market_discard); "take", the market card at that position (1–5 from the left) goes to the hand
         (as ``take``); "from_player" and "pile", the top card of that player's deck or discard pile
-        goes to the hand (as ``move`` with "from_player"); "draw", the player draws that many cards
-        (as ``draw``)."""
+        goes to the hand (as ``move`` with "from_player"); "give_to", a card from the hand goes to
+        that player's hand (as ``move``); "draw", the player draws that many cards (as ``draw``)."""
         who = self._active(t, a)
         bonus = a.bool("bonus")
         to = a.str("to")
@@ -52,6 +53,7 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
         take = a.int("take", None)
         giver = a.player("from_player", None)
         pile = a.str("pile", None)
+        give_to = a.player("give_to", None)
         draw = a.int("draw", None)
         self._check_action_left(t, who)
         if take is not None:
@@ -60,7 +62,9 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
             raise RuleError(_('technique: "from_player" and "pile" go together: whose pile, and which'))
         if giver == who:
             raise RuleError(_("technique: {who} takes from another player's pile, not from their own", who=who))
-        self._need_in_hand(t, who, 1 + (throw or 0), "to play")
+        if give_to == who:
+            raise RuleError(_("technique: {who} gives a card to another player, not to themselves", who=who))
+        self._need_in_hand(t, who, 1 + (throw or 0) + (give_to is not None), "to play")
         self._spend_action(t, who)
         t.add(who, "hand", -1)
         turn = t.state["turn"]
@@ -81,6 +85,10 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
             self._take_card(t, who, position_slot(take), "hand")
         if giver is not None and pile is not None:
             self._move_between(t, giver, pile, who, "hand", 1)
+        if give_to is not None:
+            t.add(who, "hand", -1)
+            t.add(give_to, "hand", 1)
+            t.event(_("{who} gives a card from the hand to {other}", who=who, other=give_to))
         if draw is not None:
             drawn, _junk = self._draw(t, who, draw, junk=False)
             t.event(_("{who} draws {drawn}", who=who, drawn=drawn))

@@ -418,7 +418,8 @@ class DaleOfMerchantsViews(Game):
         """A technique with its usual effect in one line (Acción técnica: the effects, then the bonus
         action, if the card has its icon): with the bonus action, a market card taken into the hand,
         by its place from the left, or cards drawn; without, junk thrown away and as many drawn,
-        or the top card of another player's deck or discard pile taken into the hand."""
+        the top card of another player's deck or discard pile taken into the hand, or a card given
+        to another player and cards drawn (asked, from 2)."""
         if hand < 1:
             return []
         takes = [{"label": _("tech +1: take {position}", position=slot_position(slot)),
@@ -446,6 +447,11 @@ class DaleOfMerchantsViews(Game):
                                   "action": steal})
                     bonus.append({"label": _("tech +1: {who}'s {pile}", who=other, pile=word("pile", pile)),
                                   "action": {**steal, "bonus": True}})
+            if hand >= 2:  # a card from the hand to this player, then (asked) cards drawn
+                give = {"action": "technique", "player": name, "give_to": other, "draw": 2}
+                moves.append({"label": _("tech: a card to {who}", who=other), "action": give, "ask": ["draw"]})
+                bonus.append({"label": _("tech +1: a card to {who}", who=other), "action": {**give, "bonus": True},
+                              "ask": ["draw"]})
         return moves[::-1] + bonus[::-1] + draws + takes  # the takes nearer the end (one held press up), the leftmost card furthest
 
     @staticmethod
