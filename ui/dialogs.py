@@ -36,6 +36,7 @@ from .widgets import (
     Panel,
     Scroller,
     Stepper,
+    TurnedBox,
     symbol,
     tag,
 )
@@ -46,11 +47,13 @@ class Dialog(ModalView):
 
     tid = "dialog"
 
-    def __init__(self, app, title: str, **kw):
+    def __init__(self, app, title: str, angle: float = 0, **kw):
         kw.setdefault("size_hint", (0.98, 0.98))
         super().__init__(auto_dismiss=False, overlay_color=(0, 0, 0, 0.6), background="",
                          background_color=BG, **kw)
         self.app = app
+        #: how the dialog is turned: toward the seat of the player who opened it (the card's own turn)
+        self.angle = angle % 360
         self.outer = Panel(orientation="vertical", padding=dp(6), spacing=dp(4), bg=CARD,
                            border=(0.4, 0.44, 0.5, 1), border_width=1)
         bar = BoxLayout(size_hint_y=None, height=TOUCH, spacing=GAP)
@@ -62,7 +65,7 @@ class Dialog(ModalView):
         self.outer.add_widget(bar)
         self.body = BoxLayout(orientation="vertical", spacing=dp(4))
         self.outer.add_widget(self.body)
-        self.add_widget(self.outer)
+        self.add_widget(TurnedBox(self.outer, self.angle) if self.angle else self.outer)
 
     def open(self, *a, **kw):
         # No fade: a finger's next tap must land on what is shown.
@@ -101,14 +104,14 @@ class AdjustDialog(Dialog):
 
     tid = "adjust"
 
-    def __init__(self, app, player: str | None, counter: str | None):
+    def __init__(self, app, player: str | None, counter: str | None, angle: float = 0):
         self.player, self.counter = player, counter
         if player is None:
             title = _("The table's counters")
         else:
             assert counter is not None, "a player's counter is named"
             title = f"{player} — {counter_label(counter)}"
-        super().__init__(app, title)
+        super().__init__(app, title, angle)
         #: the value labels, by (player, or None for a table counter; counter)
         self.values: dict[tuple[str | None, str], FitLabel] = {}
         table = app.snapshot.table
@@ -286,7 +289,8 @@ class TextField(Btn):
         from kivy.app import App
 
         app = App.get_running_app()
-        TextDialog(app, self.typed, self._set).open()
+        opener = next((d for d in reversed(app.dialogs) if self in d.walk()), None)  # typed where it is read
+        TextDialog(app, self.typed, self._set, angle=opener.angle if opener else 0).open()
 
     def _set(self, text):
         self.typed = text
@@ -306,8 +310,8 @@ class TextField(Btn):
 class TextDialog(Dialog):
     tid = "text"
 
-    def __init__(self, app, text, on_done):
-        super().__init__(app, _("Type"))
+    def __init__(self, app, text, on_done, angle: float = 0):
+        super().__init__(app, _("Type"), angle)
         self._on_done = on_done
         self.shown = tag(FitLabel(text, base_font=dp(26), size_hint_y=None, height=TOUCH), "text.value")
         self.body.add_widget(self.shown)

@@ -139,10 +139,16 @@ def word(name, context: str = "word") -> str:
     the engine renders with the catalog; a name (a counter, an action, an option, a choice, a phase)
     is the game's ``word(context, name)``, humanised ("drink_me" → "drink me")."""
     if isinstance(name, Msg):
+        if name.context and not name.params and name.plural is None and "_" in name.template:
+            return word(name.template, name.context)  # a game's word by its id ("drink_me"): as a name
         return name.translated(catalog())
     if not isinstance(name, str):
         return str(name)
-    return game_word(context, humanise(name)).translated(catalog())
+    cat = catalog()
+    text = game_word(context, humanise(name)).translated(cat)
+    if cat is not None and text == humanise(name) and name != text:  # the catalog knows it by its id only
+        return game_word(context, name).translated(cat)
+    return text
 
 
 def counter_label(name: str) -> str:

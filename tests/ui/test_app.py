@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -251,7 +252,12 @@ def test_cards_face_their_seats_and_turned_cards_take_touches(tmp_path):
     assert y["Ben"] > y["Ana"] and y["Cai"] > y["Dee"]  # far side above, near side below
     assert x["Ana"] < x["Dee"] and x["Ben"] < x["Cai"]  # clockwise: Ana, Ben, Cai, Dee
     assert four["ben_gold"] == 11  # the tile tapped on the turned card was Ben's gold
+    # what a player opens from their own card faces them: Ben's dialog is turned toward the far side
+    # (its title under its buttons on the screen), Ana's is upright, and a tap on the turned "+1" counts
+    assert four["dialog_turned"] == 180 and four["dialog_title_below_body"]
+    assert four["ana_dialog_turned"] == 0
     assert four["status"] and four["badge"] == four["status"]
+    assert four["raw"] == []  # no identifier on screen: "drink me", never "drink_me"
     three = out["three"]
     assert three["turned"] == {"Ana": 0, "Ben": 180, "Cai": 0}
     assert three["plus"][0] < three["minus"][0]  # turned: + on the screen's left
@@ -268,6 +274,7 @@ def test_cards_face_their_seats_and_turned_cards_take_touches(tmp_path):
     assert six["header_icons"] is True  # between the ends' columns the header's words give way to icons
     assert six["problems"] == []
     assert six["ben_gold"] == 11
+    assert six["dialog_turned"] == 270 and six["dialog_problems"] == []  # the end seat's dialog faces it too
     assert out["one_side"] == {"turned": {"Ana": 0, "Ben": 0, "Cai": 0}}
 
 
@@ -542,7 +549,8 @@ DOC_SHOTS = {
     "play-red-dragon-inn-table", "play-red-dragon-inn-gambling", "play-red-dragon-inn-drink",
     "play-bloody-inn-night", "play-bloody-inn-morning", "play-dragon-run-escape", "play-dale-of-merchants-market",
     "play-dale-of-merchants-stall", "history-screen", "end-screen", "pods-screen", "fit-en-home",
-    "fit-en-settings", "fit-es-table-red-dragon-inn", "fit-es-adjust", "fit-en-table-8-players", "facing-table-4", "facing-table-6-ends", "stats-screen",
+    "fit-en-settings", "fit-es-table-red-dragon-inn", "fit-es-adjust", "fit-en-table-8-players", "facing-table-4", "facing-table-6-ends",
+    "facing-adjust-far-seat", "stats-screen",
     "fit-es-end", "fit-en-table-2-dragon-run",
 }
 
@@ -685,8 +693,16 @@ def sc_facing(r, shots, arg):
     table = r.app.snapshot.table
     four["status"] = word(table.rules.seat_view(table.state, "Ana").get("status", ""))
     four["badge"] = r.text("table.Ana.badge")  # tiles leave no status line: the badge says it
-    r.tap("table.Ben.gold.value")  # a turned tile: the adjust dialog opens for Ben's gold
+    four["raw"] = sorted({w.text for w in r.widgets()
+                          if r.visible(w) and re.search(r"[a-z]_[a-z]", str(getattr(w, "text", "")))})
+    r.tap("table.Ben.gold.value")  # a turned tile: the adjust dialog opens for Ben's gold, facing Ben
+    four["dialog_turned"] = turned(None, "adjust.+1")
+    shot("adjust-far-seat")
+    four["dialog_title_below_body"] = centre("adjust.title")[1] < centre("adjust.+1")[1]  # upside down
     r.tap("adjust.+1")
+    r.tap("adjust.close")
+    r.tap("table.Ana.gold.value")  # Ana's card is upright: so is her dialog
+    four["ana_dialog_turned"] = turned(None, "adjust.+1")
     r.tap("adjust.close")
     four["ben_gold"] = r.app.snapshot.table.state["players"][1]["counters"]["gold"]
     r.tap("table.home")
@@ -713,6 +729,8 @@ def sc_facing(r, shots, arg):
            "problems": r.problems(),
            "header_icons": r.find("table.undo").text == GLYPHS["rotate-left"]}
     r.tap("table.Ben.gold.value")  # a quarter-turned card: the adjust dialog opens for Ben's gold
+    six["dialog_turned"] = turned(None, "adjust.+1")
+    six["dialog_problems"] = r.problems()
     r.tap("adjust.+1")
     r.tap("adjust.close")
     six["ben_gold"] = r.app.snapshot.table.state["players"][1]["counters"]["gold"]

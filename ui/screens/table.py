@@ -79,7 +79,8 @@ def counter_order(rules, state, name) -> list[str]:
     p = next(p for p in state["players"] if p["name"] == name)
     names = list(p["counters"])
     try:
-        shown = [c for c, _v in rules.seat_view(state, name).get("counters", []) if c in p["counters"]]
+        # the seat view names its counters as the pods' words: the ids here (a word is looked up by id)
+        shown = [str.__str__(c) for c, _v in rules.seat_view(state, name).get("counters", []) if c in p["counters"]]
     except Exception:  # a seat view must never break the table
         shown = []
     return shown + [c for c in names if c not in shown]
@@ -335,6 +336,7 @@ class TableScreen(BaseScreen):
         self.box.add_widget(self.bottom)
         self.middle = BoxLayout(orientation="vertical", spacing=GAP)  # between the ends' columns
         self.facing = False
+        self.angles: dict[str, float] = {}
         self.cards: dict[str, PlayerCard] = {}
         self._key = None
         self.bind(size=lambda *_: self._relayout())
@@ -419,6 +421,12 @@ class TableScreen(BaseScreen):
             for w in (self.bar_slot, self.cards_box, self.bottom):
                 self.box.add_widget(w)
         self.facing = facing
+        #: each card's turn, toward its seat: what the player opens from it faces them the same way
+        self.angles = {name: 0 for name in names}
+        if facing:
+            self.angles.update({name: 180 for name in far})
+            self.angles.update({name: 270 for name in left})
+            self.angles.update({name: 90 for name in right})
         self._header_icons(bool(left))
         self.footer.clear_widgets()
         if facing:
@@ -495,7 +503,7 @@ class TableScreen(BaseScreen):
     def open_adjust(self, player, counter):
         from ..dialogs import AdjustDialog
 
-        AdjustDialog(self.app, player, counter).open()
+        AdjustDialog(self.app, player, counter, angle=self.angles.get(player, 0)).open()
 
     def open_table_counters(self):
         table = self.app.snapshot.table
