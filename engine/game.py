@@ -87,6 +87,16 @@ def action(name: str | None = None, *, when_over: bool = False, adjustment: bool
     return deco
 
 
+def _value_words(value: Any) -> Any:
+    """A field's value as the history says it: a name of the game's as its word ("elven_wine" → the
+    drink's word), a list item by item, anything else as it is."""
+    if isinstance(value, str) and value.replace("_", "").isalpha():
+        return word("choice", value)
+    if isinstance(value, list):
+        return listing((_value_words(v) for v in value), " ")
+    return value
+
+
 class Game:
     """Base of every game definition.
 
@@ -359,7 +369,8 @@ class Game:
             return _("{giver} gives {taker} {amount} {counter}", giver=action.get("from"), taker=action.get("to"),
                      amount=action.get("amount"), counter=word("counter", str(action.get("counter"))))
         who = action.get("player")
-        fields = ", ".join(f"{k}={v}" for k, v in action.items() if k not in ("action", "player"))
+        fields = listing(_("{field} {value}", field=word("field", k), value=_value_words(v))
+                         for k, v in action.items() if k not in ("action", "player"))
         what = word("action", str(name))
         if isinstance(who, str):
             return _("{who}: {action} ({fields})", who=who, action=what, fields=fields) if fields else \

@@ -46,6 +46,16 @@ class _English:
 ENGLISH = _English()
 
 
+class _ReadableEnglish(_English):
+    """English for people: a game's word named by its id reads as words ("elven_wine" → "elven wine")."""
+
+    def pgettext(self, context: str, message: str) -> str:
+        return message.replace("_", " ")
+
+
+READABLE = _ReadableEnglish()
+
+
 class Msg(str):
     """A message: its ``str`` value is the English sentence; :meth:`translated` gives any other."""
 
@@ -64,9 +74,13 @@ class Msg(str):
         return obj
 
     def translated(self, catalog: Catalog | None) -> str:
-        """This message in ``catalog``'s language (English when ``catalog`` is None)."""
+        """This message in ``catalog``'s language (English when ``catalog`` is None). A game's word
+        named by its id reads as words in English ("elven_wine" → "elven wine"); its ``str`` stays
+        the id, which is what code compares."""
         if catalog is None:
-            return str.__str__(self)
+            if self.context is None and not self.params:
+                return str.__str__(self)
+            catalog = READABLE  # the words in it (and in its parameters) as words
         return _render(self.template, self.params, self.plural, self.number, self.context, catalog)
 
     def __reduce__(self) -> tuple[Callable[..., Msg], tuple[Any, ...]]:
@@ -97,7 +111,7 @@ class _Listing(Msg):
 
     def translated(self, catalog: Catalog | None) -> str:
         sep: str = translated(self.sep, catalog)
-        return sep.join(translated(i, catalog) for i in self.items)
+        return sep.join(str(translated(i, catalog)) for i in self.items)
 
     def __reduce__(self) -> tuple[Callable[..., Msg], tuple[Any, ...]]:
         return (_Listing, (self.items, self.sep))

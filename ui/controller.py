@@ -104,6 +104,8 @@ class Notice:
     text: str
     lines: tuple[str, ...] = ()
     at: float = field(default_factory=time.monotonic)
+    #: the player the action named (the card it came from on the touchscreen): the message faces them
+    who: str | None = None
 
 
 _STOP = object()
@@ -209,6 +211,8 @@ class Keeper:
                 raise
             if done:
                 done(outcome)
+        player = action.get("player")
+        job.who = player if isinstance(player, str) else None  # type: ignore[attr-defined]
         self._enqueue(job)
 
     def new_game(self, game: str, players: list[str], options: dict | None = None,
@@ -403,7 +407,7 @@ class Keeper:
             job()
             quiet = getattr(job, "quiet", False)  # set when queued, or by the job itself
         except TablekeeperError as e:
-            self._notice("refused", e.args[0] if len(e.args) == 1 else str(e))
+            self._notice("refused", e.args[0] if len(e.args) == 1 else str(e), who=getattr(job, "who", None))
         except Exception as e:  # a bug must not kill the worker: say it, keep going
             log.exception("job failed")
             self._notice("error", f"{type(e).__name__}: {e}")
@@ -455,8 +459,8 @@ class Keeper:
             changed = True
         return changed
 
-    def _notice(self, kind: str, text: str, lines=()) -> None:
-        self._notices.append(Notice(kind, text, tuple(lines)))
+    def _notice(self, kind: str, text: str, lines=(), who: str | None = None) -> None:
+        self._notices.append(Notice(kind, text, tuple(lines), who=who))
 
     def _open(self, resume: bool, session: Session | None = None) -> None:
         if session is not None:
@@ -518,8 +522,10 @@ class Keeper:
             raise TablekeeperError("no game is open")
         t0 = time.perf_counter()
         outcome = self.session.apply(action)
+        player = action.get("player")
+        who = player if isinstance(player, str) else None
         if outcome.kind == "noop":
-            self._notice("events", msg("nothing changed"), outcome.events)
+            self._notice("events", msg("nothing changed"), outcome.events, who=who)
             return outcome
         self.commit_times.append(time.perf_counter() - t0)
         assert outcome.seq is not None  # journalled: only a no-op (returned above) has none
@@ -530,7 +536,7 @@ class Keeper:
         text = item.text
         shown = outcome.events[1:] if outcome.kind in ("undo", "redo") else outcome.events
         if shown:
-            self._notice("events", text, shown)
+            self._notice("events", text, shown, who=who)
         return outcome
 
     def _publish(self) -> None:

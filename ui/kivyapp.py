@@ -18,7 +18,7 @@ from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from . import i18n
-from .widgets import AMBER, BG, BLUE, RED, FitLabel, Panel, tag
+from .widgets import AMBER, BG, BLUE, RED, FitLabel, Panel, TurnedBox, tag
 
 #: How long a message stays on screen, seconds.
 TOAST_SECONDS = 4.0
@@ -56,6 +56,53 @@ class Toast(Panel):
         return False
 
 
+class Toasts:
+    """The message toasts, one per way a seat faces (0: the near side, at the bottom; 180: the far
+    side, at the top, turned; 90 and 270: the ends, turned a quarter): a message about what a player
+    did is shown toward that player. ``label`` and ``opacity`` are the last shown one's."""
+
+    def __init__(self, root):
+        self.toasts = {0: Toast()}
+        root.add_widget(self.toasts[0])
+        places = {180: ({"center_x": 0.5, "top": 0.985}, (0.96, None)),
+                  90: ({"right": 0.985, "center_y": 0.5}, (None, 0.96)),
+                  270: ({"x": 0.015, "center_y": 0.5}, (None, 0.96))}
+        for angle, (pos_hint, size_hint) in places.items():
+            toast = Toast()
+            tag(toast.label, f"toast.{angle}")
+            box = TurnedBox(toast, angle, size_hint=size_hint, pos_hint=pos_hint)
+            if size_hint[1] is None:
+                box.height = toast.height
+            else:
+                box.width = toast.height
+            toast.pos_hint = {}
+            self.toasts[angle] = toast
+            root.add_widget(box)
+        self.shown = self.toasts[0]
+
+    @property
+    def label(self):
+        return self.shown.label
+
+    @property
+    def opacity(self) -> float:
+        return max(t.opacity for t in self.toasts.values())
+
+    def widgets(self) -> list:
+        return list(self.toasts.values())
+
+    def show(self, text: str, kind: str, angle: float = 0):
+        for a, toast in self.toasts.items():
+            if a != int(angle) % 360:
+                toast.hide()
+        self.shown = self.toasts.get(int(angle) % 360, self.toasts[0])
+        self.shown.show(text, kind)
+
+    def hide(self):
+        for toast in self.toasts.values():
+            toast.hide()
+
+
 class TablekeeperApp(App):
     """The touchscreen app.
 
@@ -87,8 +134,7 @@ class TablekeeperApp(App):
         self.root_box = FloatLayout()
         self.sm = ScreenManager(transition=NoTransition())
         self.root_box.add_widget(self.sm)
-        self.toast = Toast()
-        self.root_box.add_widget(self.toast)
+        self.toast = Toasts(self.root_box)
         self._refresh_trigger = Clock.create_trigger(self._refresh, 0)
         self.keeper.listeners.append(self._on_snapshot)
         # The journal opens (and the last unfinished game resumes) on the worker
@@ -191,7 +237,8 @@ class TablekeeperApp(App):
             if last.kind == "events" and self.sm.current == "end" and hasattr(scr, "show_events"):
                 scr.show_events(text)  # how the game ended: under the winners, not over the final table
             else:
-                self.toast.show(text, last.kind)
+                angles = getattr(scr, "angles", {}) if self.sm.current == "table" else {}
+                self.toast.show(text, last.kind, angles.get(last.who, 0))  # toward who did it
 
     def _route(self, snap):
         table = snap.table

@@ -1,8 +1,8 @@
 """Where each player sits around the table, as the seat-facing layout needs it (no window needed)."""
 from __future__ import annotations
 
-#: Seat-facing layout (Settings → Layout): for this many players (a card per long side's half at most 3).
-FACING_PLAYERS = (2, 6)
+#: Seat-facing layout (Settings → Layout): for this many players (at most four cards on a long side).
+FACING_PLAYERS = (2, 8)
 #: ... and with a seat at each short end of the table ("seats at the ends too"): for this many.
 END_PLAYERS = (4, 6)
 

@@ -252,6 +252,9 @@ class Robot:
                     tw, th = w.texture_size
                 if tw > w.width + 1.5 or th > w.height + 1.5:
                     out.append(f"{screen}: {name} is cut off: text {tw:.0f}x{th:.0f} in {w.width:.0f}x{w.height:.0f}")
+                word = w.widest_word() if hasattr(w, "widest_word") else 0
+                if word > w.width - w.padding[0] - w.padding[2] + 1.5:
+                    out.append(f"{screen}: {name} breaks a word: {word:.0f} px in {w.width:.0f}")
             if isinstance(w, Button) and (w.width < TOUCH - 0.5 or w.height < TOUCH - 0.5):
                 out.append(f"{screen}: {name} is a {w.width:.0f}x{w.height:.0f} touch target (under 48 px)")
         return out + self.overlaps()
@@ -269,14 +272,14 @@ class Robot:
         from .widgets import walk
 
         screen = self.app.sm.current
-        toast = self.app.toast
+        toasts = self.app.toast.widgets()
         out = []
         for top in list(Window.children):
             boxes = []
             for w in walk(top):
-                if w is toast:
+                if any(w is t for t in toasts):
                     continue
-                if not self.visible(w) or w.width <= 0 or w.height <= 0 or self._inside(w, toast):
+                if not self.visible(w) or w.width <= 0 or w.height <= 0 or any(self._inside(w, t) for t in toasts):
                     continue
                 if not ((isinstance(w, Label) and w.text) or isinstance(w, Image)):
                     continue

@@ -43,14 +43,16 @@ GAP = dp(6)
 # A dark table theme: readable across a table, no glare at night.
 BG = (0.106, 0.118, 0.137, 1)
 CARD = (0.165, 0.184, 0.216, 1)
-CARD_TURN = (0.22, 0.2, 0.13, 1)
+CARD_TURN = (0.2, 0.23, 0.29, 1)  # whose turn: a lighter card, a thick light border and "▶"
 CARD_OUT = (0.13, 0.13, 0.14, 1)
 LINE = (0.3, 0.33, 0.38, 1)
 TEXT = (0.96, 0.96, 0.96, 1)
 MUTED = (0.68, 0.7, 0.74, 1)
-AMBER = (0.96, 0.73, 0.26, 1)
+AMBER = (0.96, 0.73, 0.26, 1)  # warnings only (player 2's colour is its own amber)
+SELECTED = (0.86, 0.88, 0.92, 1)  # a chosen button: light, with dark text
 RED = (0.78, 0.24, 0.2, 1)
 GREEN = (0.2, 0.56, 0.36, 1)
+GREEN_TEXT = (0.45, 0.82, 0.57, 1)  # the winner's green as text: readable on the dark cards
 BLUE = (0.23, 0.43, 0.65, 1)
 GREY = (0.3, 0.33, 0.38, 1)
 #: Each player's colour, by seat order: the Okabe–Ito palette (told apart with the common colour
@@ -81,7 +83,7 @@ def symbol(text: str, fallback: str) -> tuple[str, dict]:
 
 
 ROLES = {"normal": GREY, "primary": BLUE, "danger": RED, "ok": GREEN, "warn": (0.7, 0.5, 0.12, 1),
-         "flat": (0.2, 0.22, 0.26, 1), "on": AMBER}
+         "flat": (0.2, 0.22, 0.26, 1), "on": SELECTED}
 
 
 def tag(widget: Widget, tid: str) -> Widget:
@@ -207,11 +209,22 @@ class FitMixin:
         self.text_size = saved
         return w, h
 
+    def widest_word(self) -> float:
+        """A wrapping label's longest word at the current font size (0 when it does not wrap): a
+        word wider than the box would be broken in the middle ("Gamblin/g")."""
+        if not self.wrap or not self.text:
+            return 0
+        self.texture_update()  # the core label takes the current font size
+        return max(self._label.get_extents(w)[0] for w in self.text.split())
+
+    def _room(self) -> float:
+        return self.width - self.padding[0] - self.padding[2]
+
     def fits(self) -> bool:
         if not self.text:
             return True
         w, h = self.natural_size()
-        return w <= self.width + 1 and h <= self.height + 1
+        return w <= self.width + 1 and h <= self.height + 1 and self.widest_word() <= self._room() + 1
 
     #: A label that would be cut off even at ``min_font`` shows nothing rather than a clipped text
     #: (a tile's counter name next to its icon, on a narrow card); it shows again once it fits.
@@ -227,9 +240,10 @@ class FitMixin:
         self.font_size = size
         for _step in range(8):
             w, h = self.natural_size()
-            if w <= self.width + 0.5 and h <= self.height + 0.5:
+            word = self.widest_word()
+            if w <= self.width + 0.5 and h <= self.height + 0.5 and word <= self._room() + 0.5:
                 break
-            scale = min(self.width / max(w, 1), self.height / max(h, 1))
+            scale = min(self.width / max(w, 1), self.height / max(h, 1), self._room() / max(word, 1))
             new = max(self.min_font, min(size - 1, int(size * (scale if not self.wrap else scale ** 0.5))))
             if new >= size:
                 if self.droppable:

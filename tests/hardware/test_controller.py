@@ -207,7 +207,7 @@ def test_red_dragon_inn_drink_with_alcohol_and_fortitude_and_its_preview():
     t.hold("Ana", MAIN)
     view = t.view("Ana")
     assert view.screen == "preview"
-    assert view.lines[0] == "Ana: alcohol +2, fortitude −1, drink_me −1"
+    assert view.lines[0] == "Ana: alcohol +2, fortitude −1, drink me −1"  # words, not ids
     assert view.prompt == "OK?"
     t.click("Ana", MAIN)
     # what was left at its declared default is left out: it means the same
@@ -498,7 +498,7 @@ def test_affected_tells_every_other_player_what_happened_to_them():
     t.click("Ana", MAIN)  # drink for Ben
     assert t.done[-1] == {"action": "buy", "player": "Ana", "to": "Ben"}
     said = grammar.affected(t.rules, before, t.state, "Ana")
-    assert said == {"Ben": "from Ana: drink_me +1"}
+    assert {k: v.translated(None) for k, v in said.items()} == {"Ben": "from Ana: drink me +1"}  # words, not ids
     assert grammar.affected(t.rules, before, before, "Ana") == {}
 
 

@@ -256,6 +256,13 @@ def test_cards_face_their_seats_and_turned_cards_take_touches(tmp_path):
     # (its title under its buttons on the screen), Ana's is upright, and a tap on the turned "+1" counts
     assert four["dialog_turned"] == 180 and four["dialog_title_below_body"]
     assert four["ana_dialog_turned"] == 0
+    # the message about what a player did faces them too: Ben's at the top, turned; Ana's at the bottom
+    assert four["toast_for_ben"][:2] == [1, 0] and "gold" in four["toast_for_ben"][2]
+    assert four["toast_for_ana"] == [0, 1]
+    # a change shows by how much until the next action: Ben's +1, then Ana's −5 (Ben's put away)
+    assert four["ben_delta"] == "+1" and four["deltas_after"] == {"Ana": "−5", "Ben": ""}
+    # whose turn is a shape (Ana's thick frame), never the amber of player 2's colour
+    assert four["turn_frame"] == {"Ana": [4, False], "Ben": [2, False]}
     assert four["status"] and four["badge"] == four["status"]
     assert four["raw"] == []  # no identifier on screen: "drink me", never "drink_me"
     three = out["three"]
@@ -700,11 +707,24 @@ def sc_facing(r, shots, arg):
     shot("adjust-far-seat")
     four["dialog_title_below_body"] = centre("adjust.title")[1] < centre("adjust.+1")[1]  # upside down
     r.tap("adjust.+1")
+    four["ben_delta"] = r.text("table.Ben.gold.delta")  # the change stays shown beside the value...
+    four["ben_gold"] = r.app.snapshot.table.state["players"][1]["counters"]["gold"]
+    for _i in range(3):  # 11 → 6 → 1 → refused: gold does not go below 0
+        r.tap("adjust.-5")
+    toasts = r.app.toast.toasts
+    four["toast_for_ben"] = [toasts[180].opacity, toasts[0].opacity, toasts[180].label.text]
     r.tap("adjust.close")
     r.tap("table.Ana.gold.value")  # Ana's card is upright: so is her dialog
     four["ana_dialog_turned"] = turned(None, "adjust.+1")
+    for _i in range(3):  # 10 → 5 → 0 → refused, this time toward Ana
+        r.tap("adjust.-5")
+    four["toast_for_ana"] = [toasts[180].opacity, toasts[0].opacity]
     r.tap("adjust.close")
-    four["ben_gold"] = r.app.snapshot.table.state["players"][1]["counters"]["gold"]
+    four["deltas_after"] = {n: r.text(f"table.{n}.gold.delta") for n in ("Ana", "Ben")}  # ... until the next action
+    from tablekeeper.ui.widgets import AMBER
+
+    cards = {n: r.find(f"table.{n}.name").parent.parent for n in ("Ana", "Ben")}
+    four["turn_frame"] = {n: (cards[n].border_width, tuple(cards[n].border) == tuple(AMBER)) for n in cards}
     r.tap("table.home")
     new_game(r, "red-dragon-inn", players=["Ana", "Ben", "Cai"])
     shot("table-3")
@@ -866,9 +886,11 @@ def sc_history(r, shots, arg):
 @scenario("pods")
 def sc_pods(r, shots, arg):
     from tablekeeper.hardware.render import render
+    from tablekeeper.ui import i18n
     from tablekeeper.ui.pod.views import pod_view
 
-    shot = _shooter(r, shots, "pods")
+    # one picture per language: the Spanish run must not overwrite the English README's
+    shot = _shooter(r, shots, "pods" if i18n.language() == "en" else f"pods-{i18n.language()}")
     new_game(r, "counters", players=["Ana", "Ben"])
     r.tap("table.pods")
     screen = r.app.screen("pods")

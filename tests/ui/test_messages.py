@@ -22,6 +22,29 @@ def es():
     return load_catalog("es")
 
 
+def test_a_games_word_named_by_its_id_reads_as_words_in_english_and_stays_its_id_in_code(es):
+    """No identifier reaches an English screen: "elven_wine" reads "elven wine", alone or inside a
+    sentence; the message itself still equals the id (counters are looked up by it)."""
+    wine = word("drink", "elven_wine")
+    assert wine == "elven_wine" and wine.translated(None) == "elven wine"
+    said = _("{who}: {counter} {delta}", who="Ana", counter=word("counter", "drink_me"), delta="+1")
+    assert said.translated(None) == "Ana: drink me +1"
+    assert said.translated(es) == "Ana: bébeme +1"
+    assert _("{who} passes", who="Ana").translated(None) == "Ana passes"  # sentences as they are
+
+
+def test_the_history_names_an_actions_fields_and_values_in_words(es):
+    """An action a game has no sentence of its own for reads "Ana: drink (drink elven wine, count 2)",
+    never "drink=elven_wine"."""
+    from tablekeeper.engine.game import Game
+    from tablekeeper.engine.registry import make_rules
+
+    rules = make_rules({"game": "red-dragon-inn", "players": ["Ana", "Ben"], "options": {}})
+    said = Game.describe(rules, {"action": "drink", "player": "Ana", "drink": "elven_wine", "count": 2})
+    assert said.translated(None) == "Ana: drink (drink elven wine, count 2)"
+    assert "=" not in said.translated(es) and "vino élfico" in said.translated(es)
+
+
 def test_a_message_is_its_english_sentence_and_keeps_what_it_is_made_of():
     m = _("{who} is out: {why}", who="Ben", why=_("last one standing"))
     assert m == "Ben is out: last one standing" and isinstance(m, str)

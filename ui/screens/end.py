@@ -12,7 +12,7 @@ from ...hardware.icons import FONT as ICON_FONT
 from ...hardware.icons import GLYPHS
 from ..controller import main_counter, series
 from ..i18n import _, counter_label, engine_text
-from ..widgets import AMBER, CARD, GAP, LINE, MUTED, TEXT, Btn, FitLabel, Panel, player_colour, tag
+from ..widgets import CARD, GAP, GREEN_TEXT, LINE, MUTED, TEXT, Btn, FitLabel, Panel, player_colour, tag
 from .base import BaseScreen
 
 #: The final table's rows: at most this tall, closer together when many players must fit.
@@ -87,10 +87,10 @@ class EndScreen(BaseScreen):
         # high, so a two-player table is not spread over the whole height), then nothing.
         left = BoxLayout(orientation="vertical", spacing=GAP, size_hint_x=0.5)
         top = BoxLayout(size_hint_y=None, height=dp(52), spacing=dp(6))
-        self.crown = tag(FitLabel(GLYPHS["crown"], font_name=ICON_FONT, base_font=dp(26), min_font=dp(10), color=AMBER,
+        self.crown = tag(FitLabel(GLYPHS["crown"], font_name=ICON_FONT, base_font=dp(26), min_font=dp(10), color=GREEN_TEXT,
                                   size_hint_x=None, width=dp(36)), "end.crown")
         top.add_widget(self.crown)
-        self.winners = tag(FitLabel("", base_font=dp(30), min_font=dp(12), bold=True, color=AMBER, halign="left"),
+        self.winners = tag(FitLabel("", base_font=dp(30), min_font=dp(12), bold=True, color=GREEN_TEXT, halign="left"),
                            "end.winners")
         top.add_widget(self.winners)
         left.add_widget(top)
@@ -174,7 +174,7 @@ class EndScreen(BaseScreen):
                                       f"end.final.{p['name']}"))
             for c in counters:
                 self.final.add_widget(tag(FitLabel(str(p["counters"].get(c, "")), base_font=dp(22), min_font=dp(9),
-                                                   bold=won, color=AMBER if won else TEXT),
+                                                   bold=won, color=GREEN_TEXT if won else TEXT),
                                           f"end.final.{p['name']}.{c}"))
         self._size_rows()
         main = main_counter(rules)

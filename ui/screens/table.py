@@ -26,12 +26,12 @@ from ..forms import touch_actions
 from ..i18n import _, counter_label, word
 from ..seating import FACING_PLAYERS, facing_sides
 from ..widgets import (
-    AMBER,
     CARD,
     CARD_OUT,
     CARD_TURN,
     GAP,
     GREEN,
+    GREEN_TEXT,
     MUTED,
     RED,
     ROLES,
@@ -49,7 +49,7 @@ from .base import HEADER, BaseScreen
 NAME_H = dp(32)
 STATUS_H = dp(24)
 #: A changed value's flash: its colour and how long it stays lit.
-FLASH = (0.55, 0.45, 0.12, 1)
+FLASH = (0.36, 0.4, 0.48, 1)  # a change lights its cell: neutral (amber is player 2's, green the winner's)
 FLASH_S = 0.6
 
 
@@ -92,7 +92,8 @@ class CounterCell(ButtonBehavior, Panel):
 
     Two labels, each fitted to its own box (a value never runs into the next row), and
     ``text`` is the value as shown. A change flashes the cell (:func:`flash_panel`: lit in the
-    frame that shows the new value, put out by one redraw later).
+    frame that shows the new value, put out by one redraw later) and shows by how much ("−3")
+    beside the value until the next action of the game.
     """
 
     text = StringProperty("")
@@ -111,18 +112,36 @@ class CounterCell(ButtonBehavior, Panel):
         top.add_widget(self.icon)
         top.add_widget(self.name)
         self.add_widget(top)
+        below = BoxLayout(spacing=dp(2))
         self.number = FitLabel("", base_font=dp(30 if compact else 34), min_font=dp(9), bold=True)
-        self.add_widget(self.number)
+        below.add_widget(self.number)
+        self.delta = tag(FitLabel("", base_font=dp(18), min_font=dp(9), bold=True, color=TEXT, size_hint_x=None,
+                                  width=0), tid.rsplit(".", 1)[0] + ".delta")
+        below.add_widget(self.delta)
+        self.add_widget(below)
         self._shown = None
+        self._since = None  # the game's moment the delta shown belongs to
 
-    def show(self, value, flash=True):
+    def show(self, value, flash=True, moment=None):
+        """The value; ``moment`` names the game's last action (a new one puts an old delta away)."""
         text = str(value)
         if text == self._shown:
+            if self._since is not None and moment != self._since:
+                self._delta("", None)
             return
-        changed = self._shown is not None
-        self._shown = self.text = self.number.text = text
-        if changed and flash:
+        before, self._shown = self._shown, text
+        self.text = self.number.text = text
+        try:
+            step = int(text) - int(before) if before is not None else None
+        except ValueError:
+            step = None
+        self._delta(f"{step:+d}".replace("-", "−") if step else "", moment if step else None)
+        if before is not None and flash:
             flash_panel(self, ROLES["flat"])
+
+    def _delta(self, text: str, moment) -> None:
+        self.delta.text, self._since = text, moment
+        self.delta.width = dp(14) * len(text) if text else 0
 
 
 def flash_panel(panel, rest, colour=FLASH, seconds=FLASH_S):
@@ -161,8 +180,8 @@ class CounterRow(BoxLayout):
         self.add_widget(Btn("+", base_font=dp(28), size_hint_x=None, width=TOUCH, tid=f"{base}.plus",
                             on_press=lambda: screen.adjust(player, counter, +1)))
 
-    def show(self, value, flash=True):
-        self.value.show(value, flash)
+    def show(self, value, flash=True, moment=None):
+        self.value.show(value, flash, moment)
 
 
 class PlayerCard(Panel):
@@ -185,11 +204,11 @@ class PlayerCard(Panel):
                          f"table.{name}.name")
         top.add_widget(self.title)
         self.badge = tag(FitLabel("", base_font=dp(15), min_font=dp(8), size_hint_x=1.3, halign="right",
-                                  color=AMBER, wrap=True, **({"font_name": SYMBOL_FONT} if SYMBOL_FONT else {})),
+                                  color=TEXT, wrap=True, **({"font_name": SYMBOL_FONT} if SYMBOL_FONT else {})),
                          f"table.{name}.badge")
         top.add_widget(self.badge)
         self.mark = tag(FitLabel("", font_name=ICON_FONT, base_font=dp(18), min_font=dp(8), size_hint_x=None,
-                                 width=0, color=AMBER), f"table.{name}.mark")
+                                 width=0, color=GREEN_TEXT), f"table.{name}.mark")
         top.add_widget(self.mark)
         self.add_widget(top)
         self.status = tag(FitLabel("", base_font=dp(15), min_font=dp(9), size_hint_y=None, height=STATUS_H,
@@ -218,9 +237,9 @@ class PlayerCard(Panel):
         self._seen = False
         self._rest = None  # the background the card's look wants (a flash fades back to it)
 
-    def show(self, state, player, sv, actions, turn_player, flash=True):
+    def show(self, state, player, sv, actions, turn_player, flash=True, moment=None):
         for c, row in self.rows.items():
-            row.show(player["counters"].get(c, ""), flash)
+            row.show(player["counters"].get(c, ""), flash, moment)
         status = sv.get("status", "") or ""
         winner = state["over"] and name_in(self.name, state.get("winners", []))
         if player["out"]:
@@ -233,11 +252,15 @@ class PlayerCard(Panel):
             bg, self.border = (0.3, 0.12, 0.11, 1), RED
             badge = _("last chance")
         elif turn_player == self.name and not state["over"]:
-            bg, self.border = CARD_TURN, AMBER
+            bg, self.border = CARD_TURN, TEXT
             badge = "▶ " + _("turn") if SYMBOL_FONT else _("turn")
         else:
             bg, self.border = CARD, (0.3, 0.33, 0.38, 1)
             badge = ""
+        # whose turn is a shape (a thick light frame and "▶"), not a colour; the badge's colour says
+        # the same as the card's: green the winner, red the last chance, light the turn
+        self.border_width = 4 if turn_player == self.name and not state["over"] and not player["out"] else 2
+        self.badge.color = GREEN_TEXT if winner else RED if sv.get("alert") else TEXT if badge else MUTED
         if not self.status_row and status and not player["out"] and not winner:
             badge = word(status)  # no line of its own: the badge says it
         if bg != self._rest:  # a new look (a turn, a last chance): a flash must not end at the old one
@@ -246,7 +269,7 @@ class PlayerCard(Panel):
         if fate != self._fate:
             # an elimination or a win gets its moment: the skull or the crown, and the card lit briefly
             self.mark.text = GLYPHS["crown"] if fate == "winner" else (GLYPHS["skull"] if fate == "out" else "")
-            self.mark.color = AMBER if fate == "winner" else MUTED
+            self.mark.color = GREEN_TEXT if fate == "winner" else MUTED
             self.mark.width = dp(24) if fate else 0
             if flash and self._seen:
                 flash_panel(self, bg, colour=GREEN if fate == "winner" else RED, seconds=1.2)
@@ -470,6 +493,7 @@ class TableScreen(BaseScreen):
         state, rules = table.state, table.rules
         turn = state.get("turn") if isinstance(state.get("turn"), dict) else {}
         turn_player = turn.get("player")
+        moment = (table.game_id, len(table.history))  # each action, undo and redo is a new moment
         for p in state["players"]:
             card = self.cards.get(p["name"])
             if card is None:
@@ -479,7 +503,7 @@ class TableScreen(BaseScreen):
                 actions = [] if state["over"] else touch_actions(rules, state, p["name"])
             except Exception:
                 sv, actions = {}, []
-            card.show(state, p, sv, actions, turn_player, flash=self.app.settings.motion)
+            card.show(state, p, sv, actions, turn_player, flash=self.app.settings.motion, moment=moment)
         self.info.show(turn_words(state), table_words(state))
         if self.facing:
             self.near_info.show(turn_words(state), table_words(state))
