@@ -307,6 +307,29 @@ class TextField(Btn):
         return self.typed
 
 
+class OffersDialog(Dialog):
+    """Every routine action a player's card offers at this moment (the card shows two): a tap does
+    one and closes the list. Opened from the card, it faces its player."""
+
+    tid = "offers"
+
+    def __init__(self, app, player: str, actions: list[dict], angle: float = 0):
+        super().__init__(app, _("{name}: what now?").format(name=player), angle)
+        rows = GridLayout(cols=2, spacing=GAP, size_hint_y=None)
+        rows.bind(minimum_height=rows.setter("height"))
+        for i, a in enumerate(actions):
+            b = Btn(word(a.get("label", "")), role="primary" if i == 0 else "normal", size_hint_y=None,
+                    height=TOUCH, base_font=dp(18), min_font=dp(12), tid=f"offers.{i}",
+                    on_press=lambda act=a["action"]: self._do(act))
+            b.wrap = True
+            rows.add_widget(b)
+        self.body.add_widget(Scroller(rows))
+
+    def _do(self, action: dict):
+        self.app.submit(dict(action))
+        self.dismiss()
+
+
 class TextDialog(Dialog):
     tid = "text"
 

@@ -110,6 +110,9 @@ def test_a_short_game_by_touches(tmp_path, game):
     # The ± touch went in as an adjustment, then undo and redo as journal entries.
     names = [e["action"] for e in entries]
     assert "adjust" in names and "undo" in names and "redo" in names
+    if game == "bloody-inn":  # the cards show what the rules check, worked out from the moves
+        for p in state["players"]:
+            assert shown[f"{p['name']}.hand"] == p["hand"] and shown[f"{p['name']}.corpses"] == len(p["corpses"])
     if game == "red-dragon-inn":  # a common drink tapped on the touchscreen is recorded by its name
         assert {"action": "drink", "player": "Ana", "drink": "elven_wine"} in entries
     for why, path, expected in out["checks"]:
@@ -263,6 +266,10 @@ def test_cards_face_their_seats_and_turned_cards_take_touches(tmp_path):
     assert four["ben_delta"] == "+1" and four["deltas_after"] == {"Ana": "−5", "Ben": ""}
     # whose turn is a shape (Ana's thick frame), never the amber of player 2's colour
     assert four["turn_frame"] == {"Ana": [4, False], "Ben": [2, False]}
+    more = four["more"]  # the card shows two buttons; "more" reaches the rest
+    assert more["n"] > 2 and more["button"] == f"more ({more['n'] - 1})"
+    assert more["listed"] == more["labels"]  # every offer of the moment, in the game's order
+    assert more["done"] == more["expected"] and more["closed"]
     assert four["status"] and four["badge"] == four["status"]
     assert four["raw"] == []  # no identifier on screen: "drink me", never "drink_me"
     three = out["three"]
@@ -420,7 +427,9 @@ def shown_counters(r) -> dict:
     out = {}
     table = r.app.snapshot.table
     for p in table.state["players"]:
-        for c in p["counters"]:
+        worked_out = [str.__str__(c) for c, _v in table.rules.seat_view(table.state, p["name"])["counters"]
+                      if c not in p["counters"]]  # what the rules work out (a hand, corpses)
+        for c in list(p["counters"]) + worked_out:
             tid = f"table.{p['name']}.{c}.value"
             if r.exists(tid):
                 text = r.text(tid)
@@ -725,6 +734,20 @@ def sc_facing(r, shots, arg):
 
     cards = {n: r.find(f"table.{n}.name").parent.parent for n in ("Ana", "Ben")}
     four["turn_frame"] = {n: (cards[n].border_width, tuple(cards[n].border) == tuple(AMBER)) for n in cards}
+    # every routine action of the moment from the card: the likeliest, then "more" lists them all
+    table = r.app.snapshot.table
+    from tablekeeper.ui.forms import touch_actions
+
+    offers = touch_actions(table.rules, table.state, "Ana")
+    r.tap("table.Ana.do.more")
+    listed = [r.text(f"offers.{i}") for i in range(len(offers))]
+    from tablekeeper.ui.i18n import word
+
+    last = len(offers) - 1  # the furthest: beyond the card's two buttons
+    r.tap(f"offers.{last}")
+    four["more"] = {"n": len(offers), "button": r.text("table.Ana.do.more"), "listed": listed,
+                    "labels": [word(o["label"]) for o in offers], "expected": offers[last]["action"],
+                    "done": r.app.snapshot.table.done[-1], "closed": not r.exists("offers.0")}
     r.tap("table.home")
     new_game(r, "red-dragon-inn", players=["Ana", "Ben", "Cai"])
     shot("table-3")

@@ -75,7 +75,8 @@ def table_words(state: dict) -> str:
 
 
 def counter_order(rules, state, name) -> list[str]:
-    """A player's counters in the game's display order (its seat view first)."""
+    """A player's counters in the game's display order (its seat view first), then what the seat view
+    shows that the rules work out (:func:`derived`: a hand, corpses), by id."""
     p = next(p for p in state["players"] if p["name"] == name)
     names = list(p["counters"])
     try:
@@ -83,7 +84,19 @@ def counter_order(rules, state, name) -> list[str]:
         shown = [str.__str__(c) for c, _v in rules.seat_view(state, name).get("counters", []) if c in p["counters"]]
     except Exception:  # a seat view must never break the table
         shown = []
-    return shown + [c for c in names if c not in shown]
+    return shown + [c for c in names if c not in shown] + list(derived(rules, state, name))
+
+
+def derived(rules, state, name) -> dict[str, tuple[str, object]]:
+    """What a player's seat view shows beside their counters, worked out by the rules from the moves
+    (the Bloody Inn's hand and corpses): id → (its word, its value). Shown on the card, never
+    adjusted there: a correction goes through the game's own actions."""
+    p = next(p for p in state["players"] if p["name"] == name)
+    try:
+        entries = rules.seat_view(state, name).get("counters", [])
+    except Exception:  # a seat view must never break the table
+        return {}
+    return {str.__str__(c): (word(c), v) for c, v in entries if c not in p["counters"]}
 
 
 
@@ -98,14 +111,14 @@ class CounterCell(ButtonBehavior, Panel):
 
     text = StringProperty("")
 
-    def __init__(self, tid, counter, icon, compact=False, **kw):
+    def __init__(self, tid, counter, icon, compact=False, label=None, **kw):
         super().__init__(orientation="vertical", bg=ROLES["flat"], padding=(dp(2), dp(1)), **kw)
         tag(self, tid)
         self.counter = counter
         top = BoxLayout(size_hint_y=0.34, spacing=dp(3))
         self.icon = tag(FitLabel(icon, font_name=ICON_FONT, base_font=dp(13), min_font=dp(7), color=MUTED,
                                  size_hint_x=None, width=dp(16)), tid.rsplit(".", 1)[0] + ".icon")
-        self.name = FitLabel(counter_label(counter), base_font=dp(13), min_font=dp(7), color=MUTED,
+        self.name = FitLabel(label or counter_label(counter), base_font=dp(13), min_font=dp(7), color=MUTED,
                              halign="left")
         self.name.droppable = True  # too narrow for the name: the icon alone says which counter
         top.add_widget(Widget(size_hint_x=0.001))
@@ -165,10 +178,17 @@ def flash_panel(panel, rest, colour=FLASH, seconds=FLASH_S):
 class CounterRow(BoxLayout):
     """[−] icon, counter name and big value [+]; a tap on the value opens the adjust dialog."""
 
-    def __init__(self, screen, player, counter, icon, compact=False, **kw):
+    def __init__(self, screen, player, counter, icon, compact=False, label=None, **kw):
         super().__init__(spacing=dp(3), **kw)
         self.player, self.counter = player, counter
         base = f"table.{player}.{counter}"
+        if label is not None:  # worked out by the rules: shown, not adjusted (a tap says so)
+            self.value = CounterCell(f"{base}.value", counter, icon, compact=True, label=label,
+                                     on_release=lambda *_: screen.app.toast.show(
+                                         _("{what}: the device counts it from the moves").format(what=label), "info",
+                                         screen.angles.get(player, 0)))
+            self.add_widget(self.value)
+            return
         self.value = CounterCell(f"{base}.value", counter, icon, compact=compact,
                                  on_release=lambda *_: screen.open_adjust(player, counter))
         if compact:
@@ -193,7 +213,7 @@ class PlayerCard(Panel):
     """
 
     def __init__(self, screen, name, counters, compact, tile_cols, status_row=True, icons=None, colour=TEXT,
-                 wide_tiles=False, **kw):
+                 wide_tiles=False, labels=None, **kw):
         super().__init__(orientation="vertical", padding=dp(4), spacing=dp(3), border_width=2, **kw)
         self.name = name
         self.colour = colour
@@ -220,13 +240,14 @@ class PlayerCard(Panel):
         if compact:
             grid = GridLayout(cols=tile_cols, spacing=dp(3))
             for c in counters:
-                row = CounterRow(screen, name, c, icon_for(icons, c), compact=not wide_tiles)
+                row = CounterRow(screen, name, c, icon_for(icons, c), compact=not wide_tiles,
+                                 label=(labels or {}).get(c))
                 self.rows[c] = row
                 grid.add_widget(row)
             self.add_widget(grid)
         else:
             for c in counters:
-                row = CounterRow(screen, name, c, icon_for(icons, c))
+                row = CounterRow(screen, name, c, icon_for(icons, c), label=(labels or {}).get(c))
                 self.rows[c] = row
                 self.add_widget(row)
         self.actions = BoxLayout(size_hint_y=None, height=TOUCH, spacing=dp(3))
@@ -238,8 +259,9 @@ class PlayerCard(Panel):
         self._rest = None  # the background the card's look wants (a flash fades back to it)
 
     def show(self, state, player, sv, actions, turn_player, flash=True, moment=None):
+        worked_out = {str.__str__(c): v for c, v in sv.get("counters", []) if c not in player["counters"]}
         for c, row in self.rows.items():
-            row.show(player["counters"].get(c, ""), flash, moment)
+            row.show(player["counters"][c] if c in player["counters"] else worked_out.get(c, ""), flash, moment)
         status = sv.get("status", "") or ""
         winner = state["over"] and name_in(self.name, state.get("winners", []))
         if player["out"]:
@@ -280,16 +302,24 @@ class PlayerCard(Panel):
         self.status.text = word(status)
         self.status.color = RED if sv.get("alert") else MUTED
         self.title.color = MUTED if player["out"] else self.colour
-        key = tuple((a.get("label"), repr(a.get("action"))) for a in actions[:2])
+        key = tuple((a.get("label"), repr(a.get("action"))) for a in actions)
         if key != self._actions_key:
             self._actions_key = key
             self.actions.clear_widgets()
-            for i, a in enumerate(actions[:2]):
+            # Two buttons: the likeliest two, or, when the moment offers more, the likeliest and
+            # "more" — every offer of the moment in a list that faces this player.
+            shown = actions[:2] if len(actions) <= 2 else actions[:1]
+            for i, a in enumerate(shown):
                 btn = Btn(word(a.get("label", "")), role="primary" if i == 0 else "normal",
                           base_font=dp(17), min_font=dp(9), tid=f"table.{self.name}.do.{i}",
                           on_press=lambda act=a["action"]: self._screen.app.submit(dict(act)))
                 btn.wrap = True  # a label with a name in it ("drink for Christopher") may take two lines
                 self.actions.add_widget(btn)
+            if len(actions) > 2:
+                more = Btn(_("more ({n})").format(n=len(actions) - 1), base_font=dp(17), min_font=dp(9),
+                           tid=f"table.{self.name}.do.more",
+                           on_press=lambda acts=list(actions): self._screen.open_offers(self.name, acts))
+                self.actions.add_widget(more)
 
 
 class InfoButton(ButtonBehavior, Panel):
@@ -404,8 +434,10 @@ class TableScreen(BaseScreen):
         self.cards = {}
         colours = self.colours(table)
         for name in names:
+            labels = {c: text for c, (text, _v) in derived(rules, state, name).items()}
             self.cards[name] = PlayerCard(self, name, orders[name], compact, tile_cols, status_row,
-                                          icons=rules.icons, colour=colours[name], wide_tiles=wide(name))
+                                          icons=rules.icons, colour=colours[name], wide_tiles=wide(name),
+                                          labels=labels)
         self.cards_box.clear_widgets()
         self.far_box.clear_widgets()
         self.bar_slot.clear_widgets()
@@ -528,6 +560,11 @@ class TableScreen(BaseScreen):
         from ..dialogs import AdjustDialog
 
         AdjustDialog(self.app, player, counter, angle=self.angles.get(player, 0)).open()
+
+    def open_offers(self, player, actions):
+        from ..dialogs import OffersDialog
+
+        OffersDialog(self.app, player, actions, angle=self.angles.get(player, 0)).open()
 
     def open_table_counters(self):
         table = self.app.snapshot.table
