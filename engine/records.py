@@ -30,7 +30,7 @@ from .match import Match
 from .registry import available, make_rules
 
 #: The summary format; a stored summary of another version is made again.
-SUMMARY_VERSION = 1
+SUMMARY_VERSION = 2  # 2: "draw" is set for a shared victory too
 
 
 class Seat(NamedTuple):
@@ -51,7 +51,7 @@ class Play(NamedTuple):
     started: float  # seconds since the epoch (UTC)
     finished: float
     turns: int | None  # turns taken (a game that counts rounds instead: its rounds); None if unknown
-    draw: bool  # a shared victory
+    draw: bool  # a shared result: several winners, or everyone still in lost at once
     seats: tuple[Seat, ...]
 
     @property
@@ -148,8 +148,10 @@ def summarize(record: GameRecord, entries: Sequence[dict[str, Any]]) -> Play | N
     seats = tuple(Seat(p["name"], i + 1, figures.get(p["name"]), p["name"] in winners,
                        p.get("character") if isinstance(p.get("character"), str) else None)
                   for i, p in enumerate(state["players"]))
+    # a shared result: a shared victory (several winners), or everyone still in losing at once
+    shared = bool(state.get("draw")) or len(winners) > 1
     return Play(record.id, record.game, float(record.started), float(record.finished), turns_taken(rules, state),
-                bool(state.get("draw")), seats)
+                shared, seats)
 
 
 def stored_plays(journal: Journal, known: Mapping[int, Play] | None = None,
@@ -277,9 +279,9 @@ def player_stats(plays: Iterable[Play]) -> dict[str, dict[str, dict[str, Any]]]:
     return out
 
 
-def game_stats(plays: Iterable[Play]) -> dict[str, dict[str, Any]]:
+def game_stats(plays: Iterable[Play], player: str | None = None) -> dict[str, dict[str, Any]]:
     """Per game: plays, average length (minutes, turns), the most frequent winner(s), and win rates by
-    character (where the players had characters) and by seat."""
+    character (where the players had characters) and by seat — of ``player``'s own seats when given."""
     by: dict[str, list[Play]] = {}
     for play in _ordered(plays):
         by.setdefault(play.game, []).append(play)
@@ -291,6 +293,8 @@ def game_stats(plays: Iterable[Play]) -> dict[str, dict[str, Any]]:
         seats: dict[int, list[int]] = {}
         for p in rows:
             for s in p.seats:
+                if player is not None and s.name != player:
+                    continue
                 if s.character is not None:
                     c = chars.setdefault(s.character, [0, 0])
                     c[0] += 1
@@ -351,4 +355,4 @@ def statistics(plays: Iterable[Play], *, game: str | None = None, player: str | 
     players = player_stats(chosen)
     if player is not None:
         players = {player: players[player]} if player in players else {}
-    return {"plays": len(chosen), "players": players, "games": game_stats(chosen)}
+    return {"plays": len(chosen), "players": players, "games": game_stats(chosen, player)}

@@ -121,9 +121,15 @@ def cmd_restore(args: Any) -> int:
     if not args.file:
         err(args, _("which backup? give its file (`tablekeeper restore --list` lists the stick's)"))
         return EXIT_REFUSED
+    source = Path(args.file)
+    if not source.exists() and source.name == args.file:  # a bare name, as the stick's list names it
+        folder = _where(args, "restore")
+        if folder is None:
+            return 1
+        source = folder / args.file
     with journal_for(args) as journal:
         try:
-            report = bk.restore(journal, args.file, unfinished=not args.finished_only)
+            report = bk.restore(journal, source, unfinished=not args.finished_only)
         except bk.RestoreRefused as e:
             err(args, e)
             return EXIT_REFUSED
@@ -165,7 +171,8 @@ def add_parsers(sub: Any) -> None:
 
     r = sub.add_parser("restore", help="merge a backup into the journal (never a play twice); refuses a file "
                        "from elsewhere, a newer format or a damaged file, changing nothing")
-    r.add_argument("file", nargs="?", default=None, help="the backup file (with --list: a folder)")
+    r.add_argument("file", nargs="?", default=None,
+                   help="the backup file, or its bare name on the stick (with --list: a folder)")
     r.add_argument("--list", action="store_true", help="list the backups on the stick (or in the folder given)")
     r.add_argument("--finished-only", action="store_true", help="leave the backup's unfinished games out")
     r.add_argument("--config", default=None, metavar="PATH")

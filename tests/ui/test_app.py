@@ -270,6 +270,7 @@ def test_cards_face_their_seats_and_turned_cards_take_touches(tmp_path):
     assert more["n"] > 2 and more["button"] == f"more ({more['n'] - 1})"
     assert more["listed"] == more["labels"]  # every offer of the moment, in the game's order
     assert more["done"] == more["expected"] and more["closed"]
+    assert four["banner"] == {"first": ["Ana", 0], "cai": ["Cai", 180], "resolved": []}
     assert four["status"] and four["badge"] == four["status"]
     assert four["raw"] == []  # no identifier on screen: "drink me", never "drink_me"
     three = out["three"]
@@ -748,7 +749,19 @@ def sc_facing(r, shots, arg):
     four["more"] = {"n": len(offers), "button": r.text("table.Ana.do.more"), "listed": listed,
                     "labels": [word(o["label"]) for o in offers], "expected": offers[last]["action"],
                     "done": r.app.snapshot.table.done[-1], "closed": not r.exists("offers.0")}
-    r.tap("table.home")
+    # the last-chance banner faces the player whose chance it is: Ana's (out of gold) upright...
+    pending = r.app.snapshot.table.state["pending"]
+    banner = {"first": (pending[0]["name"], turned(None, "table.pending"))}
+    r.tap("table.resolve")
+    r.tap("table.Cai.fortitude.value")  # ... Cai's (fortitude 0: passing out) turned toward him
+    for _i in range(4):
+        r.tap("adjust.-5")
+    r.tap("adjust.close")
+    banner["cai"] = (r.app.snapshot.table.state["pending"][0]["name"], turned(None, "table.pending"))
+    r.tap("table.resolve")  # through the turned banner
+    banner["resolved"] = r.app.snapshot.table.state["pending"]
+    four["banner"] = banner
+    r.tap("end.home" if r.app.sm.current == "end" else "table.home")  # Dee, last one standing, may have won
     new_game(r, "red-dragon-inn", players=["Ana", "Ben", "Cai"])
     shot("table-3")
     three = {"turned": {n: turned(n) for n in ("Ana", "Ben", "Cai")},

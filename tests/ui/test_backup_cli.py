@@ -100,6 +100,13 @@ def test_backup_goes_to_the_stick_and_restores_into_an_empty_journal(state, tmp_
     assert tk(fresh, "restore", str(path)) == 0
     assert "nothing to change" in capsys.readouterr().out
     assert (fresh / FILENAME).read_bytes() == before
+    # the bare name the stick's list shows is enough: the file is looked for on the stick
+    assert tk(state, "restore", "--list") == 0
+    assert path.name in capsys.readouterr().out
+    again = tmp_path / "again"
+    assert tk(again, "restore", path.name) == 0
+    assert f"{out['manifest']['games']} games brought in" in capsys.readouterr().out
+    assert people_stats(again) == people_stats(state)
 
 
 def test_backup_to_a_folder_and_list_it(state, tmp_path, capsys):

@@ -89,6 +89,30 @@ def test_csv_export_has_one_row_per_player_per_play_and_reads_back(state, tmp_pa
         assert abs(g.started - w.started) < 1e-3 and abs(g.finished - w.finished) < 1e-3
 
 
+def test_a_shared_victory_is_exported_as_a_draw_and_a_single_winner_is_not(tmp_path, monkeypatch):
+    """docs/records.md: "draw" is 1 for a shared victory. The Bloody Inn's tie option "shared" (its
+    default) makes Ana and Ben win together at the final count; "most_cash" gives Ben alone."""
+    from tablekeeper.engine import Session
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "no-config"))
+    folder = tmp_path / "state"
+    with Journal(folder) as j:
+        for tie in ("shared", "most_cash"):
+            s = Session.new(j, "bloody-inn", ["Ana", "Ben"], {"tie": tie})
+            for a in ({"action": "adjust", "player": "Ana", "counter": "checks", "delta": 1},
+                      {"action": "adjust", "player": "Ben", "counter": "cash", "delta": 10},
+                      {"action": "adjust", "counter": "season", "delta": 1}, {"action": "correct", "entrance": 1},
+                      {"action": "welcome"}, {"action": "resolve"}):
+                s.apply(a)
+            assert s.state["over"]
+    out = tmp_path / "plays.csv"
+    assert tk(folder, "export", "--csv", str(out)) == 0
+    rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8"))))
+    by_play = {r["play"]: (r["draw"], sorted(x["player"] for x in rows if x["play"] == r["play"] and x["win"] == "1"))
+               for r in rows}
+    assert sorted(by_play.values()) == [("0", ["Ben"]), ("1", ["Ana", "Ben"])]
+
+
 def test_bgg_export_follows_the_plays_xml_and_reads_back(state, tmp_path, capsys):
     out = tmp_path / "plays.xml"
     assert tk(state, "export", "--bgg", str(out), "--location", "Casa de Ana") == 0

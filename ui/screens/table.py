@@ -545,12 +545,31 @@ class TableScreen(BaseScreen):
         if pending:
             texts = [f"{item.get('name', '')}: {word(item.get('reason', ''))}" for item in pending]
             self.pending_label.text = _("Last chance — {what}").format(what="; ".join(texts))
-            if self.pending.parent is None:
+            # the banner faces the player whose last chance it is (the far side: turned, as the header)
+            angle = 180 if self.facing and self.angles.get(pending[0].get("name")) == 180 else 0
+            holder = self._pending_holder(angle)
+            if holder.parent is None:
                 self.bottom.clear_widgets()
-                self.bottom.add_widget(self.pending)
+                self.bottom.add_widget(holder)
         elif self.footer.parent is None:
             self.bottom.clear_widgets()
             self.bottom.add_widget(self.footer)
+
+    def _pending_holder(self, angle: int):
+        """The last-chance banner as shown: upright, or inside a box turned by ``angle``."""
+        turned = getattr(self, "_pending_turned", None)
+        if angle == 0:
+            if turned is not None and self.pending.parent is not None and self.pending.parent is not self.bottom:
+                self.pending.parent.remove_widget(self.pending)
+                if turned.parent is not None:
+                    turned.parent.remove_widget(turned)
+                self._pending_turned = None
+            return self.pending
+        if turned is None:
+            if self.pending.parent is not None:
+                self.pending.parent.remove_widget(self.pending)
+            turned = self._pending_turned = TurnedBox(self.pending, angle)
+        return turned
 
     # -- touches ---------------------------------------------------------------------------
     def adjust(self, player, counter, delta):
