@@ -111,6 +111,12 @@ class Notice:
 _STOP = object()
 
 
+def _named(action: dict) -> str | None:
+    """The player an action names (on the touchscreen: the card it came from): its messages face them."""
+    player = action.get("player")
+    return player if isinstance(player, str) else None
+
+
 class Keeper:
     """Owner of the journal and the open session, on its own thread.
 
@@ -211,8 +217,7 @@ class Keeper:
                 raise
             if done:
                 done(outcome)
-        player = action.get("player")
-        job.who = player if isinstance(player, str) else None  # type: ignore[attr-defined]
+        job.who = _named(action)  # type: ignore[attr-defined]
         self._enqueue(job)
 
     def new_game(self, game: str, players: list[str], options: dict | None = None,
@@ -522,8 +527,7 @@ class Keeper:
             raise TablekeeperError("no game is open")
         t0 = time.perf_counter()
         outcome = self.session.apply(action)
-        player = action.get("player")
-        who = player if isinstance(player, str) else None
+        who = _named(action)
         if outcome.kind == "noop":
             self._notice("events", msg("nothing changed"), outcome.events, who=who)
             return outcome

@@ -75,7 +75,6 @@ class Toasts:
                 box.height = toast.height
             else:
                 box.width = toast.height
-            toast.pos_hint = {}
             self.toasts[angle] = toast
             root.add_widget(box)
         self.shown = self.toasts[0]

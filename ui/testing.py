@@ -252,9 +252,8 @@ class Robot:
                     tw, th = w.texture_size
                 if tw > w.width + 1.5 or th > w.height + 1.5:
                     out.append(f"{screen}: {name} is cut off: text {tw:.0f}x{th:.0f} in {w.width:.0f}x{w.height:.0f}")
-                word = w.widest_word() if hasattr(w, "widest_word") else 0
-                if word > w.width - w.padding[0] - w.padding[2] + 1.5:
-                    out.append(f"{screen}: {name} breaks a word: {word:.0f} px in {w.width:.0f}")
+                if hasattr(w, "word_fits") and not w.word_fits(1.5):
+                    out.append(f"{screen}: {name} breaks a word: {w.widest_word():.0f} px in {w.width:.0f}")
             if isinstance(w, Button) and (w.width < TOUCH - 0.5 or w.height < TOUCH - 0.5):
                 out.append(f"{screen}: {name} is a {w.width:.0f}x{w.height:.0f} touch target (under 48 px)")
         return out + self.overlaps()

@@ -220,11 +220,15 @@ class FitMixin:
     def _room(self) -> float:
         return self.width - self.padding[0] - self.padding[2]
 
+    def word_fits(self, slack: float = 1) -> bool:
+        """Whether no word is wider than the box (one that is would be broken in the middle)."""
+        return self.widest_word() <= self._room() + slack
+
     def fits(self) -> bool:
         if not self.text:
             return True
         w, h = self.natural_size()
-        return w <= self.width + 1 and h <= self.height + 1 and self.widest_word() <= self._room() + 1
+        return w <= self.width + 1 and h <= self.height + 1 and self.word_fits()
 
     #: A label that would be cut off even at ``min_font`` shows nothing rather than a clipped text
     #: (a tile's counter name next to its icon, on a narrow card); it shows again once it fits.
