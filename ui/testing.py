@@ -43,6 +43,11 @@ def _touch_class():
         def up(self):
             EventLoop.post_dispatch_input("end", self)
 
+        def slide(self, x, y):
+            win = EventLoop.window
+            self.move({"x": x / (win.width - 1.0), "y": y / (win.height - 1.0)})  # MotionEvent's own
+            EventLoop.post_dispatch_input("update", self)
+
     return RobotTouch
 
 
@@ -83,16 +88,40 @@ class Robot:
         for _ in range(n):
             self.loop.idle()
 
-    def settle(self, timeout: float = 15.0) -> None:
-        """Until the journal worker is idle and the screen shows its last snapshot."""
+    def settle(self, timeout: float = 15.0, *, still: int = 2, most: int = 40) -> None:
+        """Until the journal worker is idle and the screen stands still.
+
+        Standing still: the same widgets in the same places with the same texts for ``still``
+        frames in a row. A dialog's preview comes back from the worker a few frames after the
+        worker is idle and grows the dialog; a tap computed before that lands where the key was.
+        After ``most`` frames the screen is taken as it is (something may animate for ever).
+        """
         deadline = time.monotonic() + timeout
         self.frames(2)
-        while self.app.keeper.busy:
-            if time.monotonic() > deadline:
-                raise TimeoutError("the journal worker is still busy")
-            time.sleep(0.002)
+        last, same, frames = None, 0, 0
+        while same < still and frames < most:
+            if self.app.keeper.busy:
+                if time.monotonic() > deadline:
+                    raise TimeoutError("the journal worker is still busy")
+                time.sleep(0.002)
+                self.frames(1)
+                last, same = None, 0
+                continue
             self.frames(1)
-        self.frames(3)
+            frames += 1
+            now = self._layout()
+            same = same + 1 if now == last else 0
+            last = now
+
+    def _layout(self) -> tuple:
+        """Where every visible tagged widget is and what it says (what a tap depends on)."""
+        out = []
+        for w in self.widgets():
+            tid = getattr(w, "tid", None)
+            if tid and self.visible(w):
+                out.append((tid, *map(round, w.to_window(w.x, w.y)), round(w.width), round(w.height),
+                            getattr(w, "text", None)))
+        return tuple(out)
 
     def wait(self, seconds: float) -> None:
         end = time.monotonic() + seconds
@@ -148,6 +177,9 @@ class Robot:
             raise AssertionError(f"{tid!r} is disabled")
         scrolled = self._into_view(w)
         x, y = w.to_window(*w.center)
+        pressed = []  # the widget went down (a button's state), or said it was pressed
+        press = (w.fbind("state", lambda _w, v: pressed.append(v) if v == "down" else None) if hasattr(w, "state")
+                 else w.fbind("on_press", lambda *_: pressed.append(1)) if w.is_event_type("on_press") else None)
         touch = self.Touch(x, y)
         touch.down()
         if not scrolled and hasattr(w, "state") and w.state != "down":
@@ -158,10 +190,30 @@ class Robot:
         touch.up()
         if scrolled:
             self.wait(0.25)  # a ScrollView hands a tap's release to its child 0.2 s later
+        if press is not None:
+            w.unbind_uid("state" if hasattr(w, "state") else "on_press", press)
+            if scrolled and not pressed:  # in a ScrollView the tap is handed on late: it must still land
+                raise AssertionError(f"a tap on {tid!r} at ({x:.0f}, {y:.0f}) did not press it "
+                                     f"(what is on top there: {self._top_at(x, y)}; {self._scroll_of(w)})")
         if settle:
             self.settle()
         else:
             self.frames(2)
+
+    @staticmethod
+    def _scroll_of(w) -> str:
+        """Where ``w`` is in its scroll area, if it is in one (what a missed tap needs said)."""
+        from kivy.uix.scrollview import ScrollView
+
+        node = w.parent
+        while node is not None and node is not node.parent:
+            if isinstance(node, ScrollView):
+                vp = node._viewport
+                return (f"scroll area at y {node.to_window(node.x, node.y)[1]:.0f}, {node.height:.0f} high, "
+                        f"scroll_y {node.scroll_y:.3f}, content {vp.height if vp else 0:.0f} high; "
+                        f"the widget at y {w.y:.0f} in it, window y {w.to_window(w.x, w.y)[1]:.0f}")
+            node = node.parent
+        return "not in a scroll area"
 
     def _top_at(self, x, y) -> str:
         # The window's children come topmost first (a dialog before the screen under it): the first
@@ -169,6 +221,23 @@ class Robot:
         hits = [w for w in self.widgets() if self.visible(w) and w.collide_point(*w.to_widget(x, y))]
         names = [getattr(w, "tid", None) or type(w).__name__ for w in hits]
         return ", ".join(names if len(names) <= 6 else names[:2] + ["…"] + names[-4:])
+
+    def drag(self, tid: str, dy: float, steps: int = 6):
+        """Put a finger on ``tid`` and slide it ``dy`` pixels up (negative: down), a frame a step; the
+        finger stays down: the caller lifts it (``.up()``) after looking."""
+        w = self.find(tid)
+        x, y = w.to_window(*w.center)
+        touch = self.Touch(x, y)
+        touch.down()
+        self.frames(1)
+        for i in range(1, steps + 1):
+            touch.slide(x, y + dy * i / steps)
+            self.frames(1)
+        return touch
+
+    def window_y(self, tid: str) -> float:
+        w = self.find(tid)
+        return w.to_window(w.x, w.y)[1]
 
     def press(self, tid: str, seconds: float) -> None:
         """Hold a finger on ``tid`` for ``seconds`` (holds and repeats fire), then lift it."""

@@ -442,6 +442,9 @@ class Scroller(ScrollView):
         kw.setdefault("do_scroll_x", False)
         kw.setdefault("bar_width", dp(6))
         kw.setdefault("scroll_type", ["bars", "content"])
+        # Content that fits does not move: with Kivy's default a tap on a short form (Dragon Run's deal,
+        # under load) could fling it thousands of pixels out of sight, the keypad with it.
+        kw.setdefault("always_overscroll", False)
         super().__init__(**kw)
         content.size_hint_y = None
         if isinstance(content, (BoxLayout, GridLayout)):

@@ -511,6 +511,15 @@ def play_dragon_run(r, shot, checks):
     r.tap("table.guided.cards")
     for name, values in (("Ana", (3, 2, 1, 0)), ("Ben", (4, 2, 1, 1)), ("Cai", (1, 1, 1, 0))):
         r.tap(f"actions.field.player.{name}")
+        if name == "Cai":
+            # A form that fits stays put under a finger: it once flew thousands of pixels away under
+            # load, the keypad with it, and the deal went in with one value ("not 1").
+            before = r.window_y("actions.field.values.1")
+            finger = r.drag("actions.field.values.1", 120)
+            moved = r.window_y("actions.field.values.1") - before
+            finger.up()
+            r.settle()
+            assert moved == 0 and r.window_y("actions.field.values.1") == before, moved
         for v in values:
             r.tap(f"actions.field.values.{v}")
         r.tap("actions.do")
