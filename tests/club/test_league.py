@@ -133,6 +133,16 @@ GARBAGE = [
                       "finished": 2, "players": ["\x1b[2JAna"], "winners": [], "draw": False}), "printable"),
     (contract.encode({"table": "mesa-1", "journal": "", "game_no": 1, "game": "counters", "started": 1,
                       "finished": 2, "players": ["Ana"], "winners": [], "draw": False}), "'journal' must be"),
+    # 3 000 names once stalled every table's acks for 31 s: the standings compare each pair of a play
+    (contract.encode({"table": "mesa-1", "journal": "j", "game_no": 1, "game": "counters", "started": 1,
+                      "finished": 2, "players": [f"P{i}" for i in range(3000)], "winners": [], "draw": False}),
+     "3000 players, over the 64"),
+    (contract.encode({"table": "mesa-1", "journal": "j", "game_no": 1, "game": "counters", "started": 1,
+                      "finished": 2, "players": ["Ana"], "winners": [], "draw": False, "actions": -1}),
+     "actions must be a whole number"),
+    (contract.encode({"table": "mesa-1", "journal": "j", "game_no": 1, "game": "counters", "started": 1,
+                      "finished": 2, "players": ["Ana"], "winners": [], "draw": False, "identity": 7}),
+     "identity must be a short text"),
 ]
 
 
@@ -510,3 +520,45 @@ def test_a_database_that_cannot_be_opened_is_one_sentence(tmp_path, broker):
     (tmp_path / "file").write_text("")
     with pytest.raises(league_module.LeagueError, match="cannot open the league's database"):
         League(tmp_path / "file" / "league.db", settings(broker))  # its folder is a file
+
+
+def _play(table, journal: str, game_no: int, winner: str, *, actions: int, identity: str | None = None,
+          finished: float = 2000.0) -> None:
+    extra = {"identity": identity} if identity else {}
+    table.send(contract.PLAYS, journal=journal, game_no=game_no, game="counters", started=finished - 600,
+               finished=finished, players=ANA_BEN, winners=[winner], draw=False, actions=actions, **extra)
+
+
+def test_an_action_after_a_plays_last_takes_it_back_and_a_late_copy_of_it_stays_out(league, table):
+    for seq in (1, 2, 3):
+        table.action("j-u", 1, seq)
+    _play(table, "j-u", 1, "Ben", actions=3)
+    wait_for(lambda: len(league.plays()) == 1, what="the play")
+    table.action("j-u", 1, 4, {"action": "undo"})  # the end undone at the table
+    wait_for(lambda: league.stored["retracted"] == 1, what="the play taken back")
+    assert league.plays() == [] and league.standings()["plays"] == 0
+    _play(table, "j-u", 1, "Ben", actions=3)  # the publisher's resend of the old play, late
+    table.action("j-u", 1, 5)
+    wait_for(lambda: league.stored["actions"] == 5, what="the next action")
+    assert league.plays() == []  # an old copy: the game went on after it
+    _play(table, "j-u", 1, "Ana", actions=5, finished=2100.0)  # the game's new end
+    wait_for(lambda: len(league.plays()) == 1, what="the new end")
+    assert league.plays()[0]["winners"] == ["Ana"]
+
+
+def test_one_play_from_two_tables_counts_once_and_its_copy_stands_in_when_the_first_is_taken_back(
+        league, table, broker):
+    other = FakeTable(broker, "mesa-2")
+    try:
+        for t, journal in ((table, "j-1"), (other, "j-2")):
+            t.action(journal, 1, 1)
+            _play(t, journal, 1, "Ana", actions=1, identity="same-game")
+        wait_for(lambda: league.counts()["plays"] == 2, what="both copies")
+        assert [p["journal"] for p in league.plays()] == ["j-1"]
+        assert league.standings()["plays"] == 1
+        assert len(league_module.stored_plays(league.db_path)) == 1
+        table.action("j-1", 1, 2, {"action": "undo"})
+        wait_for(lambda: league.stored["retracted"] == 1, what="the first taken back")
+        assert [p["journal"] for p in league.plays()] == ["j-2"] and league.standings()["plays"] == 1
+    finally:
+        other.close()

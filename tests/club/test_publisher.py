@@ -485,3 +485,60 @@ def test_serve_with_a_malformed_club_table_stops_naming_the_key(tmp_path):
     assert r.returncode == 1
     assert "club.port: must be a whole number 1-65535, not 'one'" in r.stderr
     assert not (tmp_path / "state" / "journal.db").exists()  # checked before anything started
+
+
+# -- a play taken back, a play restored elsewhere ---------------------------------------------------
+def test_an_undone_end_takes_the_play_out_of_the_league_until_the_game_ends_again(broker, tmp_path, table):
+    """«won by Ben» above a history ending in `undo` was the league's word after an undo at the table:
+    the end undone, the play leaves the standings and the game's page; the game's new end counts."""
+    journal, jid = table
+    lg = listening(league(broker, tmp_path).start())
+    session = Session.new(journal, "counters", ["Ana", "Ben"], RACE)
+    for _ in range(5):
+        session.apply({"action": "adjust", "player": "Ben", "counter": "score", "delta": 1})
+    assert session.state["winners"] == ["Ben"]
+    with publisher(club(broker.host, broker.port), tmp_path / "mesa-1", jid):
+        wait_for(lambda: [p["winners"] for p in lg.plays()] == [["Ben"]], what="Ben's win at the league")
+        (gid,) = [p["id"] for p in lg.plays()]
+        session.apply({"action": "undo"})  # "that was not the fifth point"
+        assert not session.state["over"]
+        wait_for(lambda: lg.plays() == [], what="the play taken back")
+        assert lg.standings()["overall"] == [] and lg.game(gid)["play"] is None
+        assert lg.game(gid)["actions"][-1]["entry"]["action"] == "undo"
+        assert lg.stored["retracted"] == 1
+        for _ in range(5):
+            session.apply({"action": "adjust", "player": "Ana", "counter": "score", "delta": 1})
+        wait_for(lambda: [p["winners"] for p in lg.plays()] == [["Ana"]], what="the game's new end")
+    (row,) = lg.standings()["overall"][:1]
+    assert (row["player"], row["plays"], row["wins"]) == ("Ana", 1, 1)
+    lg.stop()
+
+
+def test_a_backup_restored_on_another_table_is_one_play_at_the_league(broker, tmp_path):
+    """A Pi replaced from its backup, or a stick restored on the next table, publishes the same games
+    under another journal: the league counts each play once (9 plays and 9 wins for 6 before)."""
+    from tablekeeper.engine import backup
+
+    one = Journal(tmp_path / "mesa-1", durable=False)
+    for winner in ("Ana", "Ben", "Ana"):
+        session = Session.new(one, "counters", ["Ana", "Ben"], RACE)
+        for _ in range(5):
+            session.apply({"action": "adjust", "player": winner, "counter": "score", "delta": 1})
+    path = backup.back_up(one, tmp_path / "stick").path
+    two = Journal(tmp_path / "mesa-2", durable=False)
+    backup.restore(two, path)
+    assert len(two.games()) == 3 and table_id(one) != table_id(two)
+    lg = listening(league(broker, tmp_path).start())
+    with publisher(club(broker.host, broker.port), tmp_path / "mesa-1", table_id(one)) as first, \
+            publisher(club(broker.host, broker.port, "mesa-2"), tmp_path / "mesa-2", table_id(two)) as second:
+        for pub, journal in ((first, one), (second, two)):
+            wait_for(lambda pub=pub, journal=journal: all(
+                g.id in pub.settled() or pub.acks().get(g.id, (0, False))[1] for g in journal.games()),
+                what="the league's acks of every play of both tables")
+    assert lg.counts()["plays"] == 6  # both tables' messages are kept...
+    assert len(lg.plays()) == 3  # ... and each play counted once
+    overall = {r["player"]: (r["plays"], r["wins"]) for r in lg.standings()["overall"]}
+    assert overall == {"Ana": (3, 2), "Ben": (3, 1)}
+    lg.stop()
+    one.close()
+    two.close()

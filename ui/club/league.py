@@ -69,6 +69,8 @@ REACK_WINDOW = 3600.0
 MAX_NUMBER = 2**53
 #: Longest journal id, game id, or player name accepted (the replay contract's text limit).
 MAX_TEXT = 120
+#: Most players a play may name (every game has at most 8; the standings compare each pair of a play).
+MAX_PLAYERS = 64
 #: The broker keeps the league's session this long while it is away (seconds; MQTT 5 expiry).
 SESSION_EXPIRY = 7 * 24 * 3600
 
@@ -147,6 +149,13 @@ def check(kind: str, data: bytes, table: str) -> dict[str, Any]:
             raise contract.ContractError(f"{what}: {e}") from None
         if not names or len(set(names)) != len(names):
             raise contract.ContractError(f"{what}: the players must be one or more different names")
+        if len(names) > MAX_PLAYERS:  # the standings compare every pair: a huge play would stall every table
+            raise contract.ContractError(f"{what}: {len(names)} players, over the {MAX_PLAYERS} a play may have")
+        if "identity" in body and not (isinstance(body["identity"], str) and 0 < len(body["identity"]) <= MAX_TEXT):
+            raise contract.ContractError(f"{what}: identity must be a short text")
+        if "actions" in body and not (isinstance(body["actions"], int) and not isinstance(body["actions"], bool)
+                                      and body["actions"] >= 0):
+            raise contract.ContractError(f"{what}: actions must be a whole number, 0 or more")
         if not set(winners) <= set(names):
             raise contract.ContractError(f"{what}: a winner is not one of the players")
     elif kind in (contract.LIVE, contract.STATUS):
@@ -187,7 +196,8 @@ class League:
         self.prefix = broker.prefix or contract.DEFAULT_PREFIX
         self.reconnect_max = reconnect_max
         self.dropped: dict[str, int] = {}  # table -> messages dropped for breaking the contract
-        self.stored = {"actions": 0, "plays": 0, "duplicates": 0}  # since start(), once committed
+        # since start(), once committed; "retracted": plays an undo at their table took back
+        self.stored = {"actions": 0, "plays": 0, "duplicates": 0, "retracted": 0}
         self._counted = dict(self.stored)
         self.handled = 0  # messages stored or dropped since start(), once committed
         self.connected = False
@@ -206,7 +216,8 @@ class League:
         self._client: mqtt.Client | None = None
         self._cache_lock = threading.Lock()
         self._cache: _PlayCache | None = None  # None: read from the file at the next question
-        self._new_plays: list[tuple[int, dict[str, Any]]] = []
+        #: this batch's changes to the plays, in order, for the cache once committed: (game, body or None: gone)
+        self._play_changes: list[tuple[int, dict[str, Any] | None]] = []
         self._game_ids: dict[tuple[str, str, int], int] = {}  # the store thread's: (table, journal, game_no) -> id
         try:
             self.db_path.parent.mkdir(parents=True, exist_ok=True)
@@ -401,7 +412,7 @@ class League:
         changed = False
         now = time.time()
         self._counted = dict.fromkeys(self.stored, 0)
-        self._new_plays = []
+        self._play_changes = []
         conn.execute("BEGIN IMMEDIATE")
         try:
             for m in batch:
@@ -435,11 +446,14 @@ class League:
             for name, n in self._counted.items():
                 self.stored[name] += n  # counted once committed (tests and the page read them)
             self.handled += sum(1 for m in batch if m.generation != -1)
-            if self._new_plays:
+            if self._play_changes:
                 with self._cache_lock:
                     if self._cache is not None:
-                        for gid, body in self._new_plays:
-                            self._cache.put(gid, body)
+                        for gid, change in self._play_changes:
+                            if change is None:
+                                self._cache.remove(gid)
+                            else:
+                                self._cache.put(gid, change)
         except BaseException:
             self._game_ids.clear()  # ids of games inserted in this transaction are gone with it
             if conn.in_transaction:
@@ -474,9 +488,23 @@ class League:
                                (game, body["seq"], float(body["at"]), json.dumps(body["entry"], ensure_ascii=False)))
             new = cur.rowcount > 0
             self._counted["actions" if new else "duplicates"] += 1
+            if new:
+                # An action past a finished play's last: an undo at the table reopened the game. The play
+                # is taken back (the table sends it again when the game ends again).
+                row = conn.execute("SELECT json_extract(body, '$.actions') FROM plays WHERE game=?",
+                                   (game,)).fetchone()
+                if row is not None and isinstance(row[0], int) and body["seq"] > row[0]:
+                    conn.execute("DELETE FROM plays WHERE game=?", (game,))
+                    self._counted["retracted"] += 1
+                    self._play_changes.append((game, None))
             return game, new
         if kind == contract.PLAYS:
             game = self._game_id(conn, table, body, now)
+            if isinstance(body.get("actions"), int):
+                (top,) = conn.execute("SELECT max(seq) FROM actions WHERE game=?", (game,)).fetchone()
+                if top is not None and top > body["actions"]:
+                    self._counted["duplicates"] += 1  # an old copy: the game went on after it (an undo)
+                    return game, False
             text = json.dumps(body, ensure_ascii=False, sort_keys=True)
             cur = conn.execute(
                 "INSERT INTO plays VALUES (?,?,?,?) ON CONFLICT (game) DO UPDATE SET "
@@ -485,7 +513,7 @@ class League:
             new = cur.rowcount > 0
             self._counted["plays" if new else "duplicates"] += 1
             if new:
-                self._new_plays.append((game, body))
+                self._play_changes.append((game, body))
             return game, new
         if kind == contract.STATUS:
             cur = conn.execute(
@@ -534,7 +562,7 @@ class League:
         """The plays in memory (call with ``_cache_lock`` held): read once, then kept by the store thread."""
         if self._cache is None:
             cache = _PlayCache()
-            for body in _plays(self._reader()):
+            for body in _plays(self._reader(), copies=True):  # the cache keeps copies aside
                 cache.put(body["id"], body)
             self._cache = cache
         return self._cache
@@ -599,12 +627,19 @@ class League:
 
 
 class _PlayCache:
-    """Every play in the rating's order, and the standings built over them."""
+    """Every play in the rating's order, and the standings built over them.
+
+    A play is counted once whatever table sends it: a copy with the ``identity`` of one held (the
+    same game restored from a backup on another table, or on a replacement Pi) is kept aside, and
+    takes the place of the one held if that one is taken back.
+    """
 
     def __init__(self) -> None:
         self.plays: list[dict[str, Any]] = []
         self.keys: list[tuple] = []
         self.by_id: dict[int, dict[str, Any]] = {}
+        self.holder: dict[str, int] = {}  # identity -> the game whose play is counted
+        self.aside: dict[int, dict[str, Any]] = {}  # copies of a counted play, by game
         self.built: scoring.Standings | None = scoring.Standings()
         self._result: dict[str, Any] | None = None
 
@@ -614,10 +649,38 @@ class _PlayCache:
         old = self.by_id.get(gid)
         if old == play:
             return  # already read from the file
+        self.aside.pop(gid, None)
         if old is not None:
-            i = self.plays.index(old)
-            del self.plays[i], self.keys[i]
-            self.built = None
+            self._take_out(gid)
+        identity = play.get("identity")
+        held = self.holder.get(identity) if isinstance(identity, str) else None
+        if held is not None and held != gid:
+            self.aside[gid] = play  # the same play from another table: counted once
+            return
+        self._put_in(gid, play)
+
+    def remove(self, gid: int) -> None:
+        """The play of game ``gid`` was taken back (an undo reopened the game at its table)."""
+        self.aside.pop(gid, None)
+        old = self.by_id.get(gid)
+        if old is None:
+            return
+        self._take_out(gid)
+        identity = old.get("identity")
+        copy_gid = next((g for g, p in sorted(self.aside.items()) if p.get("identity") == identity), None)
+        if isinstance(identity, str) and copy_gid is not None:
+            self._put_in(copy_gid, self.aside.pop(copy_gid))  # a copy still stands for the play
+
+    def _take_out(self, gid: int) -> None:
+        old = self.by_id.pop(gid)
+        i = self.plays.index(old)
+        del self.plays[i], self.keys[i]
+        if isinstance(old.get("identity"), str) and self.holder.get(old["identity"]) == gid:
+            del self.holder[old["identity"]]
+        self.built = None
+        self._result = None
+
+    def _put_in(self, gid: int, play: dict[str, Any]) -> None:
         key = scoring.order_key(play)
         if self.keys and key < self.keys[-1]:
             self.built = None  # late: the ratings after it change
@@ -625,6 +688,8 @@ class _PlayCache:
         self.plays.insert(i, play)
         self.keys.insert(i, key)
         self.by_id[gid] = play
+        if isinstance(play.get("identity"), str):
+            self.holder[play["identity"]] = gid
         if self.built is not None:
             self.built.add(play)
         self._result = None
@@ -639,12 +704,20 @@ class _PlayCache:
         return self._result
 
 
-def _plays(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+def _plays(conn: sqlite3.Connection, *, copies: bool = False) -> list[dict[str, Any]]:
+    """The plays counted, in the rating's order: of the copies of one play (the same ``identity`` from
+    several tables) the first in that order; ``copies``: the others too."""
     rows = conn.execute("SELECT g.id, p.body FROM plays p JOIN games g ON g.id = p.game "
                         "ORDER BY p.finished, g.tbl, g.journal, g.game_no").fetchall()
+    seen: set[str] = set()
     out = []
     for gid, text in rows:
         body = json.loads(text)
+        identity = body.get("identity")
+        if isinstance(identity, str):
+            if identity in seen and not copies:
+                continue
+            seen.add(identity)
         body.pop("v", None)
         body["id"] = gid
         out.append(body)

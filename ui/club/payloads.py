@@ -43,15 +43,20 @@ def play_payload(table: str, journal_id: str, game_no: int, game: str, setup: di
     """The ``plays`` message of a finished game, in the names of ``tablekeeper replay``'s JSON and of the
     journal's games table: ``players`` in seat order, each with ``name``, ``seat``, ``figure`` (the game's
     main figure at the end), ``win``, ``counters``, ``out`` and ``character``; ``winners``, ``draw``,
-    ``turns``, ``result`` (what the journal stored), ``started``/``finished`` (seconds since the epoch).
+    ``turns``, ``result`` (what the journal stored), ``started``/``finished`` (seconds since the epoch),
+    ``identity`` (the game's on any table) and ``actions`` (how many it ended with).
 
     The rules replay the entries; a game unknown here keeps the stored result and the setup's names.
     """
+    from ...engine.backup import game_identity
     from ...engine.match import Match
     from ...engine.records import main_figure, turns_taken
     from ...engine.registry import make_rules
 
+    # ``identity``: the same game on any table (a backup restored elsewhere): the league counts it once.
+    # ``actions``: how many it ended with; an action after them at the league is an undo that took it back.
     body: dict[str, Any] = {"table": table, "journal": journal_id, "game_no": game_no, "game": game,
+                            "identity": game_identity(game, setup, started),
                             "started": started, "finished": finished, "result": result, "actions": len(entries)}
     try:
         rules = make_rules(setup)
