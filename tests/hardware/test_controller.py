@@ -7,7 +7,9 @@ owner would, and checks the exact action each gesture sequence produces.
 from __future__ import annotations
 
 import copy
+import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -603,9 +605,11 @@ def test_the_focused_counter_is_shown_large_in_every_language_with_its_name_spel
         t.click("Ana", SELECT)  # the next counter
         assert (t.view("Ana").focus, t.view("Ana", es).focus) == (i, i)
     assert t.view("Ana", es).counters[last][0] != t.view("Ana").counters[last][0]  # translated
-    before = t.state["players"][0]["counters"]["drink_me"]
+    t.click("Ana", SELECT)  # back to the offers, then to the first counter: gold
+    t.click("Ana", SELECT)
+    before = t.state["players"][0]["counters"]["gold"]
     t.click("Ana", UP)
-    assert t.state["players"][0]["counters"]["drink_me"] == before + 1  # ± changed the counter shown large
+    assert t.state["players"][0]["counters"]["gold"] == before + 1  # ± changed the counter shown large
 
 
 # -- stray presses ----------------------------------------------------------------------
@@ -629,6 +633,36 @@ def test_a_stray_press_never_builds_a_stall_stack_or_moves_a_card():
     assert canonical(t.state) == before
     assert not t.done
     assert any("kept by the game's actions" in str(m) for m in t.said)
+
+
+STORIES = Path(__file__).resolve().parents[2] / "bench" / "stories" / "rulebook-actions"
+
+
+@pytest.mark.parametrize("game", sorted(p.stem for p in STORIES.glob("*.json")))
+def test_holding_up_and_down_on_every_counter_moves_only_what_a_player_moves_by_hand(game):
+    """«Safe from stray presses»: at moments of a story written from the rulebook, on every player's
+    pod, a long hold of up and of down on every counter changes only the counters a player moves by
+    hand (gold, fortitude, cash...): the piles, hands, stall, wounds and cards the moves keep stay as
+    they are (the Drink Me! pile, Dragon Run's treasure and wounds — a hold of up once killed a
+    player —, Dale's stall), nobody goes out, the turn stays and the game goes on."""
+    raw = json.loads((STORIES / f"{game}.json").read_text(encoding="utf-8"))
+    players = list(raw["players"])
+    events = raw["events"]
+    for at in (len(events) // 4, len(events) // 2):
+        actions = [a for e in events[:at] for a in e["actions"]]
+        for who in players:
+            t = Table(game, players, raw.get("options"), actions=actions)
+            kept = [name for name, spec in t.rules.player_counters.items() if not spec.free]
+            before = copy.deepcopy(t.state)
+            _every_counter(t, who)
+            after = t.state
+
+            def fixed(state, kept=kept):
+                return ([{k: p["counters"].get(k) for k in kept} for p in state["players"]],
+                        [{k: v for k, v in p.items() if isinstance(v, list)} for p in state["players"]],
+                        [p["out"] for p in state["players"]], state.get("turn"), state["over"])
+
+            assert fixed(before) == fixed(after), (game, at, who)
 
 
 def test_an_action_that_ends_the_game_waits_for_one_more_press():

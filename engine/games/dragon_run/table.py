@@ -97,8 +97,10 @@ class DragonRunTable(Game):
     # -- declarations ----------------------------------------------------------
     def player_counter_specs(self) -> list[Counter]:
         return [
-            Counter("wounds", 0, lo=0, hi=2, doc=_("0 unhurt, 1 injured, 2 dead (out of the game)")),
-            Counter("treasure", 0, lo=0, hi=None, doc=_("total value of the treasure cards in hand")),
+            # kept by the dragon and the healing power: a hold of up on a pod once killed its player
+            Counter("wounds", 0, lo=0, hi=2, free=False, doc=_("0 unhurt, 1 injured, 2 dead (out of the game)")),
+            # the sum of the cards in hand, kept by the moves that move cards: not a ± counter on a pod
+            Counter("treasure", 0, lo=0, hi=None, free=False, doc=_("total value of the treasure cards in hand")),
         ]
 
     def table_counter_specs(self) -> list[Counter]:

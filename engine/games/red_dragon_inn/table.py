@@ -145,7 +145,8 @@ class RedDragonInnTable(Game):
             Counter("gold", start_gold, lo=0, bank="inn", doc=_("the player's stash; the Inn is the other side")),
             Counter("fortitude", 20, lo=0, hi=20, doc=_("passing out when alcohol ≥ fortitude")),
             Counter("alcohol", 0, lo=0, hi=20, doc=_("alcohol content")),
-            Counter("drink_me", 1, lo=0, doc=_("face-down cards on the Drink Me! pile")),
+            # a pile the moves keep (buys, drinks, a card's extra drinks): not a ± counter on a pod
+            Counter("drink_me", 1, lo=0, free=False, doc=_("face-down cards on the Drink Me! pile")),
         ]
 
     def table_counter_specs(self) -> list[Counter]:
