@@ -15,6 +15,7 @@ from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.metrics import dp
 from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from . import i18n
@@ -62,6 +63,11 @@ class Toasts:
     did is shown toward that player. ``label`` and ``opacity`` are the last shown one's."""
 
     def __init__(self, root):
+        # Their own layer over the whole window: a message shown while a dialog is open is raised
+        # above it (a refusal inside the adjust dialog was drawn under it, unseen until it closed).
+        self.layer = FloatLayout()
+        root.add_widget(self.layer)
+        root = self.layer
         self.toasts = {0: Toast()}
         root.add_widget(self.toasts[0])
         places = {180: ({"center_x": 0.5, "top": 0.985}, (0.96, None)),
@@ -95,7 +101,17 @@ class Toasts:
             if a != int(angle) % 360:
                 toast.hide()
         self.shown = self.toasts.get(int(angle) % 360, self.toasts[0])
+        self._raise()
         self.shown.show(text, kind)
+
+    def _raise(self) -> None:
+        """Above whatever is open: the dialogs are the window's own children, on top of the screens."""
+        win = self.layer.get_root_window()
+        if win is None or (win.children and win.children[0] is self.layer):
+            return
+        if any(isinstance(c, ModalView) for c in win.children):
+            self.layer.parent.remove_widget(self.layer)
+            win.add_widget(self.layer)  # the window lays it out over all of it, like a dialog
 
     def hide(self):
         for toast in self.toasts.values():

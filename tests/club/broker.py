@@ -21,6 +21,17 @@ MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 PASSWD = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
 
 
+SHIPPED_CONF = ROOT / "systemd" / "mosquitto" / "tablekeeper.conf"
+
+
+def _shipped(option: str) -> str:
+    """The shipped config's line setting ``option`` (with its newline)."""
+    for line in SHIPPED_CONF.read_text().splitlines():
+        if line.split(" ", 1)[0] == option:
+            return line + "\n"
+    raise AssertionError(f"{SHIPPED_CONF.name} does not set {option}")
+
+
 def available() -> bool:
     return os.access(MOSQUITTO, os.X_OK) and os.access(PASSWD, os.X_OK)
 
@@ -34,7 +45,8 @@ def free_port() -> int:
 class Broker:
     """One Mosquitto process; ``users`` maps user names to passwords (the league and each table)."""
 
-    def __init__(self, folder: Path, users: dict[str, str], *, acl: Path = SHIPPED_ACL, port: int | None = None):
+    def __init__(self, folder: Path, users: dict[str, str], *, acl: Path = SHIPPED_ACL, port: int | None = None,
+                 ids_are_logins: bool = False):
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.users = dict(users)
@@ -58,7 +70,10 @@ class Broker:
             f"password_file {passwd}\n"
             f"acl_file {self.folder / 'acl'}\n"
             f"listener {self.port} 127.0.0.1\n"
-            "set_tcp_nodelay true\n"
+            # the shipped file's (a test of the client ids uses it; the others give each league a
+            # fresh session of its own under one login, which that setting would merge)
+            + (_shipped("use_username_as_clientid") if ids_are_logins else "")
+            + "set_tcp_nodelay true\n"
             "persistence true\n"
             f"persistence_location {self.folder / 'data'}/\n"
             "autosave_interval 1\n"

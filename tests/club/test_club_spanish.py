@@ -143,8 +143,9 @@ def _spanish_game(es):
 class _League:
     """What the page reads of a league, in the shapes League gives them."""
 
-    def __init__(self, tables, plays, standings, games=None):
+    def __init__(self, tables, plays, standings, games=None, connected=True):
         self._tables, self._plays, self._standings, self._games = tables, plays, standings, games or {}
+        self.connected = connected
 
     def tables(self):
         return self._tables
@@ -212,6 +213,18 @@ def test_every_state_of_the_page_renders_in_spanish_with_the_games_own_words(es)
     # English stays as it was where no catalog is given
     english = render_front(_League(tables, plays, {"overall": [row], "games": {}}))
     assert "<h2>Tables</h2>" in english and ">offline</span>" in english and "— a draw" in english
+
+
+def test_a_league_that_lost_its_broker_does_not_show_tables_online_in_green(es):
+    """A table's last word may be stale while the league hears nothing: said so, not in green."""
+    tables = [{"name": "mesa-1", "online": True, "live": None}, {"name": "mesa-2", "online": False, "live": None}]
+    heard = render_front(_League(tables, [], {"overall": [], "games": {}}))
+    assert '<span class="on">online</span>' in heard
+    lost = render_front(_League(tables, [], {"overall": [], "games": {}}, connected=False))
+    assert 'class="on"' not in lost
+    assert '<span class="dim">online when last heard</span>' in lost and "offline when last heard" in lost
+    spanish = render_front(_League(tables, [], {"overall": [], "games": {}}, connected=False), es)
+    assert "conectada según lo último que se supo" in spanish
 
 
 def test_every_name_stays_escaped_in_spanish(es):

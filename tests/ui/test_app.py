@@ -261,6 +261,7 @@ def test_cards_face_their_seats_and_turned_cards_take_touches(tmp_path):
     assert four["ana_dialog_turned"] == 0
     # the message about what a player did faces them too: Ben's at the top, turned; Ana's at the bottom
     assert four["toast_for_ben"][:2] == [1, 0] and "gold" in four["toast_for_ben"][2]
+    assert four["toast_above_dialog"]  # the refusal is read over the dialog it came from, not under it
     assert four["toast_for_ana"] == [0, 1]
     # a change shows by how much until the next action: Ben's +1, then Ana's −5 (Ben's put away)
     assert four["ben_delta"] == "+1" and four["deltas_after"] == {"Ana": "−5", "Ben": ""}
@@ -732,6 +733,15 @@ def sc_facing(r, shots, arg):
         r.tap("adjust.-5")
     toasts = r.app.toast.toasts
     four["toast_for_ben"] = [toasts[180].opacity, toasts[0].opacity, toasts[180].label.text]
+    from kivy.core.window import Window
+    from kivy.uix.modalview import ModalView
+
+    on_top = list(Window.children)  # the topmost first
+    dialog = next(c for c in on_top if isinstance(c, ModalView))
+    toast = toasts[180]
+    while toast.parent is not Window:  # up to the window's child that holds it
+        toast = toast.parent
+    four["toast_above_dialog"] = on_top.index(toast) < on_top.index(dialog)
     r.tap("adjust.close")
     r.tap("table.Ana.gold.value")  # Ana's card is upright: so is her dialog
     four["ana_dialog_turned"] = turned(None, "adjust.+1")

@@ -172,11 +172,15 @@ def _counters(counters: dict[str, Any], keys: list[str], catalog: Catalog | None
 
 
 # -- rendering (each in ``catalog``'s language; None: English) --------------------------------------
-def render_table_card(t: dict[str, Any], catalog: Catalog | None = None) -> str:
+def render_table_card(t: dict[str, Any], catalog: Catalog | None = None, *, heard: bool = True) -> str:
+    """A table's card. ``heard``: the league is connected to the broker now; when it is not, what a
+    table last said of itself may be stale (it may have gone meanwhile), and is said so, not in green."""
     live = t.get("live") or {}
     online = t.get("online")
     state = text(_("online"), catalog) if online else (text(_("offline"), catalog) if online is False else "")
-    head = f'<h3>{esc(t["name"])} <span class="{"on" if online else "dim"}">{state}</span></h3>'
+    if state and not heard:
+        state = text(_("{state} when last heard", state=_("online") if online else _("offline")), catalog)
+    head = f'<h3>{esc(t["name"])} <span class="{"on" if online and heard else "dim"}">{state}</span></h3>'
     if not isinstance(live, dict) or not live.get("game"):
         return f'<div class="card">{head}<p class="dim">{text(_("no game"), catalog)}</p></div>'
     try:
@@ -236,7 +240,7 @@ def render_front(league: League, catalog: Catalog | None = None) -> str:
     tables = league.tables()
     count, plays = league.recent_plays(RECENT_PLAYS)
     st = league.standings()
-    cards = "".join(render_table_card(t, catalog) for t in tables) \
+    cards = "".join(render_table_card(t, catalog, heard=league.connected) for t in tables) \
         or f'<p class="dim">{text(_("no table has spoken yet"), catalog)}</p>'
     parts = [f'<section id="tables"><h2>{text(_("Tables"), catalog)}</h2><div class="cards">{cards}</div></section>',
              f'<section id="standings"><h2>{text(_("Standings"), catalog)}</h2>',
