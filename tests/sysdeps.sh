@@ -5,8 +5,9 @@
 # mosquitto (+ clients' mosquitto_passwd): the club tests start a real broker on 127.0.0.1.
 # chromium, chromium-driver: the club page checked in a real headless browser.
 # strace: the power-loss simulator and I/O-error injection (tests/e2e/crashsim.py, faultinject.py).
+# tmux: the terminal table driven as a person would (send-keys, capture-pane).
 set -e
-NEEDED="systemd libgl1 libegl1 libgl1-mesa-dri libmtdev1 strace mosquitto mosquitto-clients chromium chromium-driver"
+NEEDED="systemd libgl1 libegl1 libgl1-mesa-dri libmtdev1 strace mosquitto mosquitto-clients chromium chromium-driver tmux"
 missing=""
 for pkg in $NEEDED; do
     dpkg -s "$pkg" >/dev/null 2>&1 || missing="$missing $pkg"

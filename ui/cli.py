@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import json
 import os
 import sys
@@ -245,8 +246,24 @@ def cmd_run(args) -> int:
     return app.main(args)
 
 
+def cmd_table(args) -> int:
+    """The table in this terminal (ui/termtable.py): the pods as pictures, keys for their buttons."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        err(args, _("the terminal table needs a terminal: standard input and output are not one "
+                    "(for scripts: `tablekeeper act`, `replay`, or `serve --keys`)"))
+        return 2
+    from . import termtable
+
+    return termtable.run(args.state_dir, lang=getattr(args, "lang", None))
+
+
 def headless(args) -> int:
-    """The headless player: ``tablekeeper serve`` if the hardware package has it, else the demo."""
+    """The headless player: the terminal table on a terminal; else ``tablekeeper serve`` if the
+    hardware package has it, else the demo."""
+    if sys.stdin.isatty() and sys.stdout.isatty() and importlib.util.find_spec("textual") is not None:
+        from . import termtable
+
+        return termtable.run(getattr(args, "state_dir", None), lang=getattr(args, "lang", None))
     try:
         importlib.import_module("tablekeeper.hardware.cli")
     except ModuleNotFoundError:
@@ -349,6 +366,9 @@ def build_parser() -> argparse.ArgumentParser:
             from . import app  # its options; it imports Kivy only when the app starts
 
             app.add_arguments(d)
+    t = sub.add_parser("table", help="the table in this terminal: every pod as its picture, keys for its buttons")
+    t.add_argument("--lang", choices=("en", "es"), default=None, help="the pods' and the table's language")
+    t.set_defaults(func=cmd_table)
     _register_hardware(sub)
     return p
 

@@ -1,0 +1,176 @@
+"""The table in a terminal: Textual's own test harness drives the real app (pilot), keys as a person
+types them, over a real keeper and journal; tmux drives ``tablekeeper table`` as a person would."""
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+from PIL import Image
+
+pytest.importorskip("textual")
+
+from tablekeeper.ui.controller import Keeper  # noqa: E402
+from tablekeeper.ui.termtable import TermTable, braille  # noqa: E402
+
+
+def test_braille_draws_each_pixel_of_the_pod_as_its_dot():
+    img = Image.new("1", (4, 8))
+    for xy in ((0, 0), (1, 1), (0, 3), (3, 7)):
+        img.putpixel(xy, 1)
+    # dots 1, 5 and 7 in the first cell; dot 8 (bottom right) in the second cell's second row of four
+    assert braille(img).split("\n") == [chr(0x2800 | 0x01 | 0x10 | 0x40) + chr(0x2800), chr(0x2800) + chr(0x2800 | 0x80)]
+    assert len(braille(Image.new("1", (128, 64))).split("\n")) == 16  # a pod: 16 lines of 64
+
+
+async def _until(pilot, check, what: str, seconds: float = 10.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        await pilot.pause(0.05)
+
+
+def _play(tmp_path, script):
+    keeper = Keeper(tmp_path / "state", pods=True, durable=False).start(resume=True)
+    try:
+        async def go():
+            app = TermTable(keeper)
+            async with app.run_test(size=(150, 60)) as pilot:
+                await script(app, pilot, keeper)
+        asyncio.run(go())
+    finally:
+        keeper.stop()
+
+
+def test_a_red_dragon_inn_game_is_set_up_and_played_from_the_keyboard(tmp_path):
+    """Setup by keys (the game, the names), then Ana's pod: Enter buys Ben a drink (phases 1 and 2 cost
+    nothing), Enter again drinks the first drink (an ale); 3 then ↑ is Cai's pod's up; u undoes,
+    r redoes, n goes back to the setup."""
+    async def script(app, pilot, keeper):
+        await _until(pilot, lambda: app.query_one("#setup").display, "the setup")
+        app.query_one("#game").value = "red-dragon-inn"
+        await pilot.click("#players")
+        await pilot.press(*"Ana, Ben, Cai", "enter")
+        await _until(pilot, lambda: keeper.snapshot.table is not None and app._boxes, "the game to start")
+        table = keeper.snapshot.table
+        assert table.game == "red-dragon-inn" and table.players == ["Ana", "Ben", "Cai"]
+        assert not app.query_one("#setup").display and len(app._boxes) == 3
+        first = app.pod_text(1)
+        assert first.strip("\u2800\n")  # something is drawn
+        await pilot.press("enter")  # seat 1 (Ana): drink for Ben
+        await _until(pilot, lambda: keeper.snapshot.table.state["players"][1]["counters"]["drink_me"] == 2,
+                     "Ana's drink for Ben")
+        await _until(pilot, lambda: app.pod_text(1) != first, "Ana's pod to show the drinks")
+        await pilot.press("enter")  # the first common drink: an ale
+        await _until(pilot, lambda: keeper.snapshot.table.state["turn"]["player"] == "Ben", "Ben's turn")
+        assert keeper.snapshot.table.state["players"][0]["counters"]["alcohol"] == 1
+        assert "Ben" in str(app.query_one("#status").render())
+        await pilot.press("3", "up")  # the keys act for Cai's pod now: off his turn, ↑ is his gold
+        await _until(pilot, lambda: keeper.snapshot.table.state["players"][2]["counters"]["gold"] == 11, "Cai's +1")
+        assert app.seat == 3 and app._boxes[3].has_class("active") and not app._boxes[1].has_class("active")
+        await pilot.press("u")  # undo: Cai's gold
+        await _until(pilot, lambda: keeper.snapshot.table.state["players"][2]["counters"]["gold"] == 10, "the undo")
+        await pilot.press("u")  # undo: Ana's ale
+        await _until(pilot, lambda: keeper.snapshot.table.state["turn"]["player"] == "Ana", "the undo")
+        assert keeper.snapshot.table.state["players"][0]["counters"]["alcohol"] == 0
+        await pilot.press("r")  # redo
+        await _until(pilot, lambda: keeper.snapshot.table.state["turn"]["player"] == "Ben", "the redo")
+        await pilot.press("n")  # a new game: the setup again, the game kept in the journal
+        await _until(pilot, lambda: keeper.snapshot.table is None and app.query_one("#setup").display, "the setup")
+    _play(tmp_path, script)
+
+
+def test_a_game_started_elsewhere_on_the_journal_opens_on_the_terminal_table(tmp_path):
+    """«A game started elsewhere is picked up»: `tablekeeper new` in another process, on the setup
+    screen and again while a game is open; the one that was open stays in the journal."""
+    def new(*names):
+        subprocess.run([*_tablekeeper(), "--state-dir", str(tmp_path / "state"), "new", "counters", *names],
+                       check=True, capture_output=True)
+
+    async def script(app, pilot, keeper):
+        await _until(pilot, lambda: app.query_one("#setup").display, "the setup")
+        new("Ana", "Ben")
+        await _until(pilot, lambda: keeper.snapshot.table is not None, "the first game to open")
+        assert keeper.snapshot.table.players == ["Ana", "Ben"]
+        new("Cai", "Dee", "Eva")
+        await _until(pilot, lambda: keeper.snapshot.table.players == ["Cai", "Dee", "Eva"], "the second game")
+        await _until(pilot, lambda: len(app._boxes) == 3, "its three pods")
+        assert [g.finished for g in keeper.snapshot.games][:2] == [None, None]
+    _play(tmp_path, script)
+
+
+def test_the_terminal_table_speaks_spanish(tmp_path):
+    from tablekeeper.ui.i18n import load_catalog
+
+    es = load_catalog("es")
+    keeper = Keeper(tmp_path / "state", pods=True, durable=False, catalog=es).start(resume=True)
+    try:
+        async def go():
+            app = TermTable(keeper, es)
+            async with app.run_test(size=(150, 60)) as pilot:
+                await _until(pilot, lambda: app.query_one("#setup").display, "the setup")
+                assert "No hay ninguna partida abierta" in str(app.query_one("#status").render())
+                assert str(app.query_one("#keys").render()).startswith("teclas: 1–8 asiento")
+                await pilot.click("#players")
+                await pilot.press(*"Ana, Ben", "enter")
+                await _until(pilot, lambda: "turno de Ana" in str(app.query_one("#status").render()), "the status")
+        asyncio.run(go())
+    finally:
+        keeper.stop()
+
+
+def _tablekeeper() -> list[str]:
+    return [sys.executable, "-m", "tablekeeper.ui.cli"]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (tests/sysdeps.sh installs it)")
+def test_tablekeeper_table_in_tmux_resumes_the_game_and_its_keys_reach_the_journal(tmp_path):
+    """As over SSH: `tablekeeper table` in a terminal (tmux), the game started elsewhere resumed, the pods
+    drawn, ↑ on seat 1 is Ana's point in the journal another process reads, Ctrl+Q quits cleanly."""
+    state = tmp_path / "state"
+    env = {**os.environ, "TERM": "xterm-256color", "LANG": "C.UTF-8"}
+    subprocess.run([*_tablekeeper(), "--state-dir", str(state), "new", "counters", "Ana", "Ben"], check=True,
+                   capture_output=True, env=env)
+    session = f"tk-{os.getpid()}"
+    sock = str(tmp_path / "tmux.sock")
+    tmux = ["tmux", "-S", sock]
+    command = " ".join([*_tablekeeper(), "--state-dir", str(state), "table"]) + f"; echo EXIT=$? > {tmp_path}/rc"
+    subprocess.run([*tmux, "new-session", "-d", "-s", session, "-x", "160", "-y", "50", command], check=True, env=env)
+    try:
+        def screen() -> str:
+            return subprocess.run([*tmux, "capture-pane", "-p", "-t", session], capture_output=True, text=True).stdout
+
+        def state_json() -> str:
+            return subprocess.run([*_tablekeeper(), "--state-dir", str(state), "state"], capture_output=True,
+                                  text=True, env=env).stdout
+
+        deadline = time.monotonic() + 60
+        while "1: Ana" not in screen():
+            assert time.monotonic() < deadline, screen()
+            time.sleep(0.2)
+        shown = screen()
+        assert "2: Ben" in shown and "Ana's turn" in shown and "u undo" in shown
+        assert sum("\u2801" <= ch <= "\u28ff" for ch in shown) > 200  # the pods' pixels, in Braille
+        subprocess.run([*tmux, "send-keys", "-t", session, "Up"], check=True)
+        while '"score": 1' not in state_json():
+            assert time.monotonic() < deadline, state_json()
+            time.sleep(0.2)
+        subprocess.run([*tmux, "send-keys", "-t", session, "C-q"], check=True)
+        while not (tmp_path / "rc").exists():
+            assert time.monotonic() < deadline, screen()
+            time.sleep(0.2)
+        assert (tmp_path / "rc").read_text().strip() == "EXIT=0"
+    finally:
+        subprocess.run([*tmux, "kill-server"], capture_output=True)
+
+
+def test_tablekeeper_table_without_a_terminal_says_so_in_one_sentence_and_exits(tmp_path):
+    proc = subprocess.run([*_tablekeeper(), "--state-dir", str(tmp_path), "table"], stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.strip().count("\n") == 0 and "needs a terminal" in proc.stderr

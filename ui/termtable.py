@@ -1,0 +1,244 @@
+"""The table in a terminal (Textual): every seat's pod as its 128x64 picture, keys for its buttons.
+
+Where there is no display — a PC without one, the Pi over SSH — ``tablekeeper table`` (and ``make run``
+when standard input is a terminal) opens this instead of the touchscreen. It is one more face of the
+same owner as the app's virtual pods (:class:`~tablekeeper.ui.virtual_pods.VirtualPods`): the keeper's
+worker turns a button event into an action with the seat's input map, and the hardware renderer draws
+the very pixels an OLED gets, shown here in Braille characters (2x4 pixels each: 64x16 a pod). A game
+started elsewhere on the same journal (``tablekeeper new``, another table program) opens here within a
+second.
+
+Keys (shown under the pods): ``1``–``8`` choose the seat the keys act for; ``↑``/``↓``, ``Enter`` and
+``Space`` are its pod's up, down, main and select; ``Shift+↑``/``Shift+↓`` hold up or down (through
+several offers), ``m`` holds main (again, for more), ``s`` holds select (the pod's menu); ``u`` / ``r``
+undo and redo; ``n`` a new game; ``Ctrl+Q`` quits (the game stays in the journal).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import App, ComposeResult
+from textual.containers import Grid, Horizontal, Vertical
+from textual.widgets import Button, Input, Select, Static
+
+from ..engine.messages import Catalog, Msg, _, translated
+from .virtual_pods import VirtualPods
+
+#: A key → (button, how): "click" is a press and a release; "hold" a press held past the hold time.
+KEYS: dict[str, tuple[str, str]] = {
+    "up": ("up", "click"), "down": ("down", "click"), "enter": ("main", "click"), "space": ("select", "click"),
+    "shift+up": ("up", "hold"), "shift+down": ("down", "hold"), "m": ("main", "hold"), "s": ("select", "hold"),
+}
+#: The pod's input events a key stands for (hardware.pod's kinds).
+GESTURES = {"click": ("press", "release"), "hold": ("press", "hold", "repeat", "repeat", "release")}
+
+_DOTS = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))  # Braille dot bits by (row, column)
+
+
+def braille(image: Any) -> str:
+    """A mode "1" image as Braille characters, 2x4 pixels each (a 128x64 pod: 16 lines of 64)."""
+    w, h = image.size
+    px = image.load()
+    lines = []
+    for top in range(0, h, 4):
+        chars = []
+        for left in range(0, w, 2):
+            bits = 0
+            for dy in range(4):
+                for dx in range(2):
+                    x, y = left + dx, top + dy
+                    if x < w and y < h and px[x, y]:
+                        bits |= _DOTS[dy][dx]
+            chars.append(chr(0x2800 + bits))
+        lines.append("".join(chars))
+    return "\n".join(lines)
+
+
+def key_map() -> Msg:
+    """The keys, in a line (the table shows it under the pods; the README has the same)."""
+    return (_("keys: 1–8 seat · ↑ ↓ up/down · Enter main · Space select · Shift+↑/↓ hold · m hold main · "
+                 "s menu · u undo · r redo · n new game · Ctrl+Q quit"))
+
+
+class PodBox(Static):
+    """One seat's pod: its name and its screen."""
+
+
+class TermTable(App):
+    """The terminal table over a started :class:`~tablekeeper.ui.controller.Keeper` (its pods on)."""
+
+    CSS = """
+    #pods { grid-size: 2; grid-gutter: 1 2; height: auto; }
+    PodBox { border: round $secondary; width: 68; height: 19; padding: 0 1; }
+    PodBox.active { border: double $accent; }
+    #status { height: auto; text-style: bold; }
+    #notice { height: auto; color: $warning; }
+    #keys { height: auto; color: $text-muted; }
+    #setup { height: auto; }
+    #setup Horizontal { height: auto; }
+    #players { width: 60; }
+    """
+    BINDINGS = [("ctrl+q", "quit", "quit"), ("u", "undo", "undo"), ("r", "redo", "redo"), ("n", "new", "new game")]
+
+    def __init__(self, keeper, catalog: Catalog | None = None, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.keeper = keeper
+        self.catalog = catalog
+        self.pods = VirtualPods(keeper)
+        self.seat = 1  # the seat the keys act for
+        self._serial = -1
+        self._boxes: dict[int, PodBox] = {}
+        self.said = ""  # the last message (a refusal, what an action did)
+        self._top: int | None = None  # the newest game number the journal held at the last look
+
+    def t(self, message: Any) -> str:
+        return str(translated(message, self.catalog))
+
+    # -- building ------------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        from ..engine.registry import available
+
+        yield Static("", id="status")
+        with Vertical(id="setup"):
+            yield Static(self.t(_("A new game: choose it, name the players (2 or more, commas between), start.")))
+            with Horizontal():
+                yield Select([(name, name) for name in sorted(available())], value="counters", id="game",
+                             allow_blank=False)
+                yield Input(placeholder=self.t(_("players: Ana, Ben, Cai")), id="players")
+                yield Button(self.t(_("Start")), id="start", variant="primary")
+        yield Grid(id="pods")
+        yield Static("", id="notice")
+        yield Static(self.t(key_map()), id="keys")
+
+    def on_mount(self) -> None:
+        self.set_interval(0.05, self.refresh_table)
+        self.look_for_new_games()  # what the journal holds now is not new
+        self.set_interval(self.look_every, self.look_for_new_games)
+        self.refresh_table()
+
+    #: How often the journal is asked for a game started elsewhere (``tablekeeper new``, the app), seconds.
+    look_every = 1.0
+
+    def look_for_new_games(self) -> None:
+        """A game started by another process on this journal opens here (the one open stays stored)."""
+        from ..engine import Session
+
+        def newer(journal):
+            games = journal.games()
+            top = max((g.id for g in games), default=0)
+            known, self._top = self._top, max(self._top or 0, top)
+            if known is None:
+                return None  # the first look: what is there now is not new
+            open_id = self.keeper.session.game_id if self.keeper.session is not None else None
+            fresh = [g.id for g in games if g.id > known and g.finished is None and g.id != open_id]
+            return Session.load(journal, fresh[-1]) if fresh else None
+
+        self.keeper.open_with(newer)
+
+    # -- what is shown -------------------------------------------------------------------------
+    def refresh_table(self) -> None:
+        for notice in self.keeper.notices():
+            text = self.t(notice.text) if notice.text else ""
+            lines = [self.t(x) for x in notice.lines]
+            self.said = "; ".join(lines) if lines and notice.kind == "events" else (
+                text + (": " + "; ".join(lines) if lines else ""))
+            self.query_one("#notice", Static).update(self.said)
+        snap = self.keeper.snapshot
+        if snap.serial == self._serial:
+            return
+        self._serial = snap.serial
+        table = snap.table
+        setup = self.query_one("#setup")
+        setup.display = table is None
+        if table is None:
+            self.query_one("#status", Static).update(self.t(_("No game open.")))
+            self.query_one("#players", Input).focus()
+            return
+        turn = (table.state.get("turn") or {}).get("player")
+        title = self.t(getattr(table.rules, "title", "") or table.game)
+        if table.over:
+            winners = ", ".join(table.state.get("winners") or [])
+            status = self.t(_("{title}, game {number}: over — {winners}", title=title, number=table.game_id,
+                              winners=winners or self.t(_("a draw"))))
+        else:
+            status = self.t(_("{title}, game {number}: {name}'s turn", title=title, number=table.game_id,
+                              name=turn or "—"))
+        self.query_one("#status", Static).update(status)
+        grid = self.query_one("#pods", Grid)
+        seats = self.pods.seats(table)
+        if sorted(self._boxes) != [s for s, _p in seats]:
+            grid.remove_children()
+            self._boxes = {seat: PodBox("") for seat, _p in seats}  # no ids: the old ones go after a frame
+            grid.mount(*self._boxes.values())
+            self.seat = min(self.seat, len(seats)) or 1
+        for seat, player in seats:
+            box = self._boxes[seat]
+            box.border_title = f"{seat}: {player}"
+            box.set_class(seat == self.seat, "active")
+            box.update(braille(self.pods.image(table, seat)))
+
+    def pod_text(self, seat: int) -> str:
+        """What pod ``seat`` shows, as the terminal draws it (tests read it)."""
+        table = self.keeper.snapshot.table
+        return braille(self.pods.image(table, seat)) if table is not None else ""
+
+    # -- keys ----------------------------------------------------------------------------------
+    def on_key(self, event) -> None:
+        if self.keeper.snapshot.table is None:
+            return  # the setup's fields take the keys
+        key = event.key
+        if key.isdigit() and 1 <= int(key) <= len(self._boxes):
+            self.seat = int(key)
+            self._serial = -1  # redraw the frames
+            event.stop()
+            return
+        if key in KEYS:
+            button, how = KEYS[key]
+            for kind in GESTURES[how]:
+                self.pods.event(self.seat, button, kind)
+            event.stop()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "start":
+            self.start_game()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.start_game()
+
+    def start_game(self) -> None:
+        game = str(self.query_one("#game", Select).value)
+        names = [n.strip() for n in self.query_one("#players", Input).value.split(",") if n.strip()]
+        if len(names) < 2:
+            self.query_one("#notice", Static).update(self.t(_("name at least two players, commas between")))
+            return
+        self.keeper.new_game(game, names, {}, then=self._made)
+
+    def _made(self, game_id: int) -> None:
+        """A game this table started (on the worker, before it opens): not one started elsewhere."""
+        self._top = max(self._top or 0, game_id)
+
+    def action_undo(self) -> None:
+        self.keeper.submit({"action": "undo"})
+
+    def action_redo(self) -> None:
+        self.keeper.submit({"action": "redo"})
+
+    def action_new(self) -> None:
+        table = self.keeper.snapshot.table
+        if table is not None:
+            self._made(table.game_id)  # closed here: not to be opened again as if it were new
+        self.keeper.close_game()
+
+
+def run(state_dir=None, *, lang: str | None = None) -> int:
+    """Open the terminal table on the journal in ``state_dir`` (the unfinished game resumes)."""
+    from . import i18n
+    from .controller import Keeper
+
+    catalog = i18n.load_catalog(lang) if lang and lang != "en" else None
+    keeper = Keeper(state_dir, pods=True, catalog=catalog).start(resume=True)
+    try:
+        TermTable(keeper, catalog).run()
+    finally:
+        keeper.stop()
+    return 0
