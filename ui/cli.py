@@ -273,13 +273,18 @@ def headless(args) -> int:
     from ..engine import Journal
 
     argv = ["serve", "--show", "text"]  # the pods' screens as text on this terminal
-    if getattr(args, "state_dir", None):
-        argv = ["--state-dir", str(args.state_dir)] + argv
-    with Journal(getattr(args, "state_dir", None)) as journal:
+    state_dir = getattr(args, "state_dir", None)
+    with Journal(state_dir) as journal:
         unfinished = journal.last_unfinished()
     if unfinished is None:  # a first run: something to look at rather than a wait
+        if state_dir is None and not os.environ.get("TABLEKEEPER_STATE_DIR"):  # not the user's game: the app would resume it
+            state_dir = tempfile.mkdtemp(prefix="tablekeeper-demo-")
+            out(args, _("a demo game in a scratch folder, {folder} (give --state-dir to keep one)",
+                        folder=state_dir), flush=True)
         argv += ["--new", "counters", "Ana", "Ben", "--options",
                  '{"counters": [{"name": "life", "start": 20, "min": 0, "out_at": 0}, "coins"]}']
+    if state_dir:
+        argv = ["--state-dir", str(state_dir)] + argv
     if sys.stdin.isatty():
         out(args, "mock pod buttons: type SEAT BUTTON [hold], e.g. `1 up`, `2 main`, `1 select hold`; Ctrl-C stops",
             flush=True)

@@ -142,6 +142,8 @@ class BootReport:
     unsafe_shutdowns: int = 0
     unsafe_now: bool = False  # this start found the last run's marker
     backup: Path | None = None
+    #: the pid of another tablekeeper process running on this journal now (its marker is not a crash)
+    other_process: int | None = None
 
     @property
     def ok(self) -> bool:
@@ -149,12 +151,35 @@ class BootReport:
 
     def lines(self) -> list[str]:
         out = list(self.warnings) + [f"journal check: {p}" for p in self.problems]
+        if self.other_process is not None:
+            out.append(f"another tablekeeper process (pid {self.other_process}) is running on this journal; "
+                       f"both write to it (not a crash: nothing counted)")
         if self.unsafe_now:
             out.append(f"the last run did not stop cleanly (power cut or crash); "
                        f"{self.unsafe_shutdowns} unsafe shutdown(s) so far")
         if self.backup is not None:
             out.append(f"finished games backed up to {self.backup}")
         return out
+
+
+def live_holder(marker: str | None) -> int | None:
+    """The pid of the run that left ``marker`` (a :func:`run_token`) if it is still running: this boot,
+    its process alive and a tablekeeper one (a pid the kernel gave to something else is not). None:
+    no marker, or a run that is gone (a power cut, a crash, a kill)."""
+    if not marker:
+        return None
+    parts = marker.split()
+    if len(parts) != 3 or not parts[2].isdigit():
+        return None
+    boot, _invocation, pid_text = parts
+    pid = int(pid_text)
+    if pid == os.getpid() or boot != run_token(pid).split()[0]:
+        return None
+    try:
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return None  # no such process (or no /proc): gone
+    return pid if b"tablekeeper" in cmdline else None
 
 
 def run_token(pid: int | None = None) -> str:
@@ -286,11 +311,15 @@ class Service:
             report.warnings = list(journal.warnings)
             report.problems = journal.quick_check()
             before = journal.unsafe_shutdowns()
-            try:
-                report.unsafe_shutdowns = journal.mark_running(self._token)
-            except JournalError as e:  # a read-only or full card: say so, play on
-                report.warnings.append(str(e))
-                report.unsafe_shutdowns = before
+            report.other_process = live_holder(journal.meta_get("running"))
+            if report.other_process is not None:
+                report.unsafe_shutdowns = before  # its marker stays: it clears it when it stops
+            else:
+                try:
+                    report.unsafe_shutdowns = journal.mark_running(self._token)
+                except JournalError as e:  # a read-only or full card: say so, play on
+                    report.warnings.append(str(e))
+                    report.unsafe_shutdowns = before
             report.unsafe_now = report.unsafe_shutdowns > before
             self.tick()
             try:

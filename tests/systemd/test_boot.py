@@ -68,6 +68,32 @@ def test_a_killed_run_counts_one_unsafe_shutdown(state_dir):
     assert service.unsafe_shutdowns(state_dir) == 2
 
 
+def test_a_second_process_running_on_the_journal_is_named_as_such_not_counted_as_a_crash(state_dir):
+    """A `serve` left running on the same state folder made `run` say "the last run did not stop cleanly
+    (power cut or crash)": its marker belongs to a live tablekeeper process of this boot. Once that
+    process is gone without clearing it (killed), the marker is a crash again."""
+    holder = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", "tablekeeper-serve"])
+    try:
+        with Journal(state_dir) as j:
+            j.mark_running(service.run_token(holder.pid))  # as that process's own boot would have
+        svc = service.Service(state_dir, environ={})
+        report = svc.boot()
+        assert report.other_process == holder.pid and not report.unsafe_now and report.unsafe_shutdowns == 0
+        said = report.lines()
+        assert any(f"another tablekeeper process (pid {holder.pid})" in line for line in said), said
+        assert not any("did not stop cleanly" in line for line in said)
+        svc.stopping()  # this run's clean stop leaves the other's marker alone
+        with Journal(state_dir) as j:
+            assert j.meta_get("running") == service.run_token(holder.pid)
+    finally:
+        holder.kill()
+        holder.wait()
+    svc = service.Service(state_dir, environ={})
+    report = svc.boot()
+    assert report.other_process is None and report.unsafe_now and report.unsafe_shutdowns == 1
+    svc.stopping()
+
+
 def test_a_power_cut_is_a_new_boot_even_with_the_same_pid(state_dir, tmp_path, monkeypatch):
     """After a power cut the new process may get the old pid: the boot id tells the runs apart."""
     boot_id = tmp_path / "boot_id"

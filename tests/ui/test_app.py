@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -385,6 +386,31 @@ def test_make_run_without_a_display_says_so_and_starts_the_headless_player(tmp_p
     assert pods[0].startswith("[1] Ana") and "life 20" in "".join(pods) + rest_out, (pods, rest_out)
     assert "Traceback" not in rest_err and "Traceback" not in first
     assert "kivy" not in (first + rest_err).lower()
+
+
+def test_the_headless_demo_plays_in_a_scratch_folder_not_in_the_users_state_folder(tmp_path):
+    """The demo game written into the user's real state folder made the app resume the demo later."""
+    env = child_env(tmp_path)
+    env.pop("SDL_VIDEODRIVER")
+    env["XDG_STATE_HOME"] = str(tmp_path / "xdg")
+    exe = Path(sys.executable).with_name("tablekeeper")
+    proc = subprocess.Popen([str(exe), "run"], env=env, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        said = proc.stdout.readline()
+        pods = proc.stdout.readline()
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=20)
+    assert "scratch folder" in said and pods.startswith("[1] Ana"), (said, pods)
+    scratch = Path(said.split("folder, ", 1)[1].split(" (", 1)[0])
+    from tablekeeper.engine import Journal
+
+    with Journal(scratch) as j:
+        assert [g.setup["players"] for g in j.games()] == [["Ana", "Ben"]]
+    with Journal(tmp_path / "xdg" / "tablekeeper") as j:
+        assert j.games() == []  # the user's own folder holds no demo
+    shutil.rmtree(scratch, ignore_errors=True)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ def test_braille_draws_each_pixel_of_the_pod_as_its_dot():
     assert len(braille(Image.new("1", (128, 64))).split("\n")) == 16  # a pod: 16 lines of 64
 
 
-async def _until(pilot, check, what: str, seconds: float = 10.0) -> None:
+async def _until(pilot, check, what: str, seconds: float = 30.0) -> None:
     deadline = time.monotonic() + seconds
     while not check():
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
@@ -100,6 +100,31 @@ def test_a_game_started_elsewhere_on_the_journal_opens_on_the_terminal_table(tmp
         await _until(pilot, lambda: keeper.snapshot.table.players == ["Cai", "Dee", "Eva"], "the second game")
         await _until(pilot, lambda: len(app._boxes) == 3, "its three pods")
         assert [g.finished for g in keeper.snapshot.games][:2] == [None, None]
+    _play(tmp_path, script)
+
+
+GAMES = sorted(__import__("tablekeeper.engine.registry", fromlist=["available"]).available())
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_is_set_up_and_played_by_keys(tmp_path, game):
+    """Each game from the setup screen (its name chosen, three players typed), then `Enter` on seats
+    1, 2, 3 and 1 again: each pod's first offer (the likeliest) goes into the journal, nothing refused."""
+    async def script(app, pilot, keeper):
+        await _until(pilot, lambda: app.query_one("#setup").display, "the setup")
+        app.query_one("#game").value = game
+        await pilot.click("#players")
+        await pilot.press(*"Ana, Ben, Cai", "enter")
+        await _until(pilot, lambda: keeper.snapshot.table is not None and len(app._boxes) == 3, "the game")
+        assert keeper.snapshot.table.game == game
+        for seat in (1, 2, 3, 1):
+            before = len(keeper.snapshot.table.done)
+            await pilot.press(str(seat), "enter")
+            await pilot.pause(0.2)
+            assert "refused" not in app.said.lower(), app.said
+            if len(keeper.snapshot.table.done) > before:
+                break
+        assert keeper.snapshot.table.done, f"{game}: no key reached the journal"
     _play(tmp_path, script)
 
 
