@@ -130,8 +130,13 @@ class Keeper:
 
     def __init__(self, state_dir=None, *, durable: bool = True, rng=None, pods: bool = False, catalog=None,
                  numbering: Callable[[int, list[str]], Mapping[str, int]] | None = None,
-                 clock: Callable[[], float] = time.monotonic, report: Callable[[str], None] | None = None):
+                 clock: Callable[[], float] = time.monotonic, report: Callable[[str], None] | None = None,
+                 follow: bool = False):
         self.state_dir = state_dir
+        #: Open a game another process starts on the journal (``tablekeeper new``): the headless
+        #: player and the terminal table do; the touchscreen keeps what its players opened.
+        self.follow = follow
+        self._top_game = 0  # the newest game number this keeper knows of (opened, made, or there at the start)
         self.durable = durable
         self.rng = rng
         self.keeps_pods = pods
@@ -450,7 +455,11 @@ class Keeper:
     def _catch_up(self) -> bool:
         """Take in what another process journalled for the open game; True if anything changed.
         Worker thread only."""
-        if self.session is None or self.journal is None or not self.journal.changed_elsewhere():
+        if self.journal is None or not self.journal.changed_elsewhere():
+            return False
+        if self.follow and self._open_newer():
+            return True
+        if self.session is None:
             return False
         changed = self.session.refresh()
         if changed:
@@ -464,6 +473,20 @@ class Keeper:
             changed = True
         return changed
 
+    def _open_newer(self) -> bool:
+        """Open the newest unfinished game another process started since this keeper last knew (the
+        open one stays in the journal as it is). Worker thread only; True if one was opened."""
+        assert self.journal is not None
+        games = self.journal.games()
+        fresh = [g.id for g in games if g.id > self._top_game and g.finished is None]
+        self._top_game = max([self._top_game, *(g.id for g in games)])
+        if not fresh:
+            return False
+        self._set_session(Session.load(self.journal, fresh[-1], **self._kw()))
+        self.report(f"game {fresh[-1]}: started by another process; opened")
+        self._notice("events", msg("game {number} started elsewhere: opened here", number=fresh[-1]))
+        return True
+
     def _notice(self, kind: str, text: str, lines=(), who: str | None = None) -> None:
         self._notices.append(Notice(kind, text, tuple(lines), who=who))
 
@@ -475,6 +498,9 @@ class Keeper:
         self.journal = Journal(self.state_dir, durable=self.durable)
         for w in self.journal.take_warnings():
             self._notice("warning", w)
+        if self.follow:
+            self.journal.changed_elsewhere()  # from now on: a game made before this is not new
+            self._top_game = max((g.id for g in self.journal.games()), default=0)
         if resume:
             session = Session.resume(self.journal, **self._kw())
             if session is not None:
@@ -482,6 +508,7 @@ class Keeper:
 
     def _set_session(self, session: Session) -> None:
         self.session = session
+        self._top_game = max(self._top_game, session.game_id)
         if self.keeps_pods:
             if self.seats is None:
                 from .pod.seats import Seats

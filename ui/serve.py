@@ -184,7 +184,7 @@ def main(args) -> int:
     signals = service.StopSignals(args.run_for)
     stop = signals.event
     boot = service.start(args.state_dir)  # the boot check: quick_check, unsafe shutdowns, backups
-    keeper = Keeper(args.state_dir, pods=True, catalog=catalog_for(args), report=_err).start(resume=False)
+    keeper = Keeper(args.state_dir, pods=True, catalog=catalog_for(args), report=_err, follow=True).start(resume=False)
     link = None
     publisher = _start_club(club, keeper, args.state_dir)
     try:

@@ -4,8 +4,8 @@ Where there is no display — a PC without one, the Pi over SSH — ``tablekeepe
 when standard input is a terminal) opens this instead of the touchscreen. It is one more face of the
 same owner as the app's virtual pods (:class:`~tablekeeper.ui.virtual_pods.VirtualPods`): the keeper's
 worker turns a button event into an action with the seat's input map, and the hardware renderer draws
-the very pixels an OLED gets, shown here in Braille characters (2x4 pixels each: 64x16 a pod). A game
-started elsewhere on the same journal (``tablekeeper new``, another table program) opens here within a
+the very pixels an OLED gets, shown here in Braille characters (2x4 pixels each: 64x16 a pod). The
+keeper follows the journal: a game started elsewhere on it (``tablekeeper new``) opens here within a
 second.
 
 Keys (shown under the pods): ``1``–``8`` choose the seat the keys act for; ``↑``/``↓``, ``Enter`` and
@@ -89,7 +89,6 @@ class TermTable(App):
         self._serial = -1
         self._boxes: dict[int, PodBox] = {}
         self.said = ""  # the last message (a refusal, what an action did)
-        self._top: int | None = None  # the newest game number the journal held at the last look
 
     def t(self, message: Any) -> str:
         return str(translated(message, self.catalog))
@@ -112,28 +111,7 @@ class TermTable(App):
 
     def on_mount(self) -> None:
         self.set_interval(0.05, self.refresh_table)
-        self.look_for_new_games()  # what the journal holds now is not new
-        self.set_interval(self.look_every, self.look_for_new_games)
         self.refresh_table()
-
-    #: How often the journal is asked for a game started elsewhere (``tablekeeper new``, the app), seconds.
-    look_every = 1.0
-
-    def look_for_new_games(self) -> None:
-        """A game started by another process on this journal opens here (the one open stays stored)."""
-        from ..engine import Session
-
-        def newer(journal):
-            games = journal.games()
-            top = max((g.id for g in games), default=0)
-            known, self._top = self._top, max(self._top or 0, top)
-            if known is None:
-                return None  # the first look: what is there now is not new
-            open_id = self.keeper.session.game_id if self.keeper.session is not None else None
-            fresh = [g.id for g in games if g.id > known and g.finished is None and g.id != open_id]
-            return Session.load(journal, fresh[-1]) if fresh else None
-
-        self.keeper.open_with(newer)
 
     # -- what is shown -------------------------------------------------------------------------
     def refresh_table(self) -> None:
@@ -211,11 +189,7 @@ class TermTable(App):
         if len(names) < 2:
             self.query_one("#notice", Static).update(self.t(_("name at least two players, commas between")))
             return
-        self.keeper.new_game(game, names, {}, then=self._made)
-
-    def _made(self, game_id: int) -> None:
-        """A game this table started (on the worker, before it opens): not one started elsewhere."""
-        self._top = max(self._top or 0, game_id)
+        self.keeper.new_game(game, names, {})
 
     def action_undo(self) -> None:
         self.keeper.submit({"action": "undo"})
@@ -224,9 +198,6 @@ class TermTable(App):
         self.keeper.submit({"action": "redo"})
 
     def action_new(self) -> None:
-        table = self.keeper.snapshot.table
-        if table is not None:
-            self._made(table.game_id)  # closed here: not to be opened again as if it were new
         self.keeper.close_game()
 
 
@@ -236,7 +207,7 @@ def run(state_dir=None, *, lang: str | None = None) -> int:
     from .controller import Keeper
 
     catalog = i18n.load_catalog(lang) if lang and lang != "en" else None
-    keeper = Keeper(state_dir, pods=True, catalog=catalog).start(resume=True)
+    keeper = Keeper(state_dir, pods=True, catalog=catalog, follow=True).start(resume=True)
     try:
         TermTable(keeper, catalog).run()
     finally:

@@ -59,3 +59,21 @@ def test_an_act_from_the_command_line_while_serve_runs_lands_and_shows(tmp_path)
     assert "*score 41*" in out  # Ana's pod shows what the command line did
     view = json.loads(subprocess.run([str(TABLEKEEPER), "state"], capture_output=True, text=True, env=env).stdout)
     assert view["players"][0]["counters"]["score"] == 41
+
+
+@pytest.mark.slow
+def test_a_game_started_from_the_command_line_while_serve_runs_opens_on_its_pods(tmp_path):
+    """«only the demo can be played: `tablekeeper new red-dragon-inn …` from a second terminal is ignored
+    by the running player»: serve follows the journal and opens the new game on its pods."""
+    env = _env(tmp_path)
+    _stored_game(env, 1)
+    serve = subprocess.Popen([str(TABLEKEEPER), "serve", "--show", "text", "--run-for", "5"], env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1.5)
+    r = subprocess.run([str(TABLEKEEPER), "new", "red-dragon-inn", "Cai", "Dee", "Eva"], env=env,
+                       capture_output=True, text=True, timeout=30)
+    assert r.returncode == 0, r.stderr
+    out, err = serve.communicate(timeout=60)
+    assert serve.returncode == 0, err
+    assert "game 2: started by another process; opened" in err
+    assert "[3] Eva" in out  # the new game's third pod drawn

@@ -35,7 +35,7 @@ async def _until(pilot, check, what: str, seconds: float = 30.0) -> None:
 
 
 def _play(tmp_path, script):
-    keeper = Keeper(tmp_path / "state", pods=True, durable=False).start(resume=True)
+    keeper = Keeper(tmp_path / "state", pods=True, durable=False, follow=True).start(resume=True)
     try:
         async def go():
             app = TermTable(keeper)
