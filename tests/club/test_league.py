@@ -468,6 +468,13 @@ def test_club_commands_refuse_a_bad_config_and_a_missing_database_with_a_sentenc
     out = subprocess.run([sys.executable, "-m", "tablekeeper.ui.cli", "club", "standings", "--config", str(cfg)],
                          capture_output=True, text=True, timeout=30, env=ENGLISH_ENV)
     assert out.returncode == 1 and "no league database at" in out.stderr
+    # without a password: the docs say it has no default; the broker takes no anonymous client
+    nopw = tmp_path / "nopw.toml"
+    nopw.write_text(f'[league]\nport = {broker.port}\ndb = "{tmp_path / "n.db"}"\nhttp_port = 0\n')
+    out = subprocess.run([sys.executable, "-m", "tablekeeper.ui.cli", "club", "serve", "--config", str(nopw)],
+                         capture_output=True, text=True, timeout=30, env=ENGLISH_ENV)
+    assert out.returncode == 1 and "league.password_file (or league.password) is missing" in out.stderr
+    assert out.stderr.strip().count("\n") == 0 and not (tmp_path / "n.db").exists()  # before anything
 
 
 def test_standings_built_one_play_at_a_time_refuse_a_late_play():

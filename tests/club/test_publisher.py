@@ -99,6 +99,7 @@ def test_no_club_table_means_club_mode_is_off():
     ({"table": "mesa-1", "password_file": "missing.txt"}, "club.password_file", "no such file"),
     ({"table": "mesa-1", "prefix": "club/#"}, "club.prefix", "no '+', '#'"),
     ({"table": "mesa-1", "colour": "red"}, "club.colour", "unknown key"),
+    ({"table": "mesa-1"}, "club.password_file", "missing (or password)"),
 ])
 def test_a_malformed_club_table_is_one_sentence_naming_the_key(tmp_path, club_table, key, says):
     with pytest.raises(ConfigError) as e:

@@ -91,6 +91,10 @@ def cmd_serve(args: Any) -> int:
     from .web import Page
 
     settings, lang = _settings(args)  # the config, checked whole, before anything connects
+    if settings.broker.password is None:  # the shipped broker takes no anonymous client: say so now
+        raise TablekeeperError(_("{source}: league.password_file (or league.password) is missing: the broker "
+                                 "takes no anonymous client, and the league's password has no default",
+                                 source=settings.source or "the config"))
     lang = lang or getattr(args, "lang", None) or i18n.system_language()
     signals = service.StopSignals(args.run_for)
     stop = signals.event

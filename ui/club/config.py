@@ -268,6 +268,9 @@ def club_settings(cfg: Mapping[str, Any] | str | os.PathLike[str] | None, *, sou
     except contract.ContractError as e:
         c.fail("table", str(e))
     broker = _broker(c, t, default_user=table, default_client_id=f"tablekeeper-table-{table}")
+    if broker.password is None:
+        c.fail("password_file", "missing (or password): the broker takes no anonymous client, and a table's "
+                                "password has no default")
     return ClubSettings(table, broker, src)
 
 
