@@ -10,6 +10,7 @@
 #   sudo systemd/install.sh --uninstall --purge   # ... and the games, config, user
 #   systemd/install.sh --dry-run            # print what it would do; change nothing
 #   systemd/install.sh --root DIR           # write the files into DIR (tests, images)
+#   sudo systemd/install.sh --club-broker   # also this club's Mosquitto (docs/club.md)
 #
 # Exit status: 0 installed (or removed); 1 a step failed; 2 bad arguments;
 # 3 installed, but `tablekeeper hw check` found a problem with the pods.
@@ -43,6 +44,7 @@ ACTION=install
 PURGE=0
 START=1
 DO_PACKAGES=1
+CLUB_BROKER=0
 CHANGED=0
 REBOOT=0
 
@@ -61,6 +63,7 @@ while [ $# -gt 0 ]; do
         --purge) PURGE=1 ;;
         --no-start) START=0 ;;
         --no-packages) DO_PACKAGES=0 ;;
+        --club-broker) CLUB_BROKER=1 ;;
         --source) [ $# -ge 2 ] || { usage >&2; exit 2; }; SOURCE=$2; shift ;;
         -h|--help) usage; exit 0 ;;
         *) printf '%s: unknown option %s\n' "$NAME install" "$1" >&2; usage >&2; exit 2 ;;
@@ -300,6 +303,32 @@ install_files() {
     keep "$HERE/environment" "$CONF_DIR/environment" 0644
 }
 
+club_broker() {
+    # The club's broker on this Pi: Mosquitto with the shipped settings (no anonymous clients, a
+    # client's id its login, the ACL that keeps each table to its own topics) and a password file
+    # for the organiser to fill (mosquitto_passwd; docs/club.md). Its listener is the loopback:
+    # a café's tables on the LAN need it changed (and TLS) by hand.
+    [ "$CLUB_BROKER" = 1 ] || return 0
+    if [ "$DO_PACKAGES" = 1 ] && [ -z "$ROOT" ]; then
+        run env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends mosquitto mosquitto-clients
+    fi
+    put "$HERE/mosquitto/tablekeeper.conf" /etc/mosquitto/conf.d/tablekeeper.conf 0644
+    put "$HERE/mosquitto/tablekeeper.acl" /etc/mosquitto/tablekeeper.acl 0644
+    if [ -e "$ROOT/etc/mosquitto/tablekeeper.passwd" ]; then
+        say "kept your /etc/mosquitto/tablekeeper.passwd"
+    elif [ "$DRY" = 1 ]; then
+        say "would create /etc/mosquitto/tablekeeper.passwd (empty: add the league and each table)"
+    else
+        mkdir -p "$ROOT/etc/mosquitto"
+        install -m 0640 /dev/null "$ROOT/etc/mosquitto/tablekeeper.passwd"
+        [ -n "$ROOT" ] || chgrp mosquitto /etc/mosquitto/tablekeeper.passwd 2>/dev/null || true
+        say "created /etc/mosquitto/tablekeeper.passwd: add the league and each table with"
+        say "  sudo mosquitto_passwd /etc/mosquitto/tablekeeper.passwd league   (then mesa-1, mesa-2, ...)"
+        CHANGED=1
+    fi
+    live systemctl restart mosquitto.service
+}
+
 boot_to_console() {
     # The kiosk takes the display over KMS: no desktop may hold it.
     [ "$MODE" = app ] || return 0
@@ -371,6 +400,7 @@ do_install() {
     install_code
     enable_buses
     install_files
+    club_broker
     boot_to_console
     enable_units
     apply_now

@@ -142,6 +142,28 @@ def test_install_is_idempotent(pi_root):
     assert "installed /" not in out and "set '" not in out
 
 
+def test_club_broker_installs_the_shipped_mosquitto_settings_and_keeps_the_passwords(pi_root):
+    """«The shipped config mentions an `install.sh --club-broker` that does not exist»: it does now. The
+    shipped settings and ACL go into /etc/mosquitto, an empty password file is made once and kept."""
+    install("--root", pi_root)
+    assert not (pi_root / "etc/mosquitto").exists()  # only when asked
+    out = install("--root", pi_root, "--club-broker").stdout
+    conf = pi_root / "etc/mosquitto/conf.d/tablekeeper.conf"
+    assert conf.read_text() == (ROOT / "systemd/mosquitto/tablekeeper.conf").read_text()
+    assert "use_username_as_clientid true" in conf.read_text()
+    acl = pi_root / "etc/mosquitto/tablekeeper.acl"
+    assert acl.read_text() == (ROOT / "systemd/mosquitto/tablekeeper.acl").read_text()
+    passwd = pi_root / "etc/mosquitto/tablekeeper.passwd"
+    assert passwd.read_text() == "" and oct(passwd.stat().st_mode & 0o777) == "0o640"
+    assert "mosquitto_passwd /etc/mosquitto/tablekeeper.passwd league" in out
+    passwd.write_text("league:$7$hash\n")
+    again = install("--root", pi_root, "--club-broker").stdout
+    assert passwd.read_text() == "league:$7$hash\n"
+    assert "kept your /etc/mosquitto/tablekeeper.passwd" in again and "everything was already in place" in again
+    dry = install("--dry-run", "--no-packages", "--club-broker").stdout
+    assert "/etc/mosquitto/conf.d/tablekeeper.conf" in dry
+
+
 def test_install_keeps_the_owners_config(pi_root):
     install("--root", pi_root)
     mine = pi_root / "etc/tablekeeper/tablekeeper.toml"
