@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import importlib.util
 import json
 import os
 import sys
@@ -260,7 +259,7 @@ def cmd_table(args) -> int:
 def headless(args) -> int:
     """The headless player: the terminal table on a terminal; else ``tablekeeper serve`` if the
     hardware package has it, else the demo."""
-    if sys.stdin.isatty() and sys.stdout.isatty() and importlib.util.find_spec("textual") is not None:
+    if sys.stdin.isatty() and sys.stdout.isatty():
         from . import termtable
 
         return termtable.run(getattr(args, "state_dir", None), lang=getattr(args, "lang", None))

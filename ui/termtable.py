@@ -56,8 +56,8 @@ def braille(image: Any) -> str:
 
 def key_map() -> Msg:
     """The keys, in a line (the table shows it under the pods; the README has the same)."""
-    return (_("keys: 1–8 seat · ↑ ↓ up/down · Enter main · Space select · Shift+↑/↓ hold · m hold main · "
-                 "s menu · u undo · r redo · n new game · Ctrl+Q quit"))
+    return _("keys: 1–8 seat · ↑ ↓ up/down · Enter main · Space select · Shift+↑/↓ hold · m hold main · "
+             "s menu · u undo · r redo · n new game · Ctrl+Q quit")
 
 
 class PodBox(Static):
@@ -88,6 +88,7 @@ class TermTable(App):
         self.seat = 1  # the seat the keys act for
         self._serial = -1
         self._boxes: dict[int, PodBox] = {}
+        self._drawn: dict[int, tuple[Any, str]] = {}  # seat -> (its image, in Braille): drawn once per image
         self.said = ""  # the last message (a refusal, what an action did)
 
     def t(self, message: Any) -> str:
@@ -153,12 +154,20 @@ class TermTable(App):
             box = self._boxes[seat]
             box.border_title = f"{seat}: {player}"
             box.set_class(seat == self.seat, "active")
-            box.update(braille(self.pods.image(table, seat)))
+            box.update(self.pod_text(seat))
 
     def pod_text(self, seat: int) -> str:
-        """What pod ``seat`` shows, as the terminal draws it (tests read it)."""
+        """What pod ``seat`` shows, as the terminal draws it (the image changes only with the pod's view:
+        the others are not drawn again)."""
         table = self.keeper.snapshot.table
-        return braille(self.pods.image(table, seat)) if table is not None else ""
+        if table is None:
+            return ""
+        image = self.pods.image(table, seat)
+        drawn = self._drawn.get(seat)
+        if drawn is None or drawn[0] is not image:
+            drawn = (image, braille(image))
+            self._drawn[seat] = drawn
+        return drawn[1]
 
     # -- keys ----------------------------------------------------------------------------------
     def on_key(self, event) -> None:
@@ -192,10 +201,12 @@ class TermTable(App):
         self.keeper.new_game(game, names, {})
 
     def action_undo(self) -> None:
-        self.keeper.submit({"action": "undo"})
+        if self.keeper.snapshot.table is not None:  # on the setup screen there is nothing to undo
+            self.keeper.submit({"action": "undo"})
 
     def action_redo(self) -> None:
-        self.keeper.submit({"action": "redo"})
+        if self.keeper.snapshot.table is not None:
+            self.keeper.submit({"action": "redo"})
 
     def action_new(self) -> None:
         self.keeper.close_game()

@@ -200,20 +200,15 @@ class Robot:
         else:
             self.frames(2)
 
-    @staticmethod
-    def _scroll_of(w) -> str:
+    def _scroll_of(self, w) -> str:
         """Where ``w`` is in its scroll area, if it is in one (what a missed tap needs said)."""
-        from kivy.uix.scrollview import ScrollView
-
-        node = w.parent
-        while node is not None and node is not node.parent:
-            if isinstance(node, ScrollView):
-                vp = node._viewport
-                return (f"scroll area at y {node.to_window(node.x, node.y)[1]:.0f}, {node.height:.0f} high, "
-                        f"scroll_y {node.scroll_y:.3f}, content {vp.height if vp else 0:.0f} high; "
-                        f"the widget at y {w.y:.0f} in it, window y {w.to_window(w.x, w.y)[1]:.0f}")
-            node = node.parent
-        return "not in a scroll area"
+        node = self._scroll_area(w)
+        if node is None:
+            return "not in a scroll area"
+        vp = node._viewport
+        return (f"scroll area at y {node.to_window(node.x, node.y)[1]:.0f}, {node.height:.0f} high, "
+                f"scroll_y {node.scroll_y:.3f}, content {vp.height if vp else 0:.0f} high; "
+                f"the widget at y {w.y:.0f} in it, window y {w.to_window(w.x, w.y)[1]:.0f}")
 
     def _top_at(self, x, y) -> str:
         # The window's children come topmost first (a dialog before the screen under it): the first
@@ -250,23 +245,31 @@ class Robot:
         touch.up()
         self.settle()
 
-    def _into_view(self, w) -> bool:
-        """Scroll ``w`` into view; True if it is inside a ScrollView."""
+    @staticmethod
+    def _scroll_area(w):
+        """The scroll view ``w`` is in, or None."""
         from kivy.uix.scrollview import ScrollView
 
         node = w.parent
         while node is not None and node is not node.parent:
             if isinstance(node, ScrollView):
-                x0, y0 = w.to_window(w.x, w.y)
-                x1, y1 = w.to_window(w.right, w.top)
-                v0 = node.to_window(node.x, node.y)
-                v1 = node.to_window(node.right, node.top)
-                if not (v0[0] <= x0 and v0[1] <= y0 and x1 <= v1[0] and y1 <= v1[1]):
-                    node.scroll_to(w, padding=4, animate=False)
-                    self.frames(2)
-                return True
+                return node
             node = node.parent
-        return False
+        return None
+
+    def _into_view(self, w) -> bool:
+        """Scroll ``w`` into view; True if it is inside a ScrollView."""
+        node = self._scroll_area(w)
+        if node is None:
+            return False
+        x0, y0 = w.to_window(w.x, w.y)
+        x1, y1 = w.to_window(w.right, w.top)
+        v0 = node.to_window(node.x, node.y)
+        v1 = node.to_window(node.right, node.top)
+        if not (v0[0] <= x0 and v0[1] <= y0 and x1 <= v1[0] and y1 <= v1[1]):
+            node.scroll_to(w, padding=4, animate=False)
+            self.frames(2)
+        return True
 
     def type(self, text: str, kb: str = "kb") -> None:
         """Type ``text`` on the on-screen keyboard whose keys are ``kb.<KEY>`` (accents: ´ then the vowel)."""
