@@ -632,7 +632,17 @@ def _guided_first(robot: PodRobot, controls, state: dict, target: dict, actions:
     bound, marked so)."""
     tried = robot.guided(controls, state, actions)
     if tried.presses is None or tried.state != target:
-        return robot.play(controls, state, target, actions)
+        blind = robot.play(controls, state, target, actions)
+        if blind.presses is not None or robot.guided_nodes >= GUIDED_NODES:
+            return blind
+        # Reached by neither within the fast bounds: the full run's guided budget before "not possible",
+        # so that a fast run's impossible event is the pod's, not its budget's (a few events pay for it).
+        full = PodRobot(robot.rules, robot.seat, max_presses=robot.max_presses, max_nodes=robot.max_nodes,
+                        guided_nodes=GUIDED_NODES).guided(controls, state, actions)
+        nodes = tried.nodes + blind.nodes + full.nodes
+        if full.presses is not None and full.state == target:
+            return PodResult(full.presses, nodes, full.controls, full.state, guided=True)
+        return PodResult(None, nodes)
     if len(tried.presses) <= 1:
         return PodResult(tried.presses, tried.nodes, tried.controls, tried.state)  # one press: the fewest
     blind = PodRobot(robot.rules, robot.seat, max_presses=len(tried.presses) - 1, max_nodes=robot.max_nodes,

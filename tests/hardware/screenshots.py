@@ -58,11 +58,11 @@ SCENES: dict[str, tuple[dict, list[dict], list[tuple[str, str, int]], str]] = {
               "options": {"decks": ["macaws", "pandas", "raccoons"]}},
              [{"action": "set_market", "values": [3, 2, None, None, None]}],
              [(SELECT, "hold", 1), (UP, "click", 12), (MAIN, "click", 1),
-              (UP, "click", 4), (SELECT, "click", 1), (UP, "click", 3)], ""),
+              (UP, "click", 3), (SELECT, "click", 1), (UP, "click", 2)], ""),
     "refused": ({"game": "dale-of-merchants", "players": ["Ana", "Ben"],
                  "options": {"decks": ["macaws", "pandas", "raccoons"]}},
                 [{"action": "set_market", "values": [3, 2, None, None, None]}],
-                [(SELECT, "hold", 1), (UP, "click", 12), (MAIN, "click", 1), (UP, "click", 4), (MAIN, "click", 1),
+                [(SELECT, "hold", 1), (UP, "click", 12), (MAIN, "click", 1), (UP, "click", 3), (MAIN, "click", 1),
                  (UP, "click", 1), (MAIN, "hold", 1)], "refusal"),
     # The Bloody Inn's own flows (docs/games/bloody-inn.md)
     "bi-welcome": ({"game": "bloody-inn", "players": ["Ana", "Ben"]}, [], [(DOWN, "click", 2)], ""),

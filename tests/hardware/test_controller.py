@@ -165,10 +165,10 @@ def test_dale_buy_with_a_payment_list():
     t.menu_to("Ana", "buy…")
     t.click("Ana", MAIN)
     assert t.view("Ana").prompt == "paid" and t.view("Ana").value == "–"
-    t.click("Ana", UP, 4)  # – → 0 → 1 → 2 → 3
+    t.click("Ana", UP, 3)  # – → 1 → 2 → 3: every card is worth at least 1
     t.click("Ana", SELECT)  # add 3, start the next
     assert t.view("Ana").lines == ("3",)
-    t.click("Ana", UP, 3)  # 2
+    t.click("Ana", UP, 2)  # 2
     t.click("Ana", MAIN)  # the list ends with the 2
     assert (t.view("Ana").prompt, t.view("Ana").value) == ("position", "1")  # counted from the left
     t.click("Ana", UP)  # position 2 (slot +3): value 2, price 5
@@ -184,7 +184,7 @@ def test_dale_stall_stack_with_its_values_and_deck():
     t.menu_to("Ana", "stall…")
     t.click("Ana", MAIN)
     assert t.view("Ana").prompt == "values"
-    t.click("Ana", UP, 2)  # 1
+    t.click("Ana", UP)  # 1
     t.click("Ana", MAIN)  # the list ends with the 1
     assert t.view("Ana").prompt == "set" and t.view("Ana").value == "macaws"
     t.click("Ana", UP)
@@ -337,7 +337,7 @@ def test_a_list_entry_takes_back_its_last_number_with_select():
     t = dale()
     t.menu_to("Ana", "buy…")
     t.click("Ana", MAIN)
-    t.click("Ana", UP, 2)
+    t.click("Ana", UP)  # 1: a card is worth at least 1
     t.click("Ana", SELECT)
     assert t.view("Ana").lines == ("1",) and t.view("Ana").value == "–"
     t.click("Ana", SELECT)  # nothing being set: the last number comes back to be changed

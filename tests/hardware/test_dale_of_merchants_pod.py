@@ -5,11 +5,16 @@ tests/hardware/test_controller.py), with the presses they cost.
 """
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from tablekeeper.engine import Match, make_rules
 from tablekeeper.engine.errors import RuleError
-from tablekeeper.hardware.pod import DOWN, MAIN, UP
+from tablekeeper.engine.messages import translated
+from tablekeeper.hardware.pod import DOWN, MAIN, UP, PodView
+from tablekeeper.hardware.render import offer_text
+from tablekeeper.ui.i18n import load_catalog
 from tablekeeper.ui.pod import grammar as g
 
 from .test_controller import Table
@@ -85,12 +90,12 @@ def test_a_buy_is_one_item_per_market_card_and_payment_counted_from_the_left_ask
     Moviéndose hacia la izquierda, los precios aumentan»: each card is offered by its place from the
     left, its price and the values paid, cheapest first, paid with junk as far as the hand goes; «La
     limpieza ocurre después de que el jugador haya realizado la acción elegida»: the clean-up follows.
-    A card the hand cannot pay with what the device knows (all 1s at the start) is offered with the
-    values to enter."""
+    Any other buy (a card the device did not see, a die-raised ocelot) is one offer right after the
+    likeliest, asking the card (from the cheapest) and the values paid, from none."""
     m = table(actions=OPENING)  # left to right 3 4 2 5 2: prices 7 7 4 6 2
     buys = [i for i in g.menu(m.rules, m.state, "Ana") if i.kind == g.SEAT and i.action["action"] == "buy"]
     assert [str(i.label) for i in buys] == [
-        "new 2, buy 5: 1+1", "buy 3: 4×1", "buy card 4: 6", "buy card 2: 7", "buy card 1: 7",
+        "new 2, buy 5: 1+1", "buy, other payment", "buy 3: 4×1",
         "new 5, buy 5: 1+1", "new 4, buy 5: 1+1", "new 3, buy 5: 1+1"]  # a tie: the rightmost first
     first = g.menu(m.rules, m.state, "Ana")[0]
     assert first == buys[0] and steps(m, "Ana", first) == ()  # the first buy: one line per new card's value
@@ -104,9 +109,12 @@ def test_a_buy_is_one_item_per_market_card_and_payment_counted_from_the_left_ask
     assert m.state["turn"]["player"] == "Ben"  # cleaned up in the same step
     # A card the known cards cannot pay: the values paid are entered (a card the device did not see).
     m2 = table(actions=OPENING)
-    item = seat_item(m2, "Ana", "buy card 4: 6")
-    assert [a.field.name for a in steps(m2, "Ana", item)] == ["paid", "new_value"]
-    m2.apply(as_started(m2, "Ana", item, paid=(4, 2), new_value=None))
+    item = seat_item(m2, "Ana", "buy, other payment")
+    position, paid, _new = steps(m2, "Ana", item)
+    assert [a.field.name for a in steps(m2, "Ana", item)] == ["position", "paid", "new_value"]
+    assert position.start(item.action["position"]) == 5  # the cheapest card first
+    assert paid.start(item.action["paid"]) == () and paid.field.lo == 1  # from none; a card is worth 1 or more
+    m2.apply(as_started(m2, "Ana", item, position=4, paid=(4, 2), new_value=None))
     assert m2.state["players"][0]["counters"]["discard"] == 2 and m2.state["players"][0]["known"] == [5]
 
 
@@ -147,16 +155,18 @@ def test_the_new_market_card_is_asked_first_on_every_pod_the_moment_it_is_turned
     assert str(g.menu(m.rules, m.state, "Ben")[0].label).startswith("new 2, buy ")
 
 
-def test_a_stall_stack_asks_its_values_and_set_starting_at_the_stack_number():
-    """Acción de puesto: «El valor total de su primera pila debe ser exactamente 1, el siguiente 2»."""
+def test_any_other_stall_stack_asks_its_values_from_none_and_its_set():
+    """Acción de puesto: «El valor total de su primera pila debe ser exactamente 1, el siguiente 2»: the
+    likely stacks are offers of their own, so the stack entered by hand starts with no value to undo."""
     m = table(actions=OPENING + [{"action": "stall", "set": "pandas", "values": [1], "clean_up": True},
                                  {"action": "inventory", "count": 0, "clean_up": True}])
     item = seat_item(m, "Ana", "stack 2")
     values, deck = steps(m, "Ana", item)
-    assert (values.field.name, values.step, values.start(item.action["values"])) == ("values", g.LIST, (2,))
+    assert (values.field.name, values.step, values.start(item.action["values"])) == ("values", g.LIST, ())
+    assert seat_item(m, "Ana", "stack 2: 2 pandas")  # the likely one is an offer of its own
     assert (deck.field.name, deck.step, deck.start(item.action["set"])) == ("set", g.CHOICE, "pandas")
     assert deck.options == tuple(DECKS)
-    m.apply(as_started(m, "Ana", item))
+    m.apply(as_started(m, "Ana", item, values=(2,)))
     assert m.state["players"][0]["counters"]["stall"] == 2 and m.state["turn"]["player"] == "Ben"
 
 
@@ -177,7 +187,7 @@ def test_while_a_market_card_waits_for_its_value_it_comes_first_and_the_known_ca
     m = table(actions=[{"action": "set_market", "values": [3, 2, None, None, None]}])
     labels = [str(i["label"]) for i in m.rules.seat_actions(m.state, "Ana")]
     assert labels[:3] == ["new card 3", "new 2, buy 2: 5×1", "stack 1: 1 macaws"]
-    assert "buy card 1: 7" in labels  # 7 is more than five 1s: the values paid are entered
+    assert "buy, other payment" in labels  # 7 is more than five 1s: the values paid are entered
     assert "new card 3" in [str(i["label"]) for i in m.rules.seat_actions(m.state, "Ben")]
 
 
@@ -289,6 +299,26 @@ def test_a_stack_of_two_cards_is_its_own_offer():
     item = seat_item(m, "Ana", "stack 4: 3+1")
     m.apply(as_started(m, "Ana", item, set="macaws"))
     assert m.state["players"][0]["stacks"][-1] == {"set": "macaws", "values": [3, 1]}
+
+
+def test_a_stack_the_known_cards_make_is_offered_first_with_each_set_and_fits_the_pod():
+    """«elija cualquier número de cartas de un conjunto de animales»: the 8th stack of four cards. The
+    device knows Ana owns a 3 and two 2s (bought), and every deck gives her one 1: 3+2+2+1 is offered
+    ahead of any guess (5+3), with each set, asking nothing, its number left out so the values and the
+    set fit the pod's two lines."""
+    m = table(actions=OPENING + [{"action": "adjust", "player": "Ana", "counter": "stall", "delta": 7}])
+    state = copy.deepcopy(m.state)
+    state["players"][0]["known"] = [3, 2, 2]  # as after buying them (see the payments test above)
+    offers = [o for o in m.rules.seat_actions(state, "Ana") if o["action"]["action"] == "stall"]
+    labels = [str(o["label"]) for o in offers]
+    assert labels[:3] == ["stack 3+2+2+1 macaws", "stack 3+2+2+1 pandas", "stack 3+2+2+1 raccoons"]
+    assert labels.index("stack 3+2+2+1 macaws") < labels.index("stack 8: 5+3")
+    assert "ask" not in offers[0] and offers[1]["action"]["values"] == [3, 2, 2, 1]
+    after, _events = g.dry_run(m.rules, state, offers[1]["action"])
+    assert after["over"] and after["winners"] == ["Ana"]  # «inmediatamente celebrado como el ganador»
+    view = PodView(seat=1, player="Ana", counters=(("stall", 7),), choosing=True, pick=20, choices=99,
+                   action=str(translated(offers[0]["label"], load_catalog("es"))))
+    assert offer_text(view) == ["pila 3+2+2+1", "guacamayos"]
 
 
 def test_after_a_technique_its_take_is_offered_and_the_stack_then_asks_the_card_turned_up():

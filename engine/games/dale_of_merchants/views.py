@@ -82,6 +82,16 @@ def _combos(known: list[int], most: int) -> list[list[int]]:
     return sorted(out)
 
 
+def known_shapes(number: int, hand: int, known: list[int]) -> list[list[int]]:
+    """The stacks of ``number`` the cards the device knows the player owns make, with at most one 1
+    (one value-1 card per animal deck) and at most ``hand`` cards: two cards or more (one card is
+    ``stack_shapes``' first), those using the most known cards first (3+2+2+1 before 4+3+1)."""
+    shapes = [cards for cards in _combos(known, hand)
+              if len(cards) > 1 and sum(cards) == number and cards.count(1) <= 1
+              and all(cards.count(v) <= known.count(v) for v in set(cards) if v > 1)]
+    return sorted(shapes, key=lambda cards: (-sum(1 for v in cards if v > 1), cards))
+
+
 def stack_shapes(number: int) -> list[list[int]]:
     """The likely ways to build stack ``number``: printed values 1–5, at most one 1 (a player's deck holds
     one value-1 card of each animal deck; the market deck none), at most SHAPE_CARDS cards, fewest
@@ -117,6 +127,20 @@ def sum_words(values: list[int]) -> str:
         parts += [f"{n}×{values[i]}"] if n >= 4 else [str(values[i])] * n
         i = j
     return "+".join(parts)
+
+def stack_label(number: int, values: list[int], deck: str | None = None) -> Any:
+    """A stall stack's offer: "stack 4: 3+1 pandas"; of four cards or more the number is left out (it is
+    their sum) so that the values and the deck, which tell the offers apart, fit the pod's two lines:
+    "stack 3+2+2+1 macaws"."""
+    shown = "+".join(map(str, values))
+    if len(values) >= 4:
+        if deck is None:
+            return _("stack {values}", values=shown)
+        return _("stack {values} {deck}", values=shown, deck=word("deck", deck))
+    if deck is None:
+        return _("stack {number}: {values}", number=number, values=shown)
+    return _("stack {number}: {values} {deck}", number=number, values=shown, deck=word("deck", deck))
+
 
 class DaleOfMerchantsViews(Game):
     """What the game shows: the public view's own keys and each seat's pod."""
@@ -182,6 +206,10 @@ class DaleOfMerchantsViews(Game):
         if field.name == "position" and action in ("buy", "take", "set_market"):
             # The card to buy, take or enter: asked from the leftmost (1), as the players count the board.
             return Int("position", required=True, lo=1, hi=MARKET_SLOTS, doc=field.doc)
+        if (action, field.name) in (("stall", "values"), ("buy", "paid")):
+            # Every card is worth at least 1 (printed values 1–5, junk 1, an ocelot's die 1–6): the
+            # first up enters a 1.
+            return Ints(field.name, lo=1, hi=field.hi, doc=field.doc)
         if action == "stall" and field.name == "set" and state["decks"]:
             return Str("set", choices=tuple(state["decks"]), doc=field.doc)
         return super().pod_field(state, name, action, field)
@@ -247,7 +275,7 @@ class DaleOfMerchantsViews(Game):
             first = sets + likely + primary[:1] if took else primary[:1] + sets
             # The last offers are one press up from the first: discard last, the techniques with their
             # effect before it (a take nearest), a technique alone furthest (its effects entered after).
-            items += asked_about + first + effects + primary[1:] + shapes + others + generic + checks + \
+            items += asked_about + first + generic + effects + primary[1:] + shapes + others + checks + \
                 [
                     {"label": word("label", "technique"), "action": {"action": "technique", "player": name}},
                     {"label": word("label", "technique +1"),
@@ -366,15 +394,16 @@ class DaleOfMerchantsViews(Game):
             else:
                 primary += offers[:1]
                 ranked.append(offers[1:])
-            if not payments:  # the known cards cannot pay it: the values paid are entered
-                generic.append({"label": _("buy card {position}: {price}", position=position, price=price),
-                                "ask": ["paid"] + asked,
-                                "action": {"action": "buy", "player": name, "slot": slot,
-                                           "paid": [1] * max(1, min(price, hand)), **done}})
             checks += [{"label": _("pay {position}: {paid}?", position=position,
                                    paid=sum_words(paid)),
                         "action": {"action": "check_payment", "slot": slot, "paid": paid}}
                        for paid in doubtful_payments(price, hand, known)]
+        if cards:
+            # Any other buy (a die-raised ocelot, cards the device did not see): one offer asking the card
+            # (from the cheapest) and the values paid from none, so no offered payment is taken apart.
+            generic.append({"label": word("label", "buy, other payment"), "ask": ["position", "paid"] + asked,
+                            "action": {"action": "buy", "player": name, "position": slot_position(cards[0][1]),
+                                       "paid": [], **done}})
         # The other payments, each card's second likeliest first (cheapest card first), then the third...
         others = [card[rank] for rank in range(max(map(len, ranked), default=0)) for card in ranked if rank < len(card)]
         return asked_about, primary, others, generic, checks
@@ -390,27 +419,31 @@ class DaleOfMerchantsViews(Game):
         number = p["counters"]["stall"] + 1
         likely = self._likely_stack(state, p)
         decks = [likely["set"]] + [d for d in state["decks"] if d != likely["set"]]
-        shapes = [values for values in stack_shapes(number) if len(values) <= hand]
+        # One card of the number first (up to 5); then what the cards the device knows the player owns
+        # make (a 3+2+2+1 of known cards beats any guess); then the other shapes.
+        generic = [values for values in stack_shapes(number) if len(values) <= hand]
+        single = [values for values in generic[:1] if len(values) == 1]
+        shapes = single + known_shapes(number, hand, list(p.get("known", [])))
+        shapes += [values for values in generic if values not in shapes]
         # A card taken from the market this turn most likely goes into the stack: its shapes first.
         taken = state["turn"].get("taken", [])
         shapes.sort(key=lambda values: not any(v in values for v in taken))
-        sets = [{"label": _("stack {number}: {values} {deck}", number=number, values="+".join(map(str, first)),
-                            deck=word("deck", deck)),
+        sets = [{"label": stack_label(number, first, deck),
                  **({"ask": asked} if asked else {}),
                  "action": {"action": "stall", "player": p["name"], "values": first, "set": deck, **done}}
                 for first in shapes[:1] for deck in decks]
-        likely_set = [{"label": _("stack {number}: {values} {deck}", number=number, values="+".join(map(str, values)),
-                                  deck=word("deck", likely["set"])),
+        likely_set = [{"label": stack_label(number, values, likely["set"]),
                        **({"ask": asked} if asked else {}),
                        "action": {"action": "stall", "player": p["name"], "values": values, "set": likely["set"],
                                   **done}}
                       for values in shapes[1:]]
-        out = [{"label": _("stack {number}: {values}", number=number, values="+".join(map(str, values))),
+        out = [{"label": stack_label(number, values),
                 "ask": ["set"] + asked,
                 "action": {"action": "stall", "player": p["name"], "values": values, "set": likely["set"], **done}}
                for values in shapes[1:]]
+        # Any other stack: its cards' values entered from none (the likely shapes are offers of their own).
         out.append({"label": _("stack {number}", number=number), "ask": ["values", "set"] + asked,
-                    "action": {"action": "stall", "player": p["name"], **likely, **done}})
+                    "action": {"action": "stall", "player": p["name"], "values": [], "set": likely["set"], **done}})
         return sets, likely_set, out
 
     @staticmethod
