@@ -108,9 +108,10 @@ def build_app(state_dir=None, *, lang: str | None = None, pods: str = "virtual",
     folder = Path(state_dir) if state_dir is not None else default_state_dir()
     settings = Settings(folder)
     i18n.set_language(lang or settings.language or i18n.system_language())
-    # The one owner: the journal, the open game and every seat's pod (virtual or real) on its worker.
+    # The one owner: the journal, the open game and every seat's pod (virtual or real) on its worker. It
+    # follows the journal: a game started elsewhere (`tablekeeper new`) opens here, as on `serve`.
     keeper = Keeper(folder, rng=rng, durable=durable, pods=pods != "none", catalog=i18n.catalog(),
-                    numbering=settings.seats).start(resume=True)
+                    numbering=settings.seats, follow=True).start(resume=True)
     virtual = hardware = None
     if pods in ("auto", "hardware"):
         from . import podlink

@@ -253,16 +253,17 @@ def cmd_table(args) -> int:
         return 2
     from . import termtable
 
-    return termtable.run(args.state_dir, lang=getattr(args, "lang", None))
+    return termtable.run(args.state_dir, catalog=catalog_for(args))
 
 
 def headless(args) -> int:
     """The headless player: the terminal table on a terminal; else ``tablekeeper serve`` if the
-    hardware package has it, else the demo."""
+    hardware package has it (standard input's lines are its presses, and its end stops the run), else
+    the demo."""
     if sys.stdin.isatty() and sys.stdout.isatty():
         from . import termtable
 
-        return termtable.run(getattr(args, "state_dir", None), lang=getattr(args, "lang", None))
+        return termtable.run(getattr(args, "state_dir", None), catalog=catalog_for(args))
     try:
         importlib.import_module("tablekeeper.hardware.cli")
     except ModuleNotFoundError:
@@ -288,6 +289,10 @@ def headless(args) -> int:
         out(args, "mock pod buttons: type SEAT BUTTON [hold], e.g. `1 up`, `2 main`, `1 select hold`; Ctrl-C stops",
             flush=True)
         argv.append("--keys")
+    else:  # piped or closed: its lines are the presses (a script), and the end of them ends the run
+        err(args, _("standard input is not a terminal: its lines are pod presses (SEAT BUTTON [hold]) and the "
+                    "run stops at its end; on a terminal `tablekeeper table` shows the table"))
+        argv += ["--keys", "--stop-at-eof"]
     return main(argv)
 
 
@@ -371,7 +376,9 @@ def build_parser() -> argparse.ArgumentParser:
 
             app.add_arguments(d)
     t = sub.add_parser("table", help="the table in this terminal: every pod as its picture, keys for its buttons")
-    t.add_argument("--lang", choices=("en", "es"), default=None, help="the pods' and the table's language")
+    # before or after the subcommand, as --state-dir (a default here would undo the one given before)
+    t.add_argument("--lang", choices=("en", "es"), default=argparse.SUPPRESS,
+                   help="the pods' and the table's language (default: the system locale)")
     t.set_defaults(func=cmd_table)
     _register_hardware(sub)
     return p

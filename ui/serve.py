@@ -49,6 +49,9 @@ def add_arguments(s: argparse.ArgumentParser) -> None:
     s.add_argument("--keys", action="store_true",
                    help="read mock button presses from standard input, one per line: SEAT BUTTON [hold] "
                         "(buttons: up, down, select, main)")
+    s.add_argument("--stop-at-eof", action="store_true",
+                   help="with --keys: stop once standard input ends and its presses are applied (a script of "
+                        "presses; the game stays in the journal)")
     s.add_argument("--run-for", type=float, default=None, metavar="SECONDS",
                    help="stop after this many seconds (for tests and benchmarks)")
 
@@ -108,8 +111,9 @@ def pods_config(args, cfg, players: int):
     return cfg
 
 
-def _keys_thread(link, stop: threading.Event) -> threading.Thread:
-    """Mock presses typed on standard input: ``SEAT BUTTON [hold]``, driving the mock pins."""
+def _keys_thread(link, stop: threading.Event, stop_at_eof: bool = False) -> threading.Thread:
+    """Mock presses typed on standard input: ``SEAT BUTTON [hold]``, driving the mock pins; with
+    ``stop_at_eof``, serving stops once the input ends and its last press is applied."""
     from ..hardware.pod import BUTTONS
 
     timing = link.config.timing
@@ -138,7 +142,11 @@ def _keys_thread(link, stop: threading.Event) -> threading.Thread:
             time.sleep(timing.hold_time + timing.repeat_interval * 2 if hold else 0.08)
             pin.drive_high()
             time.sleep(max(0.08, timing.debounce * 3))  # released long enough to count as released
-        # end of input: nothing more will be typed; serving goes on
+        # end of input: nothing more will be typed; serving goes on, unless told to stop here
+        if stop_at_eof and not stop.is_set():
+            link.keeper.wait_idle()
+            _err("keys: end of standard input: stopping (the game stays in the journal)")
+            stop.set()
 
     t = threading.Thread(target=run, name="pod-keys", daemon=True)
     t.start()
@@ -213,8 +221,10 @@ def main(args) -> int:
         for pod in (link.rig.pods.values() if link.rig is not None else ()):
             _err(f"seat {pod.seat}: {pod.backend}: {pod.description}")
         keeper.call(lambda k: None)  # a snapshot now: the first pictures (and --show) right away
+        if args.stop_at_eof and not args.keys:
+            raise TablekeeperError("--stop-at-eof goes with --keys (the presses read from standard input)")
         if args.keys:
-            _keys_thread(link, stop)
+            _keys_thread(link, stop, args.stop_at_eof)
         _serve(keeper, link, stop)
         return 0
     finally:

@@ -4,9 +4,13 @@ Where there is no display — a PC without one, the Pi over SSH — ``tablekeepe
 when standard input is a terminal) opens this instead of the touchscreen. It is one more face of the
 same owner as the app's virtual pods (:class:`~tablekeeper.ui.virtual_pods.VirtualPods`): the keeper's
 worker turns a button event into an action with the seat's input map, and the hardware renderer draws
-the very pixels an OLED gets, shown here in Braille characters (2x4 pixels each: 64x16 a pod). The
+the very pixels an OLED gets, shown here in Braille characters (2x4 pixels each: 64x16 a pod), with the
+table's own numbers above them and the game's last entries below. The
 keeper follows the journal: a game started elsewhere on it (``tablekeeper new``) opens here within a
 second.
+
+The setup screen: the game, the players (commas between) and, if wanted, its options as
+``name=value; name=value`` (values in JSON where they are not plain words), the defaults shown.
 
 Keys (shown under the pods): ``1``–``8`` choose the seat the keys act for; ``↑``/``↓``, ``Enter`` and
 ``Space`` are its pod's up, down, main and select; ``Shift+↑``/``Shift+↓`` hold up or down (through
@@ -15,13 +19,14 @@ undo and redo; ``n`` a new game; ``Ctrl+Q`` quits (the game stays in the journal
 """
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from textual.app import App, ComposeResult
 from textual.containers import Grid, Horizontal, Vertical
 from textual.widgets import Button, Input, Select, Static
 
-from ..engine.messages import Catalog, Msg, _, translated
+from ..engine.messages import Catalog, Msg, _, translated, word
 from .virtual_pods import VirtualPods
 
 #: A key → (button, how): "click" is a press and a release; "hold" a press held past the hold time.
@@ -31,6 +36,9 @@ KEYS: dict[str, tuple[str, str]] = {
 }
 #: The pod's input events a key stands for (hardware.pod's kinds).
 GESTURES = {"click": ("press", "release"), "hold": ("press", "hold", "repeat", "repeat", "release")}
+
+#: History lines shown under the pods.
+HISTORY_LINES = 6
 
 _DOTS = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))  # Braille dot bits by (row, column)
 
@@ -60,6 +68,50 @@ def key_map() -> Msg:
              "s menu · u undo · r redo · n new game · Ctrl+Q quit")
 
 
+def parse_options(text: str) -> dict[str, Any]:
+    """A game's options as typed on the setup screen: ``name=value; name=value`` (each value JSON where it
+    reads as JSON — ``4``, ``true``, ``["macaws", "pandas"]`` — else the text itself), or one JSON object.
+    Raises ValueError (with a message) for anything else; the game checks the values themselves."""
+    text = text.strip()
+    if not text:
+        return {}
+    if text.startswith("{"):
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise ValueError(_("the options are not a JSON object: {error}", error=e.msg)) from None
+        if not isinstance(value, dict):
+            raise ValueError(_("the options are not a JSON object: {error}", error=type(value).__name__))
+        return value
+    options: dict[str, Any] = {}
+    for part in (p.strip() for p in text.split(";")):
+        if not part:
+            continue
+        name, eq, raw = part.partition("=")
+        if not eq or not name.strip():
+            raise ValueError(_("say each option as name=value, not {part!r}", part=part))
+        try:
+            options[name.strip()] = json.loads(raw.strip())
+        except json.JSONDecodeError:
+            options[name.strip()] = raw.strip()
+    return options
+
+
+def options_help(game: str, catalog: Catalog | None = None) -> str:
+    """A game's options in a line or two: each name with its default (and its choices), for the setup."""
+    from ..engine.registry import game_class
+
+    parts = []
+    for o in game_class(game).options_spec:
+        shown = json.dumps(o.default, ensure_ascii=False)
+        choices = " | ".join(map(str, o.choices)) if o.choices else ""
+        parts.append(f"{o.name}={shown}" + (f" ({choices})" if choices else ""))
+    if not parts:
+        return str(translated(_("this game has no options"), catalog))
+    return str(translated(_("its options (leave them out for the defaults): {options}", options="; ".join(parts)),
+                          catalog))
+
+
 class PodBox(Static):
     """One seat's pod: its name and its screen."""
 
@@ -73,9 +125,12 @@ class TermTable(App):
     PodBox.active { border: double $accent; }
     #status { height: auto; text-style: bold; }
     #notice { height: auto; color: $warning; }
+    #numbers { height: auto; }
+    #history { height: auto; color: $text-muted; }
     #keys { height: auto; color: $text-muted; }
     #setup { height: auto; }
     #setup Horizontal { height: auto; }
+    #optdoc { height: auto; color: $text-muted; }
     #players { width: 60; }
     """
     BINDINGS = [("ctrl+q", "quit", "quit"), ("u", "undo", "undo"), ("r", "redo", "redo"), ("n", "new", "new game")]
@@ -106,8 +161,12 @@ class TermTable(App):
                              allow_blank=False)
                 yield Input(placeholder=self.t(_("players: Ana, Ben, Cai")), id="players")
                 yield Button(self.t(_("Start")), id="start", variant="primary")
+            yield Input(placeholder=self.t(_("options (optional): name=value; name=value")), id="options")
+            yield Static(options_help("counters", self.catalog), id="optdoc")
+        yield Static("", id="numbers", markup=False)
         yield Grid(id="pods")
-        yield Static("", id="notice")
+        yield Static("", id="history", markup=False)
+        yield Static("", id="notice", markup=False)
         yield Static(self.t(key_map()), id="keys")
 
     def on_mount(self) -> None:
@@ -143,6 +202,8 @@ class TermTable(App):
             status = self.t(_("{title}, game {number}: {name}'s turn", title=title, number=table.game_id,
                               name=turn or "—"))
         self.query_one("#status", Static).update(status)
+        self.query_one("#numbers", Static).update(self.numbers(table))
+        self.query_one("#history", Static).update(self.history(table))
         grid = self.query_one("#pods", Grid)
         seats = self.pods.seats(table)
         if sorted(self._boxes) != [s for s, _p in seats]:
@@ -155,6 +216,19 @@ class TermTable(App):
             box.border_title = f"{seat}: {player}"
             box.set_class(seat == self.seat, "active")
             box.update(self.pod_text(seat))
+
+    def numbers(self, table) -> str:
+        """The table's own numbers (the bank, the pot, the market deck…) in a line; the players' are on their pods."""
+        shown = [f"{self.t(word('counter', name))} {table.state['table'][name]}" for name in table.rules.table_counters
+                 if name in table.state.get("table", {})]
+        return self.t(_("table: {numbers}", numbers=" · ".join(shown))) if shown else ""
+
+    def history(self, table, last: int = HISTORY_LINES) -> str:
+        """The game's last entries, newest last, each with its number (``u`` undoes the last)."""
+        items = table.history[-last:]
+        if not items:
+            return self.t(_("history: nothing yet"))
+        return self.t(_("history:")) + "\n" + "\n".join(f"{item.seq:>4}  {self.t(item.text)}" for item in items)
 
     def pod_text(self, seat: int) -> str:
         """What pod ``seat`` shows, as the terminal draws it (the image changes only with the pod's view:
@@ -192,13 +266,23 @@ class TermTable(App):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.start_game()
 
+    def on_select_changed(self, event: Select.Changed) -> None:
+        self.query_one("#optdoc", Static).update(options_help(str(event.value), self.catalog))
+
     def start_game(self) -> None:
         game = str(self.query_one("#game", Select).value)
         names = [n.strip() for n in self.query_one("#players", Input).value.split(",") if n.strip()]
+        notice = self.query_one("#notice", Static)
         if len(names) < 2:
-            self.query_one("#notice", Static).update(self.t(_("name at least two players, commas between")))
+            notice.update(self.t(_("name at least two players, commas between")))
             return
-        self.keeper.new_game(game, names, {})
+        try:
+            options = parse_options(self.query_one("#options", Input).value)
+        except ValueError as e:
+            notice.update(self.t(e.args[0]))
+            return
+        notice.update("")
+        self.keeper.new_game(game, names, options)  # a refused option comes back as a notice
 
     def action_undo(self) -> None:
         if self.keeper.snapshot.table is not None:  # on the setup screen there is nothing to undo
@@ -212,12 +296,11 @@ class TermTable(App):
         self.keeper.close_game()
 
 
-def run(state_dir=None, *, lang: str | None = None) -> int:
-    """Open the terminal table on the journal in ``state_dir`` (the unfinished game resumes)."""
-    from . import i18n
+def run(state_dir=None, *, catalog: Catalog | None = None) -> int:
+    """Open the terminal table on the journal in ``state_dir`` (the unfinished game resumes), in the
+    language of ``catalog`` (None: English)."""
     from .controller import Keeper
 
-    catalog = i18n.load_catalog(lang) if lang and lang != "en" else None
     keeper = Keeper(state_dir, pods=True, catalog=catalog, follow=True).start(resume=True)
     try:
         TermTable(keeper, catalog).run()

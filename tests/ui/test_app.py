@@ -162,6 +162,19 @@ def test_resumes_the_unfinished_game_after_a_restart(tmp_path):
     assert state["players"][0]["counters"]["score"] == first["shown"]["Ana.score"] == 3
 
 
+def test_a_game_started_elsewhere_opens_on_the_touchscreen(tmp_path):
+    """`tablekeeper new` from another terminal (or the league's organiser at the table) while the app
+    shows a game: the app takes the new one to its table, as `serve` and the terminal table do, and the
+    game it showed stays in the journal as it was."""
+    out = run_scenario(tmp_path, "elsewhere")
+    assert out["players"] == ["Cai", "Dee", "Eva"] and out["screen"] == "table"
+    assert out["shown"]["Cai.score"] == 0 and "Ana.score" not in out["shown"]
+    with Journal(tmp_path / "state") as journal:
+        first = [g for g in journal.games() if g.setup["players"] == ["Ana", "Ben"]]
+    assert len(first) == 1 and first[0].finished is None
+    assert stored(tmp_path / "state", first[0].id)[0]["players"][0]["counters"]["score"] == 1
+
+
 def test_end_of_game_winners_table_and_chart(tmp_path):
     """End of game: winners, the final table and a chart of the main counter over the game
     (its points are the journal's values after every action); undo from there reopens the game;
@@ -411,6 +424,23 @@ def test_the_headless_demo_plays_in_a_scratch_folder_not_in_the_users_state_fold
     with Journal(tmp_path / "xdg" / "tablekeeper") as j:
         assert j.games() == []  # the user's own folder holds no demo
     shutil.rmtree(scratch, ignore_errors=True)
+
+
+def test_make_run_without_a_display_or_a_terminal_plays_the_piped_presses_and_stops_at_their_end(tmp_path):
+    """Piped standard input used to give no hint and run forever: its lines are the pods' presses
+    (``serve --keys``), one sentence says so, and the run ends by itself once they are applied."""
+    env = child_env(tmp_path)
+    env.pop("SDL_VIDEODRIVER")
+    exe = Path(sys.executable).with_name("tablekeeper")
+    state = tmp_path / "state"
+    done = subprocess.run([str(exe), "--state-dir", str(state), "run"], env=env, input="1 up\n1 up\n2 down\n",
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "standard input is not a terminal" in done.stderr and "stops at its end" in done.stderr
+    assert "end of standard input: stopping" in done.stderr
+    _state, entries = stored(state)
+    adjusts = [(e["player"], e["delta"]) for e in entries if e.get("action") == "adjust"]
+    assert adjusts == [("Ana", 1), ("Ana", 1), ("Ben", -1)], entries
 
 
 # ---------------------------------------------------------------------------------------------
@@ -667,6 +697,19 @@ def sc_resume(r, shots, arg):
         for _ in range(3):
             r.tap("table.Ana.score.plus")
     return {"screen": r.app.sm.current, "shown": shown_counters(r)}
+
+
+@scenario("elsewhere")
+def sc_elsewhere(r, shots, arg):
+    new_game(r, "counters", players=["Ana", "Ben"])
+    r.tap("table.Ana.score.plus")
+    subprocess.run([sys.executable, "-m", "tablekeeper.ui.cli", "--state-dir", str(r.app.keeper.state_dir), "new",
+                    "counters", "Cai", "Dee", "Eva"], check=True, capture_output=True)
+    deadline = time.monotonic() + 30
+    while r.app.snapshot.table.players != ["Cai", "Dee", "Eva"] and time.monotonic() < deadline:
+        r.wait(0.2)
+    r.settle()
+    return {"players": r.app.snapshot.table.players, "screen": r.app.sm.current, "shown": shown_counters(r)}
 
 
 @scenario("end")

@@ -15,7 +15,7 @@ from PIL import Image
 pytest.importorskip("textual")
 
 from tablekeeper.ui.controller import Keeper  # noqa: E402
-from tablekeeper.ui.termtable import TermTable, braille  # noqa: E402
+from tablekeeper.ui.termtable import TermTable, braille, options_help, parse_options  # noqa: E402
 
 
 def test_braille_draws_each_pixel_of_the_pod_as_its_dot():
@@ -65,8 +65,12 @@ def test_a_red_dragon_inn_game_is_set_up_and_played_from_the_keyboard(tmp_path):
         await _until(pilot, lambda: keeper.snapshot.table.state["players"][1]["counters"]["drink_me"] == 2,
                      "Ana's drink for Ben")
         await _until(pilot, lambda: app.pod_text(1) != first, "Ana's pod to show the drinks")
+        assert str(app.query_one("#numbers").render()) == "table: inn 0 · pot 0"  # the table's own numbers
+        await _until(pilot, lambda: "Ana buys Ben 1 drink" in str(app.query_one("#history").render()), "the history")
         await pilot.press("enter")  # the first common drink: an ale
         await _until(pilot, lambda: keeper.snapshot.table.state["turn"]["player"] == "Ben", "Ben's turn")
+        await _until(pilot, lambda: str(app.query_one("#history").render()).splitlines()[-1].endswith("Ana drinks: ale"),
+                     "the drink, newest last")
         assert keeper.snapshot.table.state["players"][0]["counters"]["alcohol"] == 1
         assert "Ben" in str(app.query_one("#status").render())
         await pilot.press("3", "up")  # the keys act for Cai's pod now: off his turn, ↑ is his gold
@@ -76,6 +80,7 @@ def test_a_red_dragon_inn_game_is_set_up_and_played_from_the_keyboard(tmp_path):
         await _until(pilot, lambda: keeper.snapshot.table.state["players"][2]["counters"]["gold"] == 10, "the undo")
         await pilot.press("u")  # undo: Ana's ale
         await _until(pilot, lambda: keeper.snapshot.table.state["turn"]["player"] == "Ana", "the undo")
+        await _until(pilot, lambda: "undone" in str(app.query_one("#history").render()).splitlines()[-1], "the undo said")
         assert keeper.snapshot.table.state["players"][0]["counters"]["alcohol"] == 0
         await pilot.press("r")  # redo
         await _until(pilot, lambda: keeper.snapshot.table.state["turn"]["player"] == "Ben", "the redo")
@@ -128,6 +133,48 @@ def test_every_game_is_set_up_and_played_by_keys(tmp_path, game):
     _play(tmp_path, script)
 
 
+def test_options_are_typed_as_name_value_pairs_or_one_json_object():
+    assert parse_options("") == {}
+    assert parse_options('decks=["macaws", "pandas", "raccoons"]; say_clean_up=true; x=plain words') == {
+        "decks": ["macaws", "pandas", "raccoons"], "say_clean_up": True, "x": "plain words"}
+    assert parse_options('{"drink_deck": 20}') == {"drink_deck": 20}
+    for bad in ("decks", "=3", "{not json", "[1, 2]"):
+        with pytest.raises(ValueError):
+            parse_options(bad)
+    shown = options_help("dale-of-merchants")
+    assert "say_clean_up=false" in shown and "market_cards_per_deck=11" in shown
+    assert "length=\"short\" (short | long)" in options_help("bloody-inn")
+
+
+def test_a_games_options_are_set_on_the_setup_screen_and_a_refused_one_is_said(tmp_path):
+    """«choose a game, players and options»: Dale of Merchants with three decks named and its clean-up said
+    by the table; a malformed option and one the game refuses are said, no game starts, nothing is lost."""
+    async def script(app, pilot, keeper):
+        await _until(pilot, lambda: app.query_one("#setup").display, "the setup")
+        app.query_one("#game").value = "dale-of-merchants"
+        await _until(pilot, lambda: "say_clean_up=false" in str(app.query_one("#optdoc").render()), "its options")
+        options = app.query_one("#options")
+        options.value = "decks"
+        await pilot.click("#players")
+        await pilot.press(*"Ana, Ben", "enter")
+        await _until(pilot, lambda: "name=value" in app.query_one("#notice").render().plain, "the refusal")
+        assert keeper.snapshot.table is None
+        options.value = "no_such_option=1"
+        await pilot.click("#players")
+        await pilot.press("enter")
+        await _until(pilot, lambda: "no_such_option" in app.said, "the game's refusal")
+        assert keeper.snapshot.table is None and app.query_one("#setup").display
+        options.value = 'decks=["macaws", "pandas", "raccoons"]; say_clean_up=true'
+        await pilot.click("#players")
+        await pilot.press("enter")
+        await _until(pilot, lambda: keeper.snapshot.table is not None, "the game")
+        table = keeper.snapshot.table
+        assert table.game == "dale-of-merchants" and table.players == ["Ana", "Ben"]
+        assert table.state["decks"] == ["macaws", "pandas", "raccoons"]
+        assert table.rules.options["say_clean_up"] is True and len(keeper.snapshot.games) == 1
+    _play(tmp_path, script)
+
+
 def test_the_terminal_table_speaks_spanish(tmp_path):
     from tablekeeper.ui.i18n import load_catalog
 
@@ -148,6 +195,25 @@ def test_the_terminal_table_speaks_spanish(tmp_path):
         keeper.stop()
 
 
+def test_the_language_is_taken_before_or_after_the_subcommand_else_from_the_system_locale(monkeypatch):
+    """`tablekeeper --lang es table` showed English: the subcommand's own --lang default undid it."""
+    from tablekeeper.ui.cli import build_parser
+    from tablekeeper.ui.terminal import catalog_for
+
+    for argv in (["--lang", "es", "table"], ["table", "--lang", "es"]):
+        assert build_parser().parse_args(argv).lang == "es", argv
+    monkeypatch.setenv("LANGUAGE", "es_ES")
+    catalog = catalog_for(build_parser().parse_args(["table"]))
+    assert catalog is not None and catalog.gettext("No game open.") != "No game open."
+
+
+def _terminal_env() -> dict[str, str]:
+    """A terminal's environment for a program under tmux: COLUMNS and LINES (pytest's workers may set them)
+    would fix Textual's size whatever tmux's window is."""
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    return {**env, "TERM": "xterm-256color", "LANG": "C.UTF-8"}
+
+
 def _tablekeeper() -> list[str]:
     return [sys.executable, "-m", "tablekeeper.ui.cli"]
 
@@ -158,7 +224,7 @@ def test_tablekeeper_table_in_tmux_resumes_the_game_and_its_keys_reach_the_journ
     """As over SSH: `tablekeeper table` in a terminal (tmux), the game started elsewhere resumed, the pods
     drawn, ↑ on seat 1 is Ana's point in the journal another process reads, Ctrl+Q quits cleanly."""
     state = tmp_path / "state"
-    env = {**os.environ, "TERM": "xterm-256color", "LANG": "C.UTF-8"}
+    env = _terminal_env()
     subprocess.run([*_tablekeeper(), "--state-dir", str(state), "new", "counters", "Ana", "Ben"], check=True,
                    capture_output=True, env=env)
     session = f"tk-{os.getpid()}"
@@ -189,6 +255,77 @@ def test_tablekeeper_table_in_tmux_resumes_the_game_and_its_keys_reach_the_journ
         while not (tmp_path / "rc").exists():
             assert time.monotonic() < deadline, screen()
             time.sleep(0.2)
+        assert (tmp_path / "rc").read_text().strip() == "EXIT=0"
+    finally:
+        subprocess.run([*tmux, "kill-server"], capture_output=True)
+
+
+#: Per game: the keys after its setup — seat keys and the pods' buttons — and the journal entries they make
+#: at least: each seat's likeliest offer, turn after turn (Dale first draws its decks and deals its market:
+#: five 2s typed into the list).
+TMUX_TURNS = {
+    "bloody-inn": ("1 Enter Enter 2 Enter Enter 3 Enter Enter", 4),
+    "counters": ("1 Enter 2 Enter 3 Enter 1 Enter", 4),
+    "dale-of-merchants": ("1 Enter Enter" + " Up Up Space" * 4 + " Up Up Enter Enter Enter 2 Enter Enter 3 Enter Enter", 5),
+    "dragon-run": ("1 Enter Enter 2 Enter Enter 3 Enter Enter", 3),
+    "red-dragon-inn": ("1 Enter Enter 2 Enter Enter 3 Enter Enter", 6),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (tests/sysdeps.sh installs it)")
+@pytest.mark.parametrize("game", GAMES)
+def test_each_game_is_chosen_set_up_and_played_for_turns_in_tmux(tmp_path, game):
+    """As a person in a terminal: the game picked in the setup's list with the arrow keys, the players
+    typed, then turns on the pods by keys; every entry reaches the journal, and Ctrl+Q leaves it there."""
+    keys, entries = TMUX_TURNS[game]
+    state = tmp_path / "state"
+    env = _terminal_env()
+    session, tmux = f"tk-{os.getpid()}", ["tmux", "-S", str(tmp_path / "tmux.sock")]
+    command = " ".join([*_tablekeeper(), "--state-dir", str(state), "table"]) + f"; echo EXIT=$? > {tmp_path}/rc"
+    subprocess.run([*tmux, "new-session", "-d", "-s", session, "-x", "160", "-y", "50", command], check=True, env=env)
+    deadline = time.monotonic() + 90
+
+    def screen() -> str:
+        return subprocess.run([*tmux, "capture-pane", "-p", "-t", session], capture_output=True, text=True).stdout
+
+    def send(*what: str) -> None:
+        """Each key on its own, paced as typing: Textual hands a key to the widget focused when it arrives,
+        so a name typed in the same burst as the Tab before it would go to the field before."""
+        for key in what:
+            subprocess.run([*tmux, "send-keys", "-t", session, key], check=True)
+            time.sleep(0.15)
+
+    def until(check, what: str) -> None:
+        while not check():
+            assert time.monotonic() < deadline, f"{what}:\n{screen()}"
+            time.sleep(0.15)
+
+    def done() -> int:
+        from tablekeeper.engine import Journal, Session
+
+        with Journal(state) as journal:
+            games = journal.games()
+            return len(Session.load(journal, games[-1].id).history()) if games else 0
+
+    try:
+        until(lambda: "No game open." in screen(), "the setup")
+        send("BTab", "Enter")  # the game's list, open at "counters"
+        until(lambda: "red-dragon-inn" in screen() and "dragon-run" in screen(), "the list of games")
+        steps = GAMES.index(game) - GAMES.index("counters")
+        send(*(["Down"] * steps if steps > 0 else ["Up"] * -steps), "Enter")
+        first_option = __import__("tablekeeper.engine.registry", fromlist=["game_class"]).game_class(game).options_spec[0]
+        until(lambda: f"{first_option.name}=" in screen() and not any(g in screen() for g in GAMES if g != game),
+              "the list closed on the game, its options shown")
+        send("Tab", "Ada, Bo, Cy")
+        until(lambda: "Ada, Bo, Cy" in screen(), "the names typed")
+        send("Enter")
+        until(lambda: "game 1:" in screen() and "3: Cy" in screen(), "the game with its three pods")
+        send(*keys.split())
+        until(lambda: done() >= entries, f"{entries} entries in the journal (not {done()})")
+        assert "refused" not in screen().lower()
+        send("C-q")
+        until(lambda: (tmp_path / "rc").exists(), "the exit")
         assert (tmp_path / "rc").read_text().strip() == "EXIT=0"
     finally:
         subprocess.run([*tmux, "kill-server"], capture_output=True)
