@@ -569,3 +569,59 @@ def test_one_play_from_two_tables_counts_once_and_its_copy_stands_in_when_the_fi
         assert [p["journal"] for p in league.plays()] == ["j-2"] and league.standings()["plays"] == 1
     finally:
         other.close()
+
+
+def _named_play(t, journal: str, names: list[str], winner: str, finished: float) -> None:
+    t.action(journal, 1, 1)
+    t.send(contract.PLAYS, journal=journal, game_no=1, game="counters", started=finished - 600, finished=finished,
+           players=[{"name": n, "counters": {"score": 1}, "out": False} for n in names], winners=[winner],
+           draw=False, actions=1)
+
+
+def test_standings_count_the_names_the_organiser_merged_as_one_person():
+    plays = [{"game": "counters", "finished": 1.0, "players": ["Ana María", "Ben"], "winners": ["Ana María"]},
+             {"game": "counters", "finished": 2.0, "players": ["Ana", "Cai"], "winners": ["Ana"]},
+             {"game": "counters", "finished": 3.0, "players": ["Ana", "Ana María"], "winners": ["Ana"]}]
+    rows = {r["player"]: r for r in standings.standings(plays, {"Ana María": "Ana"})["overall"]}
+    # the third play named both: two people after all, so it keeps its names
+    assert rows["Ana"]["plays"] == 3 and rows["Ana"]["wins"] == 3 and rows["Ana María"]["plays"] == 1
+    assert {r["player"] for r in standings.standings(plays)["overall"]} == {"Ana", "Ana María", "Ben", "Cai"}
+
+
+def test_the_organiser_merges_two_names_of_one_person_and_the_running_league_counts_them_once(
+        league, table, broker, tmp_path):
+    """«The league ignores the roster: "Ana" and "Ana María" stay two players»: `club merge` counts them as one
+    person in the running league's standings and in `club standings`; the plays keep the names the tables
+    sent; a merge that cannot be right is refused in one sentence; `club unmerge` splits them again."""
+    other = FakeTable(broker, "mesa-2")
+    try:
+        _named_play(table, "j-m1", ["Ana María", "Ben"], "Ana María", 2000.0)
+        _named_play(other, "j-m2", ["Ana", "Cai"], "Ana", 2100.0)
+        wait_for(lambda: len(league.plays()) == 2, what="both plays")
+        assert {"Ana", "Ana María"} <= {r["player"] for r in league.standings()["overall"]}
+        cfg = _config(tmp_path, broker, db='"league/league.db"')
+
+        def club(*argv):
+            return subprocess.run([sys.executable, "-m", "tablekeeper.ui.cli", "club", *argv, "--config", str(cfg)],
+                                  capture_output=True, text=True, timeout=30, env=ENGLISH_ENV)
+
+        done = club("merge", "Ana María", "Ana")
+        assert done.returncode == 0 and done.stdout.strip() == "Ana María counts as Ana", done.stderr
+        rows = {r["player"]: r for r in league.standings()["overall"]}
+        assert "Ana María" not in rows and (rows["Ana"]["plays"], rows["Ana"]["wins"]) == (2, 2)
+        assert [p["players"][0]["name"] for p in league.plays()] == ["Ana María", "Ana"]  # as the tables sent them
+        listed = json.loads(club("standings", "--json").stdout)
+        assert {r["player"] for r in listed["overall"]} == {"Ana", "Ben", "Cai"}
+        for argv, said in ((("merge", "Ana", "Ana María"), "'Ana' and 'Ana María' are one name already"),
+                           (("merge", "Anna", "Ana"), "no play names 'Anna'"),
+                           (("merge", "Ben", "Ana María"), "'Ben' and 'Ana María' played together in play"),
+                           (("unmerge", "Ben"), "'Ben' is not merged into anyone")):
+            refused = club(*argv)
+            assert refused.returncode == 1 and said in refused.stderr, (argv, refused.stderr)
+            assert refused.stderr.strip().count("\n") == 0
+        assert league_module.stored_people(league.db_path) == {"Ana María": "Ana"}  # nothing changed
+        undone = club("unmerge", "Ana María")
+        assert undone.returncode == 0 and undone.stdout.strip() == "no names merged"
+        assert {"Ana", "Ana María"} <= {r["player"] for r in league.standings()["overall"]}
+    finally:
+        other.close()

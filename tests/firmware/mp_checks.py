@@ -323,6 +323,28 @@ def check_damaged_frame_is_naked():
     assert d.buf[1] == 0
 
 
+def check_unparsable_frame_is_asked_again_then_taken():
+    """A frame whose CRC passes but whose messages do not parse (a damaged stream the CRC-16 missed: a
+    draw was lost and the display never converged) is NAKed, not taken, and the good copy the host
+    resends is applied. The same frame unparsable twice is the host's own: taken and answered with the
+    error, so a host bug cannot loop."""
+    pod, d = identified_pod(seq=10)
+    pod.receive(frame.encode(11, proto.fill(0, 127, 0, 0, 0x33) + b"\x00\x01"), 2)
+    out = frames_of(pod.poll(2))
+    assert out and out[0] == (11, [(proto.NAK,)]), out
+    assert d.buf[1] == 0 and pod.unparsed == 1 and pod.expected == 11
+    pod.receive(frame.encode(11, proto.fill(0, 127, 0, 0, 0x33)), 3)
+    out = frames_of(pod.poll(3))
+    assert out[-1][0] == 12 and d.shown[1] == 0x33, out
+    bad = frame.encode(12, proto.fill(0, 127, 0, 0, 0x55)[:3])  # a FILL cut short
+    pod.receive(bad, 4)
+    pod.poll(4)
+    pod.receive(bad, 5)
+    out = frames_of(pod.poll(5))
+    assert pod.expected == 13 and pod.errors == 1 and pod.unparsed == 2, (pod.expected, pod.errors, pod.unparsed)
+    assert [m for _s, ms in out for m in ms if m[0] == proto.ERROR], out
+
+
 def check_draw_is_idempotent():
     """Display updates are idempotent "set these pages" commands."""
     pod, d = identified_pod(seq=0)

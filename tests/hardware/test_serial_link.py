@@ -188,6 +188,10 @@ fault_rates = st.fixed_dictionaries({k: st.sampled_from([0, 0.001, 0.003]) for k
 
 @settings(max_examples=examples(25), deadline=None)
 @given(fault_rates, fault_rates, st.integers(0, 2**16), st.sampled_from([0.0005, 0.003, 0.02]))
+# A lost byte made a false frame start inside data whose CRC-16 matched by chance: the pod took a frame
+# whose messages did not parse, so a draw was lost and the display never converged.
+@example(to_pod={"drop": 0.003, "corrupt": 0, "duplicate": 0, "reorder": 0.003},
+         to_host={"drop": 0, "corrupt": 0, "duplicate": 0, "reorder": 0}, seed=627, delay=0.0005)
 def test_exactly_once_property(to_pod, to_host, seed, delay):
     """Every press reaches the engine exactly once, for random fault mixes, delays and press timings."""
     t = make(to_pod=Faults(seed=seed, **to_pod), to_host=Faults(seed=seed + 1, **to_host), delay=delay, seed=seed)

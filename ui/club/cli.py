@@ -25,7 +25,7 @@ TICK = 1.0
 
 
 def add_parsers(sub: Any) -> None:
-    """``club serve`` and ``club standings`` on the command's subparsers."""
+    """``club serve``, ``club standings``, ``club merge`` and ``club unmerge`` on the command's subparsers."""
     c = sub.add_parser("club", help="club mode: the league service and its standings (docs/club.md)")
     csub = c.add_subparsers(dest="club_command", required=True)
     s = csub.add_parser("serve", help="run the league: keep every table's plays, serve the read-only page",
@@ -40,6 +40,18 @@ def add_parsers(sub: Any) -> None:
     t.add_argument("--game", default=None, help="one game's standings (its id, as `tablekeeper games` lists it)")
     t.add_argument("--json", action="store_true")
     t.set_defaults(func=cmd_standings)
+    m = csub.add_parser("merge", help="count two names as one person in the standings (the organiser's fix)",
+                        description="Count NAME as the person INTO in the league's standings: \"Ana María\" at one "
+                                    "table and \"Ana\" at another. The plays keep the names the tables sent; a "
+                                    "running league counts the merge at its next standings.")
+    m.add_argument("name", metavar="NAME")
+    m.add_argument("into", metavar="INTO")
+    m.add_argument("--config", default=None, metavar="PATH")
+    m.set_defaults(func=cmd_merge)
+    u = csub.add_parser("unmerge", help="count a merged name as its own person again")
+    u.add_argument("name", metavar="NAME")
+    u.add_argument("--config", default=None, metavar="PATH")
+    u.set_defaults(func=cmd_merge)
 
 
 def _settings(args: Any) -> tuple[Any, str | None]:
@@ -51,18 +63,42 @@ def _settings(args: Any) -> tuple[Any, str | None]:
     return settings, config.league_language(doc, source=source)
 
 
+def _no_database(settings: Any) -> TablekeeperError:
+    return TablekeeperError(_("no league database at {path} (has `tablekeeper club serve` run with this "
+                              "config?)", path=str(settings.db)))
+
+
+def cmd_merge(args: Any) -> int:
+    """``club merge NAME INTO`` / ``club unmerge NAME``: the names counted as one person, then every merge."""
+    from .league import merge_people, unmerge_people
+
+    settings, _lang = _settings(args)
+    try:
+        if args.club_command == "merge":
+            people = merge_people(settings.db, args.name, args.into)
+        else:
+            people = unmerge_people(settings.db, args.name)
+    except FileNotFoundError:
+        raise _no_database(settings) from None
+    for name, person in sorted(people.items()):
+        out(args, say(args, _("{name} counts as {person}", name=name, person=person)))
+    if not people:
+        out(args, say(args, _("no names merged")))
+    return 0
+
+
 def cmd_standings(args: Any) -> int:
     from . import standings
-    from .league import stored_plays
+    from .league import stored_people, stored_plays
     from .web import game_title
 
     settings, _lang = _settings(args)
     try:
         plays = stored_plays(settings.db)
+        people = stored_people(settings.db)
     except FileNotFoundError:
-        raise TablekeeperError(_("no league database at {path} (has `tablekeeper club serve` run with this "
-                                 "config?)", path=str(settings.db))) from None
-    result = standings.standings(plays)
+        raise _no_database(settings) from None
+    result = standings.standings(plays, people)
     if args.game is not None:
         rows = result["games"].get(args.game, [])
         result = {"plays": sum(r["plays"] for r in rows), "games": {args.game: rows}}

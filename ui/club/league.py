@@ -94,6 +94,9 @@ CREATE TABLE IF NOT EXISTS tables (
     name TEXT PRIMARY KEY,
     online INTEGER, status_at REAL,
     live TEXT, live_at REAL);
+CREATE TABLE IF NOT EXISTS people (
+    name TEXT PRIMARY KEY,
+    person TEXT NOT NULL);
 """
 
 
@@ -585,10 +588,16 @@ class League:
         """Standings per game and overall (ui/club/standings.py: plays, wins, points, rating).
 
         Kept up to date one play at a time while plays arrive in order; a play that arrives late
-        (it finished before the newest one held) has them computed again over every play.
+        (it finished before the newest one held) has them computed again over every play, and so do
+        names the organiser merged or split since (``tablekeeper club merge``, another process).
         """
+        people = _people(self._reader())
         with self._cache_lock:
-            return copy.deepcopy(self._plays_cache().result())
+            cache = self._plays_cache()
+            if cache.people != people:
+                cache.people = people
+                cache.built, cache._result = None, None
+            return copy.deepcopy(cache.result())
 
     def tables(self) -> list[dict[str, Any]]:
         """Every table heard of: ``name``, ``online`` (None: no status yet), ``live`` (its last live
@@ -640,7 +649,8 @@ class _PlayCache:
         self.by_id: dict[int, dict[str, Any]] = {}
         self.holder: dict[str, int] = {}  # identity -> the game whose play is counted
         self.aside: dict[int, dict[str, Any]] = {}  # copies of a counted play, by game
-        self.built: scoring.Standings | None = scoring.Standings()
+        self.people: dict[str, str] = {}  # names the organiser merged: name -> the person's name
+        self.built: scoring.Standings | None = None
         self._result: dict[str, Any] | None = None
 
     def put(self, gid: int, body: dict[str, Any]) -> None:
@@ -696,7 +706,7 @@ class _PlayCache:
 
     def result(self) -> dict[str, Any]:
         if self.built is None:
-            self.built = scoring.Standings()
+            self.built = scoring.Standings(self.people)
             for play in self.plays:
                 self.built.add(play)
         if self._result is None:
@@ -724,19 +734,103 @@ def _plays(conn: sqlite3.Connection, *, copies: bool = False) -> list[dict[str, 
     return out
 
 
-def stored_plays(db_path: str | Path) -> list[dict[str, Any]]:
-    """The plays of a league database, read only (no broker, nothing written): :meth:`League.plays`.
+def _people(conn: sqlite3.Connection) -> dict[str, str]:
+    """The names the organiser merged: name -> the person's name (a database from before: none)."""
+    try:
+        return dict(conn.execute("SELECT name, person FROM people").fetchall())
+    except sqlite3.OperationalError:  # no such table: a league database made before merges
+        return {}
 
-    FileNotFoundError when there is no such database, LeagueError when it cannot be read.
-    """
+
+def _names(play: dict[str, Any], key: str = "players") -> list[str]:
+    return [player_name(p) for p in play[key]]
+
+
+def merge_people(db_path: str | Path, name: str, into: str) -> dict[str, str]:
+    """Count ``name`` as the person ``into`` in the standings (the organiser's fix for "Ana María" at one
+    table and "Ana" at another); names merged into ``name`` before follow it. Written to the league's
+    database, which a running league reads at its next standings. Returns every merge.
+
+    Refused, with a sentence, when the two are one person already (``into`` merged into ``name``
+    included), when no play names ``name``, or when the two played in one play (two people)."""
+    path = Path(db_path)
+    if not path.is_file():
+        raise FileNotFoundError(f"no league database at {path}")
+    name, into = name.strip(), into.strip()
+    try:
+        conn = sqlite3.connect(str(path), timeout=30)
+        try:
+            conn.executescript(SCHEMA)
+            people = _people(conn)
+            target = people.get(into, into)
+            if name == target or not name:
+                raise TablekeeperError(_("{name!r} and {into!r} are one name already", name=name, into=into))
+            plays = _plays(conn)
+            if not any(name in _names(p) for p in plays):
+                raise TablekeeperError(_("no play names {name!r}: nothing to merge (names are as the tables "
+                                         "sent them: `tablekeeper club standings`)", name=name))
+            moved = {n for n, person in people.items() if person == name} | {name}
+            joined = {n for n, person in people.items() if person == target} | {target}
+            for play in plays:
+                names = set(_names(play))
+                if names & moved and names & joined:
+                    raise TablekeeperError(_("{name!r} and {into!r} played together in play {id}: two people, "
+                                             "not merged", name=name, into=into, id=play["id"]))
+            with conn:
+                conn.execute("UPDATE people SET person=? WHERE person=?", (target, name))
+                conn.execute("INSERT OR REPLACE INTO people (name, person) VALUES (?, ?)", (name, target))
+            return _people(conn)
+        finally:
+            conn.close()
+    except sqlite3.Error as e:
+        raise LeagueError(f"cannot write the league's database {path}: {e}") from e
+
+
+def unmerge_people(db_path: str | Path, name: str) -> dict[str, str]:
+    """Count ``name`` as its own person again (undoes :func:`merge_people` for it). Returns every merge."""
+    path = Path(db_path)
+    if not path.is_file():
+        raise FileNotFoundError(f"no league database at {path}")
+    try:
+        conn = sqlite3.connect(str(path), timeout=30)
+        try:
+            conn.executescript(SCHEMA)
+            if name not in _people(conn):
+                raise TablekeeperError(_("{name!r} is not merged into anyone", name=name))
+            with conn:
+                conn.execute("DELETE FROM people WHERE name=?", (name,))
+            return _people(conn)
+        finally:
+            conn.close()
+    except sqlite3.Error as e:
+        raise LeagueError(f"cannot write the league's database {path}: {e}") from e
+
+
+def stored_people(db_path: str | Path) -> dict[str, str]:
+    """The names merged in a league database, read only: name -> the person's name."""
+    return _read_only(db_path, _people)
+
+
+def _read_only(db_path: str | Path, read: Callable[[sqlite3.Connection], Any]) -> Any:
+    """``read`` on a read-only connection to a league database (nothing written, no broker).
+
+    FileNotFoundError when there is no such database, LeagueError when it cannot be read."""
     path = Path(db_path)
     if not path.is_file():
         raise FileNotFoundError(f"no league database at {path}")
     try:
         conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=30)
         try:
-            return _plays(conn)
+            return read(conn)
         finally:
             conn.close()
     except sqlite3.Error as e:
         raise LeagueError(f"cannot read the league's database {path}: {e}") from e
+
+
+def stored_plays(db_path: str | Path) -> list[dict[str, Any]]:
+    """The plays of a league database, read only (no broker, nothing written): :meth:`League.plays`.
+
+    FileNotFoundError when there is no such database, LeagueError when it cannot be read.
+    """
+    return _read_only(db_path, _plays)

@@ -3,7 +3,8 @@
 A play is what a table publishes (``players``, ``winners``, ``draw``, ``finished``, ``game``, and
 ``table``/``journal``/``game_no`` for the order); a player is a name or the replay contract's player
 object (``{"name": ...}``). A player is their name as the tables send it: the same name at two
-tables is the same player.
+tables is the same player, and names the league's organiser merged (``tablekeeper club merge``) are
+one person, under the name merged into.
 
 Points, per play:
 
@@ -25,7 +26,7 @@ game; each game also has its own.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 WIN_POINTS = 3
@@ -37,6 +38,24 @@ K = 32.0
 
 def _name(player: Any) -> str:
     return str(player.get("name")) if isinstance(player, dict) else str(player)
+
+
+def as_people(play: dict[str, Any], people: Mapping[str, str]) -> dict[str, Any]:
+    """``play`` with each name the organiser merged (``people``: name → the person's name) replaced by
+    the person's: "Ana María" at one table and "Ana" at another count as one player. A play naming one
+    person twice (two names merged though they played together) keeps its names as sent."""
+    if not people:
+        return play
+
+    def person(player: Any) -> Any:
+        name = _name(player)
+        merged = people.get(name, name)
+        return {**player, "name": merged} if isinstance(player, dict) else merged
+
+    players = [person(p) for p in play["players"]]
+    if len({_name(p) for p in players}) < len(players):
+        return play
+    return {**play, "players": players, "winners": [person(w) for w in play["winners"]]}
 
 
 def order_key(play: dict[str, Any]) -> tuple:
@@ -116,17 +135,19 @@ class Standings:
     depend on the arrival order. Whoever gets plays late builds a new one over the sorted plays.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, people: Mapping[str, str] | None = None) -> None:
         self.overall = _Table()
         self.games: dict[str, _Table] = {}
         self.count = 0
         self.last: tuple | None = None
+        self.people = dict(people or {})  # names the organiser merged: name -> the person's name
 
     def add(self, play: dict[str, Any]) -> None:
         key = order_key(play)
         if self.last is not None and key < self.last:
             raise ValueError("a play older than the last one added: build the standings again in order")
         self.last = key
+        play = as_people(play, self.people)
         self.overall.add(play)
         self.games.setdefault(str(play["game"]), _Table()).add(play)
         self.count += 1
@@ -141,9 +162,10 @@ class Standings:
                 "games": {game: table.ranked() for game, table in sorted(self.games.items())}}
 
 
-def standings(plays: Iterable[dict[str, Any]]) -> dict[str, Any]:
-    """The standings of these plays, in any order (see :meth:`Standings.result`)."""
-    built = Standings()
+def standings(plays: Iterable[dict[str, Any]], people: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The standings of these plays, in any order (see :meth:`Standings.result`), the names the organiser
+    merged (``people``) counted as their person."""
+    built = Standings(people)
     for play in sorted(plays, key=order_key):
         built.add(play)
     return built.result()
