@@ -731,6 +731,9 @@ def sc_end(r, shots, arg):
     for _ in range(4):
         r.tap("adjust.-5")
     assert r.app.sm.current == "end"
+    deadline = time.monotonic() + 20
+    while not r.text("end.reason") and time.monotonic() < deadline:
+        r.frames(1)  # the reason comes with the end screen's next frames: however slow the machine
     shot("screen")
     table = r.app.snapshot.table
     chart = r.app.screen("end").chart.data

@@ -175,6 +175,34 @@ def test_a_games_options_are_set_on_the_setup_screen_and_a_refused_one_is_said(t
     _play(tmp_path, script)
 
 
+def test_a_game_is_finished_from_the_keyboard_and_another_started(tmp_path):
+    """«start, undo, finish, start again»: a counters game to 2 points set up with its option, played to its
+    end by keys (the ending press asks one more), the winner said, `n` back to the setup, a second game."""
+    async def script(app, pilot, keeper):
+        await _until(pilot, lambda: app.query_one("#setup").display, "the setup")
+        app.query_one("#options").value = 'counters=[{"name": "score", "target": 2}]'
+        await pilot.click("#players")
+        await pilot.press(*"Ana, Ben", "enter")
+        await _until(pilot, lambda: keeper.snapshot.table is not None and app._boxes, "the game")
+        await pilot.press("1", "up")
+        await _until(pilot, lambda: keeper.snapshot.table.state["players"][0]["counters"]["score"] == 1, "a point")
+        await pilot.press("up")  # the point that ends the game: its preview first
+        await pilot.pause(0.3)
+        assert not keeper.snapshot.table.over
+        await pilot.press("enter")  # confirmed
+        await _until(pilot, lambda: keeper.snapshot.table.over, "the end")
+        assert "over — Ana" in str(app.query_one("#status").render())
+        await pilot.press("n")
+        await _until(pilot, lambda: app.query_one("#setup").display, "the setup again")
+        await pilot.click("#players")
+        await pilot.press("enter")  # the same names and options, still typed
+        await _until(pilot, lambda: keeper.snapshot.table is not None and not keeper.snapshot.table.over, "game 2")
+        games = keeper.snapshot.games
+        assert keeper.snapshot.table.game_id == 2 and len(games) == 2
+        assert sorted(g.finished is not None for g in games) == [False, True]  # the first one finished
+    _play(tmp_path, script)
+
+
 def test_the_terminal_table_speaks_spanish(tmp_path):
     from tablekeeper.ui.i18n import load_catalog
 
