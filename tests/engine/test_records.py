@@ -202,14 +202,19 @@ def test_statistics_narrow_to_one_game_and_one_player(table):
     assert sum(r["wins"] for r in by_seat.values()) == sum(s.win for s in seats)
 
 
-def test_a_dragon_that_wins_gives_nobody_a_win(table):
+def test_a_dragon_that_wins_gives_nobody_a_win(tmp_path):
     """Dragon Run: «Todos los Aventureros han sido asesinados por el Dragón. ¡En este evento, el Dragón gana el
-    juego!» — a play no player won."""
-    _journal, facts, plays, _ = table
-    dragon = [p for p in plays if p.game == "dragon-run" and not p.winners]
-    assert dragon, "the robot's games include a dragon's win"
-    for p in dragon:
-        assert not any(s.win for s in p.seats)
+    juego!» — a play no player won (both adventurers charge into the dragon until it burns them to ashes)."""
+    journal = Journal(tmp_path, durable=False)
+    with playgen.fake_clock(1.8e9) as clock:
+        s = Session.new(journal, "dragon-run", ["Ana", "Ben"], {"hands": {"Ana": [3, 3, 2, 0], "Ben": [1, 1, 1, 0]}})
+        while not s.state["over"]:
+            clock.now += 10
+            s.apply({"action": "charge", "player": s.state["turn"]["player"], "location": "dragon"})
+    plays = rec.stored_plays(journal)
+    journal.close()
+    assert [p.game for p in plays] == ["dragon-run"] and not plays[0].winners
+    assert [s.win for s in plays[0].seats] == [False, False]
 
 
 def test_stored_plays_reuse_a_known_summary_and_replay_only_what_changed(table):

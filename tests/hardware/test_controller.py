@@ -713,6 +713,34 @@ def test_a_drink_event_is_two_presses_on_the_revealers_pod_then_each_players_car
     assert t.presses == 2 + 1 + 2 + 1 + 1
 
 
+def test_a_room_that_takes_the_cheapest_card_is_one_press_with_its_icon():
+    """«Otras tarjetas de ubicación: Aplicar el efecto indicado en la tarjeta, luego según el pictograma …»: the
+    card a player discards or gives to the left is, as a rule, the cheapest treasure held (a potion or a
+    talisman, worth 0, is kept); each room effect with each icon is an offer that asks nothing."""
+    t = dragon_run()
+    labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
+    assert "room: discard 1, pass" in labels and "room: give 0 left, pass" not in labels
+    t.click("Ana", DOWN, labels.index("room: give 1 left, again"))
+    t.click("Ana", MAIN)  # one press: the charge, the card given, the icon
+    ana, ben = t.state["players"]
+    assert ana["cards"] == [3, 2, 0] and ben["cards"] == [4, 2, 1, 1, 1]
+    assert t.state["turn"]["player"] == "Ana" and t.state["discard"]["other"] == 1  # another turn
+    labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
+    before = t.presses
+    t.click("Ana", DOWN, labels.index("room: discard 2, pass"))
+    t.click("Ana", MAIN)
+    ana, ben = t.state["players"]
+    assert ana["cards"] == [3, 0] and t.state["turn"]["player"] == "Ben"
+    assert t.presses - before == labels.index("room: discard 2, pass") + 1
+
+
+def test_a_room_offers_a_1_for_a_hand_the_device_does_not_know():
+    """A hand whose cards were never entered: the offer parts with a 1, the player's word for an unseen card."""
+    t = Table("dragon-run", ["Ana", "Ben"])
+    labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
+    assert "room: discard 1, again" in labels and "room: give 1 left, pass" in labels
+
+
 def test_a_room_card_that_moves_treasure_is_one_offer_with_its_charge():
     """«Otras tarjetas de ubicación: Aplicar el efecto indicado en la tarjeta, luego según el pictograma en la
     parte inferior debes: Pasa el turno … / Toma otro turno»: a room that makes its player discard a card,

@@ -57,7 +57,8 @@ def test_the_dragon_is_one_step_and_second_when_a_charge_is_compulsory():
     m = game({"action": "adjust", "counter": "dungeon", "delta": -3}, {"action": "hide", "discard": [1], "roll": 2})
     items = routine(m, "Ana")
     assert list(items) == ["other room: pass", "dragon", "other room: again", "treasure hall: pass",
-                           "treasure hall: again", "room + treasure: pass", "room + treasure: again", "room: discard",
+                           "treasure hall: again", "room + treasure: pass", "room + treasure: again", "room: discard 2, pass", "room: discard 2, again", "room: give 2 left, pass",
+        "room: give 2 left, again", "room: discard",
                            "room: give left", "room: 2 treasures", "potion", "talisman: 3", "talisman: 2",
                            "talisman: 0"]
     assert items["dragon"].action == {"action": "charge", "player": "Ana", "location": "dragon"}
@@ -197,7 +198,8 @@ def test_the_start_of_a_turn_offers_charges_and_hides_down_and_the_power_and_cri
     assert list(routine(m, "Ana")) == [
         "other room: pass", "dragon", "other room: again", "treasure hall: pass", "treasure hall: again",
         "hide: discard 1", "room + treasure: pass", "room + treasure: again", "hide: discard 2", "hide: discard 3",
-        "hide", "room: discard", "room: give left", "room: 2 treasures", "power: a card from Ben", "power: a card from Cai", "power: draw a card", "potion", "talisman: 3",
+        "hide", "room: discard 1, pass", "room: discard 1, again", "room: give 1 left, pass",
+        "room: give 1 left, again", "room: discard", "room: give left", "room: 2 treasures", "power: a card from Ben", "power: a card from Cai", "power: draw a card", "potion", "talisman: 3",
         "talisman: 2",
         "talisman: 1", "talisman: 0", "cry", "cry: discard 3", "cry: discard 2", "power"]
     m = game({"action": "adjust", "counter": "dungeon", "delta": -3}, hands={**HANDS, "Ana": [1, 1, 0, 0]})

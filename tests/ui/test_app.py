@@ -58,7 +58,9 @@ def child_env(tmp: Path, **extra) -> dict:
 
 
 def run_scenario(tmp_path: Path, scenario: str, *, lang: str = "en", state: Path | None = None, env=None,
-                 timeout: float = 120) -> dict:
+                 timeout: float = 600) -> dict:
+    # ``timeout`` only stops a scenario that hangs: far above any run, however loaded the machine (the
+    # screen-fit scenario took 110 s alone and more than 300 s beside other jobs on both cores).
     state = state or tmp_path / "state"
     shots = Path(os.environ.get("TABLEKEEPER_SCREENSHOTS") or tmp_path / "shots")
     proc = subprocess.run([sys.executable, str(HERE), scenario, str(state), str(shots), lang],
@@ -135,7 +137,7 @@ def test_every_screen_fits_800x480(tmp_path, lang):
     every screen and dialog, for every game, at 800x480 (the tables at 2 and 4 players, facing their
     seats, and at 8; the end screen at 2 and 8); no label cut off, nothing off screen, nothing drawn
     over something else."""
-    out = run_scenario(tmp_path, f"fit:{lang}", lang=lang, timeout=300)
+    out = run_scenario(tmp_path, f"fit:{lang}", lang=lang, timeout=1800)
     assert out["visited"] >= 8 + 3 * len(GAMES), out["visited"]
     assert out["problems"] == [], "\n".join(out["problems"])
     assert any("cut off" in p for p in out["selftest"]) and any("under 48 px" in p for p in out["selftest"])
@@ -214,7 +216,7 @@ def test_statistics_screen_shows_wins_bars_and_a_head_to_head(tmp_path):
     """Home → Statistics after three finished games: a row per person with wins/plays and a win-rate
     bar in the person's roster colour, the length of each play as a chart, and two taps on players'
     rows give their head-to-head (engine/records.py computes; this checks what the screen shows)."""
-    out = run_scenario(tmp_path, "stats", timeout=240)
+    out = run_scenario(tmp_path, "stats", timeout=900)
     assert out["rows"] == ["Ana", "Ben", "Cai"]
     assert out["wins"]["Ben"] == "2/3" and out["wins"]["Ana"] == "1/3" and out["wins"]["Cai"].endswith("/1")
     assert abs(out["bars"]["Ben"][0] - 2 / 3) < 1e-9 and abs(out["bars"]["Ana"][0] - 1 / 3) < 1e-9
@@ -261,7 +263,7 @@ def test_cards_face_their_seats_and_turned_cards_take_touches(tmp_path):
     cards turned 180°), then the near side from its right end. A tap on a turned card reaches the
     widget under the finger; the header faces the far side and the footer says whose turn to the near
     side. Settings → Layout → one side puts every card upright again."""
-    out = run_scenario(tmp_path, "facing", timeout=180)
+    out = run_scenario(tmp_path, "facing", timeout=900)
     four = out["four"]
     assert four["turned"] == {"Ana": 0, "Ben": 180, "Cai": 180, "Dee": 0}
     x = {n: four["names"][n][0] for n in four["names"]}

@@ -144,6 +144,20 @@ class DragonRunViews(Game):
         room = {"action": "room", **me}
         out = []
         if p["cards"] or p["unknown"]:
+            # The card a player parts with is the cheapest treasure they hold (a 1 while some are not
+            # known: the player's word for an unseen card; a potion or talisman, worth 0, is kept), each
+            # icon its own offer: one press, nothing to ask.
+            usual = min([v for v in p["cards"] if v > 0] + ([1] if p["unknown"] else []), default=min(p["cards"] or [1]))
+            out += [
+                {"label": _("room: discard {value}, pass", value=usual),
+                 "action": {**room, "discard": [usual], "then": "pass"}},
+                {"label": _("room: discard {value}, again", value=usual),
+                 "action": {**room, "discard": [usual], "then": "again"}},
+                {"label": _("room: give {value} left, pass", value=usual),
+                 "action": {**room, "give": usual, "then": "pass"}},
+                {"label": _("room: give {value} left, again", value=usual),
+                 "action": {**room, "give": usual, "then": "again"}},
+            ]
             cheapest = _cheapest_held(p)
             out.append({"label": word("label", "room: discard"), "action": {**room, "discard": [cheapest]},
                         "ask": ["discard", "then"]})
