@@ -444,8 +444,8 @@ def test_club_serve_runs_the_league_and_the_page_under_systemd_rules(broker, tmp
     out = subprocess.run([sys.executable, "-m", "tablekeeper.ui.cli", "club", "standings", "--config", str(cfg),
                           "--json"], capture_output=True, text=True, timeout=30)
     assert out.returncode == 0, out.stderr
-    assert json.loads(out.stdout)["overall"][0] == {"player": "Ana", "plays": 1, "wins": 1, "shared": 0, "draws": 0,
-                                                    "points": 3, "rating": 1516.0}
+    assert json.loads(out.stdout)["overall"][0] == {"rank": 1, "player": "Ana", "plays": 1, "wins": 1, "shared": 0,
+                                                    "draws": 0, "points": 3, "rating": 1516.0}
 
 
 def _drain(sock: socket.socket) -> list[str]:
