@@ -145,8 +145,8 @@ def test_club_void_unvoid_and_fix_say_what_the_play_counts_as_and_refuse_in_one_
     assert stored_corrections(tmp_path / "league.db")[first]["reason"] == "a practice game"
     assert club(capsys, "unvoid", str(first), "--config", cfg)[:2] == (0, f"play {first} counts again\n")
     assert club(capsys, "fix", str(first), "--winner", "Ana", "Ben", "--draw", "--config", cfg)[:2] == (
-        0, f"play {first} counts as draw: Ana, Ben\n")
-    assert club(capsys, "fix", str(first), "--nobody", "--config", cfg)[:2] == (0, f"play {first} counts as no winner\n")
+        0, f"play {first} now counts: draw: Ana, Ben\n")
+    assert club(capsys, "fix", str(first), "--nobody", "--config", cfg)[:2] == (0, f"play {first} now counts: no winner\n")
     code, out, err = club(capsys, "fix", str(first), "--winner", "Eve", "--config", cfg)
     assert code == 1 and out == "" and err.count("\n") == 1 and f"'Eve' did not play in play {first}" in err
     listed = json.loads(club(capsys, "standings", "--json", "--config", cfg)[1])

@@ -140,7 +140,7 @@ def cmd_correct(args: Any) -> int:
         out(args, say(args, _("play {id} is void: it no longer counts", id=args.play)))
     elif state["fix"] is not None:
         fix = state["fix"]
-        out(args, say(args, _("play {id} counts as {result}", id=args.play,
+        out(args, say(args, _("play {id} now counts: {result}", id=args.play,
                               result=result_text({"winners": fix["winners"], "draw": fix["draw"]}))))
     else:
         out(args, say(args, _("play {id} counts again", id=args.play)))
