@@ -150,10 +150,10 @@ class _League:
     def tables(self):
         return self._tables
 
-    def recent_plays(self, n):
+    def recent_plays(self, n, season=None):
         return len(self._plays), self._plays[-n:]
 
-    def standings(self):
+    def standings(self, season=None):
         return self._standings
 
     def game(self, game_id):

@@ -444,8 +444,8 @@ def test_club_serve_runs_the_league_and_the_page_under_systemd_rules(broker, tmp
     out = subprocess.run([sys.executable, "-m", "tablekeeper.ui.cli", "club", "standings", "--config", str(cfg),
                           "--json"], capture_output=True, text=True, timeout=30)
     assert out.returncode == 0, out.stderr
-    assert json.loads(out.stdout)["overall"][0] == {"player": "Ana", "plays": 1, "wins": 1, "shared": 0, "draws": 0,
-                                                    "points": 3, "rating": 1516.0}
+    assert json.loads(out.stdout)["overall"][0] == {"rank": 1, "player": "Ana", "plays": 1, "wins": 1, "shared": 0,
+                                                    "draws": 0, "points": 3, "rating": 1516.0}
 
 
 def _drain(sock: socket.socket) -> list[str]:
@@ -625,3 +625,47 @@ def test_the_organiser_merges_two_names_of_one_person_and_the_running_league_cou
         assert {"Ana", "Ana María"} <= {r["player"] for r in league.standings()["overall"]}
     finally:
         other.close()
+
+
+def test_the_running_league_and_its_page_follow_a_void_and_a_fix_without_a_restart(league, table, broker, tmp_path):
+    """`club void` in another process: the running league's standings drop the play, its page (a live
+    event, no reload, no message from any table) says it was voided and why; `club unvoid` counts it
+    again; `club fix` changes who won."""
+    from tablekeeper.ui.club.web import Page
+
+    _named_play(table, "j-v1", ["Ana", "Ben"], "Ana", 3000.0)
+    _named_play(table, "j-v2", ["Ana", "Ben"], "Ana", 3100.0)
+    wait_for(lambda: len(league.plays()) == 2, what="both plays")
+    page = Page(league, "127.0.0.1", 0).start()
+    cfg = _config(tmp_path, broker, db='"league/league.db"')
+
+    def club(*argv):
+        return subprocess.run([sys.executable, "-m", "tablekeeper.ui.cli", "club", *argv, "--config", str(cfg)],
+                              capture_output=True, text=True, timeout=30, env=ENGLISH_ENV)
+
+    def shown(path: str) -> str:
+        return urllib.request.urlopen(page.url + path, timeout=5).read().decode()
+
+    try:
+        gid = league.plays()[1]["id"]
+        assert "voided" not in shown(f"plays/{gid}") and "<td>Ana</td><td>2</td><td>2</td>" in shown("")
+        version, handled = league.version, league.handled
+        done = club("void", str(gid), "--reason", "a practice game")
+        assert done.returncode == 0 and done.stdout.strip() == f"play {gid} is void: it no longer counts", done.stderr
+        wait_for(lambda: league.version > version, what="the league to notice the void")
+        assert league.handled == handled  # no table said anything: the organiser's change alone
+        rows = {r["player"]: r for r in league.standings()["overall"]}
+        assert (rows["Ana"]["plays"], rows["Ana"]["wins"], rows["Ben"]["plays"]) == (1, 1, 1)
+        assert "voided by the organiser: a practice game" in shown(f"plays/{gid}")
+        assert "<td>Ana</td><td>1</td><td>1</td>" in shown("")
+        assert len(league.plays()) == 2  # kept as the table sent it
+
+        version = league.version
+        assert club("unvoid", str(gid)).returncode == 0
+        wait_for(lambda: league.version > version, what="the league to notice the unvoid")
+        assert {r["player"]: r["plays"] for r in league.standings()["overall"]} == {"Ana": 2, "Ben": 2}
+        assert club("fix", str(gid), "--winner", "Ben").returncode == 0
+        wait_for(lambda: "result fixed by the organiser: won by Ben" in shown(f"plays/{gid}"), what="the fix")
+        assert {r["player"]: r["wins"] for r in league.standings()["overall"]} == {"Ana": 1, "Ben": 1}
+    finally:
+        page.stop()

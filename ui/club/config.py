@@ -18,6 +18,10 @@ nothing changes. ``[league]`` has defaults for everything but the password::
     host = "127.0.0.1"
     password_file = "/etc/tablekeeper/league.password"
     # username = "league"  db = "<state folder>/league.db"  http_host = "127.0.0.1"  http_port = 8080
+    # name = "Martes de juegos"  min_plays = 3
+    # points = { win = 3, shared = 2, draw = 1, loss = 0 }
+    # [[league.seasons]]
+    # name = "Otoño 2026"  start = 2026-09-01  end = 2026-12-31
 
 Every problem is a :class:`~tablekeeper.hardware.errors.ConfigError` naming the file and the key
 ("tablekeeper.toml: club.port: must be a whole number 1-65535, not 'x'"). A relative file name
@@ -25,6 +29,7 @@ Every problem is a :class:`~tablekeeper.hardware.errors.ConfigError` naming the 
 """
 from __future__ import annotations
 
+import datetime as dt
 import os
 import re
 import socket
@@ -37,6 +42,7 @@ from typing import Any, NoReturn
 from ...engine.journal import default_state_dir
 from ...hardware.errors import ConfigError
 from . import contract
+from .standings import Scoring, Season
 
 DEFAULT_HOST = "127.0.0.1"
 PLAIN_PORT, TLS_PORT = 1883, 8883
@@ -50,7 +56,11 @@ DEFAULT_KEEPALIVE = 30
 _BROKER_KEYS = {"host", "port", "tls", "username", "password", "password_file", "prefix", "client_id",
                 "keepalive"}
 _CLUB_KEYS = _BROKER_KEYS | {"table"}
-_LEAGUE_KEYS = _BROKER_KEYS | {"db", "http_host", "http_port"}
+_LEAGUE_KEYS = _BROKER_KEYS | {"db", "http_host", "http_port", "name", "points", "min_plays", "seasons"}
+_POINTS_KEYS = ("win", "shared", "draw", "loss")
+_SEASON_KEYS = {"name", "start", "end"}
+#: Longest league or season name.
+MAX_NAME = 60
 _TLS_KEYS = {"ca_file", "cert_file", "key_file"}
 #: A topic prefix: levels of letters, digits, ``-``, ``_`` and ``.``, joined by ``/`` (no wildcard, no ``$``).
 _PREFIX = re.compile(r"[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*")
@@ -105,13 +115,21 @@ class ClubSettings:
 
 @dataclass(frozen=True)
 class LeagueSettings:
-    """The league service: its broker, its database and where its read-only page listens."""
+    """The league service: its broker, its database and where its read-only page listens; its name
+    (None: not named), its points and minimum plays, its seasons (in date order)."""
 
     broker: BrokerSettings
     db: Path
     http_host: str = DEFAULT_HTTP_HOST
     http_port: int = DEFAULT_HTTP_PORT
     source: str = "config"
+    name: str | None = None
+    scoring: Scoring = field(default_factory=Scoring)
+    seasons: tuple[Season, ...] = ()
+
+    def season(self, name: str) -> Season | None:
+        """The season of that name, or None."""
+        return next((s for s in self.seasons if s.name == name), None)
 
 
 # -- the file -------------------------------------------------------------------------------
@@ -297,7 +315,68 @@ def league_settings(cfg: Mapping[str, Any] | str | os.PathLike[str] | None, *, s
         c.fail("http_host", f"{http_host!r} is not a host name or an address")
     http_port = c.integer(t, "http_port", DEFAULT_HTTP_PORT, 0, 65535)  # 0: any free port (tests)
     _language(c, t)  # checked with the rest; league_language gives it
-    return LeagueSettings(broker, db, http_host, http_port, src)
+    name = _name(c, t.get("name"), "name") if "name" in t else None
+    return LeagueSettings(broker, db, http_host, http_port, src, name, _scoring(c, t), _seasons(c, t))
+
+
+def _name(c: _Check, value: Any, key: str) -> str:
+    if not isinstance(value, str) or not value.strip() or len(value) > MAX_NAME or not value.isprintable():
+        c.fail(key, f"must be a text of 1 to {MAX_NAME} printable characters in quotes, not {value!r}")
+    return value.strip()
+
+
+def _scoring(c: _Check, t: Mapping[str, Any]) -> Scoring:
+    """``points`` (a table: win, shared, draw, loss; each -1000 to 1000) and ``min_plays`` (0 or more)."""
+    points = t.get("points", {})
+    if not isinstance(points, Mapping):
+        c.fail("points", f"must be a table {{ win = 3, shared = 2, draw = 1, loss = 0 }}, not {points!r}")
+    for key in points:
+        if key not in _POINTS_KEYS:
+            c.fail(f"points.{key}", f"unknown key (keys here: {', '.join(_POINTS_KEYS)})")
+    default = Scoring()
+    inner = _Check(c.source, "league.points", c.base)
+    values = {key: inner.integer(points, key, getattr(default, key), -1000, 1000) for key in _POINTS_KEYS}
+    min_plays = c.integer(t, "min_plays", default.min_plays, 0, 1_000_000)
+    return Scoring(min_plays=min_plays, **values)
+
+
+def _day(c: _Check, value: Any, key: str) -> dt.date:
+    if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
+        return value
+    if isinstance(value, str):
+        try:
+            return dt.date.fromisoformat(value)
+        except ValueError:
+            pass
+    c.fail(key, f"must be a date like 2026-09-01, not {value!r}")
+
+
+def _seasons(c: _Check, t: Mapping[str, Any]) -> tuple[Season, ...]:
+    """``[[league.seasons]]``: each a name, a start and an end day (both included); no two with one name,
+    none overlapping another (one season at a time is the current one)."""
+    raw = t.get("seasons", [])
+    if not isinstance(raw, list) or not all(isinstance(x, Mapping) for x in raw):
+        c.fail("seasons", "must be tables: [[league.seasons]] with name, start and end")
+    seasons: list[Season] = []
+    for i, table in enumerate(raw, 1):
+        where = f"seasons[{i}]"
+        for key in table:
+            if key not in _SEASON_KEYS:
+                c.fail(f"{where}.{key}", f"unknown key (keys here: {', '.join(sorted(_SEASON_KEYS))})")
+        for key in sorted(_SEASON_KEYS):
+            if key not in table:
+                c.fail(where, f"missing key {key!r} (a season has a name, a start and an end)")
+        season = Season(_name(c, table["name"], f"{where}.name"), _day(c, table["start"], f"{where}.start"),
+                        _day(c, table["end"], f"{where}.end"))
+        if season.end < season.start:
+            c.fail(f"{where}.end", f"{season.end} is before the start, {season.start}")
+        for other in seasons:
+            if other.name == season.name:
+                c.fail(f"{where}.name", f"{season.name!r} names two seasons")
+            if season.start <= other.end and other.start <= season.end:
+                c.fail(where, f"{season.name!r} overlaps {other.name!r}")
+        seasons.append(season)
+    return tuple(sorted(seasons, key=lambda s: s.start))
 
 
 def _language(c: _Check, t: Mapping[str, Any]) -> str | None:

@@ -26,6 +26,12 @@ the broker keeps every message the league has not acknowledged.
 
 Threads: paho's network thread (queues messages), the store thread (the one writer), and any number
 of readers (:meth:`League.plays`, :meth:`League.standings`, the page), each with its own connection.
+
+The organiser's changes (``tablekeeper club merge``/``unmerge``, ``void``/``unvoid``/``fix``) are
+written to the same database by another process: the ``people`` table, and ``corrections``, a journal
+(a row per void, unvoid or fix: who, when, what, why; a play is never deleted). The store thread
+notices another connection's commit (``PRAGMA data_version``) within :data:`WATCH_EVERY` seconds and
+bumps :attr:`League.version`, so the page shows the change without a restart.
 """
 from __future__ import annotations
 
@@ -71,6 +77,10 @@ MAX_NUMBER = 2**53
 MAX_TEXT = 120
 #: Most players a play may name (every game has at most 8; the standings compare each pair of a play).
 MAX_PLAYERS = 64
+#: Seconds between two looks for the organiser's changes (another process's commit) while no message comes.
+WATCH_EVERY = 0.5
+#: Longest reason a correction may carry.
+MAX_REASON = 200
 #: The broker keeps the league's session this long while it is away (seconds; MQTT 5 expiry).
 SESSION_EXPIRY = 7 * 24 * 3600
 
@@ -97,6 +107,12 @@ CREATE TABLE IF NOT EXISTS tables (
 CREATE TABLE IF NOT EXISTS people (
     name TEXT PRIMARY KEY,
     person TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS corrections (
+    id INTEGER PRIMARY KEY,
+    play INTEGER NOT NULL REFERENCES games(id),
+    what TEXT NOT NULL CHECK (what IN ('void', 'unvoid', 'fix')),
+    winners TEXT, draw INTEGER,
+    reason TEXT, who TEXT NOT NULL, at REAL NOT NULL);
 """
 
 
@@ -190,12 +206,15 @@ class League:
 
     ``db_path`` is the SQLite file (its folder is made). ``broker``: how to reach the broker (its
     ``client_id`` is the persistent session's: default ``tablekeeper-league``). ``reconnect_max`` is the
-    longest wait between connection attempts (seconds; the first is a quarter of a second).
+    longest wait between connection attempts (seconds; the first is a quarter of a second). ``rules``:
+    the standings' points and minimum plays (default: the standard ones).
     """
 
-    def __init__(self, db_path: str | Path, broker: BrokerSettings, *, reconnect_max: float = 5.0):
+    def __init__(self, db_path: str | Path, broker: BrokerSettings, *, reconnect_max: float = 5.0,
+                 rules: scoring.Scoring | None = None):
         self.db_path = Path(db_path)
         self.broker = broker
+        self.rules = rules or scoring.Scoring()  # the points and the minimum plays ([league] in the config)
         self.prefix = broker.prefix or contract.DEFAULT_PREFIX
         self.reconnect_max = reconnect_max
         self.dropped: dict[str, int] = {}  # table -> messages dropped for breaking the contract
@@ -222,6 +241,7 @@ class League:
         #: this batch's changes to the plays, in order, for the cache once committed: (game, body or None: gone)
         self._play_changes: list[tuple[int, dict[str, Any] | None]] = []
         self._game_ids: dict[tuple[str, str, int], int] = {}  # the store thread's: (table, journal, game_no) -> id
+        self._data_version: int | None = None  # the writer's PRAGMA data_version: another process's commit moves it
         try:
             self.db_path.parent.mkdir(parents=True, exist_ok=True)
             self._writer = self._connect_db()
@@ -368,9 +388,10 @@ class League:
     def _store_messages(self) -> None:
         pending: list[_Message] = []
         while True:
+            self._watch_organiser()
             if not pending:
                 try:
-                    first = self._queue.get(timeout=0.5)
+                    first = self._queue.get(timeout=WATCH_EVERY)
                 except queue.Empty:
                     if self._stop.is_set():
                         return
@@ -402,6 +423,15 @@ class League:
                 self._bump()
             if stopping:
                 return
+
+    def _watch_organiser(self) -> None:
+        """Another process committed to the database (the organiser's merge, void, unvoid or fix): the
+        pages are rendered again (the standings read the organiser's tables at every question)."""
+        (version,) = self._writer.execute("PRAGMA data_version").fetchone()
+        if version != self._data_version:
+            if self._data_version is not None:
+                self._bump()
+            self._data_version = version
 
     def _bump(self) -> None:
         with self._changed:
@@ -564,7 +594,7 @@ class League:
     def _plays_cache(self) -> _PlayCache:
         """The plays in memory (call with ``_cache_lock`` held): read once, then kept by the store thread."""
         if self._cache is None:
-            cache = _PlayCache()
+            cache = _PlayCache(self.rules)
             for body in _plays(self._reader(), copies=True):  # the cache keeps copies aside
                 cache.put(body["id"], body)
             self._cache = cache
@@ -578,26 +608,38 @@ class League:
         with self._cache_lock:
             return [dict(p) for p in self._plays_cache().plays]
 
-    def recent_plays(self, n: int) -> tuple[int, list[dict[str, Any]]]:
-        """How many plays there are, and the last ``n`` in the rating's order (the page's list)."""
+    def recent_plays(self, n: int, season: scoring.Season | None = None) -> tuple[int, list[dict[str, Any]]]:
+        """How many plays there are (in ``season``; None: all time), and the last ``n`` in the rating's
+        order (the page's list), each as the organiser's corrections leave it, with ``"correction"``:
+        the play's state (:func:`~.standings.correction_state`; None: never corrected)."""
+        state = scoring.correction_state(_corrections(self._reader()))
         with self._cache_lock:
-            cache = self._plays_cache()
-            return len(cache.plays), [dict(p) for p in cache.plays[-n:]] if n > 0 else []
+            plays = scoring.in_season(self._plays_cache().plays, season)
+            last = [dict(p) for p in plays[-n:]] if n > 0 else []
+        for i, p in enumerate(last):
+            found = state.get(p["id"])
+            last[i] = {**(scoring.corrected(p, state) or p), "correction": found}
+        return len(plays), last
 
-    def standings(self) -> dict[str, Any]:
-        """Standings per game and overall (ui/club/standings.py: plays, wins, points, rating).
+    def standings(self, season: scoring.Season | None = None) -> dict[str, Any]:
+        """Standings per game and overall (ui/club/standings.py: plays, wins, points, rating), of the plays
+        of ``season`` (None: all time).
 
         Kept up to date one play at a time while plays arrive in order; a play that arrives late
         (it finished before the newest one held) has them computed again over every play, and so do
-        names the organiser merged or split since (``tablekeeper club merge``, another process).
+        names the organiser merged or split since and plays the organiser voided, counted again or
+        fixed (``tablekeeper club merge``, ``club void``..., another process).
         """
-        people = _people(self._reader())
+        conn = self._reader()
+        people = _people(conn)
+        state = scoring.correction_state(_corrections(conn))
         with self._cache_lock:
             cache = self._plays_cache()
-            if cache.people != people:
-                cache.people = people
+            if cache.people != people or cache.corrections != state:
+                cache.people, cache.corrections = people, state
                 cache.built, cache._result = None, None
-            return copy.deepcopy(cache.result())
+                cache.seasons.clear()
+            return copy.deepcopy(cache.result(season))
 
     def tables(self) -> list[dict[str, Any]]:
         """Every table heard of: ``name``, ``online`` (None: no status yet), ``live`` (its last live
@@ -617,7 +659,9 @@ class League:
 
     def game(self, game_id: int) -> dict[str, Any] | None:
         """One game the league heard of: table, journal, game_no, game, its actions in order
-        (``seq``, ``at``, ``entry``) and its play (None while it is not finished); None if unknown."""
+        (``seq``, ``at``, ``entry``), its play as the table sent it (None while it is not finished) and
+        the organiser's ``correction`` of it (see :func:`~.standings.correction_state`; None: none);
+        None if unknown."""
         conn = self._reader()
         row = conn.execute("SELECT tbl, journal, game_no, game, acked_seq FROM games WHERE id=?", (game_id,)).fetchone()
         if row is None:
@@ -625,8 +669,10 @@ class League:
         actions = [{"seq": s, "at": at, "entry": json.loads(e)} for s, at, e in
                    conn.execute("SELECT seq, at, entry FROM actions WHERE game=? ORDER BY seq", (game_id,))]
         play = conn.execute("SELECT body FROM plays WHERE game=?", (game_id,)).fetchone()
+        correction = scoring.correction_state(_corrections(conn, game_id)).get(game_id)
         return {"id": game_id, "table": row[0], "journal": row[1], "game_no": row[2], "game": row[3],
-                "acked_seq": row[4], "actions": actions, "play": json.loads(play[0]) if play else None}
+                "acked_seq": row[4], "actions": actions, "play": json.loads(play[0]) if play else None,
+                "correction": correction}
 
     def counts(self) -> dict[str, int]:
         """How much the database holds: games, actions, plays, tables."""
@@ -643,7 +689,10 @@ class _PlayCache:
     takes the place of the one held if that one is taken back.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, rules: scoring.Scoring) -> None:
+        self.rules = rules
+        self.corrections: dict[int, dict[str, Any]] = {}  # the organiser's: play id -> its state
+        self.seasons: dict[scoring.Season, dict[str, Any]] = {}  # each season's standings, once asked
         self.plays: list[dict[str, Any]] = []
         self.keys: list[tuple] = []
         self.by_id: dict[int, dict[str, Any]] = {}
@@ -689,6 +738,7 @@ class _PlayCache:
             del self.holder[old["identity"]]
         self.built = None
         self._result = None
+        self.seasons.clear()
 
     def _put_in(self, gid: int, play: dict[str, Any]) -> None:
         key = scoring.order_key(play)
@@ -701,13 +751,21 @@ class _PlayCache:
         if isinstance(play.get("identity"), str):
             self.holder[play["identity"]] = gid
         if self.built is not None:
-            self.built.add(play)
+            counted = scoring.corrected(play, self.corrections)
+            if counted is not None:
+                self.built.add(counted)
         self._result = None
+        self.seasons.clear()
 
-    def result(self) -> dict[str, Any]:
+    def result(self, season: scoring.Season | None = None) -> dict[str, Any]:
+        if season is not None:
+            if season not in self.seasons:
+                self.seasons[season] = scoring.standings(self.plays, self.people, self.rules, season=season,
+                                                         corrections=self.corrections)
+            return self.seasons[season]
         if self.built is None:
-            self.built = scoring.Standings(self.people)
-            for play in self.plays:
+            self.built = scoring.Standings(self.people, self.rules)
+            for play in scoring.apply_corrections(self.plays, self.corrections):
                 self.built.add(play)
         if self._result is None:
             self._result = self.built.result()
@@ -740,6 +798,20 @@ def _people(conn: sqlite3.Connection) -> dict[str, str]:
         return dict(conn.execute("SELECT name, person FROM people").fetchall())
     except sqlite3.OperationalError:  # no such table: a league database made before merges
         return {}
+
+
+def _corrections(conn: sqlite3.Connection, play: int | None = None) -> list[dict[str, Any]]:
+    """The organiser's corrections in the order they were made (of one play, or all); a database from
+    before them: none."""
+    where, args = ("WHERE play=?", (play,)) if play is not None else ("", ())
+    try:
+        rows = conn.execute(f"SELECT id, play, what, winners, draw, reason, who, at FROM corrections {where} "
+                            "ORDER BY id", args).fetchall()
+    except sqlite3.OperationalError:  # no such table: a league database made before corrections
+        return []
+    return [{"id": i, "play": p, "what": what, "winners": json.loads(w) if w is not None else None,
+             "draw": bool(d), "reason": reason, "who": who, "at": at}
+            for i, p, what, w, d, reason, who, at in rows]
 
 
 def _names(play: dict[str, Any], key: str = "players") -> list[str]:
@@ -804,6 +876,82 @@ def unmerge_people(db_path: str | Path, name: str) -> dict[str, str]:
             conn.close()
     except sqlite3.Error as e:
         raise LeagueError(f"cannot write the league's database {path}: {e}") from e
+
+
+def correct_play(db_path: str | Path, play: int, what: str, *, winners: list[str] | None = None,
+                 draw: bool = False, reason: str | None = None, who: str | None = None) -> dict[str, Any]:
+    """The organiser voids play ``play`` (``what`` "void": it no longer counts), counts it again ("unvoid")
+    or fixes its result ("fix": ``winners``, the names as the table sent them, tied if ``draw``; none:
+    nobody won). One row in the journal of corrections (who: ``who``, else the login; when; what; why:
+    ``reason``); the play itself is kept as the table sent it. A running league takes it in at once.
+    Returns the play's state (:func:`~.standings.correction_state`).
+
+    Refused, with a sentence and nothing written: no finished play of that number, a void of a void
+    play, an unvoid of a play that counts, a winner who did not play in it, a draw of fewer than two,
+    a fix that changes nothing, a reason too long."""
+    path = Path(db_path)
+    if not path.is_file():
+        raise FileNotFoundError(f"no league database at {path}")
+    reason = reason.strip() if reason else None
+    if reason is not None and (len(reason) > MAX_REASON or not reason.isprintable()):
+        raise TablekeeperError(_("the reason must be at most {n} printable characters", n=MAX_REASON))
+    try:
+        conn = sqlite3.connect(str(path), timeout=30)
+        try:
+            conn.executescript(SCHEMA)
+            row = conn.execute("SELECT body FROM plays WHERE game=?", (play,)).fetchone()
+            if row is None:
+                raise TablekeeperError(_("no finished play {id} in the league (a play's number is in its page's "
+                                         "address: /plays/{id})", id=play))
+            body = {**json.loads(row[0]), "id": play}
+            state = scoring.correction_state(_corrections(conn, play)).get(play)
+            void = bool(state and state["void"])
+            record: tuple[str | None, bool] = (None, False)
+            if what == scoring.VOID and void:
+                raise TablekeeperError(_("play {id} is void already", id=play))
+            if what == scoring.UNVOID and not void:
+                raise TablekeeperError(_("play {id} is not void: it counts", id=play))
+            if what == scoring.FIX:
+                names = _names(body)
+                chosen = list(dict.fromkeys(w.strip() for w in winners or []))
+                for name in chosen:
+                    if name not in names:
+                        raise TablekeeperError(_("{name!r} did not play in play {id} (its players: {players})",
+                                                 name=name, id=play, players=", ".join(names)))
+                if draw and len(chosen) < 2:
+                    raise TablekeeperError(_("a draw needs two or more winners (the players who tied)"))
+                now = scoring.corrected(body, {play: state} if state else {}) or body
+                if (sorted(_names(now, "winners")), bool(now.get("draw"))) == (sorted(chosen), draw):
+                    raise TablekeeperError(_("play {id} has that result already", id=play))
+                record = (json.dumps(chosen, ensure_ascii=False), draw)
+            elif what not in (scoring.VOID, scoring.UNVOID):
+                raise ValueError(f"no such correction {what!r}")
+            with conn:
+                conn.execute("INSERT INTO corrections (play, what, winners, draw, reason, who, at) "
+                             "VALUES (?,?,?,?,?,?,?)", (play, what, record[0], int(record[1]), reason,
+                                                         who or _login(), time.time()))
+            return scoring.correction_state(_corrections(conn, play))[play]
+        finally:
+            conn.close()
+    except sqlite3.Error as e:
+        raise LeagueError(f"cannot write the league's database {path}: {e}") from e
+
+
+def _login() -> str:
+    """Who runs the command: the login name, else the user id."""
+    import getpass
+    import os
+
+    try:
+        return getpass.getuser()
+    except Exception:  # no login name (a container's bare uid)
+        return f"uid {os.getuid()}"
+
+
+def stored_corrections(db_path: str | Path) -> dict[int, dict[str, Any]]:
+    """The organiser's corrections in a league database, read only: play id -> its state
+    (:func:`~.standings.correction_state`)."""
+    return scoring.correction_state(_read_only(db_path, _corrections))
 
 
 def stored_people(db_path: str | Path) -> dict[str, str]:

@@ -6,12 +6,20 @@ object (``{"name": ...}``). A player is their name as the tables send it: the sa
 tables is the same player, and names the league's organiser merged (``tablekeeper club merge``) are
 one person, under the name merged into.
 
-Points, per play:
+Points, per play (the league's :class:`Scoring`, ``[league.points]`` in the config; by default):
 
 * a sole win (one winner, not a draw): :data:`WIN_POINTS` (3);
 * a shared win (several winners, not a draw): :data:`SHARED_POINTS` (2) each;
 * a draw (``draw``: the players in ``winners`` tied): :data:`DRAW_POINTS` (1) each of them;
 * anything else (a loss; a play nobody won, like the dragon's win): 0.
+
+A player with fewer plays than :attr:`Scoring.min_plays` (in that table: overall, or one game) is
+listed after the ranked players, without a rank (``"rank": None``).
+
+Seasons (:class:`Season`, ``[[league.seasons]]``) are named date ranges: a season's standings are
+those of the plays that finished in it (the league machine's local date), ratings starting afresh.
+The organiser's corrections (``tablekeeper club void``/``unvoid``/``fix``, :func:`correction_state`)
+take a play out of the standings or change its result; :func:`corrected` applies them.
 
 Rating: Elo, multiplayer as pairwise duels, every player starting at :data:`START` (1500).
 In one play of ``n`` players each pair is one duel when the result orders them: a winner against
@@ -26,7 +34,9 @@ game; each game also has its own.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import datetime as dt
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 WIN_POINTS = 3
@@ -80,6 +90,97 @@ def result(play: dict[str, Any]) -> dict[str, str]:
 POINTS = {"win": WIN_POINTS, "shared": SHARED_POINTS, "draw": DRAW_POINTS, "loss": 0}
 
 
+@dataclass(frozen=True)
+class Scoring:
+    """Points per result and the plays a player needs to be ranked (defaults: :data:`POINTS`, everyone)."""
+
+    win: int = WIN_POINTS
+    shared: int = SHARED_POINTS
+    draw: int = DRAW_POINTS
+    loss: int = 0
+    min_plays: int = 0
+
+    @property
+    def points(self) -> dict[str, int]:
+        return {"win": self.win, "shared": self.shared, "draw": self.draw, "loss": self.loss}
+
+
+@dataclass(frozen=True)
+class Season:
+    """A named date range, both days included (the league machine's local dates)."""
+
+    name: str
+    start: dt.date
+    end: dt.date
+
+    def holds(self, play: dict[str, Any]) -> bool:
+        """The play finished on a day of this season."""
+        return self.start <= finished_day(play) <= self.end
+
+
+def finished_day(play: dict[str, Any]) -> dt.date:
+    """The local date the play finished on."""
+    return dt.datetime.fromtimestamp(float(play["finished"])).date()
+
+
+def current_season(seasons: Sequence[Season], today: dt.date | None = None) -> Season | None:
+    """The season ``today`` (default: the local date now) falls in, or None."""
+    today = today or dt.date.today()
+    return next((s for s in seasons if s.start <= today <= s.end), None)
+
+
+def in_season(plays: Iterable[dict[str, Any]], season: Season | None) -> list[dict[str, Any]]:
+    """The plays of ``season`` (None: every play, all time)."""
+    return list(plays) if season is None else [p for p in plays if season.holds(p)]
+
+
+# -- the organiser's corrections ---------------------------------------------------------------
+#: What a correction does: take the play out, count it again, change its result.
+VOID, UNVOID, FIX = "void", "unvoid", "fix"
+
+
+def correction_state(rows: Iterable[dict[str, Any]]) -> dict[int, dict[str, Any]]:
+    """Each corrected play's state from the journal of corrections (``rows`` in the order they were made:
+    ``play``, ``what`` (:data:`VOID`, :data:`UNVOID`, :data:`FIX`), ``winners`` and ``draw`` for a fix,
+    ``reason``, ``who``, ``at``): ``{play id: {"void": bool, "reason": the void's reason or None,
+    "fix": the last fix's row or None, "log": [rows]}}``. A void is undone by an unvoid; a fix holds
+    until the next fix."""
+    state: dict[int, dict[str, Any]] = {}
+    for row in rows:
+        s = state.setdefault(int(row["play"]), {"void": False, "reason": None, "fix": None, "log": []})
+        s["log"].append(row)
+        if row["what"] == VOID:
+            s["void"], s["reason"] = True, row.get("reason")
+        elif row["what"] == UNVOID:
+            s["void"], s["reason"] = False, None
+        elif row["what"] == FIX:
+            s["fix"] = row
+    return state
+
+
+def corrected(play: dict[str, Any], state: Mapping[int, dict[str, Any]]) -> dict[str, Any] | None:
+    """``play`` as the organiser's corrections leave it: None when void, its result replaced when fixed
+    (the fix's winners that are not among its players are ignored), else ``play`` itself."""
+    s = state.get(int(play.get("id", -1)))
+    if s is None:
+        return play
+    if s["void"]:
+        return None
+    fix = s["fix"]
+    if fix is None:
+        return play
+    names = {_name(p): p for p in play["players"]}
+    winners = [names[w] for w in fix.get("winners") or [] if w in names]
+    return {**play, "winners": winners, "draw": bool(fix.get("draw")) and bool(winners)}
+
+
+def apply_corrections(plays: Iterable[dict[str, Any]], state: Mapping[int, dict[str, Any]]) -> list[dict[str, Any]]:
+    """The plays that count, as corrected (see :func:`corrected`)."""
+    if not state:
+        return list(plays)
+    return [c for p in plays if (c := corrected(p, state)) is not None]
+
+
 def rating_changes(ratings: dict[str, float], play: dict[str, Any]) -> dict[str, float]:
     """Each player's Elo change for one play, from ``ratings`` before it (missing: :data:`START`)."""
     outcome = result(play)
@@ -105,9 +206,11 @@ def rating_changes(ratings: dict[str, float], play: dict[str, Any]) -> dict[str,
 
 
 class _Table:
-    def __init__(self) -> None:
+    def __init__(self, scoring: Scoring) -> None:
         self.rows: dict[str, dict[str, Any]] = {}
         self.ratings: dict[str, float] = {}
+        self.scoring = scoring
+        self.points = scoring.points
 
     def add(self, play: dict[str, Any]) -> None:
         outcome = result(play)
@@ -119,12 +222,18 @@ class _Table:
             row["wins"] += res in ("win", "shared")
             row["shared"] += res == "shared"
             row["draws"] += res == "draw"
-            row["points"] += POINTS[res]
+            row["points"] += self.points[res]
             self.ratings[name] = self.ratings.get(name, START) + changes[name]
 
     def ranked(self) -> list[dict[str, Any]]:
         rows = [{**row, "rating": round(self.ratings[name], 1)} for name, row in self.rows.items()]
-        rows.sort(key=lambda r: (-r["points"], -r["rating"], -r["wins"], r["player"]))
+        rows.sort(key=lambda r: (r["plays"] < self.scoring.min_plays, -r["points"], -r["rating"], -r["wins"],
+                                 r["player"]))
+        rank = 0
+        for r in rows:
+            ranked = r["plays"] >= self.scoring.min_plays
+            rank += ranked
+            r["rank"] = rank if ranked else None
         return rows
 
 
@@ -135,8 +244,9 @@ class Standings:
     depend on the arrival order. Whoever gets plays late builds a new one over the sorted plays.
     """
 
-    def __init__(self, people: Mapping[str, str] | None = None) -> None:
-        self.overall = _Table()
+    def __init__(self, people: Mapping[str, str] | None = None, scoring: Scoring | None = None) -> None:
+        self.scoring = scoring or Scoring()
+        self.overall = _Table(self.scoring)
         self.games: dict[str, _Table] = {}
         self.count = 0
         self.last: tuple | None = None
@@ -149,23 +259,28 @@ class Standings:
         self.last = key
         play = as_people(play, self.people)
         self.overall.add(play)
-        self.games.setdefault(str(play["game"]), _Table()).add(play)
+        self.games.setdefault(str(play["game"]), _Table(self.scoring)).add(play)
         self.count += 1
 
     def result(self) -> dict[str, Any]:
         """``{"plays": N, "overall": [row, ...], "games": {game id: [row, ...]}}``, best first.
 
-        A row: ``player``, ``plays``, ``wins`` (sole and shared), ``shared``, ``draws``, ``points``,
+        A row: ``rank`` (1, 2, ...; None: fewer plays than :attr:`Scoring.min_plays`, listed after the
+        ranked), ``player``, ``plays``, ``wins`` (sole and shared), ``shared``, ``draws``, ``points``,
         ``rating`` (rounded to a tenth). Ranked by points, then rating, then wins, then name.
         """
         return {"plays": self.count, "overall": self.overall.ranked(),
                 "games": {game: table.ranked() for game, table in sorted(self.games.items())}}
 
 
-def standings(plays: Iterable[dict[str, Any]], people: Mapping[str, str] | None = None) -> dict[str, Any]:
+def standings(plays: Iterable[dict[str, Any]], people: Mapping[str, str] | None = None,
+              scoring: Scoring | None = None, *, season: Season | None = None,
+              corrections: Mapping[int, dict[str, Any]] | None = None) -> dict[str, Any]:
     """The standings of these plays, in any order (see :meth:`Standings.result`), the names the organiser
-    merged (``people``) counted as their person."""
-    built = Standings(people)
-    for play in sorted(plays, key=order_key):
+    merged (``people``) counted as their person, points and the minimum plays of ``scoring``; only the
+    plays of ``season`` (None: all time), as the organiser's ``corrections`` (:func:`correction_state`)
+    leave them."""
+    built = Standings(people, scoring)
+    for play in sorted(apply_corrections(in_season(plays, season), corrections or {}), key=order_key):
         built.add(play)
     return built.result()

@@ -3,10 +3,14 @@
 Server-rendered HTML (Python's ``http.server``, one thread per connection), readable on a phone.
 Read-only: the only input is the path, and only these paths exist::
 
-    /                 the tables live, the standings (overall and per game), the plays
-    /plays/N          one game's history (N: the league's number of the game), finished or not
+    /                 the tables live, the standings (overall and per game; of the current season
+                      when the league has seasons), the plays
+    /seasons/NAME     the same for one season (NAME percent-encoded), with seasons
+    /all              the same for every play (all time), with seasons
+    /plays/N          one game's history (N: the league's number of the game), finished or not, and
+                      what the organiser did to its play (voided it, fixed its result)
     /events/          server-sent events for / : each event's data is {"version", "main"} (the new HTML)
-    /events/plays/N   the same for /plays/N
+    /events/plays/N   the same for /plays/N (and /events/seasons/NAME, /events/all)
     /page.css, /page.js
 
 Anything else is 404 (a query string too), any method but GET and HEAD is 405. Every text a table
@@ -32,6 +36,8 @@ import re
 import socket
 import threading
 import time
+import urllib.parse
+from collections.abc import Sequence
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -40,6 +46,7 @@ from ...engine import registry
 from ...engine.messages import N_, Catalog, Msg, _, translated, word
 from ..i18n import DEFAULT, LANGUAGES, humanise, load_catalog
 from .league import League
+from .standings import Season, current_season
 
 log = logging.getLogger("tablekeeper.club.web")
 
@@ -82,6 +89,9 @@ th { font-size: 0.85rem; font-weight: 600; }
 th:nth-child(2), td:nth-child(2) { text-align: left; }
 .scroll { overflow-x: auto; }
 ol.plays { padding-left: 1.5rem; }
+.void, .void a { text-decoration: line-through; }
+.organiser { border-left: 3px solid var(--accent); padding-left: 0.5rem; }
+nav.seasons a, nav.seasons strong { margin-right: 0.8rem; white-space: nowrap; }
 a { color: inherit; }
 """
 
@@ -105,6 +115,13 @@ JS = """\
 """
 
 _PLAY = re.compile(r"/plays/([1-9][0-9]{0,17})")
+_SEASON = re.compile(r"/seasons/([^/?#]{1,400})")
+ALL_TIME = "/all"
+
+
+def season_path(season: Season | None) -> str:
+    """The page of a season (None: of every play, all time)."""
+    return ALL_TIME if season is None else "/seasons/" + urllib.parse.quote(season.name, safe="")
 
 
 def esc(value: Any) -> str:
@@ -223,12 +240,11 @@ STANDINGS_COLUMNS = ((word("league", "player"), None), (word("league", "plays"),
                      (word("league", "rating"), word("league", "Elo rating")))
 
 
-def render_standings(rows: list[dict[str, Any]], catalog: Catalog | None = None) -> str:
-    if not rows:
-        return f'<p class="dim">{text(_("no plays yet"), catalog)}</p>'
+def _standings_table(rows: list[dict[str, Any]], catalog: Catalog | None) -> str:
     body = "".join(
-        f"<tr><td>{i}</td><td>{esc(r['player'])}</td><td>{r['plays']}</td><td>{r['wins']}</td>"
-        f"<td>{r['draws']}</td><td>{r['points']}</td><td>{r['rating']:.0f}</td></tr>"
+        f"<tr><td>{'–' if r.get('rank', i) is None else r.get('rank', i)}</td><td>{esc(r['player'])}</td>"
+        f"<td>{r['plays']}</td><td>{r['wins']}</td><td>{r['draws']}</td><td>{r['points']}</td>"
+        f"<td>{r['rating']:.0f}</td></tr>"
         for i, r in enumerate(rows, 1))
     heads = "".join(f'<th title="{text(longer, catalog)}">{text(label, catalog)}</th>' if longer
                     else f"<th>{text(label, catalog)}</th>" for label, longer in STANDINGS_COLUMNS)
@@ -236,33 +252,113 @@ def render_standings(rows: list[dict[str, Any]], catalog: Catalog | None = None)
             f"<tbody>{body}</tbody></table></div>")
 
 
-def render_front(league: League, catalog: Catalog | None = None) -> str:
+def render_standings(rows: list[dict[str, Any]], catalog: Catalog | None = None, min_plays: int = 0) -> str:
+    """The ranked players' table, then those with fewer than ``min_plays`` plays apart, unranked."""
+    if not rows:
+        return f'<p class="dim">{text(_("no plays yet"), catalog)}</p>'
+    ranked = [r for r in rows if r.get("rank", 1) is not None]
+    unranked = [r for r in rows if r.get("rank", 1) is None]
+    parts = [_standings_table(ranked, catalog)] if ranked else []
+    if unranked:
+        apart = N_("not ranked yet: fewer than {n} play", "not ranked yet: fewer than {n} plays", min_plays)
+        parts.append(f'<p class="dim unranked">{text(apart, catalog)}</p>' + _standings_table(unranked, catalog))
+    return "".join(parts)
+
+
+def render_seasons(seasons: Sequence[Season], shown: Season | None, catalog: Catalog | None = None) -> str:
+    """Links to every season's standings and to all time's (the one shown is not a link)."""
+    if not seasons:
+        return ""
+    links = []
+    for season, label in [(s, esc(s.name)) for s in reversed(seasons)] + [(None, text(_("all time"), catalog))]:
+        links.append(f"<strong>{label}</strong>" if season == shown
+                     else f'<a href="{esc(season_path(season))}">{label}</a>')
+    return f'<nav class="seasons">{"".join(links)}</nav>'
+
+
+def render_front(league: League, catalog: Catalog | None = None, *, season: Season | None = None,
+                 seasons: Sequence[Season] = (), min_plays: int = 0) -> str:
+    """The front page: the tables, the standings of ``season`` (None: all time) with links to the other
+    ``seasons``, and the plays of that season."""
     tables = league.tables()
-    count, plays = league.recent_plays(RECENT_PLAYS)
-    st = league.standings()
+    count, plays = league.recent_plays(RECENT_PLAYS, season)
+    st = league.standings(season)
     cards = "".join(render_table_card(t, catalog, heard=league.connected) for t in tables) \
         or f'<p class="dim">{text(_("no table has spoken yet"), catalog)}</p>'
+    heading = text(_("Standings"), catalog)
+    if seasons:
+        heading = text(_("Standings · {season}", season=season.name) if season is not None
+                       else _("Standings · all time"), catalog)
     parts = [f'<section id="tables"><h2>{text(_("Tables"), catalog)}</h2><div class="cards">{cards}</div></section>',
-             f'<section id="standings"><h2>{text(_("Standings"), catalog)}</h2>',
-             render_standings(st["overall"], catalog)]
+             f'<section id="standings"><h2>{heading}</h2>', render_seasons(seasons, season, catalog)]
+    if season is not None:
+        span = _("{start} to {end}", start=season.start.isoformat(), end=season.end.isoformat())
+        parts.append(f'<p class="dim">{text(span, catalog)}</p>')
+    parts.append(render_standings(st["overall"], catalog, min_plays))
     if len(st["games"]) > 1:
         for game, rows in st["games"].items():
             players = text(N_("({n} player)", "({n} players)", len(rows)), catalog)
             parts.append(f'<details id="game-{esc(game)}"><summary>{text(game_title(game), catalog)} '
                          f'<span class="dim">{players}</span></summary>'
-                         f"{render_standings(rows, catalog)}</details>")
+                         f"{render_standings(rows, catalog, min_plays)}</details>")
     parts.append("</section>")
     items = "".join(
-        f'<li><a href="/plays/{p["id"]}">'
+        f'<li{_play_class(p)}><a href="/plays/{p["id"]}">'
         + text(_("{table} · {game} game {number}", table=str(p.get("table", "?")),
                  game=game_title(str(p.get("game"))), number=str(p.get("game_no"))), catalog)
-        + f'</a> — {text(result_text(p), catalog)} <span class="dim">{esc(when(p.get("finished")))}</span></li>'
+        + f'</a> — {text(result_text(p), catalog)}{_play_note(p, catalog)} '
+          f'<span class="dim">{esc(when(p.get("finished")))}</span></li>'
         for p in reversed(plays))
     parts.append(f'<section id="plays"><h2>{text(_("Plays ({count})", count=count), catalog)}</h2>'
                  + (f'<ol class="plays" reversed>{items}</ol>' if items
                     else f'<p class="dim">{text(_("none yet"), catalog)}</p>')
                  + "</section>")
     return "".join(parts)
+
+
+def _play_class(play: dict[str, Any]) -> str:
+    correction = play.get("correction")
+    return ' class="void"' if correction and correction["void"] else ""
+
+
+def _play_note(play: dict[str, Any], catalog: Catalog | None) -> str:
+    """After a play's result in the list: whether the organiser voided it or fixed its result."""
+    correction = play.get("correction")
+    if not correction:
+        return ""
+    if not correction["void"] and correction["fix"] is None:
+        return ""
+    note = _("(void)") if correction["void"] else _("(fixed by the organiser)")
+    return f' <span class="dim">{text(note, catalog)}</span>'
+
+
+def correction_text(correction: dict[str, Any] | None, play: dict[str, Any]) -> tuple[list[Msg], list[Msg]]:
+    """What the organiser did to a play, as sentences: how it counts now ("voided by the organiser: a
+    practice game"; "result fixed by the organiser: won by Ben; ..."), and each row of the journal."""
+    said: list[Msg] = []
+    steps: list[Msg] = []
+    if not correction:
+        return said, steps
+    if correction["void"]:
+        reason = correction.get("reason")
+        said.append(_("voided by the organiser: {reason}", reason=reason) if reason
+                     else _("voided by the organiser: it does not count"))
+    fix = correction.get("fix")
+    if fix is not None:
+        fixed = result_text({**play, "winners": fix.get("winners") or [], "draw": fix.get("draw")})
+        said.append(_("result fixed by the organiser: {result}; the table sent: {sent}", result=fixed,
+                      sent=result_text(play)))
+    for row in correction["log"]:
+        at, who, reason = when(row["at"]), str(row["who"]), row.get("reason")
+        if row["what"] == "void":
+            step = _("{at}, {who}: voided", at=at, who=who)
+        elif row["what"] == "unvoid":
+            step = _("{at}, {who}: counted again", at=at, who=who)
+        else:
+            step = _("{at}, {who}: result fixed: {result}", at=at, who=who,
+                     result=result_text({"winners": row.get("winners") or [], "draw": row.get("draw")}))
+        steps.append(_("{step} ({reason})", step=step, reason=reason) if reason else step)
+    return said, steps
 
 
 def render_final(play: dict[str, Any], catalog: Catalog | None = None) -> str:
@@ -290,7 +386,16 @@ def render_game(league: League, game_id: int, catalog: Catalog | None = None) ->
                   number=str(g["game_no"])), catalog)
     if play:
         span = text(_("{start} to {end}", start=when(play.get("started")), end=when(play.get("finished"))), catalog)
-        about = f'<p>{text(result_text(play), catalog)}</p><p class="dim">{span}</p>{render_final(play, catalog)}'
+        number = text(_("league play {id}", id=game_id), catalog)
+        about = f'<p>{text(result_text(play), catalog)}</p><p class="dim">{span} · {number}</p>'
+        now, steps = correction_text(g.get("correction"), play)
+        if steps:
+            lines = "".join(f"<p><strong>{text(line, catalog)}</strong></p>" for line in now)
+            items = "".join(f"<li>{text(line, catalog)}</li>" for line in steps)
+            about += f'<div class="organiser">{lines}<ul class="dim">{items}</ul></div>'
+        fix = (g.get("correction") or {}).get("fix")
+        counted = {**play, "winners": fix.get("winners") or [], "draw": fix.get("draw")} if fix else play
+        about += render_final(counted, catalog)  # the winners as the organiser fixed them
     else:
         about = f'<p class="dim">{text(_("being played"), catalog)}</p>'
     rows = "".join(f"<tr><td>{a['seq']}</td><td>{esc(entry_text(a['entry']))}</td>"
@@ -319,17 +424,21 @@ class Page:
 
     ``lang``: the page's language, a code of ``ui/i18n.py``'s LANGUAGES (None: English; ``club serve``
     gives ``[league] lang``, else the command's language). Only what people read is translated: the
-    paths, the event streams' field names and what the tables sent stay as they are.
+    paths, the event streams' field names and what the tables sent stay as they are. ``name``: the
+    league's name, the page's title; ``seasons``: the league's seasons (``/`` shows the current one).
     """
 
-    def __init__(self, league: League, host: str = "127.0.0.1", port: int = 8080, lang: str | None = None):
+    def __init__(self, league: League, host: str = "127.0.0.1", port: int = 8080, lang: str | None = None, *,
+                 name: str | None = None, seasons: Sequence[Season] = ()):
         lang = DEFAULT if lang is None else lang
+        self.name = name  # the league's name: the page's title (None: "League" in the page's language)
+        self.seasons = tuple(seasons)
         if lang not in LANGUAGES:
             raise ValueError(f"no such language {lang!r} (languages: {', '.join(LANGUAGES)})")
         self.lang = lang
         self.catalog: Catalog | None = None if lang == DEFAULT else load_catalog(lang)
         self.league = league
-        self._cache: dict[str, tuple[int, str | None]] = {}
+        self._cache: dict[str, tuple[int, Any, str | None]] = {}
         self._lock = threading.Lock()
         self._streams = threading.BoundedSemaphore(MAX_STREAMS)
         self._stopping = threading.Event()
@@ -370,16 +479,23 @@ class Page:
     def render(self, path: str) -> tuple[int, str | None]:
         """``(version, main HTML)`` of a page path (None: no such page), rendered once per version."""
         version = self.league.version
+        today = current_season(self.seasons)  # the front page changes with the season
         with self._lock:
             cached = self._cache.get(path)
-            if cached is not None and cached[0] == version:
-                return cached
+            if cached is not None and cached[0] == version and cached[1] == today:
+                return version, cached[2]
             started = time.perf_counter()
+            seasons, least = self.seasons, self.league.rules.min_plays
+            m = _PLAY.fullmatch(path)
+            main: str | None = None
             if path == "/":
-                main: str | None = render_front(self.league, self.catalog)
-            else:
-                m = _PLAY.fullmatch(path)
-                main = render_game(self.league, int(m.group(1)), self.catalog) if m else None
+                main = render_front(self.league, self.catalog, season=today, seasons=seasons, min_plays=least)
+            elif path == ALL_TIME and seasons:
+                main = render_front(self.league, self.catalog, season=None, seasons=seasons, min_plays=least)
+            elif m:
+                main = render_game(self.league, int(m.group(1)), self.catalog)
+            elif (found := self.season_of(path)) is not None:
+                main = render_front(self.league, self.catalog, season=found, seasons=seasons, min_plays=least)
             self.render_seconds = time.perf_counter() - started
             if main is not None:
                 problem = self.league.problem
@@ -389,8 +505,21 @@ class Page:
                 main = f'<p class="status">{text(status, self.catalog)}</p>{main}'
             if len(self._cache) > 256:
                 self._cache.clear()
-            self._cache[path] = (version, main)
+            self._cache[path] = (version, today, main)
             return version, main
+
+    def season_of(self, path: str) -> Season | None:
+        """The season a ``/seasons/NAME`` path names, or None."""
+        m = _SEASON.fullmatch(path)
+        if m is None:
+            return None
+        name = urllib.parse.unquote(m.group(1), errors="replace")
+        return next((s for s in self.seasons if s.name == name), None)
+
+    @property
+    def title(self) -> str:
+        """The page's title: the league's name, else "League" in the page's language."""
+        return self.name or self.said(_("League"))
 
     def said(self, message: Msg) -> str:
         """A message in the page's language (not escaped)."""
@@ -402,8 +531,9 @@ class _Server6(ThreadingHTTPServer):
 
 
 def page_path(path: str) -> str | None:
-    """The page a path names ("/" or "/plays/N"), or None."""
-    return path if path == "/" or _PLAY.fullmatch(path) else None
+    """The page a path may name ("/", "/plays/N", "/all", "/seasons/NAME"), or None (rendering it says
+    whether there is such a season)."""
+    return path if path in ("/", ALL_TIME) or _PLAY.fullmatch(path) or _SEASON.fullmatch(path) else None
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -452,7 +582,7 @@ class _Handler(BaseHTTPRequestHandler):
         version, main = self.owner.render(path)
         if main is None:
             return self._not_found()
-        body = document(main, version, "/events" + path, self.owner.said(_("League")), self.owner.lang)
+        body = document(main, version, "/events" + path, self.owner.title, self.owner.lang)
         self._send(HTTPStatus.OK, body.encode("utf-8"), "text/html; charset=utf-8")
 
     def _refuse(self) -> None:
