@@ -5,7 +5,8 @@ The texts are the ones the pods of the table stories show (tests/hardware/podwor
 (hardware/render.py): the status in the bottom bar (regular, or bold when the player must act), and in
 the header's corner while up/down go through the offers; the main button's label in the header's
 corner beside the seat and name; an offer being chosen in the bar, on one line or two cut only
-between words; the seat and name in the header. Every line's ink is also no taller than its row (a
+between words; the seat and name in the header (beside the label, the status or the menu's title);
+an entry's field name, the menu's title, the preview's question and what the buttons do. Every line's ink is also no taller than its row (a
 header's 11 rows, the bar's 12), so nothing runs into the counter or out of an inverted header.
 """
 from __future__ import annotations
@@ -33,6 +34,12 @@ from . import podwords
 
 HEADER_ROWS = 11  # y 0-10
 BAR_ROWS = BOTTOM - BAR_TOP + 1  # y 51-62
+
+
+#: The other screens' short lines (hardware/render.py): an entry's field name, what the buttons do, the
+#: menu's title and the preview's question in the header's corner.
+SMALL_BOXES = {"entry.prompt": ("small", RIGHT - 2), "entry.hint": ("tiny", RIGHT - 2),
+               "preview.hint": ("tiny", RIGHT - 2), "menu.title": ("tiny", 60), "preview.prompt": ("bold", 60)}
 
 
 def _tall(f, text: str) -> int:
@@ -71,6 +78,14 @@ def misfits(game: str, lang: str) -> list[str]:
             lines = offer_text(view)
             if " ".join(x for x in lines if x) != text or any(_tall(bold, x) > BAR_ROWS for x in lines if x):
                 bad.append(f"offer {text!r} ({beside}) in the bar: {lines}")
+        elif where in SMALL_BOXES:
+            f, room = {"small": small, "tiny": tiny, "bold": bold}[SMALL_BOXES[where][0]], SMALL_BOXES[where][1]
+            if fit(f, text, room) != text or _tall(f, text) > HEADER_ROWS:
+                bad.append(f"{where} {text!r}")
+        elif where == "menu.header":  # beside the menu's title
+            title = next((x.text for x in shown if x.where == "menu.title"), "")
+            if fit(bold, text, RIGHT - 2 - (_width(tiny, title) + 6)) != text or _tall(bold, text) > HEADER_ROWS:
+                bad.append(f"header {text!r} beside {title!r}")
     return sorted(set(bad))
 
 
