@@ -3,7 +3,8 @@
 Layout (pixels; the last column and row stay free so the burn-in pixel shift
 of :mod:`tablekeeper.hardware.face` never cuts anything off)::
 
-    y  0-10  seat and name (inverted on the player's turn) | ▸main button's label
+    y  0-10  seat and name (inverted on the player's turn) | ▸main button's label (in what the
+                                                           | name leaves, at least 74 px)
     y 11-19  focused counter's icon and name, "1/4"        | other counters (icon,
                                                            | name if it fits whole), then
     y 23-48  focused counter's value, digits 25 px tall    | table figures (barred)
@@ -68,6 +69,19 @@ def font(path: Path, size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(path), size)
 
 
+@cache
+def _glyph(path: Path, ch: str) -> tuple:
+    f = font(path, 20)
+    mask = f.getmask(ch)
+    return mask.size, bytes(mask), f.getlength(ch)
+
+
+def missing_glyphs(path: Path, text: str) -> set[str]:
+    """The characters of ``text`` the font at ``path`` has no glyph for: drawn as its empty box (the
+    glyph U+FFFF gets, which no font has)."""
+    return {ch for ch in set(text) if not ch.isspace() and _glyph(path, ch) == _glyph(path, "\uffff")}
+
+
 def _width(f: ImageFont.FreeTypeFont, text: str) -> int:
     return int(f.getlength(text) + 0.5)
 
@@ -110,10 +124,10 @@ def render(view: PodView) -> Image.Image:
     if view.choosing:  # the offer is in the bottom bar; the header's corner says the status
         head_label = view.status
     if head_label:
-        label = fit(tiny, ("" if view.choosing else "▸") + head_label, 74)
+        label = fit(tiny, ("" if view.choosing else "▸") + head_label, header_room(view.seat, view.player))
         label_w = _width(tiny, label)
         _text(draw, (RIGHT - 1 - label_w, 1), label, tiny, head_fg)
-    name_room = RIGHT - 2 - (label_w + 4 if label_w else 0)
+    name_room = RIGHT - 2 - (label_w + 3 if label_w else 0)
     _text(draw, (1, 0), fit(bold, f"{view.seat} {view.player}", name_room), bold, head_fg)
 
     # -- the focused counter, large; "2/4" says which of how many ------------
@@ -169,6 +183,17 @@ def render(view: PodView) -> Image.Image:
         status_font = bold if view.alert else small
         _text(draw, (1, BAR_TOP), fit(status_font, view.status, RIGHT - 2), status_font, fg)
     return img
+
+
+#: What the header's corner (the main button's label, or the status while choosing) always has.
+HEADER_LABEL = 74
+
+
+def header_room(seat: int, player: str) -> int:
+    """Pixels the header's corner has beside the seat and name: what the name leaves, at least
+    :data:`HEADER_LABEL` (a long name is cut before the label is)."""
+    name_w = _width(font(BOLD, SMALL_SIZE), f"{seat} {player}")
+    return max(HEADER_LABEL, RIGHT - 2 - name_w - 3)
 
 
 def _offer_room(view: PodView) -> int:

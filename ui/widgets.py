@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import kivy
 from kivy.clock import Clock
 from kivy.graphics import Color, Line, Rectangle
 from kivy.metrics import dp
@@ -34,6 +35,7 @@ from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from .. import hardware
+from ..hardware.render import missing_glyphs
 from .settings import COLOURS
 
 #: Smallest side of anything a finger taps.
@@ -73,6 +75,14 @@ def player_colour(index: int) -> tuple[float, float, float, float]:
 #: DejaVu Sans the pods' renderer ships. None if it is not installed.
 _DEJAVU = Path(hardware.__file__).resolve().parent / "fonts" / "DejaVuSans.ttf"
 SYMBOL_FONT = str(_DEJAVU) if _DEJAVU.exists() else None
+#: Kivy's default font, as a label names it and as a file.
+DEFAULT_FONT = "Roboto"
+DEFAULT_FONT_FILE = Path(kivy.__file__).resolve().parent / "data" / "fonts" / "Roboto-Regular.ttf"
+
+
+def default_font_lacks(text: str) -> bool:
+    """Whether Kivy's default font has no glyph for some character of ``text`` (Roboto has no arrows)."""
+    return bool(text) and DEFAULT_FONT_FILE.exists() and bool(missing_glyphs(DEFAULT_FONT_FILE, text))
 
 
 def symbol(text: str, fallback: str) -> tuple[str, dict]:
@@ -188,6 +198,7 @@ class FitMixin:
     padding: Sequence[float]  # set as 1, 2 or 4 values; read back as 4 (left, top, right, bottom)
     text_size: tuple[float | None, float | None]
     font_size: float
+    font_name: str
     _label: Any  # the label's core text provider (kivy.core.text.Label)
     bind: Callable[..., Any]
     texture_update: Callable[..., None]
@@ -238,6 +249,8 @@ class FitMixin:
     def _fit(self, *_):
         if self.droppable and self._dropped and not self.text:
             self.text, self._dropped = self._dropped, ""  # a new size: try again
+        if SYMBOL_FONT and self.font_name == DEFAULT_FONT and default_font_lacks(self.text):
+            self.font_name = SYMBOL_FONT  # its "→" (a help line, a preview), not Roboto's empty boxes
         if self.width < 4 or self.height < 4 or not self.text:
             return
         size = self.base_font

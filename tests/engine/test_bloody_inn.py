@@ -607,7 +607,7 @@ def test_pod_view_and_main_button_follow_the_phase():
     assert rules.seat_actions(m.state, "Ben") == []
     m.apply({"action": "welcome"})
     view = rules.seat_view(m.state, "Ana")
-    assert view["status"] == "your turn: action 1"
+    assert view["status"] == "your action 1"
     assert view["counters"][:2] == [["cash", 5], ["checks", 1]]
     main = rules.seat_actions(m.state, "Ana")[0]
     assert main["label"] == "pass"

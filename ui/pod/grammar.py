@@ -109,9 +109,12 @@ class Ask:
         return options[(i + (1 if delta > 0 else -1)) % len(options)]
 
 
-def choice_word(field: str, value: str) -> Msg:
-    """One of a CHOICE step's values as a word of the game (a counter's name is a counter word)."""
-    return word("counter" if field == "counter" else "choice", value)
+def choice_word(field: str, value: Any) -> Msg:
+    """One of a CHOICE step's values as a word of the game (a counter's name is a counter word); a
+    value the game gave as a message (its English is the value: "annex 2") says itself."""
+    if isinstance(value, Msg):
+        return value
+    return word("counter" if field == "counter" else "choice", str(value))
 
 
 def players_for(state: dict[str, Any], me: str, field_name: str) -> tuple[str, ...]:
@@ -287,6 +290,8 @@ def complete(item: Item, steps: tuple[Ask, ...], values: dict[str, Any]) -> dict
         if value is None:
             action.pop(name, None)
             continue
+        if isinstance(value, Msg):  # a choice the game gave as a word: the action holds its value
+            value = str.__str__(value)
         if not a.field.required and name not in item.action and (
                 value == (list(a.field.default) if isinstance(a.field.default, (list, tuple)) else a.field.default)
                 or (a.step == BOOL and value is False)):

@@ -446,7 +446,7 @@ class SeatControls:
         elif value is None:
             shown = "–"
         elif ask.step == g.CHOICE:
-            shown = _say(g.choice_word(ask.field.name, str(value)), catalog)
+            shown = _say(g.choice_word(ask.field.name, value), catalog)
         else:
             shown = str(value)
         return self._screen_view(state, ENTRY, _say(self._item.label if self._item else "", catalog),

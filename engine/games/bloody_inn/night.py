@@ -305,8 +305,8 @@ class BloodyInnNight(BloodyInnTable):
         effect = a.str("effect", NAME_EFFECT.get(card or ""))
         amount = a.int("amount", NAME_AMOUNT.get(card or "") if effect == NAME_EFFECT.get(card or "") else None)
         if amount is not None and (effect is None or DEFAULT_AMOUNT[effect] is None):
-            raise RuleError(_('build: "amount" goes with an effect that has one (a bonus, waived wages, a discount, '
-                              'a gain now)'))
+            raise RuleError(_('{action}: "{field}" goes with an effect that has one (a bonus, waived wages, a discount, '
+                              'a gain now)', action=word("action", "build"), field=word("field", "amount")))
         if effect is not None and amount is None:
             amount = DEFAULT_AMOUNT[effect]
         travellers = p["hand"] - p["peasants"]
@@ -476,7 +476,7 @@ class BloodyInnNight(BloodyInnTable):
                 if o == who and not owner:
                     break
         if not found:
-            names = listing(str(_annex(x["name"])) for x in t.player(owner or who)["annexes"])
+            names = listing(_annex(x["name"]) for x in t.player(owner or who)["annexes"])
             raise RuleError(_("{owner} has no annex called {name} ({owner}'s annexes: {names})", owner=owner or who,
                               name=_annex(name), names=names))
         if len(found) > 1:

@@ -60,9 +60,9 @@ class BloodyInnViews(Game):
             # corner shows this status (an alert without its reason was never seen there)
             status = _("police! {n} corpse(s) unburied", n=len(p["corpses"]))
         elif mine:
-            status = _("your turn: action {number}", number=turn["action"])
+            status = _("your action {number}", number=turn["action"])
         elif phase == "welcome" and state["first_player"] == name:
-            status = word("status", "welcome travellers")
+            status = word("status", "welcome guests")
         elif phase == "morning" and state["first_player"] == name:
             status = word("status", "morning: press")
         elif phase == "count":
@@ -93,11 +93,12 @@ class BloodyInnViews(Game):
         if field.name == "name" and action == "build":  # the base game's cards are asked as "card"
             return None
         if field.name == "annex" and action == "bury":
-            names: list[str] = []
+            # each name as the game says it ("annex 2" → "anexo 2"): a word whose value is the name
+            names: list[Msg] = []
             mine = next(p for p in state["players"] if p["name"] == name)
             for p in [mine] + [p for p in state["players"] if p is not mine]:
-                names += [x["name"] for x in p["annexes"] if x["name"] not in names]
-            return Str("annex", required=False, choices=names, doc=field.doc)
+                names += [_annex(x["name"]) for x in p["annexes"] if x["name"] not in names]
+            return Str("annex", required=False, choices=list(names), doc=field.doc)
         return super().pod_field(state, name, action, field)
 
     @staticmethod

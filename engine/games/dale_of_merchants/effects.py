@@ -43,8 +43,8 @@ class DaleOfMerchantsEffects(DaleOfMerchantsTable):
         giver = a.player("from_player", who)
         if giver != who:
             if src not in PLAYER_PILES:
-                raise RuleError(_("move: \"from_player\" names whose {piles} the cards come from, not the {pile}",
-                                  piles=listing(word("pile", p) for p in PLAYER_PILES), pile=word("pile", src)))
+                raise RuleError(_('{action}: "{field}" names whose {piles} the cards come from, not the {pile}',
+                                  action=word("action", "move"), field=word("field", "from_player"), piles=listing(word("pile", p) for p in PLAYER_PILES), pile=word("pile", src)))
             self._move_between(t, giver, src, who, dst, count)
             return
         if src == dst:

@@ -7,7 +7,7 @@ from typing import Any
 from ...errors import RuleError
 from ...fields import Bool, Int, Ints, Player, Raw, Str
 from ...game import Rng, action
-from ...messages import _, listing
+from ...messages import _, listing, word
 from ...state import Args, Txn
 from .table import MARKET_SLOTS, MAX_VALUE, DaleOfMerchantsTable, payment_verdict, slot_price, where
 from .words import _decks
@@ -73,8 +73,9 @@ class DaleOfMerchantsMarket(DaleOfMerchantsTable):
             values = a.raw("values")
             if (not isinstance(values, list) or len(values) != MARKET_SLOTS
                     or any(v is not None and (isinstance(v, bool) or not isinstance(v, int)) for v in values)):
-                raise RuleError(_("set_market: 'values' must list the {slots} slots left to right, a whole number "
-                                  "or null each, not {values!r}", slots=MARKET_SLOTS, values=values))
+                raise RuleError(_("{action}: '{field}' must list the {slots} slots left to right, a whole number "
+                                  "or null each, not {values!r}", action=word("action", "set_market"),
+                                  field=word("field", "values"), slots=MARKET_SLOTS, values=values))
             if a.has("slot") or a.has("value") or a.has("position"):
                 raise RuleError(_('set_market: give either "values" for all slots, or "slot" and "value"'))
             pairs = [(MARKET_SLOTS - 1 - i, v) for i, v in enumerate(values) if v is not None]
@@ -117,7 +118,8 @@ class DaleOfMerchantsMarket(DaleOfMerchantsTable):
                                   where=where(slot)))
         elif cell["value"] is not None and cell["value"] != value:
             raise RuleError(_("the card at {where} was entered as a {entered}, not a {value}; correct it with "
-                              "set_market", where=where(slot), entered=cell["value"], value=value))
+                              "{action}", where=where(slot), entered=cell["value"], value=value,
+                              action=word("action", "set_market")))
         self._need_in_hand(t, who, len(paid), "to pay with")
         price = slot_price(slot, value)
         ok, why = payment_verdict(price, paid)
@@ -146,7 +148,8 @@ class DaleOfMerchantsMarket(DaleOfMerchantsTable):
         slot = self._slot(t, a, required=False)
         if slot is not None:
             if a.has("price"):
-                raise RuleError(_('check_payment: give either "price" or "slot"'))
+                raise RuleError(_('{action}: give either "{price}" or "{slot}"', action=word("action", "check_payment"),
+                                  price=word("field", "price"), slot=word("field", "slot")))
             cell = self._market_cell(t, slot)
             if cell["value"] is None:
                 raise RuleError(_("enter the value of the card at {where} first (set_market)", where=where(slot)))

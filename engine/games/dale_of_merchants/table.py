@@ -468,8 +468,9 @@ class DaleOfMerchantsTable(Game):
         new_value = a.int("new_value", None)
         if not a.bool("clean_up"):
             if new_value is not None:
-                raise RuleError(_('{action}: "new_value" is the card the clean-up turns up; give "clean_up": true '
-                                  'with it', action=a.name))
+                raise RuleError(_('{action}: "{new_value}" is the card the clean-up turns up; give "{clean_up}": true '
+                                  'with it', action=word("action", a.name), new_value=word("field", "new_value"),
+                                  clean_up=word("field", "clean_up")))
             return
         if any(p["counters"]["stall"] >= STALL_STACKS for p in t.players):
             if new_value is not None:

@@ -232,8 +232,8 @@ class RedDragonInnTable(Game):
             self._start_next_turn(t)
             return
         if skip:
-            raise RuleError(_('"skip" is only for the buy drinks and drink phases; now is {phase}',
-                              phase=PHASE_WORDS[phase]))
+            raise RuleError(_('"{field}" is only for the buy drinks and drink phases; now is {phase}',
+                              field=word("field", "skip"), phase=PHASE_WORDS[phase]))
         turn["phase"] = PHASES[PHASES.index(phase) + 1]
 
     # -- the drink deck ------------------------------------------------------------------

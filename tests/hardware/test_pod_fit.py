@@ -1,0 +1,110 @@
+"""Pod text fits its box whole: every status, header and offer label a real game shows, in both
+languages, at its longest, on the 128x64 pod — measured with the renderer's own fonts and rules.
+
+The texts are the ones the pods of the table stories show (tests/hardware/podwords.py). The boxes
+(hardware/render.py): the status in the bottom bar (regular, or bold when the player must act), and in
+the header's corner while up/down go through the offers; the main button's label in the header's
+corner beside the seat and name; an offer being chosen in the bar, on one line or two cut only
+between words; the seat and name in the header (beside the label, the status or the menu's title);
+an entry's field name, the menu's title, the preview's question and what the buttons do. Every line's ink is also no taller than its row (a
+header's 11 rows, the bar's 12), so nothing runs into the counter or out of an inverted header.
+"""
+from __future__ import annotations
+
+import pytest
+
+from tablekeeper.hardware.pod import PodView
+from tablekeeper.hardware.render import (
+    BAR_TOP,
+    BOLD,
+    BOTTOM,
+    HEADER_LABEL,
+    REGULAR,
+    RIGHT,
+    SMALL_SIZE,
+    TINY_SIZE,
+    _width,
+    fit,
+    font,
+    header_room,
+    offer_text,
+)
+
+from . import podwords
+
+HEADER_ROWS = 11  # y 0-10
+BAR_ROWS = BOTTOM - BAR_TOP + 1  # y 51-62
+
+
+#: The other screens' short lines (hardware/render.py): an entry's field name, what the buttons do, the
+#: menu's title and the preview's question in the header's corner.
+SMALL_BOXES = {"entry.prompt": ("small", RIGHT - 2), "entry.hint": ("tiny", RIGHT - 2),
+               "preview.hint": ("tiny", RIGHT - 2), "menu.title": ("tiny", 60), "preview.prompt": ("bold", 60)}
+
+
+def _tall(f, text: str) -> int:
+    _l, top, _r, bottom = f.getbbox(text, anchor="lt")
+    return bottom - top
+
+
+def _seat_and_name(header: str) -> tuple[int, str]:
+    seat, _, name = header.partition(" ")
+    return int(seat), name
+
+
+def misfits(game: str, lang: str) -> list[str]:
+    """Every status, header and offer label of ``game``'s pods in ``lang`` that its box cuts."""
+    small, tiny, bold = font(REGULAR, SMALL_SIZE), font(REGULAR, TINY_SIZE), font(BOLD, SMALL_SIZE)
+    shown, _pairs = podwords.collect(game, lang)
+    bad = []
+    for s in {(s.where, s.text, s.beside) for s in shown}:
+        where, text, beside = s
+        if where == "home.status":
+            for f in (small, bold):
+                if fit(f, text, RIGHT - 2) != text or _tall(f, text) > BAR_ROWS:
+                    bad.append(f"status {text!r} ({f.getname()[1]}) in the bar")
+        elif where in ("home.corner", "home.main", "home.action"):
+            label = text if where == "home.corner" else "▸" + text
+            drawn = fit(tiny, label, header_room(*_seat_and_name(beside)))
+            if where != "home.action" and (drawn != label or _tall(tiny, label) > HEADER_ROWS):
+                bad.append(f"{'status' if where == 'home.corner' else 'label'} {label!r} beside {beside!r}")
+            # the seat and name keep what the label leaves: whole
+            if fit(bold, beside, RIGHT - 2 - (_width(tiny, drawn) + 3)) != beside or _tall(bold, beside) > HEADER_ROWS:
+                bad.append(f"header {beside!r} beside {drawn!r}")
+        elif where == "home.offer":
+            k, n = (int(x) for x in beside.split("/"))
+            view = PodView(seat=1, player="Ana", counters=(("gold", 10),), choosing=True, pick=k - 1, choices=n,
+                           action=text)
+            lines = offer_text(view)
+            if " ".join(x for x in lines if x) != text or any(_tall(bold, x) > BAR_ROWS for x in lines if x):
+                bad.append(f"offer {text!r} ({beside}) in the bar: {lines}")
+        elif where in SMALL_BOXES:
+            f, room = {"small": small, "tiny": tiny, "bold": bold}[SMALL_BOXES[where][0]], SMALL_BOXES[where][1]
+            if fit(f, text, room) != text or _tall(f, text) > HEADER_ROWS:
+                bad.append(f"{where} {text!r}")
+        elif where == "menu.header":  # beside the menu's title
+            title = next((x.text for x in shown if x.where == "menu.title"), "")
+            if fit(bold, text, RIGHT - 2 - (_width(tiny, title) + 6)) != text or _tall(bold, text) > HEADER_ROWS:
+                bad.append(f"header {text!r} beside {title!r}")
+    return sorted(set(bad))
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+@pytest.mark.parametrize("game", podwords.GAMES)
+def test_every_status_header_and_offer_label_fits_its_box_whole(game, lang):
+    shown, _pairs = podwords.collect(game, lang)
+    kinds = {s.where for s in shown}
+    assert {"home.status", "home.header"} <= kinds, kinds
+    bad = misfits(game, lang)
+    assert not bad, f"{len(bad)} cut:\n" + "\n".join(bad[:40])
+
+
+def test_a_status_too_long_for_its_box_is_found():
+    """The check itself: a status wider than the bar, or than the header's corner beside the name, is
+    cut by the renderer and so reported."""
+    tiny, bold = font(REGULAR, TINY_SIZE), font(BOLD, SMALL_SIZE)
+    assert fit(bold, "cargar/esconderse/llorar", RIGHT - 2) != "cargar/esconderse/llorar"
+    assert fit(tiny, "apuesta: jugar/pasar", header_room(1, "Ana")) != "apuesta: jugar/pasar"
+    assert fit(tiny, "drink from the deck", header_room(1, "Ana")) == "drink from the deck"
+    assert header_room(1, "Ana") > HEADER_LABEL  # a short name leaves the corner more room
+    assert header_room(8, "Maximiliana") == HEADER_LABEL  # a long one is cut before the label
