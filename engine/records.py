@@ -53,6 +53,8 @@ class Play(NamedTuple):
     turns: int | None  # turns taken (a game that counts rounds instead: its rounds); None if unknown
     draw: bool  # a shared result: several winners, or everyone still in lost at once
     seats: tuple[Seat, ...]
+    title: str | None = None  # the game the play stands for, when its setup says (counters kept for Catan)
+    bgg_id: int | None = None  # that game's BoardGameGeek id, when its setup says
 
     @property
     def minutes(self) -> float:
@@ -63,10 +65,13 @@ class Play(NamedTuple):
         return [s.name for s in self.seats if s.win]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "game": self.game, "started": self.started, "finished": self.finished,
-                "turns": self.turns, "draw": self.draw,
-                "seats": [{"name": s.name, "seat": s.seat, "figure": s.figure, "win": s.win,
-                           "character": s.character} for s in self.seats]}
+        out = {"id": self.id, "game": self.game, "started": self.started, "finished": self.finished,
+               "turns": self.turns, "draw": self.draw,
+               "seats": [{"name": s.name, "seat": s.seat, "figure": s.figure, "win": s.win,
+                          "character": s.character} for s in self.seats]}
+        if self.title is not None:
+            out["stands_for"] = {"title": self.title, "bgg_id": self.bgg_id}
+        return out
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Play:
@@ -75,20 +80,32 @@ class Play(NamedTuple):
                            bool(s["win"]), None if s.get("character") is None else str(s["character"]))
                       for s in d["seats"])
         turns = d.get("turns")
+        title, bgg_id = _stands_for(d.get("stands_for") or {})
         return cls(int(d["id"]), str(d["game"]), float(d["started"]), float(d["finished"]),
-                   None if turns is None else int(turns), bool(d.get("draw", False)), seats)
+                   None if turns is None else int(turns), bool(d.get("draw", False)), seats, title, bgg_id)
 
     def to_row(self) -> list[Any]:
         """The play as a compact JSON list (the summaries' cache): :meth:`from_row` reads it back."""
-        return [self.id, self.game, self.started, self.finished, self.turns, self.draw,
-                [list(s) for s in self.seats]]
+        row = [self.id, self.game, self.started, self.finished, self.turns, self.draw, [list(s) for s in self.seats]]
+        return row + [self.title, self.bgg_id] if self.title is not None else row
 
     @classmethod
     def from_row(cls, row: Sequence[Any]) -> Play:
         """The inverse of :meth:`to_row` (a row this module wrote: only its shape is checked);
         ValueError/TypeError on a row of another shape."""
-        pid, game, started, finished, turns, draw, seats = row
-        return cls(pid, game, started, finished, turns, draw, tuple(Seat(*s) for s in seats))
+        pid, game, started, finished, turns, draw, seats, *stands_for = row
+        title, bgg_id = stands_for if stands_for else (None, None)
+        return cls(pid, game, started, finished, turns, draw, tuple(Seat(*s) for s in seats), title, bgg_id)
+
+
+def _stands_for(options: Mapping[str, Any]) -> tuple[str | None, int | None]:
+    """The title and BoardGameGeek id a game's setup gives the play (the counters' ``title`` and ``bgg_id``
+    options): (None, None) when it names no other game."""
+    title = options.get("title")
+    if not isinstance(title, str) or not title.strip():
+        return None, None
+    bgg = options.get("bgg_id")
+    return title.strip(), bgg if isinstance(bgg, int) and not isinstance(bgg, bool) and bgg > 0 else None
 
 
 # -- from the journal -------------------------------------------------------------------
@@ -150,8 +167,10 @@ def summarize(record: GameRecord, entries: Sequence[dict[str, Any]]) -> Play | N
                   for i, p in enumerate(state["players"]))
     # a shared result: a shared victory (several winners), or everyone still in losing at once
     shared = bool(state.get("draw")) or len(winners) > 1
+    options = record.setup.get("options") if isinstance(record.setup, dict) else None
+    title, bgg_id = _stands_for(options if isinstance(options, dict) else {})
     return Play(record.id, record.game, float(record.started), float(record.finished), turns_taken(rules, state),
-                shared, seats)
+                shared, seats, title, bgg_id)
 
 
 def stored_plays(journal: Journal, known: Mapping[int, Play] | None = None,
@@ -209,7 +228,7 @@ def with_people(plays: Iterable[Play], person: Callable[[str], str]) -> list[Pla
         else:
             append(p)
             continue
-        append(Play(p.id, p.game, p.started, p.finished, p.turns, p.draw, tuple(
+        append(p._replace(seats=tuple(
             Seat(renamed[s.name], s.seat, s.figure, s.win, s.character) if s.name in renamed else s
             for s in seats)))
     return out

@@ -54,7 +54,8 @@ class Option:
     """A setup option: its type, default and allowed values, and how a person picks it.
 
     The last four say how a setup screen asks for the value without naming the
-    game: ``role="starter"`` (the option names who starts: asked with the seats),
+    game: ``role="starter"`` (the option names who starts: asked with the seats), ``role="record"``
+    (what the play records name it, typed where there is a keyboard: no touch editor),
     ``presets`` (labelled values to pick from, labels being messages),
     ``pick_from`` (several values picked from the list another option holds) and
     ``per_player`` (each player may get one of these names). ``doc``, its help,

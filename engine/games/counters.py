@@ -28,6 +28,15 @@ from ..state import Args, Txn
 _FIELDS = {"name", "start", "min", "max", "out_at", "target"}
 
 
+#: The longest title a play may carry (BoardGameGeek's longest game names are under 100 characters).
+TITLE_MAX = 100
+
+
+def _check_title(value: str) -> None:
+    if len(value) > TITLE_MAX or any(not ch.isprintable() for ch in value):
+        raise SetupError(_("option 'title' must be at most {n} printable characters", n=TITLE_MAX))
+
+
 def _check_counter_list(value: list[Any], *, per_player: bool) -> None:
     seen = set()
     for item in value:
@@ -80,6 +89,10 @@ class Counters(Game):
         Option("table", [], _("table counters: names or objects {name, start, min, max}"), kind=list,
                check=lambda v: _check_counter_list(v, per_player=False)),
         Option("last_standing_wins", True, _("with an out_at counter, the last player still in wins")),
+        # What the counters stand for, for the records: a play of "Catan" kept on counters is a play of Catan.
+        Option("title", "", _("the title of the game these counters are kept for: the play records and their "
+                               "exports name it (empty: Counters)"), kind=str, check=_check_title, role="record"),
+        Option("bgg_id", 0, _("that game's BoardGameGeek id, for the exports (0: none)"), lo=0, role="record"),
     )
 
     def __init__(self, players: list[str], options: dict[str, Any] | None = None) -> None:

@@ -32,6 +32,45 @@ def _shipped(option: str) -> str:
     raise AssertionError(f"{SHIPPED_CONF.name} does not set {option}")
 
 
+def watch(host: str, port: int, setup) -> tuple:
+    """A paho client set up by ``setup(client)`` (credentials, TLS), connecting to ``host``:``port`` and
+    looping: ``(client, {"rc": the CONNACK's reason code once it came, "messages": [(topic, payload)]})``."""
+    import threading
+
+    import paho.mqtt.client as mqtt
+
+    got: dict = {"rc": None, "messages": []}
+    connected = threading.Event()
+    c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"t-{time.monotonic_ns()}")
+    setup(c)
+
+    def on_connect(cl, userdata, flags, rc, props=None):
+        got["rc"] = rc
+        connected.set()
+
+    c.on_connect = on_connect
+    c.on_message = lambda cl, u, m: got["messages"].append((m.topic, m.payload))
+    c.connect(host, port)
+    c.loop_start()
+    connected.wait(5)
+    return c, got
+
+
+def own_and_forged(table, seen: dict, name: str = "mesa-1", other: str = "mesa-2") -> tuple[str, list]:
+    """``table`` (a client logged in as ``name``) publishes a play on ``other``'s topic, then one on its own;
+    what the league's ``seen`` (from :func:`watch`, subscribed to every table) received: (own topic, messages)."""
+    from tablekeeper.ui.club import contract
+
+    own = contract.topic(contract.DEFAULT_PREFIX, name, contract.PLAYS)
+    table.publish(contract.topic(contract.DEFAULT_PREFIX, other, contract.PLAYS), b"forged", qos=1).wait_for_publish(5)
+    table.publish(own, b"mine", qos=1).wait_for_publish(5)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and not seen["messages"]:
+        time.sleep(0.05)
+    time.sleep(0.3)
+    return own, list(seen["messages"])
+
+
 def available() -> bool:
     return os.access(MOSQUITTO, os.X_OK) and os.access(PASSWD, os.X_OK)
 

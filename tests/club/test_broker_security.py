@@ -2,7 +2,6 @@
 only its own topics, the league reads them all and writes only acks."""
 from __future__ import annotations
 
-import threading
 import time
 
 import paho.mqtt.client as mqtt
@@ -10,28 +9,18 @@ import pytest
 
 from tablekeeper.ui.club import contract
 
+from .broker import own_and_forged, watch
 from .conftest import USERS
 
 pytestmark = pytest.mark.slow
 
 
 def client(broker, user: str | None, password: str | None = None) -> tuple[mqtt.Client, dict]:
-    got: dict = {"rc": None, "messages": []}
-    connected = threading.Event()
-    c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"t-{user}-{time.monotonic_ns()}")
-    if user is not None:
-        c.username_pw_set(user, password if password is not None else USERS[user])
+    def setup(c):
+        if user is not None:
+            c.username_pw_set(user, password if password is not None else USERS[user])
 
-    def on_connect(cl, userdata, flags, rc, props=None):
-        got["rc"] = rc
-        connected.set()
-
-    c.on_connect = on_connect
-    c.on_message = lambda cl, u, m: got["messages"].append((m.topic, m.payload))
-    c.connect(broker.host, broker.port)
-    c.loop_start()
-    connected.wait(5)
-    return c, got
+    return watch(broker.host, broker.port, setup)
 
 
 def test_anonymous_and_wrong_password_are_refused(broker):
@@ -48,15 +37,8 @@ def test_a_table_writes_only_its_own_topics_and_the_league_reads_them(broker):
     league.subscribe(contract.subscription(contract.DEFAULT_PREFIX), qos=1)
     time.sleep(0.3)
     table, _ = client(broker, "mesa-1")
-    own = contract.topic(contract.DEFAULT_PREFIX, "mesa-1", contract.PLAYS)
-    other = contract.topic(contract.DEFAULT_PREFIX, "mesa-2", contract.PLAYS)
-    table.publish(other, b"forged", qos=1).wait_for_publish(5)
-    table.publish(own, b"mine", qos=1).wait_for_publish(5)
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline and not seen["messages"]:
-        time.sleep(0.05)
-    time.sleep(0.3)
-    assert seen["messages"] == [(own, b"mine")]  # the forged one never reached the league
+    own, messages = own_and_forged(table, seen)
+    assert messages == [(own, b"mine")]  # the forged one never reached the league
     for c in (league, table):
         c.loop_stop()
         c.disconnect()

@@ -159,7 +159,10 @@ def test_serial_pods_on_ptys_play_a_game(table_factory, tmp_path):
     for n in (1, 2):
         assert t.events(n) == want[n]
     assert canonical(t.session.state["players"]) == canonical(reference_players(tmp_path, [1, 2], want))
-    assert all(t.rig.pods[n].online and t.rig.pods[n].problem is None for n in (1, 2))
+    # online and without a problem: a line silent for a moment on a starved machine (seen with both cores
+    # loaded) is marked offline, then online again at its next frame, which the wait allows
+    assert t.until(lambda: all(t.rig.pods[n].online and t.rig.pods[n].problem is None for n in (1, 2)), 10), \
+        t.reports
 
 
 FAULTS = {

@@ -92,7 +92,7 @@ def test_games_lists_ids_ranges_counters_and_options():
     assert [g["id"] for g in data["games"]] == list(KNOWN)
     counters = next(g for g in data["games"] if g["id"] == "counters")
     assert counters["players"] == [1, 8]
-    assert {o["name"] for o in counters["options"]} == {"counters", "table", "last_standing_wins"}
+    assert {o["name"] for o in counters["options"]} == {"counters", "table", "last_standing_wins", "title", "bgg_id"}
 
 
 def test_stored_game_new_act_state_history(tmp_path):

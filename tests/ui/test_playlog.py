@@ -113,6 +113,48 @@ def test_a_shared_victory_is_exported_as_a_draw_and_a_single_winner_is_not(tmp_p
     assert sorted(by_play.values()) == [("0", ["Ben"]), ("1", ["Ana", "Ben"])]
 
 
+def test_counters_kept_for_another_game_are_exported_as_that_game(tmp_path, monkeypatch, capsys):
+    """A play of Catan kept on counters (the options ``title`` and ``bgg_id``) is a play of Catan in the
+    records and in every export; counters without a title stay "Counters"."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "no-config"))
+    folder = tmp_path / "state"
+    race = [{"name": "points", "target": 2}]
+    with Journal(folder) as j:
+        for options in ({"counters": race, "title": "Catan", "bgg_id": 13}, {"counters": race}):
+            s = Session.new(j, "counters", ["Ana", "Ben"], options)
+            for _ in range(2):
+                s.apply({"action": "adjust", "player": "Ana", "counter": "points", "delta": 1})
+            assert s.state["over"]
+        plays = rec.stored_plays(j)
+    assert [(p.title, p.bgg_id) for p in plays] == [("Catan", 13), (None, None)]
+    assert rec.Play.from_row(plays[0].to_row()) == plays[0] and rec.Play.from_dict(plays[0].to_dict()) == plays[0]
+    out = tmp_path / "plays"
+    out.mkdir()
+    for kind in ("csv", "json", "bgg"):
+        assert tk(folder, "export", f"--{kind}", str(out / kind)) == 0
+    rows = list(csv.DictReader(io.StringIO((out / "csv").read_text(encoding="utf-8"))))
+    assert [(r["game"], r["title"], r["bgg_id"]) for r in rows if r["player"] == "Ana"] == [
+        ("counters", "Catan", "13"), ("counters", "Counters", "")]
+    assert [(p.title, p.bgg_id) for p in playlog.read_csv((out / "csv").read_text(encoding="utf-8"))] == [
+        ("Catan", 13), (None, None)]
+    doc = json.loads((out / "json").read_text(encoding="utf-8"))
+    assert [(p["title"], p["bgg_id"]) for p in doc["plays"]] == [("Catan", 13), ("Counters", None)]
+    assert [(p.title, p.bgg_id) for p in playlog.read_json((out / "json").read_text(encoding="utf-8"))] == [
+        ("Catan", 13), (None, None)]
+    items = [(i.get("name"), i.get("objectid")) for i in ET.parse(out / "bgg").getroot().iter("item")]
+    assert items == [("Catan", "13"), ("Counters", "")]
+    err = capsys.readouterr().err
+    assert "no BoardGameGeek id for counters" in err and "Catan" not in err
+
+
+def test_a_title_that_is_not_one_line_is_refused_at_setup():
+    from tablekeeper.engine.errors import SetupError
+    from tablekeeper.engine.registry import make_rules
+
+    with pytest.raises(SetupError, match="title"):
+        make_rules({"game": "counters", "players": ["Ana", "Ben"], "options": {"title": "Catan\n=1+1"}})
+
+
 def test_bgg_export_follows_the_plays_xml_and_reads_back(state, tmp_path, capsys):
     out = tmp_path / "plays.xml"
     assert tk(state, "export", "--bgg", str(out), "--location", "Casa de Ana") == 0

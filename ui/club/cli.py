@@ -30,8 +30,8 @@ TICK = 1.0
 
 
 def add_parsers(sub: Any) -> None:
-    """``club serve``, ``club standings``, ``club merge``/``unmerge`` and ``club void``/``unvoid``/``fix`` on the
-    command's subparsers."""
+    """``club serve``, ``club standings``, ``club merge``/``unmerge``, ``club void``/``unvoid``/``fix`` and
+    ``club init``/``join`` on the command's subparsers."""
     c = sub.add_parser("club", help="club mode: the league service and its standings (docs/club.md)")
     csub = c.add_subparsers(dest="club_command", required=True)
     s = csub.add_parser("serve", help="run the league: keep every table's plays, serve the read-only page",
@@ -87,6 +87,9 @@ def add_parsers(sub: Any) -> None:
     u.add_argument("name", metavar="NAME")
     u.add_argument("--config", default=None, metavar="PATH")
     u.set_defaults(func=cmd_merge)
+    from .setup import add_parsers as setup_parsers
+
+    setup_parsers(csub)  # club init, club join
 
 
 def _settings(args: Any) -> tuple[Any, str | None]:

@@ -58,7 +58,7 @@ def cmd_export(args: Any, journal: Journal) -> int:
         path, body = args.json, json_text(plays, stored, ids, new)
     else:
         path, body = args.bgg, bgg_xml(plays, ids, new, roster, args.location)
-        missing = sorted({p.game for p in plays if not ids.get(p.game)})
+        missing = sorted({p.title or p.game for p in plays if not (p.bgg_id if p.title else ids.get(p.game))})
         if missing:
             warn(catalog, N_("no BoardGameGeek id for {games}; give it in the config file's [app.bgg] table",
                              "no BoardGameGeek ids for {games}; give them in the config file's [app.bgg] table",

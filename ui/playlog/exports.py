@@ -74,6 +74,14 @@ def _title(game: str) -> str:
     return cls.title if cls is not None else game
 
 
+def _named(p: Play, ids: dict[str, int | None]) -> tuple[str, int | None]:
+    """The title and BoardGameGeek id a play is exported under: the game its setup says it stands for
+    (counters kept for Catan), else its own game's."""
+    if p.title is not None:
+        return p.title, p.bgg_id
+    return _title(p.game), ids.get(p.game)
+
+
 def _iso(t: float) -> str:
     return datetime.fromtimestamp(t, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
@@ -131,8 +139,9 @@ def csv_text(plays: list[Play], stored: dict[tuple[int, int], str], ids: dict[st
     w = csv.writer(out, lineterminator="\r\n")
     w.writerow(CSV_COLUMNS)
     for p in plays:
+        title, bgg_id = _named(p, ids)
         for s in p.seats:
-            w.writerow([p.id, csv_cell(p.game), csv_cell(_title(p.game)), ids.get(p.game) or "", _iso(p.started),
+            w.writerow([p.id, csv_cell(p.game), csv_cell(title), bgg_id or "", _iso(p.started),
                         _iso(p.finished), f"{p.minutes:.1f}", "" if p.turns is None else p.turns, int(p.draw),
                         csv_cell(s.name), csv_cell(stored.get((p.id, s.seat), s.name)), s.seat,
                         csv_cell(s.character or ""), _number(s.figure), int(s.win), int((p.id, s.name) in new)])
@@ -149,25 +158,33 @@ def read_csv(text: str) -> list[Play]:
     out = []
     for pid, seats in rows.items():
         r = seats[0]
-        out.append(Play(pid, csv_uncell(r["game"]), _from_iso(r["started"]), _from_iso(r["finished"]),
+        game, title = csv_uncell(r["game"]), csv_uncell(r["title"])
+        stands_for = (title, int(r["bgg_id"]) if r["bgg_id"] else None) if title != _title(game) else (None, None)
+        out.append(Play(pid, game, _from_iso(r["started"]), _from_iso(r["finished"]),
                         int(r["turns"]) if r["turns"] else None, r["draw"] == "1",
                         tuple(Seat(csv_uncell(s["player"]), int(s["seat"]),
                                    float(s["figure"]) if s["figure"] else None, s["win"] == "1",
                                    csv_uncell(s["character"]) or None)
-                              for s in sorted(seats, key=lambda s: int(s["seat"])))))
+                              for s in sorted(seats, key=lambda s: int(s["seat"]))), *stands_for))
     return out
 
 
 def json_text(plays: list[Play], stored: dict[tuple[int, int], str], ids: dict[str, int | None],
               new: set[tuple[int, str]]) -> str:
-    doc = {"format": JSON_FORMAT, "version": JSON_VERSION, "exported": _iso(time.time()), "plays": [
-        {"id": p.id, "game": p.game, "title": _title(p.game), "bgg_id": ids.get(p.game), "started": p.started,
-         "finished": p.finished, "started_at": _iso(p.started), "finished_at": _iso(p.finished),
-         "minutes": round(p.minutes, 1), "turns": p.turns, "draw": p.draw,
-         "seats": [{"name": s.name, "stored_name": stored.get((p.id, s.seat), s.name), "seat": s.seat,
-                    "figure": s.figure, "win": s.win, "character": s.character, "new": (p.id, s.name) in new}
-                   for s in p.seats]}
-        for p in plays]}
+    def one(p: Play) -> dict[str, Any]:
+        title, bgg_id = _named(p, ids)
+        out = {"id": p.id, "game": p.game, "title": title, "bgg_id": bgg_id, "started": p.started,
+               "finished": p.finished, "started_at": _iso(p.started), "finished_at": _iso(p.finished),
+               "minutes": round(p.minutes, 1), "turns": p.turns, "draw": p.draw,
+               "seats": [{"name": s.name, "stored_name": stored.get((p.id, s.seat), s.name), "seat": s.seat,
+                          "figure": s.figure, "win": s.win, "character": s.character, "new": (p.id, s.name) in new}
+                         for s in p.seats]}
+        if p.title is not None:  # the game the counters were kept for (read back by Play.from_dict)
+            out["stands_for"] = {"title": p.title, "bgg_id": p.bgg_id}
+        return out
+
+    doc = {"format": JSON_FORMAT, "version": JSON_VERSION, "exported": _iso(time.time()),
+           "plays": [one(p) for p in plays]}
     return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
 
 
@@ -190,8 +207,8 @@ def bgg_xml(plays: list[Play], ids: dict[str, int | None], new: set[tuple[int, s
         play = ET.SubElement(root, "play", {
             "id": str(p.id), "date": time.strftime("%Y-%m-%d", time.localtime(p.started)), "quantity": "1",
             "length": str(round(p.minutes)), "incomplete": "0", "nowinstats": "0", "location": location})
-        item = ET.SubElement(play, "item", {"name": _title(p.game), "objecttype": "thing",
-                                            "objectid": str(ids.get(p.game) or "")})
+        title, bgg_id = _named(p, ids)
+        item = ET.SubElement(play, "item", {"name": title, "objecttype": "thing", "objectid": str(bgg_id or "")})
         ET.SubElement(ET.SubElement(item, "subtypes"), "subtype", {"value": "boardgame"})
         players = ET.SubElement(play, "players")
         for s in p.seats:

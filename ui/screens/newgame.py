@@ -271,8 +271,8 @@ class NewGameScreen(BaseScreen):
         name, default = opt.name, opt.default
         current = self.options.get(name, default)
         tid = f"new.opt.{name}"
-        if opt.role == "starter":
-            return None
+        if opt.role in ("starter", "record"):  # who starts: with the seats; what the play is recorded as: typed
+            return None                          # where there is a keyboard (the terminal table, `new`, a script)
         if opt.choices:
             return Chips(list(opt.choices), [word(c) for c in opt.choices], selected=[current], tid=tid,
                          on_change=lambda v: self._set_option(name, v, default))

@@ -1,0 +1,226 @@
+"""``tablekeeper club init`` and ``club join``, checked on a real Mosquitto started with what init wrote: the
+tables reach it over TLS with the club's own authority, each with its own login, and nothing else does."""
+from __future__ import annotations
+
+import os
+import socket
+import ssl
+import subprocess
+import time
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+import pytest
+
+from tablekeeper.engine import Journal, Session
+from tablekeeper.engine.backup import table_id
+from tablekeeper.ui.club import config, contract
+from tablekeeper.ui.club.league import League
+from tablekeeper.ui.club.publisher import Publisher
+from tablekeeper.ui.club.setup import SetupError, init, join
+
+from .broker import MOSQUITTO, SHIPPED_ACL, free_port, own_and_forged, watch
+from .fake_table import wait_for
+
+pytestmark = pytest.mark.slow
+
+
+def _acl_rules(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
+
+
+@pytest.fixture
+def club(tmp_path):
+    """A club made by init for mesa-1, mesa-2 and mesa-3, its broker running on 127.0.0.1 with init's settings."""
+    port = free_port()
+    made = init(tmp_path / "club", "127.0.0.1", ["mesa-1", "mesa-2", "mesa-3"], port=port,
+                broker_dir=tmp_path / "club" / "broker", listen="127.0.0.1")
+    conf = tmp_path / "mosquitto.conf"
+    log = tmp_path / "mosquitto.log"
+    # as root (CI), mosquitto would drop to its own user, which cannot read a test's folder
+    conf.write_text(("user root\n" if os.geteuid() == 0 else "") + f"log_dest file {log}\n"
+                    + (made.folder / "broker" / "tablekeeper.conf").read_text())
+    proc = subprocess.Popen([MOSQUITTO, "-c", str(conf)], cwd=tmp_path, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 10
+    while True:
+        if proc.poll() is not None:
+            pytest.fail(f"mosquitto exited: {proc.stderr.read().decode() if proc.stderr else ''} "
+                        f"{log.read_text() if log.exists() else ''}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                break
+        except OSError:
+            if time.monotonic() > deadline:
+                pytest.fail("mosquitto did not listen")
+            time.sleep(0.05)
+    yield made
+    proc.terminate()
+    proc.wait(5)
+
+
+def connect(settings: config.BrokerSettings, *, username: str | None = None, password: str | None = None):
+    """A paho client set up as the services set theirs up (``BrokerSettings.configure``); its connect result."""
+    def setup(c):
+        settings.configure(c)
+        if username is not None:
+            c.username_pw_set(username, password)
+
+    return watch(settings.host, settings.port, setup)
+
+
+def test_init_makes_a_broker_the_tables_reach_over_tls_each_with_its_own_login(club):
+    folder = club.folder
+    league = config.league_settings(folder / "league" / "tablekeeper.toml", state_dir=folder / "league")
+    table = config.club_settings(folder / "tables" / "mesa-1" / "tablekeeper.toml")
+    assert league.broker.tls and table.broker.tls and table.broker.port == club.port
+    assert table.table == "mesa-1" and table.broker.username == "mesa-1"
+    lc, seen = connect(league.broker)
+    assert seen["rc"] is not None and not seen["rc"].is_failure, seen["rc"]
+    lc.subscribe(contract.subscription(contract.DEFAULT_PREFIX), qos=1)
+    time.sleep(0.3)
+    tc, got = connect(table.broker)
+    assert got["rc"] is not None and not got["rc"].is_failure, got["rc"]
+    own, messages = own_and_forged(tc, seen)
+    assert messages == [(own, b"mine")]  # the ACL kept mesa-1 off mesa-2's topics
+    # mesa-1's password is not mesa-2's; the league's login needs the league's password
+    mesa2 = config.club_settings(folder / "tables" / "mesa-2" / "tablekeeper.toml")
+    for who, password in (("mesa-2", table.broker.password), ("league", table.broker.password),
+                          ("mesa-2", mesa2.broker.password + "x")):
+        c, r = connect(table.broker, username=who, password=password)
+        c.loop_stop()
+        c.disconnect()
+        assert r["rc"] is not None and r["rc"].is_failure, (who, r["rc"])
+    for c in (lc, tc):
+        c.loop_stop()
+        c.disconnect()
+
+
+def test_the_broker_takes_no_plain_connection_and_no_certificate_but_the_clubs(club, tmp_path):
+    table = config.club_settings(club.folder / "tables" / "mesa-1" / "tablekeeper.toml")
+    plain = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="plain")
+    plain.username_pw_set("mesa-1", table.broker.password)
+    with pytest.raises((OSError, mqtt.WebsocketConnectionError, ValueError)):
+        plain.connect("127.0.0.1", club.port, keepalive=5)
+        plain.loop_start()
+        for _ in range(50):  # a plain CONNECT to a TLS listener is dropped: never connected
+            if plain.is_connected():
+                break
+            time.sleep(0.05)
+        plain.loop_stop()
+        if not plain.is_connected():
+            raise OSError("not connected")
+    # a client that trusts another authority refuses the broker's certificate
+    other = tmp_path / "other-ca"
+    init(other, "127.0.0.1", ["mesa-1"], port=free_port(), broker_dir=other / "broker")
+    stranger = config.club_settings(other / "tables" / "mesa-1" / "tablekeeper.toml")
+    with pytest.raises(ssl.SSLError):
+        connect(stranger.broker.__class__(**{**stranger.broker.__dict__, "port": club.port}))
+
+
+def test_the_generated_acl_is_the_shipped_one():
+    """One set of rules: what init writes and systemd/mosquitto/tablekeeper.acl (install.sh --club-broker) agree."""
+    from tablekeeper.ui.club.setup import acl_text
+
+    assert _acl_rules(acl_text()) == _acl_rules(SHIPPED_ACL.read_text())
+
+
+def test_init_never_overwrites_a_club(tmp_path):
+    folder = tmp_path / "club"
+    init(folder, "192.168.1.10", ["mesa-1"], broker_dir=folder / "broker")
+    key = (folder / "ca" / "ca.key").read_bytes()
+    with pytest.raises(SetupError, match="not empty"):
+        init(folder, "192.168.1.10", ["mesa-1"])
+    assert (folder / "ca" / "ca.key").read_bytes() == key
+    assert oct((folder / "ca" / "ca.key").stat().st_mode & 0o777) == "0o600"
+    assert oct((folder / "tables" / "mesa-1" / "club.password").stat().st_mode & 0o777) == "0o600"
+    with pytest.raises(SetupError, match="league"):
+        init(tmp_path / "two", "192.168.1.10", ["league"])
+
+
+def test_join_adds_the_table_to_a_config_beside_what_is_there_and_refuses_a_second_club(tmp_path):
+    folder = tmp_path / "club"
+    init(folder, "192.168.1.10", ["mesa-1", "mesa-2"], broker_dir=folder / "broker")
+    target = tmp_path / "etc" / "tablekeeper.toml"
+    target.parent.mkdir()
+    target.write_text('[pods]\ncount = 4\n')
+    section, dest = join(folder / "tables" / "mesa-1", target)
+    assert section == "club" and dest == target
+    text = target.read_text()
+    assert text.startswith("[pods]\ncount = 4\n")  # kept as it was
+    settings = config.club_settings(target)
+    assert settings.table == "mesa-1" and settings.broker.host == "192.168.1.10"
+    assert settings.broker.ca_file == target.parent / "club-ca.crt" and settings.broker.port == 8883
+    assert settings.broker.password == (folder / "tables" / "mesa-1" / "club.password").read_text().strip()
+    with pytest.raises(SetupError, match=r"already has a \[club\]"):
+        join(folder / "tables" / "mesa-2", target)
+    assert config.club_settings(target).table == "mesa-1"
+    # the league joins its own config on the broker's machine
+    section, dest = join(folder / "league", tmp_path / "league" / "tablekeeper.toml")
+    league = config.league_settings(dest, state_dir=tmp_path / "league")
+    assert section == "league" and league.broker.username == "league" and league.broker.tls
+    with pytest.raises(SetupError, match="not a folder"):
+        join(tmp_path / "nothing", tmp_path / "x.toml")
+
+
+def test_club_init_on_the_command_line_says_what_to_copy_where(tmp_path, capsys):
+    from tablekeeper.ui.cli import main
+
+    assert main(["club", "init", str(tmp_path / "c"), "--host", "192.168.1.10", "--tables", "3"]) == 0
+    said = capsys.readouterr().out
+    assert "3 tables" in said and "192.168.1.10:8883" in said
+    assert "club join" in said and "mesa-3" in said
+    assert sorted(p.name for p in (tmp_path / "c" / "tables").iterdir()) == ["mesa-1", "mesa-2", "mesa-3"]
+    conf = (tmp_path / "c" / "broker" / "tablekeeper.conf").read_text()
+    assert "listener 8883\n" in conf and "allow_anonymous false" in conf and "use_username_as_clientid true" in conf
+    assert f"cafile {Path('/etc/mosquitto/tablekeeper/club-ca.crt')}" in conf
+
+
+def test_a_newcomer_sets_up_a_league_and_three_tables_and_their_plays_are_standings(club, tmp_path):
+    """The whole setup as docs/club.md tells it: init (the fixture), `club join` on the league's machine
+    and on each table, and each table's first finished game reaches the league's standings over TLS."""
+    _section, league_conf = join(club.folder / "league", tmp_path / "league" / "tablekeeper.toml")
+    settings = config.league_settings(league_conf, state_dir=tmp_path / "league")
+    league = League(settings.db, settings.broker, reconnect_max=1).start()
+    publishers = []
+    said: list[str] = []
+    try:
+        wait_for(lambda: league.connected, what="the league to listen over TLS")
+        for i, name in enumerate(club.tables):
+            _section, conf = join(club.folder / "tables" / name, tmp_path / name / "etc" / "tablekeeper.toml")
+            table = config.club_settings(conf)
+            state = tmp_path / name / "state"
+            journal = Journal(state, durable=False)
+            game = Session.new(journal, "counters", ["Ana", "Ben"],
+                               {"counters": [{"name": "score", "start": 0, "min": 0, "target": 2}]})
+            winner = ("Ana", "Ben")[i % 2]
+            for _ in range(2):
+                game.apply({"action": "adjust", "player": winner, "counter": "score", "delta": 1})
+            jid = table_id(journal)  # the journal's identity, as the table's owner makes it
+            journal.close()
+            publishers.append(Publisher(table, state, journal_id=jid, reconnect=(1, 1), poll=0.2,
+                                        report=said.append).start())
+        wait_for(lambda: len(league.plays()) == 3, timeout=30,
+                 what=f"three tables' plays in the league (the publishers said {said})")
+        assert sorted(p["table"] for p in league.plays()) == ["mesa-1", "mesa-2", "mesa-3"]
+        overall = {r["player"]: r for r in league.standings()["overall"]}
+        assert (overall["Ana"]["wins"], overall["Ben"]["wins"]) == (2, 1)
+    finally:
+        for pub in publishers:
+            pub.stop()
+        league.stop()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the services' group is given as root, as install.sh runs it")
+def test_join_as_root_gives_the_password_to_the_services_group(tmp_path, monkeypatch):
+    """systemd/tablekeeper-league.service runs as the tablekeeper user: a password file only root reads
+    would stop it at its start."""
+    import grp
+
+    group = grp.struct_group(("tablekeeper", "x", 4242, []))
+    monkeypatch.setattr(grp, "getgrnam", lambda name: group if name == "tablekeeper" else grp.getgrgid(-1))
+    folder = tmp_path / "club"
+    init(folder, "192.168.1.10", ["mesa-1"], broker_dir=folder / "broker")
+    _section, dest = join(folder / "tables" / "mesa-1", tmp_path / "etc" / "tablekeeper.toml")
+    st = (dest.parent / "club.password").stat()
+    assert (st.st_gid, oct(st.st_mode & 0o777)) == (4242, "0o640")
