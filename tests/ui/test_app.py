@@ -382,6 +382,26 @@ def test_virtual_pods_show_the_hardware_pixels_and_their_buttons_act(tmp_path):
 
 
 @pytest.mark.skipif(_hardware_renderer_missing() is not None, reason=str(_hardware_renderer_missing()))
+def test_virtual_pods_are_drawn_at_the_largest_whole_scale_their_share_of_the_screen_allows(tmp_path):
+    """Virtual pods as large as the screen allows: each 128x64 image at the largest whole-number scale (every
+    pod pixel a sharp square) that leaves every pod its title and its four buttons of at least 48 px — 3x with
+    2 pods, 2x with 4 (the buttons beside the image), 1x with 8 (2x would need more than the screen: eight
+    256x128 images and their buttons) — nothing cut off or drawn over anything."""
+    out = run_scenario(tmp_path, "pod-scales")
+    assert out["scales"] == {"2": 3, "4": 2, "8": 1}
+    for n, seen in out["seen"].items():
+        k = out["scales"][n]
+        assert seen["images"] == [[128 * k, 64 * k]] * int(n), (n, seen["images"])
+        (fw, fh) = seen["frame"]
+        assert 128 * k <= fw and 64 * k <= fh and (128 * (k + 1) > fw or 64 * (k + 1) > fh), (n, seen["frame"])
+        assert seen["smallest_button"] >= 48, (n, seen)
+        assert seen["problems"] == [], (n, seen["problems"])
+    # 8 pods at 2x need more than the whole grid: 8 images of 256x128 and 8 x 4 buttons of 48x48
+    w, h = out["grid"]
+    assert 8 * (256 * 128 + 4 * 48 * 48) > w * h
+
+
+@pytest.mark.skipif(_hardware_renderer_missing() is not None, reason=str(_hardware_renderer_missing()))
 def test_virtual_pods_speak_the_tables_language(tmp_path):
     """Spanish selected: every pod speaks Spanish — the virtual pods show the owner's views, made
     with the table's catalog (its status line and the main button's label)."""
@@ -1073,6 +1093,26 @@ def sc_pods(r, shots, arg):
     image = r.find("pods.Ben.image")
     return {"pixels_match": match, "changed_after_press": changed, "ana_status": ana.status,
             "ana_action": ana.action, "image_size": list(image.size), "frame": list(image.parent.size)}
+
+
+@scenario("pod-scales")
+def sc_pod_scales(r, shots, arg):
+    """The pods screen with 2, 4 and 8 pods: the scale of each image, its frame, the buttons."""
+    shot = _shooter(r, shots, "pods")
+    scales, seen = {}, {}
+    names = ["Ana", "Bernardo", "Cai", "Dolores", "Eva", "Fermín", "Gus", "Hortensia"]
+    for n in (2, 4, 8):
+        new_game(r, "counters", players=names[:n])
+        r.tap("table.pods")
+        images = [r.find(f"pods.{name}.image") for name in names[:n]]
+        buttons = [r.find(f"pods.{name}.{b}") for name in names[:n] for b in r.app.pods.buttons]
+        scales[str(n)] = r.app.screen("pods").layout.scale
+        seen[str(n)] = {"images": [list(i.size) for i in images], "frame": list(images[0].parent.size),
+                        "smallest_button": min(min(b.size) for b in buttons), "problems": r.problems()}
+        shot(f"{n}")
+        r.tap("pods.back")
+        r.tap("table.home")
+    return {"scales": scales, "seen": seen, "grid": list(r.app.screen("pods").grid_box.size)}
 
 
 @scenario("seats")
