@@ -158,6 +158,9 @@ def test_resumes_the_unfinished_game_after_a_restart(tmp_path):
     second = run_scenario(tmp_path, "resume:2")
     assert second["screen"] == "table"
     assert second["shown"] == first["shown"]
+    # what a restart on the table does not show is not loaded (each module stays in memory for the
+    # session): the other screens' modules are imported when they are first shown, the charts' never
+    assert second["modules"] == ["tablekeeper.ui.screens.base", "tablekeeper.ui.screens.table"]
     state, _ = stored(tmp_path / "state")
     assert state["players"][0]["counters"]["score"] == first["shown"]["Ana.score"] == 3
 
@@ -755,7 +758,9 @@ def sc_resume(r, shots, arg):
         new_game(r, "counters", players=["Ana", "Ben"])
         for _ in range(3):
             r.tap("table.Ana.score.plus")
-    return {"screen": r.app.sm.current, "shown": shown_counters(r)}
+    return {"screen": r.app.sm.current, "shown": shown_counters(r),
+            "modules": sorted(m for m in sys.modules if m.startswith("tablekeeper.ui.screens.") or
+                              m.split(".")[0] in ("matplotlib", "numpy"))}
 
 
 @scenario("elsewhere")
