@@ -28,6 +28,7 @@ GLYPHS: dict[str, str] = {
     "ankh": "\uf644", "heart-crack": "\uf7a9",
     # the touchscreen's header, when its words do not fit (seats at the ends of the table)
     "house": "\uf015", "tablet-screen-button": "\uf3fa", "rotate-left": "\uf2ea", "rotate-right": "\uf2f9", "clock-rotate-left": "\uf1da",
+    "ellipsis": "\uf141",
 }
 
 #: What a counter without a game's own icon shows.

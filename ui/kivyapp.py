@@ -186,7 +186,7 @@ class TablekeeperApp(App):
         if scr is None:
             from . import screens
 
-            cls = screens.SCREENS[name]
+            cls = screens.screen_class(name)
             scr = cls(self, name=name)
             self._screens[name] = scr
             self.sm.add_widget(scr)

@@ -121,8 +121,10 @@ class Panel(BoxLayout):
         with self.canvas.before:
             self._bg_color = Color(rgba=self.bg)
             self._bg_rect = Rectangle(pos=self.pos, size=self.size)
-            self._line_color = Color(rgba=self.border)
-            self._line = Line(rectangle=(0, 0, 0, 0), width=1)
+        # The border is drawn only while there is one: most panels (a counter's tile, a message) have
+        # none, and every instruction drawn costs a draw call each frame (with software GL, memory too)
+        self._line_color: Color | None = None
+        self._line: Line | None = None
         self.bind(pos=self._redraw, size=self._redraw, bg=self._redraw, border=self._redraw,
                   border_width=self._redraw)
         self._redraw()
@@ -131,8 +133,20 @@ class Panel(BoxLayout):
         self._bg_color.rgba = self.bg
         self._bg_rect.pos = self.pos
         self._bg_rect.size = self.size
-        self._line_color.rgba = self.border if self.border_width else (0, 0, 0, 0)
-        w = max(self.border_width, 1)
+        if not self.border_width or not self.border[3]:
+            if self._line is not None:
+                self.canvas.before.remove(self._line_color)
+                self.canvas.before.remove(self._line)
+                self._line_color = self._line = None
+            return
+        if self._line is None:
+            self._line_color = Color(rgba=self.border)
+            self._line = Line(rectangle=(0, 0, 0, 0), width=1)
+            self.canvas.before.add(self._line_color)
+            self.canvas.before.add(self._line)
+        assert self._line_color is not None
+        self._line_color.rgba = self.border
+        w = self.border_width
         self._line.width = w
         self._line.rectangle = (self.x + w, self.y + w, max(0, self.width - 2 * w), max(0, self.height - 2 * w))
 
@@ -215,7 +229,10 @@ class FitMixin:
         """The text's size laid out without height limit (and, unless wrapping, without width limit)."""
         saved = self.text_size
         self.text_size = (self.width - self.padding[0] - self.padding[2] if self.wrap else None, None)
-        self.texture_update()
+        # Laid out, not drawn: a texture made only to be measured would replace the label's own, and
+        # the label would need a new one for every fitted text (the GL driver keeps their memory)
+        self._label.resolve_font_name()
+        self._label.render()
         w, h = self._label._internal_size
         self.text_size = saved
         return w, h
@@ -225,7 +242,7 @@ class FitMixin:
         word wider than the box would be broken in the middle ("Gamblin/g")."""
         if not self.wrap or not self.text:
             return 0
-        self.texture_update()  # the core label takes the current font size
+        self._label.resolve_font_name()  # the core label has the current font size (no texture needed)
         return max(self._label.get_extents(w)[0] for w in self.text.split())
 
     def _room(self) -> float:

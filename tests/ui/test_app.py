@@ -160,6 +160,9 @@ def test_resumes_the_unfinished_game_after_a_restart(tmp_path):
     second = run_scenario(tmp_path, "resume:2")
     assert second["screen"] == "table"
     assert second["shown"] == first["shown"]
+    # what a restart on the table does not show is not loaded (each module stays in memory for the
+    # session): the other screens' modules are imported when they are first shown, the charts' never
+    assert second["modules"] == ["tablekeeper.ui.screens.base", "tablekeeper.ui.screens.table"]
     state, _ = stored(tmp_path / "state")
     assert state["players"][0]["counters"]["score"] == first["shown"]["Ana.score"] == 3
 
@@ -318,7 +321,24 @@ def test_a_burial_on_the_touchscreen_taps_the_annex_by_its_owner_and_name(tmp_pa
     assert out["disabled_before"] is True  # nothing tapped: nothing to do yet
     assert out["ana"]["corpses"] == 0 and out["ben_barn"] == [1]
     _state, entries = stored(tmp_path / "state")
-    assert entries[-1] == {"action": "bury", "player": "Ana", "owner": "Ben", "annex": "barn"}
+    assert {"action": "bury", "player": "Ana", "owner": "Ben", "annex": "barn"} in entries
+
+
+def test_the_inns_rooms_and_each_players_annexes_are_on_the_table(tmp_path):
+    """What the rules check besides the money is on screen: each room of the inn with whose key opens
+    it, a guest in it and the police among the guests (after the welcome: every room taken, the police
+    officer's room marked); each player's annexes on their card with their places, buried and free (a
+    corpse in Ben's barn, his new gardens empty), as the game goes on."""
+    out = run_scenario(tmp_path, "bury")
+    welcomed = out["rooms_welcomed"]
+    assert welcomed == {"1": ["room 1", "Ana", "guest"], "2": ["room 2", "Ben", "guest"],
+                        "3": ["room 3", "", "police"], "4": ["room 4", "", "guest"], "5": ["room 5", "", "guest"]}
+    assert out["lines_welcomed"] == {"Ana": "barn □□□", "Ben": "barn □□□"}
+    # Ana killed room 1's guest, Ben bribed room 2's, a corpse under Ben's barn, Ben built the gardens
+    assert out["rooms_built"] == {**welcomed, "1": ["room 1", "Ana", "empty"], "2": ["room 2", "Ben", "empty"]}
+    assert out["lines_built"] == {"Ana": "barn □□□", "Ben": "barn ■□□   gardens □□"}
+    assert out["looks_built"]["3"] != out["looks_built"]["4"] != out["looks_built"]["1"]  # police, guest, empty
+    assert out["problems"] == []
 
 
 def test_history_in_words_and_undo_redo_from_it(tmp_path):
@@ -364,6 +384,26 @@ def test_virtual_pods_show_the_hardware_pixels_and_their_buttons_act(tmp_path):
     state, entries = stored(tmp_path / "state")
     assert {"action": "adjust", "player": "Ben", "counter": "score", "delta": 1} in entries
     assert {"action": "next"} in entries  # Ana's main button: end turn (counters' routine action)
+
+
+@pytest.mark.skipif(_hardware_renderer_missing() is not None, reason=str(_hardware_renderer_missing()))
+def test_virtual_pods_are_drawn_at_the_largest_whole_scale_their_share_of_the_screen_allows(tmp_path):
+    """Virtual pods as large as the screen allows: each 128x64 image at the largest whole-number scale (every
+    pod pixel a sharp square) that leaves every pod its title and its four buttons of at least 48 px — 3x with
+    2 pods, 2x with 4 (the buttons beside the image), 1x with 8 (2x would need more than the screen: eight
+    256x128 images and their buttons) — nothing cut off or drawn over anything."""
+    out = run_scenario(tmp_path, "pod-scales")
+    assert out["scales"] == {"2": 3, "4": 2, "8": 1}
+    for n, seen in out["seen"].items():
+        k = out["scales"][n]
+        assert seen["images"] == [[128 * k, 64 * k]] * int(n), (n, seen["images"])
+        (fw, fh) = seen["frame"]
+        assert 128 * k <= fw and 64 * k <= fh and (128 * (k + 1) > fw or 64 * (k + 1) > fh), (n, seen["frame"])
+        assert seen["smallest_button"] >= 48, (n, seen)
+        assert seen["problems"] == [], (n, seen["problems"])
+    # 8 pods at 2x need more than the whole grid: 8 images of 256x128 and 8 x 4 buttons of 48x48
+    w, h = out["grid"]
+    assert 8 * (256 * 128 + 4 * 48 * 48) > w * h
 
 
 @pytest.mark.skipif(_hardware_renderer_missing() is not None, reason=str(_hardware_renderer_missing()))
@@ -632,7 +672,7 @@ GAME_STEPS = {"red-dragon-inn": play_red_dragon_inn, "bloody-inn": play_bloody_i
 DOC_SHOTS = {
     "play-red-dragon-inn-new-players", "play-red-dragon-inn-new-options", "play-red-dragon-inn-new-seats",
     "play-red-dragon-inn-table", "play-red-dragon-inn-gambling", "play-red-dragon-inn-drink",
-    "play-bloody-inn-night", "play-bloody-inn-morning", "play-dragon-run-escape", "play-dale-of-merchants-market",
+    "play-bloody-inn-night", "play-bloody-inn-morning", "play-bloody-inn-board", "play-dragon-run-escape", "play-dale-of-merchants-market",
     "play-dale-of-merchants-stall", "history-screen", "end-screen", "pods-screen", "fit-en-home",
     "fit-en-settings", "fit-es-table-red-dragon-inn", "fit-es-adjust", "fit-en-table-8-players", "facing-table-4", "facing-table-6-ends",
     "facing-adjust-far-seat", "stats-screen",
@@ -669,22 +709,44 @@ def sc_play(r, shots, game):
 
 @scenario("bury")
 def sc_bury(r, shots, arg):
-    """The Bloody Inn's burial dialog: the annex is tapped, named with its owner."""
+    """The Bloody Inn's burial dialog: the annex is tapped, named with its owner; the rooms and the
+    annexes on the table after the welcome and after a build."""
     new_game(r, "bloody-inn", players=["Ana", "Ben"])
-    for action in ({"action": "welcome"}, {"action": "kill", "player": "Ana", "room": 1, "rank": 0},
-                   {"action": "pass", "player": "Ben"}):
-        r.app.submit(action)  # the night so far, as the pods would send it
+
+    def board():
+        table = r.app.snapshot.table
+        rooms = {str(x["room"]): [r.text(f"table.place.{x['room']}.{part}") for part in ("title", "holder", "content")]
+                 for x in table.state["inn"]["rooms"]}
+        looks = {str(x["room"]): list(r.find(f"table.place.{x['room']}").bg) for x in table.state["inn"]["rooms"]}
+        return rooms, {n: r.text(f"table.{n}.board") for n in table.players}, looks
+
+    r.app.submit({"action": "welcome", "police_rooms": [3]})  # as the pods would send it
+    r.settle()
+    rooms_welcomed, lines_welcomed, _looks = board()
+    for action in ({"action": "kill", "player": "Ana", "room": 1, "rank": 0},
+                   {"action": "bribe", "player": "Ben", "room": 2, "rank": 0}):
+        r.app.submit(action)  # the night so far
         r.settle()
     r.tap("table.guided.bury")
     labels = [r.text(f"bury.annex.{i}") for i in range(2)]
     disabled_before = r.find("bury.do").disabled
     r.tap("bury.annex.1")  # Ben's barn
-    _shooter(r, shots, "play-bloody-inn")("bury")
+    shot = _shooter(r, shots, "play-bloody-inn")
+    shot("bury")
     r.tap("bury.do")
     state = r.app.snapshot.table.state
-    return {"labels": labels, "disabled_before": disabled_before,
-            "ana": {"corpses": len(state["players"][0]["corpses"])},
-            "ben_barn": [len(a["buried"]) for a in state["players"][1]["annexes"]]}
+    result = {"labels": labels, "disabled_before": disabled_before,
+              "ana": {"corpses": len(state["players"][0]["corpses"])},
+              "ben_barn": [len(a["buried"]) for a in state["players"][1]["annexes"]]}
+    r.app.submit({"action": "build", "player": "Ben", "rank": 2, "card": "gardens"})
+    r.settle()
+    rooms_built, lines_built, looks_built = board()
+    for toast in r.app.toast.widgets():  # the picture shows the table, not what Ben just did
+        toast.hide()
+    shot("board")
+    return {**result, "rooms_welcomed": rooms_welcomed, "lines_welcomed": lines_welcomed,
+            "rooms_built": rooms_built, "lines_built": lines_built, "looks_built": looks_built,
+            "problems": r.problems()}
 
 
 @scenario("locale")
@@ -698,7 +760,9 @@ def sc_resume(r, shots, arg):
         new_game(r, "counters", players=["Ana", "Ben"])
         for _ in range(3):
             r.tap("table.Ana.score.plus")
-    return {"screen": r.app.sm.current, "shown": shown_counters(r)}
+    return {"screen": r.app.sm.current, "shown": shown_counters(r),
+            "modules": sorted(m for m in sys.modules if m.startswith("tablekeeper.ui.screens.") or
+                              m.split(".")[0] in ("matplotlib", "numpy"))}
 
 
 @scenario("elsewhere")
@@ -1036,6 +1100,26 @@ def sc_pods(r, shots, arg):
     image = r.find("pods.Ben.image")
     return {"pixels_match": match, "changed_after_press": changed, "ana_status": ana.status,
             "ana_action": ana.action, "image_size": list(image.size), "frame": list(image.parent.size)}
+
+
+@scenario("pod-scales")
+def sc_pod_scales(r, shots, arg):
+    """The pods screen with 2, 4 and 8 pods: the scale of each image, its frame, the buttons."""
+    shot = _shooter(r, shots, "pods")
+    scales, seen = {}, {}
+    names = ["Ana", "Bernardo", "Cai", "Dolores", "Eva", "Fermín", "Gus", "Hortensia"]
+    for n in (2, 4, 8):
+        new_game(r, "counters", players=names[:n])
+        r.tap("table.pods")
+        images = [r.find(f"pods.{name}.image") for name in names[:n]]
+        buttons = [r.find(f"pods.{name}.{b}") for name in names[:n] for b in r.app.pods.buttons]
+        scales[str(n)] = r.app.screen("pods").layout.scale
+        seen[str(n)] = {"images": [list(i.size) for i in images], "frame": list(images[0].parent.size),
+                        "smallest_button": min(min(b.size) for b in buttons), "problems": r.problems()}
+        shot(f"{n}")
+        r.tap("pods.back")
+        r.tap("table.home")
+    return {"scales": scales, "seen": seen, "grid": list(r.app.screen("pods").grid_box.size)}
 
 
 @scenario("seats")

@@ -2,13 +2,44 @@
 
 A module here is one game's (its dialogs and whatever they show, such as the
 Red Dragon Inn's drink list); it calls :func:`register` when imported. The
-table's footer asks :func:`dialogs_for`; the screens never name a game.
+table's footer asks :func:`dialogs_for`; the screens never name a game. A game whose
+rules check more than its counters (the Bloody Inn's rooms and annexes) registers a
+:class:`Board` too: the table shows it beside the cards (:func:`board_for`).
 """
 from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from ..guided import DialogButton
 
 _DIALOGS: dict[str, tuple[DialogButton, ...]] = {}
+
+
+@dataclass(frozen=True)
+class Place:
+    """One place of the table's board (a room of the inn): its ``title`` ("room 3"), whose it is
+    (a player's name, or "" for nobody's), what is in it in words ("guest", "police", "empty") and
+    its ``look``: "empty", "taken" or "alert" (the tile's colour)."""
+
+    id: str
+    title: str
+    holder: str
+    content: str
+    look: str
+
+
+@dataclass(frozen=True)
+class Board:
+    """What a game shows beside its counters, read from the state (never adjusted there: the game's
+    own actions change it). ``places(state)``: the table's places, a column of tiles beside the
+    cards; ``card_line(state, name)``: a line on each player's card (their annexes)."""
+
+    places: Callable[[dict], list[Place]]
+    card_line: Callable[[dict, str], str]
+
+
+_BOARDS: dict[str, Board] = {}
 
 
 def register(game_id: str, *buttons: DialogButton) -> None:
@@ -19,6 +50,16 @@ def register(game_id: str, *buttons: DialogButton) -> None:
 def dialogs_for(game_id: str) -> tuple[DialogButton, ...]:
     """``game_id``'s footer buttons; none for a game without guided dialogs."""
     return _DIALOGS.get(game_id, ())
+
+
+def register_board(game_id: str, board: Board) -> None:
+    """What ``game_id`` shows beside its counters."""
+    _BOARDS[game_id] = board
+
+
+def board_for(game_id: str) -> Board | None:
+    """``game_id``'s board; None for a game whose counters say it all."""
+    return _BOARDS.get(game_id)
 
 
 def _discover() -> None:

@@ -1,14 +1,16 @@
 """The Bloody Inn's guided dialogs: the night's actions, a burial by tapping the annex (with the corpse and
-the cards played when the hand leaves a choice), the morning as one reviewed step."""
+the cards played when the hand leaves a choice), the morning as one reviewed step; and its board: the
+inn's rooms beside the cards, each player's annexes with their free places on their card."""
 from __future__ import annotations
 
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 
+from ...engine.games.bloody_inn.words import _annex
 from ..guided import DialogButton, GuidedDialog, caption, opens, opens_actions, turn_player
 from ..i18n import N_, _, word
 from ..widgets import Chips
-from . import register
+from . import Board, Place, register, register_board
 
 #: The night's actions, offered to the innkeeper whose action it is.
 NIGHT_ACTIONS = ("bribe", "build", "kill", "bury", "pass")
@@ -117,7 +119,34 @@ class BuryDialog(GuidedDialog):
         return _("Tap the annex")
 
 
+#: An annex's places: a buried corpse, a free place (the symbol font has both).
+BURIED, FREE = "■", "□"
+
+
+def rooms(state) -> list[Place]:
+    """The inn's rooms, as the rules check them: whose key opens it, a guest in it, police among them."""
+    out = []
+    for r in state["inn"]["rooms"]:
+        if r["guest"] and r["police"]:
+            content, look = _("police"), "alert"
+        elif r["guest"]:
+            content, look = _("guest"), "taken"
+        else:
+            content, look = _("empty"), "empty"
+        out.append(Place(str(r["room"]), _("room {n}").format(n=r["room"]), r["key"] or "", content, look))
+    return out
+
+
+def annexes_line(state, name) -> str:
+    """A player's annexes and their places, buried and free: "barn ■□□  chapel □□"."""
+    p = next(p for p in state["players"] if p["name"] == name)
+    return "   ".join(f"{word(_annex(a['name']))} "
+                      f"{BURIED * len(a['buried'])}{FREE * max(0, a['rank'] - len(a['buried']))}".rstrip()
+                      for a in p["annexes"])
+
+
 register("bloody-inn",
          DialogButton("night", N_("Night action"), opens_actions(NIGHT_ACTIONS, N_("The night"))),
          DialogButton("bury", N_("Bury"), opens(BuryDialog)),
          DialogButton("morning", N_("Morning"), opens(MorningDialog)))
+register_board("bloody-inn", Board(rooms, annexes_line))

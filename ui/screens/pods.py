@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from kivy.clock import Clock
 from kivy.graphics.texture import Texture
@@ -13,7 +14,7 @@ from kivy.uix.image import Image
 
 from ..i18n import N_, _
 from ..widgets import GAP, MUTED, TOUCH, Btn, FitLabel, Panel, tag
-from .base import BaseScreen
+from .base import HEADER, BaseScreen
 
 #: A held button: first "hold" after this many seconds, then a "repeat" every REPEAT.
 HOLD_AFTER = 0.6
@@ -45,6 +46,53 @@ def pod_texture(img, brightness: int, texture=None, colour=LIT):
 def scale_for(width: float, height: float) -> int:
     """The largest whole-number scale of a 128x64 pod image in a width x height box (at least 1)."""
     return max(1, int(min(width / 128, height / 64)))
+
+
+#: A pod's title line, the space between its parts and around it (PodWidget).
+TITLE_H = dp(22)
+SPACE = dp(4)
+
+
+@dataclass(frozen=True)
+class PodLayout:
+    """How the pods share the screen: ``cols`` x ``rows`` of them; in each, its four buttons ``below``
+    the image or beside it, in ``button_cols`` columns; ``scale`` the image's whole-number scale."""
+
+    cols: int
+    rows: int
+    below: bool
+    button_cols: int
+    scale: int
+
+
+def pod_layout(n: int, width: float, height: float) -> PodLayout:
+    """The layout of ``n`` pods in ``width`` x ``height`` that draws each pod's 128x64 image at the largest
+    whole-number scale, every button at least 48 px each way: each grid of pods, each pod with its buttons
+    in a row below the image, two rows below, a column beside it or two columns beside. Of those with the
+    same scale, the first of that order (a row of buttons below, as on the hardware; fewer columns of pods)."""
+    best: PodLayout | None = None
+    for cols in range(1, n + 1):
+        rows = math.ceil(n / cols)
+        if cols > 1 and (cols - 1) * rows >= n:
+            continue  # a whole column of pods left empty: the same as one column fewer
+        cell_w = (width - (cols - 1) * GAP) / cols - 2 * SPACE
+        cell_h = (height - (rows - 1) * GAP) / rows - 2 * SPACE - TITLE_H - SPACE
+        for below, button_cols in ((True, 4), (True, 2), (False, 1), (False, 2)):
+            button_rows = 4 // button_cols
+            bw = button_cols * TOUCH + (button_cols - 1) * SPACE
+            bh = button_rows * TOUCH + (button_rows - 1) * SPACE
+            if bw > cell_w or bh > cell_h:
+                continue
+            image_w, image_h = (cell_w, cell_h - bh - SPACE) if below else (cell_w - bw - SPACE, cell_h)
+            if image_w < 128 or image_h < 64:
+                continue
+            scale = scale_for(image_w, image_h)
+            if best is None or scale > best.scale:
+                best = PodLayout(cols, rows, below, button_cols, scale)
+    if best is None:  # not even one pixel per pixel: the nearest to the old layout, drawn at 1x
+        cols = 2 if n <= 4 else (3 if n <= 6 else 4)
+        return PodLayout(cols, math.ceil(n / cols), True, 2, 1)
+    return best
 
 
 class PodButton(Btn):
@@ -84,28 +132,41 @@ class PodButton(Btn):
 
 
 class PodWidget(Panel):
-    def __init__(self, screen, pod_number, player, narrow=False, colour=LIT, **kw):
-        super().__init__(orientation="vertical", padding=dp(4), spacing=dp(4), **kw)
+    """A seat's pod: its title, its image at a whole-number scale, its four buttons below it (in one
+    row or two) or beside it (in one column or two), as :func:`pod_layout` chose."""
+
+    def __init__(self, screen, pod_number, player, layout: PodLayout, colour=LIT, **kw):
+        super().__init__(orientation="vertical", padding=SPACE, spacing=SPACE, **kw)
         self.seat = pod_number
         self.player = player
         self.colour = colour  # the player's: an on-screen pod can show what a 1-bit OLED cannot
         self.screen = screen
         self.title = FitLabel(_("Pod {n}: {name}").format(n=pod_number, name=player), base_font=dp(16),
-                              color=MUTED, size_hint_y=None, height=dp(22))
+                              color=MUTED, size_hint_y=None, height=TITLE_H)
         self.add_widget(self.title)
         # The pod's 128x64 pixels scaled by a whole number (each pixel a sharp square), centred
         self.frame = AnchorLayout()
         self.image = tag(Image(fit_mode="fill", size_hint=(None, None), size=(128, 64)), f"pods.{player}.image")
         self.frame.add_widget(self.image)
         self.frame.bind(size=self._scale)
-        self.add_widget(self.frame)
-        # Four 48 px buttons in a row, or two rows of two on a narrow pod.
-        row = GridLayout(cols=2 if narrow else 4, size_hint_y=None, height=TOUCH * (2 if narrow else 1) + (
-            dp(4) if narrow else 0), spacing=dp(4))
+        # Four 48 px buttons: below the image in one row or two, or beside it in one column or two
+        cols = layout.button_cols
+        lines = 4 // cols
+        if layout.below:
+            buttons = GridLayout(cols=cols, size_hint_y=None, height=lines * TOUCH + (lines - 1) * SPACE,
+                                 spacing=SPACE)
+            self.add_widget(self.frame)
+            self.add_widget(buttons)
+        else:
+            buttons = GridLayout(cols=cols, size_hint_x=None, width=cols * TOUCH + (cols - 1) * SPACE,
+                                 spacing=SPACE)
+            side = BoxLayout(spacing=SPACE)
+            side.add_widget(self.frame)
+            side.add_widget(buttons)
+            self.add_widget(side)
         for b in screen.app.pods.buttons:
-            row.add_widget(PodButton(lambda button, kind: screen.event(pod_number, button, kind), b,
-                                     tid=f"pods.{player}.{b}"))
-        self.add_widget(row)
+            buttons.add_widget(PodButton(lambda button, kind: screen.event(pod_number, button, kind), b,
+                                         tid=f"pods.{player}.{b}"))
         self._texture = None
         self.last_image = None
 
@@ -127,7 +188,9 @@ class PodsScreen(BaseScreen):
         self.grid_box = BoxLayout()
         self.box.add_widget(self.grid_box)
         self.widgets: dict[str, PodWidget] = {}
+        self.layout: PodLayout | None = None
         self._key = None
+        self.bind(size=lambda *_: self.update(self.app.snapshot) if getattr(self.app, "snapshot", None) else None)
 
     def update(self, snap, **kw):
         table = snap.table
@@ -135,17 +198,16 @@ class PodsScreen(BaseScreen):
         if table is None or pods is None:
             return
         seats = pods.seats(table)
-        key = (table.game_id, tuple(seats))
+        key = (table.game_id, tuple(seats), tuple(int(x) for x in self.size))
         if key != self._key:
             self._key = key
-            n = len(seats)
-            cols = 2 if n <= 4 else (3 if n <= 6 else 4)
-            grid = GridLayout(cols=cols, rows=math.ceil(n / cols), spacing=GAP)
-            narrow = (self.width - (cols - 1) * GAP) / cols < 4 * TOUCH + 3 * dp(4) + dp(12)
+            # the grid's room: the screen less its padding, the header and the space below it
+            layout = self.layout = pod_layout(len(seats), self.width - 2 * dp(4), self.height - 2 * dp(4) - HEADER - GAP)
+            grid = GridLayout(cols=layout.cols, rows=layout.rows, spacing=GAP)
             self.widgets = {}
             colours = self.colours(table)
             for number, player in seats:
-                w = PodWidget(self, number, player, narrow=narrow, colour=colours.get(player, LIT))
+                w = PodWidget(self, number, player, layout, colour=colours.get(player, LIT))
                 self.widgets[player] = w
                 grid.add_widget(w)
             self.grid_box.clear_widgets()

@@ -32,6 +32,7 @@ from ..widgets import (
     GAP,
     GREEN,
     GREEN_TEXT,
+    GREY,
     MUTED,
     RED,
     ROLES,
@@ -48,6 +49,9 @@ from .base import HEADER, BaseScreen
 
 NAME_H = dp(32)
 STATUS_H = dp(24)
+#: A card's line for the game's board (its annexes), and the width of the board's column of places.
+LINE_H = dp(22)
+PLACES_W = dp(84)
 #: A changed value's flash: its colour and how long it stays lit.
 FLASH = (0.36, 0.4, 0.48, 1)  # a change lights its cell: neutral (amber is player 2's, green the winner's)
 FLASH_S = 0.6
@@ -209,11 +213,12 @@ class PlayerCard(Panel):
 
     ``compact``: counters as tiles (a tap opens the adjust dialog; ``wide_tiles``: with − and + too)
     when rows with ± buttons would be under 48 px. ``status_row``: the status gets a line of its
-    own; without it the badge shows it.
+    own; without it the badge shows it. ``line``: a line under the counters for the game's board
+    (the Bloody Inn's annexes, :class:`~tablekeeper.ui.games.Board`).
     """
 
     def __init__(self, screen, name, counters, compact, tile_cols, status_row=True, icons=None, colour=TEXT,
-                 wide_tiles=False, labels=None, **kw):
+                 wide_tiles=False, labels=None, line=False, **kw):
         super().__init__(orientation="vertical", padding=dp(4), spacing=dp(3), border_width=2, **kw)
         self.name = name
         self.colour = colour
@@ -250,6 +255,13 @@ class PlayerCard(Panel):
                 row = CounterRow(screen, name, c, icon_for(icons, c), label=(labels or {}).get(c))
                 self.rows[c] = row
                 self.add_widget(row)
+        self.line = None
+        if line:
+            self.line = tag(FitLabel("", base_font=dp(16), min_font=dp(8), size_hint_y=None, height=LINE_H,
+                                     halign="left", color=TEXT, wrap=True,
+                                     **({"font_name": SYMBOL_FONT} if SYMBOL_FONT else {})),
+                            f"table.{name}.board")
+            self.add_widget(self.line)
         self.actions = BoxLayout(size_hint_y=None, height=TOUCH, spacing=dp(3))
         self.add_widget(self.actions)
         self._actions_key = None
@@ -347,6 +359,46 @@ def name_in(name, names) -> bool:
     return name in (names or [])
 
 
+class PlaceTile(Panel):
+    """One place of the board (a room): its title, whose it is (in their colour), what is in it."""
+
+    LOOKS = {"empty": CARD, "taken": GREY, "alert": (0.45, 0.12, 0.1, 1)}
+
+    def __init__(self, pid: str, **kw):
+        super().__init__(orientation="vertical", padding=(dp(3), dp(1)), bg=CARD, **kw)
+        tag(self, f"table.place.{pid}")
+        self.title = tag(FitLabel("", base_font=dp(14), min_font=dp(8), color=MUTED), f"table.place.{pid}.title")
+        self.holder = tag(FitLabel("", base_font=dp(14), min_font=dp(8), bold=True), f"table.place.{pid}.holder")
+        self.content = tag(FitLabel("", base_font=dp(15), min_font=dp(8), bold=True), f"table.place.{pid}.content")
+        for w in (self.title, self.holder, self.content):
+            self.add_widget(w)
+
+    def show(self, place, colour) -> None:
+        self.title.text = place.title
+        self.holder.text = place.holder
+        self.holder.color = colour
+        self.content.text = place.content
+        self.content.color = TEXT if place.look != "empty" else MUTED
+        self.bg = self.LOOKS.get(place.look, CARD)
+
+
+class PlacesColumn(BoxLayout):
+    """The board's places (the inn's rooms), a tile each, top to bottom, beside the cards."""
+
+    def __init__(self, **kw):
+        super().__init__(orientation="vertical", spacing=dp(3), size_hint_x=None, width=PLACES_W, **kw)
+        self.tiles: dict[str, PlaceTile] = {}
+
+    def show(self, places, colours) -> None:
+        if [p.id for p in places] != list(self.tiles):
+            self.clear_widgets()
+            self.tiles = {p.id: PlaceTile(p.id) for p in places}
+            for tile in self.tiles.values():
+                self.add_widget(tile)
+        for p in places:
+            self.tiles[p.id].show(p, colours.get(p.holder, MUTED))
+
+
 class TableScreen(BaseScreen):
     def build(self):
         bar = BoxLayout(size_hint_y=None, height=HEADER, spacing=GAP, padding=(0, dp(2)))
@@ -366,9 +418,15 @@ class TableScreen(BaseScreen):
         self.bar = bar
         self.bar_slot = BoxLayout(size_hint_y=None, height=HEADER)
         self.bar_slot.add_widget(bar)
-        self.box.add_widget(self.bar_slot)
+        # everything but the game's board (the Bloody Inn's rooms), which takes a column beside it
+        self.main = BoxLayout(orientation="vertical", spacing=GAP)
+        self.row = BoxLayout(spacing=GAP)
+        self.row.add_widget(self.main)
+        self.box.add_widget(self.row)
+        self.places = PlacesColumn()
+        self.main.add_widget(self.bar_slot)
         self.cards_box = BoxLayout()
-        self.box.add_widget(self.cards_box)
+        self.main.add_widget(self.cards_box)
         # Seat-facing: the far side's cards above the header, turned toward their seats
         self.far_box = BoxLayout(spacing=GAP)
         # ... and, for the near side, whose turn in the footer's first place (the header faces the far side)
@@ -386,11 +444,12 @@ class TableScreen(BaseScreen):
         # pending, resolving it is what matters (adjustments stay on the cards).
         self.bottom = BoxLayout(size_hint_y=None, height=TOUCH)
         self.bottom.add_widget(self.footer)
-        self.box.add_widget(self.bottom)
+        self.main.add_widget(self.bottom)
         self.middle = BoxLayout(orientation="vertical", spacing=GAP)  # between the ends' columns
         self.facing = False
         self.angles: dict[str, float] = {}
         self.cards: dict[str, PlayerCard] = {}
+        self.board = None  # the game's board (ui/games), if it has one
         self._key = None
         self.bind(size=lambda *_: self._relayout())
 
@@ -401,9 +460,17 @@ class TableScreen(BaseScreen):
             self.update(self.app.snapshot)
 
     def _build_cards(self, table):
-        from ..games import dialogs_for
+        from ..games import board_for, dialogs_for
 
         state, rules = table.state, table.rules
+        board = board_for(table.game)
+        self.board = board
+        # the board's places: a column at the right of everything (the cards are narrower, not lower)
+        if self.places.parent is not None:
+            self.row.remove_widget(self.places)
+        if board is not None:
+            self.row.add_widget(self.places)
+        width = self.width - (PLACES_W + GAP if board is not None else 0)
         names = table.players
         n = len(names)
         facing = self.app.settings.seat_facing and FACING_PLAYERS[0] <= n <= FACING_PLAYERS[1]
@@ -413,7 +480,7 @@ class TableScreen(BaseScreen):
         card_h = (avail_h - (rows - 1) * GAP) / rows
         orders = {name: counter_order(rules, state, name) for name in names}
         most = max((len(v) for v in orders.values()), default=1) or 1
-        inner = card_h - dp(8) - NAME_H - TOUCH - 2 * dp(3)
+        inner = card_h - dp(8) - NAME_H - TOUCH - 2 * dp(3) - (LINE_H + dp(3) if board is not None else 0)
         row = TOUCH + dp(3)
         status_row = (inner - STATUS_H - dp(3)) >= most * row
         compact = not status_row and inner < most * row
@@ -429,7 +496,7 @@ class TableScreen(BaseScreen):
                 card_w = self.height - dp(8)
             else:
                 k = per_row.get(name, cols)
-                card_w = (self.width - dp(8) - 2 * (end_w + GAP if end_w else 0) - (k - 1) * GAP) / k
+                card_w = (width - dp(8) - 2 * (end_w + GAP if end_w else 0) - (k - 1) * GAP) / k
             return (card_w - dp(8) - (tile_cols - 1) * dp(3)) / tile_cols >= 2 * TOUCH + dp(52)
         self.cards = {}
         colours = self.colours(table)
@@ -437,11 +504,11 @@ class TableScreen(BaseScreen):
             labels = {c: text for c, (text, _v) in derived(rules, state, name).items()}
             self.cards[name] = PlayerCard(self, name, orders[name], compact, tile_cols, status_row,
                                           icons=rules.icons, colour=colours[name], wide_tiles=wide(name),
-                                          labels=labels)
+                                          labels=labels, line=board is not None)
         self.cards_box.clear_widgets()
         self.far_box.clear_widgets()
         self.bar_slot.clear_widgets()
-        self.box.clear_widgets()
+        self.main.clear_widgets()
         if self.bar.parent is not None:  # inside the Turned of the last layout
             self.bar.parent.remove_widget(self.bar)
         if self.middle.parent is not None:
@@ -463,10 +530,10 @@ class TableScreen(BaseScreen):
                     self.middle.add_widget(w)
                 around.add_widget(self.middle)
                 around.add_widget(TurnedBox(self.cards[right[0]], 90, size_hint_x=None, width=end_w))
-                self.box.add_widget(around)
+                self.main.add_widget(around)
             else:
                 for w in parts:
-                    self.box.add_widget(w)
+                    self.main.add_widget(w)
         else:
             grid = GridLayout(cols=cols, rows=rows, spacing=GAP)
             for name in names:
@@ -474,7 +541,7 @@ class TableScreen(BaseScreen):
             self.cards_box.add_widget(grid)
             self.bar_slot.add_widget(self.bar)
             for w in (self.bar_slot, self.cards_box, self.bottom):
-                self.box.add_widget(w)
+                self.main.add_widget(w)
         self.facing = facing
         #: each card's turn, toward its seat: what the player opens from it faces them the same way
         self.angles = {name: 0 for name in names}
@@ -494,6 +561,8 @@ class TableScreen(BaseScreen):
             self.footer.add_widget(b)
         more = Btn(_("More actions"), base_font=dp(18), tid="table.more", on_press=self.open_actions)
         more.wrap = narrow
+        if narrow and board is not None:  # the board's column takes the room its words would need
+            more.font_name, more.text = ICON_FONT, GLYPHS["ellipsis"]
         self.footer.add_widget(more)
         if self.app.pods is not None:
             pods = Btn(_("Pods"), base_font=dp(18), size_hint_x=0.6, tid="table.pods",
@@ -536,6 +605,10 @@ class TableScreen(BaseScreen):
             except Exception:
                 sv, actions = {}, []
             card.show(state, p, sv, actions, turn_player, flash=self.app.settings.motion, moment=moment)
+            if card.line is not None and self.board is not None:
+                card.line.text = self._board_text(lambda b, n=p["name"]: b.card_line(state, n))
+        if self.board is not None:
+            self.places.show(self._board_text(lambda b: b.places(state)) or [], self.colours(table))
         self.info.show(turn_words(state), table_words(state))
         if self.facing:
             self.near_info.show(turn_words(state), table_words(state))
@@ -554,6 +627,13 @@ class TableScreen(BaseScreen):
         elif self.footer.parent is None:
             self.bottom.clear_widgets()
             self.bottom.add_widget(self.footer)
+
+    def _board_text(self, read):
+        """What the board shows, read from the state; nothing when it cannot (never a broken table)."""
+        try:
+            return read(self.board)
+        except Exception:  # a board must never break the table
+            return ""
 
     def _pending_holder(self, angle: int):
         """The last-chance banner as shown: upright, or inside a box turned by ``angle``."""
