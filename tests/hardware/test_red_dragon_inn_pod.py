@@ -23,9 +23,10 @@ def test_ana_buys_ben_a_drink_and_ben_drinks_a_wine_with_an_ale_chaser_from_thei
     assert t.done[-1] == {"action": "drink", "player": "Ana", "drink": "ale"} and t.presses == 2
     assert t.state["turn"]["player"] == "Ben"
     t.presses = 0
-    assert t.view("Ben").action == "drink for Cai"  # the first offer: the player on Ben's left
+    # the first offer: whoever is nearest to passing out (Ana drank an Ale), not Cai on Ben's left
+    assert t.view("Ben").action == "drink for Ana"
     t.click("Ben", MAIN)
-    assert t.done[-1] == {"action": "buy", "player": "Ben", "to": "Cai"}
+    assert t.done[-1] == {"action": "buy", "player": "Ben", "to": "Ana"}
     t.hold("Ben", DOWN, repeats=7)  # press, hold, 7 repeats: past the drinks to wine + chaser, the tenth
     assert t.view("Ben").action == "wine + chaser…"
     t.click("Ben", MAIN)  # the chaser is asked
@@ -51,6 +52,20 @@ def test_a_pass_out_from_a_drink_shows_on_every_pod_at_once():
     assert t.state["players"][0]["out"] and t.state["turn"]["player"] == "Ben"
 
 
+def test_a_drink_is_offered_first_for_whoever_is_nearest_to_passing_out():
+    """«Si su contenido de alcohol es mayor o igual a su entereza, cae inconsciente … Estás fuera del juego»:
+    the drink bought goes, as a rule, to the player nearest to passing out; among equals, from the left."""
+    t = Table("red-dragon-inn", ["Ana", "Ben", "Cai", "Dee"])
+    labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")][:3]
+    assert labels == ["drink for Ben", "drink for Cai", "drink for Dee"]  # all alike: from Ana's left
+    t.match.apply({"action": "adjust", "player": "Dee", "counter": "alcohol", "delta": 5})
+    t.match.apply({"action": "adjust", "player": "Cai", "counter": "fortitude", "delta": -2})
+    labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")][:3]
+    assert labels == ["drink for Dee", "drink for Cai", "drink for Ben"]
+    t.click("Ana", MAIN)  # one press: the likeliest
+    assert t.done == [{"action": "buy", "player": "Ana", "to": "Dee"}]
+
+
 def test_a_card_that_costs_another_player_fortitude_is_two_presses_on_the_players_pod():
     """«2. Acción: Juega una Carta de Acción» — Ana picks a fight with Cai: Cai loses 2 fortitude. A held main
     does the offer again at the hold and at every repeat, like a held ± on a counter."""
@@ -67,7 +82,7 @@ def test_a_card_that_costs_another_player_fortitude_is_two_presses_on_the_player
     assert t.done == [{"action": "adjust", "player": "Cai", "counter": "fortitude", "delta": -1}] * 2
     assert t.state["players"][2]["counters"]["fortitude"] == 18 and t.presses == 2
     assert (t.state["turn"]["player"], t.state["turn"]["phase"]) == ("Ana", "discard")  # still phases 1–2
-    assert t.view("Ana").action == "drink for Ben"  # let go: the most likely again
+    assert t.view("Ana").action == "drink for Cai"  # let go: the most likely again (Cai, 2 fortitude down)
     t.hold("Ana", DOWN, repeats=2)
     t.hold("Ana", MAIN, repeats=1)  # −3: press, hold, one repeat
     assert t.state["players"][2]["counters"]["fortitude"] == 15

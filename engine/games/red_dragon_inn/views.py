@@ -76,6 +76,15 @@ class RedDragonInnViews(Game):
             table = [[word("table", "deck"), state["drinks"]["deck"]], [word("table", "turn"), turn["player"]]]
         return {"counters": counters, "status": status, "alert": bool(mine) and not state["over"], "table": table}
 
+    @staticmethod
+    def _likeliest_to_drink(state: dict[str, Any], others: list[str]) -> list[str]:
+        """Whom a drink is bought for, likeliest first: «Si su contenido de alcohol es mayor o igual a su
+        entereza, cae inconsciente … Estás fuera del juego», so a drink goes first to whoever is nearest
+        to passing out (the least fortitude over alcohol); the player on the left first among equals
+        (``others`` is in seat order from the left)."""
+        margin = {p["name"]: p["counters"]["fortitude"] - p["counters"]["alcohol"] for p in state["players"]}
+        return sorted(others, key=lambda q: margin[q])
+
     def seat_actions(self, state: dict[str, Any], name: str) -> list[dict[str, Any]]:
         """What the pod offers now, most likely first; up/down go through them, main does the one shown.
 
@@ -130,7 +139,7 @@ class RedDragonInnViews(Game):
         phase = turn["phase"]
         if phase in ("discard", "action", "buy"):
             out = [{"label": _("drink for {name}", name=q), "action": {"action": "buy", "player": name, "to": q}}
-                   for q in others]
+                   for q in self._likeliest_to_drink(state, others)]
             if phase == "buy":
                 return out
             out.append({"label": word("label", "gamble"), "action": {"action": "gamble", "player": name}})
