@@ -24,6 +24,7 @@ class BloodyInnViews(Game):
     """What the game shows: the public view's own keys and each seat's pod."""
 
     main_counter = "cash"
+    main_table_counter = "round"  # the game's clock (its last round is announced)
     off_pod = frozenset({"correct"})  # what the device keeps, set right on the touchscreen
 
     def view_extra(self, state: dict[str, Any]) -> dict[str, Any]:
