@@ -235,9 +235,12 @@ class FitMixin:
     #: (a tile's counter name next to its icon, on a narrow card); it shows again once it fits.
     droppable = False
     _dropped = ""
+    _dropped_at: tuple[float, float] = (0, 0)
 
     def _fit(self, *_):
         if self.droppable and self._dropped and not self.text:
+            if self._dropped_at == (self.width, self.height):
+                return  # dropped at this very size (the drop itself brought us here): stays dropped
             self.text, self._dropped = self._dropped, ""  # a new size: try again
         if self.width < 4 or self.height < 4 or not self.text:
             return
@@ -253,6 +256,7 @@ class FitMixin:
             new = max(self.min_font, min(size - 1, int(size * (scale if not self.wrap else scale ** 0.5))))
             if new >= size:
                 if self.droppable:
+                    self._dropped_at = (self.width, self.height)
                     self._dropped, self.text = self.text, ""
                     return
                 break  # at the floor: the UI test reports it
