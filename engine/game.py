@@ -105,7 +105,8 @@ class Game:
     :meth:`setup_extra`, :meth:`before_action`, :meth:`consequences`,
     :meth:`resolve_pending`, :meth:`prepare`, :meth:`view_extra`,
     :meth:`describe`; and, for what the screens and the command line say
-    about it without naming it, :attr:`main_counter`, :meth:`starter_hint`,
+    about it without naming it, :attr:`main_counter`,
+    :attr:`main_table_counter`, :meth:`starter_hint`,
     :meth:`outcome`, :meth:`result_words`, :meth:`result_line`.
     """
 
@@ -120,6 +121,9 @@ class Game:
     #: The player counter that decides the game (the end screen's chart follows it); None: no
     #: preference (the screens take the first player counter).
     main_counter: ClassVar[str | None] = None
+    #: The table counter the whole table watches (the tension of the game: Dragon Run's dragon's temper),
+    #: shown large on the table screen; None: the table counters are equals.
+    main_table_counter: ClassVar[str | None] = None
     #: Actions a seat's pod never lists in its menu: corrections that belong on the touchscreen
     #: (the pod still does whatever the game's ``seat_actions`` offer).
     off_pod: ClassVar[frozenset[str]] = frozenset()

@@ -20,6 +20,7 @@ from ..engine import RuleError
 from ..engine.messages import word as field_word
 from .forms import Field, action_fields, game_actions
 from .i18n import _, action_label, counter_label, engine_text, word
+from .legibility import MIN_TEXT, key_text
 from .widgets import (
     BG,
     CARD,
@@ -148,7 +149,7 @@ class AdjustDialog(Dialog):
         for delta in (-5, -1):
             row.add_widget(Btn(f"{delta:+d}".replace("-", "−"), base_font=dp(26), tid=f"{base}.{delta:+d}",
                                on_press=lambda d=delta: self._adjust(who, counter, d)))
-        value = tag(FitLabel("", base_font=dp(48 if not compact else 30), bold=True), f"{base}.value")
+        value = tag(key_text(FitLabel("", base_font=dp(48 if not compact else 30), bold=True)), f"{base}.value")
         self.values[(who, counter)] = value
         row.add_widget(value)
         for delta in (1, 5):
@@ -193,7 +194,7 @@ class FieldEditor(BoxLayout):
         if not field.required:
             caption = _("{name} (optional)").format(name=caption)
         self.add_widget(FitLabel(caption, size_hint_x=None, width=dp(170), base_font=dp(18), halign="left",
-                                 color=MUTED))
+                                 color=MUTED, wrap=True))  # a long name takes two lines
         kind = field.kind
         if kind == "raw" and field.name in ("player", "winner"):
             kind = "player"
@@ -382,7 +383,7 @@ class Preview(FitLabel):
 
     def __init__(self, tid, **kw):
         kw.setdefault("base_font", dp(17))
-        kw.setdefault("min_font", dp(9))
+        kw.setdefault("min_font", MIN_TEXT)
         if SYMBOL_FONT:
             kw.setdefault("font_name", SYMBOL_FONT)  # its "→" (Roboto has no arrows)
         super().__init__("", wrap=True, halign="left", **kw)
@@ -422,7 +423,7 @@ class ActionDialog(Dialog):
             left.add_widget(b)
         cols.add_widget(Scroller(left, size_hint_x=None, width=dp(190)))
         right = BoxLayout(orientation="vertical", spacing=GAP)
-        self.help = tag(FitLabel("", base_font=dp(17), min_font=dp(10), wrap=True, color=MUTED, size_hint_y=None,
+        self.help = tag(FitLabel("", base_font=dp(17), min_font=MIN_TEXT, wrap=True, color=MUTED, size_hint_y=None,
                                  height=dp(44), halign="left"), "actions.help")
         right.add_widget(self.help)
         self.form = BoxLayout(orientation="vertical", spacing=GAP)

@@ -19,6 +19,7 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from . import i18n
+from .legibility import MIN_TEXT
 from .widgets import AMBER, BG, BLUE, RED, FitLabel, Panel, TurnedBox, tag
 
 #: How long a message stays on screen, seconds.
@@ -31,7 +32,7 @@ class Toast(Panel):
     def __init__(self, **kw):
         super().__init__(size_hint=(0.96, None), height=dp(56), pos_hint={"center_x": 0.5, "y": 0.015},
                          padding=(dp(10), dp(4)), **kw)
-        self.label = tag(FitLabel("", base_font=dp(19), min_font=dp(11), wrap=True), "toast")
+        self.label = tag(FitLabel("", base_font=dp(19), min_font=MIN_TEXT, wrap=True), "toast")
         self.add_widget(self.label)
         self.opacity = 0
         self._hide = Clock.create_trigger(lambda dt: self.hide(), TOAST_SECONDS)

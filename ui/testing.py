@@ -64,6 +64,9 @@ class Robot:
         self.app = app
         self.loop = EventLoop
         self.Touch = _touch_class()
+        #: the smallest text :meth:`problems` has seen drawn on the table screen and in dialogs, by kind
+        #: ("text", "names and numbers"): (its size in px, where)
+        self.smallest: dict[str, tuple[float, str]] = {}
 
     @classmethod
     def start(cls, state_dir, *, lang="en", size=(800, 480), pods="virtual", rng=None, fps=0) -> Robot:
@@ -246,16 +249,21 @@ class Robot:
         self.settle()
 
     @staticmethod
-    def _scroll_area(w):
-        """The scroll view ``w`` is in, or None."""
-        from kivy.uix.scrollview import ScrollView
-
+    def _ancestor(w, kind):
+        """The nearest widget of class ``kind`` that ``w`` is in, or None."""
         node = w.parent
         while node is not None and node is not node.parent:
-            if isinstance(node, ScrollView):
+            if isinstance(node, kind):
                 return node
             node = node.parent
         return None
+
+    @classmethod
+    def _scroll_area(cls, w):
+        """The scroll view ``w`` is in, or None."""
+        from kivy.uix.scrollview import ScrollView
+
+        return cls._ancestor(w, ScrollView)
 
     def _into_view(self, w) -> bool:
         """Scroll ``w`` into view; True if it is inside a ScrollView."""
@@ -288,12 +296,18 @@ class Robot:
         return save_screenshot(path)
 
     def problems(self) -> list[str]:
-        """What does not fit: clipped labels, things off the window, touch targets under 48 px."""
+        """What does not fit: clipped labels, things off the window, touch targets under 48 px, and
+        text too small to read from a seat (on the table screen and in dialogs: see
+        :mod:`tablekeeper.ui.legibility`)."""
         from kivy.core.window import Window
+        from kivy.uix.boxlayout import BoxLayout
         from kivy.uix.button import Button
+        from kivy.uix.gridlayout import GridLayout
         from kivy.uix.label import Label
+        from kivy.uix.modalview import ModalView
         from kivy.uix.scrollview import ScrollView
 
+        from .legibility import MIN_TEXT, drawn_font_size, floor_of, too_small
         from .widgets import TOUCH
 
         out = []
@@ -301,17 +315,27 @@ class Robot:
         screen = self.app.sm.current
 
         def in_scroll(w):
-            node = w.parent
-            while node is not None and node is not node.parent:
-                if isinstance(node, ScrollView):
-                    return True
-                node = node.parent
-            return False
+            return self._ancestor(w, ScrollView) is not None
+
+        def in_dialog(w):
+            return self._ancestor(w, ModalView) is not None
 
         for w in self.widgets():
-            if not self.visible(w) or w.width <= 0:
+            if not self.visible(w):
                 continue
             name = getattr(w, "tid", None) or f"{type(w).__name__}({getattr(w, 'text', '')!r})"
+            if w.width <= 0:
+                if isinstance(w, Label) and w.text and not in_scroll(w):
+                    out.append(f"{screen}: {name} has no room: {w.text!r} in {w.width:.0f}x{w.height:.0f}")
+                continue
+            if isinstance(w, Label) and w.text and (screen == "table" or in_dialog(w)):
+                small = too_small(w)
+                if small:
+                    out.append(f"{screen}: {name} is {small}")
+                kind = "names and numbers" if floor_of(w) > MIN_TEXT else "text"
+                size = drawn_font_size(w)
+                if size < self.smallest.get(kind, (1e9, ""))[0]:
+                    self.smallest[kind] = (round(size, 1), f"{screen}: {name}")
             x0, y0, x1, y1 = self._window_box(w)  # whatever way it is turned
             scrolled = in_scroll(w)
             if not scrolled and (x0 < -1 or y0 < -1 or x1 > W + 1 or y1 > H + 1):
@@ -324,11 +348,35 @@ class Robot:
                     tw, th = w.texture_size
                 if tw > w.width + 1.5 or th > w.height + 1.5:
                     out.append(f"{screen}: {name} is cut off: text {tw:.0f}x{th:.0f} in {w.width:.0f}x{w.height:.0f}")
-                if hasattr(w, "word_fits") and not w.word_fits(1.5):
+                if hasattr(w, "word_fits") and not w.word_fits(0):  # a word just over its box is broken
                     out.append(f"{screen}: {name} breaks a word: {w.widest_word():.0f} px in {w.width:.0f}")
             if isinstance(w, Button) and (w.width < TOUCH - 0.5 or w.height < TOUCH - 0.5):
                 out.append(f"{screen}: {name} is a {w.width:.0f}x{w.height:.0f} touch target (under 48 px)")
+            if (screen == "table" or in_dialog(w)) and isinstance(w, (BoxLayout, GridLayout)):
+                out.extend(f"{screen}: {p}" for p in self._uneven_buttons(w))
         return out + self.overlaps()
+
+    def _uneven_buttons(self, row) -> list[str]:
+        """Buttons side by side in one row (a horizontal box, or a grid's row) drawn at different text
+        sizes (icons apart: a glyph is not a word)."""
+        from kivy.uix.boxlayout import BoxLayout
+        from kivy.uix.button import Button
+
+        from ..hardware.icons import FONT as ICON_FONT
+
+        if isinstance(row, BoxLayout) and row.orientation != "horizontal":
+            return []
+        lines: dict[float, list] = {}
+        for b in row.children:
+            if isinstance(b, Button) and b.text and self.visible(b) and b.font_name != ICON_FONT:
+                lines.setdefault(round(b.y), []).append(b)
+        out = []
+        for buttons in lines.values():
+            sizes = sorted({round(float(b.font_size), 1) for b in buttons})
+            if len(sizes) > 1:
+                out.append("buttons side by side at different sizes: " + ", ".join(
+                    f"{_name(b)} {float(b.font_size):.0f} px" for b in reversed(buttons)))
+        return out
 
     def overlaps(self) -> list[str]:
         """Texts, buttons and images drawn over one another (a price under a button, a notice over a

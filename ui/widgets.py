@@ -36,6 +36,7 @@ from kivy.uix.widget import Widget
 
 from .. import hardware
 from ..hardware.render import missing_glyphs
+from .legibility import MIN_KEY_TEXT, MIN_TEXT, key_text
 from .settings import COLOURS
 
 #: Smallest side of anything a finger taps.
@@ -262,9 +263,12 @@ class FitMixin:
     #: (a tile's counter name next to its icon, on a narrow card); it shows again once it fits.
     droppable = False
     _dropped = ""
+    _dropped_at: tuple[float, float] = (0, 0)
 
     def _fit(self, *_):
         if self.droppable and self._dropped and not self.text:
+            if self._dropped_at == (self.width, self.height):
+                return  # dropped at this very size (the drop itself brought us here): stays dropped
             self.text, self._dropped = self._dropped, ""  # a new size: try again
         if SYMBOL_FONT and self.font_name == DEFAULT_FONT and default_font_lacks(self.text):
             self.font_name = SYMBOL_FONT  # its "→" (a help line, a preview), not Roboto's empty boxes
@@ -275,24 +279,29 @@ class FitMixin:
         for _step in range(8):
             w, h = self.natural_size()
             word = self.widest_word()
-            if w <= self.width + 0.5 and h <= self.height + 0.5 and word <= self._room() + 0.5:
+            # not one pixel over: Kivy would wrap a text just wider than its box onto two lines
+            if w <= self.width + (0.5 if self.wrap else 0) and h <= self.height + 0.5 and word <= self._room():
                 break
             scale = min(self.width / max(w, 1), self.height / max(h, 1), self._room() / max(word, 1))
             new = max(self.min_font, min(size - 1, int(size * (scale if not self.wrap else scale ** 0.5))))
             if new >= size:
                 if self.droppable:
+                    self._dropped_at = (self.width, self.height)
                     self._dropped, self.text = self.text, ""
                     return
                 break  # at the floor: the UI test reports it
             size = new
             self.font_size = size
         self.texture_update()
+        self._fitted = self.font_size
+        for listener in list(getattr(self, "_fit_listeners", ())):
+            listener(self)
 
 
 class FitLabel(FitMixin, Label):
     """A label whose text always fits (on its own lines, or wrapped when ``wrap``)."""
 
-    def __init__(self, text="", base_font=dp(20), min_font=dp(10), wrap=False, **kw):
+    def __init__(self, text="", base_font=dp(20), min_font=MIN_TEXT, wrap=False, **kw):
         kw.setdefault("color", TEXT)
         kw.setdefault("halign", "center")
         kw.setdefault("valign", "middle")
@@ -305,12 +314,74 @@ class FitLabel(FitMixin, Label):
         self._init_fit(base_font, min_font)
 
 
+class ChoiceLabel(FitLabel):
+    """A label that shows the longest of its ``choices`` that fits at ``min_font``, shrunk to fit as any.
+
+    The choices go from the most to the least said ("actions 1   market deck 50   market discard 0",
+    then "actions 1   market deck 50 …", ...): on a narrow box the text says less rather than
+    shrinks under the floor. ``text`` is the choice shown; the last choice is shown when none fits
+    (and the layout check reports it).
+    """
+
+    def __init__(self, choices=(), **kw):
+        self.choices: list[str] = list(choices)
+        super().__init__(self.choices[0] if self.choices else "", **kw)
+
+    def show(self, choices) -> None:
+        self.choices = [c for c in choices if c] or [""]
+        self.text = self.choices[0]
+        self._fit_trigger()
+
+    def _measure(self, text: str) -> tuple[float, float, float]:
+        """``text``'s size at ``min_font`` (laid out as :meth:`natural_size` does) and its widest word."""
+        from kivy.core.text import Label as CoreLabel
+
+        room = self._room()
+        core = CoreLabel(text=text, font_size=self.min_font, font_name=self.font_name, bold=self.bold,
+                         text_size=(room if self.wrap else None, None), halign=self.halign)
+        core.refresh()
+        w, h = core._internal_size
+        word = max((core.get_extents(x)[0] for x in text.split()), default=0) if self.wrap else 0
+        return w, h, word
+
+    def _fit(self, *_):
+        if len(self.choices) > 1 and self.width >= 4 and self.height >= 4:
+            chosen = self.choices[-1]
+            for choice in self.choices:
+                w, h, word = self._measure(choice)
+                if w <= self._room() + (0.5 if self.wrap else 0) and h <= self.height + 0.5 and word <= self._room():
+                    chosen = choice
+                    break
+            if self.text != chosen:
+                self.text = chosen  # fitted again by the text's own trigger
+                return
+        super()._fit()
+
+
+def same_size(*buttons) -> None:
+    """Buttons side by side drawn at one font size: each fits its own text, then all take the
+    smallest of their sizes (a row of choices does not read as big and small ones)."""
+    group = [b for b in buttons if b is not None]
+
+    def level(_changed=None):
+        fitted = [b._fitted for b in group if getattr(b, "_fitted", None) and b.text]
+        if fitted:
+            size = min(fitted)
+            for b in group:
+                if b.font_size != size:
+                    b.font_size = size
+
+    for b in group:
+        b._fit_listeners = [*getattr(b, "_fit_listeners", ()), level]
+    level()
+
+
 class Btn(FitMixin, Button):
     """A flat button, at least 48 px each way, in one of the :data:`ROLES` colours."""
 
     role = OptionProperty("normal", options=list(ROLES))
 
-    def __init__(self, text="", role="normal", base_font=dp(20), min_font=dp(11), on_press=None, tid=None, **kw):
+    def __init__(self, text="", role="normal", base_font=dp(20), min_font=MIN_TEXT, on_press=None, tid=None, **kw):
         kw.setdefault("size_hint_min", (TOUCH, TOUCH))
         kw.setdefault("halign", "center")
         kw.setdefault("valign", "middle")
@@ -393,6 +464,7 @@ class Chips(GridLayout):
             b.bind(on_release=lambda _b, v=value: self.toggle(v))
             self._buttons.append(b)
             self.add_widget(b)
+        same_size(*self._buttons)
         self.bind(selected=self._paint)
         self._paint()
 
@@ -436,7 +508,7 @@ class Stepper(BoxLayout):
         self._on_change = on_change
         self._fmt = fmt
         self.minus = Btn("−", base_font=dp(26), size_hint_x=None, width=TOUCH, tid=f"{tid}.minus" if tid else None)
-        self.label = FitLabel("", base_font=dp(26))
+        self.label = key_text(FitLabel("", base_font=dp(26), min_font=MIN_KEY_TEXT))
         self.plus = Btn("+", base_font=dp(26), size_hint_x=None, width=TOUCH, tid=f"{tid}.plus" if tid else None)
         if tid:
             tag(self.label, f"{tid}.value")

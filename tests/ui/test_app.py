@@ -136,11 +136,18 @@ def test_every_screen_fits_800x480(tmp_path, lang):
     """Nothing cut off at 800x480, touch targets at least 48 px, in both languages:
     every screen and dialog, for every game, at 800x480 (the tables at 2 and 4 players, facing their
     seats, and at 8; the end screen at 2 and 8); no label cut off, nothing off screen, nothing drawn
-    over something else."""
+    over something else; on the table screen and in its dialogs no text drawn under 12 px, no number
+    or player's name under 14 px, and buttons side by side at one text size."""
     out = run_scenario(tmp_path, f"fit:{lang}", lang=lang, timeout=1800)
     assert out["visited"] >= 8 + 3 * len(GAMES), out["visited"]
     assert out["problems"] == [], "\n".join(out["problems"])
     assert any("cut off" in p for p in out["selftest"]) and any("under 48 px" in p for p in out["selftest"])
+    # text shrunk under the minimum is seen, as drawn: words under 12 px, numbers and names under 14
+    assert any("FitLabel('discard pile') is drawn at" in p and "under 12 px" in p for p in out["selftest"]), \
+        out["selftest"]
+    assert any("FitLabel('1234567') is drawn at" in p and "under 14 px" in p for p in out["selftest"]), out["selftest"]
+    assert any("buttons side by side at different sizes" in p for p in out["selftest"]), out["selftest"]
+    assert out["smallest"]["text"][0] >= 12 and out["smallest"]["names and numbers"][0] >= 14, out["smallest"]
     assert any("FitLabel('under') overlaps FitLabel('over')" in p or "FitLabel('over') overlaps FitLabel('under')" in p
                for p in out["selftest"]), out["selftest"]
 
@@ -1273,22 +1280,36 @@ def sc_fit(r, shots, arg):
     r.tap("home.settings")
     r.tap("settings.layout.facing")
     r.tap("settings.back")
-    box = r.app.screen(r.app.sm.current).box  # the checker's self-test, on whatever screen is shown
-    # The checker itself must see a clipped label and a small button (else this test proves nothing).
+    smallest = dict(r.smallest)
+    if r.app.sm.current != "table":  # the last game's table: where text has a minimum size
+        r.app.go("table")
+        r.settle()
+    box = r.app.screen("table").box  # the checker's self-test
+    # The checker itself must see a clipped label, a small button, text shrunk under its minimum size
+    # and buttons side by side at two sizes (else this test proves nothing).
+    from kivy.uix.boxlayout import BoxLayout
     from kivy.uix.floatlayout import FloatLayout
 
+    from tablekeeper.ui.legibility import key_text
     from tablekeeper.ui.widgets import Btn, FitLabel
 
     stacked = FloatLayout(size_hint=(None, None), size=(120, 40))  # two labels on the same pixels
     for text in ("under", "over"):
         stacked.add_widget(FitLabel(text, size_hint=(None, None), size=(100, 30), pos_hint={"x": 0, "y": 0}))
+    # shrunk to fit a narrow box, below the floors (its own lower limit lets it): a word, a number
+    tiny = FitLabel("discard pile", min_font=7, size_hint=(None, None), size=(50, 30))
+    number = key_text(FitLabel("1234567", min_font=7, size_hint=(None, None), size=(40, 30)))
+    uneven = BoxLayout(size_hint=(None, None), size=(300, 50))
+    for text, font in (("Home", 20), ("History", 14)):
+        uneven.add_widget(Btn(text, base_font=font))
     bad = [FitLabel("a label far too long for its box " * 3, size_hint=(None, None), size=(60, 20)),
-           Btn("ok", size_hint=(None, None), size=(30, 30), size_hint_min=(None, None)), stacked]
+           Btn("ok", size_hint=(None, None), size=(30, 30), size_hint_min=(None, None)), stacked, tiny, number,
+           uneven]
     for w in bad:
         box.add_widget(w)
     r.frames(3)
     selftest = r.problems()
-    return {"problems": problems, "visited": visited, "selftest": selftest}
+    return {"problems": problems, "visited": visited, "selftest": selftest, "smallest": smallest}
 
 
 def _child(argv: list[str]) -> int:

@@ -8,6 +8,7 @@ from kivy.uix.gridlayout import GridLayout
 from ..dialogs import NumberList
 from ..guided import DialogButton, GuidedDialog, caption, opens, player_record, turn_player
 from ..i18n import N_, _, word
+from ..legibility import MIN_TEXT
 from ..widgets import MUTED, TOUCH, Btn, Chips, FitLabel, tag
 from . import register
 
@@ -52,7 +53,7 @@ class MarketDialog(GuidedDialog):
             price = cell.get("price")
             head = f"+{slot} · " + (
                 _("price {p}").format(p=price) if price is not None else ("—" if cell.get("card") else _("empty")))
-            self.heads.add_widget(tag(FitLabel(head, base_font=dp(14), min_font=dp(8), size_hint_y=None,
+            self.heads.add_widget(tag(FitLabel(head, base_font=dp(14), min_font=MIN_TEXT, size_hint_y=None,
                                                height=dp(26)), f"market.price.{slot}"))
             self.steps.add_widget(self._steps(cell))
         slots = [cell.get("slot") for cell in market]

@@ -7,6 +7,7 @@ from kivy.uix.boxlayout import BoxLayout
 from ...engine.messages import word as game_word
 from ..guided import DialogButton, GuidedDialog, opens, opens_actions, player_record, turn_player
 from ..i18n import N_, _, word
+from ..legibility import MIN_TEXT
 from ..widgets import AMBER, GAP, GREEN, RED, TOUCH, Btn, Chips, FitLabel, Stepper, tag
 from . import register
 
@@ -47,7 +48,7 @@ class EscapeDialog(GuidedDialog):
         self.labelled_row(_("Die:"), self.face, width=dp(60), spacing=dp(4))
         self.big = tag(FitLabel("", base_font=dp(96), min_font=dp(20), bold=True, color=AMBER), "escape.roll")
         self.content.add_widget(self.big)
-        self.result = tag(FitLabel("", base_font=dp(18), min_font=dp(9), wrap=True, size_hint_y=None,
+        self.result = tag(FitLabel("", base_font=dp(18), min_font=MIN_TEXT, wrap=True, size_hint_y=None,
                                    height=dp(50)), "escape.result")
         self.content.add_widget(self.result)
         self.after = BoxLayout(size_hint_y=None, height=TOUCH, spacing=GAP)
@@ -105,7 +106,7 @@ class ChargeDialog(GuidedDialog):
     confirm_text = N_("Charge")
 
     def __init__(self, app):
-        super().__init__(app, _("Charge"))
+        super().__init__(app, _("Charge"), big_preview=True)
         self.who = turn_player(app.snapshot.table)
         self.where = Chips(["dragon", "treasure_hall", "other"], [word("dragon"), word("treasure hall"),
                                                                   word("other")],
@@ -124,7 +125,7 @@ class ChargeDialog(GuidedDialog):
                           allow_none=True, tid="charge.then", base_font=dp(17))
         self.then.size_hint_y = 1
         self.labelled_row(word(game_word("field", "then")), self.then, width=dp(150))
-        self.content.add_widget(BoxLayout())
+        self.content.add_widget(self.preview_area())  # the draw's outcome, scrolled if long
 
     def action(self):
         where = self.where.value

@@ -8,7 +8,8 @@ from kivy.uix.gridlayout import GridLayout
 from ...engine.games.red_dragon_inn.drinks import COMMON_DRINKS, drink_effects  # shared with the pods
 from ..guided import DialogButton, GuidedDialog, opens, player_record, turn_player
 from ..i18n import N_, _, counter_label, ngettext, word
-from ..widgets import GAP, MUTED, TOUCH, Btn, Chips, FitLabel, Stepper, tag
+from ..legibility import MIN_TEXT
+from ..widgets import GAP, MUTED, TOUCH, Btn, Chips, FitLabel, Stepper, same_size, tag
 from . import register
 
 #: How far a drink's totals go either way on their steppers.
@@ -37,11 +38,12 @@ class DrinkDialog(GuidedDialog):
         self.labelled_row(_("Who drinks"), self.who, width=dp(130))
         grid = GridLayout(cols=4, spacing=dp(4), size_hint_y=None, height=2 * TOUCH + dp(4))
         for i, (drink, (name, _alc, _fort)) in enumerate(COMMON_DRINKS.items()):
-            grid.add_widget(Btn(_(name), base_font=dp(16), min_font=dp(9), tid=f"drink.card.{i}",
+            grid.add_widget(Btn(_(name), base_font=dp(16), min_font=MIN_TEXT, tid=f"drink.card.{i}",
                                 on_press=lambda d=drink: self._reveal(d)))
+        same_size(*grid.children)
         self.content.add_widget(grid)
         row = BoxLayout(size_hint_y=None, height=TOUCH, spacing=GAP)
-        self.revealed = tag(FitLabel("", base_font=dp(17), min_font=dp(9), halign="left"), "drink.revealed")
+        self.revealed = tag(FitLabel("", base_font=dp(17), min_font=MIN_TEXT, halign="left"), "drink.revealed")
         row.add_widget(self.revealed)
         row.add_widget(Btn(_("Clear"), size_hint_x=None, width=dp(100), tid="drink.clear", on_press=self._clear))
         self.content.add_widget(row)
@@ -55,7 +57,7 @@ class DrinkDialog(GuidedDialog):
             self.totals[counter] = stepper
         self.content.add_widget(totals)
         src = BoxLayout(size_hint_y=None, height=TOUCH, spacing=GAP)
-        self.piles = tag(FitLabel("", base_font=dp(15), min_font=dp(8), halign="left", color=MUTED), "drink.piles")
+        self.piles = tag(FitLabel("", base_font=dp(15), min_font=MIN_TEXT, halign="left", color=MUTED), "drink.piles")
         src.add_widget(self.piles)
         self.source = Chips(["drink_me", "deck"], [counter_label("drink_me"), _("drink deck")],
                             selected=["drink_me"], tid="drink.from", base_font=dp(15))
@@ -130,14 +132,16 @@ class GamblingDialog(GuidedDialog):
     confirm_text = N_("Gambling? I'm in!")
 
     def __init__(self, app):
-        super().__init__(app, _("Gambling round"))
-        self.state_label = tag(FitLabel("", base_font=dp(20), min_font=dp(10), wrap=True, size_hint_y=None,
+        super().__init__(app, _("Gambling round"), big_preview=True)
+        self.state_label = tag(FitLabel("", base_font=dp(20), min_font=MIN_TEXT, wrap=True, size_hint_y=None,
                                         height=dp(64), halign="left"), "gambling.state")
         self.content.add_widget(self.state_label)
         self.go_row = BoxLayout(size_hint_y=None, height=TOUCH, spacing=GAP)
         self.content.add_widget(self.go_row)
-        self.others = BoxLayout(orientation="vertical", spacing=dp(4))
+        self.others = BoxLayout(orientation="vertical", spacing=dp(4), size_hint_y=None, height=0)
         self.content.add_widget(self.others)
+        # what starting the round would do, one line a player: under the rows, scrolled if long
+        self.content.add_widget(self.preview_area())
         self._key = None
 
     def refresh(self, table):
@@ -155,6 +159,7 @@ class GamblingDialog(GuidedDialog):
         self._key = key
         self.go_row.clear_widgets()
         self.others.clear_widgets()
+        self.others.height = 0
         if g is None:
             return
         who = g.get("to_act")
@@ -169,15 +174,18 @@ class GamblingDialog(GuidedDialog):
                                            disabled=not allowed,
                                            on_press=lambda c=card: self.submit(
                                                {"action": "play", "player": who, "card": c})))
+            same_size(*(b for b in self.go_row.children if isinstance(b, Btn)))
         in_round = list(g.get("players") or [])
-        self.others.add_widget(self._names_row(_("Leaves:"), in_round, "gambling.leave",
-                                               lambda n: {"action": "leave", "player": n}))
+        leaves = self._names_row(_("Leaves:"), in_round, "gambling.leave", lambda n: {"action": "leave", "player": n})
+        same_size(*(b for b in leaves.children if isinstance(b, Btn)))
+        self.others.add_widget(leaves)
         end = self._names_row(_("Pot to:"), in_round, "gambling.end",
                               lambda n: {"action": "end_round", "winner": n})
         end.add_widget(Btn(counter_label("inn"), base_font=dp(16), tid="gambling.end.inn",
                            on_press=lambda: self.submit({"action": "end_round", "winner": None})))
         self.others.add_widget(end)
-        self.others.add_widget(BoxLayout())
+        same_size(*(b for b in end.children if isinstance(b, Btn)))
+        self.others.height = 2 * TOUCH + dp(4)
 
     def _names_row(self, text, names, tid, action_for):
         """A row: ``text``, then a button per name that sends ``action_for(name)``."""

@@ -24,8 +24,10 @@ from ...hardware.icons import FONT as ICON_FONT
 from ...hardware.icons import GLYPHS, icon_for
 from ..forms import touch_actions
 from ..i18n import _, counter_label, word
+from ..legibility import MIN_KEY_TEXT, MIN_TEXT, key_text
 from ..seating import FACING_PLAYERS, facing_sides
 from ..widgets import (
+    AMBER,
     CARD,
     CARD_OUT,
     CARD_TURN,
@@ -40,14 +42,18 @@ from ..widgets import (
     TEXT,
     TOUCH,
     Btn,
+    ChoiceLabel,
     FitLabel,
     Panel,
     TurnedBox,
+    same_size,
     tag,
 )
 from .base import HEADER, BaseScreen
 
 NAME_H = dp(32)
+#: A counter's name line on its cell (12-14 px text)
+NAME_LINE = dp(17)
 STATUS_H = dp(24)
 #: A card's line for the game's board (its annexes), and the width of the board's column of places.
 LINE_H = dp(22)
@@ -74,8 +80,23 @@ def turn_words(state: dict) -> str:
     return text
 
 
-def table_words(state: dict) -> str:
-    return "   ".join(f"{counter_label(k)} {v}" for k, v in state.get("table", {}).items())
+def table_choices(state: dict, leave_out: str | None = None) -> list[str]:
+    """The table's counters as a line, then shorter ones (the first counters and "…"): what a narrow
+    header shows instead of shrinking them (a tap opens them all)."""
+    items = [f"{counter_label(k)} {v}" for k, v in state.get("table", {}).items() if k != leave_out]
+    return ["   ".join(items)] + ["   ".join(items[:k]) + " …" for k in range(len(items) - 1, 0, -1)] + (
+        ["…"] if items else [])
+
+
+def turn_choices(state: dict) -> list[str]:
+    """:func:`turn_words`, then shorter (without the turn's number, then without its phase, then the
+    player's name alone: their card's frame says the rest)."""
+    full = turn_words(state)
+    turn = state.get("turn")
+    if state.get("over") or not isinstance(turn, dict) or not turn.get("player"):
+        return [full]
+    short = full.split(" · ")[0]
+    return list(dict.fromkeys([full, short, short.split(" — ")[0], turn["player"]]))
 
 
 def counter_order(rules, state, name) -> list[str]:
@@ -119,10 +140,11 @@ class CounterCell(ButtonBehavior, Panel):
         super().__init__(orientation="vertical", bg=ROLES["flat"], padding=(dp(2), dp(1)), **kw)
         tag(self, tid)
         self.counter = counter
-        top = BoxLayout(size_hint_y=0.34, spacing=dp(3))
-        self.icon = tag(FitLabel(icon, font_name=ICON_FONT, base_font=dp(13), min_font=dp(7), color=MUTED,
-                                 size_hint_x=None, width=dp(16)), tid.rsplit(".", 1)[0] + ".icon")
-        self.name = FitLabel(label or counter_label(counter), base_font=dp(13), min_font=dp(7), color=MUTED,
+        # the name's line as high as 12 px text needs, whatever the cell's height (the value takes the rest)
+        top = BoxLayout(size_hint_y=None, height=NAME_LINE, spacing=dp(3))
+        self.icon = tag(FitLabel(icon, font_name=ICON_FONT, base_font=dp(13), min_font=MIN_TEXT, color=MUTED,
+                                 size_hint_x=None, width=dp(17)), tid.rsplit(".", 1)[0] + ".icon")
+        self.name = FitLabel(label or counter_label(counter), base_font=dp(14), min_font=MIN_TEXT, color=MUTED,
                              halign="left")
         self.name.droppable = True  # too narrow for the name: the icon alone says which counter
         top.add_widget(Widget(size_hint_x=0.001))
@@ -130,9 +152,9 @@ class CounterCell(ButtonBehavior, Panel):
         top.add_widget(self.name)
         self.add_widget(top)
         below = BoxLayout(spacing=dp(2))
-        self.number = FitLabel("", base_font=dp(30 if compact else 34), min_font=dp(9), bold=True)
+        self.number = key_text(FitLabel("", base_font=dp(30 if compact else 34), min_font=MIN_KEY_TEXT, bold=True))
         below.add_widget(self.number)
-        self.delta = tag(FitLabel("", base_font=dp(18), min_font=dp(9), bold=True, color=TEXT, size_hint_x=None,
+        self.delta = tag(FitLabel("", base_font=dp(18), min_font=MIN_TEXT, bold=True, color=TEXT, size_hint_x=None,
                                   width=0), tid.rsplit(".", 1)[0] + ".delta")
         below.add_widget(self.delta)
         self.add_widget(below)
@@ -225,18 +247,18 @@ class PlayerCard(Panel):
         top = BoxLayout(size_hint_y=None, height=NAME_H, spacing=dp(4))
         self.stripe = tag(Panel(bg=colour, size_hint_x=None, width=dp(6)), f"table.{name}.colour")
         top.add_widget(self.stripe)
-        self.title = tag(FitLabel(name, base_font=dp(22), min_font=dp(11), bold=True, halign="left", color=colour),
-                         f"table.{name}.name")
+        self.title = tag(key_text(FitLabel(name, base_font=dp(22), min_font=MIN_KEY_TEXT, bold=True, halign="left",
+                                           color=colour)), f"table.{name}.name")
         top.add_widget(self.title)
-        self.badge = tag(FitLabel("", base_font=dp(15), min_font=dp(8), size_hint_x=1.3, halign="right",
+        self.badge = tag(FitLabel("", base_font=dp(15), min_font=MIN_TEXT, size_hint_x=1.3, halign="right",
                                   color=TEXT, wrap=True, **({"font_name": SYMBOL_FONT} if SYMBOL_FONT else {})),
                          f"table.{name}.badge")
         top.add_widget(self.badge)
-        self.mark = tag(FitLabel("", font_name=ICON_FONT, base_font=dp(18), min_font=dp(8), size_hint_x=None,
+        self.mark = tag(FitLabel("", font_name=ICON_FONT, base_font=dp(18), min_font=MIN_TEXT, size_hint_x=None,
                                  width=0, color=GREEN_TEXT), f"table.{name}.mark")
         top.add_widget(self.mark)
         self.add_widget(top)
-        self.status = tag(FitLabel("", base_font=dp(15), min_font=dp(9), size_hint_y=None, height=STATUS_H,
+        self.status = tag(FitLabel("", base_font=dp(15), min_font=MIN_TEXT, size_hint_y=None, height=STATUS_H,
                                    halign="left", color=MUTED), f"table.{name}.status")
         self.status_row = status_row and not compact
         if self.status_row:
@@ -323,36 +345,86 @@ class PlayerCard(Panel):
             shown = actions[:2] if len(actions) <= 2 else actions[:1]
             for i, a in enumerate(shown):
                 btn = Btn(word(a.get("label", "")), role="primary" if i == 0 else "normal",
-                          base_font=dp(17), min_font=dp(9), tid=f"table.{self.name}.do.{i}",
+                          base_font=dp(17), min_font=MIN_TEXT, tid=f"table.{self.name}.do.{i}",
                           on_press=lambda act=a["action"]: self._screen.app.submit(dict(act)))
                 btn.wrap = True  # a label with a name in it ("drink for Christopher") may take two lines
                 self.actions.add_widget(btn)
             if len(actions) > 2:
-                more = Btn(_("more ({n})").format(n=len(actions) - 1), base_font=dp(17), min_font=dp(9),
+                more = Btn(_("more ({n})").format(n=len(actions) - 1), base_font=dp(17), min_font=MIN_TEXT,
                            tid=f"table.{self.name}.do.more",
                            on_press=lambda acts=list(actions): self._screen.open_offers(self.name, acts))
                 self.actions.add_widget(more)
+            same_size(*self.actions.children)
+
+
+class MainNumber(BoxLayout):
+    """The game's one central table number (Dragon Run's dragon's temper): its icon and name over the
+    number, large and in amber, at the head of whose-turn."""
+
+    def __init__(self, tid, **kw):
+        super().__init__(orientation="vertical", size_hint_x=None, width=0, **kw)
+        tag(self, tid)
+        top = BoxLayout(size_hint_y=None, height=NAME_LINE, spacing=dp(3))
+        self.icon = FitLabel("", font_name=ICON_FONT, base_font=dp(13), min_font=MIN_TEXT, color=AMBER,
+                             size_hint_x=None, width=dp(17))
+        self.name = FitLabel("", base_font=dp(14), min_font=MIN_TEXT, color=AMBER, halign="left")
+        self.name.droppable = True  # the icon alone, if the name has no room
+        top.add_widget(self.icon)
+        top.add_widget(self.name)
+        self.add_widget(top)
+        self.number = tag(key_text(FitLabel("", base_font=dp(34), min_font=MIN_KEY_TEXT, bold=True, color=AMBER)),
+                          f"{tid}.value")
+        self.add_widget(self.number)
+
+    #: Narrow (between the columns of seats at the ends of the table): the icon alone names the number.
+    compact = False
+
+    def show(self, counter: str | None, icon: str, value) -> None:
+        self.icon.text = icon if counter else ""
+        self.name._dropped = ""  # said again below (a dropped name is tried again at the new width)
+        self.name.text = counter_label(counter) if counter and not self.compact else ""
+        self.icon.size_hint_x, self.icon.width = (1, dp(17)) if self.compact else (None, dp(17))
+        self.name.size_hint_x = 0.001 if self.compact else 1
+        self.number.text = "" if counter is None else str(value)
+        self.width = (dp(46) if self.compact else dp(104)) if counter else 0
+        self.opacity = 1 if counter else 0
 
 
 class InfoButton(ButtonBehavior, Panel):
-    """Whose turn and which phase, over the table's counters; a tap adjusts the table's counters."""
+    """The game's central table number (if it has one), then whose turn and which phase over the
+    other table counters; a tap adjusts the table's counters."""
 
     def __init__(self, tid="table.info", **kw):
-        super().__init__(orientation="vertical", padding=(dp(6), dp(2)), bg=ROLES["flat"], **kw)
+        super().__init__(orientation="horizontal", padding=(dp(6), dp(2)), spacing=dp(6), bg=ROLES["flat"], **kw)
         tag(self, tid)
         near = tid.endswith(".near")
-        # wrapped when narrow (between the columns of seats at the ends of the table)
-        self.turn = tag(FitLabel("", base_font=dp(19), min_font=dp(9), bold=True, halign="left", wrap=True),
+        self.main = MainNumber("table.main.near" if near else "table.main")
+        self.add_widget(self.main)
+        words = BoxLayout(orientation="vertical")
+        # wrapped when narrow (between the columns of seats at the ends of the table); saying less
+        # (no turn number, no phase; the first counters and "…") before shrinking under the floor
+        self.turn = tag(ChoiceLabel(base_font=dp(19), min_font=MIN_TEXT, bold=True, halign="left", wrap=True),
                         "table.turn.near" if near else "table.turn")
-        self.table = tag(FitLabel("", base_font=dp(15), min_font=dp(8), halign="left", color=MUTED, wrap=True),
+        self.table = tag(ChoiceLabel(base_font=dp(15), min_font=MIN_TEXT, halign="left", color=MUTED, wrap=True),
                          "table.counters.near" if near else "table.counters")
-        self.add_widget(self.turn)
-        self.add_widget(self.table)
+        words.add_widget(self.turn)
+        words.add_widget(self.table)
+        self.add_widget(words)
+        self._main: tuple[str | None, str, object] = (None, "", "")
+        self.bind(width=lambda *_: self._narrow())
 
-    def show(self, turn: str, table: str):
-        self.turn.text = turn
-        self.table.text = table
-        self.table.size_hint_y = 0.8 if table else 0.001
+    def _narrow(self):
+        if (self.width < dp(280)) != self.main.compact:
+            self.main.compact = not self.main.compact
+            self.main.show(*self._main)
+
+    def show(self, turn: list[str], table: list[str], main: tuple[str | None, str, object] = (None, "", "")):
+        self._main = main
+        self.main.compact = self.width < dp(280)
+        self.main.show(*main)
+        self.turn.show(turn)
+        self.table.show(table)
+        self.table.size_hint_y = 0.8 if table and table[0] else 0.001
 
 
 def name_in(name, names) -> bool:
@@ -551,11 +623,14 @@ class TableScreen(BaseScreen):
             self.angles.update({name: 90 for name in right})
         self._header_icons(bool(left))
         self.footer.clear_widgets()
-        if facing:
-            self.footer.add_widget(self.near_info)
         narrow = bool(left)  # between the ends' columns: words take two lines, "Pods" is an icon
+        if facing and not (narrow and board is not None):
+            # the central number beside whose turn: more of the narrow footer (not beside a board's column
+            # between the ends' cards: the cards' frames say whose turn it is, the footer keeps its buttons)
+            self.near_info.size_hint_x = 2.0 if narrow and rules.main_table_counter else 1.6
+            self.footer.add_widget(self.near_info)
         for button in dialogs_for(table.game):
-            b = Btn(button.label(), role="primary", base_font=dp(18), min_font=dp(10),
+            b = Btn(button.label(), role="primary", base_font=dp(18), min_font=MIN_TEXT,
                     tid=f"table.guided.{button.id}", on_press=lambda b=button: b.open(self.app))
             b.wrap = narrow
             self.footer.add_widget(b)
@@ -570,6 +645,7 @@ class TableScreen(BaseScreen):
             if narrow:
                 pods.font_name, pods.text = ICON_FONT, GLYPHS["tablet-screen-button"]
             self.footer.add_widget(pods)
+        same_size(*(b for b in self.footer.children if isinstance(b, Btn) and b.font_name != ICON_FONT))
 
     def _header_icons(self, icons: bool) -> None:
         """The header's buttons as icons (between the ends' columns their words leave no room for
@@ -609,9 +685,12 @@ class TableScreen(BaseScreen):
                 card.line.text = self._board_text(lambda b, n=p["name"]: b.card_line(state, n))
         if self.board is not None:
             self.places.show(self._board_text(lambda b: b.places(state)) or [], self.colours(table))
-        self.info.show(turn_words(state), table_words(state))
+        central = rules.main_table_counter if rules.main_table_counter in state.get("table", {}) else None
+        main = (central, icon_for(rules.icons, central) if central else "", state["table"].get(central, ""))
+        turn, counters = turn_choices(state), table_choices(state, leave_out=central)
+        self.info.show(turn, counters, main)
         if self.facing:
-            self.near_info.show(turn_words(state), table_words(state))
+            self.near_info.show(turn, counters, main)
         self.undo.disabled = not table.can_undo
         self.redo.disabled = not table.can_redo
         pending = state.get("pending") or []

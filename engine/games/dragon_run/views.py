@@ -30,6 +30,7 @@ class DragonRunViews(Game):
     """What the game shows: the public view's own keys and each seat's pod."""
 
     main_counter = "treasure"
+    main_table_counter = "temper"  # at 0 the dragon wakes: the game's clock and its tension
 
     # -- views --------------------------------------------------------------------
     def view_extra(self, state: dict[str, Any]) -> dict[str, Any]:
