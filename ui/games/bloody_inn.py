@@ -6,7 +6,7 @@ from __future__ import annotations
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 
-from ...engine.games.bloody_inn.words import _annex
+from ...engine.games.bloody_inn.words import annex_word
 from ..guided import DialogButton, GuidedDialog, caption, opens, opens_actions, turn_player
 from ..i18n import N_, _, word
 from ..widgets import Chips
@@ -140,7 +140,7 @@ def rooms(state) -> list[Place]:
 def annexes_line(state, name) -> str:
     """A player's annexes and their places, buried and free: "barn ■□□  chapel □□"."""
     p = next(p for p in state["players"] if p["name"] == name)
-    return "   ".join(f"{word(_annex(a['name']))} "
+    return "   ".join(f"{word(annex_word(a['name']))} "
                       f"{BURIED * len(a['buried'])}{FREE * max(0, a['rank'] - len(a['buried']))}".rstrip()
                       for a in p["annexes"])
 

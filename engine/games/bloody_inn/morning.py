@@ -9,7 +9,7 @@ from ...messages import N_, _
 from ...state import Args, Txn
 from .annexes import powers, waived
 from .table import CHECK, POLICE_FINE, BloodyInnTable
-from .words import _annex, _checks, _peasants, _travellers, _unburied
+from .words import _checks, _peasants, _travellers, _unburied, annex_word
 
 
 class BloodyInnMorning(BloodyInnTable):
@@ -65,7 +65,7 @@ class BloodyInnMorning(BloodyInnTable):
             self._pay_wages(t, name, wage_peasants, waived_given)
         for name in order:  # powers the device does not apply: a reminder every morning
             for x in powers(t.player(name), "other"):
-                t.event(_("remember {who}'s {annex}: its power is on the card", who=name, annex=_annex(x["name"])))
+                t.event(_("remember {who}'s {annex}: its power is on the card", who=name, annex=annex_word(x["name"])))
         # Then the first-player card passes on, or the game ends.
         if t.state["last_round"]:
             self._enter_count(t)
@@ -161,9 +161,9 @@ class BloodyInnMorning(BloodyInnTable):
         for name in order:  # annexes that pay at the departure (the gardens)
             for x in powers(t.player(name), "morning_bonus"):
                 if x["amount"]:
-                    t.event(_("{who}'s {annex}: +{amount}F at the departure", who=name, annex=_annex(x["name"]),
+                    t.event(_("{who}'s {annex}: +{amount}F at the departure", who=name, annex=annex_word(x["name"]),
                               amount=x["amount"]))
-                    self._gain(t, name, x["amount"], "departure", _annex(x["name"]))
+                    self._gain(t, name, x["amount"], "departure", annex_word(x["name"]))
 
     def _pay_wages(self, t: Txn, name: str, wage_peasants: dict[str, int], waived_given: dict[str, int]) -> None:
         """``name`` pays a franc a card in hand (less the wages waived: as ``waived_given`` says, or the

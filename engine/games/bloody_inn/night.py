@@ -21,7 +21,7 @@ from .annexes import (
     unknown_power,
 )
 from .table import CASH_MAX, CHECK, MAX_PLAYED, MAX_RANK, BloodyInnTable, wages_due
-from .words import _annex, _cards, _checks, _officers, _peasants, _travellers, power_words
+from .words import _cards, _checks, _officers, _peasants, _travellers, annex_word, power_words
 
 
 class BloodyInnNight(BloodyInnTable):
@@ -328,12 +328,12 @@ class BloodyInnNight(BloodyInnTable):
             annex["amount"] = amount
         p["annexes"].append(annex)
         t.event(N_("{who} builds {annex} (rank {rank}: room for {n} corpse)",
-                   "{who} builds {annex} (rank {rank}: room for {n} corpses)", rank, who=who, annex=_annex(name),
+                   "{who} builds {annex} (rank {rank}: room for {n} corpses)", rank, who=who, annex=annex_word(name),
                    rank=rank))
         if effect is not None:
-            t.event(_("{who}'s {annex}: {power}", who=who, annex=_annex(name), power=power_words(effect, amount)))
+            t.event(_("{who}'s {annex}: {power}", who=who, annex=annex_word(name), power=power_words(effect, amount)))
         if effect == "gain_now" and amount:
-            self._gain(t, who, amount, "adjust", _annex(name))
+            self._gain(t, who, amount, "adjust", annex_word(name))
         if not extra:
             self._advance(t)
 
@@ -440,7 +440,7 @@ class BloodyInnNight(BloodyInnTable):
                 raise RuleError(_("that annex is full: a rank-0 annex holds no corpse"))
             raise RuleError(N_("that annex is full: {owner}'s {annex} (rank {rank}) already holds {n} corpse",
                                "that annex is full: {owner}'s {annex} (rank {rank}) already holds {n} corpses",
-                               len(annex["buried"]), owner=owner, annex=_annex(annex["name"]), rank=annex["rank"]))
+                               len(annex["buried"]), owner=owner, annex=annex_word(annex["name"]), rank=annex["rank"]))
         corpse = corpses[number - 1]
         if extra:
             self._check_extra(t, who, "bury")
@@ -450,12 +450,12 @@ class BloodyInnNight(BloodyInnTable):
         money = corpse["money"]
         if owner == who:
             t.event(_("{who} buries a corpse under their {annex} and takes its {money}F", who=who,
-                      annex=_annex(annex["name"]), money=money))
+                      annex=annex_word(annex["name"]), money=money))
             self._gain(t, who, money, "bury", _("burial"))
         else:
             mine, theirs = money - money // 2, money // 2
             t.event(_("{who} buries a corpse under {owner}'s {annex}: {money}F shared, {mine}F to {who}, "
-                      "{theirs}F to {owner}", who=who, owner=owner, annex=_annex(annex["name"]), money=money,
+                      "{theirs}F to {owner}", who=who, owner=owner, annex=annex_word(annex["name"]), money=money,
                       mine=mine, theirs=theirs))
             self._gain(t, who, mine, "bury", _("burial"))
             self._gain(t, owner, theirs, "bury", _("burial"))
@@ -476,12 +476,12 @@ class BloodyInnNight(BloodyInnTable):
                 if o == who and not owner:
                     break
         if not found:
-            names = listing(_annex(x["name"]) for x in t.player(owner or who)["annexes"])
+            names = listing(annex_word(x["name"]) for x in t.player(owner or who)["annexes"])
             raise RuleError(_("{owner} has no annex called {name} ({owner}'s annexes: {names})", owner=owner or who,
-                              name=_annex(name), names=names))
+                              name=annex_word(name), names=names))
         if len(found) > 1:
             raise RuleError(_('{owners} each have an annex called {name}: say whose (in "owner")',
-                              owners=listing(o for o, _i in found), name=_annex(name)))
+                              owners=listing(o for o, _i in found), name=annex_word(name)))
         return found[0]
 
     @action("pass", fields=(Player("player", required=False), Bool("extra"), Int("checks", default=0)))

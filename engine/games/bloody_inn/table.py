@@ -12,7 +12,7 @@ from ...spec import Counter, Option
 from ...state import Args, Txn
 from .annexes import powers, waived
 from .base import BloodyInnBase
-from .words import COUNT_REASON, _annex
+from .words import COUNT_REASON, annex_word
 
 TRAVELLERS = 70  # 78 guest cards = 70 travellers + 8 peasants
 #: Cards removed unseen from the traveller deck (rulebook "Preparar"; solo: publisher's rules).
@@ -221,7 +221,7 @@ class BloodyInnTable(BloodyInnBase):
         for p in t.players:
             for x in powers(p, "end_game"):
                 t.event(_("count {who}'s {annex}: its end-of-game gain is on the card (adjust)", who=p["name"],
-                          annex=_annex(x["name"])))
+                          annex=annex_word(x["name"])))
 
 
 def seat_order(state: dict[str, Any]) -> list[str]:

@@ -9,7 +9,7 @@ from ...messages import N_, Msg, _, listing, word
 from .annexes import discount, grants_extra, unknown_power
 from .rules import CASH_MAX, CHECK, MAX_RANK, wages_due
 from .table import seat_order
-from .words import _annex, _peasants
+from .words import _peasants, annex_word
 
 
 def _back(n: int) -> Msg:
@@ -97,7 +97,7 @@ class BloodyInnViews(Game):
             names: list[Msg] = []
             mine = next(p for p in state["players"] if p["name"] == name)
             for p in [mine] + [p for p in state["players"] if p is not mine]:
-                names += [_annex(x["name"]) for x in p["annexes"] if x["name"] not in names]
+                names += [annex_word(x["name"]) for x in p["annexes"] if x["name"] not in names]
             return Str("annex", required=False, choices=list(names), doc=field.doc)
         return super().pod_field(state, name, action, field)
 
@@ -417,12 +417,12 @@ class BloodyInnViews(Game):
                     label = word("label", "bury: barn")
                 elif q is p:
                     action["annex"] = x["name"]
-                    place = _annex(x["name"])
+                    place = annex_word(x["name"])
                     label = _("bury: {annex}", annex=place)
                 else:
                     action.update(owner=q["name"], annex=x["name"])
-                    place = _("{owner}'s {annex}", owner=q["name"], annex=_annex(x["name"]))
-                    label = _("bury: {owner}'s {annex}", owner=q["name"], annex=_annex(x["name"]))
+                    place = _("{owner}'s {annex}", owner=q["name"], annex=annex_word(x["name"]))
+                    label = _("bury: {owner}'s {annex}", owner=q["name"], annex=annex_word(x["name"]))
                 ways = self.ways_to_pay(p, rank, "bury") if rank is not None and not unknown_power(p) else []
                 if len(ways) > 1:
                     for n, (given, cards) in enumerate(ways):

@@ -60,7 +60,7 @@ def power_words(effect: str, amount: int | None) -> Msg:
     return _("no power the device applies")
 
 
-def _annex(name: str) -> Msg:
+def annex_word(name: str) -> Msg:
     """An annex's name as a game word: the barn, a card's name, or the default "annex 2"."""
     number = name[len("annex "):] if name.startswith("annex ") else ""
     if number.isdigit() and str(int(number)) == number:
@@ -129,7 +129,7 @@ class BloodyInnWords(BloodyInnBase):
                 return _("{who} bribes peasants in the bistro", who=actor)
             return _("{who} kills peasants in the bistro", who=actor)
         if name == "build":
-            annex = _annex(action["name"]) if isinstance(action.get("name"), str) else \
+            annex = annex_word(action["name"]) if isinstance(action.get("name"), str) else \
                 action["name"] if "name" in action else _("an annex")
             return _("{who} builds {annex} (rank {rank})", who=actor, annex=annex, rank=action.get("rank"))
         if name == "bury":
