@@ -227,6 +227,13 @@ def offers(rules: Any, state: dict[str, Any], me: str) -> list[dict[str, Any]]:
     return _remembered("offers", rules, state, me, lambda r, s, m: r.seat_actions(s, m))
 
 
+def offer_labels(rules: Any, state: dict[str, Any], me: str) -> tuple[str, ...]:
+    """The labels of :func:`offers`, as text (what tells one situation's offers from another's): made
+    once per state, not at every press and view."""
+    return _remembered("labels", rules, state, me,
+                       lambda r, s, m: tuple(str(a.get("label", "")) for a in offers(r, s, m)))
+
+
 def seat_view(rules: Any, state: dict[str, Any], me: str) -> dict[str, Any]:
     """The game's ``seat_view`` for ``me`` (counters, status, table figures). Do not change it."""
     return _remembered("seat_view", rules, state, me, lambda r, s, m: r.seat_view(s, m))

@@ -184,7 +184,7 @@ class SeatControls:
         them. New offers (another situation: the labels changed since this pod last looked) start
         at the first, the most likely, with the focus on them when there is a choice."""
         actions = g.offers(rules, state, self.player)
-        labels = tuple(str(a.get("label", "")) for a in actions)
+        labels = g.offer_labels(rules, state, self.player)
         if labels != self._labels:
             return actions, labels, 0, len(actions) > 1
         return actions, labels, self.pick % len(actions) if actions else 0, self.choosing and len(actions) > 1
