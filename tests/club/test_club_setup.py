@@ -2,6 +2,7 @@
 tables reach it over TLS with the club's own authority, each with its own login, and nothing else does."""
 from __future__ import annotations
 
+import dataclasses
 import os
 import socket
 import ssl
@@ -115,7 +116,7 @@ def test_the_broker_takes_no_plain_connection_and_no_certificate_but_the_clubs(c
     init(other, "127.0.0.1", ["mesa-1"], port=free_port(), broker_dir=other / "broker")
     stranger = config.club_settings(other / "tables" / "mesa-1" / "tablekeeper.toml")
     with pytest.raises(ssl.SSLError):
-        connect(stranger.broker.__class__(**{**stranger.broker.__dict__, "port": club.port}))
+        connect(dataclasses.replace(stranger.broker, port=club.port))
 
 
 def test_the_generated_acl_is_the_shipped_one():

@@ -34,6 +34,20 @@ async def _until(pilot, check, what: str, seconds: float = 30.0) -> None:
         await pilot.pause(0.05)
 
 
+async def _start(pilot, app, keeper, names: str, *, game: str | None = None, options: str | None = None) -> None:
+    """The setup screen by keys: the game and its options if given, the players' names, Enter; until the
+    game's pods are on screen."""
+    await _until(pilot, lambda: app.query_one("#setup").display, "the setup")
+    if game is not None:
+        app.query_one("#game").value = game
+    if options is not None:
+        app.query_one("#options").value = options
+    await pilot.click("#players")
+    await pilot.press(*names, "enter")
+    await _until(pilot, lambda: keeper.snapshot.table is not None and len(app._boxes) == names.count(",") + 1,
+                 "the game to start")
+
+
 def _play(tmp_path, script):
     keeper = Keeper(tmp_path / "state", pods=True, durable=False, follow=True).start(resume=True)
     try:
@@ -51,11 +65,7 @@ def test_a_red_dragon_inn_game_is_set_up_and_played_from_the_keyboard(tmp_path):
     nothing), Enter again drinks the first drink (an ale); 3 then ↑ is Cai's pod's up; u undoes,
     r redoes, n goes back to the setup."""
     async def script(app, pilot, keeper):
-        await _until(pilot, lambda: app.query_one("#setup").display, "the setup")
-        app.query_one("#game").value = "red-dragon-inn"
-        await pilot.click("#players")
-        await pilot.press(*"Ana, Ben, Cai", "enter")
-        await _until(pilot, lambda: keeper.snapshot.table is not None and app._boxes, "the game to start")
+        await _start(pilot, app, keeper, "Ana, Ben, Cai", game="red-dragon-inn")
         table = keeper.snapshot.table
         assert table.game == "red-dragon-inn" and table.players == ["Ana", "Ben", "Cai"]
         assert not app.query_one("#setup").display and len(app._boxes) == 3
@@ -116,11 +126,7 @@ def test_every_game_is_set_up_and_played_by_keys(tmp_path, game):
     """Each game from the setup screen (its name chosen, three players typed), then `Enter` on seats
     1, 2, 3 and 1 again: each pod's first offer (the likeliest) goes into the journal, nothing refused."""
     async def script(app, pilot, keeper):
-        await _until(pilot, lambda: app.query_one("#setup").display, "the setup")
-        app.query_one("#game").value = game
-        await pilot.click("#players")
-        await pilot.press(*"Ana, Ben, Cai", "enter")
-        await _until(pilot, lambda: keeper.snapshot.table is not None and len(app._boxes) == 3, "the game")
+        await _start(pilot, app, keeper, "Ana, Ben, Cai", game=game)
         assert keeper.snapshot.table.game == game
         for seat in (1, 2, 3, 1):
             before = len(keeper.snapshot.table.done)
@@ -179,11 +185,7 @@ def test_a_game_is_finished_from_the_keyboard_and_another_started(tmp_path):
     """«start, undo, finish, start again»: a counters game to 2 points set up with its option, played to its
     end by keys (the ending press asks one more), the winner said, `n` back to the setup, a second game."""
     async def script(app, pilot, keeper):
-        await _until(pilot, lambda: app.query_one("#setup").display, "the setup")
-        app.query_one("#options").value = 'counters=[{"name": "score", "target": 2}]'
-        await pilot.click("#players")
-        await pilot.press(*"Ana, Ben", "enter")
-        await _until(pilot, lambda: keeper.snapshot.table is not None and app._boxes, "the game")
+        await _start(pilot, app, keeper, "Ana, Ben", options='counters=[{"name": "score", "target": 2}]')
         await pilot.press("1", "up")
         await _until(pilot, lambda: keeper.snapshot.table.state["players"][0]["counters"]["score"] == 1, "a point")
         await pilot.press("up")  # the point that ends the game: its preview first
