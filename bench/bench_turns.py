@@ -243,32 +243,33 @@ class PodRobot:
         self.max_nodes = max_nodes
         self.guided_nodes = guided_nodes  # per action of the guided search
 
-    def _apply(self, state: dict, action: dict, story_actions: list[dict]) -> dict:
-        from tablekeeper.engine.errors import RuleError
+    def _take(self, state: dict, action: dict, story_actions: list[dict]) -> dict:
+        """The state after ``action``, as the owner applies it; raises RuleError when refused."""
+        prepared = self.rules.prepare(state, dict(action), _FirstRng())
+        if prepared != action:
+            # the device would draw this itself: the table's draw is the story's — for the same
+            # action, every field the pod gave (not only the name) as the story has it
+            filled = set(prepared) - set(action)
+            same = [a for a in story_actions if a.get("action") == action.get("action") and all(
+                a.get(k, action.get(k)) == action.get(k, a.get(k))
+                for k in (set(a) | set(action)) - filled)]
+            if same:
+                action = same[0]
+        return self.rules.apply(state, action)[0]
 
-        try:
-            prepared = self.rules.prepare(state, dict(action), _FirstRng())
-            if prepared != action:
-                # the device would draw this itself: the table's draw is the story's — for the same
-                # action, every field the pod gave (not only the name) as the story has it
-                filled = set(prepared) - set(action)
-                same = [a for a in story_actions if a.get("action") == action.get("action") and all(
-                    a.get(k, action.get(k)) == action.get(k, a.get(k))
-                    for k in (set(a) | set(action)) - filled)]
-                if same:
-                    action = same[0]
-            return self.rules.apply(state, action)[0]
-        except RuleError:
-            return state
+    def _settle(self, controls, intent, state: dict, story_actions: list[dict]) -> dict:
+        """``intent`` answered as the owner answers it; the state after."""
+        from tablekeeper.ui.pod.inputs import settle
+
+        return settle(controls, intent, self.rules, state, lambda a: self._take(state, a, story_actions))[0]
 
     def feed(self, controls, button: str, kind: str, state: dict, story_actions: list[dict]) -> dict:
         """One button event: its intent's action applied (or refused); the pod's view refreshed."""
         from tablekeeper.hardware.pod import InputEvent
 
         intent = controls.handle(InputEvent(self.seat, button, kind), self.rules, state)
-        if intent.action is not None:
-            state = self._apply(state, dict(intent.action), story_actions)
-        return state  # no view: drawing one changes nothing in the controls (tests/hardware/test_controller.py)
+        return self._settle(controls, intent, state, story_actions)
+        # no view: drawing one changes nothing in the controls (tests/hardware/test_controller.py)
 
     def split(self, controls, state: dict, presses: list[Press], story_actions: list[dict]) -> list[tuple[str, int]]:
         """Which press did which action: the presses replayed from (a copy of) ``controls`` and ``state``,
@@ -282,7 +283,7 @@ class PodRobot:
                 intent = c.handle(InputEvent(self.seat, press.button, kind), self.rules, state)
                 if intent.action is None:
                     continue
-                after = self._apply(state, dict(intent.action), story_actions)
+                after = self._settle(c, intent, state, story_actions)
                 if after != state:
                     out.append((str(intent.action.get("action", "?")), since))
                     since, state = 0, after

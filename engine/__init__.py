@@ -2,7 +2,7 @@
 
 Imports nothing outside the standard library.
 """
-from .errors import JournalError, RuleError, SetupError, TablekeeperError
+from .errors import JournalError, RuleError, SetupError, TablekeeperError, WouldEnd
 from .game import Game, action
 from .journal import Journal, default_state_dir
 from .match import Match
@@ -13,6 +13,6 @@ from .state import Args, Txn, canonical, clone
 
 __all__ = [
     "Args", "Counter", "Game", "JournalError", "Journal", "Match", "Option", "Outcome",
-    "RuleError", "Session", "SetupError", "TablekeeperError", "Txn", "action", "available",
+    "RuleError", "Session", "SetupError", "TablekeeperError", "Txn", "WouldEnd", "action", "available",
     "canonical", "clone", "default_state_dir", "game_class", "make_rules",
 ]

@@ -35,3 +35,8 @@ class JournalReadOnly(JournalError):
 
 class JournalBusy(JournalError):
     """Another process held the journal for writing longer than we wait."""
+
+
+class WouldEnd(TablekeeperError):
+    """The action would end the game and its caller asked to stop short of that (a pod's press,
+    which the player then confirms): nothing was written, the game goes on unchanged."""

@@ -5,7 +5,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import RuleError, SetupError
+from .errors import RuleError, SetupError, WouldEnd
 from .game import Game, Rng
 from .journal import GameRecord, Journal, StaleJournal
 from .match import Match, Proposal
@@ -142,9 +142,11 @@ class Session:
         return cls.load(journal, record.id, **kw) if record else None
 
     # -- playing ---------------------------------------------------------------
-    def apply(self, entry: dict[str, Any]) -> Outcome:
+    def apply(self, entry: dict[str, Any], *, short_of_end: bool = False) -> Outcome:
         """Validate, journal (commit), then make current; raises RuleError if illegal.
 
+        ``short_of_end``: an action that would end the game is not taken (:class:`WouldEnd`,
+        nothing written), so that its player confirms it first (a pod's press).
         If another process journalled an action of this game first, the
         session catches up and proposes ``entry`` again on the new state.
         """
@@ -153,12 +155,12 @@ class Session:
             raise RuleError(_("the action is too long (at most {ACTION_BYTES_MAX} characters)", ACTION_BYTES_MAX=ACTION_BYTES_MAX))
         for _attempt in range(8):
             try:
-                return self._apply(entry)
+                return self._apply(entry, short_of_end)
             except StaleJournal:
                 self.refresh()
         raise RuleError(_("other writers keep changing this game; try again"))
 
-    def _apply(self, entry: dict[str, Any]) -> Outcome:
+    def _apply(self, entry: dict[str, Any], short_of_end: bool = False) -> Outcome:
         text = ""
         if isinstance(entry, dict) and entry.get("action") not in ("undo", "redo", None):
             entry = self.rules.prepare(self.match.state, dict(entry), self.rng)
@@ -169,6 +171,8 @@ class Session:
             return Outcome("noop", p.entry, None, p.events, self.rules.view(p.state), text)
         was_over = self.match.state["over"]
         now_over = p.state["over"]
+        if short_of_end and now_over and not was_over:
+            raise WouldEnd(_("this ends the game"))
         result = self.rules.outcome(p.state) if now_over and not was_over else None
         self.journal.append(self.game_id, self._next_seq, p.entry, result=result,
                             reopen=was_over and not now_over)

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from ..engine import Journal, Session, TablekeeperError
+from ..engine import Journal, Session, TablekeeperError, WouldEnd
 from ..engine.messages import _ as msg
 from ..engine.registry import KNOWN
 from ..engine.state import clone
@@ -283,7 +283,9 @@ class Keeper:
             if intent.action is not None:
                 before = self.session.state
                 try:
-                    self._apply(intent.action)
+                    self._apply(intent.action, short_of_end=intent.short_of_end)
+                except WouldEnd:  # nothing written: its player confirms it first
+                    seats.short_of_end(event.seat, now)
                 except TablekeeperError as e:  # refused by the rules, or not written: nothing changed
                     seats.refuse(event.seat, e, now)
                 else:
@@ -549,11 +551,11 @@ class Keeper:
             return {name: i + 1 for i, name in enumerate(players)}
         return self.numbering(self.session.game_id, players)
 
-    def _apply(self, action: dict):
+    def _apply(self, action: dict, short_of_end: bool = False):
         if self.session is None:
             raise TablekeeperError("no game is open")
         t0 = time.perf_counter()
-        outcome = self.session.apply(action)
+        outcome = self.session.apply(action, short_of_end=short_of_end)
         who = _named(action)
         if outcome.kind == "noop":
             self._notice("events", msg("nothing changed"), outcome.events, who=who)

@@ -21,12 +21,11 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from tablekeeper.engine.errors import RuleError
 from tablekeeper.engine.messages import translated
 from tablekeeper.engine.registry import make_rules
 from tablekeeper.hardware.pod import DOWN, HOLD, MAIN, PRESS, RELEASE, SELECT, UP, InputEvent, PodView
 from tablekeeper.ui.pod import grammar
-from tablekeeper.ui.pod.inputs import ENTRY, HOME, MENU, PREVIEW, SeatControls
+from tablekeeper.ui.pod.inputs import ENTRY, HOME, MENU, PREVIEW, SeatControls, settle
 
 ROOT = Path(__file__).resolve().parents[2]
 STORY_DIRS = (ROOT / "bench" / "stories" / "rulebook-actions", ROOT / "bench" / "stories")
@@ -111,15 +110,14 @@ class _Pod:
 
     def event(self, button: str, kind: str) -> None:
         intent = self.ctl.handle(InputEvent(self.ctl.seat, button, kind), self.rules, self.state)
-        if intent.message:
-            self.say("message", intent.message)
-        if intent.action is not None and intent.action.get("action") not in ("undo", "redo"):
-            # what the owner would answer: the rules' refusal, if any (undo is the match's, not the rules')
-            try:
-                entry = self.rules.prepare(self.state, dict(intent.action), random.Random(0))
-                self.rules.apply(self.state, entry)
-            except RuleError as e:
-                self.say("message", e.args[0] if len(e.args) == 1 else str(e))
+
+        def apply(action):  # what the owner would answer: the rules' refusal, if any; the game is kept
+            if action.get("action") in ("undo", "redo"):  # the match's, not the rules'
+                return self.state
+            return self.rules.apply(self.state, self.rules.prepare(self.state, action, random.Random(0)))[0]
+
+        for text in settle(self.ctl, intent, self.rules, self.state, apply)[1]:
+            self.say("message", text)
 
     def click(self, button: str, times: int = 1) -> None:
         for _ in range(times):

@@ -15,6 +15,7 @@ scenes name games, and the pods' code never does.)
 """
 from __future__ import annotations
 
+import random
 import sys
 from pathlib import Path
 
@@ -24,7 +25,7 @@ from tablekeeper.engine.match import Match
 from tablekeeper.engine.registry import make_rules
 from tablekeeper.hardware.pod import DOWN, HOLD, MAIN, PRESS, RELEASE, SELECT, UP, InputEvent, PodView
 from tablekeeper.hardware.render import render
-from tablekeeper.ui.pod.inputs import SeatControls
+from tablekeeper.ui.pod.inputs import SeatControls, settle
 
 SCALE = 3
 
@@ -114,6 +115,13 @@ SCENES: dict[str, tuple[dict, list[dict], list[tuple[str, str, int]], str]] = {
 }
 
 
+def _answer(rules, state, action):
+    """What the owner would answer (the rules' refusal, if any); the scene's game is kept."""
+    if action.get("action") in ("undo", "redo"):
+        return state
+    return rules.apply(state, rules.prepare(state, action, random.Random(0)))[0]
+
+
 def scene(name: str, catalog=None) -> PodView:
     """Seat 1's view at the end of scene ``name`` (a refusal the presses met is shown, as the owner would)."""
     setup, actions, presses, shown = SCENES[name]
@@ -128,7 +136,8 @@ def scene(name: str, catalog=None) -> PodView:
             kinds = (PRESS, HOLD, RELEASE) if gesture == "hold" else (PRESS, RELEASE)
             for kind in kinds:
                 intent = ctl.handle(InputEvent(1, button, kind), rules, match.state)
-                message = intent.message or message
+                said = settle(ctl, intent, rules, match.state, lambda a: _answer(rules, match.state, a))[1]
+                message = said[-1] if said else message
     return ctl.view(rules, match.state, message if shown else "", catalog)
 
 

@@ -104,8 +104,8 @@ def test_serve_plays_with_mock_pods_and_the_journal(tmp_path):
     env = {"PATH": "/usr/bin:/bin", "TABLEKEEPER_STATE_DIR": str(state), "XDG_CONFIG_HOME": str(tmp_path),
            "HOME": str(tmp_path)}
     r = subprocess.run([str(TABLEKEEPER), "serve", "--new", "counters", "Ana", "Ben", "--keys", "--show", "text",
-                        "--run-for", "2.5"], input="1 up\n1 up\n2 main\n1 main\n2 up\n", capture_output=True,
-                       text=True, timeout=60, env=env)
+                        "--stop-at-eof"], input="1 up\n1 up\n2 main\n1 main\n2 up\n", capture_output=True,
+                       text=True, timeout=600, env=env)
     assert r.returncode == 0, r.stderr
     assert "no pod config file found: 2 mock pods" in r.stderr
     assert "first frame on 2 of 2 pods" in r.stderr

@@ -19,7 +19,7 @@ from tablekeeper.engine.registry import available, make_rules
 from tablekeeper.hardware.pod import DOWN, HOLD, MAIN, PRESS, RELEASE, REPEAT, SELECT, UP, InputEvent
 from tablekeeper.hardware.render import render
 from tablekeeper.ui.pod import grammar
-from tablekeeper.ui.pod.inputs import SeatControls
+from tablekeeper.ui.pod.inputs import SeatControls, settle
 
 
 class Table:
@@ -31,7 +31,7 @@ class Table:
         for a in actions:
             self.match.apply(a)
         self.pods = {name: SeatControls(i + 1, name) for i, name in enumerate(players)}
-        self.done: list[dict] = []
+        self.done: list[dict] = []  # the pods' actions the rules took
         self.said: list[str] = []
         self.presses = 0
         self.version = 0
@@ -43,16 +43,19 @@ class Table:
     def event(self, who: str, button: str, kind: str):
         ctl = self.pods[who]
         intent = ctl.handle(InputEvent(ctl.seat, button, kind), self.rules, self.state)
-        if intent.message:
-            self.said.append(intent.message)
-        if intent.action is not None:
-            self.done.append(intent.action)
-            entry = self.rules.prepare(self.state, dict(intent.action), random.Random(3))
-            try:
-                self.match.apply(entry)
+
+        def apply(action):  # as the session does: a game's end waits for its confirmation
+            if action.get("action") not in ("undo", "redo"):
+                action = self.rules.prepare(self.state, action, random.Random(3))
+            p = self.match.propose(action)
+            if not (intent.short_of_end and p.state["over"] and not self.state["over"]):
+                self.match.accept(p)
+                self.done.append(intent.action)
                 self.version += 1
-            except RuleError as e:  # the owner shows the refusal on the pod
-                self.said.append(e.args[0])
+            return p.state
+
+        _state, said = settle(ctl, intent, self.rules, self.state, apply)
+        self.said.extend(said)
         return intent
 
     def click(self, who: str, button: str, times: int = 1):
@@ -358,7 +361,7 @@ def test_undo_is_on_the_menu_and_done_at_once():
     t = Table("counters", ["Ana", "Ben"])
     t.menu_to("Ana", "undo")
     t.click("Ana", MAIN)
-    assert t.done == [{"action": "undo"}] and t.said == ["nothing to undo"]  # the match refuses
+    assert t.done == [] and t.said == ["nothing to undo"]  # sent at once; the match refuses
     t.match.apply({"action": "adjust", "player": "Ana", "counter": "score", "delta": 1})
     t.hold("Ana", SELECT)
     t.click("Ana", UP)  # up from the top wraps to the last line: undo

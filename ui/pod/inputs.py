@@ -39,6 +39,7 @@ the pod goes HOME and says so (the next press only acknowledges it).
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,6 +51,8 @@ from .views import focus_index, pod_view, seat_number
 
 STEP_KINDS = (PRESS, HOLD, REPEAT)
 HOME, MENU, ENTRY, PREVIEW = "home", "menu", "entry", "preview"
+#: How the owner took an action a pod sent (:meth:`SeatControls.told`).
+TOOK, REFUSED, ENDS = "took", "refused", "ends"
 #: Repeats of a held up/down that step by 1 before the steps grow to FAST.
 SLOW_REPEATS = 4
 FAST = 5
@@ -66,6 +69,9 @@ class Intent:
     action: dict | None = None
     message: str = ""
     changed: bool = False
+    #: The owner stops short of an action that would end the game (:class:`~tablekeeper.engine.WouldEnd`)
+    #: and tells the seat, which asks its player to confirm it (:meth:`SeatControls.told`).
+    short_of_end: bool = False
 
 
 NOTHING = Intent()
@@ -96,6 +102,7 @@ class SeatControls:
         self._values: dict[str, Any] = {}  # field → value entered (a list as a tuple)
         self._elem: int | None = None  # a list's number being set (None: none yet)
         self._confirm = False  # PREVIEW of an action that ends the game: main once more does it
+        self._sent: g.Item | None = None  # the action sent to the owner, until it tells how it went
         # The gesture in progress: buttons pressed on this screen (a release then is a click),
         # buttons held, how many repeats so far.
         self._armed: set[str] = set()
@@ -135,6 +142,8 @@ class SeatControls:
     # -- events ---------------------------------------------------------------------------
     def handle(self, event: InputEvent, rules, state: dict) -> Intent:
         """The intent of ``event``; updates this pod's place in the grammar. Never touches the engine."""
+        if self._sent is not None:  # the owner never said how it went: it applied it
+            self.told(TOOK, rules, state)
         button, kind = event.button, event.kind
         if kind == PRESS:
             self._armed.add(button)
@@ -228,7 +237,7 @@ class SeatControls:
                 if again is None:
                     return NOTHING
                 item = g.Item(g.SEAT, again.get("label", ""), dict(again["action"]))
-                return self._final(rules, state, item) or Intent(action=dict(again["action"]), changed=True)
+                return self._send(item, dict(again["action"]), changed=True)
         return NOTHING
 
     def _step_counter(self, rules, state, delta: int) -> Intent:
@@ -244,7 +253,7 @@ class SeatControls:
                                     counter=word("counter", name)))
         action = {"action": "adjust", "player": self.player, "counter": name, "delta": delta}
         item = g.Item(g.SEAT, _("{counter} {delta}", counter=word("counter", name), delta=f"{delta:+d}"), action)
-        return self._final(rules, state, item) or Intent(action=action)
+        return self._send(item, action)
 
     def _next_focus(self, rules, state, offers: bool) -> Intent:
         """From the offers to the focused counter; from a counter to the next one, and from the
@@ -295,11 +304,8 @@ class SeatControls:
         if steps is None:
             return Intent(message=_("this needs the touchscreen"))
         if not steps:
-            final = self._final(rules, state, item)
-            if final is not None:
-                return final
             self._go(HOME)
-            return Intent(action=dict(item.action), changed=True)
+            return self._send(item, dict(item.action), changed=True)
         self._go(ENTRY)
         if came_from == MENU:
             self.pick = 0  # home shows the most likely offer again afterwards
@@ -395,35 +401,38 @@ class SeatControls:
         return CHANGED
 
     def _do(self, rules, state, confirmed: bool = False) -> Intent:
-        """The last step's main click: the action, when the rules accept it; else the refusal, at the step.
-        An action that would end the game goes to its PREVIEW first, unless ``confirmed`` there."""
-        action = self._action(rules, state)
-        try:
-            after, _events = g.dry_run(rules, state, action)
-        except RuleError as e:
-            return Intent(message=_refusal(e), changed=True)
-        if after.get("over") and not state.get("over") and not confirmed:
-            self._go(PREVIEW)
+        """The last step's main click: the action, for the owner to apply. The pod stays where it is
+        until the owner tells how it went (:meth:`told`): done, HOME; refused, at the step with
+        the reason; stopped short of ending the game (unless ``confirmed`` there), its PREVIEW."""
+        assert self._item is not None
+        return self._send(self._item, self._action(rules, state), changed=True, confirmed=confirmed)
+
+    def _send(self, item: g.Item, action: dict, *, changed: bool = False, confirmed: bool = False) -> Intent:
+        self._sent = item
+        return Intent(action=action, changed=changed, short_of_end=not confirmed)
+
+    def told(self, outcome: str, rules, state: dict) -> Intent:
+        """How the owner took the action this pod sent: :data:`TOOK`, :data:`REFUSED` (the owner shows
+        the reason) or :data:`ENDS` (it would end the game: its PREVIEW, waiting for one more main
+        press). What the pod says about it, if anything."""
+        sent, self._sent = self._sent, None
+        if sent is None:
+            return NOTHING
+        if outcome == ENDS:
+            if self.screen != PREVIEW:
+                if self._item is not sent:  # sent from HOME or a menu: nothing was asked
+                    self._item, self._from, self._step, self._values, self._elem = sent, HOME, 0, {}, None
+                self._go(PREVIEW)
             self._confirm = True
             return Intent(message=_ENDS, changed=True)
-        self._go(HOME)
-        return Intent(action=action, changed=True)
-
-    def _final(self, rules, state, item: g.Item) -> Intent | None:
-        """When ``item`` (nothing to ask) would end the game: its PREVIEW, waiting for one more main press.
-        None when it would not (or is refused: the owner shows the refusal as for any action)."""
-        if state.get("over"):
-            return None
-        try:
-            after, _events = g.dry_run(rules, state, dict(item.action))
-        except RuleError:
-            return None
-        if not after.get("over"):
-            return None
-        self._go(PREVIEW)
-        self._item, self._from, self._step, self._values, self._elem = item, HOME, 0, {}, None
-        self._confirm = True
-        return Intent(message=_ENDS, changed=True)
+        if self.screen not in (ENTRY, PREVIEW):
+            return NOTHING
+        if outcome == TOOK or (self.screen == PREVIEW and not self._steps(rules, state)):
+            self._go(HOME)
+        elif self.screen == PREVIEW:  # refused: back to the last step, its values kept
+            self._confirm = False
+            self.screen = ENTRY
+        return CHANGED
 
     def _to_preview(self, rules, state) -> Intent:
         try:
@@ -490,13 +499,7 @@ class SeatControls:
             return CHANGED
         if button != MAIN or not (click or held):
             return NOTHING
-        assert self._item is not None
-        intent = self._do(rules, state, confirmed=True)
-        if intent.action is None and self._steps(rules, state):  # refused meanwhile: back to the step
-            self.screen = ENTRY
-        elif intent.action is None:
-            self._go(HOME)
-        return intent
+        return self._do(rules, state, confirmed=True)
 
     # -- shared ---------------------------------------------------------------------------
     def _screen_view(self, state, screen, title, message, catalog, **kw) -> PodView:
@@ -504,6 +507,25 @@ class SeatControls:
         your_turn = isinstance(turn, dict) and turn.get("player") == self.player and not state.get("over")
         return PodView(seat=seat_number(state, self.player), player=self.player, screen=screen, title=str(title),
                        your_turn=bool(your_turn), message=str(translated(message, catalog)), **kw)
+
+
+def settle(ctl: SeatControls, intent: Intent, rules, state: dict,
+           apply: Callable[[dict], dict]) -> tuple[dict, list[str]]:
+    """``intent`` taken as the owner takes it (:meth:`tablekeeper.ui.controller.Keeper.press`), for a
+    driver that keeps the state itself (tests, the benchmark's robot): ``apply(action)`` gives the
+    state after it or raises :class:`RuleError`. The state after, and what the pod says."""
+    said = [intent.message] if intent.message else []
+    if intent.action is None:
+        return state, said
+    try:
+        after = apply(dict(intent.action))
+    except RuleError as e:
+        ctl.told(REFUSED, rules, state)
+        return state, [*said, _refusal(e)]
+    if intent.short_of_end and after.get("over") and not state.get("over"):
+        return state, [*said, ctl.told(ENDS, rules, state).message]
+    ctl.told(TOOK, rules, after)
+    return after, said
 
 
 #: Said on the PREVIEW of an action that would end the game (one more main press does it; undo stays).

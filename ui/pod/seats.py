@@ -11,8 +11,9 @@ and benchmarks drive the same keeper on their own thread). The seats answer, the
 2. the seat's :class:`~.inputs.SeatControls` turns it into an :class:`~.inputs.Intent`: an
    engine action, or a pod-local change (focus, a menu, an entry) already made;
 3. the owner applies the action once (the engine, the journal) and tells the seats how it went:
-   :meth:`Seats.took` (another player it changed sees it on their pod: "from Ana: gold +2") or
-   :meth:`Seats.refuse` (the reason on that pod for a few seconds, the state unchanged);
+   :meth:`Seats.took` (another player it changed sees it on their pod: "from Ana: gold +2"),
+   :meth:`Seats.refuse` (the reason on that pod for a few seconds, the state unchanged) or
+   :meth:`Seats.short_of_end` (it would end the game: nothing written, the pod asks to confirm);
 4. :meth:`Seats.views` gives every seat's :class:`~tablekeeper.hardware.pod.PodView`, each
    computed once per situation; the owner publishes them in its snapshot and every subscriber
    (GPIO and serial pods, the app's virtual pods, ``serve``'s text) shows the same one.
@@ -28,7 +29,7 @@ from ...engine.messages import _, translated
 from ...hardware.pod import InputEvent, PodView
 from ...hardware.stuck import FREED, PASS, STUCK, STUCK_AFTER, StuckButtons, app_notice, log_line, screen_notice
 from .grammar import affected
-from .inputs import Intent, SeatControls
+from .inputs import ENDS, REFUSED, TOOK, Intent, SeatControls
 
 MESSAGE_SECONDS = 3.0
 #: How long a pod shows a changed value inverted.
@@ -109,6 +110,7 @@ class Seats:
         self.messages.pop(seat, None)
         ctl = self.controls.get(seat)
         if ctl is not None:
+            ctl.told(TOOK, self.session.rules, self.session.state)
             self._tell_others(ctl.player, before, now)
 
     def refuse(self, seat: int, error: TablekeeperError, now: float | None = None) -> None:
@@ -116,12 +118,23 @@ class Seats:
         reason) or the journal could not write it (said as "not saved"). The pod shows which."""
         now = self.clock() if now is None else now
         why = error.args[0] if len(error.args) == 1 else str(error)
+        ctl = self.controls.get(seat)
+        if ctl is not None:
+            ctl.told(REFUSED, self.session.rules, self.session.state)
         if isinstance(error, RuleError):
             self.refused += 1
             self._message(seat, why, now)
         else:
             self.report(f"seat {seat}: not saved: {error}")
             self._message(seat, _("not saved: {why}", why=why), now)
+
+    def short_of_end(self, seat: int, now: float | None = None) -> None:
+        """The owner did not apply ``seat``'s action because it would end the game: the pod shows
+        what it does and waits for its player to confirm it."""
+        ctl = self.controls.get(seat)
+        if ctl is not None:
+            said = ctl.told(ENDS, self.session.rules, self.session.state)
+            self._message(seat, said.message, self.clock() if now is None else now)
 
     def say(self, seat: int, text: str, now: float | None = None) -> None:
         """Show ``text`` on ``seat``'s pod for a few seconds (an intent's own message)."""
