@@ -55,7 +55,7 @@ def acl_text(prefix: str = contract.DEFAULT_PREFIX) -> str:
     def topic(table: str, kind: str) -> str:  # contract.topic's shape, with the ACL's own patterns
         return f"{prefix}/v{contract.VERSION}/tables/{table}/{kind}"
 
-    own = [topic("%u", kind) for kind in (contract.STATUS, contract.LIVE, contract.ACTIONS, contract.PLAYS)]
+    own = [topic("%u", kind) for kind in contract.TABLE_KINDS]
     return ("# tablekeeper club ACL (mosquitto acl_file), made by `tablekeeper club init`.\n"
             "# A table logs in with its table name as user name and writes only its own topics:\n"
             + "".join(f"pattern write {t}\n" for t in own)
