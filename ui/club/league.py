@@ -700,7 +700,8 @@ class League:
         of ``season`` (None: all time).
 
         Kept up to date one play at a time while plays arrive in order; a play that arrives late
-        (it finished before the newest one held) has them computed again over every play, and so do
+        (it finished before the newest one held) has them counted again from the copy kept before it
+        (:class:`_Builder`), and every play is counted again for
         names the organiser merged or split since, plays the organiser voided, counted again or
         fixed (``tablekeeper club merge``, ``club void``..., another process), and a table's roster
         that changed (its ``players merge`` or ``rename``).
@@ -711,9 +712,7 @@ class League:
         with self._cache_lock:
             cache = self._plays_cache()
             if cache.people != people or cache.corrections != state or cache.rosters != rosters:
-                cache.people, cache.corrections, cache.rosters = people, state, rosters
-                cache.built, cache._result = None, None
-                cache.seasons.clear()
+                cache.reset(people, state, rosters)
             return copy.deepcopy(cache.result(season))
 
     def tables(self) -> list[dict[str, Any]]:
@@ -758,8 +757,65 @@ class League:
                 for name in ("games", "actions", "plays", "tables")}
 
 
+#: The standings kept in memory take a copy of themselves every this many plays, so that a play that
+#: arrives late (it finished before plays held) is counted from the copy before it, not from the first play;
+#: past :data:`MAX_MARKS` copies, every other one goes and the copies are twice as far apart (the memory
+#: stays bounded; a late play costs at most twice as many plays before it).
+MARK_EVERY = 64
+MAX_MARKS = 48
+
+
+class _Builder:
+    """The standings of the plays held (of one season, or all time), built one play at a time in the
+    rating's order, with a copy every :data:`MARK_EVERY` plays: ``upto`` plays of the cache's list are
+    counted; a play put in or taken out at position ``i`` costs the plays from the copy before ``i``."""
+
+    def __init__(self, season: scoring.Season | None) -> None:
+        self.season = season
+        self.built: scoring.Standings | None = None
+        self.upto = 0  # the plays of the cache's list (0..upto) counted in ``built``
+        self.stale = False  # ``built`` counted plays past ``upto`` that changed since
+        self.marks: list[tuple[int, scoring.Standings]] = []  # (position, the standings of plays[:position])
+        self.every = MARK_EVERY  # plays between two copies
+        self.result: dict[str, Any] | None = None
+
+    def changed_at(self, i: int) -> None:
+        """The play at position ``i`` was put in or taken out: what counted plays from ``i`` on is stale."""
+        if i < self.upto:
+            self.upto = i
+            self.stale = True
+            self.marks = [(pos, mark) for pos, mark in self.marks if pos <= i]
+        self.result = None
+
+    def bring_up(self, cache: _PlayCache) -> dict[str, Any]:
+        """The standings of every play held, counting only those not counted yet (from the copy before the
+        first play that changed, when a play was put in or taken out before the last one counted)."""
+        plays = cache.plays
+        if self.built is None or self.stale:
+            pos, mark = next(((p, m) for p, m in reversed(self.marks) if p <= self.upto), (0, None))
+            self.built = mark.copy() if mark is not None else scoring.Standings(cache.people, cache.rules,
+                                                                                 cache.rosters)
+            self.upto, self.stale = pos, False
+        for i in range(self.upto, len(plays)):
+            play = plays[i]
+            if self.season is None or self.season.holds(play):
+                counted = scoring.corrected(play, cache.corrections)
+                if counted is not None:
+                    self.built.add(counted)
+            if i + 1 - (self.marks[-1][0] if self.marks else 0) >= self.every:
+                self.marks.append((i + 1, self.built.copy()))
+                if len(self.marks) > MAX_MARKS:
+                    self.marks, self.every = self.marks[1::2], self.every * 2
+            self.result = None
+        self.upto = len(plays)
+        if self.result is None:
+            self.result = self.built.result()
+        return self.result
+
+
 class _PlayCache:
-    """Every play in the rating's order, and the standings built over them.
+    """Every play in the rating's order, and the standings built over them (:class:`_Builder`, all time
+    and each season asked for).
 
     A play is counted once whatever table sends it: a copy with the ``identity`` of one held (the
     same game restored from a backup on another table, or on a replacement Pi) is kept aside, and
@@ -769,7 +825,6 @@ class _PlayCache:
     def __init__(self, rules: scoring.Scoring) -> None:
         self.rules = rules
         self.corrections: dict[Any, dict[str, Any]] = {}  # the organiser's: play id (and identity) -> its state
-        self.seasons: dict[scoring.Season, dict[str, Any]] = {}  # each season's standings, once asked
         self.plays: list[dict[str, Any]] = []
         self.keys: list[tuple] = []
         self.by_id: dict[int, dict[str, Any]] = {}
@@ -777,8 +832,13 @@ class _PlayCache:
         self.aside: dict[int, dict[str, Any]] = {}  # copies of a counted play, by game
         self.people: dict[str, str] = {}  # names the organiser merged: name -> the person's name
         self.rosters: dict[str, dict[str, str]] = {}  # the tables': table -> stored name -> the person's name
-        self.built: scoring.Standings | None = None
-        self._result: dict[str, Any] | None = None
+        self.builders: dict[scoring.Season | None, _Builder] = {}  # all time (None) and each season asked
+
+    def reset(self, people: dict[str, str], corrections: dict[Any, dict[str, Any]],
+              rosters: dict[str, dict[str, str]]) -> None:
+        """The organiser's merges or corrections, or a table's roster, changed: every standing is built again."""
+        self.people, self.corrections, self.rosters = people, corrections, rosters
+        self.builders.clear()
 
     def put(self, gid: int, body: dict[str, Any]) -> None:
         play = {k: v for k, v in body.items() if k != "v"}
@@ -810,44 +870,31 @@ class _PlayCache:
 
     def _take_out(self, gid: int) -> None:
         old = self.by_id.pop(gid)
-        i = self.plays.index(old)
+        i = bisect.bisect_left(self.keys, scoring.order_key(old))
+        while self.plays[i] is not old:
+            i += 1
         del self.plays[i], self.keys[i]
         if isinstance(old.get("identity"), str) and self.holder.get(old["identity"]) == gid:
             del self.holder[old["identity"]]
-        self.built = None
-        self._result = None
-        self.seasons.clear()
+        for builder in self.builders.values():
+            builder.changed_at(i)
 
     def _put_in(self, gid: int, play: dict[str, Any]) -> None:
         key = scoring.order_key(play)
-        if self.keys and key < self.keys[-1]:
-            self.built = None  # late: the ratings after it change
         i = bisect.bisect_right(self.keys, key)
         self.plays.insert(i, play)
         self.keys.insert(i, key)
         self.by_id[gid] = play
         if isinstance(play.get("identity"), str):
             self.holder[play["identity"]] = gid
-        if self.built is not None:
-            counted = scoring.corrected(play, self.corrections)
-            if counted is not None:
-                self.built.add(counted)
-        self._result = None
-        self.seasons.clear()
+        for builder in self.builders.values():
+            builder.changed_at(i)  # in order (the usual case): nothing counted is stale
 
     def result(self, season: scoring.Season | None = None) -> dict[str, Any]:
-        if season is not None:
-            if season not in self.seasons:
-                self.seasons[season] = scoring.standings(self.plays, self.people, self.rules, season=season,
-                                                         corrections=self.corrections, rosters=self.rosters)
-            return self.seasons[season]
-        if self.built is None:
-            self.built = scoring.Standings(self.people, self.rules, self.rosters)
-            for play in scoring.apply_corrections(self.plays, self.corrections):
-                self.built.add(play)
-        if self._result is None:
-            self._result = self.built.result()
-        return self._result
+        builder = self.builders.get(season)
+        if builder is None:
+            builder = self.builders[season] = _Builder(season)
+        return builder.bring_up(self)
 
 
 def _plays(conn: sqlite3.Connection, *, copies: bool = False) -> list[dict[str, Any]]:

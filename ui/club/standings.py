@@ -254,6 +254,12 @@ class _Table:
             row["points"] += self.points[res]
             self.ratings[name] = self.ratings.get(name, START) + changes[name]
 
+    def copy(self) -> _Table:
+        other = _Table(self.scoring)
+        other.rows = {name: dict(row) for name, row in self.rows.items()}
+        other.ratings = dict(self.ratings)
+        return other
+
     def ranked(self) -> list[dict[str, Any]]:
         rows = [{**row, "rating": round(self.ratings[name], 1)} for name, row in self.rows.items()]
         rows.sort(key=lambda r: (r["plays"] < self.scoring.min_plays, -r["points"], -r["rating"], -r["wins"],
@@ -292,6 +298,15 @@ class Standings:
         self.overall.add(play)
         self.games.setdefault(str(play["game"]), _Table(self.scoring)).add(play)
         self.count += 1
+
+    def copy(self) -> Standings:
+        """A copy that can go on counting without changing this one (the names' mappings are shared)."""
+        other = Standings.__new__(Standings)
+        other.scoring, other.people, other.rosters = self.scoring, self.people, self.rosters
+        other.overall = self.overall.copy()
+        other.games = {game: table.copy() for game, table in self.games.items()}
+        other.count, other.last = self.count, self.last
+        return other
 
     def result(self) -> dict[str, Any]:
         """``{"plays": N, "overall": [row, ...], "games": {game id: [row, ...]}}``, best first.
