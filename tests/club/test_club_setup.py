@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import signal
 import socket
 import ssl
 import subprocess
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import paho.mqtt.client as mqtt
 import pytest
@@ -18,7 +20,7 @@ from tablekeeper.engine.backup import table_id
 from tablekeeper.ui.club import config, contract
 from tablekeeper.ui.club.league import League
 from tablekeeper.ui.club.publisher import Publisher
-from tablekeeper.ui.club.setup import SetupError, init, join
+from tablekeeper.ui.club.setup import SetupError, add_tables, init, join
 
 from .broker import MOSQUITTO, SHIPPED_ACL, free_port, own_and_forged, watch
 from .fake_table import wait_for
@@ -55,7 +57,7 @@ def club(tmp_path):
             if time.monotonic() > deadline:
                 pytest.fail("mosquitto did not listen")
             time.sleep(0.05)
-    yield made
+    yield SimpleNamespace(**dataclasses.asdict(made), proc=proc)  # what init made, and its broker
     proc.terminate()
     proc.wait(5)
 
@@ -225,3 +227,78 @@ def test_join_as_root_gives_the_password_to_the_services_group(tmp_path, monkeyp
     _section, dest = join(folder / "tables" / "mesa-1", tmp_path / "etc" / "tablekeeper.toml")
     st = (dest.parent / "club.password").stat()
     assert (st.st_gid, oct(st.st_mode & 0o777)) == (4242, "0o640")
+
+
+def _publishing(folder: Path, name: str, state: Path, winner: str, said: list[str]) -> Publisher:
+    """A table of the club, joined from its folder, with one finished game, publishing."""
+    _section, conf = join(folder / "tables" / name, state.parent / "etc" / "tablekeeper.toml")
+    journal = Journal(state, durable=False)
+    game = Session.new(journal, "counters", ["Ana", "Ben"],
+                       {"counters": [{"name": "score", "start": 0, "min": 0, "target": 1}]})
+    game.apply({"action": "adjust", "player": winner, "counter": "score", "delta": 1})
+    jid = table_id(journal)
+    journal.close()
+    return Publisher(config.club_settings(conf), state, journal_id=jid, reconnect=(1, 1), poll=0.2,
+                     report=said.append).start()
+
+
+def test_a_table_added_to_a_running_club_publishes_and_the_others_keep_theirs(club, tmp_path):
+    """`club add-table`: the new table's login goes into the broker's password file beside the others (a
+    reload, no restart), its folder joins like the others; the authority, the broker's certificate, the
+    ACL and the other logins are as they were, and a table already connected goes on publishing."""
+    folder = club.folder
+    kept = {path: path.read_bytes() for path in [*folder.glob("ca/*"), *folder.glob("broker/*"),
+                                                  *folder.glob("tables/*/*"), *folder.glob("league/*")]
+            if path.name != "tablekeeper.passwd"}
+    logins = dict(line.split(":", 1) for line in (folder / "broker" / "tablekeeper.passwd").read_text().splitlines())
+    _section, league_conf = join(folder / "league", tmp_path / "league" / "tablekeeper.toml")
+    settings = config.league_settings(league_conf, state_dir=tmp_path / "league")
+    league = League(settings.db, settings.broker, reconnect_max=1).start()
+    said: list[str] = []
+    publishers = []
+    try:
+        wait_for(lambda: league.connected, what="the league to listen over TLS")
+        publishers.append(_publishing(folder, "mesa-1", tmp_path / "mesa-1" / "state", "Ana", said))
+        wait_for(lambda: len(league.plays()) == 1, what="mesa-1's play")
+
+        added = add_tables(folder, ["mesa-4"])
+        assert (added.tables, added.host, added.port) == (("mesa-4",), "127.0.0.1", club.port)
+        now = dict(line.split(":", 1) for line in (folder / "broker" / "tablekeeper.passwd").read_text().splitlines())
+        assert set(now) == set(logins) | {"mesa-4"} and all(now[user] == logins[user] for user in logins)
+        assert all(path.read_bytes() == data for path, data in kept.items())  # nothing else rewritten
+        club.proc.send_signal(signal.SIGHUP)  # `systemctl reload mosquitto`: the password file read again
+
+        publishers.append(_publishing(folder, "mesa-4", tmp_path / "mesa-4" / "state", "Ben", said))
+        wait_for(lambda: len(league.plays()) == 2, timeout=30,
+                 what=f"the new table's play at the league (the publishers said {said})")
+        assert sorted(p["table"] for p in league.plays()) == ["mesa-1", "mesa-4"]
+        # mesa-1, connected all along, still publishes: a second game reaches the league
+        journal = Journal(tmp_path / "mesa-1" / "state", durable=False)
+        game = Session.new(journal, "counters", ["Ana", "Cai"],
+                           {"counters": [{"name": "score", "start": 0, "min": 0, "target": 1}]})
+        game.apply({"action": "adjust", "player": "Cai", "counter": "score", "delta": 1})
+        journal.close()
+        publishers[0].wake()
+        wait_for(lambda: len(league.plays()) == 3, timeout=30, what=f"mesa-1's next play (said {said})")
+        assert publishers[0].counts.connects == 1  # never cut off by the reload
+        with pytest.raises(SetupError, match="mesa-1 is a table of this club already"):
+            add_tables(folder, ["mesa-1"])
+        with pytest.raises(SetupError, match="not a folder `tablekeeper club init` made"):
+            add_tables(tmp_path / "league", ["mesa-5"])
+    finally:
+        for pub in publishers:
+            pub.stop()
+        league.stop()
+
+
+def test_club_add_table_on_the_command_line_says_what_to_copy_where(tmp_path, capsys):
+    from tablekeeper.ui.cli import main
+
+    assert main(["club", "init", str(tmp_path / "c"), "--host", "192.168.1.10", "--tables", "2"]) == 0
+    capsys.readouterr()
+    assert main(["--lang", "en", "club", "add-table", str(tmp_path / "c"), "mesa-3", "bar"]) == 0
+    said = capsys.readouterr().out
+    assert "2 tables added" in said and "systemctl reload mosquitto" in said and "mesa-3" in said
+    assert config.club_settings(tmp_path / "c" / "tables" / "bar" / "tablekeeper.toml").broker.host == "192.168.1.10"
+    assert main(["--lang", "en", "club", "add-table", str(tmp_path / "c"), "league"]) == 1
+    assert "the league's login" in capsys.readouterr().err

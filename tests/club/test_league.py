@@ -136,7 +136,10 @@ GARBAGE = [
     # 3 000 names once stalled every table's acks for 31 s: the standings compare each pair of a play
     (contract.encode({"table": "mesa-1", "journal": "j", "game_no": 1, "game": "counters", "started": 1,
                       "finished": 2, "players": [f"P{i}" for i in range(3000)], "winners": [], "draw": False}),
-     "3000 players, over the 64"),
+     "3000 players, over the 8 a table seats"),
+    (contract.encode({"table": "mesa-1", "journal": "j", "game_no": 1, "game": "counters", "started": 1,
+                      "finished": 2, "players": [f"P{i}" for i in range(9)], "winners": [], "draw": False}),
+     "9 players, over the 8 a table seats"),
     (contract.encode({"table": "mesa-1", "journal": "j", "game_no": 1, "game": "counters", "started": 1,
                       "finished": 2, "players": ["Ana"], "winners": [], "draw": False, "actions": -1}),
      "actions must be a whole number"),

@@ -5,7 +5,8 @@ league's database).
 
 ``serve`` reads ``[league]`` from the config file (ui/club/config.py), runs the :class:`League` and its
 page until SIGTERM or Ctrl-C, and lives under systemd like the other services: READY=1 once the page
-listens, WATCHDOG=1 from its loop while the store thread and the page are alive, a STATUS= line
+listens, WATCHDOG=1 from its loop while the store thread and the page are alive and the store makes
+progress (no batch of messages held longer than ``league.STUCK_AFTER`` seconds), a STATUS= line
 that says whether the broker is connected, STOPPING=1 on the way out
 (systemd/tablekeeper-league.service).
 
@@ -156,7 +157,7 @@ CSV_COLUMNS = ("season", "game", "rank", "player", "plays", "wins", "shared", "d
 
 def cmd_standings(args: Any) -> int:
     from . import standings
-    from .league import stored_corrections, stored_people, stored_plays
+    from .league import stored_corrections, stored_people, stored_plays, stored_rosters
     from .web import game_title
 
     settings, _lang = _settings(args)
@@ -173,9 +174,11 @@ def cmd_standings(args: Any) -> int:
         plays = stored_plays(settings.db)
         people = stored_people(settings.db)
         corrections = stored_corrections(settings.db)
+        rosters = stored_rosters(settings.db)
     except FileNotFoundError:
         raise _no_database(settings) from None
-    result = standings.standings(plays, people, settings.scoring, season=season, corrections=corrections)
+    result = standings.standings(plays, people, settings.scoring, season=season, corrections=corrections,
+                                 rosters=rosters)
     if args.game is not None:
         rows = result["games"].get(args.game, [])
         result = {"plays": sum(r["plays"] for r in rows), "games": {args.game: rows}}
@@ -224,7 +227,7 @@ def cmd_standings(args: Any) -> int:
 
 def cmd_serve(args: Any) -> int:
     from .. import i18n, service
-    from .league import League
+    from .league import STUCK_AFTER, League
     from .web import Page
 
     settings, lang = _settings(args)  # the config, checked whole, before anything connects
@@ -253,7 +256,8 @@ def cmd_serve(args: Any) -> int:
         last_pet = 0.0
         said = None
         while not stop.wait(min(TICK, limit / 4) if limit else TICK):
-            healthy = league.alive() and page.alive()
+            stuck = league.stuck_for()
+            healthy = league.alive() and page.alive() and stuck < STUCK_AFTER
             now = time.monotonic()
             if limit and healthy and now - last_pet >= limit / 2:
                 notifier.notify("WATCHDOG=1")
@@ -265,6 +269,9 @@ def cmd_serve(args: Any) -> int:
             if status != said:
                 notifier.notify("STATUS=" + status)
                 said = status
+            if not healthy and stuck >= STUCK_AFTER:
+                raise TablekeeperError(_("the league's store has been on one batch of messages for {seconds} s; "
+                                         "exiting so that systemd restarts it", seconds=round(stuck)))
             if not healthy:
                 raise TablekeeperError(_("the league's store thread or page stopped; exiting so that systemd "
                                          "restarts it"))

@@ -11,6 +11,7 @@ Topics (``PREFIX`` is ``tablekeeper`` unless ``[club] prefix`` says otherwise)::
     PREFIX/v1/tables/TABLE/live      retained  the game on the table now: players, counters, turn
     PREFIX/v1/tables/TABLE/actions   QoS 1     each committed journal entry, in order
     PREFIX/v1/tables/TABLE/plays     QoS 1     each finished play (the replay contract's names)
+    PREFIX/v1/tables/TABLE/roster    retained  the table's people: which stored names are one person
     PREFIX/v1/tables/TABLE/ack       QoS 1     league -> table: what the league has stored
 
 Every payload is one JSON object with ``"v": 1``, ``"table"`` (the table's
@@ -30,6 +31,12 @@ An action's ``"seq"`` counts its game's journal entries from 1 (the journal's en
 An ``ack`` names one game of one journal: ``"seq"`` is the highest action number up to which the league
 holds every action of that game (0: none yet), ``"play"`` whether it holds the finished play. A table
 publishes again, after a reconnection or a restart, whatever its last ack does not cover.
+
+``roster`` says which names of the table's plays are one person (the table's ``tablekeeper players
+merge`` and ``rename``): ``"people"`` is a list of ``{"name": the person's name now, "aliases": [every
+stored name that is theirs]}``, of the people whose stored names are more than their own name (the others
+change nothing). Retained, and published again at every connection and whenever the roster changes: the
+league reads a table's plays through the newest one.
 """
 from __future__ import annotations
 
@@ -41,10 +48,12 @@ VERSION = 1
 DEFAULT_PREFIX = "tablekeeper"
 
 #: The kinds of message, each the last level of a table's topic.
-STATUS, LIVE, ACTIONS, PLAYS, ACK = "status", "live", "actions", "plays", "ack"
-KINDS = (STATUS, LIVE, ACTIONS, PLAYS, ACK)
+STATUS, LIVE, ACTIONS, PLAYS, ACK, ROSTER = "status", "live", "actions", "plays", "ack", "roster"
+KINDS = (STATUS, LIVE, ACTIONS, PLAYS, ACK, ROSTER)
+#: What a table publishes (the ACL lets each table write these of its own topics, and read its acks).
+TABLE_KINDS = (STATUS, LIVE, ACTIONS, PLAYS, ROSTER)
 #: Retained topics (the newest message is what a new subscriber gets first).
-RETAINED = frozenset({STATUS, LIVE})
+RETAINED = frozenset({STATUS, LIVE, ROSTER})
 
 #: A table's name: its topic level and its broker user name. Letters, digits, ``-`` and ``_``
 #: (no MQTT wildcard, no ``/``, nothing a shell or a URL would need to quote), 1 to 32.
@@ -102,6 +111,7 @@ REQUIRED: dict[str, dict[str, type | tuple[type, ...]]] = {
     PLAYS: {"journal": str, "game_no": int, "game": str, "started": (int, float), "finished": (int, float),
             "players": list, "winners": list, "draw": bool},
     ACK: {"journal": str, "game_no": int, "seq": int, "play": bool},
+    ROSTER: {"at": (int, float), "people": list},
 }
 
 

@@ -55,6 +55,7 @@ from paho.mqtt.properties import Properties
 
 from ...engine.errors import TablekeeperError
 from ...engine.messages import _
+from ...engine.registry import available as available_games
 from . import contract
 from . import standings as scoring
 from .config import BrokerSettings
@@ -75,12 +76,19 @@ REACK_WINDOW = 3600.0
 MAX_NUMBER = 2**53
 #: Longest journal id, game id, or player name accepted (the replay contract's text limit).
 MAX_TEXT = 120
-#: Most players a play may name (every game has at most 8; the standings compare each pair of a play).
-MAX_PLAYERS = 64
+#: Most players a play may name: what a table can seat, the most any game takes (the standings compare
+#: each pair of a play: a play of thousands of names would hold up every table's acks).
+MAX_PLAYERS = max(cls.max_players for cls in available_games().values())
+#: Most people a table's roster message may name, and most stored names one person may have.
+MAX_PEOPLE = 2000
+MAX_ALIASES = 100
 #: Seconds between two looks for the organiser's changes (another process's commit) while no message comes.
 WATCH_EVERY = 0.5
 #: Longest reason a correction may carry.
 MAX_REASON = 200
+#: Seconds the store thread may spend on one batch before the service's watchdog counts it stuck (a batch of
+#: :data:`BATCH` messages takes well under a second; SQLite waits up to 30 s for a lock).
+STUCK_AFTER = 90.0
 #: The broker keeps the league's session this long while it is away (seconds; MQTT 5 expiry).
 SESSION_EXPIRY = 7 * 24 * 3600
 
@@ -112,8 +120,20 @@ CREATE TABLE IF NOT EXISTS corrections (
     play INTEGER NOT NULL REFERENCES games(id),
     what TEXT NOT NULL CHECK (what IN ('void', 'unvoid', 'fix')),
     winners TEXT, draw INTEGER,
-    reason TEXT, who TEXT NOT NULL, at REAL NOT NULL);
+    reason TEXT, who TEXT NOT NULL, at REAL NOT NULL,
+    identity TEXT);
+CREATE TABLE IF NOT EXISTS rosters (
+    tbl TEXT PRIMARY KEY,
+    journal TEXT, aliases TEXT NOT NULL, at REAL NOT NULL);
 """
+
+
+def _schema(conn: sqlite3.Connection) -> None:
+    """Make the league's tables, and bring a database made by an earlier version up to them (the
+    corrections' ``identity``: a correction follows every table's copy of its play)."""
+    conn.executescript(SCHEMA)
+    if "identity" not in {row[1] for row in conn.execute("PRAGMA table_info(corrections)")}:
+        conn.execute("ALTER TABLE corrections ADD COLUMN identity TEXT")
 
 
 # -- checks beyond the contract's types -----------------------------------------------------
@@ -161,6 +181,10 @@ def check(kind: str, data: bytes, table: str) -> dict[str, Any]:
     elif kind == contract.PLAYS:
         _time(body, "started", what)
         _time(body, "finished", what)
+        for field in ("players", "winners"):  # counted before anything is read of them
+            if len(body[field]) > MAX_PLAYERS:
+                raise contract.ContractError(f"{what}: {len(body[field])} {field}, over the {MAX_PLAYERS} a table "
+                                             "seats")
         try:
             names = [player_name(p) for p in body["players"]]
             winners = [player_name(p) for p in body["winners"]]
@@ -168,8 +192,6 @@ def check(kind: str, data: bytes, table: str) -> dict[str, Any]:
             raise contract.ContractError(f"{what}: {e}") from None
         if not names or len(set(names)) != len(names):
             raise contract.ContractError(f"{what}: the players must be one or more different names")
-        if len(names) > MAX_PLAYERS:  # the standings compare every pair: a huge play would stall every table
-            raise contract.ContractError(f"{what}: {len(names)} players, over the {MAX_PLAYERS} a play may have")
         if "identity" in body and not (isinstance(body["identity"], str) and 0 < len(body["identity"]) <= MAX_TEXT):
             raise contract.ContractError(f"{what}: identity must be a short text")
         if "actions" in body and not (isinstance(body["actions"], int) and not isinstance(body["actions"], bool)
@@ -179,7 +201,37 @@ def check(kind: str, data: bytes, table: str) -> dict[str, Any]:
             raise contract.ContractError(f"{what}: a winner is not one of the players")
     elif kind in (contract.LIVE, contract.STATUS):
         _time(body, "at", what)
+    elif kind == contract.ROSTER:
+        _time(body, "at", what)
+        body["aliases"] = roster_aliases(body["people"], what)
     return body
+
+
+def roster_aliases(people: list[Any], what: str) -> dict[str, str]:
+    """A ``roster`` message's people as ``{stored name: the person's name}`` (only the names that are not
+    their person's own); ContractError for a roster that is not one (a name in two people included)."""
+    if len(people) > MAX_PEOPLE:
+        raise contract.ContractError(f"{what}: {len(people)} people, over the {MAX_PEOPLE} a roster may name")
+    aliases: dict[str, str] = {}
+    names: set[str] = set()
+    for person in people:
+        if not isinstance(person, dict) or not isinstance(person.get("aliases"), list):
+            raise contract.ContractError(f"{what}: a person must be {{\"name\": ..., \"aliases\": [...]}}")
+        if len(person["aliases"]) > MAX_ALIASES:
+            raise contract.ContractError(f"{what}: {len(person['aliases'])} names of one person, over the "
+                                         f"{MAX_ALIASES} allowed")
+        try:
+            name = player_name(person)
+            theirs = [player_name(a) for a in person["aliases"]]
+        except contract.ContractError as e:
+            raise contract.ContractError(f"{what}: {e}") from None
+        for alias in dict.fromkeys([name, *theirs]):
+            if alias in names:
+                raise contract.ContractError(f"{what}: {alias!r} is the name of two people")
+            names.add(alias)
+            if alias != name:
+                aliases[alias] = name
+    return aliases
 
 
 class LeagueError(TablekeeperError, OSError):
@@ -242,10 +294,11 @@ class League:
         self._play_changes: list[tuple[int, dict[str, Any] | None]] = []
         self._game_ids: dict[tuple[str, str, int], int] = {}  # the store thread's: (table, journal, game_no) -> id
         self._data_version: int | None = None  # the writer's PRAGMA data_version: another process's commit moves it
+        self._busy_since: float | None = None  # monotonic time the store thread took its batch (None: waiting)
         try:
             self.db_path.parent.mkdir(parents=True, exist_ok=True)
             self._writer = self._connect_db()
-            self._writer.executescript(SCHEMA)
+            _schema(self._writer)
         except (OSError, sqlite3.Error) as e:
             reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
             raise LeagueError(f"cannot open the league's database {self.db_path}: {reason}") from e
@@ -331,6 +384,13 @@ class League:
         """The store thread runs (the service's watchdog asks this)."""
         return self._store_thread is not None and self._store_thread.is_alive()
 
+    def stuck_for(self) -> float:
+        """Seconds the store thread has spent on the batch it has now (0: it is waiting for messages). The
+        service's watchdog stops being petted past :data:`STUCK_AFTER`: a store that makes no progress is
+        restarted like one that died, and the broker delivers again whatever it had not acknowledged."""
+        since = self._busy_since
+        return 0.0 if since is None else max(0.0, time.monotonic() - since)
+
     # -- paho's thread --------------------------------------------------------------------
     def _on_connect(self, client, userdata, flags, reason_code, properties=None) -> None:
         if reason_code.is_failure:
@@ -342,7 +402,7 @@ class League:
         # connected (the page's and the tests' "listening to the tables") once the broker has granted the
         # subscriptions: a table's message published before that would not reach this session
         client.subscribe([(contract.subscription(self.prefix, kind), 1)
-                          for kind in (contract.STATUS, contract.LIVE, contract.ACTIONS, contract.PLAYS)])
+                          for kind in contract.TABLE_KINDS])
         log.info("connected to the broker as %s", self.broker.describe())
         self._queue.put(_Message("", b"", 0, 0, -1))  # re-acknowledge the recent games
 
@@ -409,15 +469,18 @@ class League:
                     stopping = True
                     break
                 pending.append(item)
+            self._busy_since = time.monotonic()
             try:
                 touched, changed = self._store(pending)
             except sqlite3.Error as e:
+                self._busy_since = None  # waiting to try again is not being stuck: the log says why
                 log.error("cannot write the league's database %s (%s); retrying in %s s", self.db_path, e,
                           RETRY_EVERY)
                 if self._stop.wait(RETRY_EVERY):
                     return  # unacknowledged: the broker delivers them again after a restart
                 continue
             self._acknowledge(pending, touched)
+            self._busy_since = None
             pending = []
             if changed:
                 self._bump()
@@ -554,6 +617,14 @@ class League:
                 "online=excluded.online, status_at=excluded.status_at",
                 (table, int(body["online"]), float(body["at"])))
             return None, cur.rowcount > 0
+        if kind == contract.ROSTER:
+            journal = body.get("journal") if isinstance(body.get("journal"), str) else None
+            cur = conn.execute(
+                "INSERT INTO rosters (tbl, journal, aliases, at) VALUES (?,?,?,?) ON CONFLICT (tbl) DO UPDATE SET "
+                "journal=excluded.journal, aliases=excluded.aliases, at=excluded.at "
+                "WHERE rosters.aliases IS NOT excluded.aliases",
+                (table, journal, json.dumps(body["aliases"], ensure_ascii=False, sort_keys=True), float(body["at"])))
+            return None, cur.rowcount > 0
         if kind == contract.LIVE:
             cur = conn.execute(
                 "INSERT INTO tables (name, live, live_at) VALUES (?,?,?) ON CONFLICT (name) DO UPDATE SET "
@@ -610,15 +681,18 @@ class League:
 
     def recent_plays(self, n: int, season: scoring.Season | None = None) -> tuple[int, list[dict[str, Any]]]:
         """How many plays there are (in ``season``; None: all time), and the last ``n`` in the rating's
-        order (the page's list), each as the organiser's corrections leave it, with ``"correction"``:
-        the play's state (:func:`~.standings.correction_state`; None: never corrected)."""
-        state = scoring.correction_state(_corrections(self._reader()))
+        order (the page's list), each as the organiser's corrections leave it and its names as the
+        standings count them (:func:`~.standings.as_people`), with ``"correction"``: the play's state
+        (:func:`~.standings.correction_state`; None: never corrected)."""
+        conn = self._reader()
+        state = scoring.correction_state(_corrections(conn))
+        people, rosters = _people(conn), _rosters(conn)
         with self._cache_lock:
             plays = scoring.in_season(self._plays_cache().plays, season)
             last = [dict(p) for p in plays[-n:]] if n > 0 else []
         for i, p in enumerate(last):
-            found = state.get(p["id"])
-            last[i] = {**(scoring.corrected(p, state) or p), "correction": found}
+            found = scoring.state_of(p, state)
+            last[i] = {**scoring.as_people(scoring.corrected(p, state) or p, people, rosters), "correction": found}
         return len(plays), last
 
     def standings(self, season: scoring.Season | None = None) -> dict[str, Any]:
@@ -626,19 +700,19 @@ class League:
         of ``season`` (None: all time).
 
         Kept up to date one play at a time while plays arrive in order; a play that arrives late
-        (it finished before the newest one held) has them computed again over every play, and so do
-        names the organiser merged or split since and plays the organiser voided, counted again or
-        fixed (``tablekeeper club merge``, ``club void``..., another process).
+        (it finished before the newest one held) has them counted again from the copy kept before it
+        (:class:`_Builder`), and every play is counted again for
+        names the organiser merged or split since, plays the organiser voided, counted again or
+        fixed (``tablekeeper club merge``, ``club void``..., another process), and a table's roster
+        that changed (its ``players merge`` or ``rename``).
         """
         conn = self._reader()
-        people = _people(conn)
+        people, rosters = _people(conn), _rosters(conn)
         state = scoring.correction_state(_corrections(conn))
         with self._cache_lock:
             cache = self._plays_cache()
-            if cache.people != people or cache.corrections != state:
-                cache.people, cache.corrections = people, state
-                cache.built, cache._result = None, None
-                cache.seasons.clear()
+            if cache.people != people or cache.corrections != state or cache.rosters != rosters:
+                cache.reset(people, state, rosters)
             return copy.deepcopy(cache.result(season))
 
     def tables(self) -> list[dict[str, Any]]:
@@ -669,9 +743,11 @@ class League:
         actions = [{"seq": s, "at": at, "entry": json.loads(e)} for s, at, e in
                    conn.execute("SELECT seq, at, entry FROM actions WHERE game=? ORDER BY seq", (game_id,))]
         play = conn.execute("SELECT body FROM plays WHERE game=?", (game_id,)).fetchone()
-        correction = scoring.correction_state(_corrections(conn, game_id)).get(game_id)
+        body = json.loads(play[0]) if play else None
+        correction = scoring.state_of({**(body or {}), "id": game_id},
+                                      scoring.correction_state(_corrections(conn, game_id)))
         return {"id": game_id, "table": row[0], "journal": row[1], "game_no": row[2], "game": row[3],
-                "acked_seq": row[4], "actions": actions, "play": json.loads(play[0]) if play else None,
+                "acked_seq": row[4], "actions": actions, "play": body,
                 "correction": correction}
 
     def counts(self) -> dict[str, int]:
@@ -681,8 +757,65 @@ class League:
                 for name in ("games", "actions", "plays", "tables")}
 
 
+#: The standings kept in memory take a copy of themselves every this many plays, so that a play that
+#: arrives late (it finished before plays held) is counted from the copy before it, not from the first play;
+#: past :data:`MAX_MARKS` copies, every other one goes and the copies are twice as far apart (the memory
+#: stays bounded; a late play costs at most twice as many plays before it).
+MARK_EVERY = 64
+MAX_MARKS = 48
+
+
+class _Builder:
+    """The standings of the plays held (of one season, or all time), built one play at a time in the
+    rating's order, with a copy every :data:`MARK_EVERY` plays: ``upto`` plays of the cache's list are
+    counted; a play put in or taken out at position ``i`` costs the plays from the copy before ``i``."""
+
+    def __init__(self, season: scoring.Season | None) -> None:
+        self.season = season
+        self.built: scoring.Standings | None = None
+        self.upto = 0  # the plays of the cache's list (0..upto) counted in ``built``
+        self.stale = False  # ``built`` counted plays past ``upto`` that changed since
+        self.marks: list[tuple[int, scoring.Standings]] = []  # (position, the standings of plays[:position])
+        self.every = MARK_EVERY  # plays between two copies
+        self.result: dict[str, Any] | None = None
+
+    def changed_at(self, i: int) -> None:
+        """The play at position ``i`` was put in or taken out: what counted plays from ``i`` on is stale."""
+        if i < self.upto:
+            self.upto = i
+            self.stale = True
+            self.marks = [(pos, mark) for pos, mark in self.marks if pos <= i]
+        self.result = None
+
+    def bring_up(self, cache: _PlayCache) -> dict[str, Any]:
+        """The standings of every play held, counting only those not counted yet (from the copy before the
+        first play that changed, when a play was put in or taken out before the last one counted)."""
+        plays = cache.plays
+        if self.built is None or self.stale:
+            pos, mark = next(((p, m) for p, m in reversed(self.marks) if p <= self.upto), (0, None))
+            self.built = mark.copy() if mark is not None else scoring.Standings(cache.people, cache.rules,
+                                                                                 cache.rosters)
+            self.upto, self.stale = pos, False
+        for i in range(self.upto, len(plays)):
+            play = plays[i]
+            if self.season is None or self.season.holds(play):
+                counted = scoring.corrected(play, cache.corrections)
+                if counted is not None:
+                    self.built.add(counted)
+            if i + 1 - (self.marks[-1][0] if self.marks else 0) >= self.every:
+                self.marks.append((i + 1, self.built.copy()))
+                if len(self.marks) > MAX_MARKS:
+                    self.marks, self.every = self.marks[1::2], self.every * 2
+            self.result = None
+        self.upto = len(plays)
+        if self.result is None:
+            self.result = self.built.result()
+        return self.result
+
+
 class _PlayCache:
-    """Every play in the rating's order, and the standings built over them.
+    """Every play in the rating's order, and the standings built over them (:class:`_Builder`, all time
+    and each season asked for).
 
     A play is counted once whatever table sends it: a copy with the ``identity`` of one held (the
     same game restored from a backup on another table, or on a replacement Pi) is kept aside, and
@@ -691,16 +824,21 @@ class _PlayCache:
 
     def __init__(self, rules: scoring.Scoring) -> None:
         self.rules = rules
-        self.corrections: dict[int, dict[str, Any]] = {}  # the organiser's: play id -> its state
-        self.seasons: dict[scoring.Season, dict[str, Any]] = {}  # each season's standings, once asked
+        self.corrections: dict[Any, dict[str, Any]] = {}  # the organiser's: play id (and identity) -> its state
         self.plays: list[dict[str, Any]] = []
         self.keys: list[tuple] = []
         self.by_id: dict[int, dict[str, Any]] = {}
         self.holder: dict[str, int] = {}  # identity -> the game whose play is counted
         self.aside: dict[int, dict[str, Any]] = {}  # copies of a counted play, by game
         self.people: dict[str, str] = {}  # names the organiser merged: name -> the person's name
-        self.built: scoring.Standings | None = None
-        self._result: dict[str, Any] | None = None
+        self.rosters: dict[str, dict[str, str]] = {}  # the tables': table -> stored name -> the person's name
+        self.builders: dict[scoring.Season | None, _Builder] = {}  # all time (None) and each season asked
+
+    def reset(self, people: dict[str, str], corrections: dict[Any, dict[str, Any]],
+              rosters: dict[str, dict[str, str]]) -> None:
+        """The organiser's merges or corrections, or a table's roster, changed: every standing is built again."""
+        self.people, self.corrections, self.rosters = people, corrections, rosters
+        self.builders.clear()
 
     def put(self, gid: int, body: dict[str, Any]) -> None:
         play = {k: v for k, v in body.items() if k != "v"}
@@ -732,44 +870,31 @@ class _PlayCache:
 
     def _take_out(self, gid: int) -> None:
         old = self.by_id.pop(gid)
-        i = self.plays.index(old)
+        i = bisect.bisect_left(self.keys, scoring.order_key(old))
+        while self.plays[i] is not old:
+            i += 1
         del self.plays[i], self.keys[i]
         if isinstance(old.get("identity"), str) and self.holder.get(old["identity"]) == gid:
             del self.holder[old["identity"]]
-        self.built = None
-        self._result = None
-        self.seasons.clear()
+        for builder in self.builders.values():
+            builder.changed_at(i)
 
     def _put_in(self, gid: int, play: dict[str, Any]) -> None:
         key = scoring.order_key(play)
-        if self.keys and key < self.keys[-1]:
-            self.built = None  # late: the ratings after it change
         i = bisect.bisect_right(self.keys, key)
         self.plays.insert(i, play)
         self.keys.insert(i, key)
         self.by_id[gid] = play
         if isinstance(play.get("identity"), str):
             self.holder[play["identity"]] = gid
-        if self.built is not None:
-            counted = scoring.corrected(play, self.corrections)
-            if counted is not None:
-                self.built.add(counted)
-        self._result = None
-        self.seasons.clear()
+        for builder in self.builders.values():
+            builder.changed_at(i)  # in order (the usual case): nothing counted is stale
 
     def result(self, season: scoring.Season | None = None) -> dict[str, Any]:
-        if season is not None:
-            if season not in self.seasons:
-                self.seasons[season] = scoring.standings(self.plays, self.people, self.rules, season=season,
-                                                         corrections=self.corrections)
-            return self.seasons[season]
-        if self.built is None:
-            self.built = scoring.Standings(self.people, self.rules)
-            for play in scoring.apply_corrections(self.plays, self.corrections):
-                self.built.add(play)
-        if self._result is None:
-            self._result = self.built.result()
-        return self._result
+        builder = self.builders.get(season)
+        if builder is None:
+            builder = self.builders[season] = _Builder(season)
+        return builder.bring_up(self)
 
 
 def _plays(conn: sqlite3.Connection, *, copies: bool = False) -> list[dict[str, Any]]:
@@ -801,17 +926,39 @@ def _people(conn: sqlite3.Connection) -> dict[str, str]:
 
 
 def _corrections(conn: sqlite3.Connection, play: int | None = None) -> list[dict[str, Any]]:
-    """The organiser's corrections in the order they were made (of one play, or all); a database from
+    """The organiser's corrections in the order they were made (of one play and every table's copy of it,
+    or all), each with its play's ``identity`` (as recorded, else as its play says); a database from
     before them: none."""
-    where, args = ("WHERE play=?", (play,)) if play is not None else ("", ())
     try:
-        rows = conn.execute(f"SELECT id, play, what, winners, draw, reason, who, at FROM corrections {where} "
-                            "ORDER BY id", args).fetchall()
+        columns = {row[1] for row in conn.execute("PRAGMA table_info(corrections)")}
+        if not columns:
+            return []  # a league database made before corrections
+        # a database from before identities were recorded: its plays say theirs
+        identity = "COALESCE(c.identity, json_extract(p.body, '$.identity'))" if "identity" in columns \
+            else "json_extract(p.body, '$.identity')"
+        where: str = ""
+        args: tuple[Any, ...] = ()
+        if play is not None:
+            row = conn.execute("SELECT json_extract(body, '$.identity') FROM plays WHERE game=?", (play,)).fetchone()
+            where, args = f"WHERE c.play=? OR {identity}=?", (play, row[0] if row else None)
+        rows = conn.execute(f"SELECT c.id, c.play, c.what, c.winners, c.draw, c.reason, c.who, c.at, {identity} "
+                            f"FROM corrections c LEFT JOIN plays p ON p.game = c.play {where} ORDER BY c.id",
+                            args).fetchall()
     except sqlite3.OperationalError:  # no such table: a league database made before corrections
         return []
     return [{"id": i, "play": p, "what": what, "winners": json.loads(w) if w is not None else None,
-             "draw": bool(d), "reason": reason, "who": who, "at": at}
-            for i, p, what, w, d, reason, who, at in rows]
+             "draw": bool(d), "reason": reason, "who": who, "at": at,
+             "identity": ident if isinstance(ident, str) and ident else None}
+            for i, p, what, w, d, reason, who, at, ident in rows]
+
+
+def _rosters(conn: sqlite3.Connection) -> dict[str, dict[str, str]]:
+    """The tables' rosters as the league last heard them: table -> {stored name: the person's name}
+    (a database from before rosters: none)."""
+    try:
+        return {table: json.loads(text) for table, text in conn.execute("SELECT tbl, aliases FROM rosters")}
+    except sqlite3.OperationalError:  # no such table
+        return {}
 
 
 def _names(play: dict[str, Any], key: str = "players") -> list[str]:
@@ -832,19 +979,25 @@ def merge_people(db_path: str | Path, name: str, into: str) -> dict[str, str]:
     try:
         conn = sqlite3.connect(str(path), timeout=30)
         try:
-            conn.executescript(SCHEMA)
+            _schema(conn)
             people = _people(conn)
             target = people.get(into, into)
             if name == target or not name:
                 raise TablekeeperError(_("{name!r} and {into!r} are one name already", name=name, into=into))
             plays = _plays(conn)
-            if not any(name in _names(p) for p in plays):
+            rosters = _rosters(conn)
+
+            def named(play: dict[str, Any]) -> set[str]:  # as sent, and as the table's roster reads them
+                sent = _names(play)
+                return set(sent) | {scoring.person_of(n, str(play.get("table", "")), {}, rosters) for n in sent}
+
+            if not any(name in named(p) for p in plays):
                 raise TablekeeperError(_("no play names {name!r}: nothing to merge (names are as the tables "
                                          "sent them: `tablekeeper club standings`)", name=name))
             moved = {n for n, person in people.items() if person == name} | {name}
             joined = {n for n, person in people.items() if person == target} | {target}
             for play in plays:
-                names = set(_names(play))
+                names = named(play)
                 if names & moved and names & joined:
                     raise TablekeeperError(_("{name!r} and {into!r} played together in play {id}: two people, "
                                              "not merged", name=name, into=into, id=play["id"]))
@@ -866,7 +1019,7 @@ def unmerge_people(db_path: str | Path, name: str) -> dict[str, str]:
     try:
         conn = sqlite3.connect(str(path), timeout=30)
         try:
-            conn.executescript(SCHEMA)
+            _schema(conn)
             if name not in _people(conn):
                 raise TablekeeperError(_("{name!r} is not merged into anyone", name=name))
             with conn:
@@ -881,10 +1034,12 @@ def unmerge_people(db_path: str | Path, name: str) -> dict[str, str]:
 def correct_play(db_path: str | Path, play: int, what: str, *, winners: list[str] | None = None,
                  draw: bool = False, reason: str | None = None, who: str | None = None) -> dict[str, Any]:
     """The organiser voids play ``play`` (``what`` "void": it no longer counts), counts it again ("unvoid")
-    or fixes its result ("fix": ``winners``, the names as the table sent them, tied if ``draw``; none:
-    nobody won). One row in the journal of corrections (who: ``who``, else the login; when; what; why:
-    ``reason``); the play itself is kept as the table sent it. A running league takes it in at once.
-    Returns the play's state (:func:`~.standings.correction_state`).
+    or fixes its result ("fix": ``winners``, each a name as the table sent it or as the standings show
+    it (its person: the table's roster, the organiser's merges), tied if ``draw``; none: nobody won). One
+    row in the journal of corrections (who: ``who``, else the login; when; what; why: ``reason``; the
+    play's identity, so that the correction holds for every table's copy of the play); a fix records
+    the winners by the names the table sent. The play itself is kept as the table sent it. A running
+    league takes it in at once. Returns the play's state (:func:`~.standings.correction_state`).
 
     Refused, with a sentence and nothing written: no finished play of that number, a void of a void
     play, an unvoid of a play that counts, a winner who did not play in it, a draw of fewer than two,
@@ -898,13 +1053,13 @@ def correct_play(db_path: str | Path, play: int, what: str, *, winners: list[str
     try:
         conn = sqlite3.connect(str(path), timeout=30)
         try:
-            conn.executescript(SCHEMA)
+            _schema(conn)
             row = conn.execute("SELECT body FROM plays WHERE game=?", (play,)).fetchone()
             if row is None:
                 raise TablekeeperError(_("no finished play {id} in the league (a play's number is in its page's "
                                          "address: /plays/{id})", id=play))
             body = {**json.loads(row[0]), "id": play}
-            state = scoring.correction_state(_corrections(conn, play)).get(play)
+            state = scoring.state_of(body, scoring.correction_state(_corrections(conn, play)))
             void = bool(state and state["void"])
             record: tuple[str | None, bool] = (None, False)
             if what == scoring.VOID and void:
@@ -912,12 +1067,7 @@ def correct_play(db_path: str | Path, play: int, what: str, *, winners: list[str
             if what == scoring.UNVOID and not void:
                 raise TablekeeperError(_("play {id} is not void: it counts", id=play))
             if what == scoring.FIX:
-                names = _names(body)
-                chosen = list(dict.fromkeys(w.strip() for w in winners or []))
-                for name in chosen:
-                    if name not in names:
-                        raise TablekeeperError(_("{name!r} did not play in play {id} (its players: {players})",
-                                                 name=name, id=play, players=", ".join(names)))
+                chosen = _as_sent(body, [w.strip() for w in winners or []], _people(conn), _rosters(conn))
                 if draw and len(chosen) < 2:
                     raise TablekeeperError(_("a draw needs two or more winners (the players who tied)"))
                 now = scoring.corrected(body, {play: state} if state else {}) or body
@@ -927,14 +1077,40 @@ def correct_play(db_path: str | Path, play: int, what: str, *, winners: list[str
             elif what not in (scoring.VOID, scoring.UNVOID):
                 raise ValueError(f"no such correction {what!r}")
             with conn:
-                conn.execute("INSERT INTO corrections (play, what, winners, draw, reason, who, at) "
-                             "VALUES (?,?,?,?,?,?,?)", (play, what, record[0], int(record[1]), reason,
-                                                         who or _login(), time.time()))
-            return scoring.correction_state(_corrections(conn, play))[play]
+                identity = body.get("identity") if isinstance(body.get("identity"), str) else None
+                conn.execute("INSERT INTO corrections (play, what, winners, draw, reason, who, at, identity) "
+                             "VALUES (?,?,?,?,?,?,?,?)", (play, what, record[0], int(record[1]), reason,
+                                                           who or _login(), time.time(), identity))
+            found = scoring.state_of(body, scoring.correction_state(_corrections(conn, play)))
+            assert found is not None
+            return found
         finally:
             conn.close()
     except sqlite3.Error as e:
         raise LeagueError(f"cannot write the league's database {path}: {e}") from e
+
+
+def _as_sent(play: dict[str, Any], chosen: list[str], people: dict[str, str],
+             rosters: dict[str, dict[str, str]]) -> list[str]:
+    """The names ``chosen`` (each as the table sent it, or its person's as the standings show it) as the
+    table sent them; TablekeeperError for a name that is nobody's in the play, or more than one player's."""
+    names = _names(play)
+    table = str(play.get("table", ""))
+    out: list[str] = []
+    for name in dict.fromkeys(chosen):
+        if name in names:
+            sent = [name]
+        else:
+            sent = [n for n in names if scoring.person_of(n, table, people, rosters) == name]
+        if not sent:
+            raise TablekeeperError(_("{name!r} did not play in play {id} (its players: {players})",
+                                     name=name, id=play["id"], players=", ".join(names)))
+        if len(sent) > 1:
+            raise TablekeeperError(_("{name!r} is {names} in play {id}: name one of them",
+                                     name=name, names=", ".join(sent), id=play["id"]))
+        if sent[0] not in out:
+            out.append(sent[0])
+    return out
 
 
 def _login() -> str:
@@ -952,6 +1128,11 @@ def stored_corrections(db_path: str | Path) -> dict[int, dict[str, Any]]:
     """The organiser's corrections in a league database, read only: play id -> its state
     (:func:`~.standings.correction_state`)."""
     return scoring.correction_state(_read_only(db_path, _corrections))
+
+
+def stored_rosters(db_path: str | Path) -> dict[str, dict[str, str]]:
+    """The tables' rosters in a league database, read only: table -> {stored name: the person's name}."""
+    return _read_only(db_path, _rosters)
 
 
 def stored_people(db_path: str | Path) -> dict[str, str]:

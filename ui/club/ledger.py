@@ -61,6 +61,7 @@ class Counts:
     actions: int = 0
     plays: int = 0
     lives: int = 0
+    rosters: int = 0
     acks: int = 0
     bad_acks: int = 0
     resyncs: int = 0  # times something went again (any reason)

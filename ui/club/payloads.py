@@ -118,3 +118,15 @@ class JournalLive:
         key = ("journal", gid, applied)
         return key, live_body(table, journal_id, gid, read.record.game, match.rules, match.state, len(match.done),
                               at, main_counter(match.rules))
+
+
+def roster_payload(table: str, journal_id: str | None, stored: str, at: float) -> dict[str, Any]:
+    """The ``roster`` message from the journal's stored roster (its JSON, engine/roster.py): the people
+    whose stored names are more than their own name, each with every name that is theirs. ValueError
+    when the stored roster does not decode (or is a newer version's)."""
+    from ...engine.roster import Roster
+
+    roster = Roster.from_json(stored)
+    people = [{"name": p.name, "aliases": list(p.aliases)} for p in roster.people
+              if any(a != p.name for a in p.aliases)]
+    return {"table": table, "journal": journal_id, "at": at, "people": people}

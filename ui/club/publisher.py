@@ -11,7 +11,9 @@ fixed client id, ``clean_session`` false), to the topics of :mod:`.contract`:
 * ``actions``: every journal entry of every game, in order. An
   action's ``seq`` counts from 1 (the journal's first entry of a game is ``seq`` 1), so that an
   ack's ``seq`` is the number of the game's actions the league holds;
-* ``plays``: each finished game, in the replay contract's names (:func:`play_payload`).
+* ``plays``: each finished game, in the replay contract's names (:func:`play_payload`);
+* ``roster`` (retained): which stored names are one person (the journal's roster, engine/roster.py), at
+  every connection and whenever a ``players merge`` or ``rename`` changes it (:func:`roster_payload`).
 
 The league answers on ``ack`` with, per game, the highest ``seq`` up to which it holds every action
 and whether it holds the play. Those acks are kept durably in the state folder
@@ -44,12 +46,13 @@ from typing import Any
 
 from ...engine import journal as journal_module
 from ...engine.journal_rows import JournalRows
+from ...engine.roster import META_KEY as ROSTER_KEY
 from . import contract
 from .ackfile import ACK_FILE as ACK_FILE
 from .config import ClubSettings
 from .feed import JournalFeed
 from .ledger import SAVE_EVERY, Counts, FollowedGame, Ledger
-from .payloads import JournalLive, live_payload, play_payload
+from .payloads import JournalLive, live_payload, play_payload, roster_payload
 from .throttle import Throttle
 
 log = logging.getLogger("tablekeeper.club")
@@ -124,6 +127,8 @@ class Publisher:
         self._live_at = 0.0
         self._live_journal = JournalLive()  # no owner: the newest game, replayed from the journal
         self._live_owed = False
+        self._roster: str | None = None  # the journal's stored roster (its JSON) at the last look
+        self._roster_owed = False  # it changed, or the connection is new: publish it
         self._journal_due = True  # a commit since the last look (or none yet)
         self._scanned_at = 0.0
         self._games_known = False
@@ -251,6 +256,7 @@ class Publisher:
         if not getattr(flags, "session_present", False):
             self._resync_at = self._reconnected_at + self.resync_after
         self._live_key = None
+        self._roster_owed = self._roster is not None  # retained, but a broker may have lost it
         self._journal_due = True
         self._connected.set()
         self._tell("connected", f"club: {self.table} connected to {self.broker.describe()}")
@@ -394,6 +400,7 @@ class Publisher:
             self._resync_at = None
             self._ledger.resend_owed_since(self._reconnected_at)
         self._ledger.stall_check()
+        self._publish_roster()
         self._publish_journal()
         self._publish_live(changed)
 
@@ -409,6 +416,9 @@ class Publisher:
         if version == self._feed.version and self._games_known:
             return False
         self._ledger.take_in(rows)
+        roster = rows.meta(ROSTER_KEY)
+        if roster != self._roster:
+            self._roster, self._roster_owed = roster, roster is not None
         self._feed.version = version
         self._games_known = True
         return True
@@ -468,6 +478,27 @@ class Publisher:
                 if play is not None and self._send(contract.PLAYS, play):
                     self._ledger.sent(g, -1)
                     self.counts.plays += 1
+
+    def _publish_roster(self) -> None:
+        """The roster, retained, when it changed or the connection is new (it takes no room: one message,
+        replaced by the next)."""
+        if not self._roster_owed or self._roster is None or not self._connected.is_set():
+            return
+        try:
+            payload = roster_payload(self.table, self.journal_id, self._roster, _now())
+        except (ValueError, KeyError, TypeError) as e:
+            self._roster_owed = False
+            self._say("roster", f"club: the journal's roster is not published: {e}")
+            return
+        try:
+            sent = self._send(contract.ROSTER, payload, retain=True)
+        except contract.ContractError as e:  # a roster over the largest payload
+            self._roster_owed = False
+            self._say("roster", f"club: the journal's roster is not published: {e}")
+            return
+        if sent:
+            self._roster_owed = False
+            self.counts.rosters += 1
 
     def _play(self, rows: JournalRows, g: FollowedGame) -> dict[str, Any] | None:
         read = rows.game(g.no)

@@ -12,6 +12,11 @@ used to make by hand (docs/club.md, "Setting up a club"):
   the broker's address, TLS with the club's authority, its password file), the authority's
   certificate and its own password.
 
+``add-table FOLDER NAME...`` adds tables to a club ``init`` made: each one's password (added to the
+broker's password file, every other login kept as it is), its folder and config; the authority, the
+broker's certificate, the ACL (its rules name a table by its login, so a new table needs no line of its
+own) and the other tables' passwords stay as they are.
+
 ``join FOLDER`` on a table (or on the league's machine) copies one of those folders into the config
 folder the pods read and adds its table to the config file there: one command per table. Nothing is
 ever overwritten: a folder that exists, a config that already says ``[club]``, refuse with a sentence.
@@ -55,7 +60,7 @@ def acl_text(prefix: str = contract.DEFAULT_PREFIX) -> str:
     def topic(table: str, kind: str) -> str:  # contract.topic's shape, with the ACL's own patterns
         return f"{prefix}/v{contract.VERSION}/tables/{table}/{kind}"
 
-    own = [topic("%u", kind) for kind in (contract.STATUS, contract.LIVE, contract.ACTIONS, contract.PLAYS)]
+    own = [topic("%u", kind) for kind in contract.TABLE_KINDS]
     return ("# tablekeeper club ACL (mosquitto acl_file), made by `tablekeeper club init`.\n"
             "# A table logs in with its table name as user name and writes only its own topics:\n"
             + "".join(f"pattern write {t}\n" for t in own)
@@ -175,23 +180,14 @@ def init(folder: str | os.PathLike[str], host: str, tables: list[str], *, port: 
     root = Path(folder)
     if root.exists() and any(root.iterdir()):
         raise SetupError(_("{folder} is not empty: club init makes a new club's keys and never overwrites "
-                           "any (name a new folder)", folder=str(root)))
-    if not tables:
-        raise SetupError(_("a club needs at least one table"))
-    names = list(dict.fromkeys(tables))
-    for name in names:
-        try:
-            contract.check_table_name(name)
-        except contract.ContractError as e:
-            raise SetupError(str(e)) from None
-        if name == config.LEAGUE_USER:
-            raise SetupError(_("{name} is the league's login: name the table otherwise", name=name))
+                           "any (name a new folder; to add a table to it: club add-table)", folder=str(root)))
+    names = _check_table_names(tables)
     if not config._HOST.fullmatch(host):
         raise SetupError(_("{host} is not a host name or an address", host=host))
     if not 1 <= port <= 65535:
         raise SetupError(_("port {port} is not 1-65535", port=port))
     openssl = _tool("openssl", "openssl")
-    passwd_tool = _tool("mosquitto_passwd", "mosquitto")
+    _tool("mosquitto_passwd", "mosquitto")
     broker_home = Path(broker_dir) if broker_dir is not None else BROKER_DIR
     ca, broker = root / "ca", root / "broker"
     for d in (ca, broker, root / "league", root / "tables"):
@@ -213,27 +209,78 @@ def init(folder: str | os.PathLike[str], host: str, tables: list[str], *, port: 
     os.chmod(broker / "server.key", 0o640)
     for scrap in (ca / "server.csr", ext):
         scrap.unlink()
-    # A password for the league and each table: random, each in its own file, hashed for the broker.
-    passwd = broker / "tablekeeper.passwd"
-    passwd.touch(mode=0o640)
-    places = {config.LEAGUE_USER: root / "league"} | {name: root / "tables" / name for name in names}
-    for user, place in places.items():
-        place.mkdir(parents=True, exist_ok=True)
-        password = secrets.token_urlsafe(18)
-        _run([passwd_tool, "-b", str(passwd), user, password])
-        _secret(place / PASSWORD_FILE, password + "\n")
-        shutil.copyfile(broker / CA_FILE, place / CA_FILE)
+    (broker / "tablekeeper.passwd").touch(mode=0o640)
+    _login(root, config.LEAGUE_USER, root / "league")
     (broker / "tablekeeper.acl").write_text(acl_text())
     (broker / "tablekeeper.conf").write_text(broker_conf(broker_home, port, listen))
     # The league usually runs beside the broker: it reaches it over the loopback, TLS all the same.
     (root / "league" / "tablekeeper.toml").write_text(_client_toml("league", "127.0.0.1", port))
-    for name in names:
-        (root / "tables" / name / "tablekeeper.toml").write_text(
-            _client_toml("club", host, port, f"table = {_quote(name)}\n"))
-    # Check what was written the way the services will read it.
     config.league_settings(root / "league" / "tablekeeper.toml", state_dir=root / "league")
+    _add(root, host, port, names)
+    return Club(root, host, port, tuple(names))
+
+
+def _check_table_names(tables: list[str]) -> list[str]:
+    if not tables:
+        raise SetupError(_("a club needs at least one table"))
+    names = list(dict.fromkeys(tables))
     for name in names:
-        config.club_settings(root / "tables" / name / "tablekeeper.toml")
+        try:
+            contract.check_table_name(name)
+        except contract.ContractError as e:
+            raise SetupError(str(e)) from None
+        if name == config.LEAGUE_USER:
+            raise SetupError(_("{name} is the league's login: name the table otherwise", name=name))
+    return names
+
+
+def _login(root: Path, user: str, place: Path) -> None:
+    """A login for ``user``: a random password in its own file in ``place`` (with the club's authority),
+    hashed into the broker's password file beside the others (``mosquitto_passwd -b`` changes that line
+    only)."""
+    place.mkdir(parents=True, exist_ok=True)
+    password = secrets.token_urlsafe(18)
+    _run([_tool("mosquitto_passwd", "mosquitto"), "-b", str(root / "broker" / "tablekeeper.passwd"), user, password])
+    _secret(place / PASSWORD_FILE, password + "\n")
+    shutil.copyfile(root / "broker" / CA_FILE, place / CA_FILE)
+
+
+def _add(root: Path, host: str, port: int, names: list[str]) -> None:
+    """Each table's login, folder and config, checked the way the table will read it."""
+    for name in names:
+        place = root / "tables" / name
+        _login(root, name, place)
+        (place / "tablekeeper.toml").write_text(_client_toml("club", host, port, f"table = {_quote(name)}\n"))
+        config.club_settings(place / "tablekeeper.toml")
+
+
+def add_tables(folder: str | os.PathLike[str], tables: list[str], *, host: str | None = None) -> Club:
+    """Add tables to the club ``init`` made in ``folder`` (see the module's docstring). ``host``: the
+    broker's address as the new tables reach it (default: the one the club's tables have)."""
+    root = Path(folder)
+    for needed in (root / "broker" / "tablekeeper.passwd", root / "broker" / CA_FILE, root / "league" /
+                   "tablekeeper.toml"):
+        if not needed.is_file():
+            raise SetupError(_("{folder} is not a folder `tablekeeper club init` made (no {file})",
+                               folder=str(root), file=str(needed.relative_to(root))))
+    names = _check_table_names(tables)
+    have = sorted(p.name for p in (root / "tables").iterdir() if p.is_dir()) if (root / "tables").is_dir() else []
+    for name in names:
+        if name in have:
+            raise SetupError(_("{name} is a table of this club already (its folder: {folder}); its password "
+                               "is kept", name=name, folder=str(root / "tables" / name)))
+    port = config.league_settings(root / "league" / "tablekeeper.toml", state_dir=root / "league").broker.port
+    if host is None:
+        for other in have:
+            settings = config.club_settings(root / "tables" / other / "tablekeeper.toml")
+            if settings is not None:
+                host = settings.broker.host
+                break
+    if host is None:
+        raise SetupError(_("the club has no table to take the broker's address from: give it with --host"))
+    if not config._HOST.fullmatch(host):
+        raise SetupError(_("{host} is not a host name or an address", host=host))
+    _add(root, host, port, names)
     return Club(root, host, port, tuple(names))
 
 
@@ -299,6 +346,19 @@ def add_parsers(csub: Any) -> None:
     i.add_argument("--broker-dir", default=str(BROKER_DIR), metavar="PATH",
                    help="where the broker/ folder will be installed (default /etc/mosquitto/tablekeeper)")
     i.set_defaults(func=cmd_init)
+    a = csub.add_parser("add-table", help="add tables to a club `club init` made: their logins, folders and "
+                        "configs (the authority and the other passwords are kept)",
+                        description="Add tables to the club in FOLDER: a password for each, added to the "
+                                    "broker's password file beside the others, and a folder for each that "
+                                    "`club join` installs. The club's authority, the broker's certificate, the "
+                                    "ACL and every other login stay as they are.")
+    a.add_argument("folder", metavar="FOLDER", help="the folder `club init` made")
+    a.add_argument("tables", nargs="+", metavar="NAME", help="the new tables' names")
+    a.add_argument("--host", default=None, help="the broker's address as the new tables reach it (default: "
+                   "the one the club's tables have)")
+    a.add_argument("--broker-dir", default=str(BROKER_DIR), metavar="PATH",
+                   help="where the broker/ folder is installed (default /etc/mosquitto/tablekeeper)")
+    a.set_defaults(func=cmd_add_table)
     j = csub.add_parser("join", help="add a table (or the league) of a `club init` folder to this machine's "
                         "config", description="Copy one folder made by `club init` (league/ or tables/NAME/) "
                                               "into the config: its authority and password beside the config "
@@ -321,6 +381,21 @@ def cmd_init(args: Any) -> int:
                           "sudo chgrp mosquitto {dir}/server.key {dir}/tablekeeper.passwd && "
                           "sudo systemctl restart mosquitto", dir=args.broker_dir, broker=str(root / "broker"))))
     out(args, say(args, _("the league: sudo tablekeeper club join {folder}", folder=str(root / "league"))))
+    for name in club.tables:
+        out(args, say(args, _("table {table}: copy {folder} to it, then sudo tablekeeper club join FOLDER",
+                              table=name, folder=str(root / "tables" / name))))
+    return 0
+
+
+def cmd_add_table(args: Any) -> int:
+    club = add_tables(args.folder, list(args.tables), host=args.host)
+    root = club.folder
+    out(args, say(args, N_("{n} table added to the club in {folder}: {names}",
+                           "{n} tables added to the club in {folder}: {names}", len(club.tables),
+                           folder=str(root), names=", ".join(club.tables))))
+    out(args, say(args, _("on the broker: sudo cp {passwd} {dir}/ && sudo chgrp mosquitto {dir}/tablekeeper.passwd "
+                          "&& sudo systemctl reload mosquitto (the tables connected stay connected)",
+                          passwd=str(root / "broker" / "tablekeeper.passwd"), dir=args.broker_dir)))
     for name in club.tables:
         out(args, say(args, _("table {table}: copy {folder} to it, then sudo tablekeeper club join FOLDER",
                               table=name, folder=str(root / "tables" / name))))

@@ -2,9 +2,10 @@
 
 A play is what a table publishes (``players``, ``winners``, ``draw``, ``finished``, ``game``, and
 ``table``/``journal``/``game_no`` for the order); a player is a name or the replay contract's player
-object (``{"name": ...}``). A player is their name as the tables send it: the same name at two
-tables is the same player, and names the league's organiser merged (``tablekeeper club merge``) are
-one person, under the name merged into.
+object (``{"name": ...}``). A player is a person: the name a table sent, read through that table's
+roster (its ``tablekeeper players merge`` and ``rename``: ``rosters``, table -> stored name -> the
+person's name), then through the names the league's organiser merged (``tablekeeper club merge``:
+``people``). The same name at two tables is the same player.
 
 Points, per play (the league's :class:`Scoring`, ``[league.points]`` in the config; by default):
 
@@ -50,16 +51,29 @@ def _name(player: Any) -> str:
     return str(player.get("name")) if isinstance(player, dict) else str(player)
 
 
-def as_people(play: dict[str, Any], people: Mapping[str, str]) -> dict[str, Any]:
-    """``play`` with each name the organiser merged (``people``: name → the person's name) replaced by
-    the person's: "Ana María" at one table and "Ana" at another count as one player. A play naming one
-    person twice (two names merged though they played together) keeps its names as sent."""
-    if not people:
+#: Stored names to people, per table: table -> {stored name: the person's name} (the tables' rosters).
+Rosters = Mapping[str, Mapping[str, str]]
+
+
+def person_of(name: str, table: str, people: Mapping[str, str], rosters: Rosters | None = None) -> str:
+    """The person a name sent by ``table`` stands for: through the table's roster, then the organiser's
+    merges."""
+    roster = rosters.get(table) if rosters else None
+    if roster:
+        name = roster.get(name, name)
+    return people.get(name, name)
+
+
+def as_people(play: dict[str, Any], people: Mapping[str, str], rosters: Rosters | None = None) -> dict[str, Any]:
+    """``play`` with each name replaced by its person's (:func:`person_of`): the table's roster says
+    "Ana María" is Ana, the organiser merged "Ana M." at another table into Ana: one player. A play naming
+    one person twice (two names merged though they played together) keeps its names as sent."""
+    table = str(play.get("table", ""))
+    if not people and not (rosters and rosters.get(table)):
         return play
 
     def person(player: Any) -> Any:
-        name = _name(player)
-        merged = people.get(name, name)
+        merged = person_of(_name(player), table, people, rosters)
         return {**player, "name": merged} if isinstance(player, dict) else merged
 
     players = [person(p) for p in play["players"]]
@@ -139,15 +153,20 @@ def in_season(plays: Iterable[dict[str, Any]], season: Season | None) -> list[di
 VOID, UNVOID, FIX = "void", "unvoid", "fix"
 
 
-def correction_state(rows: Iterable[dict[str, Any]]) -> dict[int, dict[str, Any]]:
+def correction_state(rows: Iterable[dict[str, Any]]) -> dict[Any, dict[str, Any]]:
     """Each corrected play's state from the journal of corrections (``rows`` in the order they were made:
-    ``play``, ``what`` (:data:`VOID`, :data:`UNVOID`, :data:`FIX`), ``winners`` and ``draw`` for a fix,
-    ``reason``, ``who``, ``at``): ``{play id: {"void": bool, "reason": the void's reason or None,
-    "fix": the last fix's row or None, "log": [rows]}}``. A void is undone by an unvoid; a fix holds
-    until the next fix."""
-    state: dict[int, dict[str, Any]] = {}
+    ``play``, ``identity`` (the play's on any table; None: not known), ``what`` (:data:`VOID`,
+    :data:`UNVOID`, :data:`FIX`), ``winners`` and ``draw`` for a fix, ``reason``, ``who``, ``at``):
+    ``{play id: {"void": bool, "reason": the void's reason or None, "fix": the last fix's row or None,
+    "log": [rows]}}``, each state also under its play's identity: a correction follows the play whatever
+    table's copy of it counts (a backup restored on another table, a replaced Pi). A void is undone by an
+    unvoid; a fix holds until the next fix."""
+    state: dict[Any, dict[str, Any]] = {}
     for row in rows:
-        s = state.setdefault(int(row["play"]), {"void": False, "reason": None, "fix": None, "log": []})
+        identity = row.get("identity")
+        key = identity if isinstance(identity, str) and identity else int(row["play"])
+        s = state.setdefault(key, {"void": False, "reason": None, "fix": None, "log": []})
+        state.setdefault(int(row["play"]), s)
         s["log"].append(row)
         if row["what"] == VOID:
             s["void"], s["reason"] = True, row.get("reason")
@@ -158,10 +177,20 @@ def correction_state(rows: Iterable[dict[str, Any]]) -> dict[int, dict[str, Any]
     return state
 
 
-def corrected(play: dict[str, Any], state: Mapping[int, dict[str, Any]]) -> dict[str, Any] | None:
+def state_of(play: dict[str, Any], state: Mapping[Any, dict[str, Any]]) -> dict[str, Any] | None:
+    """The organiser's corrections of ``play`` (see :func:`correction_state`): by its id, else by its
+    identity (another table's copy of it was corrected); None: never corrected."""
+    found = state.get(int(play.get("id", -1)))
+    identity = play.get("identity")
+    if found is None and isinstance(identity, str) and identity:
+        found = state.get(identity)
+    return found
+
+
+def corrected(play: dict[str, Any], state: Mapping[Any, dict[str, Any]]) -> dict[str, Any] | None:
     """``play`` as the organiser's corrections leave it: None when void, its result replaced when fixed
     (the fix's winners that are not among its players are ignored), else ``play`` itself."""
-    s = state.get(int(play.get("id", -1)))
+    s = state_of(play, state)
     if s is None:
         return play
     if s["void"]:
@@ -174,7 +203,7 @@ def corrected(play: dict[str, Any], state: Mapping[int, dict[str, Any]]) -> dict
     return {**play, "winners": winners, "draw": bool(fix.get("draw")) and bool(winners)}
 
 
-def apply_corrections(plays: Iterable[dict[str, Any]], state: Mapping[int, dict[str, Any]]) -> list[dict[str, Any]]:
+def apply_corrections(plays: Iterable[dict[str, Any]], state: Mapping[Any, dict[str, Any]]) -> list[dict[str, Any]]:
     """The plays that count, as corrected (see :func:`corrected`)."""
     if not state:
         return list(plays)
@@ -225,6 +254,12 @@ class _Table:
             row["points"] += self.points[res]
             self.ratings[name] = self.ratings.get(name, START) + changes[name]
 
+    def copy(self) -> _Table:
+        other = _Table(self.scoring)
+        other.rows = {name: dict(row) for name, row in self.rows.items()}
+        other.ratings = dict(self.ratings)
+        return other
+
     def ranked(self) -> list[dict[str, Any]]:
         rows = [{**row, "rating": round(self.ratings[name], 1)} for name, row in self.rows.items()]
         rows.sort(key=lambda r: (r["plays"] < self.scoring.min_plays, -r["points"], -r["rating"], -r["wins"],
@@ -244,23 +279,34 @@ class Standings:
     depend on the arrival order. Whoever gets plays late builds a new one over the sorted plays.
     """
 
-    def __init__(self, people: Mapping[str, str] | None = None, scoring: Scoring | None = None) -> None:
+    def __init__(self, people: Mapping[str, str] | None = None, scoring: Scoring | None = None,
+                 rosters: Rosters | None = None) -> None:
         self.scoring = scoring or Scoring()
         self.overall = _Table(self.scoring)
         self.games: dict[str, _Table] = {}
         self.count = 0
         self.last: tuple | None = None
         self.people = dict(people or {})  # names the organiser merged: name -> the person's name
+        self.rosters = {t: dict(r) for t, r in (rosters or {}).items()}  # the tables' rosters
 
     def add(self, play: dict[str, Any]) -> None:
         key = order_key(play)
         if self.last is not None and key < self.last:
             raise ValueError("a play older than the last one added: build the standings again in order")
         self.last = key
-        play = as_people(play, self.people)
+        play = as_people(play, self.people, self.rosters)
         self.overall.add(play)
         self.games.setdefault(str(play["game"]), _Table(self.scoring)).add(play)
         self.count += 1
+
+    def copy(self) -> Standings:
+        """A copy that can go on counting without changing this one (the names' mappings are shared)."""
+        other = Standings.__new__(Standings)
+        other.scoring, other.people, other.rosters = self.scoring, self.people, self.rosters
+        other.overall = self.overall.copy()
+        other.games = {game: table.copy() for game, table in self.games.items()}
+        other.count, other.last = self.count, self.last
+        return other
 
     def result(self) -> dict[str, Any]:
         """``{"plays": N, "overall": [row, ...], "games": {game id: [row, ...]}}``, best first.
@@ -275,12 +321,13 @@ class Standings:
 
 def standings(plays: Iterable[dict[str, Any]], people: Mapping[str, str] | None = None,
               scoring: Scoring | None = None, *, season: Season | None = None,
-              corrections: Mapping[int, dict[str, Any]] | None = None) -> dict[str, Any]:
-    """The standings of these plays, in any order (see :meth:`Standings.result`), the names the organiser
-    merged (``people``) counted as their person, points and the minimum plays of ``scoring``; only the
-    plays of ``season`` (None: all time), as the organiser's ``corrections`` (:func:`correction_state`)
-    leave them."""
-    built = Standings(people, scoring)
+              corrections: Mapping[Any, dict[str, Any]] | None = None,
+              rosters: Rosters | None = None) -> dict[str, Any]:
+    """The standings of these plays, in any order (see :meth:`Standings.result`), each name counted as its
+    person (the tables' ``rosters``, then the names the organiser merged: ``people``), points and the
+    minimum plays of ``scoring``; only the plays of ``season`` (None: all time), as the organiser's
+    ``corrections`` (:func:`correction_state`) leave them."""
+    built = Standings(people, scoring, rosters)
     for play in sorted(apply_corrections(in_season(plays, season), corrections or {}), key=order_key):
         built.add(play)
     return built.result()

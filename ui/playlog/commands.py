@@ -9,7 +9,7 @@ from ...engine import roster as people
 from ...engine.messages import N_, _
 from ..terminal import catalog_for, err, journal_for, json_out, ljust, out, say, warn
 from .cache import UnknownName, load_roster, statistics, write_atomic
-from .exports import bgg_xml, csv_text, json_text, plays_to_export
+from .exports import bgg_xml, bgstats_html, csv_text, json_text, plays_to_export
 from .plot import plot
 from .text import person_line, stats_text
 
@@ -56,6 +56,11 @@ def cmd_export(args: Any, journal: Journal) -> int:
         path, body = args.csv, csv_text(plays, stored, ids, new)
     elif args.json:
         path, body = args.json, json_text(plays, stored, ids, new)
+    elif args.bgstats:
+        from .. import i18n
+
+        lang = getattr(args, "lang", None) or i18n.system_language()
+        path, body = args.bgstats, bgstats_html(plays, ids, args.location, catalog, lang if catalog else "en")
     else:
         path, body = args.bgg, bgg_xml(plays, ids, new, roster, args.location)
         missing = sorted({p.title or p.game for p in plays if not (p.bgg_id if p.title else ids.get(p.game))})
@@ -121,6 +126,8 @@ def add_parsers(sub: Any) -> None:
     fmt.add_argument("--csv", metavar="FILE", default=None, help="one row per player per play")
     fmt.add_argument("--json", metavar="FILE", default=None)
     fmt.add_argument("--bgg", metavar="FILE", default=None, help="BoardGameGeek's plays XML")
+    fmt.add_argument("--bgstats", metavar="FILE.html", default=None, help="a page with a link per play that "
+                     "opens BG Stats' import dialog with it (open it on the phone that has BG Stats)")
     fmt.add_argument("--stick", action="store_true", help="the plays (CSV, JSON, BoardGameGeek) and a "
                      "backup of everything onto the USB stick")
     e.add_argument("--game", default=None)

@@ -1,16 +1,19 @@
 """The exports: CSV (one row per player per play), JSON and BoardGameGeek's plays XML, and each read back;
-the games' BoardGameGeek ids.
+a page of links that hand each play to BG Stats; the games' BoardGameGeek ids.
 
-The files (CSV headers, JSON names, the BoardGameGeek XML) stay English: they are read by programs.
+The files (CSV headers, JSON names, the BoardGameGeek XML, BG Stats' fields) stay English: they are read by
+programs. The BG Stats page's words are for a person: in the command's language.
 """
 from __future__ import annotations
 
 import csv
+import html
 import io
 import json
 import os
 import time
 import tomllib
+import urllib.parse
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 from datetime import UTC, datetime
@@ -19,7 +22,7 @@ from typing import Any, NamedTuple
 from ...engine import Journal, available
 from ...engine import records as rec
 from ...engine import roster as people
-from ...engine.messages import Catalog, _
+from ...engine.messages import Catalog, Msg, _
 from ...engine.records import Play, Seat
 from ..terminal import say, warn
 from .cache import load_plays, load_roster
@@ -220,6 +223,81 @@ def bgg_xml(plays: list[Play], ids: dict[str, int | None], new: set[tuple[int, s
                 "win": str(int(s.win))})
     ET.indent(root)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+#: BG Stats' documented way in for another app's play: a link whose ``data`` is the play as URL-encoded
+#: JSON; opening it on a phone or tablet with BG Stats shows its import dialog (docs/records.md).
+BGSTATS_URL = "https://app.bgstatsapp.com/createPlay.html"
+#: The fields BG Stats' page documents, of a play, of its ``game`` and of each of its ``players``: an
+#: export fills some of them and never writes any other.
+BGSTATS_FIELDS = {
+    "play": ("board", "durationMin", "comments", "game", "location", "playDate", "players"),
+    "game": ("bggId", "highestWins", "name", "noPoints", "sourceGameId"),
+    "player": ("startPlayer", "name", "rank", "role", "score", "sourcePlayerId", "winner"),
+}
+
+
+def bgstats_play(p: Play, ids: dict[str, int | None], location: str = "") -> dict[str, Any]:
+    """One play in BG Stats' fields (:data:`BGSTATS_FIELDS`): the local date and time it started, its
+    length in whole minutes, the game (its title, BoardGameGeek id when known, the game's id as
+    ``sourceGameId``, ``noPoints`` when no player has a figure), the location when given, and each player
+    (the person's name, also as ``sourcePlayerId``; the first seat as the start player; their figure as
+    ``score``; their character as ``role``; ``winner``)."""
+    title, bgg_id = _named(p, ids)
+    game: dict[str, Any] = {"name": title, "sourceGameId": p.title or p.game,
+                            "noPoints": all(s.figure is None for s in p.seats)}
+    if bgg_id:
+        game["bggId"] = bgg_id
+    players = []
+    for s in p.seats:
+        player: dict[str, Any] = {"name": s.name, "sourcePlayerId": s.name, "startPlayer": s.seat == 1,
+                                  "winner": s.win, "role": s.character or ""}
+        if s.figure is not None:
+            player["score"] = int(s.figure) if float(s.figure).is_integer() else s.figure
+        players.append(player)
+    play: dict[str, Any] = {"playDate": time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(p.started)),
+                            "durationMin": round(p.minutes), "game": game, "players": players}
+    if location:
+        play["location"] = location
+    return play
+
+
+def bgstats_link(p: Play, ids: dict[str, int | None], location: str = "") -> str:
+    """The link that hands play ``p`` to BG Stats (:data:`BGSTATS_URL`)."""
+    data = json.dumps(bgstats_play(p, ids, location), ensure_ascii=False, separators=(",", ":"))
+    return f"{BGSTATS_URL}?data={urllib.parse.quote(data, safe='')}"
+
+
+def _outcome(p: Play) -> Msg:
+    names = ", ".join(p.winners)
+    if p.draw:
+        return _("draw: {names}", names=names) if names else _("a draw")
+    return _("won by {names}", names=names) if names else _("no winner")
+
+
+def bgstats_html(plays: list[Play], ids: dict[str, int | None], location: str = "",
+                 catalog: Catalog | None = None, lang: str = "en") -> str:
+    """A page with a link per play (:func:`bgstats_link`), to open on the phone or tablet that has BG
+    Stats: each link shows BG Stats' import dialog with that play. Its words in ``catalog``'s language
+    (``lang``: its code); every name is escaped."""
+    def text(message: Msg | str) -> str:
+        return html.escape(say(catalog, message))
+
+    def item(p: Play) -> str:  # markup, not a sentence: the words in it are messages
+        name, _bgg = _named(p, ids)
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(p.started))
+        who = ", ".join(s.name for s in p.seats)
+        return (f'<li><a href="{html.escape(bgstats_link(p, ids, location))}">{text(_("add to BG Stats"))}</a> '
+                f"{html.escape(when)} · {html.escape(name)} · {html.escape(who)} · {text(_outcome(p))}</li>")
+
+    items = [item(p) for p in plays]
+    title = text(_("Plays for BG Stats"))
+    intro = text(_("Open this page on the phone or tablet that has BG Stats: each link opens its import dialog "
+                   "with that play, to check and save."))
+    return (f'<!DOCTYPE html>\n<html lang="{html.escape(lang)}">\n<head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>{title}</title></head>\n<body>\n<h1>{title}</h1>\n<p>{intro}</p>\n<ul>\n"
+            + "\n".join(items) + "\n</ul>\n</body>\n</html>\n")
 
 
 def read_bgg(text: str, ids: dict[str, int | None]) -> list[dict[str, Any]]:
