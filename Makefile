@@ -12,7 +12,7 @@ STAMP := $(VENV)/.installed
 unexport PYTHONDONTWRITEBYTECODE
 export PYTHONPYCACHEPREFIX := $(CURDIR)/build/pycache
 
-.PHONY: run test check lint imports bench venv sysdeps clean
+.PHONY: run test check lint imports bench venv sysdeps clean appliance-test
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -33,7 +33,7 @@ run: venv
 
 # Both tiers run on every core (pytest-xdist): the tests share no fixed path or port.
 test: venv sysdeps lint
-	$(BIN)/python -m pytest -q -p no:cacheprovider -n auto tests
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n auto --ignore=tests/appliance tests
 
 # The fast tier, after every change (under a minute): everything but the slow tests (serve
 # and MicroPython subprocesses, waits on a pty or a watchdog, a real Mosquitto), the
@@ -41,7 +41,7 @@ test: venv sysdeps lint
 # fewer and shorter random games, the generated journals hold fewer games (tests/conftest.py).
 check: venv imports
 	$(BIN)/python -m pytest -q -p no:cacheprovider -n auto -m "not slow" --hypothesis-profile=fast \
-		--ignore=tests/e2e --ignore=tests/ui/test_app.py tests
+		--ignore=tests/e2e --ignore=tests/ui/test_app.py --ignore=tests/appliance tests
 
 # Lint (ruff) and types (mypy: strict on engine/, checked everywhere else); settings in
 # pyproject.toml. Both run, and the target fails if either finds something. mypy cannot map
@@ -61,6 +61,14 @@ lint: venv $(MYPY_TREE) imports
 	echo "$(BIN)/mypy -p tablekeeper.engine -p tablekeeper.hardware -p tablekeeper.ui -p tablekeeper.firmware"; \
 	$(BIN)/mypy -p tablekeeper.engine -p tablekeeper.hardware -p tablekeeper.ui -p tablekeeper.firmware || status=1; \
 	exit $$status
+
+# The appliance booted for real (not part of test or check): a Debian bookworm VM under QEMU runs
+# systemd/install.sh, reboots into the kiosk, and takes TABLEKEEPER_APPLIANCE_CUTS (50) power cuts.
+# The image is cached in ~/.cache/tablekeeper-appliance; screenshots and logs go to build/appliance/.
+# Needs root once (the host's packages, building the image). docs/install.md, "Checked in a virtual machine".
+appliance-test: venv
+	@sh tests/appliance/sysdeps.sh
+	$(BIN)/python -m pytest -q -s -p no:cacheprovider -m appliance tests/appliance
 
 bench: venv
 	$(BIN)/python bench/run.py

@@ -32,8 +32,12 @@ UNITS=("$APP_UNIT" "$SERVE_UNIT" "$MESSAGE_UNIT")
 INDEX=https://pypi.org/simple      # the index the lock's hashes were taken from
 SDIST_ONLY=(spidev)                # no aarch64 wheel on PyPI: built from the hashed sdist
 BUILD=$PREFIX/build                # where the tablekeeper user builds, during pip only
-PACKAGES=(python3 python3-venv python3-pip python3-dev swig liblgpio-dev i2c-tools
-          libegl1 libgles2 libgbm1 libdrm2 libmtdev1)
+# gcc: pip builds spidev (SDIST_ONLY) from C; python3-dev brings the headers, not a compiler.
+# libgl1: Kivy's wheel loads libGL.so.1 even to draw with GLES; libegl-mesa0 and
+# libgl1-mesa-dri: Mesa's EGL and its drivers (vc4/v3d on a Pi) -- recommends of
+# libegl1 and libgbm1, which --no-install-recommends would leave out.
+PACKAGES=(python3 python3-venv python3-pip python3-dev gcc swig liblgpio-dev i2c-tools
+          libegl1 libegl-mesa0 libgl1 libgl1-mesa-dri libgles2 libgbm1 libdrm2 libmtdev1)
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 SOURCE=$(dirname "$HERE")
@@ -141,9 +145,14 @@ check_system() {
 install_packages() {
     [ "$DO_PACKAGES" = 1 ] || { say "skipping Debian packages (--no-packages)"; return 0; }
     if [ -n "$ROOT" ]; then live apt-get install -y --no-install-recommends "${PACKAGES[@]}"; return 0; fi
-    local missing=() unknown=() p
+    local missing=() unknown=() absent=() p
     for p in "${PACKAGES[@]}"; do
-        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" && continue
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || absent+=("$p")
+    done
+    # A fresh system may have no package lists yet (images ship without them): without
+    # `apt-get update` every package would look unknown.
+    if [ ${#absent[@]} -gt 0 ]; then run apt-get update -q; fi
+    for p in "${absent[@]}"; do
         if apt-cache show "$p" >/dev/null 2>&1; then missing+=("$p"); else unknown+=("$p"); fi
     done
     [ ${#unknown[@]} -eq 0 ] || say "warning: not in this system's package lists (skipped): ${unknown[*]}"
@@ -161,7 +170,7 @@ install_user() {
 
 tree_hash() {  # a fingerprint of the source tree and the lock, to skip pip when nothing changed
     local parts=() p
-    for p in engine hardware ui firmware pyproject.toml systemd/requirements-pi.txt; do
+    for p in engine hardware ui firmware pyproject.toml setup.py systemd/requirements-pi.txt; do
         [ -e "$1/$p" ] && parts+=("$p")
     done
     (cd "$1" && find "${parts[@]}" -type f \
@@ -236,7 +245,7 @@ install_code() {
         rm -rf "$src.new"; mkdir -p "$src.new"
         tar -C "$SOURCE" --exclude=.git --exclude=.venv --exclude='__pycache__' --exclude='*.pyc' \
             --exclude=.pytest_cache --exclude=.hypothesis -cf - \
-            pyproject.toml $(cd "$SOURCE" && ls -d README* LICENSE* engine hardware ui firmware docs systemd 2>/dev/null) \
+            pyproject.toml $(cd "$SOURCE" && ls -d README* LICENSE* setup.py engine hardware ui firmware docs systemd 2>/dev/null) \
             | tar -C "$src.new" -xf -
         rm -rf "$src"; mv "$src.new" "$src"
         say "copied $SOURCE to $PREFIX/src"; CHANGED=1

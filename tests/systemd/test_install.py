@@ -44,7 +44,8 @@ def source(tmp_path_factory) -> Path:
     global SOURCE
     copy = tmp_path_factory.mktemp("source")
     shutil.copy2(ROOT / "pyproject.toml", copy)
-    for folder in ("engine", "hardware", "ui", "docs", "systemd"):
+    shutil.copy2(ROOT / "setup.py", copy)
+    for folder in ("engine", "hardware", "ui", "firmware", "docs", "systemd"):
         shutil.copytree(ROOT / folder, copy / folder, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     SOURCE = copy
     yield copy
@@ -128,6 +129,10 @@ def test_install_into_a_root_puts_everything_in_place(pi_root):
     assert config_txt.endswith("[all]\ndtparam=i2c_arm=on\ndtparam=spi=on\n")
     assert (pi_root / "opt/tablekeeper/src/pyproject.toml").read_bytes() == (SOURCE / "pyproject.toml").read_bytes()
     assert (pi_root / "opt/tablekeeper/src/docs/install.md").is_file()  # the units' Documentation=
+    # setup.py maps the folders to tablekeeper.*: without it the wheel built from the copy fails
+    # ("Multiple top-level packages discovered").
+    assert (pi_root / "opt/tablekeeper/src/setup.py").read_bytes() == (SOURCE / "setup.py").read_bytes()
+    assert (pi_root / "opt/tablekeeper/src/firmware/podcore.py").is_file()
     assert "skipped under --root: python3 -m venv /opt/tablekeeper/venv" in out
     assert "a reboot is needed for I2C/SPI" in out
 
@@ -334,3 +339,24 @@ def test_the_build_dependencies_of_sdists_are_in_the_lock_too():
     locked = _locked()
     for name in [*sdist_only, "setuptools", "wheel"]:
         assert name in locked, name
+
+
+def installed_packages() -> list[str]:
+    text = SCRIPT.read_text()
+    start = text.index("PACKAGES=(") + len("PACKAGES=(")
+    return text[start:text.index(")", start)].split()
+
+
+def test_the_debian_packages_include_what_a_fresh_bookworm_lacks():
+    """What the install in a bare Debian bookworm VM (tests/appliance) found missing: a C compiler for the
+    sdists built from source, libGL for Kivy's wheel, Mesa's EGL and DRI drivers (recommends only)."""
+    packages = installed_packages()
+    for needed in ("gcc", "python3-dev", "libgl1", "libegl-mesa0", "libgl1-mesa-dri", "libgbm1"):
+        assert needed in packages, needed
+
+
+def test_the_package_lists_are_updated_before_packages_are_looked_up():
+    """A fresh image has no package lists: without `apt-get update` every package would look unknown."""
+    text = SCRIPT.read_text()
+    body = text[text.index("install_packages() {"):text.index("install_user() {")]
+    assert body.index("apt-get update") < body.index("apt-cache show")
