@@ -45,6 +45,11 @@ FONTS = Path(__file__).resolve().parent / "fonts"
 REGULAR = FONTS / "DejaVuSans.ttf"
 BOLD = FONTS / "DejaVuSans-Bold.ttf"
 DIGITS = FONTS / "DejaVuSansCondensed-Bold.ttf"
+#: The same letters narrower: a line too wide for its box in the regular face is drawn in these, at
+#: the same height, before anything is cut (a condensed word reads as well at arm's length; a cut one
+#: loses what tells two offers apart).
+CONDENSED = FONTS / "DejaVuSansCondensed.ttf"
+CONDENSED_BOLD = DIGITS
 ICONS = FONTS / "fa-solid-900.ttf"  # the counters' icons (hardware/icons.py)
 ICON_SIZE = 9
 
@@ -95,6 +100,31 @@ def fit(f: ImageFont.FreeTypeFont, text: str, width: int) -> str:
     return (text + "…") if text else ""
 
 
+def narrower(f: ImageFont.FreeTypeFont) -> list[ImageFont.FreeTypeFont]:
+    """``f`` and the faces of its size a line too wide for it may be drawn in, widest first: bold, then
+    condensed bold, then condensed; regular, then condensed."""
+    path = Path(str(f.path))  # font() opens every face by its path
+    faces = {BOLD: (BOLD, CONDENSED_BOLD, CONDENSED), REGULAR: (REGULAR, CONDENSED)}.get(path, (path,))
+    return [font(p, f.size) for p in faces]
+
+
+def fitted(f: ImageFont.FreeTypeFont, text: str, width: int) -> tuple[ImageFont.FreeTypeFont, str]:
+    """The face and text to draw ``text`` in ``width`` pixels: whole in ``f``, or whole in a narrower face
+    of its size (:func:`narrower`), or cut with "…" in the narrowest."""
+    faces = narrower(f)
+    for face in faces:
+        if _width(face, text) <= width:
+            return face, text
+    return faces[-1], fit(faces[-1], text, width)
+
+
+def _fitted_text(draw, xy, text, f, width, fill=ON) -> int:
+    """Draw ``text`` at ``xy`` in ``width`` pixels (:func:`fitted`); the width drawn."""
+    face, shown = fitted(f, text, width)
+    _text(draw, xy, shown, face, fill)
+    return _width(face, shown)
+
+
 def _text(draw, xy, text, f, fill=ON):
     # Anchor "lt": (x, y) is the top-left of the text's ink box.
     draw.text(xy, text, font=f, fill=fill, anchor="lt")
@@ -124,11 +154,11 @@ def render(view: PodView) -> Image.Image:
     if view.choosing:  # the offer is in the bottom bar; the header's corner says the status
         head_label = view.status
     if head_label:
-        label = fit(tiny, ("" if view.choosing else "▸") + head_label, header_room(view.seat, view.player))
-        label_w = _width(tiny, label)
-        _text(draw, (RIGHT - 1 - label_w, 1), label, tiny, head_fg)
+        face, label = fitted(tiny, ("" if view.choosing else "▸") + head_label, header_room(view.seat, view.player))
+        label_w = _width(face, label)
+        _text(draw, (RIGHT - 1 - label_w, 1), label, face, head_fg)
     name_room = RIGHT - 2 - (label_w + 3 if label_w else 0)
-    _text(draw, (1, 0), fit(bold, f"{view.seat} {view.player}", name_room), bold, head_fg)
+    _fitted_text(draw, (1, 0), f"{view.seat} {view.player}", bold, name_room, head_fg)
 
     # -- the focused counter, large; "2/4" says which of how many ------------
     value = "" if view.focus_value is None else str(view.focus_value)
@@ -144,7 +174,7 @@ def render(view: PodView) -> Image.Image:
         if where:
             _text(draw, (room - where_w, 11), where, tiny)
         x = _icon(draw, (0, 11), view.focus_icon)
-        _text(draw, (x, 11), fit(tiny, view.focus_name, room - where_w - (3 if where else 0) - x), tiny)
+        _fitted_text(draw, (x, 11), view.focus_name, tiny, room - where_w - (3 if where else 0) - x)
         # Left-aligned: a +1 changes only the digits that change (fewer bytes on the bus).
         if view.focus_name in view.changed:  # just changed: inverted for a moment
             draw.rectangle((0, 22, _width(big, value) + 2, 39 if long_offer else 49), fill=ON)
@@ -181,7 +211,7 @@ def render(view: PodView) -> Image.Image:
         fg = 0
     if view.status:
         status_font = bold if view.alert else small
-        _text(draw, (1, BAR_TOP), fit(status_font, view.status, RIGHT - 2), status_font, fg)
+        _fitted_text(draw, (1, BAR_TOP), view.status, status_font, RIGHT - 2, fg)
     return img
 
 
@@ -245,27 +275,50 @@ def _offer(draw, view: PodView) -> None:
 
 def _message(draw, view: PodView) -> None:
     """A refusal over the lower half, inverted, for as long as the view carries it; else the pod's notice
-    (a stuck button), in the same place."""
+    (a stuck button), in the same place. A message longer than that area takes the lines it needs, up
+    to the whole screen (:data:`MESSAGE_PAGE` lines: the owner shows a longer one a page at a time,
+    :func:`message_pages`)."""
     text = view.message or view.notice
     if not text:
         return
     small = font(REGULAR, SMALL_SIZE)
-    rows = message_rows(view.screen)
-    top = BOTTOM - 2 - 11 * rows
+    lines = message_lines(text, view.screen)
+    rows = max(message_rows(view.screen), len(lines))
+    if rows >= MESSAGE_PAGE:  # the whole screen, a line every 12 rows
+        top, pitch = 0, 12
+    elif rows > message_rows(view.screen):  # everything under the header: no half-covered line above it
+        top, pitch = 11, 11
+    else:
+        top, pitch = BOTTOM - 2 - 11 * rows, 11
     draw.rectangle((0, top, RIGHT, BOTTOM), fill=ON)
-    for i, line in enumerate(_wrap(small, text, RIGHT - 4, rows)):
-        _text(draw, (2, top + 2 + 11 * i), line, small, 0)
+    for i, line in enumerate(lines):
+        _text(draw, (2, top + 2 + pitch * i), line, small, 0)
+
+
+#: The most lines of the small font a message has: the whole screen.
+MESSAGE_PAGE = 5
 
 
 def message_rows(screen: str) -> int:
-    """Lines of the small font a message has on ``screen``: home keeps its counter in sight, the others
-    have room."""
+    """Lines of the small font a message has at least on ``screen``: home keeps its counter in sight when
+    the message leaves it room, the others have room."""
     return 2 if screen == "home" else 3
 
 
 def message_lines(text: str, screen: str = "home") -> list[str]:
-    """``text`` as a message shows it on ``screen``: wrapped, the last line cut with "…" if it is too long."""
-    return _wrap(font(REGULAR, SMALL_SIZE), text, RIGHT - 4, message_rows(screen))
+    """``text`` as a message shows it on ``screen``: wrapped on the lines it needs (at least
+    :func:`message_rows`, at most :data:`MESSAGE_PAGE`; beyond those the last line is cut with "…")."""
+    small = font(REGULAR, SMALL_SIZE)
+    lines = _fill(small, text.split(), RIGHT - 4)
+    rows = min(MESSAGE_PAGE, max(message_rows(screen), len(lines)))
+    return _wrap(small, text, RIGHT - 4, rows)[:len(lines)]
+
+
+def message_pages(text: str) -> list[str]:
+    """``text`` in pages of at most :data:`MESSAGE_PAGE` lines, each drawn whole
+    (:func:`message_lines`): a refusal too long for one screen is shown a page after another."""
+    lines = _fill(font(REGULAR, SMALL_SIZE), text.split(), RIGHT - 4)
+    return [" ".join(lines[i:i + MESSAGE_PAGE]) for i in range(0, len(lines), MESSAGE_PAGE)] or [text]
 
 
 def _header(draw, left: str, right: str, inverted: bool, *, right_box: bool = False) -> None:
@@ -277,8 +330,7 @@ def _header(draw, left: str, right: str, inverted: bool, *, right_box: bool = Fa
         fg = 0
     right_w = 0
     if right:
-        f = bold if right_box else tiny
-        right = fit(f, right, 60)
+        f, right = fitted(bold if right_box else tiny, right, 60)
         right_w = _width(f, right)
         if right_box:
             draw.rectangle((RIGHT - right_w - 3, 0, RIGHT, 10), fill=0 if inverted else ON)
@@ -286,11 +338,26 @@ def _header(draw, left: str, right: str, inverted: bool, *, right_box: bool = Fa
         else:
             _text(draw, (RIGHT - 1 - right_w, 1), right, f, fg)
     room = RIGHT - 2 - (right_w + 6 if right_w else 0)
-    _text(draw, (1, 0), fit(bold, left, room), bold, fg)
+    _fitted_text(draw, (1, 0), left, bold, room, fg)
 
 
 MENU_ROWS = 4
 ROW = 12
+
+
+def menu_line(text: str, room: int) -> list[str]:
+    """The chosen menu line as drawn in ``room`` pixels: whole on one row (in a narrower face if need be,
+    :func:`fitted`), else over two rows cut between words (what tells two lines apart is often their
+    end: "police in room 7"); cut with "…" only when two rows cannot hold it."""
+    small = font(REGULAR, SMALL_SIZE)
+    if fitted(small, text, room)[1] == text:
+        return [text]
+    for face in narrower(small):
+        rows = _fill(face, text.split(" "), room)
+        if len(rows) <= 2 and all(_width(face, r) <= room for r in rows):
+            return rows
+    rows = _fill(narrower(small)[-1], text.split(" "), room)
+    return [rows[0], fitted(small, " ".join(rows[1:]), room)[1]]
 
 
 def _menu(draw, view: PodView) -> None:
@@ -298,18 +365,27 @@ def _menu(draw, view: PodView) -> None:
     _header(draw, f"{view.seat} {view.player}", view.title, view.your_turn)
     n = len(view.lines)
     cursor = min(max(view.cursor, 0), n - 1) if n else -1
-    top = min(max(0, cursor - 1), max(0, n - MENU_ROWS))
     marks = 8 if n > MENU_ROWS else 0  # a column for the scroll marks
-    for row, i in enumerate(range(top, min(n, top + MENU_ROWS))):
-        y = 12 + ROW * row
-        fg = ON
+    chosen = menu_line(view.lines[cursor], RIGHT - marks - 5) if n else []
+    if len(chosen) > 1 and n == MENU_ROWS:  # two rows for the chosen one: a line is then out of sight
+        marks = 8
+        chosen = menu_line(view.lines[cursor], RIGHT - marks - 5)
+    room = RIGHT - marks - 5
+    shown = MENU_ROWS - (len(chosen) - 1 if chosen else 0)  # the chosen line may take two rows
+    top = min(max(0, cursor - 1), max(0, n - shown))
+    y = 12
+    for i in range(top, min(n, top + shown)):
         if i == cursor:
-            draw.rectangle((0, y, RIGHT - marks, y + ROW - 1), fill=ON)
-            fg = 0
-        _text(draw, (3, y + 1), fit(small, view.lines[i], RIGHT - marks - 5), small, fg)
+            draw.rectangle((0, y, RIGHT - marks, y + ROW * len(chosen) - 1), fill=ON)
+            for row in chosen:
+                _fitted_text(draw, (3, y + 1), row, small, room, 0)
+                y += ROW
+        else:
+            _fitted_text(draw, (3, y + 1), view.lines[i], small, room)
+            y += ROW
     if top > 0:  # more above
         draw.polygon([(RIGHT - 3, 13), (RIGHT - 6, 18), (RIGHT, 18)], fill=ON)
-    if top + MENU_ROWS < n:  # more below
+    if top + shown < n:  # more below
         draw.polygon([(RIGHT - 6, 55), (RIGHT, 55), (RIGHT - 3, 60)], fill=ON)
 
 
@@ -320,14 +396,14 @@ def _is_number(text: str) -> bool:
 def _entry(draw, view: PodView) -> None:
     tiny, small = font(REGULAR, TINY_SIZE), font(REGULAR, SMALL_SIZE)
     _header(draw, view.title, view.step, view.your_turn)
-    _text(draw, (1, 12), fit(small, view.prompt, RIGHT - 2), small)
+    _fitted_text(draw, (1, 12), view.prompt, small, RIGHT - 2)
     value = view.value
     if _is_number(value):
         big = font(DIGITS, BIG_SIZE)
         _text(draw, (0, 24), fit(big, value, RIGHT), big)
     else:  # a word: a player, a choice, yes/no
         word_font = font(BOLD, 16)
-        _text(draw, (0, 30), fit(word_font, value, RIGHT), word_font)
+        _fitted_text(draw, (0, 30), value, word_font, RIGHT)
     bottom = view.hint
     if view.lines and view.lines[0]:  # a list entry: the numbers so far, the last ones when long
         bottom = "[" + view.lines[0] + "]"
@@ -335,22 +411,40 @@ def _entry(draw, view: PodView) -> None:
             bottom = "[…" + bottom[3:]
         _text(draw, (1, BAR_TOP), bottom, small)
     elif bottom:
-        _text(draw, (1, BAR_TOP + 1), fit(tiny, bottom, RIGHT - 2), tiny)
+        _fitted_text(draw, (1, BAR_TOP + 1), bottom, tiny, RIGHT - 2)
+
+
+def preview_question_below(view: PodView) -> bool:
+    """Whether the preview's question ("OK?") leaves the header to the action's name, which does not
+    fit beside it, and is asked at the start of the bottom line instead."""
+    if not view.prompt:
+        return False
+    bold = font(BOLD, SMALL_SIZE)
+    f, question = fitted(bold, view.prompt, 60)
+    return fitted(bold, view.title, RIGHT - 2 - (_width(f, question) + 6))[1] != view.title
 
 
 def _preview(draw, view: PodView) -> None:
     tiny, small = font(REGULAR, TINY_SIZE), font(REGULAR, SMALL_SIZE)
-    _header(draw, view.title, view.prompt, view.your_turn, right_box=True)
+    below = preview_question_below(view)
+    _header(draw, view.title, "" if below else view.prompt, view.your_turn, right_box=True)
     rows: list[str] = []
     for line in view.lines:
         rows += _wrap_items(small, line, RIGHT - 2)
     for i, line in enumerate(rows[:3]):
-        _text(draw, (1, 13 + 12 * i), line, small)
+        _fitted_text(draw, (1, 13 + 12 * i), line, small, RIGHT - 2)
     if len(rows) > 3:
         _text(draw, (RIGHT - _width(small, "…"), 13 + 24), "…", small)
+    x = 1
+    if below:  # the question boxed at the start of the bottom line, what the buttons do beside it
+        bold = font(BOLD, SMALL_SIZE)
+        w = _width(bold, view.prompt)
+        draw.rectangle((0, BAR_TOP - 1, w + 3, BOTTOM), fill=ON)
+        _text(draw, (2, BAR_TOP), view.prompt, bold, 0)
+        x = w + 7
     if view.hint:
         draw.line((0, BAR_TOP - 2, RIGHT, BAR_TOP - 2), fill=ON)
-        _text(draw, (1, BAR_TOP + 1), fit(tiny, view.hint, RIGHT - 2), tiny)
+        _fitted_text(draw, (x, BAR_TOP + 1), view.hint, tiny, RIGHT - 1 - x)
 
 
 SCREENS = {"menu": _menu, "entry": _entry, "preview": _preview}
@@ -423,8 +517,15 @@ def _fill(f, pieces: list[str], width: int) -> list[str]:
 
 
 def _wrap_items(f, text: str, width: int) -> list[str]:
-    """``text`` in lines that break only after a comma or a colon ("fortitude −1" stays whole)."""
-    return [fit(f, ln, width) for ln in _fill(f, re.split(r"(?<=[,:]) ", text), width)]
+    """``text`` in lines that break only after a comma or a colon ("fortitude −1" stays whole); an item
+    too wide for a line even in a narrower face (:func:`fitted`) breaks between its words."""
+    lines = []
+    for line in _fill(f, re.split(r"(?<=[,:]) ", text), width):
+        if fitted(f, line, width)[1] == line:
+            lines.append(line)
+        else:
+            lines += [fitted(f, part, width)[1] for part in _fill(f, line.split(" "), width)]
+    return lines
 
 
 def _wrap(f, text: str, width: int, max_lines: int) -> list[str]:

@@ -513,9 +513,10 @@ class Keeper:
         self._top_game = max(self._top_game, session.game_id)
         if self.keeps_pods:
             if self.seats is None:
+                from ..hardware.render import message_pages
                 from .pod.seats import Seats
 
-                self.seats = Seats(session, catalog=self.catalog, clock=self.clock,
+                self.seats = Seats(session, catalog=self.catalog, clock=self.clock, pages=message_pages,
                                    numbering=self._numbers, report=self.report,
                                    notice=lambda text: self._notice("warning", text))
             else:

@@ -140,8 +140,10 @@ class _Pod:
             self.say(f"{s}.table", name)
             if isinstance(value, str):
                 self.say(f"{s}.value", value)
-        for part in ("status", "message", "title", "prompt", "hint"):
+        for part in ("status", "message", "prompt", "hint"):
             self.say(f"{s}.{part}", getattr(v, part))
+        # the title shares the header with the step ("2/4") or the question ("OK?"), which takes its room
+        self.say(f"{s}.title", v.title, v.step if s == ENTRY else v.prompt if s == PREVIEW else "")
         if s == HOME:  # the offer: in the bar while up/down go through them, else in the header's corner
             name = f"{v.seat} {v.player}"
             if v.choosing:

@@ -585,7 +585,7 @@ def test_the_grammar_speaks_the_tables_language():
     t.click("Ana", UP)  # rank 0
     t.hold("Ana", MAIN)
     preview = t.view("Ana", es)
-    assert preview.prompt == "¿OK?" and preview.hint == "main: hazlo, select: atrás"
+    assert preview.prompt == "¿OK?" and preview.hint == "main: sí, select: atrás"
     assert render(preview) != render(t.view("Ana"))
     said = grammar.affected(t.rules, t.state, t.rules.apply(t.state, {"action": "adjust", "player": "Ben",
                                                                          "counter": "cash", "delta": 2})[0], "Ana")

@@ -6,8 +6,12 @@ The texts are the ones the pods of the table stories show (tests/hardware/podwor
 the header's corner while up/down go through the offers; the main button's label in the header's
 corner beside the seat and name; an offer being chosen in the bar, on one line or two cut only
 between words; the seat and name in the header (beside the label, the status or the menu's title);
-an entry's field name, the menu's title, the preview's question and what the buttons do. Every line's ink is also no taller than its row (a
-header's 11 rows, the bar's 12), so nothing runs into the counter or out of an inverted header.
+an entry's field name, the menu's title, the preview's question and what the buttons do; an entry's or a
+preview's title beside its step or question (or, on a preview, alone: the question then moves to the
+bottom line); the chosen menu line, on its row or two; what a preview says will change, on its lines;
+and every message (a refusal, what another player did to you), page by page. A text may be drawn in
+a narrower face of its size (``fitted``) but never cut. Every line's ink is also no taller than its
+row (a header's 11 rows, the bar's 12), so nothing runs into the counter or out of an inverted header.
 """
 from __future__ import annotations
 
@@ -24,10 +28,16 @@ from tablekeeper.hardware.render import (
     SMALL_SIZE,
     TINY_SIZE,
     _width,
+    _wrap_items,
     fit,
+    fitted,
     font,
     header_room,
+    menu_line,
+    message_lines,
+    message_pages,
     offer_text,
+    preview_question_below,
 )
 
 from . import podwords
@@ -80,8 +90,37 @@ def misfits(game: str, lang: str) -> list[str]:
                 bad.append(f"offer {text!r} ({beside}) in the bar: {lines}")
         elif where in SMALL_BOXES:
             f, room = {"small": small, "tiny": tiny, "bold": bold}[SMALL_BOXES[where][0]], SMALL_BOXES[where][1]
-            if fit(f, text, room) != text or _tall(f, text) > HEADER_ROWS:
+            if fitted(f, text, room)[1] != text or _tall(f, text) > HEADER_ROWS:
                 bad.append(f"{where} {text!r}")
+            if where == "preview.hint":  # also beside the question, when the question is on the bottom line
+                for question in {x.text for x in shown if x.where == "preview.prompt"}:
+                    if fitted(tiny, text, RIGHT - 1 - (_width(bold, question) + 7))[1] != text:
+                        bad.append(f"preview.hint {text!r} beside {question!r}")
+        elif where == "entry.title":  # beside the step ("2/4")
+            step_font, step = fitted(tiny, beside, 60)
+            room = RIGHT - 2 - (_width(step_font, step) + 6) if beside else RIGHT - 2
+            if fitted(bold, text, room)[1] != text:
+                bad.append(f"entry title {text!r} beside {beside!r}")
+        elif where == "preview.title":  # beside the question, or alone
+            view = PodView(seat=1, player="Ana", screen="preview", title=text, prompt=beside)
+            question = "" if preview_question_below(view) else beside
+            q_font, q = fitted(bold, question, 60)
+            room = RIGHT - 2 - (_width(q_font, q) + 6) if question else RIGHT - 2
+            if fitted(bold, text, room)[1] != text:
+                bad.append(f"preview title {text!r} beside {question!r}")
+        elif where == "menu.line":  # chosen, with the scroll marks' column beside it
+            rows = menu_line(text, RIGHT - 13)
+            if " ".join(rows) != text or any(_tall(small, x) > BAR_ROWS for x in rows):
+                bad.append(f"menu line {text!r}: {rows}")
+        elif where == "preview.line":
+            rows = _wrap_items(small, text, RIGHT - 2)
+            if any(x.endswith("…") and not text.endswith("…") for x in rows):
+                bad.append(f"preview line {text!r}: {rows}")
+        elif where.endswith("message"):  # a refusal, or what another player did to you
+            screen = where.partition(".")[0] if "." in where else "home"
+            for page in message_pages(text):
+                if " ".join(message_lines(page, screen)) != page:
+                    bad.append(f"message {text!r} on {screen}: {message_lines(page, screen)}")
         elif where == "menu.header":  # beside the menu's title
             title = next((x.text for x in shown if x.where == "menu.title"), "")
             if fit(bold, text, RIGHT - 2 - (_width(tiny, title) + 6)) != text or _tall(bold, text) > HEADER_ROWS:
@@ -108,3 +147,36 @@ def test_a_status_too_long_for_its_box_is_found():
     assert fit(tiny, "drink from the deck", header_room(1, "Ana")) == "drink from the deck"
     assert header_room(1, "Ana") > HEADER_LABEL  # a short name leaves the corner more room
     assert header_room(8, "Maximiliana") == HEADER_LABEL  # a long one is cut before the label
+
+
+def test_a_refusal_too_long_for_the_screen_is_shown_whole_a_page_after_another(tmp_path):
+    """The owner's pods show a refusal of many words on the lines it needs (up to the whole screen), a
+    page after another, each page whole and on screen long enough to read its words; then it is gone."""
+    from tablekeeper.engine import Journal, Session
+    from tablekeeper.engine.errors import RuleError
+    from tablekeeper.hardware.render import MESSAGE_PAGE, message_lines, render
+    from tablekeeper.ui.pod.seats import MESSAGE_SECONDS, WORD_SECONDS
+    from tests.owner import Owner
+
+    why = ("deal: each player is dealt 4 treasure cards, not 1 (or enter none: the device asks for them when "
+           "it needs them); a second sentence just as long, to run past the whole screen for certain")
+    with Journal(tmp_path) as j:
+        now = [0.0]
+        hub = Owner(Session.new(j, "counters", ["Ana", "Ben"]), clock=lambda: now[0])
+        hub.seats.refuse(1, RuleError(why), now=0.0)
+        pages, seen = message_pages(why), []
+        assert len(pages) == 2
+        while hub.view(1).message:
+            page = hub.view(1).message
+            if not seen or seen[-1][0] != page:
+                seen.append((page, now[0]))
+            lines = message_lines(page, "home")
+            assert " ".join(lines) == page and len(lines) <= MESSAGE_PAGE  # drawn whole
+            assert render(hub.view(1)).getbbox() is not None
+            now[0] = hub.seats.next_due(now[0])  # the next page, or the end
+        assert [p for p, _t in seen] == pages  # every page, in order, the words of the refusal
+        assert " ".join(pages).split() == why.split()
+        shown_for = [b - a for (_p, a), (_q, b) in zip(seen, seen[1:] + [(None, now[0])])]
+        assert all(t >= max(MESSAGE_SECONDS, WORD_SECONDS * len(p.split())) - 1e-9 for t, (p, _a) in zip(shown_for, seen))
+        hub.seats.refuse(2, RuleError("not now"), now=now[0])  # a short one: one page, the usual few seconds
+        assert hub.view(2).message == "not now" and hub.seats.next_due(now[0]) == now[0] + MESSAGE_SECONDS

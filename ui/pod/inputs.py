@@ -484,7 +484,7 @@ class SeatControls:
             lines.append(str(translated(_("{field}: the device decides", field=word("field", name)), catalog)))
         return self._screen_view(state, PREVIEW, title, message, catalog, lines=tuple(lines),
                                  prompt=translated(_("OK?"), catalog),
-                                 hint=translated(_("main: do it, select: back"), catalog))
+                                 hint=translated(_("main: yes, select: back"), catalog))
 
     def _preview(self, rules, state, button, click, held) -> Intent:
         if button == SELECT and held:

@@ -32,6 +32,8 @@ from .grammar import affected
 from .inputs import ENDS, REFUSED, TOOK, Intent, SeatControls
 
 MESSAGE_SECONDS = 3.0
+#: How long a message's page stays per word beyond that (a page of five lines: about seven seconds).
+WORD_SECONDS = 0.4
 #: How long a pod shows a changed value inverted.
 FLASH_SECONDS = 0.6
 
@@ -44,13 +46,17 @@ class Seats:
     :class:`~tablekeeper.engine.messages.Msg`, translated where it is shown:
     the app's touchscreen) — a button that became stuck, and its release.
     ``stuck_after``: seconds a button may be held before it counts as stuck.
+    ``pages(text) -> [text, ...]``: a message as the pods' screen shows it, a page after another
+    (:func:`tablekeeper.hardware.render.message_pages`; default: one page); each page stays long enough
+    to read it (:data:`MESSAGE_SECONDS`, more for many words).
     """
 
     def __init__(self, session, *, clock: Callable[[], float] = time.monotonic,
                  report: Callable[[str], None] | None = None, message_seconds: float = MESSAGE_SECONDS,
                  catalog=None,
                  numbering: Callable[[list[str]], Mapping[str, int]] | None = None,
-                 notice: Callable[[str], None] | None = None, stuck_after: float = STUCK_AFTER):
+                 notice: Callable[[str], None] | None = None, stuck_after: float = STUCK_AFTER,
+                 pages: Callable[[str], list[str]] | None = None):
         self.session = session
         self.catalog = catalog  # the table's language for every pod (None: English)
         self.clock = clock
@@ -59,9 +65,10 @@ class Seats:
         # The buttons' own state, not the game's: kept when another game starts with the same seats.
         self.stuck = StuckButtons(stuck_after)
         self.message_seconds = message_seconds
+        self.pages = pages or (lambda text: [text])
         self.numbering = numbering or (lambda players: {name: i + 1 for i, name in enumerate(players)})
         self.controls: dict[int, SeatControls] = {}
-        self.messages: dict[int, tuple[str, float]] = {}  # seat -> (text, until)
+        self.messages: dict[int, tuple[tuple[tuple[str, float], ...], float]] = {}  # seat -> ((page, until)...), until
         self.flashes: dict[int, tuple[tuple[str, ...], float]] = {}  # seat -> (changed counters, until)
         self._values: dict[int, tuple[str, dict]] = {}  # seat -> (player, counters last shown)
         self._computed: dict[int, tuple[tuple, PodView]] = {}  # seat → (situation, its view)
@@ -173,7 +180,13 @@ class Seats:
                 self._message(seats[who], text, now)
 
     def _message(self, seat: int, text: str, now: float, seconds: float | None = None) -> None:
-        self.messages[seat] = (text, now + (self.message_seconds if seconds is None else seconds))
+        """Show ``text`` on ``seat``'s pod, in the table's language, a page after another: each page for
+        ``seconds``, or as long as its words take to read."""
+        shown, until = [], now
+        for page in self.pages(str(translated(text, self.catalog))):
+            until += seconds if seconds is not None else max(self.message_seconds, WORD_SECONDS * len(page.split()))
+            shown.append((page, until))
+        self.messages[seat] = (tuple(shown), until)
 
     def notify_all(self, text: str, seconds: float = 10.0, now: float | None = None) -> None:
         """Show ``text`` on every seat's pod for ``seconds`` (a repaired journal, say)."""
@@ -189,9 +202,9 @@ class Seats:
             return PodView(seat=seat, player="", status="no player at this seat")
         message = ""
         if seat in self.messages:
-            text, until = self.messages[seat]
+            pages, until = self.messages[seat]
             if now < until:
-                message = text
+                message = next(page for page, end in pages if now < end)
             else:
                 del self.messages[seat]
         # Each seat's view is computed once per situation: the game's version (every commit), the
@@ -233,5 +246,6 @@ class Seats:
 
     def next_due(self, now: float) -> float | None:
         """When the next message or flash expires (a view then changes), or None."""
-        times = [until for _, until in self.messages.values()] + [until for _, until in self.flashes.values()]
+        times = [next((end for _, end in pages if end > now), until) for pages, until in self.messages.values()]
+        times += [until for _, until in self.flashes.values()]
         return min(times) if times else None
