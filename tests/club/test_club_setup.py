@@ -9,6 +9,7 @@ import socket
 import ssl
 import subprocess
 import time
+import urllib.request
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -21,6 +22,7 @@ from tablekeeper.ui.club import config, contract
 from tablekeeper.ui.club.league import League
 from tablekeeper.ui.club.publisher import Publisher
 from tablekeeper.ui.club.setup import SetupError, add_tables, init, join
+from tablekeeper.ui.club.web import Page
 
 from .broker import MOSQUITTO, SHIPPED_ACL, free_port, own_and_forged, watch
 from .fake_table import wait_for
@@ -181,10 +183,12 @@ def test_club_init_on_the_command_line_says_what_to_copy_where(tmp_path, capsys)
 
 def test_a_newcomer_sets_up_a_league_and_three_tables_and_their_plays_are_standings(club, tmp_path):
     """The whole setup as docs/club.md tells it: init (the fixture), `club join` on the league's machine
-    and on each table, and each table's first finished game reaches the league's standings over TLS."""
+    and on each table, and each table's first finished game reaches the league's standings over TLS and
+    its page. docs/club.md gives this run's time (`pytest --durations`)."""
     _section, league_conf = join(club.folder / "league", tmp_path / "league" / "tablekeeper.toml")
     settings = config.league_settings(league_conf, state_dir=tmp_path / "league")
     league = League(settings.db, settings.broker, reconnect_max=1).start()
+    page = Page(league, "127.0.0.1", 0).start()
     publishers = []
     said: list[str] = []
     try:
@@ -208,9 +212,13 @@ def test_a_newcomer_sets_up_a_league_and_three_tables_and_their_plays_are_standi
         assert sorted(p["table"] for p in league.plays()) == ["mesa-1", "mesa-2", "mesa-3"]
         overall = {r["player"]: r for r in league.standings()["overall"]}
         assert (overall["Ana"]["wins"], overall["Ben"]["wins"]) == (2, 1)
+        with urllib.request.urlopen(page.url, timeout=30) as r:  # what the club sees on its page
+            body = r.read().decode()
+        assert all(name in body for name in ("mesa-1", "mesa-2", "mesa-3", "Ana", "Ben"))
     finally:
         for pub in publishers:
             pub.stop()
+        page.stop()
         league.stop()
 
 

@@ -14,6 +14,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import time
 import urllib.request
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from tablekeeper.ui.club import contract, standings
 from tablekeeper.ui.club import league as league_module
 from tablekeeper.ui.club.config import BrokerSettings
 from tablekeeper.ui.club.league import League, check, throttled_drops
+from tablekeeper.ui.club.web import render_table_card
 
 from .conftest import USERS, league_broker, listening_league, one_broker
 from .fake_table import FakeTable, wait_for
@@ -211,8 +213,14 @@ def test_a_table_that_dies_is_shown_offline_by_its_last_will(league, broker):
     try:
         mesa.send(contract.STATUS, online=True, at=101.0)
         wait_for(lambda: [t["online"] for t in league.tables()] == [True], what="the table online")
+        before = time.time()
         relay.block()  # no goodbye, and no way back: the broker publishes the will
         wait_for(lambda: [t["online"] for t in league.tables()] == [False], what="the table offline")
+        # out of touch since the league heard it go, not since the will's own (connect-time) 100.0
+        [t] = league.tables()
+        assert t["since"] >= before
+        card = render_table_card({**t, "since": time.time() - 3 * 3600 - 5 * 60})
+        assert "offline for 3 h 5 min" in card and 'class="on"' not in card
     finally:
         mesa.close()
         relay.close()

@@ -191,7 +191,10 @@ def test_the_pods_offers_the_common_drinks_by_name_each_also_with_a_chaser():
     offers = rules.seat_actions(m.state, "Ana")
     assert [o["action"].get("drink") for o in offers[:8]] == list(COMMON_DRINKS)
     assert [o.get("ask") for o in offers[8:16]] == [["chaser"]] * 8
-    assert [o["action"]["action"] for o in offers[16:18]] == ["drink_event", "drink_event"]  # «Eventos de bebidas»
+    # a card of another box by what it does: alcohol +1…+4, fortitude −1 or +1
+    assert [(o["action"].get("alcohol"), o["action"].get("fortitude")) for o in offers[16:24]] == [
+        (a, f) for f in (-1, 1) for a in (1, 2, 3, 4)]
+    assert [o["action"]["action"] for o in offers[24:26]] == ["drink_event", "drink_event"]  # «Eventos de bebidas»
     assert offers[-1]["ask"] == ["alcohol", "fortitude", "gold", "chasers"] and "drink" not in offers[-1]["action"]
     before = canonical(m.state)
     m.apply(offers[0]["action"])

@@ -18,7 +18,7 @@ def test_ana_buys_ben_a_drink_and_ben_drinks_a_wine_with_an_ale_chaser_from_thei
     assert t.done == [{"action": "buy", "player": "Ana", "to": "Ben"}] and t.presses == 1
     assert t.state["players"][1]["counters"]["drink_me"] == 2
     view = t.view("Ana")  # phase 4: the common drinks by name, the first shown
-    assert view.choosing and (view.action, view.pick, view.choices) == ("ale", 0, 19)
+    assert view.choosing and (view.action, view.pick, view.choices) == ("ale", 0, 27)
     t.click("Ana", MAIN)  # an Ale: one press
     assert t.done[-1] == {"action": "drink", "player": "Ana", "drink": "ale"} and t.presses == 2
     assert t.state["turn"]["player"] == "Ben"
@@ -38,6 +38,24 @@ def test_ana_buys_ben_a_drink_and_ben_drinks_a_wine_with_an_ale_chaser_from_thei
     ben = t.state["players"][1]["counters"]
     assert (ben["alcohol"], ben["drink_me"]) == (3, 0)
     assert t.state["turn"]["player"] == "Cai" and t.said == []
+
+
+def test_a_drink_card_no_common_drink_matches_is_one_held_press_and_main():
+    """«siga las instrucciones de la carta»: a drink of another box (+3 alcohol, −1 fortitude) is an offer
+    by what it does, not every field of "other drink"; the same on a drink event's card from the deck."""
+    t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"])
+    t.click("Ana", MAIN)  # drink for Ben
+    t.presses = 0
+    t.hold("Ana", DOWN, repeats=16)  # past the 8 drinks by name and their 8 with a chaser
+    assert t.view("Ana").action == "alcohol +3, fortitude −1"
+    t.click("Ana", MAIN)
+    assert t.done[-1] == {"action": "drink", "player": "Ana", "alcohol": 3, "fortitude": -1} and t.presses == 2
+    ana = t.state["players"][0]["counters"]
+    assert (ana["alcohol"], ana["fortitude"]) == (3, 19)
+    t.match.apply({"action": "buy", "player": "Ben", "to": "Cai"})
+    t.match.apply({"action": "drink_event", "player": "Ben", "kind": "round"})
+    labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Cai")]
+    assert "alcohol +2, fortitude +1" in labels  # everyone's card from the deck, on their own pod
 
 
 def test_a_pass_out_from_a_drink_shows_on_every_pod_at_once():

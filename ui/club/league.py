@@ -612,10 +612,14 @@ class League:
                 self._play_changes.append((game, body))
             return game, new
         if kind == contract.STATUS:
+            # When the status last changed, by the league's clock: a table's will ("offline") was written
+            # when it connected, so its own "at" is not when it went; a retained status heard again (the
+            # league restarted) keeps the time it first changed. A table first heard of: its own time.
             cur = conn.execute(
                 "INSERT INTO tables (name, online, status_at) VALUES (?,?,?) ON CONFLICT (name) DO UPDATE SET "
-                "online=excluded.online, status_at=excluded.status_at",
-                (table, int(body["online"]), float(body["at"])))
+                "online=excluded.online, status_at=CASE WHEN tables.online IS excluded.online "
+                "THEN tables.status_at ELSE ? END",
+                (table, int(body["online"]), min(float(body["at"]), now), now))
             return None, cur.rowcount > 0
         if kind == contract.ROSTER:
             journal = body.get("journal") if isinstance(body.get("journal"), str) else None
@@ -716,19 +720,21 @@ class League:
             return copy.deepcopy(cache.result(season))
 
     def tables(self) -> list[dict[str, Any]]:
-        """Every table heard of: ``name``, ``online`` (None: no status yet), ``live`` (its last live
-        payload or None) and ``game_id`` (the league's id of the game being played, if known)."""
+        """Every table heard of: ``name``, ``online`` (None: no status yet), ``since`` (when that status
+        began, by the league's clock, or None), ``live`` (its last live payload or None) and ``game_id``
+        (the league's id of the game being played, if known)."""
         conn = self._reader()
         out = []
-        for name, online, live in conn.execute("SELECT name, online, live FROM tables ORDER BY name").fetchall():
+        for name, online, since, live in conn.execute(
+                "SELECT name, online, status_at, live FROM tables ORDER BY name").fetchall():
             body = json.loads(live) if live else None
             gid = None
             if body and isinstance(body.get("journal"), str) and isinstance(body.get("game_no"), int):
                 row = conn.execute("SELECT id FROM games WHERE tbl=? AND journal=? AND game_no=?",
                                    (name, body["journal"], body["game_no"])).fetchone()
                 gid = row[0] if row else None
-            out.append({"name": name, "online": None if online is None else bool(online), "live": body,
-                        "game_id": gid})
+            out.append({"name": name, "online": None if online is None else bool(online), "since": since,
+                        "live": body, "game_id": gid})
         return out
 
     def game(self, game_id: int) -> dict[str, Any] | None:

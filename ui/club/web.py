@@ -188,6 +188,16 @@ def _counters(counters: dict[str, Any], keys: list[str], catalog: Catalog | None
     return " · ".join(f"{text(counter_word(k), catalog)} {esc(counters[k])}" for k in keys)
 
 
+def _out_for(seconds: float, catalog: Catalog | None) -> str:
+    """A time out of touch as a table's card says it: "2 min", "3 h 5 min", "2 days"."""
+    minutes = max(0, int(seconds // 60))
+    if minutes < 60:
+        return text(_("{n} min", n=minutes), catalog)
+    if minutes < 48 * 60:
+        return text(_("{h} h {m} min", h=minutes // 60, m=minutes % 60), catalog)
+    return text(_("{n} days", n=minutes // (24 * 60)), catalog)
+
+
 # -- rendering (each in ``catalog``'s language; None: English) --------------------------------------
 def render_table_card(t: dict[str, Any], catalog: Catalog | None = None, *, heard: bool = True) -> str:
     """A table's card. ``heard``: the league is connected to the broker now; when it is not, what a
@@ -195,6 +205,9 @@ def render_table_card(t: dict[str, Any], catalog: Catalog | None = None, *, hear
     live = t.get("live") or {}
     online = t.get("online")
     state = text(_("online"), catalog) if online else (text(_("offline"), catalog) if online is False else "")
+    since = t.get("since")
+    if online is False and isinstance(since, (int, float)) and heard:  # how long it has been out of touch
+        state = text(_("offline for {duration}", duration=_out_for(time.time() - since, catalog)), catalog)
     if state and not heard:
         state = text(_("{state} when last heard", state=_("online") if online else _("offline")), catalog)
     head = f'<h3>{esc(t["name"])} <span class="{"on" if online and heard else "dim"}">{state}</span></h3>'

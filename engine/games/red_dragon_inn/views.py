@@ -19,6 +19,11 @@ LOSS_ALARMS = {PASSING_OUT: word("status", "PASSING OUT"), OUT_OF_GOLD: word("st
 EVENT_LABELS = {"round": _("event: everyone drinks"), "contest": _("event: drinking contest")}
 
 
+#: The drinks offered by what they do (alcohol, fortitude) beside the common ones by name: the effects a
+#: drink card of another box most often has that no common drink gives (RULES.md, "Common drinks").
+EFFECT_DRINKS = tuple((a, f) for f in (-1, 1) for a in range(1, 5))
+
+
 class RedDragonInnViews(Game):
     """What the game shows: the public view's own keys and each seat's pod."""
 
@@ -113,6 +118,7 @@ class RedDragonInnViews(Game):
             out = [{"label": DRINK_WORDS[d], "action": dict(drink, drink=d)} for d in COMMON_DRINKS]
             out += [{"label": _("{drink} + chaser", drink=DRINK_WORDS[d]), "action": dict(drink, drink=d),
                      "ask": ["chaser"]} for d in COMMON_DRINKS]
+            out += self._by_effect(drink)
             out.append({"label": word("label", "other drink"), "action": drink, "ask": list(self.OTHER_DRINK_ASKS)})
             return (self._hits(others) if state["pending"] else []) + out
         if event is not None and not state["pending"]:
@@ -163,12 +169,22 @@ class RedDragonInnViews(Game):
         out = [{"label": DRINK_WORDS[d], "action": dict(drink, drink=d)} for d in COMMON_DRINKS]
         out += [{"label": _("{drink} + chaser", drink=DRINK_WORDS[d]), "action": dict(drink, drink=d),
                  "ask": ["chaser"]} for d in COMMON_DRINKS]
+        out += self._by_effect(drink)
         # A drink event revealed instead of a drink: every player then drinks one from the deck. Up from the
         # top of the list: any other drink (one press), then the events.
         out += [{"label": EVENT_LABELS[kind], "action": {"action": "drink_event", "player": name, "kind": kind}}
                 for kind in reversed(DRINK_EVENTS)]
         out.append({"label": word("label", "other drink"), "action": drink, "ask": list(self.OTHER_DRINK_ASKS)})
         return out
+
+    @staticmethod
+    def _by_effect(drink: dict[str, Any]) -> list[dict[str, Any]]:
+        """A drink the common list does not name (another box's card, a house drink: «siga las
+        instrucciones de la carta») by what it does: alcohol +1…+4 with fortitude −1 or +1, one
+        offer each, so that such a card is one held press and main, not every field of "other drink"."""
+        return [{"label": _("{alcohol} {a}, {fortitude} {f}", alcohol=word("counter", "alcohol"), a=f"+{a}",
+                            fortitude=word("counter", "fortitude"), f=f"{f:+d}".replace("-", "−")),
+                 "action": dict(drink, alcohol=a, fortitude=f)} for a, f in EFFECT_DRINKS]
 
     @staticmethod
     def _others(state: dict[str, Any], name: str) -> list[str]:
