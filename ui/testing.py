@@ -64,9 +64,12 @@ class Robot:
         self.app = app
         self.loop = EventLoop
         self.Touch = _touch_class()
-        #: the smallest text :meth:`problems` has seen drawn on the table screen and in dialogs, by kind
-        #: ("text", "names and numbers"): (its size in px, where)
+        #: the smallest text :meth:`problems` has seen drawn, by kind ("text", "names and numbers"):
+        #: (its size in px, where)
         self.smallest: dict[str, tuple[float, str]] = {}
+        #: every label :meth:`settle` has seen drawn under its minimum size, on whatever screen or dialog
+        #: the taps opened (:meth:`unreadable`), each once
+        self.seen_unreadable: dict[str, None] = {}
 
     @classmethod
     def start(cls, state_dir, *, lang="en", size=(800, 480), pods="virtual", rng=None, fps=0) -> Robot:
@@ -115,6 +118,22 @@ class Robot:
             now = self._layout()
             same = same + 1 if now == last else 0
             last = now
+        self.seen_unreadable.update(dict.fromkeys(self.unreadable()))
+
+    def unreadable(self) -> list[str]:
+        """The labels on screen now (the screen and any dialog on it) drawn under their minimum size:
+        :mod:`tablekeeper.ui.legibility`; no text is measured, so it is cheap enough for every settle."""
+        from kivy.uix.label import Label
+
+        from .legibility import too_small
+
+        out = []
+        for w in self.widgets():
+            if isinstance(w, Label) and w.text and w.width > 0 and self.visible(w):
+                small = too_small(w)
+                if small:
+                    out.append(f"{self.app.sm.current}: {_name(w)} is {small}")
+        return out
 
     def _layout(self) -> tuple:
         """Where every visible tagged widget is and what it says (what a tap depends on)."""
@@ -297,7 +316,7 @@ class Robot:
 
     def problems(self) -> list[str]:
         """What does not fit: clipped labels, things off the window, touch targets under 48 px, and
-        text too small to read from a seat (on the table screen and in dialogs: see
+        text too small to read from a seat (on every screen and dialog: see
         :mod:`tablekeeper.ui.legibility`)."""
         from kivy.core.window import Window
         from kivy.uix.boxlayout import BoxLayout
@@ -328,7 +347,7 @@ class Robot:
                 if isinstance(w, Label) and w.text and not in_scroll(w):
                     out.append(f"{screen}: {name} has no room: {w.text!r} in {w.width:.0f}x{w.height:.0f}")
                 continue
-            if isinstance(w, Label) and w.text and (screen == "table" or in_dialog(w)):
+            if isinstance(w, Label) and w.text:
                 small = too_small(w)
                 if small:
                     out.append(f"{screen}: {name} is {small}")

@@ -71,7 +71,45 @@ def run_scenario(tmp_path: Path, scenario: str, *, lang: str = "en", state: Path
         pytest.fail(f"scenario {scenario} ({lang}) failed with status {proc.returncode}:\n{tail}")
     out = json.loads(results[-1])
     out["shots"] = str(shots)
+    # Whatever screen or dialog the scenario's taps opened, in either language: no text drawn under its
+    # minimum size (tablekeeper.ui.legibility; the robot looks after every tap)
+    assert out["unreadable"] == [], f"scenario {scenario} ({lang}): " + "\n".join(out["unreadable"])
+    if not os.environ.get("TABLEKEEPER_SCREENSHOTS"):  # the docs' pictures this scenario took: still true
+        stale = [why for name, shot in out["doc_shots"].items() for why in stale_picture(shot["path"], name, shot["masks"])]
+        assert not stale, ("\n".join(stale) + "\nregenerate them: TABLEKEEPER_SCREENSHOTS=$PWD/docs/screenshots "
+                           ".venv/bin/python -m pytest -q tests/ui/test_app.py")
     return out
+
+
+DOCS_SHOTS = ROOT / "docs" / "screenshots"
+#: How far a pixel may be from the docs' before it counts as changed (0-255, grey): font antialiasing
+#: and blending may differ a little between Mesa builds; a changed text or colour is far more.
+PIXEL_TOLERANCE = 48
+#: How many changed pixels a screenshot may have (a digit that changed is about 100).
+CHANGED_PIXELS = 40
+
+
+def changed_pixels(new, old, masks=()) -> int:
+    """How many pixels of the image ``new`` differ from ``old`` by more than :data:`PIXEL_TOLERANCE`,
+    the ``masks`` boxes (left, top, right, bottom) left out; a different size: every pixel."""
+    from PIL import Image, ImageChops
+
+    with Image.open(new) as a, Image.open(old) as b:
+        if a.size != b.size:
+            return a.size[0] * a.size[1]
+        diff = ImageChops.difference(a.convert("L"), b.convert("L"))
+    for box in masks:
+        diff.paste(0, tuple(box))
+    return diff.point(lambda v: 255 if v > PIXEL_TOLERANCE else 0).histogram()[255]
+
+
+def stale_picture(path: str, name: str, masks=()) -> list[str]:
+    """Why the docs' picture ``name`` is not what the app draws now (``path``): [] when it is."""
+    committed = DOCS_SHOTS / f"{name}.png"
+    if not committed.exists():
+        return [f"docs/screenshots/{name}.png is missing"]
+    n = changed_pixels(path, committed, masks)
+    return [f"docs/screenshots/{name}.png is out of date: {n} pixels changed"] if n > CHANGED_PIXELS else []
 
 
 def stored(state: Path, game_id: int | None = None):
@@ -150,6 +188,28 @@ def test_every_screen_fits_800x480(tmp_path, lang):
     assert out["smallest"]["text"][0] >= 12 and out["smallest"]["names and numbers"][0] >= 14, out["smallest"]
     assert any("FitLabel('under') overlaps FitLabel('over')" in p or "FitLabel('over') overlaps FitLabel('under')" in p
                for p in out["selftest"]), out["selftest"]
+
+
+def test_a_docs_picture_counts_as_changed_when_a_screen_changed_not_for_antialiasing(tmp_path):
+    """The check that keeps docs/screenshots true (every scenario compares the docs' pictures it takes):
+    the same picture with its grey levels nudged (antialiasing of another Mesa) is not stale; one digit
+    drawn differently, or the picture of another screen, is; a masked box (a path of this machine) is
+    left out."""
+    from PIL import Image, ImageDraw
+
+    docs = DOCS_SHOTS / "end-screen.png"
+    with Image.open(docs) as img:
+        base = img.convert("RGB")
+    nudged = base.point(lambda v: min(255, v + PIXEL_TOLERANCE // 2))
+    nudged.save(tmp_path / "nudged.png")
+    assert changed_pixels(tmp_path / "nudged.png", docs) == 0 and not stale_picture(tmp_path / "nudged.png", "end-screen")
+    digit = base.copy()
+    ImageDraw.Draw(digit).text((400, 240), "7", fill=(255, 255, 255), font_size=22)
+    digit.save(tmp_path / "digit.png")
+    assert stale_picture(tmp_path / "digit.png", "end-screen")
+    assert not stale_picture(tmp_path / "digit.png", "end-screen", [[390, 230, 440, 280]])
+    assert stale_picture(DOCS_SHOTS / "history-screen.png", "end-screen")
+    assert stale_picture(tmp_path / "digit.png", "no-such-screen") == ["docs/screenshots/no-such-screen.png is missing"]
 
 
 def test_spanish_by_default_from_the_system_locale(tmp_path):
@@ -249,7 +309,7 @@ def test_the_usb_stick_takes_a_backup_and_the_plays_and_a_restore_adds_no_play_t
     results = [line[len("RESULT "):] for line in proc.stdout.splitlines() if line.startswith("RESULT ")]
     assert proc.returncode == 0 and results, (proc.stdout + proc.stderr)[-3000:]
     out = json.loads(results[-1])
-    assert str(stick / "tablekeeper") in out["label"] and out["problems"] == []
+    assert str(stick / "tablekeeper") in out["label"] and out["problems"] == [] and out["unreadable"] == []
     backup, export, restore = out["said"]
     assert "tablekeeper-backup-" in backup and "1 finished play," in backup
     assert export.startswith("1 play written to") and "everything backed up" in export
@@ -335,7 +395,8 @@ def test_the_inns_rooms_and_each_players_annexes_are_on_the_table(tmp_path):
     """What the rules check besides the money is on screen: each room of the inn with whose key opens
     it, a guest in it and the police among the guests (after the welcome: every room taken, the police
     officer's room marked); each player's annexes on their card with their places, buried and free (a
-    corpse in Ben's barn, his new gardens empty), as the game goes on."""
+    corpse in Ben's barn, his new gardens empty), as the game goes on; the rooms read from both long
+    sides of the table."""
     out = run_scenario(tmp_path, "bury")
     welcomed = out["rooms_welcomed"]
     assert welcomed == {"1": ["room 1", "Ana", "guest"], "2": ["room 2", "Ben", "guest"],
@@ -345,6 +406,10 @@ def test_the_inns_rooms_and_each_players_annexes_are_on_the_table(tmp_path):
     assert out["rooms_built"] == {**welcomed, "1": ["room 1", "Ana", "empty"], "2": ["room 2", "Ben", "empty"]}
     assert out["lines_built"] == {"Ana": "barn □□□", "Ben": "barn ■□□   gardens □□"}
     assert out["looks_built"]["3"] != out["looks_built"]["4"] != out["looks_built"]["1"]  # police, guest, empty
+    # Ben sits on the far side: the rooms are also at the left of the table, turned toward him, the same
+    far = out["far"]
+    assert far["rooms"] == out["rooms_built"] and far["looks"] == out["looks_built"]
+    assert far["turned"] == 180 and far["near_turned"] == 0 and far["left_of_cards"]
     assert out["problems"] == []
 
 
@@ -688,6 +753,27 @@ DOC_SHOTS = {
 
 
 WRITTEN: list[str] = []
+MASKS: dict[str, list[list[int]]] = {}
+#: Longer than any light that marks a change for a moment (a card's, 0.6 s; a pod's, 0.6 s; a player out,
+#: 1.2 s)
+SETTLED_S = 1.4
+
+
+def volatile_boxes(r) -> list[list[int]]:
+    """Where the screen shows this machine and this moment rather than the app (the state folder's
+    path, when a past game was started): boxes in image pixels (left, top, right, bottom), left out
+    when a screenshot is compared with the docs'."""
+    from kivy.core.window import Window
+
+    boxes = []
+    for w in r.widgets():
+        tid = getattr(w, "tid", None) or ""
+        if not (tid == "settings.where" or tid.startswith("home.game.")) or not r.visible(w):
+            continue
+        # a past game's row starts with its date and time, whose width moves the rest of the row
+        x0, y0, x1, y1 = r._window_box(w)
+        boxes.append([int(x0), int(Window.height - y1), int(x1) + 1, int(Window.height - y0) + 1])
+    return boxes
 
 
 def _shooter(r, shots: Path, prefix: str):
@@ -695,7 +781,13 @@ def _shooter(r, shots: Path, prefix: str):
 
     def shot(name):
         if not docs or f"{prefix}-{name}" in DOC_SHOTS:
+            if f"{prefix}-{name}" in DOC_SHOTS:  # the docs' picture the same on every run, however fast the
+                r.wait(SETTLED_S)  # machine: a changed value's light (a pod's, a card's) out, no message over it
+                for toast in r.app.toast.widgets():
+                    toast.hide()
+                r.settle()
             WRITTEN.append(str(r.screenshot(shots / f"{prefix}-{name}.png")))
+            MASKS[f"{prefix}-{name}"] = volatile_boxes(r)
     return shot
 
 
@@ -720,9 +812,9 @@ def sc_bury(r, shots, arg):
     annexes on the table after the welcome and after a build."""
     new_game(r, "bloody-inn", players=["Ana", "Ben"])
 
-    def board():
+    def board(prefix="table.place"):
         table = r.app.snapshot.table
-        rooms = {str(x["room"]): [r.text(f"table.place.{x['room']}.{part}") for part in ("title", "holder", "content")]
+        rooms = {str(x["room"]): [r.text(f"{prefix}.{x['room']}.{part}") for part in ("title", "holder", "content")]
                  for x in table.state["inn"]["rooms"]}
         looks = {str(x["room"]): list(r.find(f"table.place.{x['room']}").bg) for x in table.state["inn"]["rooms"]}
         return rooms, {n: r.text(f"table.{n}.board") for n in table.players}, looks
@@ -748,11 +840,23 @@ def sc_bury(r, shots, arg):
     r.app.submit({"action": "build", "player": "Ben", "rank": 2, "card": "gardens"})
     r.settle()
     rooms_built, lines_built, looks_built = board()
-    for toast in r.app.toast.widgets():  # the picture shows the table, not what Ben just did
-        toast.hide()
-    shot("board")
+    # Ben, on the far side, reads the rooms from his seat: the same column at the left, turned toward him
+    far_rooms, _lines, far_looks = board("table.farplace")
+    from tablekeeper.ui.widgets import TurnedBox
+
+    def turn_of(tid):
+        box = r._ancestor(r.find(tid), TurnedBox)
+        return box.angle if box is not None else 0
+
+    def left(tid):
+        return r.find(tid).to_window(r.find(tid).x, 0)[0]
+
+    far = {"rooms": far_rooms, "looks": far_looks, "turned": turn_of("table.farplace.1"),
+           "near_turned": turn_of("table.place.1"),
+           "left_of_cards": left("table.farplace.1") < left("table.Ben.name") < left("table.place.1")}
+    shot("board")  # (the table, not the message about what Ben just did: see _shooter)
     return {**result, "rooms_welcomed": rooms_welcomed, "lines_welcomed": lines_welcomed,
-            "rooms_built": rooms_built, "lines_built": lines_built, "looks_built": looks_built,
+            "rooms_built": rooms_built, "lines_built": lines_built, "looks_built": looks_built, "far": far,
             "problems": r.problems()}
 
 
@@ -1159,6 +1263,16 @@ def sc_seats(r, shots, arg):
             "near_left": near_left}
 
 
+def knock_out(r, names) -> None:
+    """Each of ``names`` down from 20 life to 0 on the adjust dialog (out at 0: the last one left wins)."""
+    for name in names:
+        r.tap(f"table.{name}.life.value")
+        for _ in range(4):
+            r.tap("adjust.-5")
+        if r.app.sm.current == "table":
+            r.tap("adjust.close")
+
+
 @scenario("fit")
 def sc_fit(r, shots, arg):
     """Visit every screen and dialog of every game and collect what does not fit."""
@@ -1230,6 +1344,13 @@ def sc_fit(r, shots, arg):
     check("end (2 players)")
     shot("end-2")
     r.tap("end.home")
+    new_game(r, "counters", players=["Ana", "Bernardo", "Cai", "Dolores"], options=("new.opt.counters.life 20, out at 0",))
+    knock_out(r, ["Bernardo", "Cai", "Dolores"])
+    check("end (4 players)")
+    r.tap("end.history")
+    check("history (4 players, ended)")
+    r.tap("history.back")  # back to the end screen
+    r.tap("end.home")
     check("home (games)")
     shot("home")
     r.tap("home.settings")  # with a game open: its pods listed
@@ -1246,16 +1367,11 @@ def sc_fit(r, shots, arg):
     r.tap("table.pods")
     check("pods (8 players)")
     r.tap("pods.back")
-    for name in ("Bernardo", "Cai", "Dolores", "Eva", "Fermín", "Gus", "Hortensia"):
-        r.tap(f"table.{name}.life.value")
-        for _ in range(4):
-            r.tap("adjust.-5")
-        if r.app.sm.current == "table":
-            r.tap("adjust.close")
+    knock_out(r, ["Bernardo", "Cai", "Dolores", "Eva", "Fermín", "Gus", "Hortensia"])
     check("end")
-    shot("end")
     if r.app.toast.opacity:  # a message over the final table hides its last rows
         problems.append(f"end: a message covers the final table ({r.app.toast.label.text!r})")
+    shot("end")
     r.tap("end.home")
     r.tap("home.stats")  # ten people in the stored games, two of them finished
     deadline = time.monotonic() + 60
@@ -1322,6 +1438,9 @@ def _child(argv: list[str]) -> int:
     robot = Robot.start(state, lang=lang or None, rng=random.Random(8))
     try:
         result = SCENARIOS[kind](robot, Path(shots), arg)
+        result["unreadable"] = list(robot.seen_unreadable)
+        result["doc_shots"] = {Path(p).stem: {"path": p, "masks": MASKS.get(Path(p).stem, [])} for p in WRITTEN
+                               if Path(p).stem in DOC_SHOTS}
     finally:
         robot.stop()
     print("RESULT " + json.dumps(result, default=str), flush=True)

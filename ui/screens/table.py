@@ -436,12 +436,12 @@ class PlaceTile(Panel):
 
     LOOKS = {"empty": CARD, "taken": GREY, "alert": (0.45, 0.12, 0.1, 1)}
 
-    def __init__(self, pid: str, **kw):
+    def __init__(self, pid: str, prefix: str = "table.place", **kw):
         super().__init__(orientation="vertical", padding=(dp(3), dp(1)), bg=CARD, **kw)
-        tag(self, f"table.place.{pid}")
-        self.title = tag(FitLabel("", base_font=dp(14), min_font=dp(8), color=MUTED), f"table.place.{pid}.title")
-        self.holder = tag(FitLabel("", base_font=dp(14), min_font=dp(8), bold=True), f"table.place.{pid}.holder")
-        self.content = tag(FitLabel("", base_font=dp(15), min_font=dp(8), bold=True), f"table.place.{pid}.content")
+        tag(self, f"{prefix}.{pid}")
+        self.title = tag(FitLabel("", base_font=dp(14), min_font=dp(8), color=MUTED), f"{prefix}.{pid}.title")
+        self.holder = tag(FitLabel("", base_font=dp(14), min_font=dp(8), bold=True), f"{prefix}.{pid}.holder")
+        self.content = tag(FitLabel("", base_font=dp(15), min_font=dp(8), bold=True), f"{prefix}.{pid}.content")
         for w in (self.title, self.holder, self.content):
             self.add_widget(w)
 
@@ -455,16 +455,18 @@ class PlaceTile(Panel):
 
 
 class PlacesColumn(BoxLayout):
-    """The board's places (the inn's rooms), a tile each, top to bottom, beside the cards."""
+    """The board's places (the inn's rooms), a tile each, top to bottom, beside the cards; test ids
+    ``{prefix}.{place}`` (the far side's copy has its own)."""
 
-    def __init__(self, **kw):
+    def __init__(self, prefix: str = "table.place", **kw):
         super().__init__(orientation="vertical", spacing=dp(3), size_hint_x=None, width=PLACES_W, **kw)
+        self.prefix = prefix
         self.tiles: dict[str, PlaceTile] = {}
 
     def show(self, places, colours) -> None:
         if [p.id for p in places] != list(self.tiles):
             self.clear_widgets()
-            self.tiles = {p.id: PlaceTile(p.id) for p in places}
+            self.tiles = {p.id: PlaceTile(p.id, self.prefix) for p in places}
             for tile in self.tiles.values():
                 self.add_widget(tile)
         for p in places:
@@ -496,6 +498,9 @@ class TableScreen(BaseScreen):
         self.row.add_widget(self.main)
         self.box.add_widget(self.row)
         self.places = PlacesColumn()
+        # ... and, when players sit on the far side, the same places at the left, turned toward them
+        self.far_places = PlacesColumn("table.farplace")
+        self.far_places_box = TurnedBox(self.far_places, 180, size_hint_x=None, width=PLACES_W)
         self.main.add_widget(self.bar_slot)
         self.cards_box = BoxLayout()
         self.main.add_widget(self.cards_box)
@@ -537,15 +542,23 @@ class TableScreen(BaseScreen):
         state, rules = table.state, table.rules
         board = board_for(table.game)
         self.board = board
-        # the board's places: a column at the right of everything (the cards are narrower, not lower)
-        if self.places.parent is not None:
-            self.row.remove_widget(self.places)
-        if board is not None:
-            self.row.add_widget(self.places)
-        width = self.width - (PLACES_W + GAP if board is not None else 0)
         names = table.players
         n = len(names)
         facing = self.app.settings.seat_facing and FACING_PLAYERS[0] <= n <= FACING_PLAYERS[1]
+        near, far, left, right = facing_sides(self.pod_order(table), self.app.settings.table_ends)
+        # the board's places: a column at the right of everything (the cards are narrower, not lower);
+        # with players on the far side, its copy at the left, turned toward them
+        for column in (self.places, self.far_places_box):
+            if column.parent is not None:
+                self.row.remove_widget(column)
+        columns = 0
+        if board is not None:
+            self.row.add_widget(self.places)
+            columns = 1
+            if facing and far and not left:  # (between the ends' columns the footer has no room to give)
+                self.row.add_widget(self.far_places_box, index=len(self.row.children))
+                columns = 2
+        width = self.width - columns * (PLACES_W + GAP)
         cols = n if n <= 4 else math.ceil(n / 2)
         rows = 1 if n <= 4 and not facing else 2
         avail_h = self.height - HEADER - TOUCH - (3 if facing else 2) * GAP - dp(8)
@@ -559,7 +572,6 @@ class TableScreen(BaseScreen):
         tile_rows = max(1, int((inner + dp(3)) // row))
         tile_cols = max(1, math.ceil(most / tile_rows))
         # A tile wide enough for − value + keeps its buttons (a card alone on its side of the table)
-        near, far, left, right = facing_sides(self.pod_order(table), self.app.settings.table_ends)
         end_w = card_h if left else 0  # an end's column: as wide as a long side's card is high
         per_row = {name: len(side) for side in (near, far) for name in side} if facing else {}
 
@@ -632,10 +644,10 @@ class TableScreen(BaseScreen):
         for button in dialogs_for(table.game):
             b = Btn(button.label(), role="primary", base_font=dp(18), min_font=MIN_TEXT,
                     tid=f"table.guided.{button.id}", on_press=lambda b=button: b.open(self.app))
-            b.wrap = narrow
+            b.wrap = narrow or columns > 1  # two board columns: the footer is narrower too
             self.footer.add_widget(b)
         more = Btn(_("More actions"), base_font=dp(18), tid="table.more", on_press=self.open_actions)
-        more.wrap = narrow
+        more.wrap = narrow or columns > 1
         if narrow and board is not None:  # the board's column takes the room its words would need
             more.font_name, more.text = ICON_FONT, GLYPHS["ellipsis"]
         self.footer.add_widget(more)
@@ -684,7 +696,10 @@ class TableScreen(BaseScreen):
             if card.line is not None and self.board is not None:
                 card.line.text = self._board_text(lambda b, n=p["name"]: b.card_line(state, n))
         if self.board is not None:
-            self.places.show(self._board_text(lambda b: b.places(state)) or [], self.colours(table))
+            places = self._board_text(lambda b: b.places(state)) or []
+            self.places.show(places, self.colours(table))
+            if self.far_places_box.parent is not None:
+                self.far_places.show(places, self.colours(table))
         central = rules.main_table_counter if rules.main_table_counter in state.get("table", {}) else None
         main = (central, icon_for(rules.icons, central) if central else "", state["table"].get(central, ""))
         turn, counters = turn_choices(state), table_choices(state, leave_out=central)
