@@ -226,6 +226,21 @@ def test_a_table_that_dies_is_shown_offline_by_its_last_will(league, broker):
         relay.close()
 
 
+def test_a_tables_offline_time_is_when_it_changed_not_when_a_retained_status_is_heard_again(tmp_path):
+    """A league that restarts hears each table's retained status again: the card's "offline for" keeps
+    the time the status changed; a change back to online starts a new one; a will's own (connect-time)
+    "at" never makes a table look offline for longer than it was."""
+    league = League(tmp_path / "league.db", BrokerSettings())
+    conn = league._writer
+    league._store_one(conn, "mesa-1", contract.STATUS, {"online": True, "at": 900.0}, now=950.0)
+    league._store_one(conn, "mesa-1", contract.STATUS, {"online": False, "at": 100.0}, now=1000.0)
+    assert league.tables()[0]["since"] == 1000.0  # heard going now, though its will says 100
+    league._store_one(conn, "mesa-1", contract.STATUS, {"online": False, "at": 100.0}, now=5000.0)
+    assert league.tables()[0]["since"] == 1000.0  # the retained will again, after a restart
+    league._store_one(conn, "mesa-1", contract.STATUS, {"online": True, "at": 6000.0}, now=6001.0)
+    assert league.tables()[0]["since"] == 6001.0 and league.tables()[0]["online"] is True
+
+
 def test_the_store_survives_a_restart_and_the_session_keeps_what_came_meanwhile(broker, tmp_path, table):
     db = tmp_path / "league.db"
     first = League(db, settings(broker, "league-restart")).start()

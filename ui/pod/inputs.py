@@ -32,8 +32,10 @@ The grammar (``click`` = released before the hold time)::
     PREVIEW  main        click or hold         do it
              select      click                 back to the last step; hold: cancel, HOME
 
-A dry run that the rules refuse shows the refusal at once and stays at the
-step. When another player's action makes the one being entered impossible,
+The owner applies what the pod sends once and tells it how it went
+(:meth:`SeatControls.told`): a refusal shows at once and the pod stays at the
+step, its values kept; an action that would end the game comes back as its
+PREVIEW, done by one more main press. When another player's action makes the one being entered impossible,
 the pod goes HOME and says so (the next press only acknowledges it).
 """
 from __future__ import annotations

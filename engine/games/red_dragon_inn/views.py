@@ -19,8 +19,8 @@ LOSS_ALARMS = {PASSING_OUT: word("status", "PASSING OUT"), OUT_OF_GOLD: word("st
 EVENT_LABELS = {"round": _("event: everyone drinks"), "contest": _("event: drinking contest")}
 
 
-#: The drinks offered by what they do (alcohol, fortitude) beside the common ones by name: the effects a
-#: drink card of another box most often has that no common drink gives (RULES.md, "Common drinks").
+#: The drinks offered by what they do (alcohol, fortitude) beside the common ones by name (RULES.md,
+#: "Common drinks"): alcohol with a fortitude change, which no common drink gives.
 EFFECT_DRINKS = tuple((a, f) for f in (-1, 1) for a in range(1, 5))
 
 
