@@ -360,6 +360,41 @@ def menu_line(text: str, room: int) -> list[str]:
     return [rows[0], fitted(small, " ".join(rows[1:]), room)[1]]
 
 
+def menu_other_line(text: str, lines: tuple[str, ...], room: int) -> tuple[ImageFont.FreeTypeFont, str]:
+    """A menu line that is not the chosen one, as drawn on its one row of ``room`` pixels: whole (in a
+    narrower face if need be, :func:`fitted`); else its first words, "…" and its last words, as many as
+    fit, such that no other of the menu's ``lines`` begins and ends with the same words: what tells it
+    from the others is kept, wherever it is; the numbers first, then as many words as fit ("welcome:… in
+    room 7", "nueva 2,… 5: 3+1+1"). Cut at its end only when no such choice of whole words fits."""
+    return _menu_other_line(text, tuple(lines), room)
+
+
+@cache
+def _menu_other_line(text: str, lines: tuple[str, ...], room: int) -> tuple[ImageFont.FreeTypeFont, str]:
+    face, shown = fitted(font(REGULAR, SMALL_SIZE), text, room)
+    if shown == text:
+        return face, text
+    words = text.split(" ")
+    others = [x for x in lines if x != text]
+    best, score = None, None
+    for k in range(1, len(words)):  # the first k words ...
+        head = " ".join(words[:k])
+        for j in range(k + 1, len(words)):  # ... and the words from j on (at least one word left out)
+            tail = " ".join(words[j:])
+            drawn = f"{head}… {tail}"
+            if _width(face, drawn) > room:
+                continue
+            if any(x.startswith(head + " ") and x.endswith(" " + tail) and len(x) > len(head) + len(tail)
+                   for x in others):
+                continue  # another line has these first and last words: the left-out ones tell them apart
+            kept = words[:k] + words[j:]
+            # the numbers first ("room 7", "buy 5: 3+1+1"), then the most words, then the most letters
+            this = (sum(any(c.isdigit() for c in w) for w in kept), len(kept), len(drawn))
+            if score is None or this > score:
+                best, score = drawn, this
+    return face, best if best is not None else shown
+
+
 def _menu(draw, view: PodView) -> None:
     small = font(REGULAR, SMALL_SIZE)
     _header(draw, f"{view.seat} {view.player}", view.title, view.your_turn)
@@ -381,7 +416,8 @@ def _menu(draw, view: PodView) -> None:
                 _fitted_text(draw, (3, y + 1), row, small, room, 0)
                 y += ROW
         else:
-            _fitted_text(draw, (3, y + 1), view.lines[i], small, room)
+            face, text = menu_other_line(view.lines[i], tuple(view.lines), room)
+            _text(draw, (3, y + 1), text, face)
             y += ROW
     if top > 0:  # more above
         draw.polygon([(RIGHT - 3, 13), (RIGHT - 6, 18), (RIGHT, 18)], fill=ON)

@@ -89,6 +89,10 @@ def configure_kivy(size=DEFAULT_SIZE, *, fullscreen=False, fps: int = 60) -> Non
     Config.set("graphics", "resizable", "1")
     Config.set("graphics", "fullscreen", "auto" if fullscreen else "0")
     Config.set("graphics", "maxfps", str(fps))
+    # No multisampling (Kivy's default asks for 2 samples a pixel): the table is text and upright
+    # rectangles, which it does not smooth, and the multisampled window's buffers cost 12-13 MB of the
+    # app's peak memory with Mesa (27 MB of an empty window's), bench/bench_app.py (docs/benchmarks.md).
+    Config.set("graphics", "multisamples", "0")
     Config.set("kivy", "exit_on_escape", "0")
     Config.set("kivy", "keyboard_mode", "")
     Config.set("input", "mouse", "mouse,disable_multitouch")  # a right click is not a second finger

@@ -12,12 +12,17 @@ pixels) or under Xvfb.
 from __future__ import annotations
 
 import itertools
+import re
 import time
 from pathlib import Path
 
 from .app import save_screenshot  # noqa: F401 - the tests' name for it
 
 _ids = itertools.count(1000)
+
+#: A name meant for code on screen: words joined by "_" ("set_market"), or a field and its value joined by "="
+#: ("slot=0"). (Kivy markup, "[color=...]", is taken out first.)
+_RAW = re.compile(r"\b[A-Za-z]+_[A-Za-z_]+\b|\b[a-z_]+=\S")
 
 
 def _touch_class():
@@ -70,6 +75,8 @@ class Robot:
         #: every label :meth:`settle` has seen drawn under its minimum size, on whatever screen or dialog
         #: the taps opened (:meth:`unreadable`), each once
         self.seen_unreadable: dict[str, None] = {}
+        #: every text :meth:`settle` has seen on screen holding an identifier (:meth:`raw_words`), each once
+        self.seen_raw: dict[str, None] = {}
 
     @classmethod
     def start(cls, state_dir, *, lang="en", size=(800, 480), pods="virtual", rng=None, fps=0) -> Robot:
@@ -119,6 +126,20 @@ class Robot:
             same = same + 1 if now == last else 0
             last = now
         self.seen_unreadable.update(dict.fromkeys(self.unreadable()))
+        self.seen_raw.update(dict.fromkeys(self.raw_words()))
+
+    def raw_words(self) -> list[str]:
+        """The texts on screen now (the screen and any dialog on it) that hold a name meant for code, not
+        for players: an identifier ("set_market", "elven_wine") or a field given as ``name=value``."""
+        from kivy.uix.label import Label
+
+        out = []
+        for w in self.widgets():
+            if isinstance(w, Label) and w.text and self.visible(w):
+                found = _RAW.search(re.sub(r"\[/?[a-z]+(=[^\]]*)?\]", "", w.text) if w.markup else w.text)
+                if found:
+                    out.append(f"{self.app.sm.current}: {_name(w)} says {found.group(0)!r}")
+        return out
 
     def unreadable(self) -> list[str]:
         """The labels on screen now (the screen and any dialog on it) drawn under their minimum size:

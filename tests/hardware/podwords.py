@@ -154,8 +154,8 @@ class _Pod:
         if s in (HOME, MENU):
             self.say(f"{s}.header", f"{v.seat} {v.player}")
         if s != ENTRY:  # an entry's value and list are numbers or the step's options: said below
-            for line in v.lines:
-                self.say(f"{s}.line", line)
+            for line in v.lines:  # a menu's line beside all its lines (what tells it from the others)
+                self.say(f"{s}.line", line, "\n".join(v.lines) if s == MENU else "")
         return v
 
 

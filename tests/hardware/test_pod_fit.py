@@ -34,6 +34,7 @@ from tablekeeper.hardware.render import (
     font,
     header_room,
     menu_line,
+    menu_other_line,
     message_lines,
     message_pages,
     offer_text,
@@ -126,6 +127,69 @@ def misfits(game: str, lang: str) -> list[str]:
             if fit(bold, text, RIGHT - 2 - (_width(tiny, title) + 6)) != text or _tall(bold, text) > HEADER_ROWS:
                 bad.append(f"header {text!r} beside {title!r}")
     return sorted(set(bad))
+
+
+def _matches(drawn: str, line: str) -> bool:
+    """Whether ``line`` could be what a menu line drawn cut as ``drawn`` says: the same first and last words
+    around the "…" that stands for the left-out ones, or the same start before a "…" at the end."""
+    if drawn == line:
+        return True
+    head, cut, tail = drawn.partition("… ")
+    if cut:
+        return line.startswith(head + " ") and line.endswith(" " + tail) and len(line) > len(head) + len(tail) + 1
+    return drawn.endswith("…") and line.startswith(drawn[:-1]) and len(line) >= len(drawn)
+
+
+def other_menu_lines(game: str, lang: str) -> tuple[list[str], list[str]]:
+    """The menu lines of ``game``'s pods in ``lang`` that are not the chosen one, as drawn on their one row
+    (with the scroll marks' column beside them, the narrowest): those another line of the same menu could
+    be read as, and those cut at their end."""
+    shown, _pairs = podwords.collect(game, lang)
+    unclear, cut = set(), set()
+    for s in shown:
+        if s.where != "menu.line":
+            continue
+        lines = tuple(s.beside.split("\n"))
+        assert s.text in lines
+        _face, drawn = menu_other_line(s.text, lines, RIGHT - 13)
+        if drawn != s.text and (any(_matches(drawn, x) for x in lines if x != s.text) or not _matches(drawn, s.text)):
+            unclear.add(f"{s.text!r} drawn {drawn!r} among {lines}")
+        if drawn != s.text and "… " not in drawn:
+            cut.add(f"{s.text!r} drawn {drawn!r}")
+    return sorted(unclear), sorted(cut)
+
+
+#: Menu lines not chosen that are cut at their end (the rest are whole, or keep their first and last words
+#: around a "…"): each still told apart from the menu's other lines. A whole word that does not fit
+#: ("comprar 2: 3+2+1+1+1…", the sums of cards' values) has no words to leave out.
+CUT_AT_THE_END = {"en": 0, "es": 1}
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_menu_line_not_chosen_is_told_apart_from_the_others_and_cut_only_where_nothing_tells(lang):
+    """Every menu line that is not the chosen one (which is drawn whole), on its one row: whole, or its
+    first words, "…" and its last words, which no other line of the menu begins and ends with; a line is
+    cut at its end only where no choice of whole words fits (were it cut at the end as before, 18 English
+    and 50 Spanish lines would end in "…", "welcome: police in roo…" for all eight rooms)."""
+    unclear, cut = [], []
+    for game in podwords.GAMES:
+        u, c = other_menu_lines(game, lang)
+        unclear += u
+        cut += c
+    assert not unclear, "\n".join(unclear[:20])
+    assert len(cut) == CUT_AT_THE_END[lang], "\n".join(cut)
+
+
+def test_a_menu_line_not_chosen_keeps_what_tells_it_apart():
+    """The check itself: eight rooms' lines are each drawn with their room, not cut before it; a line
+    that fits is drawn whole."""
+    lines = tuple(f"welcome: police in room {k}" for k in range(1, 9)) + ("next night",)
+    for line in lines[:8]:
+        _face, drawn = menu_other_line(line, lines, RIGHT - 13)
+        assert drawn.endswith(line[-1]) and "… " in drawn and _width(_face, drawn) <= RIGHT - 13
+        assert [x for x in lines if _matches(drawn, x)] == [line]
+    assert fitted(font(REGULAR, SMALL_SIZE), lines[0], RIGHT - 13)[1].endswith("roo…")  # what a cut at the end drew
+    assert menu_other_line("next night", lines, RIGHT - 13)[1] == "next night"
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])

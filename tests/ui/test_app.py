@@ -74,6 +74,8 @@ def run_scenario(tmp_path: Path, scenario: str, *, lang: str = "en", state: Path
     # Whatever screen or dialog the scenario's taps opened, in either language: no text drawn under its
     # minimum size (tablekeeper.ui.legibility; the robot looks after every tap)
     assert out["unreadable"] == [], f"scenario {scenario} ({lang}): " + "\n".join(out["unreadable"])
+    # ... and no name meant for code ("(set_market)" in a preview, "slot=0"): words for players only
+    assert out["raw"] == [], f"scenario {scenario} ({lang}): " + "\n".join(out["raw"])
     if not os.environ.get("TABLEKEEPER_SCREENSHOTS"):  # the docs' pictures this scenario took: still true
         stale = [why for name, shot in out["doc_shots"].items() for why in stale_picture(shot["path"], name, shot["masks"])]
         assert not stale, ("\n".join(stale) + "\nregenerate them: TABLEKEEPER_SCREENSHOTS=$PWD/docs/screenshots "
@@ -1439,6 +1441,7 @@ def _child(argv: list[str]) -> int:
     try:
         result = SCENARIOS[kind](robot, Path(shots), arg)
         result["unreadable"] = list(robot.seen_unreadable)
+        result["raw"] = list(robot.seen_raw)
         result["doc_shots"] = {Path(p).stem: {"path": p, "masks": MASKS.get(Path(p).stem, [])} for p in WRITTEN
                                if Path(p).stem in DOC_SHOTS}
     finally:

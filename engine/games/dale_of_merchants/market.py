@@ -114,8 +114,8 @@ class DaleOfMerchantsMarket(DaleOfMerchantsTable):
         if value is None:
             value = cell["value"]
             if value is None:
-                raise RuleError(_('enter the value of the card at {where} first (set_market, or "value")',
-                                  where=where(slot)))
+                raise RuleError(_('enter the value of the card at {where} first ({action}, or "value")',
+                                  where=where(slot), action=word("action", "set_market")))
         elif cell["value"] is not None and cell["value"] != value:
             raise RuleError(_("the card at {where} was entered as a {entered}, not a {value}; correct it with "
                               "{action}", where=where(slot), entered=cell["value"], value=value,
@@ -152,7 +152,8 @@ class DaleOfMerchantsMarket(DaleOfMerchantsTable):
                                   price=word("field", "price"), slot=word("field", "slot")))
             cell = self._market_cell(t, slot)
             if cell["value"] is None:
-                raise RuleError(_("enter the value of the card at {where} first (set_market)", where=where(slot)))
+                raise RuleError(_("enter the value of the card at {where} first ({action})", where=where(slot),
+                                  action=word("action", "set_market")))
             price = slot_price(slot, cell["value"])
         else:
             price = a.int("price")

@@ -443,14 +443,14 @@ class DaleOfMerchantsTable(Game):
         if new_value is not None:
             if len(new) != 1:
                 raise RuleError(N_('"new_value": the clean-up turns up {n} market card, not one; enter its value with '
-                                   'set_market', '"new_value": the clean-up turns up {n} market cards, not one; enter '
-                                   'their values with set_market', len(new)))
+                                   '{action}', '"new_value": the clean-up turns up {n} market cards, not one; enter '
+                                   'their values with {action}', len(new), action=word("action", "set_market")))
             t.state["market"][new[0]]["value"] = new_value
             t.event(_("new market card at {where}: a {value}", where=where(new[0]), value=new_value))
         elif new:
-            t.event(N_("new market card at {slots}: enter its value (set_market)",
-                       "new market cards at {slots}: enter their values (set_market)", len(new),
-                       slots=listing(where(s) for s in sorted(new, reverse=True))))
+            t.event(N_("new market card at {slots}: enter its value ({action})",
+                       "new market cards at {slots}: enter their values ({action})", len(new),
+                       slots=listing(where(s) for s in sorted(new, reverse=True)), action=word("action", "set_market")))
         # The referee's answer was about this turn's purchase: the market slides and the next player
         # buys from another hand.
         t.state["payment_check"] = None
