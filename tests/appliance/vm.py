@@ -9,9 +9,19 @@ guest's serial console in ``console.log``.
 
 A power cut is :meth:`VM.power_cut`: QEMU is killed with SIGKILL. Whatever the
 guest had not flushed to its virtual disk -- its page cache, QEMU's own
-buffers -- is gone, as on a Pi whose plug is pulled. (Writes QEMU had already
-handed to the host's file survive; a real SD card can lose those too until
-they are flushed, which ``bench/run.py crash`` models for the journal.)
+buffers -- is gone, as on a Pi whose plug is pulled. The disk is virtio with
+``cache=writeback``: the guest sees a volatile write cache, so its file system
+must send flushes as on real hardware, and a flush makes QEMU write its qcow2
+metadata and fdatasync the host file. (``cache=unsafe`` would ignore those
+flushes, so even flushed data could vanish with QEMU; ``writethrough`` would
+hide the write cache, so the guest's flush path would never run.) Writes QEMU
+had already handed to the host's kernel survive the kill (the host does not
+lose power); a real SD card can lose those too until they are flushed, which
+``bench/run.py crash`` models for the journal.
+
+Emulation (TCG, one host thread per virtual CPU) of a plain ``qemu64`` CPU;
+the kernel is booted directly (``-kernel``/``-initrd``, no bootloader), with
+the image's small initramfs.
 """
 from __future__ import annotations
 
@@ -47,7 +57,8 @@ class VMError(RuntimeError):
 class VM:
     """One guest: ``start()``, ``ssh(...)``, ``power_cut()``, ``start()`` again on the same disk, ``stop()``."""
 
-    def __init__(self, image: Path, workdir: Path, *, memory_mb: int = 2048, cpus: int = 2):
+    def __init__(self, image: Path, workdir: Path, *, memory_mb: int = 2048, cpus: int = 2, cpu: str = "qemu64",
+                 initrd: Path | None = None, append: str = ""):
         self.image = Path(image)
         self.workdir = Path(workdir)
         self.workdir.mkdir(parents=True, exist_ok=True)
@@ -55,6 +66,9 @@ class VM:
         self.key = self.image / "id_ed25519"
         self.memory_mb = memory_mb
         self.cpus = cpus
+        self.cpu = cpu
+        self.initrd = Path(initrd) if initrd else self.image / "initrd.img"
+        self.append = append
         self.proc: subprocess.Popen[bytes] | None = None
         self.port = 0
         self.qmp_path = self.workdir / "qmp.sock"
@@ -75,9 +89,9 @@ class VM:
         self.boots += 1
         cmd = [
             "qemu-system-x86_64", "-nodefaults", "-no-user-config",
-            "-machine", "q35,accel=tcg", "-cpu", "max", "-smp", str(self.cpus), "-m", str(self.memory_mb),
-            "-kernel", str(self.image / "vmlinuz"), "-initrd", str(self.image / "initrd.img"),
-            "-append", "root=/dev/vda rw console=ttyS0,115200 quiet loglevel=3 systemd.show_status=error",
+            "-machine", "q35", "-accel", "tcg,thread=multi", "-cpu", self.cpu, "-smp", str(self.cpus), "-m", str(self.memory_mb),
+            "-kernel", str(self.image / "vmlinuz"), "-initrd", str(self.initrd),
+            "-append", "root=/dev/vda rw net.ifnames=0 console=ttyS0,115200 quiet loglevel=3 systemd.show_status=error " + self.append,
             "-drive", f"file={self.disk},if=virtio,format=qcow2,cache=writeback,discard=unmap",
             "-netdev", f"user,id=n0,hostfwd=tcp:127.0.0.1:{self.port}-:22",
             "-device", "virtio-net-pci,netdev=n0",
