@@ -504,6 +504,16 @@ class PodRobot:
                     return False
         return True
 
+    def _may_do(self, c, state: dict, i: int, action: dict) -> bool:
+        """Whether home offer ``i`` may do ``action``: the same action, and every field it gives
+        without asking it the action's (a field the story leaves out is the device's to fill)."""
+        offers = c._offered(self.rules, state)[0]
+        offer = offers[i % len(offers)] if offers else None
+        if offer is None or offer["action"].get("action") != action.get("action"):
+            return False
+        asked = set(offer.get("ask", ()))
+        return all(action[k] == v for k, v in offer["action"].items() if k not in asked and k in action)
+
     def _guided_one(self, controls, state, target, action, story_actions) -> PodResult:
         repeats = repeat_bound(state, target, [action])
         tie = itertools.count()
@@ -514,7 +524,12 @@ class PodRobot:
             n, secs, _t, c, path = heapq.heappop(heap)
             if n >= GUIDED_PRESSES:
                 continue
-            for press, c2, s2 in self._moves(c, state, story_actions, repeats):
+            # Besides every button's press (holds up to the event's numbers), on the home screen each
+            # offer that may do this action in one press: up or down held until it shows, as a player
+            # holds it (its seconds count)
+            scrolls = [(presses[0], c1, state) for i, (presses, c1) in self._scrolls(c, state, story_actions).items()
+                       if presses and self._may_do(c1, state, i, action)]
+            for press, c2, s2 in itertools.chain(self._moves(c, state, story_actions, repeats), scrolls):
                 if s2 is not state:
                     if s2 == target:
                         return PodResult(path + [press], nodes, c2, s2)

@@ -182,6 +182,41 @@ def test_welcome_one_room_at_a_time_and_its_refusals():
     assert m.state["phase"] == "night" and m.state["inn"]["rooms"][2]["police"]
 
 
+def last_travellers() -> Match:
+    """Three players in the second season's welcome with 4 travellers left for the 5 empty rooms
+    (Ana's room 1 took the first season's last one)."""
+    m = play(match(), {"action": "correct", "entrance": 1, "exit": 4}, {"action": "welcome", "room": 1})
+    assert (m.state["table"]["season"], m.state["inn"]["entrance"], m.state["phase"]) == (2, 4, "welcome")
+    return m
+
+
+def test_welcome_fills_the_rooms_named_first_when_the_last_travellers_run_short():
+    """«Coloque al viajero en una habitación abierta, desocupada, de su elección»: with fewer travellers
+    than empty rooms, which rooms get them is the first player's choice — "first" names them."""
+    m = last_travellers()
+    refused(m, {"action": "welcome", "first": [1, 3]}, "room 1 is not an empty open room")
+    refused(m, {"action": "welcome", "first": [3, 3]}, "names a room twice")
+    plain = play(last_travellers(), {"action": "welcome"})
+    assert [r["room"] for r in plain.state["inn"]["rooms"] if not r["guest"]] == [6]  # room order
+    m.apply({"action": "welcome", "first": [3, 4, 5, 6]})
+    assert [r["room"] for r in m.state["inn"]["rooms"] if not r["guest"]] == [2]  # Ben's room stays empty
+    assert m.state["last_round"] and m.state["phase"] == "night" and m.state["inn"]["entrance"] == 0
+
+
+def test_the_last_travellers_welcome_is_offered_by_whose_room_and_the_neutral_rooms_get_them():
+    """The pod's offers for a welcome that cannot fill every room: a player's own room with the neutral
+    ones (no player's key), each set of rooms once, the first player's own first; none in a welcome
+    that fills every room."""
+    assert [str(o["label"]) for o in night().rules.seat_actions(match().state, "Ana")][:2] == [
+        "welcome", "welcome: police in room 1"]
+    m = last_travellers()
+    offers = m.rules.seat_actions(m.state, "Ana")
+    assert [(str(o["label"]), o["action"].get("first")) for o in offers[:3]] == [
+        ("welcome", None), ("welcome: Ben + neutral rooms", [2, 4, 5, 6]),
+        ("welcome: Cai + neutral rooms", [3, 4, 5, 6])]  # Ana's room is taken; "neutral first" = Ben's
+    assert str(offers[3]["label"]).startswith("welcome: police")
+
+
 def test_two_action_turns_each_in_seat_order_from_the_first_player():
     """Rulebook "Fase 2": from the first player clockwise a first action each, then a second."""
     m = play(match(first="Ben"), {"action": "welcome"})

@@ -606,7 +606,7 @@ def test_pod_main_button_does_the_routine_action_of_the_moment():
     assert labels == ["drink for Ben", "ale"]  # phase 4 offers the common drinks by name
     assert m.state["turn"]["player"] == "Ben" and rules.seat_actions(m.state, "Ana") == []
     view = rules.seat_view(m.state, "Ben")
-    assert view["status"] == "your turn: discard" and view["counters"][0] == ["gold", 10]
+    assert view["status"] == "your turn: discard" and view["counters"][0] == ["fortitude", 20]
     play(m, adj("Cai", "alcohol", 20))
     assert rules.seat_view(m.state, "Cai")["status"] == "PASSING OUT" and rules.seat_view(m.state, "Cai")["alert"]
     # the last chance: resolve first, then «cartas de A veces o En cualquier momento para … atacar a otros»
@@ -624,7 +624,7 @@ def test_pod_gambling_main_button_is_pass_for_the_player_to_act():
     acts = rules.seat_actions(m.state, "Ben")
     assert acts[0]["label"] == "pass" and [str(a["label"]) for a in acts] == [
         "pass", "gambling", "cheat", "winning hand", "gambling: everyone antes 1", "cheat: everyone antes 1",
-        "leave the round"]
+        "Cai out of the round", "Ana out of the round", "leave the round"]  # Ana, in control: next to leaving
     m.apply(acts[0]["action"])
     assert m.state["gambling"]["to_act"] == "Cai"
     assert rules.seat_view(m.state, "Ana")["table"] == [["pot", 3], ["control", "Ana"]]

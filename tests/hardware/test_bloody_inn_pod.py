@@ -178,6 +178,20 @@ def test_the_welcome_with_a_police_officer_is_two_presses():
     assert [r["room"] for r in t.state["inn"]["rooms"] if r["police"]] == [5]
 
 
+def test_the_last_travellers_go_to_a_players_room_and_the_neutral_rooms_in_two_presses():
+    """«… en una habitación abierta, desocupada, de su elección»: with fewer travellers than empty rooms
+    in the second season, Ana fills her own room and the neutral ones — a press down and main, not
+    one traveller at a time."""
+    t = Table("bloody-inn", ["Ana", "Ben"], actions=[{"action": "correct", "entrance": 1, "exit": 3},
+                                                     {"action": "welcome", "room": 3}])
+    assert t.state["table"]["season"] == 2 and t.state["inn"]["entrance"] == 3
+    t.presses = 0
+    t.click("Ana", DOWN)
+    assert t.view("Ana").action == "welcome: Ana + neutral rooms"
+    t.click("Ana", MAIN)
+    assert t.presses == 2 and [r["room"] for r in t.state["inn"]["rooms"] if not r["guest"]] == [2]  # Ben's
+
+
 def test_a_first_round_kill_from_the_pod_is_four_presses():
     """«Mata a un invitado … Juegue en la mesa tantas cartas … como rango»: Ana kills the rank-1
     guest in room 3 with a peasant: the offer, main, the room, main."""

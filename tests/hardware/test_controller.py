@@ -212,7 +212,7 @@ def test_red_dragon_inn_drink_with_alcohol_and_fortitude_and_its_preview():
     t.hold("Ana", MAIN)
     view = t.view("Ana")
     assert view.screen == "preview"
-    assert view.lines[0] == "Ana: alcohol +2, fortitude −1, drink me −1"  # words, not ids
+    assert view.lines[0] == "Ana: fortitude −1, alcohol +2, drink me −1"  # words, not ids; the pod's order
     assert view.prompt == "OK?"
     t.click("Ana", MAIN)
     # what was left at its declared default is left out: it means the same
@@ -268,9 +268,9 @@ def test_up_down_go_through_the_games_offers_and_select_leaves_them_for_the_coun
     assert t.done == []  # going through the offers is the pod's own business
     t.click("Ana", SELECT)
     view = t.view("Ana")
-    assert not view.choosing and view.focus_name == "gold" and view.action == "everyone…"  # main still does it
+    assert not view.choosing and view.focus_name == "fortitude" and view.action == "everyone…"  # main still does it
     t.click("Ana", UP)
-    assert t.done == [{"action": "adjust", "player": "Ana", "counter": "gold", "delta": 1}]
+    assert t.done == [{"action": "adjust", "player": "Ana", "counter": "fortitude", "delta": 1}]
     t.click("Ana", SELECT, len(view.counters) - 1)  # to the last counter
     assert not t.view("Ana").choosing
     t.click("Ana", SELECT)  # after the last counter: the offers again
@@ -608,11 +608,10 @@ def test_the_focused_counter_is_shown_large_in_every_language_with_its_name_spel
         t.click("Ana", SELECT)  # the next counter
         assert (t.view("Ana").focus, t.view("Ana", es).focus) == (i, i)
     assert t.view("Ana", es).counters[last][0] != t.view("Ana").counters[last][0]  # translated
-    t.click("Ana", SELECT)  # back to the offers, then to the first counter: gold
+    t.click("Ana", SELECT)  # back to the offers, then to the first counter: fortitude
     t.click("Ana", SELECT)
-    before = t.state["players"][0]["counters"]["gold"]
-    t.click("Ana", UP)
-    assert t.state["players"][0]["counters"]["gold"] == before + 1  # ± changed the counter shown large
+    t.click("Ana", DOWN)  # (at 20, its most, it goes down)
+    assert t.state["players"][0]["counters"]["fortitude"] == 19  # ± changed the counter shown large
 
 
 # -- stray presses ----------------------------------------------------------------------

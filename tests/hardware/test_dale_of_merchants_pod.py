@@ -442,6 +442,18 @@ def test_with_the_lucky_ocelots_a_buy_paid_with_a_die_raised_card_is_an_offer():
     assert not any(str(i.label).startswith("buy 1: 6") for i in g.menu(plain.rules, plain.state, "Ana"))
 
 
+def test_a_die_raised_card_is_offered_beside_another_known_card_not_only_with_junk():
+    """«pagando su precio en una combinación de cualquier carta de su mano»: an ocelot rolled 4 with a
+    2 the device knows is in the hand pays a price of 6 as one offer ("buy …: 4+2"), as well as the 4
+    with junk — the three likeliest payments per die value, not the likeliest only."""
+    from tablekeeper.engine.games.dale_of_merchants.views import die_payments
+
+    assert die_payments(6, 5, []) == [[2, 1, 1, 1, 1], [3, 1, 1, 1], [4, 1, 1], [5, 1], [6]]  # each value's likeliest
+    with_a_two = die_payments(6, 5, [2])
+    assert with_a_two[1:5] == [[3, 1, 1, 1], [4, 1, 1], [5, 1], [6]] and [4, 2] in with_a_two[5:]
+    assert all(len([p for p in die_payments(6, 5, [2, 2]) if max(p) == d]) <= 3 for d in range(2, 7))
+
+
 def test_a_payment_check_is_an_offer_asking_nothing():
     """Acción de mercado, Nota: «no puede usar tarjetas adicionales al comprar la misma tarjeta con un
     cinco»: the player asks the referee with one offer; the verdict is a note, not an undo step."""

@@ -57,9 +57,9 @@ def test_the_pod_shows_each_counters_icon_and_never_a_cut_name_beside_one():
 
     rules = make_rules({"game": "red-dragon-inn", "players": ["Ana", "Ben", "Cai"], "options": {}})
     view = pod_view(rules, rules.setup_state(), "Ana")
-    assert [c for c, _v in view.counters] == ["gold", "alcohol", "fortitude", "drink me"]
-    assert view.icons == (GLYPHS["coins"], GLYPHS["beer-mug-empty"], GLYPHS["heart"], GLYPHS["wine-bottle"])
-    assert view.focus_icon == GLYPHS["coins"] and view.other_icons[1] == GLYPHS["heart"]
+    assert [c for c, _v in view.counters] == ["fortitude", "alcohol", "gold", "drink me"]
+    assert view.icons == (GLYPHS["heart"], GLYPHS["beer-mug-empty"], GLYPHS["coins"], GLYPHS["wine-bottle"])
+    assert view.focus_icon == GLYPHS["heart"] and view.other_icons[1] == GLYPHS["coins"]
     assert render(view).tobytes() != render(replace(view, icons=())).tobytes()  # drawn
     assert side_label("fortitude", GLYPHS["heart"], 34) == ""
     assert side_label("gold", GLYPHS["coins"], 34) == "gold"

@@ -107,10 +107,10 @@ def test_a_card_that_costs_another_player_fortitude_is_two_presses_on_the_player
     t.hold("Ana", DOWN, repeats=2)
     t.click("Ana", MAIN)  # a click: −1 only
     assert t.state["players"][2]["counters"]["fortitude"] == 14
-    t.click("Ana", SELECT)  # off the offers: to the counters
+    t.click("Ana", SELECT)  # off the offers: to the counters, fortitude first (a card that gains it)
     assert not t.view("Ana").choosing
     t.click("Ana", UP)
-    assert t.done[-1] == {"action": "adjust", "player": "Ana", "counter": "gold", "delta": 1}
+    assert t.done[-1] == {"action": "adjust", "player": "Ana", "counter": "fortitude", "delta": 1}
 
 
 def test_a_gambling_go_plays_a_card_or_passes_from_the_pod():
@@ -124,7 +124,11 @@ def test_a_gambling_go_plays_a_card_or_passes_from_the_pod():
     view = t.view("Ben")
     assert view.choosing and view.action == "pass"
     assert t.view("Cai").action == "" and not t.view("Cai").choosing  # not Cai's go
-    t.click("Ben", UP, 2)  # up from the first wraps: leave the round, cheat: everyone antes 1
+    t.click("Ben", UP)  # up from the first wraps: leave the round, then the players thrown out
+    assert t.view("Ben").action == "leave the round"
+    t.click("Ben", UP)
+    assert t.view("Ben").action == "Ana out of the round"  # the one in control nearest
+    t.click("Ben", UP, 2)
     assert t.view("Ben").action == "cheat: everyone antes 1"
     t.click("Ben", UP, 2)  # gambling: everyone antes 1, winning hand
     t.click("Ben", MAIN)
@@ -133,9 +137,29 @@ def test_a_gambling_go_plays_a_card_or_passes_from_the_pod():
     for _ in range(t.view("Cai").choices):
         offers.append(t.view("Cai").action)
         t.click("Cai", DOWN)
-    assert offers == ["pass", "cheat", "cheat: everyone antes 1", "leave the round"]
+    assert offers == ["pass", "cheat", "cheat: everyone antes 1", "Ana out of the round", "Ben out of the round",
+                      "leave the round"]
     t.click("Cai", MAIN)  # back at the first: pass
     assert t.done[-1] == {"action": "pass", "player": "Cai"}
+
+
+def test_a_card_that_throws_the_player_in_control_out_of_the_round_is_two_presses():
+    """A card that exposes a cheat throws its player out of the gambling round («¡Mi espada sagrada
+    detecta mentiras!»): the player in control is the one offered first among those thrown out, so a
+    press down past the cards (held) and main — not the menu's "force out" with its player asked."""
+    t = Table("red-dragon-inn", ["Ana", "Ben", "Cai", "Dee"])
+    t.hold("Ana", DOWN, repeats=1)  # drink for …, drink for …, gamble
+    assert t.view("Ana").action == "gamble"
+    t.click("Ana", MAIN)
+    t.hold("Ben", DOWN)  # gambling, cheat
+    assert t.view("Ben").action == "cheat"
+    t.click("Ben", MAIN)
+    presses = t.presses
+    t.hold("Cai", UP)  # up from pass, held: leave the round, then the one in control
+    assert t.view("Cai").action == "Ben out of the round"
+    t.click("Cai", MAIN)
+    assert t.done[-1] == {"action": "force_out", "player": "Ben"} and t.presses - presses == 2
+    assert "Ben" not in t.state["gambling"]["players"] and t.state["gambling"]["control"] is None
 
 
 def test_an_extra_drink_from_a_card_keeps_the_turn_in_phase_two():

@@ -62,7 +62,7 @@ def _play(tmp_path, script):
 
 def test_a_red_dragon_inn_game_is_set_up_and_played_from_the_keyboard(tmp_path):
     """Setup by keys (the game, the names), then Ana's pod: Enter buys Ben a drink (phases 1 and 2 cost
-    nothing), Enter again drinks the first drink (an ale); 3 then ↑ is Cai's pod's up; u undoes,
+    nothing), Enter again drinks the first drink (an ale); 3 then ↓ is Cai's pod's down; u undoes,
     r redoes, n goes back to the setup."""
     async def script(app, pilot, keeper):
         await _start(pilot, app, keeper, "Ana, Ben, Cai", game="red-dragon-inn")
@@ -83,11 +83,11 @@ def test_a_red_dragon_inn_game_is_set_up_and_played_from_the_keyboard(tmp_path):
                      "the drink, newest last")
         assert keeper.snapshot.table.state["players"][0]["counters"]["alcohol"] == 1
         assert "Ben" in str(app.query_one("#status").render())
-        await pilot.press("3", "up")  # the keys act for Cai's pod now: off his turn, ↑ is his gold
-        await _until(pilot, lambda: keeper.snapshot.table.state["players"][2]["counters"]["gold"] == 11, "Cai's +1")
+        await pilot.press("3", "down")  # the keys act for Cai's pod now: off his turn, ↓ is his fortitude
+        await _until(pilot, lambda: keeper.snapshot.table.state["players"][2]["counters"]["fortitude"] == 19, "Cai's −1")
         assert app.seat == 3 and app._boxes[3].has_class("active") and not app._boxes[1].has_class("active")
-        await pilot.press("u")  # undo: Cai's gold
-        await _until(pilot, lambda: keeper.snapshot.table.state["players"][2]["counters"]["gold"] == 10, "the undo")
+        await pilot.press("u")  # undo: Cai's fortitude
+        await _until(pilot, lambda: keeper.snapshot.table.state["players"][2]["counters"]["fortitude"] == 20, "the undo")
         await pilot.press("u")  # undo: Ana's ale
         await _until(pilot, lambda: keeper.snapshot.table.state["turn"]["player"] == "Ana", "the undo")
         await _until(pilot, lambda: "undone" in str(app.query_one("#history").render()).splitlines()[-1], "the undo said")

@@ -190,9 +190,27 @@ class BloodyInnViews(Game):
     def _welcomes(state: dict[str, Any]) -> list[dict[str, Any]]:
         """The whole welcome; the same with the police officer in one room (one offer per room, the
         usual welcome: «Coloque al viajero en una habitación abierta»); with several officers; one
-        traveller into one room (for a table that follows the order card by card)."""
+        traveller into one room (for a table that follows the order card by card). When the second
+        season's last travellers cannot fill every empty room, first the rooms they go to."""
         empty = [r["room"] for r in state["inn"]["rooms"] if not r["guest"]]
         out = [{"label": word("label", "welcome"), "action": {"action": "welcome"}}]
+        inn = state["inn"]
+        if state["table"]["season"] == 2 and 0 < inn["entrance"] < len(empty):
+            # The last travellers cannot fill every room: which rooms get them is the first player's
+            # choice — a player's own room and the neutral ones (no player's key) first, the first
+            # player's own first; or the neutral ones only. (The whole welcome fills in room order.)
+            rooms = [r for r in state["inn"]["rooms"] if not r["guest"]]
+            neutral = [r["room"] for r in rooms if r["key"] is None]
+            keys = {r["key"]: r["room"] for r in rooms if r["key"] is not None}
+            seen = {frozenset(empty[:inn["entrance"]])}  # the rooms that get a traveller: each way once
+            ways = [(_("welcome: {name} + neutral rooms", name=who), [keys[who]] + neutral)
+                    for who in seat_order(state) if who in keys]
+            ways.append((word("label", "welcome: neutral rooms first"), neutral))
+            for label, first in ways:
+                filled = frozenset((first + [n for n in empty if n not in first])[:inn["entrance"]])
+                if first and filled not in seen:
+                    seen.add(filled)
+                    out.append({"label": label, "action": {"action": "welcome", "first": first}})
         out += [{"label": _("welcome: police in room {room}", room=n),
                  "action": {"action": "welcome", "police_rooms": [n]}} for n in empty]
         out.append({"label": word("label", "welcome: police"), "action": {"action": "welcome"},

@@ -1,6 +1,8 @@
 """The Bloody Inn's welcome: the first player fills the open rooms from the entrance stack; the seasons."""
 from __future__ import annotations
 
+from typing import Any
+
 from ...errors import RuleError
 from ...fields import Bool, Int, Ints
 from ...game import action
@@ -17,6 +19,7 @@ class BloodyInnWelcome(BloodyInnTable):
         Int("room", required=False, lo=1),
         Ints("police_rooms", default=[], lo=1),
         Bool("police"),
+        Ints("first", default=[], lo=1),
     ))
     def _welcome(self, t: Txn, a: Args) -> None:
         """The first player fills the open empty rooms from the entrance stack.
@@ -25,6 +28,10 @@ class BloodyInnWelcome(BloodyInnTable):
         rooms whose traveller is police. With "room": one traveller into that room;
         "police": true when that traveller is police. The night starts once every
         open room holds a traveller (or the entrance stack ran out for good).
+        "first" (the whole welcome only): the rooms filled first, in this order, then the
+        others in room order — which rooms get the last travellers when the entrance stack
+        runs short is the first player's choice («coloque al viajero en una habitación
+        abierta, desocupada, de su elección»).
         """
         room = a.int("room", None)
         if room is not None:
@@ -45,6 +52,9 @@ class BloodyInnWelcome(BloodyInnTable):
             fill = [r for r in rooms if not r["guest"]]
             if not fill:
                 raise RuleError(_("rooms are all taken"))
+            first = a.ints("first")
+            if first:
+                fill = self._in_order(t, fill, first)
         numbers = [r["room"] for r in fill]
         for number in police_rooms:
             self._room(t, number)
@@ -81,6 +91,17 @@ class BloodyInnWelcome(BloodyInnTable):
                            len(arrived), who=first, rooms=_rooms_list(arrived), left=left))
         if t.state["last_round"] or all(r["guest"] for r in rooms):
             self._welcome_done(t)
+
+    def _in_order(self, t: Txn, fill: list[dict[str, Any]], first: list[int]) -> list[dict[str, Any]]:
+        """The empty rooms with ``first`` (empty open rooms, each once) at the front, in its order."""
+        by_number = {r["room"]: r for r in fill}
+        for number in first:
+            self._room(t, number)
+            if number not in by_number:
+                raise RuleError(_("room {number} is not an empty open room", number=number))
+        if len(set(first)) != len(first):
+            raise RuleError(_('welcome: "first" names a room twice'))
+        return [by_number[n] for n in first] + [r for r in fill if r["room"] not in first]
 
     def _entrance_empty(self, t: Txn) -> None:
         """The entrance stack just ran out: a new season, or the last round."""

@@ -35,16 +35,22 @@ def hand_payments(price: int, hand: int, known: list[int]) -> list[list[int]]:
 DIE_VALUES = tuple(range(2, 7))
 
 
+#: How many payments with each die value are offered (the likeliest first).
+DIE_PAYMENTS_PER_VALUE = 3
+
+
 def die_payments(price: int, hand: int, known: list[int]) -> list[list[int]]:
     """The payments of ``price`` with one card a die has raised, with 1s and the cards the device
     knows the player owns (``hand_payments``): the device cannot know the roll, so each value is its
-    own payment: per value the likeliest (``hand_payments``' order)."""
+    own payment: per value the likeliest (``hand_payments``' order) first, then for each value its
+    next likeliest ones (junk, or another known card beside the raised one)."""
+    per_value = [[paid for paid in hand_payments(price, hand, known + [d]) if paid.count(d) > known.count(d)]
+                 [:DIE_PAYMENTS_PER_VALUE] for d in DIE_VALUES]
     out: list[list[int]] = []
-    for d in DIE_VALUES:  # per value, the likeliest payment with it (hand_payments' order)
-        paid = next((paid for paid in hand_payments(price, hand, known + [d]) if paid.count(d) > known.count(d)),
-                    None)
-        if paid is not None and paid not in out:
-            out.append(paid)
+    for rank in range(DIE_PAYMENTS_PER_VALUE):
+        for payments in per_value:
+            if rank < len(payments) and payments[rank] not in out:
+                out.append(payments[rank])
     return out
 
 

@@ -44,7 +44,9 @@ class RedDragonInnViews(Game):
     def seat_view(self, state: dict[str, Any], name: str) -> dict[str, Any]:
         p = next(p for p in state["players"] if p["name"] == name)
         c = p["counters"]
-        counters = [[word("counter", k), c[k]] for k in ("gold", "alcohol", "fortitude", "drink_me")]
+        # fortitude first: the big number and what ± change when no offer has the focus (a card that
+        # gains fortitude is the one a player plays on their own at any moment, also out of turn)
+        counters = [[word("counter", k), c[k]] for k in ("fortitude", "alcohol", "gold", "drink_me")]
         counters += [[word("counter", k), v] for k, v in c.items() if k not in FIXED_COUNTERS]
         g = state["gambling"]
         turn = state["turn"]
@@ -95,7 +97,7 @@ class RedDragonInnViews(Game):
 
         * a pending loss: resolve, and the Anytime card that costs another player fortitude;
         * a gambling go: pass, each card (a card that makes everyone ante 1 more is its own offer),
-          leave the round;
+          a card that throws another player out of the round (the one in control nearest to "pass", up), leave the round;
         * phases 1–2 of the turn: a drink for each other player (buying says nothing happened in
           phases 1–2), "Gambling? I'm in!", then the action cards that cost another player 1
           fortitude (a card that costs 2 is two presses), that take gold from another player (1 a press), that
@@ -137,6 +139,11 @@ class RedDragonInnViews(Game):
                 if card != "winning_hand":
                     out.append({"label": _("{card}: everyone antes 1", card=CARD_LABELS[card]),
                                 "action": {"action": "play", "player": name, "card": card, "ante": True}})
+            # A card that throws a player out of the round (a cheat exposed): the player in control, the
+            # one such a card is played against, last, next to "leave the round" (up from "pass": two steps)
+            rivals = sorted((q for q in g["players"] if q != name), key=lambda q: q == g["control"])
+            out += [{"label": _("{name} out of the round", name=q), "action": {"action": "force_out", "player": q}}
+                    for q in rivals]
             out.append({"label": word("label", "leave the round"), "action": {"action": "leave", "player": name}})
             return out
         turn = state["turn"]
