@@ -452,12 +452,13 @@ def test_history_tells_the_actions_in_words(journal):
     s = new_session(journal, GAME, ["Ana", "Ben"], {"decks": DECKS3})
     for e in ({"action": "set_market", "values": [1, None, 3, 4, 5]}, {"action": "technique", "bonus": True},
               {"action": "buy", "slot": 0, "paid": [4, 1]}, {"action": "end_turn"},
-              {"action": "stall", "player": "Ben", "set": "pandas", "values": [1]}):
+              {"action": "stall", "player": "Ben", "set": "pandas", "values": [1]},
+              {"action": "set_market", "slot": 3, "value": 2}):
         s.apply(e)
     assert [h["text"] for h in s.history()] == [
         "market values, left to right: 1 - 3 4 5", "Ana: play a technique with a bonus action",
         "Ana: buy the card in slot 0, paying 4+1 = 5", "Ana: end the turn (clean-up)",
-        "Ben: build a stack: pandas 1"]
+        "Ben: build a stack: pandas 1", "Ben: market card in slot 3: 2"]  # words, no "set_market (slot=…)"
 
 
 # -- replay ------------------------------------------------------------------------------

@@ -120,7 +120,7 @@ class DaleOfMerchantsWords(Game):
                         owner=action["from_player"], source=word("pile", action["from"]),
                         target=word("pile", action["to"])))
         if name == "set_market" and fields == ["slot", "value"]:
-            return by(_("set_market (slot={slot}, value={value})", slot=action["slot"], value=action["value"]))
+            return by(_("market card in slot {slot}: {value}", slot=action["slot"], value=action["value"]))
         if name == "draw" and fields == ["count"]:
             return by(_("draw (count={count})", count=action["count"]))
         if name == "move" and fields == ["count", "from", "to"] and all(
