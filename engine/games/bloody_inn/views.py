@@ -192,14 +192,14 @@ class BloodyInnViews(Game):
         usual welcome: «Coloque al viajero en una habitación abierta»); with several officers; one
         traveller into one room (for a table that follows the order card by card). When the second
         season's last travellers cannot fill every empty room, first the rooms they go to."""
-        empty = [r["room"] for r in state["inn"]["rooms"] if not r["guest"]]
-        out = [{"label": word("label", "welcome"), "action": {"action": "welcome"}}]
         inn = state["inn"]
+        rooms = [r for r in inn["rooms"] if not r["guest"]]
+        empty = [r["room"] for r in rooms]
+        out = [{"label": word("label", "welcome"), "action": {"action": "welcome"}}]
         if state["table"]["season"] == 2 and 0 < inn["entrance"] < len(empty):
             # The last travellers cannot fill every room: which rooms get them is the first player's
             # choice — a player's own room and the neutral ones (no player's key) first, the first
             # player's own first; or the neutral ones only. (The whole welcome fills in room order.)
-            rooms = [r for r in state["inn"]["rooms"] if not r["guest"]]
             neutral = [r["room"] for r in rooms if r["key"] is None]
             keys = {r["key"]: r["room"] for r in rooms if r["key"] is not None}
             seen = {frozenset(empty[:inn["entrance"]])}  # the rooms that get a traveller: each way once
