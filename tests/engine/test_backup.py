@@ -164,6 +164,7 @@ def test_restoring_twice_adds_nothing_and_writes_nothing_the_second_time(device_
     assert len(people_plays(tmp_path / "fresh")) == len(people_plays(a)) == 12
 
 
+@pytest.mark.slow
 def test_two_tables_backups_merge_into_one_with_every_play_once(device_a, device_b, tmp_path):
     a = copy_of(device_a, tmp_path / "a")
     b = copy_of(device_b, tmp_path / "b")

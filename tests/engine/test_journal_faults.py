@@ -239,6 +239,7 @@ def test_a_read_only_journal_refuses_writes_in_words(tmp_path):
 
 
 # -- two writers -----------------------------------------------------------------------
+@pytest.mark.slow
 def test_two_command_line_writers_at_once_both_succeed(tmp_path):
     stored_game(tmp_path, 1)
     failures = []

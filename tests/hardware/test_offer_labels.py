@@ -54,6 +54,7 @@ def test_a_long_offer_takes_two_lines_cut_between_words():
     assert offer_lines(short) == 1 and offer_text(short) == ["ale"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", STORIES, ids=lambda p: p.stem)
 def test_every_offer_of_a_rulebook_story_reads_whole_in_both_languages(path):
     cut = set()

@@ -165,6 +165,7 @@ def other_menu_lines(game: str, lang: str) -> tuple[list[str], list[str]]:
 CUT_AT_THE_END = {"en": 0, "es": 1}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["en", "es"])
 def test_a_menu_line_not_chosen_is_told_apart_from_the_others_and_cut_only_where_nothing_tells(lang):
     """Every menu line that is not the chosen one (which is drawn whole), on its one row: whole, or its
@@ -192,6 +193,7 @@ def test_a_menu_line_not_chosen_keeps_what_tells_it_apart():
     assert menu_other_line("next night", lines, RIGHT - 13)[1] == "next night"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["en", "es"])
 @pytest.mark.parametrize("game", podwords.GAMES)
 def test_every_status_header_and_offer_label_fits_its_box_whole(game, lang):

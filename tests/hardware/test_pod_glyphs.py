@@ -41,6 +41,7 @@ def catalog_text(lang: str = "es") -> dict[str, str]:
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])
+@pytest.mark.slow
 @pytest.mark.parametrize("game", podwords.GAMES)
 def test_every_character_a_pod_shows_is_in_the_pods_fonts(game, lang):
     shown, _pairs = podwords.collect(game, lang)

@@ -79,6 +79,7 @@ def _report(bad: dict[str, set[str]], what: str) -> str:
     return f"{len(bad)} {what}:\n" + "\n".join(lines)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["en", "es"])
 @pytest.mark.parametrize("game", podwords.GAMES)
 def test_every_string_a_pod_shows_is_in_the_tables_language(game, lang):
@@ -96,6 +97,7 @@ def test_every_string_a_pod_shows_is_in_the_tables_language(game, lang):
     assert not other, _report(other, "words of the other language")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["en", "es"])
 @pytest.mark.parametrize("game", podwords.GAMES)
 def test_an_offer_its_entry_and_the_entrys_steps_call_a_thing_by_one_name(game, lang):

@@ -46,6 +46,7 @@ def score(t, seat: int = 1) -> int:
 
 
 # -- a wired pod (gpiozero's mock pins, the scanner on a fake clock) ------------------------------------------
+@pytest.mark.slow
 def test_a_stuck_button_stops_adding_to_the_journal_once_held_past_the_threshold(table_factory):
     """A ± held down for good: its adjusts up to the threshold stay (a long hold is legitimate), after it
     the journal grows by nothing, however long it lasts."""
@@ -63,6 +64,7 @@ def test_a_stuck_button_stops_adding_to_the_journal_once_held_past_the_threshold
     assert t.seats.held_back > 0
 
 
+@pytest.mark.slow
 def test_a_stuck_button_is_said_on_its_pod_and_in_the_log(table_factory):
     """Its pod says which button is stuck, in place of the status line, until it is released; the log says it
     once; the other pods show nothing of it."""
@@ -146,6 +148,7 @@ def test_a_spanish_table_is_told_in_spanish(table_factory):
 
 
 # -- a serial pod (the firmware's own repeats, over the wire, on a fake clock) -------------------------------
+@pytest.mark.slow
 def test_a_serial_pods_stuck_button_is_recognised_from_its_event_stream(tmp_path):
     """The pod's firmware makes the holds and repeats; the host recognises the stuck button from them alone:
     the journal stops growing, the pod shows why, and after the release the next press works."""

@@ -17,6 +17,9 @@ import pytest
 
 from .helpers import ROOT, SYSTEMD, UNITS, render, stub_executable, tool, verify
 
+#: Each test runs the shell script (and systemd's tools) in a fresh root: the full suite's.
+pytestmark = pytest.mark.slow
+
 SCRIPT = SYSTEMD / "install.sh"
 INSTALLED = {
     "etc/systemd/system/tablekeeper.service": "tablekeeper.service",

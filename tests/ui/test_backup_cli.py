@@ -81,6 +81,7 @@ def people_stats(state) -> dict:
         return rec.statistics(rec.with_people(rec.stored_plays(j), people.read(j).person_of))
 
 
+@pytest.mark.slow
 def test_backup_goes_to_the_stick_and_restores_into_an_empty_journal(state, tmp_path, capsys):
     assert tk(state, "backup") == 1
     assert "no USB stick found" in capsys.readouterr().err

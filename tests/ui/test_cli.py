@@ -95,6 +95,7 @@ def test_games_lists_ids_ranges_counters_and_options():
     assert {o["name"] for o in counters["options"]} == {"counters", "table", "last_standing_wins", "title", "bgg_id"}
 
 
+@pytest.mark.slow
 def test_stored_game_new_act_state_history(tmp_path):
     sd = tmp_path / "state"
     assert run("new", "counters", "Ana", "Ben", "--options", json.dumps(SETUP["options"]), state_dir=sd).returncode == 0

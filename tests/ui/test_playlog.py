@@ -308,6 +308,7 @@ def test_stats_text_head_to_head_and_one_game(state, capsys):
     assert "nobody called 'Nadie'" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_stats_plot_writes_a_png(state, tmp_path):
     pytest.importorskip("matplotlib")
     out = tmp_path / "stats.png"

@@ -60,6 +60,7 @@ def _play(tmp_path, script):
         keeper.stop()
 
 
+@pytest.mark.slow
 def test_a_red_dragon_inn_game_is_set_up_and_played_from_the_keyboard(tmp_path):
     """Setup by keys (the game, the names), then Ana's pod: Enter buys Ben a drink (phases 1 and 2 cost
     nothing), Enter again drinks the first drink (an ale); 3 then ↓ is Cai's pod's down; u undoes,
@@ -99,6 +100,7 @@ def test_a_red_dragon_inn_game_is_set_up_and_played_from_the_keyboard(tmp_path):
     _play(tmp_path, script)
 
 
+@pytest.mark.slow
 def test_a_game_started_elsewhere_on_the_journal_opens_on_the_terminal_table(tmp_path):
     """«A game started elsewhere is picked up»: `tablekeeper new` in another process, on the setup
     screen and again while a game is open; the one that was open stays in the journal."""
@@ -121,6 +123,7 @@ def test_a_game_started_elsewhere_on_the_journal_opens_on_the_terminal_table(tmp
 GAMES = sorted(__import__("tablekeeper.engine.registry", fromlist=["available"]).available())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_every_game_is_set_up_and_played_by_keys(tmp_path, game):
     """Each game from the setup screen (its name chosen, three players typed), then `Enter` on seats
@@ -152,6 +155,7 @@ def test_options_are_typed_as_name_value_pairs_or_one_json_object():
     assert "length=\"short\" (short | long)" in options_help("bloody-inn")
 
 
+@pytest.mark.slow
 def test_a_games_options_are_set_on_the_setup_screen_and_a_refused_one_is_said(tmp_path):
     """«choose a game, players and options»: Dale of Merchants with three decks named and its clean-up said
     by the table; a malformed option and one the game refuses are said, no game starts, nothing is lost."""
@@ -181,6 +185,7 @@ def test_a_games_options_are_set_on_the_setup_screen_and_a_refused_one_is_said(t
     _play(tmp_path, script)
 
 
+@pytest.mark.slow
 def test_a_game_is_finished_from_the_keyboard_and_another_started(tmp_path):
     """«start, undo, finish, start again»: a counters game to 2 points set up with its option, played to its
     end by keys (the ending press asks one more), the winner said, `n` back to the setup, a second game."""
@@ -205,6 +210,7 @@ def test_a_game_is_finished_from_the_keyboard_and_another_started(tmp_path):
     _play(tmp_path, script)
 
 
+@pytest.mark.slow
 def test_the_terminal_table_speaks_spanish(tmp_path):
     from tablekeeper.ui.i18n import load_catalog
 
