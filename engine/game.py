@@ -344,6 +344,19 @@ class Game:
         own = [n for n in self.actions if n not in every_game]
         return [n for n in own + generic if n not in self.off_pod]
 
+    def moved_by_hand(self, state: dict[str, Any], name: str, counter: str) -> bool:
+        """Whether ``name`` may move their ``counter`` by hand now: a pod's up/down on it is an
+        ``adjust``. Default: the counter is ``free`` (engine/spec.py); a game narrows it to the moments
+        its rules allow (a stray press on a pod must change nothing the rules do not let its owner
+        change). The touchscreen's and the menu's corrections are not this."""
+        spec = self.player_counters.get(counter)
+        return spec is not None and spec.free
+
+    def pod_value_words(self, state: dict[str, Any], name: str, action: str, field: str, value: Any) -> Msg | None:
+        """What a value being entered on ``name``'s pod stands for, when its number alone does not say
+        it (a corpse's number: "rank 1, 12F"), shown beside the field's name; None: nothing to add."""
+        return None
+
     def pod_field(self, state: dict[str, Any], name: str, action: str, field: Field) -> Field | None:
         """How a seat's pod asks ``field`` of ``action`` for ``name``: a field (the declared one, or a
         stand-in a pod can enter with four buttons), or None: the pod leaves it out.

@@ -50,7 +50,8 @@ class PodView:
     ``pick`` which of them main does; ``choosing``: up/down go through those
     offers (shown in the bottom bar with "k/n") instead of changing the
     focused counter. ``message`` is a transient line: why the last press was
-    refused.
+    refused, what another player's action changed for this player ("from Ana:
+    cash −3"), or what the table says to everyone.
 
     ``screen`` says which of the pod's screens this is (the button grammar of
     :mod:`tablekeeper.ui.pod.inputs`): ``home`` (the fields above),
@@ -139,7 +140,7 @@ class PodView:
         if tail:
             lines.append(f"  {tail}")
         if self.message:
-            lines.append(f"  refused: {self.message}")
+            lines.append(f"  says: {self.message}")
         elif self.notice:
             lines.append(f"  notice: {self.notice}")
         return "\n".join(lines)
@@ -156,7 +157,7 @@ class PodView:
         if self.prompt or self.value:
             out.append(f"  {self.prompt} {self.value}".rstrip())
         if self.message:
-            out.append(f"  refused: {self.message}")
+            out.append(f"  says: {self.message}")
         elif self.notice:
             out.append(f"  notice: {self.notice}")
         return "\n".join(out)

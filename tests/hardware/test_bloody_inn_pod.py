@@ -351,3 +351,62 @@ def test_a_bribe_with_a_traveller_back_is_four_presses():
     assert t.presses == 4
     ana = t.state["players"][0]
     assert (ana["hand"], ana["peasants"], t.state["inn"]["bistro"], t.state["inn"]["exit"]) == (3, 1, 1, 0)
+
+
+def test_a_stray_up_or_down_on_an_idle_pod_moves_no_franc_and_no_check():
+    """Every franc and check moves by the rules (wages, departures, burials, laundering: «Fase 1», «Fase
+    2»): up and down on Ben's pod during Ana's welcome change nothing, whatever counter has the focus;
+    the owner of an annex whose income the device does not work out (a power of the table's own, e.g.
+    a stables paying 2F when a traveller checks in) may add it by hand, and only to cash."""
+    t = Table("bloody-inn", ["Ana", "Ben"])
+    before = t.state
+    for _focus in range(3):
+        t.click("Ben", UP)
+        t.click("Ben", DOWN)
+        t.click("Ben", "select")  # the next counter
+    assert t.state == before and t.done == []
+
+    u = Table("bloody-inn", ["Ana", "Ben"], actions=[
+        {"action": "welcome"}, {"action": "correct", "player": "Ben", "hand": 3}, {"action": "pass"},
+        {"action": "build", "rank": 1, "name": "stables", "effect": "other"}])
+    cash = u.state["players"][1]["counters"]["cash"]
+    assert u.view("Ben").focus_name == "cash"
+    u.click("Ben", UP, 2)
+    assert u.state["players"][1]["counters"]["cash"] == cash + 2
+    assert u.rules.moved_by_hand(u.state, "Ben", "checks") is False
+
+
+def test_a_corpse_to_bury_is_told_by_its_rank_and_pocket_and_only_yours_are_counted():
+    """«Enterrar un cadáver»: with two corpses that differ, the pod asks which, and says what each is
+    ("corpse: rank 1, 12F") — its number alone tells nothing at the table; up stops at the last one."""
+    t = Table("bloody-inn", ["Ana", "Ben"], actions=[
+        {"action": "welcome"}, {"action": "kill", "room": 1, "rank": 0}, {"action": "pass"},
+        {"action": "kill", "room": 2, "rank": 1}, {"action": "pass"}, {"action": "morning"},
+        {"action": "welcome"}, {"action": "pass"}])
+    assert [c["rank"] for c in t.state["players"][0]["corpses"]] == [0, 1]
+    assert t.view("Ana").action.startswith("bury")
+    t.click("Ana", MAIN)
+    view = t.view("Ana")
+    assert (view.prompt, view.value) == ("corpse: rank 0, 8F", "1")
+    t.click("Ana", UP, 3)
+    assert (t.view("Ana").prompt, t.view("Ana").value) == ("corpse: rank 1, 12F", "2")
+
+
+def test_a_guests_room_is_told_by_its_key_and_the_room_step_goes_round_the_guests_only():
+    """«Selecciona al Viajero que quieras matar» — a guest in a room: the room step names the room by its
+    key token (yours, another player's, a neutral one) and says when a police officer is in it, goes only
+    through the rooms with a guest, and round from the last to the first (no "–", no empty room)."""
+    t = Table("bloody-inn", ["Ana", "Ben"], actions=[{"action": "welcome", "police_rooms": [5]},
+                                                     {"action": "kill", "room": 4, "rank": 0}, {"action": "pass"}])
+    assert [r["room"] for r in t.state["inn"]["rooms"] if r["guest"]] == [1, 2, 3, 5]
+    labels = [str(a["label"]) for a in t.rules.seat_actions(t.state, "Ana")]
+    t.click("Ana", DOWN, labels.index("kill a rank-0 guest"))
+    t.click("Ana", MAIN)
+    seen = [(t.view("Ana").value, t.view("Ana").prompt)]
+    for _i in range(4):
+        t.click("Ana", UP)
+        seen.append((t.view("Ana").value, t.view("Ana").prompt))
+    assert seen == [("2", "room: Ben's"), ("3", "room: neutral"), ("5", "room: neutral, police"),
+                    ("1", "room: Ana's"), ("2", "room: Ben's")]
+    t.click("Ana", DOWN, 2)  # back round: 1, then 5
+    assert t.view("Ana").value == "5"

@@ -106,6 +106,10 @@ def test_hide_asks_the_cards_from_the_cheapest_and_the_die():
     assert asked["discard"].start(item.action["discard"]) == (1,)  # the cheapest worth ≥ 1
     assert asked["roll"].unset and asked["roll"].start() is None  # "–": the device rolls
     assert (asked["roll"].field.lo, asked["roll"].field.hi) == (0, 9)
+    # "–" sits below the first face and down from it goes round to the last: a 9 is one press down, a
+    # 7 three, not ten and eight up; up from "–" is the first face
+    assert asked["roll"].number(None, -1) == 9 and asked["roll"].number(9, -1) == 8
+    assert asked["roll"].number(None, +1) == 0 and asked["roll"].number(0, -1) is None
     kept = g.complete(item, tuple(asked.values()), {"discard": (2,), "roll": None})
     assert kept == {"action": "hide", "player": "Ana", "discard": [2]}  # the device will roll
     face = g.complete(item, tuple(asked.values()), {"discard": (1,), "roll": 7})
@@ -153,8 +157,11 @@ def test_the_menu_puts_potions_and_talismans_first_with_the_values_in_hand():
 
 def test_another_players_pod_offers_no_turn_action_but_the_cancel_potion():
     """«Solo la poción de anulación se puede jugar durante el turno de otro jugador (para cancelar una
-    poción)»: on Ben's pod during Ana's turn, play with its cancel switch; nothing of Ana's turn."""
+    poción)»: on Ben's pod during Ana's turn, play with its cancel switch right after Ana's potion, and
+    nothing of Ana's turn; before her potion, and once she has moved on, nothing to cancel is offered."""
     m = game()
+    assert routine(m, "Ben") == {} and "play" not in others(m, "Ben")
+    m.apply({"action": "play", "player": "Ana", "value": 0})
     assert list(routine(m, "Ben")) == ["cancel potion"]
     cancel = routine(m, "Ben")["cancel potion"]
     assert cancel.action == {"action": "play", "player": "Ben", "value": 1, "cancel": True}
@@ -165,6 +172,9 @@ def test_another_players_pod_offers_no_turn_action_but_the_cancel_potion():
     assert list(asked) == ["value", "cancel"] and asked["cancel"].step == g.BOOL
     m.apply(g.complete(item, tuple(asked.values()), {"value": 1, "cancel": True}))
     assert m.state["players"][1]["cards"] == [4, 2, 1]
+    assert routine(m, "Ben") == {}  # his own cancel potion is not his to cancel
+    m.apply({"action": "charge", "location": "other", "then": "again"})
+    assert routine(m, "Cai") == {} and "play" not in others(m, "Cai")  # Ana moved on: no potion to cancel
 
 
 def test_a_dead_players_pod_lists_only_the_corrections():
@@ -335,8 +345,13 @@ def test_a_potion_that_draws_a_card_and_a_talisman_from_the_turns_offers():
 
 def test_the_cancel_potion_on_another_players_pod():
     """«Solo la poción de anulación se puede jugar durante el turno de otro jugador (para cancelar una
-    poción)»: Ben's only offer during Ana's turn; up/down stay on his counter."""
+    poción)»: right after Ana's potion, Ben's only offer during her turn; up/down stay on his counter. Before
+    it, two stray mains on his pod change nothing."""
     t = Table("dragon-run", ["Ana", "Ben"], {"hands": {"Ana": [3, 2, 1, 0], "Ben": [4, 2, 1, 1]}})
+    t.click("Ben", MAIN, 2)
+    assert t.done == [] and t.state["players"][1]["cards"] == [4, 2, 1, 1]
+    t.match.apply({"action": "play", "player": "Ana", "value": 0})
+    t.presses = 0
     view = t.view("Ben")
     assert view.action == "cancel potion…" and not view.choosing
     t.click("Ben", MAIN)

@@ -61,6 +61,8 @@ def test_an_action_on_another_player_shows_on_that_players_own_pod(tmp_path, mon
         hub.press(InputEvent(1, MAIN, PRESS))
         assert s.state["players"][1]["counters"]["gold"] == 7
         assert hub.view(2).message == "from Ana: gold +2"
+        assert "says: from Ana: gold +2" in hub.view(2).as_text()  # `serve --show text`: not a refusal
+        assert "refused" not in hub.view(2).as_text()
         assert hub.view(1).message == ""  # the actor saw it in the preview; Cai was not touched
         assert hub.view(3).message == ""
         now[0] += hub.seats.message_seconds + 0.1

@@ -41,10 +41,10 @@ def focused(t, seat: int):
     return view.focus_name, view.focus_value
 
 
-def free(t, counter: str) -> bool:
-    """Whether a pod's up/down on ``counter`` adjust it (False: a count the game's own actions keep)."""
-    spec = t.rules.player_counters.get(counter)
-    return spec is not None and spec.free
+def free(t, name: str, counter: str) -> bool:
+    """Whether a pod's up/down on ``name``'s ``counter`` adjust it now (False: a count the game's own
+    actions keep, or one the rules do not let that player move by hand at this moment)."""
+    return bool(t.rules.moved_by_hand(t.state, name, counter))
 
 
 def counter_seat(t) -> tuple[int, str]:
@@ -64,7 +64,7 @@ def test_chattering_press_adjusts_focused_counter_once(table_factory, game_id):
     before = t.state
     attempts = t.seats.applied + t.seats.refused
     t.press(seat, "up", chatter=6)
-    if not free(t, counter):  # a count the game's actions keep: a press is no adjustment
+    if not free(t, name, counter):  # a count the game's actions keep: a press is no adjustment
         assert t.seats.applied + t.seats.refused == attempts and canonical(t.state) == canonical(before)
         return
     assert t.seats.applied + t.seats.refused == attempts + 1
@@ -83,7 +83,7 @@ def test_down_then_up_returns_and_pixels_follow(table_factory, game_id):
         before = t.state
         t.press(2, button, chatter=3)
         action = {"action": "adjust", "player": name, "counter": counter, "delta": delta}
-        if not free(t, counter):  # a count the game's actions keep: unchanged, and shown so
+        if not free(t, name, counter):  # a count the game's actions keep: unchanged, and shown so
             assert canonical(t.state) == canonical(before)
         else:
             assert canonical(t.state) == canonical(expected_after(t.rules, before, action))
@@ -95,13 +95,13 @@ def test_down_then_up_returns_and_pixels_follow(table_factory, game_id):
 def test_hold_repeats(table_factory, game_id):
     """Hold repeats: press, hold after hold_time, then one step per repeat interval."""
     t = table_factory(game_id)
-    seat, _name = counter_seat(t)
+    seat, name = counter_seat(t)
     attempts = t.seats.applied + t.seats.refused
     # The press is accepted after the debounce time, the hold hold_time later, then the repeats;
     # repeats stop as soon as the contact opens.
     held = TIMING.debounce + TIMING.hold_time + 3 * TIMING.repeat_interval + 0.01
     t.press(seat, "up", hold=held)
-    if not free(t, focused(t, seat)[0]):  # a count the game's actions keep: a held press changes nothing
+    if not free(t, name, focused(t, seat)[0]):  # a count the game's actions keep: a held press changes nothing
         assert t.seats.applied + t.seats.refused == attempts
         return
     assert t.seats.applied + t.seats.refused - attempts == 1 + 1 + 3  # press, hold, 3 repeats

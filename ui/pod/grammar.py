@@ -92,10 +92,16 @@ class Ask:
         return n
 
     def number(self, value: int | None, delta: int, *, unset: bool | None = None) -> int | None:
-        """``value`` moved by ``delta`` within the bounds; "–" (left out) sits just below the first value."""
+        """``value`` moved by ``delta`` within the bounds; "–" (left out) sits just below the first value,
+        and down from it goes round to the last (a die's 9 is two presses down, not ten up)."""
         may_unset = self.unset if unset is None else unset
+        if self.step == NUMBER and self.options:  # only these values (rooms with a guest): round and round
+            values = sorted(self.options)
+            if value not in values:
+                return values[0] if delta > 0 else values[-1]
+            return values[(values.index(value) + (1 if delta > 0 else -1)) % len(values)]
         if value is None:
-            return self.clamp(0) if delta > 0 else None
+            return self.clamp(0) if delta > 0 else self.field.hi
         if may_unset and delta < 0 and value == self.clamp(0) and self.clamp(value + delta) == value:
             return None
         return self.clamp(value + delta)
@@ -136,7 +142,7 @@ def _askable(rules: Any, state: dict[str, Any], me: str, action: str, field: Fie
     options: tuple[Any, ...] = ()
     if step == PLAYER:
         options = players_for(state, me, f.name)
-    elif step == CHOICE:
+    elif step in (CHOICE, NUMBER):  # a number with choices steps through those values only
         options = tuple(f.choices or ())
     return Ask(f, step, options, unset=not f.required and f.default is None and step != BOOL)
 

@@ -250,7 +250,7 @@ class SeatControls:
         spec = getattr(rules, "player_counters", {}).get(name)
         if spec is None:
             return Intent(message=_("{counter} changes by itself", counter=word("counter", name)))
-        if not getattr(spec, "free", True):
+        if not rules.moved_by_hand(state, self.player, name):
             return Intent(message=_("{counter} is kept by the game's actions (hold select: the menu)",
                                     counter=word("counter", name)))
         action = {"action": "adjust", "player": self.player, "counter": name, "delta": delta}
@@ -447,7 +447,8 @@ class SeatControls:
     def _entry_view(self, rules, state, message, catalog) -> PodView:
         steps = self._steps(rules, state)
         ask = self._current(steps)
-        value = self._values.get(ask.field.name)
+        name = ask.field.name
+        value = self._values.get(name)
         lines: tuple[str, ...] = ()
         if ask.step == g.LIST:
             lines = (" ".join(str(v) for v in value) if value else "",)
@@ -460,8 +461,13 @@ class SeatControls:
             shown = _say(g.choice_word(ask.field.name, value), catalog)
         else:
             shown = str(value)
+        prompt = _say(ask.label, catalog)
+        words = rules.pod_value_words(state, self.player, self._item.action.get("action") if self._item else "",
+                                      name, value)
+        if words is not None:  # what the number stands for: "corpse: rank 1, 12F"
+            prompt = f"{prompt}: {_say(words, catalog)}"
         return self._screen_view(state, ENTRY, _say(self._item.label if self._item else "", catalog),
-                                 message, catalog, lines=lines, prompt=_say(ask.label, catalog),
+                                 message, catalog, lines=lines, prompt=prompt,
                                  value=shown, step=f"{self._step + 1}/{len(steps)}" if len(steps) > 1 else "",
                                  hint=translated(_("select: add, main: end") if ask.step == g.LIST
                                                  else _("main: next, select: back")

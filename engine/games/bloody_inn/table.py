@@ -88,7 +88,7 @@ class BloodyInnTable(BloodyInnBase):
         return [
             Counter("cash", START_CASH, lo=0, hi=CASH_MAX,
                     doc=_("francs on the wealth track (0–40; a gain beyond 40 is lost)")),
-            Counter("checks", START_CHECKS, lo=0, hi=None, doc=_("10F checks")),
+            Counter("checks", START_CHECKS, lo=0, hi=None, free=False, doc=_("10F checks")),
         ]
 
     def table_counter_specs(self) -> list[Counter]:

@@ -6,7 +6,7 @@ from typing import Any
 from ...fields import Bool, Field, Int, Str
 from ...game import Game
 from ...messages import N_, Msg, _, listing, word
-from .annexes import discount, grants_extra, unknown_power
+from .annexes import built, discount, grants_extra, unknown_power
 from .rules import CASH_MAX, CHECK, MAX_RANK, wages_due
 from .table import seat_order
 from .words import _peasants, annex_word
@@ -83,6 +83,30 @@ class BloodyInnViews(Game):
             "table": table,
         }
 
+    def moved_by_hand(self, state: dict[str, Any], name: str, counter: str) -> bool:
+        """Cash by hand only for the owner of an annex whose income the device does not work out (a power
+        of the table's own, one paid at the end, or one it was not told): the rules move every other
+        franc (wages, departures, burials, the annexes it knows) and every check (laundering, the
+        police), so a stray up or down on any other pod changes nothing."""
+        if counter != "cash":
+            return super().moved_by_hand(state, name, counter)
+        p = next(p for p in state["players"] if p["name"] == name)
+        return any(x.get("effect") in (None, "other", "end_game") for x in built(p))
+
+    def pod_value_words(self, state: dict[str, Any], name: str, action: str, field: str, value: Any) -> Msg | None:
+        """A guest's room by its key ("room: Ben's", "neutral", "police"); a corpse to bury by what tells it
+        apart on the table, its rank and pocket ("rank 1, 12F")."""
+        if action in ("kill", "bribe") and field == "room" and isinstance(value, int):
+            room = next((r for r in state["inn"]["rooms"] if r["room"] == value), None)
+            if room is None:
+                return None
+            where = _("neutral") if room["key"] is None else _("{name}'s", name=room["key"])
+            return _("{where}, police", where=where) if room["police"] else where
+        if action != "bury" or field != "corpse" or not isinstance(value, int):
+            return None
+        corpses = next(p for p in state["players"] if p["name"] == name)["corpses"]
+        return self.corpse_words(corpses[value - 1]) if 1 <= value <= len(corpses) else None
+
     def pod_field(self, state: dict[str, Any], name: str, action: str, field: Field) -> Field | None:
         """A pod asks "bistro" as a number of peasants (bribe: 1–2) or a yes (kill: one peasant), an
         annex's "name" from the base game's annexes, and the "annex" of a burial from the annexes built."""
@@ -92,6 +116,13 @@ class BloodyInnViews(Game):
             return Bool("bistro", doc=field.doc)
         if field.name == "name" and action == "build":  # the base game's cards are asked as "card"
             return None
+        if field.name == "room" and action in ("kill", "bribe"):  # a guest's room: the rooms with a guest only
+            rooms = [r["room"] for r in state["inn"]["rooms"] if r["guest"]]
+            if rooms:
+                return Field("room", "int", True, None, tuple(rooms), min(rooms), max(rooms), doc=field.doc)
+        if field.name == "corpse" and action == "bury":  # one of the burier's own corpses, no further
+            mine = next(p for p in state["players"] if p["name"] == name)
+            return Int("corpse", required=False, lo=1, hi=max(1, len(mine["corpses"])), doc=field.doc)
         if field.name == "annex" and action == "bury":
             # each name as the game says it ("annex 2" → "anexo 2"): a word whose value is the name
             names: list[Msg] = []

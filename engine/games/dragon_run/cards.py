@@ -80,6 +80,7 @@ class DragonRunCards(DragonRunTable):
                               "played", active=active))
         self._take_cards(t, name, [value])
         self._to_discard(t, 1)
+        t.state["turn"]["potion"] = name  # the potion just played: another player's cancel potion may cancel it
         if cancel:
             t.event(_("{name} plays the cancel potion ({value})", name=name, value=value))
         else:

@@ -72,6 +72,11 @@ class DragonRunTurn(DragonRunTable):
                       "when it leaves the hand, and the hand's total at the end", players=listing(names)))
 
     def before_action(self, t: Txn, info: ActionInfo, a: Args) -> None:
+        if info.name not in ("play", "draw", "discard", "adjust", "transfer", "resolve"):
+            # «… la poción de anulación … (para cancelar una poción)»: only the potion just played can be
+            # cancelled; a move of the turn leaves none to cancel (a card the potion makes its player draw
+            # or discard, and the corrections, do not).
+            t.state["turn"].pop("potion", None)
         phase = t.state["turn"]["phase"]
         if phase == "deal" and info.name in CLOSE_THE_DEAL:
             # The game starts with its first move: entering the dealt values is optional.

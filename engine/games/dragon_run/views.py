@@ -224,8 +224,9 @@ class DragonRunViews(Game):
         if turn["player"] != name:
             if turn["phase"] == "deal":
                 return out
-            # «Solo la poción de anulación se puede jugar durante el turno de otro jugador»
-            if not p["cards"] and not p["unknown"]:
+            # «Solo la poción de anulación se puede jugar durante el turno de otro jugador (para cancelar una
+            # poción)»: offered only right after another player's potion.
+            if (not p["cards"] and not p["unknown"]) or not _potion_to_cancel(state, name):
                 return []
             return [{"label": word("label", "cancel potion"),
                      "action": {"action": "play", **me, "value": _cheapest_held(p), "cancel": True},
@@ -315,6 +316,8 @@ class DragonRunViews(Game):
             drop |= set(self.actions) - GENERIC
         elif turn["player"] != name or state["over"]:
             drop |= TURN_ONLY
+            if not _potion_to_cancel(state, name):
+                drop.add("play")  # a cancel potion with no potion to cancel: not on this pod now
         if not state["to_deal"]:
             drop.add("deal")
         if turn["phase"] == "count":  # the final count waits for nothing else
@@ -338,6 +341,12 @@ class DragonRunViews(Game):
             if p["cards"] and not p["unknown"]:
                 return Int(field.name, lo=min(p["cards"]), hi=max(p["cards"]), doc=field.doc)
         return super().pod_field(state, name, action, field)
+
+
+def _potion_to_cancel(state: dict[str, Any], name: str) -> bool:
+    """Whether another player's potion was just played (the last move), so ``name`` may cancel it."""
+    played = state["turn"].get("potion")
+    return played is not None and played != name
 
 
 def _cheapest_held(p: dict[str, Any]) -> int:
