@@ -232,6 +232,10 @@ def test_resumes_the_unfinished_game_after_a_restart(tmp_path):
     # what a restart on the table does not show is not loaded (each module stays in memory for the
     # session): the other screens' modules are imported when they are first shown, the charts' never
     assert second["modules"] == ["tablekeeper.ui.screens.base", "tablekeeper.ui.screens.table"]
+    # software GL (llvmpipe here) is flushed after each panel it draws: a frame's queue of draw calls,
+    # which llvmpipe keeps in memory until a flush, holds one panel's, not the whole table's
+    assert second["software_gl"] is True
+    assert second["panels"] >= 4 and second["flushes"] == second["panels"], second
     state, _ = stored(tmp_path / "state")
     assert state["players"][0]["counters"]["score"] == first["shown"]["Ana.score"] == 3
 
@@ -875,7 +879,26 @@ def sc_resume(r, shots, arg):
             r.tap("table.Ana.score.plus")
     return {"screen": r.app.sm.current, "shown": shown_counters(r),
             "modules": sorted(m for m in sys.modules if m.startswith("tablekeeper.ui.screens.") or
-                              m.split(".")[0] in ("matplotlib", "numpy"))}
+                              m.split(".")[0] in ("matplotlib", "numpy")),
+            **drawn_flushes(r)}
+
+
+def drawn_flushes(r) -> dict:
+    """One frame of the screen drawn: how many GL flushes it made, and how many panels it drew (every one
+    on the window, those shown and those at opacity 0 alike: Kivy draws them all)."""
+    from kivy.core.window import Window
+
+    from tablekeeper.ui import widgets
+
+    flushes = []
+    real = widgets.glFlush
+    widgets.glFlush = lambda: (flushes.append(1), real())
+    try:
+        Window.dispatch("on_draw")
+    finally:
+        widgets.glFlush = real
+    panels = [w for w in r.widgets() if isinstance(w, widgets.Panel)]
+    return {"software_gl": widgets.software_gl(), "flushes": len(flushes), "panels": len(panels)}
 
 
 @scenario("elsewhere")
