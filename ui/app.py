@@ -60,6 +60,28 @@ def parse_size(text: str | None) -> tuple[int, int]:
     return w, h
 
 
+def one_malloc_arena() -> bool:
+    """Every thread allocates from the main thread's malloc arena (glibc; elsewhere nothing changes).
+
+    glibc gives each new thread an arena of its own (up to 8 per core), whose freed memory stays with
+    it: the journal worker's and Mesa's shader-cache writer's cost the app 4-5 MB of its peak
+    (bench/bench_app.py, docs/benchmarks.md). Threads that allocate seldom, like these, lose nothing
+    by sharing. Takes effect for the arenas made after the call: call it before any thread starts.
+    ``MALLOC_ARENA_MAX`` in the environment wins. True when set here.
+    """
+    if not sys.platform.startswith("linux") or "MALLOC_ARENA_MAX" in os.environ:
+        return False
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None)
+        mallopt = libc.mallopt
+    except (OSError, AttributeError):  # a C library without mallopt
+        return False
+    M_ARENA_MAX = -8
+    return bool(mallopt(M_ARENA_MAX, 1))
+
+
 def configure_kivy(size=DEFAULT_SIZE, *, fullscreen=False, fps: int = 60) -> None:
     """Set Kivy up before its window exists: size, quiet logs, no Kivy argv parsing, Mesa.
 
@@ -68,6 +90,7 @@ def configure_kivy(size=DEFAULT_SIZE, *, fullscreen=False, fps: int = 60) -> Non
     """
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_NO_FILELOG", "1")
+    one_malloc_arena()
     # Mesa's software renderer (llvmpipe: a PC without a GPU, the headless tests)
     # leaks ~20 KB per textured widget put on screen when it rasterises on
     # threads: +2 MB per screen switch, measured (docs/app.md). One thread does

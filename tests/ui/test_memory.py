@@ -5,7 +5,57 @@ after each panel) is checked in test_app.py.
 """
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
+
+#: A child that allocates on a second thread, then counts the process's malloc arenas (glibc's
+#: ``malloc_info`` writes one ``<heap nr=...>`` per arena).
+ARENAS = """
+import ctypes, os, sys, tempfile, threading
+from tablekeeper.ui.app import one_malloc_arena
+if sys.argv[1] == "configure":  # what the app does before its journal worker starts
+    from tablekeeper.ui.app import configure_kivy
+    configure_kivy()
+    set_here = "configured"
+else:
+    set_here = one_malloc_arena() if sys.argv[1] == "one" else False
+keep = []
+worker = threading.Thread(target=lambda: keep.extend(bytes(4000 + i) for i in range(2000)))
+worker.start()
+worker.join()
+libc = ctypes.CDLL(None)
+libc.fopen.restype = ctypes.c_void_p
+libc.fopen.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
+libc.malloc_info.argtypes = [ctypes.c_int, ctypes.c_void_p]
+libc.fclose.argtypes = [ctypes.c_void_p]
+path = os.path.join(tempfile.mkdtemp(), "info.xml")
+stream = libc.fopen(path.encode(), b"w")
+libc.malloc_info(0, stream)
+libc.fclose(stream)
+print(set_here, open(path).read().count("<heap nr="))
+"""
+
+
+def _arenas(mode: str, tmp_path, **env) -> tuple[str, int]:
+    child_env = {k: v for k, v in os.environ.items() if k != "MALLOC_ARENA_MAX"}
+    child_env.update({"KIVY_HOME": str(tmp_path / "kivy"), **env})
+    out = subprocess.run([sys.executable, "-c", ARENAS, mode], capture_output=True, text=True, check=True,
+                         env=child_env, timeout=60).stdout.split()
+    return out[0], int(out[1])
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's malloc arenas")
+def test_the_journal_worker_and_other_threads_allocate_from_the_main_threads_malloc_arena(tmp_path):
+    # without the setting, a thread that allocates gets an arena of its own (the test sees a difference)
+    assert _arenas("default", tmp_path) == ("False", 2)
+    assert _arenas("one", tmp_path) == ("True", 1)
+    # the app's start sets it (configure_kivy runs before the journal worker starts)
+    assert _arenas("configure", tmp_path) == ("configured", 1)
+    # MALLOC_ARENA_MAX, set by whoever runs the app, is left as it is
+    assert _arenas("one", tmp_path, MALLOC_ARENA_MAX="4") == ("False", 2)
 
 
 @pytest.mark.parametrize("renderer, software", [
