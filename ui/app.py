@@ -119,6 +119,26 @@ def configure_kivy(size=DEFAULT_SIZE, *, fullscreen=False, fps: int = 60) -> Non
     Config.set("kivy", "exit_on_escape", "0")
     Config.set("kivy", "keyboard_mode", "")
     Config.set("input", "mouse", "mouse,disable_multitouch")  # a right click is not a second finger
+    kivy_clock_without_ssl()
+
+
+def kivy_clock_without_ssl() -> None:
+    """Import Kivy's clock (after its config: it reads it) without loading OpenSSL.
+
+    The clock imports asyncio, and asyncio imports ``ssl`` when it can, for TLS connections that this
+    app never makes through asyncio. OpenSSL (``ssl``, libcrypto) is 4.6 MB of the app's peak memory
+    (bench/bench_app.py, docs/benchmarks.md), so asyncio is imported here with ``ssl`` hidden: it
+    takes it as missing (it is optional there). ``ssl`` is not hidden afterwards: the club's MQTT
+    publisher, over TLS, imports it as usual. Nothing is done if asyncio or ``ssl`` is already loaded.
+    """
+    if any(name in sys.modules for name in ("kivy.clock", "asyncio", "ssl")):
+        return
+    sys.modules["ssl"] = None  # type: ignore[assignment]  # "import ssl" raises ImportError meanwhile
+    try:
+        import kivy.clock  # noqa: F401
+    finally:
+        if "ssl" in sys.modules and sys.modules["ssl"] is None:
+            del sys.modules["ssl"]
 
 
 def build_app(state_dir=None, *, lang: str | None = None, pods: str = "virtual", rng=None, durable=True):

@@ -76,3 +76,24 @@ def test_only_software_gl_is_flushed_after_each_panel(monkeypatch, renderer, sof
     widgets.flush_software_gl()
     assert widgets.software_gl() is software
     assert len(flushes) == (2 if software else 0)
+
+
+#: A child that configures Kivy as the app does, then says what it loaded and whether TLS still works.
+CLOCK = """
+import sys
+from tablekeeper.ui.app import configure_kivy
+configure_kivy()
+loaded = [m for m in ("kivy.clock", "asyncio", "ssl") if m in sys.modules]
+import ssl
+ssl.create_default_context()  # the club's publisher connects over TLS: still there when imported
+import asyncio
+print(" ".join(loaded), asyncio.sslproto.ssl is None)
+"""
+
+
+def test_kivys_clock_is_loaded_without_openssl_which_stays_importable(tmp_path):
+    env = {**os.environ, "KIVY_HOME": str(tmp_path / "kivy")}
+    out = subprocess.run([sys.executable, "-c", CLOCK], capture_output=True, text=True, check=True, env=env,
+                         timeout=60).stdout.split()
+    # the clock and its asyncio are loaded, OpenSSL is not (until something imports it: asyncio then has no TLS)
+    assert out == ["kivy.clock", "asyncio", "True"]
