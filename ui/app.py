@@ -196,6 +196,8 @@ def build_app(state_dir=None, *, lang: str | None = None, pods: str = "virtual",
 
 def _club(folder: Path, keeper):
     """With a ``[club]`` table in the config file: the club's publisher, following the keeper; else None."""
+    if not _club_table_maybe():
+        return None
     from .club.config import club_settings
 
     try:
@@ -209,6 +211,24 @@ def _club(folder: Path, keeper):
     from .club.publisher import Publisher
 
     return Publisher(club, folder).attach(keeper).start()
+
+
+def _club_table_maybe() -> bool:
+    """False when the config file surely has no ``[club]`` table (there is no file, or its TOML has none):
+    the club's modules (1.2 MB of the app's memory) are then not imported. Any doubt (a file that cannot
+    be read, bad TOML) is True: the club's own config check says what is wrong."""
+    import tomllib
+
+    from ..hardware import config as pods_config
+    from ..hardware.errors import ConfigError
+
+    try:
+        found = pods_config.find(None)
+        if found is None:
+            return False
+        return "club" in tomllib.loads(found.read_text(encoding="utf-8"))
+    except (OSError, ValueError, ConfigError):  # ValueError: not UTF-8, not TOML
+        return True
 
 
 def main(args) -> int:

@@ -231,7 +231,8 @@ def test_resumes_the_unfinished_game_after_a_restart(tmp_path):
     assert second["shown"] == first["shown"]
     # what a restart on the table does not show is not loaded (each module stays in memory for the
     # session): the other screens' modules are imported when they are first shown, the charts' never;
-    # nor OpenSSL (ssl: Kivy's clock imports asyncio, which would load it)
+    # nor OpenSSL (ssl: Kivy's clock imports asyncio, which would load it), nor, without a config
+    # file, the club's modules
     assert second["modules"] == ["tablekeeper.ui.screens.base", "tablekeeper.ui.screens.table"]
     # software GL (llvmpipe here) is flushed after each panel it draws: a frame's queue of draw calls,
     # which llvmpipe keeps in memory until a flush, holds one panel's, not the whole table's
@@ -879,7 +880,7 @@ def sc_resume(r, shots, arg):
         for _ in range(3):
             r.tap("table.Ana.score.plus")
     return {"screen": r.app.sm.current, "shown": shown_counters(r),
-            "modules": sorted(m for m in sys.modules if m.startswith("tablekeeper.ui.screens.") or
+            "modules": sorted(m for m in sys.modules if m.startswith(("tablekeeper.ui.screens.", "tablekeeper.ui.club")) or
                               m.split(".")[0] in ("matplotlib", "numpy", "ssl")),
             **drawn_flushes(r)}
 

@@ -97,3 +97,37 @@ def test_kivys_clock_is_loaded_without_openssl_which_stays_importable(tmp_path):
                          timeout=60).stdout.split()
     # the clock and its asyncio are loaded, OpenSSL is not (until something imports it: asyncio then has no TLS)
     assert out == ["kivy.clock", "asyncio", "True"]
+
+
+def _config(tmp_path, monkeypatch, text: str | bytes | None):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    monkeypatch.delenv("TABLEKEEPER_CONFIG", raising=False)
+    from tablekeeper.hardware import config as pods_config
+
+    monkeypatch.setattr(pods_config, "SYSTEM_PATH", tmp_path / "etc" / "tablekeeper.toml")
+    if text is not None:
+        path = tmp_path / "xdg" / "tablekeeper" / "tablekeeper.toml"
+        path.parent.mkdir(parents=True)
+        path.write_bytes(text if isinstance(text, bytes) else text.encode())
+
+
+@pytest.mark.parametrize("text, maybe", [
+    (None, False),  # no config file: no club, its modules are not imported
+    ("[[seats]]\nbackend = 'mock'\n", False),  # the pods' file without [club]
+    ("[club]\ntable = 'mesa-1'\n", True),
+    ("[club\n", True),  # not TOML: the club's config check says so
+    (b"[club]\ntable = '\xff'\n", True),  # not UTF-8: the same
+])
+def test_the_club_is_looked_for_only_in_a_config_file_with_a_club_table(tmp_path, monkeypatch, text, maybe):
+    from tablekeeper.ui.app import _club_table_maybe
+
+    _config(tmp_path, monkeypatch, text)
+    assert _club_table_maybe() is maybe
+
+
+def test_a_config_file_named_but_missing_leaves_the_club_to_say_so(tmp_path, monkeypatch):
+    from tablekeeper.ui.app import _club_table_maybe
+
+    _config(tmp_path, monkeypatch, None)
+    monkeypatch.setenv("TABLEKEEPER_CONFIG", str(tmp_path / "nowhere.toml"))
+    assert _club_table_maybe() is True
