@@ -60,6 +60,28 @@ def parse_size(text: str | None) -> tuple[int, int]:
     return w, h
 
 
+def one_malloc_arena() -> bool:
+    """Every thread allocates from the main thread's malloc arena (glibc; elsewhere nothing changes).
+
+    glibc gives each new thread an arena of its own (up to 8 per core), whose freed memory stays with
+    it: the journal worker's and Mesa's shader-cache writer's cost the app 4-5 MB of its peak
+    (bench/bench_app.py, docs/benchmarks.md). Threads that allocate seldom, like these, lose nothing
+    by sharing. Takes effect for the arenas made after the call: call it before any thread starts.
+    ``MALLOC_ARENA_MAX`` in the environment wins. True when set here.
+    """
+    if not sys.platform.startswith("linux") or "MALLOC_ARENA_MAX" in os.environ:
+        return False
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None)
+        mallopt = libc.mallopt
+    except (OSError, AttributeError):  # a C library without mallopt
+        return False
+    M_ARENA_MAX = -8
+    return bool(mallopt(M_ARENA_MAX, 1))
+
+
 def configure_kivy(size=DEFAULT_SIZE, *, fullscreen=False, fps: int = 60) -> None:
     """Set Kivy up before its window exists: size, quiet logs, no Kivy argv parsing, Mesa.
 
@@ -68,6 +90,7 @@ def configure_kivy(size=DEFAULT_SIZE, *, fullscreen=False, fps: int = 60) -> Non
     """
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_NO_FILELOG", "1")
+    one_malloc_arena()
     # Mesa's software renderer (llvmpipe: a PC without a GPU, the headless tests)
     # leaks ~20 KB per textured widget put on screen when it rasterises on
     # threads: +2 MB per screen switch, measured (docs/app.md). One thread does
@@ -96,6 +119,26 @@ def configure_kivy(size=DEFAULT_SIZE, *, fullscreen=False, fps: int = 60) -> Non
     Config.set("kivy", "exit_on_escape", "0")
     Config.set("kivy", "keyboard_mode", "")
     Config.set("input", "mouse", "mouse,disable_multitouch")  # a right click is not a second finger
+    kivy_clock_without_ssl()
+
+
+def kivy_clock_without_ssl() -> None:
+    """Import Kivy's clock (after its config: it reads it) without loading OpenSSL.
+
+    The clock imports asyncio, and asyncio imports ``ssl`` when it can, for TLS connections that this
+    app never makes through asyncio. OpenSSL (``ssl``, libcrypto) is 4.6 MB of the app's peak memory
+    (bench/bench_app.py, docs/benchmarks.md), so asyncio is imported here with ``ssl`` hidden: it
+    takes it as missing (it is optional there). ``ssl`` is not hidden afterwards: the club's MQTT
+    publisher, over TLS, imports it as usual. Nothing is done if asyncio or ``ssl`` is already loaded.
+    """
+    if any(name in sys.modules for name in ("kivy.clock", "asyncio", "ssl")):
+        return
+    sys.modules["ssl"] = None  # type: ignore[assignment]  # "import ssl" raises ImportError meanwhile
+    try:
+        import kivy.clock  # noqa: F401
+    finally:
+        if "ssl" in sys.modules and sys.modules["ssl"] is None:
+            del sys.modules["ssl"]
 
 
 def build_app(state_dir=None, *, lang: str | None = None, pods: str = "virtual", rng=None, durable=True):
@@ -153,6 +196,8 @@ def build_app(state_dir=None, *, lang: str | None = None, pods: str = "virtual",
 
 def _club(folder: Path, keeper):
     """With a ``[club]`` table in the config file: the club's publisher, following the keeper; else None."""
+    if not _club_table_maybe():
+        return None
     from .club.config import club_settings
 
     try:
@@ -166,6 +211,24 @@ def _club(folder: Path, keeper):
     from .club.publisher import Publisher
 
     return Publisher(club, folder).attach(keeper).start()
+
+
+def _club_table_maybe() -> bool:
+    """False when the config file surely has no ``[club]`` table (there is no file, or its TOML has none):
+    the club's modules (1.2 MB of the app's memory) are then not imported. Any doubt (a file that cannot
+    be read, bad TOML) is True: the club's own config check says what is wrong."""
+    import tomllib
+
+    from ..hardware import config as pods_config
+    from ..hardware.errors import ConfigError
+
+    try:
+        found = pods_config.find(None)
+        if found is None:
+            return False
+        return "club" in tomllib.loads(found.read_text(encoding="utf-8"))
+    except (OSError, ValueError, ConfigError):  # ValueError: not UTF-8, not TOML
+        return True
 
 
 def main(args) -> int:

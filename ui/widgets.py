@@ -16,7 +16,8 @@ from typing import Any
 
 import kivy
 from kivy.clock import Clock
-from kivy.graphics import Color, Line, Rectangle
+from kivy.graphics import Callback, Color, Line, Rectangle
+from kivy.graphics.opengl import GL_RENDERER, glFlush, glGetString
 from kivy.metrics import dp
 from kivy.properties import (
     BooleanProperty,
@@ -110,8 +111,39 @@ def walk(widget: Widget):
         yield from walk(child)
 
 
+_software_gl: bool | None = None
+
+
+def software_gl() -> bool:
+    """Whether GL draws on the CPU: Mesa's llvmpipe or softpipe (a PC without a GPU, the headless tests),
+    not the Pi's GPU. Asked of the GL context on the first call, which must come while drawing."""
+    global _software_gl
+    if _software_gl is None:
+        renderer = glGetString(GL_RENDERER) or b""
+        name = renderer.decode(errors="replace") if isinstance(renderer, bytes) else str(renderer)
+        _software_gl = any(word in name.lower() for word in ("llvmpipe", "softpipe"))
+    return _software_gl
+
+
+def flush_software_gl(_instruction=None) -> None:
+    """Drawn after each panel: with software GL, rasterise what the frame has queued so far.
+
+    llvmpipe keeps every draw call of a frame until the frame is flushed: the draw's state (about
+    40 KB) and its triangles binned per 64x64 tile. A 4-player table is about 200 draw calls, so each
+    frame queued 8 MB, which malloc keeps after the frame; flushed after each panel, a frame queues
+    what one panel draws (the app's peak memory 8-13 MB lower, bench/bench_app.py, docs/benchmarks.md).
+    The pixels are the same. A GPU is left alone: a tiled GPU's flush (the Pi's) renders the whole
+    frame's tiles once more each time.
+    """
+    if software_gl():
+        glFlush()
+
+
 class Panel(BoxLayout):
-    """A box with a background colour and an optional border."""
+    """A box with a background colour and an optional border.
+
+    With software GL it ends its drawing with a flush (:func:`flush_software_gl`).
+    """
 
     bg = ColorProperty(CARD)
     border = ColorProperty((0, 0, 0, 0))
@@ -126,6 +158,7 @@ class Panel(BoxLayout):
         # none, and every instruction drawn costs a draw call each frame (with software GL, memory too)
         self._line_color: Color | None = None
         self._line: Line | None = None
+        self.canvas.after.add(Callback(flush_software_gl))
         self.bind(pos=self._redraw, size=self._redraw, bg=self._redraw, border=self._redraw,
                   border_width=self._redraw)
         self._redraw()

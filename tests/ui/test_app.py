@@ -230,8 +230,17 @@ def test_resumes_the_unfinished_game_after_a_restart(tmp_path):
     assert second["screen"] == "table"
     assert second["shown"] == first["shown"]
     # what a restart on the table does not show is not loaded (each module stays in memory for the
-    # session): the other screens' modules are imported when they are first shown, the charts' never
+    # session): the other screens' modules are imported when they are first shown, the charts' never;
+    # nor OpenSSL (ssl: Kivy's clock imports asyncio, which would load it), nor, without a config
+    # file, the club's modules
     assert second["modules"] == ["tablekeeper.ui.screens.base", "tablekeeper.ui.screens.table"]
+    # software GL (llvmpipe here) is flushed after each panel it draws: a frame's queue of draw calls,
+    # which llvmpipe keeps in memory until a flush, holds one panel's, not the whole table's
+    assert second["software_gl"] is True
+    assert second["panels"] >= 4 and second["flushes"] == second["panels"], second
+    # the cards are built once the screen is laid out, not also at Kivy's default size before (the start's
+    # race between the worker's first snapshot and the first layout pass built the table twice at times)
+    assert (second["cards_unsized"], second["cards_laid_out"]) == (0, second["players"]), second
     state, _ = stored(tmp_path / "state")
     assert state["players"][0]["counters"]["score"] == first["shown"]["Ana.score"] == 3
 
@@ -874,8 +883,53 @@ def sc_resume(r, shots, arg):
         for _ in range(3):
             r.tap("table.Ana.score.plus")
     return {"screen": r.app.sm.current, "shown": shown_counters(r),
-            "modules": sorted(m for m in sys.modules if m.startswith("tablekeeper.ui.screens.") or
-                              m.split(".")[0] in ("matplotlib", "numpy"))}
+            "modules": sorted(m for m in sys.modules if m.startswith(("tablekeeper.ui.screens.", "tablekeeper.ui.club")) or
+                              m.split(".")[0] in ("matplotlib", "numpy", "ssl")),
+            **drawn_flushes(r), **cards_built_once_laid_out(r)}
+
+
+def cards_built_once_laid_out(r) -> dict:
+    """How many player cards the table builds while on the window but not laid out yet (as at start, when the
+    worker's first snapshot may come before the screen manager's first layout pass), then once laid out."""
+    from tablekeeper.ui.screens import table as table_module
+
+    built = []
+    real = table_module.PlayerCard.__init__
+
+    def counting(card, *args, **kw):
+        built.append(card)
+        real(card, *args, **kw)
+
+    screen = r.app.screen("table")
+    laid_out = tuple(screen.size)
+    table_module.PlayerCard.__init__ = counting
+    try:
+        screen._key = None  # the next update builds the cards anew
+        screen.size = (100, 100)  # Kivy's default size: the screen manager has not sized it yet
+        unsized = len(built)
+        screen.size = laid_out  # its layout pass
+        sized = len(built) - unsized
+    finally:
+        table_module.PlayerCard.__init__ = real
+    return {"cards_unsized": unsized, "cards_laid_out": sized, "players": len(r.app.snapshot.table.players)}
+
+
+def drawn_flushes(r) -> dict:
+    """One frame of the screen drawn: how many GL flushes it made, and how many panels it drew (every one
+    on the window, those shown and those at opacity 0 alike: Kivy draws them all)."""
+    from kivy.core.window import Window
+
+    from tablekeeper.ui import widgets
+
+    flushes = []
+    real = widgets.glFlush
+    widgets.glFlush = lambda: (flushes.append(1), real())
+    try:
+        Window.dispatch("on_draw")
+    finally:
+        widgets.glFlush = real
+    panels = [w for w in r.widgets() if isinstance(w, widgets.Panel)]
+    return {"software_gl": widgets.software_gl(), "flushes": len(flushes), "panels": len(panels)}
 
 
 @scenario("elsewhere")

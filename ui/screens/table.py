@@ -677,11 +677,13 @@ class TableScreen(BaseScreen):
                self.app.settings.table_ends,
                tuple(sorted(self.colours(table).items())), tuple(self.pod_order(table)))
         if key != self._key:
-            if self.get_root_window() is None:
-                # Not on the window yet (the app's first screen is built before the window holds it, at
-                # Kivy's default 100 x 100): the cards are built once it is there and sized (its size
-                # changes then). Built here they were thrown away at once, and about 250 widgets in
-                # reference cycles stayed in memory until the garbage collector ran (7 MB of the peak).
+            if self.get_root_window() is None or (self.parent is not None and tuple(self.size) != tuple(self.parent.size)):
+                # Not on the window yet, or on it but not laid out yet (the app's first screen is built
+                # before the window holds it, at Kivy's default 100 x 100, and keeps that size until the
+                # screen manager's next layout pass; the worker's first snapshot comes before or after
+                # that pass, by chance): the cards are built once it is there and sized (its size changes
+                # then). Built here they were thrown away at once, and about 250 widgets in reference
+                # cycles stayed in memory until the garbage collector ran (4-7 MB of the peak).
                 return
             self._key = key
             self._build_cards(table)
