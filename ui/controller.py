@@ -283,13 +283,17 @@ class Keeper:
             if intent.action is not None:
                 before = self.session.state
                 try:
-                    self._apply(intent.action, short_of_end=intent.short_of_end)
+                    outcome = self._apply(intent.action, short_of_end=intent.short_of_end)
                 except WouldEnd:  # nothing written: its player confirms it first
                     seats.short_of_end(event.seat, now)
                 except TablekeeperError as e:  # refused by the rules, or not written: nothing changed
                     seats.refuse(event.seat, e, now)
                 else:
                     seats.took(event.seat, before, now)
+                    if outcome.kind in ("undo", "redo"):
+                        # the pod that undid says what it took back ("undone: Ana: cash −3"): its counters
+                        # alone may not show it (an undone offer of another player's)
+                        seats.say(event.seat, self._history[-1].text, now)
             if intent.message:
                 seats.say(event.seat, intent.message, now)
         self._enqueue(job)

@@ -133,6 +133,9 @@ class TermTable(App):
     #optdoc { height: auto; color: $text-muted; }
     #players { width: 60; }
     """
+    #: The first focus is the players' field (not Textual's first focusable widget, the game's list): a key
+    #: typed as the setup shows goes where the setup's focus will be, whichever of the two lands first.
+    AUTO_FOCUS = "#players"
     BINDINGS = [("ctrl+q", "quit", "quit"), ("u", "undo", "undo"), ("r", "redo", "redo"), ("n", "new", "new game")]
 
     def __init__(self, keeper, catalog: Catalog | None = None, **kw: Any) -> None:
@@ -189,8 +192,9 @@ class TermTable(App):
         setup = self.query_one("#setup")
         setup.display = table is None
         if table is None:
+            # the focus set now (Widget.focus() sets it later): a key read after "No game open." shows finds it there
+            self.screen.set_focus(self.query_one("#players", Input))
             self.query_one("#status", Static).update(self.t(_("No game open.")))
-            self.query_one("#players", Input).focus()
             return
         turn = (table.state.get("turn") or {}).get("player")
         title = self.t(getattr(table.rules, "title", "") or table.game)

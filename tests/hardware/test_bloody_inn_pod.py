@@ -253,6 +253,29 @@ def test_the_menu_at_night_lists_the_night_only_and_a_missing_rank_is_asked_in_p
         m.apply({"action": "kill", "room": 2})
 
 
+def test_a_phases_own_actions_are_on_the_menu_of_the_player_whose_they_are_only():
+    """«El primer jugador es responsable de dar la bienvenida a los viajeros» and «Cada jugador, por turno,
+    realiza una acción»: the welcome (which names no player: from Ben's menu it would be Ana's) and the
+    morning are on the first player's menu only, the night's card actions on the acting player's only,
+    and a kill on the butcher's owner's right after their action; the corrections are on everyone's."""
+    def others(m, who):
+        return [str(i.label) for i in grammar.menu(m.rules, m.state, who) if i.kind == grammar.OTHER]
+
+    m = table()
+    assert "welcome" in items(m, "Ana") and others(m, "Ben") == ["adjust", "transfer"]
+    m.apply({"action": "welcome"})
+    assert m.state["turn"]["player"] == "Ana"
+    assert others(m, "Ana")[:5] == ["kill", "bribe", "bury", "pass", "build"]
+    ben = others(m, "Ben")
+    assert not {"kill", "bribe", "bury", "pass", "build", "welcome", "morning"} & set(ben)
+    assert ben == ["adjust", "transfer"] and others(m, "Ana")[-2:] == ben  # the corrections: everyone's
+    butcher = table([{"action": "welcome"}, {"action": "correct", "player": "Ana", "hand": 3},
+                     {"action": "build", "rank": 1, "card": "butcher's shop"}, {"action": "pass"},
+                     {"action": "kill", "room": 2, "rank": 0}])
+    assert butcher.state["turn"]["player"] == "Ben"
+    assert "kill" in others(butcher, "Ana") and "bribe" not in others(butcher, "Ana")
+
+
 def test_a_build_is_offered_per_rank_and_asks_the_annexs_card_first():
     """«Construir: … juega tantas cartas como el rango del viajero que quieres convertir en anexo»: the rank
     is on the card, so it is the offer; the pod asks which of the base game's annexes it is, then a

@@ -177,6 +177,26 @@ def test_select_hold_opens_the_menu_of_every_action_routine_ones_first(table_fac
     assert_pods_show_views(t)
 
 
+def test_undo_from_a_pods_menu_says_on_that_pod_what_it_took_back(table_factory):
+    """An undo done on a pod names the action it took back there, as the touchscreen's history does:
+    its player sees what was undone even when their own counters do not change (another's action)."""
+    t = table_factory("counters")
+    t.press(2, "up")  # Ben's score +1
+    assert t.state["players"][1]["counters"]["score"] == 1
+    t.clock.advance(t.seats.message_seconds + 0.1)
+    t.settle()
+    t.press(1, "select", hold=TIMING.hold_time + 0.05)  # Ana's menu
+    t.press(1, "up")  # up from the top wraps to its last line: undo
+    t.press(1, "main")
+    assert t.state["players"][1]["counters"]["score"] == 0
+    message = t.seats.view(1).message
+    assert message.startswith("undone: ") and "Ben" in message, message
+    assert_pods_show_views(t)
+    t.clock.advance(t.seats.message_seconds * 3)
+    t.settle()
+    assert t.seats.view(1).message == ""
+
+
 def test_counters_values_and_refusal_message(table_factory):
     """With the counters game: numbers on the pod; DESIGN.md step 4: a refusal shows its reason."""
     t = table_factory("counters", options={"counters": [{"name": "life", "start": 2, "out_at": 0}, "coins"]})

@@ -48,16 +48,38 @@ async def _start(pilot, app, keeper, names: str, *, game: str | None = None, opt
                  "the game to start")
 
 
-def _play(tmp_path, script):
+def _play(tmp_path, script, app_class=TermTable):
     keeper = Keeper(tmp_path / "state", pods=True, durable=False, follow=True).start(resume=True)
     try:
         async def go():
-            app = TermTable(keeper)
+            app = app_class(keeper)
             async with app.run_test(size=(150, 60)) as pilot:
                 await script(app, pilot, keeper)
         asyncio.run(go())
     finally:
         keeper.stop()
+
+
+def test_the_setup_has_its_focus_on_the_players_field_as_soon_as_it_shows(tmp_path):
+    """A key typed the moment "No game open." shows goes where the setup's focus is meant to be: the
+    players' field (Textual's own first focus would be the game's list, set by a later message; a
+    shift+Tab then Enter landing in between submitted the options' field instead of opening the list)."""
+    seen = []
+
+    class Watched(TermTable):
+        def refresh_table(self) -> None:
+            super().refresh_table()
+            if not seen and "No game open." in str(self.query_one("#status").render()):
+                seen.append(self.focused.id if self.focused else None)  # when the status is written
+
+    async def script(app, pilot, keeper):
+        await _until(pilot, lambda: bool(seen), "the setup")
+        await pilot.press("shift+tab", "enter")
+        await _until(pilot, lambda: app.query_one("#game").expanded, "the list of games")
+        assert seen == ["players"]
+        assert keeper.snapshot.table is None
+
+    _play(tmp_path, script, app_class=Watched)
 
 
 @pytest.mark.slow

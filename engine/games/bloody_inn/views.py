@@ -166,11 +166,20 @@ class BloodyInnViews(Game):
 
     def pod_actions(self, state: dict[str, Any], name: str) -> list[str]:
         """The menu's other actions: the phase's own first (the night's card actions at night, the
-        welcome in the welcome), then those of no phase (laundering, corrections); another phase's
-        own actions are left out (no "welcome…" at night: the engine would refuse it)."""
+        welcome in the welcome) on the pod of the player whose they are, then those of no phase
+        (corrections); another phase's own actions are left out (no "welcome…" at night:
+        the engine would refuse it), and so is the phase's own on another player's pod (the welcome
+        has no player: from Ben's menu it would do Ana's welcome)."""
         phases = {"welcome": ("welcome",), "night": ("kill", "bribe", "bury", "pass", "build"),
                   "morning": ("morning",), "count": ("resolve",)}
-        own = phases.get(state["phase"], ())
+        own: tuple[str, ...] = phases.get(state["phase"], ())
+        # the phase's own actions are its player's: the welcome and the morning the first player's, the
+        # night's the player whose action it is (and a kill for the butcher's owner right after theirs)
+        if state["phase"] in ("welcome", "morning") and state["first_player"] != name:
+            own = ()
+        elif state["phase"] == "night" and state["turn"]["player"] != name:
+            p = next(p for p in state["players"] if p["name"] == name)
+            own = ("kill",) if self._extra_kills(state, p) else ()
         elsewhere = {n for names in phases.values() for n in names} - set(own)
         every = super().pod_actions(state, name)
         return [n for n in own if n in every] + [n for n in every if n not in own and n not in elsewhere]
