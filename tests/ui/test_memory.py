@@ -131,3 +131,29 @@ def test_a_config_file_named_but_missing_leaves_the_club_to_say_so(tmp_path, mon
     _config(tmp_path, monkeypatch, None)
     monkeypatch.setenv("TABLEKEEPER_CONFIG", str(tmp_path / "nowhere.toml"))
     assert _club_table_maybe() is True
+
+
+#: A child that asks for one game's dialogs and board, as the table does, then says which games' modules
+#: (the app's dialogs, the engine's rules) are imported.
+GAME_DIALOGS = """
+import sys
+from tablekeeper.ui import games
+before = [m for m in sys.modules if m.startswith(("tablekeeper.ui.games.", "tablekeeper.engine.games."))]
+assert games.dialogs_for(sys.argv[1]) == games.dialogs_for(sys.argv[1])
+games.board_for(sys.argv[1])
+after = sorted({m.split(".")[3] for m in sys.modules if m.startswith(("tablekeeper.ui.games.", "tablekeeper.engine.games."))})
+print(len(before), len(games.dialogs_for(sys.argv[1])), " ".join(after))
+"""
+
+
+@pytest.mark.parametrize("game, loaded", [
+    ("red-dragon-inn", "red_dragon_inn"),  # its rules and its dialogs, no other game's
+    ("counters", "counters"),  # a game without dialogs of its own: its rules alone
+])
+def test_a_table_imports_its_own_games_dialogs_alone(tmp_path, game, loaded):
+    env = {**os.environ, "KIVY_HOME": str(tmp_path / "kivy"), "KIVY_NO_ARGS": "1"}
+    out = subprocess.run([sys.executable, "-c", GAME_DIALOGS, game], capture_output=True, text=True, check=True,
+                         env=env, timeout=60).stdout.split()
+    assert out[0] == "0"  # importing the package imports no game
+    assert (int(out[1]) > 0) is (game != "counters")
+    assert out[2:] == [loaded]
