@@ -237,7 +237,7 @@ def test_resumes_the_unfinished_game_after_a_restart(tmp_path):
     assert second["shown"] == first["shown"]
     # what a restart on the table does not show is not loaded (each module stays in memory for the
     # session): the other screens' modules are imported when they are first shown, the charts' never;
-    # nor OpenSSL (ssl: Kivy's clock imports asyncio, which would load it), nor, without a config
+    # nor asyncio (Kivy's clock imports it for App.async_run) and the OpenSSL it loads, nor, without a config
     # file, the club's modules
     assert second["modules"] == ["tablekeeper.ui.screens.base", "tablekeeper.ui.screens.table"]
     # nor the other games' rules and dialogs: the registry imports the game it is asked for
@@ -892,7 +892,7 @@ def sc_resume(r, shots, arg):
             r.tap("table.Ana.score.plus")
     return {"screen": r.app.sm.current, "shown": shown_counters(r),
             "modules": sorted(m for m in sys.modules if m.startswith(("tablekeeper.ui.screens.", "tablekeeper.ui.club")) or
-                              m.split(".")[0] in ("matplotlib", "numpy", "ssl")),
+                              m.split(".")[0] in ("matplotlib", "numpy", "ssl", "asyncio")),
             "games": sorted({m.split(".")[3] for m in sys.modules
                              if m.startswith(("tablekeeper.engine.games.", "tablekeeper.ui.games."))}),
             **drawn_flushes(r), **cards_built_once_laid_out(r)}
