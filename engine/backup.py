@@ -72,7 +72,7 @@ from .errors import RuleError, TablekeeperError
 from .journal import SCHEMA_VERSION, Journal, _txn
 from .match import Match
 from .messages import N_, Msg, _, listing
-from .registry import available, make_rules
+from .registry import known, make_rules
 from .text import check_value
 
 FORMAT = "tablekeeper-backup"
@@ -640,7 +640,7 @@ def _refuse_unplayable(path: Path, g: _Game) -> None:
     if setup.get("game") != g.game:
         raise RestoreRefused(path, "damaged", _("its game {game} is stored as {stored} but set up as {setup}",
                                                 game=g.number, stored=_clip(g.game), setup=_clip(setup.get("game"))))
-    if g.game not in available():
+    if not known(g.game):
         raise RestoreRefused(path, "newer", _("its game {game} is {name}, a game this tablekeeper does not "
                                               "know: update it", game=g.number, name=_clip(g.game)))
     try:

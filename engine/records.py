@@ -27,7 +27,7 @@ from .errors import TablekeeperError
 from .game import Game
 from .journal import GameRecord, Journal
 from .match import Match
-from .registry import available, make_rules
+from .registry import known, make_rules
 
 #: The summary format; a stored summary of another version is made again.
 SUMMARY_VERSION = 2  # 2: "draw" is set for a shared victory too
@@ -150,7 +150,7 @@ def turns_taken(rules: Game, state: dict[str, Any]) -> int | None:
 def summarize(record: GameRecord, entries: Sequence[dict[str, Any]]) -> Play | None:
     """The play a finished stored game was, from its journal entries; None when it is not finished,
     its game is unknown here, or its entries do not replay to a finished game."""
-    if record.finished is None or record.game not in available():
+    if record.finished is None or not known(record.game):
         return None
     try:
         rules = make_rules(record.setup)

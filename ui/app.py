@@ -15,7 +15,9 @@ import argparse
 import os
 import sys
 import tempfile
+import types
 from pathlib import Path
+from typing import Any
 
 DEFAULT_SIZE = (800, 480)  # the Raspberry Pi 7" touchscreen
 
@@ -119,26 +121,87 @@ def configure_kivy(size=DEFAULT_SIZE, *, fullscreen=False, fps: int = 60) -> Non
     Config.set("kivy", "exit_on_escape", "0")
     Config.set("kivy", "keyboard_mode", "")
     Config.set("input", "mouse", "mouse,disable_multitouch")  # a right click is not a second finger
-    kivy_clock_without_ssl()
+    kivy_clock_without_asyncio()
 
 
-def kivy_clock_without_ssl() -> None:
-    """Import Kivy's clock (after its config: it reads it) without loading OpenSSL.
+class _EventWhenWaited:
+    """An ``asyncio.Event`` that is a flag until something waits on it (the interrupting clock sets it at
+    every schedule, and waits on it only when run by asyncio): the real event is made at the first wait."""
 
-    The clock imports asyncio, and asyncio imports ``ssl`` when it can, for TLS connections that this
-    app never makes through asyncio. OpenSSL (``ssl``, libcrypto) is 4.6 MB of the app's peak memory
-    (bench/bench_app.py, docs/benchmarks.md), so asyncio is imported here with ``ssl`` hidden: it
-    takes it as missing (it is optional there). ``ssl`` is not hidden afterwards: the club's MQTT
-    publisher, over TLS, imports it as usual. Nothing is done if asyncio or ``ssl`` is already loaded.
+    def __init__(self) -> None:
+        self._flag = False
+        self._real: Any = None  # the asyncio.Event, once waited on
+
+    def _event(self):
+        if self._real is None:
+            import asyncio
+
+            self._real = asyncio.Event()
+            if self._flag:
+                self._real.set()
+        return self._real
+
+    def set(self) -> None:
+        if self._real is None:
+            self._flag = True
+        else:
+            self._real.set()
+
+    def clear(self) -> None:
+        if self._real is None:
+            self._flag = False
+        else:
+            self._real.clear()
+
+    def is_set(self) -> bool:
+        return self._flag if self._real is None else self._real.is_set()
+
+    def wait(self):
+        return self._event().wait()
+
+
+class _AsyncioWhenUsed(types.ModuleType):
+    """What Kivy's clock takes for asyncio: the real module is imported the first time the clock uses it
+    (``app.async_run``, which this app does not call). ``wait_for`` and ``Event``, which the clock reads
+    as it is made, import it only when called or waited on."""
+
+    def __init__(self) -> None:
+        super().__init__("asyncio")
+
+        def wait_for(awaitable, timeout):
+            import asyncio
+
+            return asyncio.wait_for(awaitable, timeout)
+
+        self.wait_for = wait_for
+        self.Event = _EventWhenWaited
+
+    def __getattr__(self, name: str):
+        if sys.modules.get("asyncio") is self or name.startswith("__"):  # the clock is still being imported
+            raise AttributeError(name)
+        import asyncio  # the real one: this stand-in is in sys.modules only while the clock is imported
+
+        return getattr(asyncio, name)
+
+
+def kivy_clock_without_asyncio() -> None:
+    """Import Kivy's clock (after its config: it reads it) without loading asyncio.
+
+    The clock imports asyncio as it is made, for ``App.async_run``, which this app does not use: asyncio
+    (29 modules) and the OpenSSL it imports when it can (``ssl``, libcrypto) are about 2.5 and 4.6 MB of
+    the app's peak memory (bench/bench_app.py, docs/benchmarks.md). The clock gets a stand-in that imports
+    asyncio the first time it is used. Everything else imports the real asyncio (and ``ssl``, as the
+    club's MQTT publisher does, over TLS) as usual. Nothing is done if the clock or asyncio is loaded.
     """
-    if any(name in sys.modules for name in ("kivy.clock", "asyncio", "ssl")):
+    if any(name in sys.modules for name in ("kivy.clock", "asyncio")):
         return
-    sys.modules["ssl"] = None  # type: ignore[assignment]  # "import ssl" raises ImportError meanwhile
+    stand_in = _AsyncioWhenUsed()
+    sys.modules["asyncio"] = stand_in
     try:
         import kivy.clock  # noqa: F401
     finally:
-        if "ssl" in sys.modules and sys.modules["ssl"] is None:
-            del sys.modules["ssl"]
+        if sys.modules.get("asyncio") is stand_in:
+            del sys.modules["asyncio"]
 
 
 def build_app(state_dir=None, *, lang: str | None = None, pods: str = "virtual", rng=None, durable=True):

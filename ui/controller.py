@@ -31,9 +31,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from ..engine import Journal, Session, TablekeeperError, WouldEnd
+from ..engine import Journal, Session, TablekeeperError, WouldEnd, registry
 from ..engine.messages import _ as msg
-from ..engine.registry import KNOWN
 from ..engine.state import clone
 
 log = logging.getLogger("tablekeeper.ui")
@@ -52,7 +51,7 @@ class GameSummary:
 
     @property
     def title(self) -> str:
-        return KNOWN.get(self.game, ("", self.game))[1]
+        return registry.title(self.game) or self.game
 
 
 @dataclass(frozen=True)

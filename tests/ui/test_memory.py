@@ -78,25 +78,37 @@ def test_only_software_gl_is_flushed_after_each_panel(monkeypatch, renderer, sof
     assert len(flushes) == (2 if software else 0)
 
 
-#: A child that configures Kivy as the app does, then says what it loaded and whether TLS still works.
+#: A child that configures Kivy as the app does, then says what it loaded, whether the clock still runs
+#: (by itself, as the app runs it, and under asyncio) and whether asyncio and TLS still work.
 CLOCK = """
 import sys
 from tablekeeper.ui.app import configure_kivy
 configure_kivy()
 loaded = [m for m in ("kivy.clock", "asyncio", "ssl") if m in sys.modules]
+from kivy.clock import Clock
+ran = []
+Clock.schedule_once(lambda dt: ran.append("tick"), 0)
+Clock.tick()
+after_tick = "asyncio" in sys.modules
+async def under_asyncio():  # what App.async_run does with the clock
+    Clock.schedule_once(lambda dt: ran.append("async"), 0)
+    await Clock.async_idle()
+    Clock._process_events()
+import asyncio
+asyncio.run(under_asyncio())
 import ssl
 ssl.create_default_context()  # the club's publisher connects over TLS: still there when imported
-import asyncio
-print(" ".join(loaded), asyncio.sslproto.ssl is None)
+print(" ".join(loaded) or "-", after_tick, " ".join(ran), asyncio.sslproto.ssl is ssl)
 """
 
 
-def test_kivys_clock_is_loaded_without_openssl_which_stays_importable(tmp_path):
+def test_kivys_clock_is_loaded_without_asyncio_nor_openssl_which_stay_importable(tmp_path):
     env = {**os.environ, "KIVY_HOME": str(tmp_path / "kivy")}
     out = subprocess.run([sys.executable, "-c", CLOCK], capture_output=True, text=True, check=True, env=env,
                          timeout=60).stdout.split()
-    # the clock and its asyncio are loaded, OpenSSL is not (until something imports it: asyncio then has no TLS)
-    assert out == ["kivy.clock", "asyncio", "True"]
+    # the clock is loaded, asyncio and OpenSSL are not, nor by the clock's ticks; the clock still runs under
+    # asyncio when something runs it so, and asyncio imported then has its TLS
+    assert out == ["kivy.clock", "False", "tick", "async", "True"]
 
 
 def _config(tmp_path, monkeypatch, text: str | bytes | None):
@@ -131,3 +143,29 @@ def test_a_config_file_named_but_missing_leaves_the_club_to_say_so(tmp_path, mon
     _config(tmp_path, monkeypatch, None)
     monkeypatch.setenv("TABLEKEEPER_CONFIG", str(tmp_path / "nowhere.toml"))
     assert _club_table_maybe() is True
+
+
+#: A child that asks for one game's dialogs and board, as the table does, then says which games' modules
+#: (the app's dialogs, the engine's rules) are imported.
+GAME_DIALOGS = """
+import sys
+from tablekeeper.ui import games
+before = [m for m in sys.modules if m.startswith(("tablekeeper.ui.games.", "tablekeeper.engine.games."))]
+assert games.dialogs_for(sys.argv[1]) == games.dialogs_for(sys.argv[1])
+games.board_for(sys.argv[1])
+after = sorted({m.split(".")[3] for m in sys.modules if m.startswith(("tablekeeper.ui.games.", "tablekeeper.engine.games."))})
+print(len(before), len(games.dialogs_for(sys.argv[1])), " ".join(after))
+"""
+
+
+@pytest.mark.parametrize("game, loaded", [
+    ("red-dragon-inn", "red_dragon_inn"),  # its rules and its dialogs, no other game's
+    ("counters", "counters"),  # a game without dialogs of its own: its rules alone
+])
+def test_a_table_imports_its_own_games_dialogs_alone(tmp_path, game, loaded):
+    env = {**os.environ, "KIVY_HOME": str(tmp_path / "kivy"), "KIVY_NO_ARGS": "1"}
+    out = subprocess.run([sys.executable, "-c", GAME_DIALOGS, game], capture_output=True, text=True, check=True,
+                         env=env, timeout=60).stdout.split()
+    assert out[0] == "0"  # importing the package imports no game
+    assert (int(out[1]) > 0) is (game != "counters")
+    assert out[2:] == [loaded]

@@ -135,8 +135,8 @@ def text(value: Any, catalog: Catalog | None) -> str:
 
 def game_title(game_id: str) -> Msg | str:
     """The game's title from the registry, in the game's own words (a game this league does not know: its id)."""
-    known = registry.KNOWN.get(game_id)
-    return word("game", known[1]) if known else game_id
+    title = registry.title(game_id)
+    return word("game", title) if title else game_id
 
 
 def counter_word(name: Any) -> Msg:

@@ -22,10 +22,10 @@ def result_words(summary, games: dict) -> str:
 
 
 def game_title(game_id: str, fallback: str = "") -> str:
-    from ...engine.registry import KNOWN
+    from ...engine.registry import title as registry_title
     from ..i18n import pgettext
 
-    title = KNOWN.get(game_id, ("", fallback or game_id))[1]
+    title = registry_title(game_id) or fallback or game_id
     return pgettext("game", title)
 
 
