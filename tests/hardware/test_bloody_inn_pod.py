@@ -380,7 +380,9 @@ def test_a_stray_up_or_down_on_an_idle_pod_moves_no_franc_and_no_check():
     """Every franc and check moves by the rules (wages, departures, burials, laundering: «Fase 1», «Fase
     2»): up and down on Ben's pod during Ana's welcome change nothing, whatever counter has the focus;
     the owner of an annex whose income the device does not work out (a power of the table's own, e.g.
-    a stables paying 2F when a traveller checks in) may add it by hand, and only to cash."""
+    a stables paying 2F when a traveller checks in) may add it by hand, and only to cash — not during
+    another player's night action (such an income comes at a welcome, a morning, the end, or on its
+    owner's own action)."""
     t = Table("bloody-inn", ["Ana", "Ben"])
     before = t.state
     for _focus in range(3):
@@ -394,6 +396,12 @@ def test_a_stray_up_or_down_on_an_idle_pod_moves_no_franc_and_no_check():
         {"action": "build", "rank": 1, "name": "stables", "effect": "other"}])
     cash = u.state["players"][1]["counters"]["cash"]
     assert u.view("Ben").focus_name == "cash"
+    assert u.state["turn"]["player"] == "Ana"  # Ana's second action: Ben's pod is idle
+    u.click("Ben", UP, 2)
+    assert u.state["players"][1]["counters"]["cash"] == cash and u.done == []
+    u.match.apply({"action": "pass"})  # Ana's: the night goes on with Ben's second action
+    assert u.state["turn"]["player"] == "Ben"
+    u.click("Ben", "select")  # from his offers to his counters
     u.click("Ben", UP, 2)
     assert u.state["players"][1]["counters"]["cash"] == cash + 2
     assert u.rules.moved_by_hand(u.state, "Ben", "checks") is False

@@ -59,14 +59,17 @@ def test_a_drink_card_no_common_drink_matches_is_one_held_press_and_main():
 
 
 def test_a_pass_out_from_a_drink_shows_on_every_pod_at_once():
-    """«tienes una última oportunidad»: the drink's own effect opens the window before the next turn goes on."""
+    """«tienes una última oportunidad»: the drink's own effect opens the window before the next turn goes on;
+    the player passing out ends it (resolve, on their pod only: a stray main on another's pod must not end
+    it), the others may play a card on someone meanwhile."""
     t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"],
               actions=[{"action": "adjust", "player": "Ana", "counter": "alcohol", "delta": 19}])
     t.click("Ana", MAIN)  # drink for Ben
     t.click("Ana", MAIN)  # ale: 19 + 1 = 20 ≥ 20
     assert t.state["pending"] == [{"name": "Ana", "reason": "passing out"}]
-    assert t.view("Ben").action == "resolve" and t.view("Cai").action == "resolve"
-    t.click("Ben", MAIN)
+    assert t.view("Ana").action == "resolve"
+    assert t.view("Ben").action != "resolve" and t.view("Cai").action != "resolve"
+    t.click("Ana", MAIN)
     assert t.state["players"][0]["out"] and t.state["turn"]["player"] == "Ben"
 
 

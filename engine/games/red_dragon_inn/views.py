@@ -95,7 +95,8 @@ class RedDragonInnViews(Game):
     def seat_actions(self, state: dict[str, Any], name: str) -> list[dict[str, Any]]:
         """What the pod offers now, most likely first; up/down go through them, main does the one shown.
 
-        * a pending loss: resolve, and the Anytime card that costs another player fortitude;
+        * a pending loss: resolve (on the pod of a player about to pass out only), and the Anytime card
+          that costs another player fortitude;
         * a gambling go: pass, each card (a card that makes everyone ante 1 more is its own offer),
           a card that throws another player out of the round (the one in control nearest to "pass", up), leave the round;
         * phases 1–2 of the turn: a drink for each other player (buying says nothing happened in
@@ -126,7 +127,13 @@ class RedDragonInnViews(Game):
         if event is not None and not state["pending"]:
             return []  # drunk already: the others' cards come first, and every move of the turn waits
         if state["pending"]:
-            return [{"label": word("label", "resolve"), "action": {"action": "resolve"}}] + self._hits(others)
+            # «tienes una última oportunidad de jugar cartas … para salvarte»: the player about to pass out says
+            # when their last chance is over (resolve); the others may still play a card on someone, but a
+            # stray main on their pods ends nobody's chance
+            hits = self._hits(others)
+            if any(e["name"] == name for e in state["pending"]):
+                return [{"label": word("label", "resolve"), "action": {"action": "resolve"}}] + hits
+            return hits
         g = state["gambling"]
         if g is not None:
             if g["to_act"] != name:

@@ -1,0 +1,131 @@
+"""Stray presses: what one accidental click does on a pod whose player has nothing to do.
+
+At every moment of the stories written from the rulebooks (``bench/stories/rulebook-actions``), the
+pod of every player who is neither the one the story's next event is about nor the player whose turn
+it is (nor, in the Bloody Inn's welcome and morning, the first player) gets one click of ``main``, ``up``, ``down`` and ``select``, each on a pod at rest (its home
+screen, as a player leaves it). A click that changes the game is counted, by the action it did.
+
+    .venv/bin/python bench/bench_stray.py [STORY.json ...]
+
+Prints one JSON object per story (``stray_<game>_*`` figures) and the changes found. The rules let a
+player do a few things out of turn (the Red Dragon Inn's cards «en cualquier momento», Dragon Run's
+cancel potion right after another's potion); those are listed apart as ``allowed`` when the action is
+one the rules let a player take out of turn (``OUT_OF_TURN``), or a Bloody Inn income the device
+does not work out, added by its owner at a moment it can come (``income_by_hand``).
+"""
+from __future__ import annotations
+
+import json
+import random
+import sys
+from collections import Counter
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from stories import load, play, rules_of  # noqa: E402  (bench/ is not a package)
+
+from tablekeeper.engine.errors import RuleError  # noqa: E402
+from tablekeeper.hardware.pod import DOWN, MAIN, PRESS, RELEASE, SELECT, UP, InputEvent  # noqa: E402
+from tablekeeper.ui.pod.inputs import SeatControls, settle  # noqa: E402
+
+#: Actions the rules let a player take outside their own turn, by game: a stray click that does one of
+#: these is a card the player may play at any moment, counted apart (``allowed``), not as a fault.
+OUT_OF_TURN = {
+    # «Cartas de En cualquier momento: se pueden jugar en cualquier momento»: fortitude gained or
+    # another's fortitude lost by a card (an adjust), gold taken (a transfer)
+    "red-dragon-inn": {"adjust", "transfer", "play"},
+    # «Solo la poción de anulación se puede jugar durante el turno de otro jugador»
+    "dragon-run": {"play"},
+    "bloody-inn": set(),
+    "dale-of-merchants": set(),
+}
+
+BUTTONS = (MAIN, UP, DOWN, SELECT)
+
+
+def income_by_hand(game: str, state: dict, action: dict) -> bool:
+    """The Bloody Inn: cash moved by its owner while a guest checks in, in the morning or at the final
+    count — the moments an annex's income comes — when the owner has an annex whose income the device
+    does not work out (a power of the table's own, one paid at the end, or one it was not told)."""
+    if game != "bloody-inn" or action.get("action") != "adjust" or action.get("counter") != "cash":
+        return False
+    if state.get("phase") not in ("welcome", "morning", "count"):
+        return False
+    p = next(p for p in state["players"] if p["name"] == action.get("player"))
+    return any(x.get("effect") in (None, "other", "end_game") for x in p["annexes"][1:])
+
+
+def click(rules, state: dict, seat: int, name: str, button: str) -> dict | None:
+    """One click of ``button`` on a pod at rest: the action it did (and the rules took), or None."""
+    ctl = SeatControls(seat, name)
+    done: list[dict] = []
+    for kind in (PRESS, RELEASE):
+        intent = ctl.handle(InputEvent(seat, button, kind), rules, state)
+
+        def apply(action: dict, short_of_end: bool = intent.short_of_end) -> dict:
+            if action.get("action") not in ("undo", "redo"):
+                action = rules.prepare(state, action, random.Random(3))
+            after = rules.apply(state, action)[0]
+            if not (short_of_end and after.get("over") and not state.get("over")):
+                done.append(action)
+            return after
+
+        try:
+            settle(ctl, intent, rules, state, apply)
+        except RuleError:
+            pass
+    return done[0] if done else None
+
+
+def sweep(path: Path) -> dict:
+    story = load(path)
+    rules = rules_of(story)
+    game = story.game
+    probes, faults, allowed = 0, Counter(), Counter()
+    examples: dict[str, str] = {}
+    for i, (event, before, _after) in enumerate(play(story, check=False), 1):
+        if before.get("over"):
+            continue
+        acting = {event.who, (before.get("turn") or {}).get("player")}
+        if before.get("phase") in ("welcome", "morning"):  # the Bloody Inn's: the first player's phases
+            acting.add(before.get("first_player"))
+        if before.get("gambling"):  # the Red Dragon Inn's gambling round: whose go it is
+            acting.add(before["gambling"].get("to_act"))
+        for seat, p in enumerate(before["players"], 1):
+            name = p["name"]
+            if name in acting or p.get("out"):
+                continue
+            for button in BUTTONS:
+                probes += 1
+                action = click(rules, before, seat, name, button)
+                if action is None:
+                    continue
+                key = f"{button} → {action.get('action')}"
+                if action.get("action") in OUT_OF_TURN.get(game, set()) or income_by_hand(game, before, action):
+                    allowed[key] += 1
+                else:
+                    faults[key] += 1
+                    examples.setdefault(key, f"event {i} ({event.say[:90]}), {name}'s pod: {json.dumps(action)}")
+    g = game.replace("-", "_")
+    return {
+        f"stray_{g}_clicks": {"value": probes, "unit": "clicks",
+                              "note": "one click of each button on every idle pod at every moment of the story"},
+        f"stray_{g}_changes": {"value": sum(faults.values()), "unit": "clicks", "goal": "0",
+                               "by_kind": dict(faults), "examples": examples},
+        f"stray_{g}_out_of_turn_cards": {"value": sum(allowed.values()), "unit": "clicks",
+                                         "note": "a card the rules let its player play at any moment, or an annex's income by hand",
+                                         "by_kind": dict(allowed)},
+    }
+
+
+def main(argv: list[str]) -> int:
+    paths = [Path(a) for a in argv] or sorted((HERE / "stories" / "rulebook-actions").glob("*.json"))
+    for path in paths:
+        print(json.dumps(sweep(path), ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
