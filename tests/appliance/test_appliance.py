@@ -402,7 +402,10 @@ class Cycle:
 def test_power_cuts_lose_no_acknowledged_action(vm):
     needs("headless")
     vm.ssh("cat > /etc/systemd/system/appliance-cycle.service", input=CYCLE_UNIT)
-    vm.ssh("systemctl daemon-reload && systemctl enable appliance-cycle.service 2>&1")
+    # synced before the first cut: ext4 allocates a new file's blocks when it writes them back (up to 30 s
+    # later), so a cut before that leaves the unit file empty — systemd takes an empty unit as masked, and
+    # no boot after it reported (a run lost its first cut's reboot so)
+    vm.ssh("systemctl daemon-reload && systemctl enable appliance-cycle.service 2>&1 && sync")
     rng = random.Random(SEED)
     acked: dict[int, str] = {}
     figures = {"tried": 0, "held": 0, "acked": 0, "in_flight_max": 0, "boot_to_serve_s": []}
