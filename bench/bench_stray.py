@@ -46,12 +46,14 @@ BUTTONS = (MAIN, UP, DOWN, SELECT)
 
 
 def income_by_hand(game: str, state: dict, action: dict) -> bool:
-    """The Bloody Inn: cash moved by its owner while a guest checks in, in the morning or at the final
-    count — the moments an annex's income comes — when the owner has an annex whose income the device
+    """The Bloody Inn: cash moved by its owner while a guest checks in (the welcome, until the night's
+    first action), in the morning or at the final count — the moments an annex's income comes — when the owner has an annex whose income the device
     does not work out (a power of the table's own, one paid at the end, or one it was not told)."""
     if game != "bloody-inn" or action.get("action") != "adjust" or action.get("counter") != "cash":
         return False
-    if state.get("phase") not in ("welcome", "morning", "count"):
+    turn = state.get("turn") or {}
+    just_welcomed = turn.get("player") == state.get("first_player") and turn.get("action") == 1
+    if state.get("phase") not in ("welcome", "morning", "count") and not just_welcomed:
         return False
     p = next(p for p in state["players"] if p["name"] == action.get("player"))
     return any(x.get("effect") in (None, "other", "end_game") for x in p["annexes"][1:])

@@ -381,8 +381,8 @@ def test_a_stray_up_or_down_on_an_idle_pod_moves_no_franc_and_no_check():
     2»): up and down on Ben's pod during Ana's welcome change nothing, whatever counter has the focus;
     the owner of an annex whose income the device does not work out (a power of the table's own, e.g.
     a stables paying 2F when a traveller checks in) may add it by hand, and only to cash — not during
-    another player's night action (such an income comes at a welcome, a morning, the end, or on its
-    owner's own action)."""
+    another player's night action (such an income comes at a welcome — until the night's first action —,
+    a morning, the end, or on its owner's own action)."""
     t = Table("bloody-inn", ["Ana", "Ben"])
     before = t.state
     for _focus in range(3):
@@ -399,6 +399,9 @@ def test_a_stray_up_or_down_on_an_idle_pod_moves_no_franc_and_no_check():
     assert u.state["turn"]["player"] == "Ana"  # Ana's second action: Ben's pod is idle
     u.click("Ben", UP, 2)
     assert u.state["players"][1]["counters"]["cash"] == cash and u.done == []
+    # right after a welcome (the night's first action not taken yet) a check-in income may come: allowed
+    welcomed = {**u.state, "turn": {"player": u.state["first_player"], "action": 1}}
+    assert welcomed["first_player"] == "Ana" and u.rules.moved_by_hand(welcomed, "Ben", "cash") is True
     u.match.apply({"action": "pass"})  # Ana's: the night goes on with Ben's second action
     assert u.state["turn"]["player"] == "Ben"
     u.click("Ben", "select")  # from his offers to his counters

@@ -88,11 +88,14 @@ class BloodyInnViews(Game):
         of the table's own, one paid at the end, or one it was not told): the rules move every other
         franc (wages, departures, burials, the annexes it knows) and every check (laundering, the
         police), so a stray up or down on any other pod changes nothing. Such an income comes when a
-        guest checks in, in the morning, at the end, or on its owner's own action: during another
-        player's night action their pod's up and down change nothing either."""
+        guest checks in (the welcome, until the night's first action), in the morning, at the end, or on
+        its owner's own action: during another player's night action their pod's up and down change
+        nothing either."""
         if counter != "cash":
             return super().moved_by_hand(state, name, counter)
-        if state["phase"] == "night" and state["turn"]["player"] != name:
+        turn = state["turn"]
+        just_welcomed = turn["player"] == state["first_player"] and turn["action"] == 1
+        if state["phase"] == "night" and turn["player"] != name and not just_welcomed:
             return False
         p = next(p for p in state["players"] if p["name"] == name)
         return any(x.get("effect") in (None, "other", "end_game") for x in built(p))
