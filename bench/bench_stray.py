@@ -2,7 +2,8 @@
 
 At every moment of the stories written from the rulebooks (``bench/stories/rulebook-actions``), the
 pod of every player who is neither the one the story's next event is about nor the player whose turn
-it is (nor, in the Bloody Inn's welcome and morning, the first player) gets one click of ``main``, ``up``, ``down`` and ``select``, each on a pod at rest (its home
+it is (nor, in the Bloody Inn's welcome and morning, the first player) gets one click, and one press
+leant on (held, three repeats), of ``main``, ``up``, ``down`` and ``select``, each on a pod at rest (its home
 screen, as a player leaves it). A click that changes the game is counted, by the action it did.
 
     .venv/bin/python bench/bench_stray.py [STORY.json ...]
@@ -15,6 +16,7 @@ does not work out, added by its owner at a moment it can come (``income_by_hand`
 """
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import sys
@@ -27,7 +29,7 @@ sys.path.insert(0, str(HERE))
 from stories import load, play, rules_of  # noqa: E402  (bench/ is not a package)
 
 from tablekeeper.engine.errors import RuleError  # noqa: E402
-from tablekeeper.hardware.pod import DOWN, MAIN, PRESS, RELEASE, SELECT, UP, InputEvent  # noqa: E402
+from tablekeeper.hardware.pod import DOWN, HOLD, MAIN, PRESS, RELEASE, REPEAT, SELECT, UP, InputEvent  # noqa: E402
 from tablekeeper.ui.pod.inputs import SeatControls, settle  # noqa: E402
 
 #: Actions the rules let a player take outside their own turn, by game: a stray click that does one of
@@ -43,6 +45,8 @@ OUT_OF_TURN = {
 }
 
 BUTTONS = (MAIN, UP, DOWN, SELECT)
+#: A click, and a press leant on: held past the hold time, three repeats, let go.
+GESTURES = {"click": (PRESS, RELEASE), "hold": (PRESS, HOLD, REPEAT, REPEAT, REPEAT, RELEASE)}
 
 
 def income_by_hand(game: str, state: dict, action: dict) -> bool:
@@ -59,11 +63,12 @@ def income_by_hand(game: str, state: dict, action: dict) -> bool:
     return any(x.get("effect") in (None, "other", "end_game") for x in p["annexes"][1:])
 
 
-def click(rules, state: dict, seat: int, name: str, button: str) -> dict | None:
-    """One click of ``button`` on a pod at rest: the action it did (and the rules took), or None."""
+def gesture(rules, state: dict, seat: int, name: str, button: str, kinds=GESTURES["click"]) -> dict | None:
+    """One gesture of ``button`` (its events ``kinds``) on a pod at rest: the first action it did (and the
+    rules took), or None."""
     ctl = SeatControls(seat, name)
     done: list[dict] = []
-    for kind in (PRESS, RELEASE):
+    for kind in kinds:
         intent = ctl.handle(InputEvent(seat, button, kind), rules, state)
 
         def apply(action: dict, short_of_end: bool = intent.short_of_end) -> dict:
@@ -99,12 +104,12 @@ def sweep(path: Path) -> dict:
             name = p["name"]
             if name in acting or p.get("out"):
                 continue
-            for button in BUTTONS:
+            for (how, kinds), button in itertools.product(GESTURES.items(), BUTTONS):
                 probes += 1
-                action = click(rules, before, seat, name, button)
+                action = gesture(rules, before, seat, name, button, kinds)
                 if action is None:
                     continue
-                key = f"{button} → {action.get('action')}"
+                key = f"{how} {button} → {action.get('action')}"
                 if action.get("action") in OUT_OF_TURN.get(game, set()) or income_by_hand(game, before, action):
                     allowed[key] += 1
                 else:
@@ -113,7 +118,7 @@ def sweep(path: Path) -> dict:
     g = game.replace("-", "_")
     return {
         f"stray_{g}_clicks": {"value": probes, "unit": "clicks",
-                              "note": "one click of each button on every idle pod at every moment of the story"},
+                              "note": "one click and one hold of each button on every idle pod at every moment of the story"},
         f"stray_{g}_changes": {"value": sum(faults.values()), "unit": "clicks", "goal": "0",
                                "by_kind": dict(faults), "examples": examples},
         f"stray_{g}_out_of_turn_cards": {"value": sum(allowed.values()), "unit": "clicks",

@@ -600,7 +600,7 @@ def test_pod_shows_temper_and_offers_legal_routine_actions():
                                              "treasure hall: pass", "treasure hall: again", "room + treasure: pass",
                                              "room + treasure: again", "room: discard 1, pass", "room: discard 1, again", "room: give 1 left, pass",
         "room: give 1 left, again", "room: discard", "room: give left",
-                                             "room: 2 treasures", "power: a card from Ben",
+                                             "2 treasures: pass", "2 treasures: again", "power: a card from Ben",
                                              "power: a card from Cai", "power: draw a card", "potion",
                                              "talisman: 3", "talisman: 2", "talisman: 1", "talisman: 0", "cry",
                                              "cry: discard 3", "cry: discard 2", "power"]
@@ -614,7 +614,7 @@ def test_pod_shows_temper_and_offers_legal_routine_actions():
     assert [o["label"] for o in m.rules.seat_actions(m.state, "Ana")] == [
         "other room: pass", "dragon", "other room: again", "treasure hall: pass", "treasure hall: again",
         "room + treasure: pass", "room + treasure: again", "room: discard 2, pass", "room: discard 2, again", "room: give 2 left, pass",
-        "room: give 2 left, again", "room: discard", "room: give left", "room: 2 treasures",
+        "room: give 2 left, again", "room: discard", "room: give left", "2 treasures: pass", "2 treasures: again",
         "potion", "talisman: 3", "talisman: 2", "talisman: 0"]
 
 

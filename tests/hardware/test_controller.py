@@ -752,7 +752,8 @@ def test_a_room_card_that_moves_treasure_is_one_offer_with_its_charge():
     t = dragon_run()
     labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
     start = labels.index("room: discard")
-    assert labels[start:start + 3] == ["room: discard", "room: give left", "room: 2 treasures"]
+    assert labels[start:start + 4] == ["room: discard", "room: give left", "2 treasures: pass",
+                                       "2 treasures: again"]
     t.click("Ana", DOWN, start)
     t.click("Ana", MAIN)  # the offer: the discard is asked, the cheapest card first
     assert t.view("Ana").prompt == "discard"

@@ -59,7 +59,7 @@ def test_the_dragon_is_one_step_and_second_when_a_charge_is_compulsory():
     assert list(items) == ["other room: pass", "dragon", "other room: again", "treasure hall: pass",
                            "treasure hall: again", "room + treasure: pass", "room + treasure: again", "room: discard 2, pass", "room: discard 2, again", "room: give 2 left, pass",
         "room: give 2 left, again", "room: discard",
-                           "room: give left", "room: 2 treasures", "potion", "talisman: 3", "talisman: 2",
+                           "room: give left", "2 treasures: pass", "2 treasures: again", "potion", "talisman: 3", "talisman: 2",
                            "talisman: 0"]
     assert items["dragon"].action == {"action": "charge", "player": "Ana", "location": "dragon"}
     assert steps(m, "Ana", items["dragon"]) == {}
@@ -209,7 +209,7 @@ def test_the_start_of_a_turn_offers_charges_and_hides_down_and_the_power_and_cri
         "other room: pass", "dragon", "other room: again", "treasure hall: pass", "treasure hall: again",
         "hide: discard 1", "room + treasure: pass", "room + treasure: again", "hide: discard 2", "hide: discard 3",
         "hide", "room: discard 1, pass", "room: discard 1, again", "room: give 1 left, pass",
-        "room: give 1 left, again", "room: discard", "room: give left", "room: 2 treasures", "power: a card from Ben", "power: a card from Cai", "power: draw a card", "potion", "talisman: 3",
+        "room: give 1 left, again", "room: discard", "room: give left", "2 treasures: pass", "2 treasures: again", "power: a card from Ben", "power: a card from Cai", "power: draw a card", "potion", "talisman: 3",
         "talisman: 2",
         "talisman: 1", "talisman: 0", "cry", "cry: discard 3", "cry: discard 2", "power"]
     m = game({"action": "adjust", "counter": "dungeon", "delta": -3}, hands={**HANDS, "Ana": [1, 1, 0, 0]})
@@ -265,6 +265,24 @@ def test_a_room_whose_card_gives_a_treasure_is_one_action_from_the_pod():
     t.click("Ana", MAIN)
     assert t.done == [{"action": "charge", "player": "Ana", "location": "other", "value": 2, "then": "pass"}]
     assert t.presses == 4 and t.state["players"][0]["cards"] == [3, 2, 2, 1, 0]
+    assert t.state["turn"]["player"] == "Ben"
+
+
+def test_a_room_that_gives_two_treasures_is_six_presses_with_its_icon_in_the_offer():
+    """A room whose card gives two treasure cards (the story's hidden stash: «Aplicar el efecto indicado en
+    la tarjeta, luego según el pictograma …»): the icon is in the offer, so only the two cards are asked —
+    down to the offer (one held press), main, the first card, main, the second, main."""
+    t = Table("dragon-run", ["Ana", "Ben"], {"hands": {"Ana": [3, 2, 1, 0], "Ben": [4, 2, 1, 1]}})
+    labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
+    t.hold("Ana", DOWN, repeats=labels.index("2 treasures: pass") - 2)
+    assert t.view("Ana").action == "2 treasures: pass…"
+    t.click("Ana", MAIN)
+    t.hold("Ana", UP, repeats=3)  # – → 0 at the press, 1 at the hold, 2, 3, 4 at the repeats
+    t.click("Ana", MAIN)
+    t.click("Ana", UP)  # – → 0: a talisman, worth nothing
+    t.click("Ana", MAIN)
+    assert t.done == [{"action": "room", "player": "Ana", "draws": 2, "then": "pass", "value": 4, "second": 0}]
+    assert t.presses == 6 and sorted(t.state["players"][0]["cards"]) == [0, 0, 1, 2, 3, 4]
     assert t.state["turn"]["player"] == "Ben"
 
 

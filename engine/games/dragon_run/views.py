@@ -164,8 +164,11 @@ class DragonRunViews(Game):
                         "ask": ["discard", "then"]})
             out.append({"label": word("label", "room: give left"), "action": {**room, "give": cheapest},
                         "ask": ["give", "then"]})
-        out.append({"label": word("label", "room: 2 treasures"), "action": {**room, "draws": 2},
-                    "ask": ["value", "second", "then"]})
+        # two treasure cards drawn (each from "–"), the icon in the offer as for the other rooms: no third step
+        out.append({"label": _("2 treasures: pass"), "action": {**room, "draws": 2, "then": "pass"},
+                    "ask": ["value", "second"]})
+        out.append({"label": _("2 treasures: again"), "action": {**room, "draws": 2, "then": "again"},
+                    "ask": ["value", "second"]})
         return out
 
     @staticmethod
