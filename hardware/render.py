@@ -24,9 +24,9 @@ The other screens of the button grammar (``view.screen``)::
 
     menu     y 0-10 seat, name | "actions"; four lines of 12 px, the chosen one
              inverted; ▲/▼ at the right edge when more lines are above/below
-    entry    y 0-10 the action | "2/4"; y 12-21 the field's name; y 23-48 its
-             value (digits 25 px tall, a word in bold); y 51-62 the list so far
-             or what main and select do
+    entry    y 0-10 the action | "2/4"; y 12-21 the field's name (a list's numbers
+             so far after it: "discard: 1 + 2 +"); y 23-48 its value (digits 25 px
+             tall, a word in bold); y 51-62 what main and select do
     preview  y 0-10 the action | "OK?" inverted; up to three lines of what will
              change; y 51-62 what main and select do
 """
@@ -432,7 +432,17 @@ def _is_number(text: str) -> bool:
 def _entry(draw, view: PodView) -> None:
     tiny, small = font(REGULAR, TINY_SIZE), font(REGULAR, SMALL_SIZE)
     _header(draw, view.title, view.step, view.your_turn)
-    _fitted_text(draw, (1, 12), view.prompt, small, RIGHT - 2)
+    if view.lines and view.lines[0]:
+        # a list entry: the numbers so far after the field's name, the number being set below, "+" between
+        # them ("discard: 1 + 2 +"); when long, the last ones ("values: … 2 + 1 +")
+        numbers = view.lines[0].split()
+        prompt = f"{view.prompt}: {' + '.join(numbers)} +"
+        while _width(small, prompt) > RIGHT - 2 and len(numbers) > 1:
+            numbers = numbers[1:]
+            prompt = f"{view.prompt}: … {' + '.join(numbers)} +"
+        _fitted_text(draw, (1, 12), prompt, small, RIGHT - 2)
+    else:
+        _fitted_text(draw, (1, 12), view.prompt, small, RIGHT - 2)
     value = view.value
     if _is_number(value):
         big = font(DIGITS, BIG_SIZE)
@@ -440,14 +450,8 @@ def _entry(draw, view: PodView) -> None:
     else:  # a word: a player, a choice, yes/no
         word_font = font(BOLD, 16)
         _fitted_text(draw, (0, 30), value, word_font, RIGHT)
-    bottom = view.hint
-    if view.lines and view.lines[0]:  # a list entry: the numbers so far, the last ones when long
-        bottom = "[" + view.lines[0] + "]"
-        while _width(small, bottom) > RIGHT - 2 and len(bottom) > 2:
-            bottom = "[…" + bottom[3:]
-        _text(draw, (1, BAR_TOP), bottom, small)
-    elif bottom:
-        _fitted_text(draw, (1, BAR_TOP + 1), bottom, tiny, RIGHT - 2)
+    if view.hint:  # a list entry keeps its hint ("select: add, main: end") after the first number
+        _fitted_text(draw, (1, BAR_TOP + 1), view.hint, tiny, RIGHT - 2)
 
 
 def preview_question_below(view: PodView) -> bool:
