@@ -240,13 +240,14 @@ def test_each_player_enters_the_dealt_cards_on_their_own_pod():
 
 def test_a_treasure_hall_and_pressing_your_luck_is_four_presses():
     """«Salón del tesoro: Roba una carta de tesoro, luego elige entre: ... Presiona tu suerte»: down to the offer
-    (one held press), main, the card drawn (one held press from "–", not entered), main."""
+    (one held press), main, the card drawn (one held press from 1, where every treasure card drawn starts:
+    the treasure hall's, a room's, the power's), main."""
     t = Table("dragon-run", ["Ana", "Ben"], {"hands": {"Ana": [3, 2, 1, 0], "Ben": [4, 2, 1, 1]}})
     t.hold("Ana", DOWN, repeats=2)  # 1 at the press, 2 at the hold, 3 and 4 at the repeats
     assert t.view("Ana").action == "treasure hall: again…"
     t.click("Ana", MAIN)
-    assert (t.view("Ana").prompt, t.view("Ana").value) == ("value", "–")
-    t.hold("Ana", UP, repeats=2)  # 0 at the press, 1 at the hold, 2 and 3 at the repeats
+    assert (t.view("Ana").prompt, t.view("Ana").value) == ("value", "1")
+    t.hold("Ana", UP)  # 2 at the press, 3 at the hold
     t.click("Ana", MAIN)
     assert t.done == [{"action": "charge", "player": "Ana", "location": "treasure_hall", "value": 3,
                        "then": "again"}]
@@ -277,9 +278,10 @@ def test_a_room_that_gives_two_treasures_is_six_presses_with_its_icon_in_the_off
     t.hold("Ana", DOWN, repeats=labels.index("2 treasures: pass") - 2)
     assert t.view("Ana").action == "2 treasures: pass…"
     t.click("Ana", MAIN)
-    t.hold("Ana", UP, repeats=3)  # – → 0 at the press, 1 at the hold, 2, 3, 4 at the repeats
+    assert t.view("Ana").value == "1"  # every treasure card drawn starts at 1
+    t.hold("Ana", UP, repeats=1)  # 2 at the press, 3 at the hold, 4 at the repeat
     t.click("Ana", MAIN)
-    t.click("Ana", UP)  # – → 0: a talisman, worth nothing
+    t.click("Ana", DOWN)  # 1 → 0: a talisman, worth nothing
     t.click("Ana", MAIN)
     assert t.done == [{"action": "room", "player": "Ana", "draws": 2, "then": "pass", "value": 4, "second": 0}]
     assert t.presses == 6 and sorted(t.state["players"][0]["cards"]) == [0, 0, 1, 2, 3, 4]

@@ -116,8 +116,9 @@ class DragonRunViews(Game):
                         "action": {**charge, "location": "other", "then": "again"}})
         if not state["discard"]["treasure_hall"]:
             # «Roba una carta de tesoro, luego elige entre: Pasa ... Presiona tu suerte»: the card drawn is asked,
-            # from "–" (not entered: the device asks for it when it needs it).
-            hall = {**charge, "location": "treasure_hall"}
+            # from 1 like every treasure card drawn (a room's, the power's); two presses down leave it "–"
+            # (not entered: the device asks for it when it needs it).
+            hall = {**charge, "location": "treasure_hall", "value": 1}
             out.append({"label": word("label", "treasure hall: pass"), "action": {**hall, "then": "pass"},
                         "ask": ["value"]})
             out.append({"label": word("label", "treasure hall: again"), "action": {**hall, "then": "again"},
@@ -164,10 +165,12 @@ class DragonRunViews(Game):
                         "ask": ["discard", "then"]})
             out.append({"label": word("label", "room: give left"), "action": {**room, "give": cheapest},
                         "ask": ["give", "then"]})
-        # two treasure cards drawn (each from "–"), the icon in the offer as for the other rooms: no third step
-        out.append({"label": _("2 treasures: pass"), "action": {**room, "draws": 2, "then": "pass"},
+        # two treasure cards drawn (each from 1, as every card drawn), the icon in the offer as for the other
+        # rooms: no third step
+        two = {**room, "draws": 2, "value": 1, "second": 1}
+        out.append({"label": _("2 treasures: pass"), "action": {**two, "then": "pass"},
                     "ask": ["value", "second"]})
-        out.append({"label": _("2 treasures: again"), "action": {**room, "draws": 2, "then": "again"},
+        out.append({"label": _("2 treasures: again"), "action": {**two, "then": "again"},
                     "ask": ["value", "second"]})
         return out
 
@@ -298,7 +301,7 @@ class DragonRunViews(Game):
         take = [{"label": _("power: a card from {name}", name=q["name"]),
                  "action": {"action": "power", **me, "take_from": q["name"], "value": _cheapest_held(q)},
                  "ask": ["value"]} for q in others]
-        draw = [{"label": _("power: draw a card"), "action": {"action": "power", **me, "draw": True, "value": 0},
+        draw = [{"label": _("power: draw a card"), "action": {"action": "power", **me, "draw": True, "value": 1},
                  "ask": ["value"]}]
         heal = [{"label": _("power: heal {name}", name=q["name"]), "action": {"action": "power", **me, "heal": q["name"]}}
                 for q in state["players"] if not q["out"] and q["counters"]["wounds"] == 1]
