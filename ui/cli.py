@@ -286,11 +286,11 @@ def headless(args) -> int:
     if state_dir:
         argv = ["--state-dir", str(state_dir)] + argv
     if sys.stdin.isatty():
-        out(args, "mock pod buttons: type SEAT BUTTON [hold], e.g. `1 up`, `2 main`, `1 select hold`; Ctrl-C stops",
-            flush=True)
+        out(args, "mock pod buttons: type SEAT BUTTON [hold [N]], e.g. `1 up`, `2 main`, `1 select hold`, "
+            "`1 up hold 5`; Ctrl-C stops", flush=True)
         argv.append("--keys")
     else:  # piped or closed: its lines are the presses (a script), and the end of them ends the run
-        err(args, _("standard input is not a terminal: its lines are pod presses (SEAT BUTTON [hold]) and the "
+        err(args, _("standard input is not a terminal: its lines are pod presses (SEAT BUTTON [hold [N]]) and the "
                     "run stops at its end; on a terminal `tablekeeper table` shows the table"))
         argv += ["--keys", "--stop-at-eof"]
     return main(argv)

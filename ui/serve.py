@@ -47,8 +47,8 @@ def add_arguments(s: argparse.ArgumentParser) -> None:
     s.add_argument("--show", choices=("text", "pixels"), default=None,
                    help="print the pods' screens on this terminal when they change: as text, or as pixels")
     s.add_argument("--keys", action="store_true",
-                   help="read mock button presses from standard input, one per line: SEAT BUTTON [hold] "
-                        "(buttons: up, down, select, main)")
+                   help="read mock button presses from standard input, one per line: SEAT BUTTON [hold [N]] "
+                        "(buttons: up, down, select, main; 'hold N': held with exactly N repeats)")
     s.add_argument("--stop-at-eof", action="store_true",
                    help="with --keys: stop once standard input ends and its presses are applied (a script of "
                         "presses; the game stays in the journal)")
@@ -112,9 +112,13 @@ def pods_config(args, cfg, players: int):
 
 
 def _keys_thread(link, stop: threading.Event, stop_at_eof: bool = False) -> threading.Thread:
-    """Mock presses typed on standard input: ``SEAT BUTTON [hold]``, driving the mock pins; with
-    ``stop_at_eof``, serving stops once the input ends and its last press is applied."""
-    from ..hardware.pod import BUTTONS
+    """Mock presses typed on standard input: ``SEAT BUTTON [hold [N]]``, driving the mock pins; with
+    ``stop_at_eof``, serving stops once the input ends and its last press is applied.
+
+    ``hold`` keeps the pin low for the hold time and two repeat intervals, so how many repeats come
+    depends on the machine's timing; ``hold N`` gives the pod's events themselves — press, hold, exactly
+    N repeats, release, timed as the pod's timing says — so a script of presses plays the same anywhere."""
+    from ..hardware.pod import BUTTONS, HOLD, PRESS, RELEASE, REPEAT, InputEvent
 
     timing = link.config.timing
 
@@ -128,14 +132,25 @@ def _keys_thread(link, stop: threading.Event, stop_at_eof: bool = False) -> thre
             try:
                 seat, button = int(words[0]), words[1]
                 hold = len(words) > 2 and words[2] == "hold"
-                if button not in BUTTONS:
+                repeats = int(words[3]) if hold and len(words) == 4 else None
+                if button not in BUTTONS or len(words) > (4 if hold else 2) or (repeats is not None and repeats < 0):
                     raise ValueError
             except (ValueError, IndexError):
-                _err(f"keys: say SEAT BUTTON [hold], buttons {', '.join(BUTTONS)}; not {line.strip()!r}")
+                _err(f"keys: say SEAT BUTTON [hold [N]], buttons {', '.join(BUTTONS)}; not {line.strip()!r}")
                 continue
             pod = link.rig.pods.get(seat) if link.rig is not None else None
             if pod is None or pod.backend != "mock" or pod.buttons is None:
                 _err(f"keys: seat {seat} has no mock pod")
+                continue
+            if repeats is not None:  # the pod's own events, as its debounced pin gives them: N repeats exactly
+                t0 = time.monotonic()
+                times = [t0, t0 + timing.hold_time] + [t0 + timing.hold_time + (k + 1) * timing.repeat_interval
+                                                       for k in range(repeats)]
+                kinds = [PRESS, HOLD] + [REPEAT] * repeats
+                for kind, at in zip(kinds, times):
+                    link.keeper.press(InputEvent(seat, button, kind, at=at))
+                link.keeper.press(InputEvent(seat, button, RELEASE, at=times[-1] + timing.repeat_interval / 2))
+                time.sleep(0.08)
                 continue
             pin = pod.pin(button)
             pin.drive_low()
