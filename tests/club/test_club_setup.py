@@ -143,6 +143,34 @@ def test_init_never_overwrites_a_club(tmp_path):
         init(tmp_path / "two", "192.168.1.10", ["league"])
 
 
+def test_init_makes_the_club_whole_or_not_at_all(tmp_path, monkeypatch):
+    """A step that fails (or a power cut) half-way leaves no half-made club that init would then refuse
+    to overwrite: the club is made in a folder beside it, synced, and renamed to its name at the end."""
+    from tablekeeper.ui.club import setup
+
+    folder = tmp_path / "club"
+    real_add = setup._add
+
+    def failing(*args, **kw):
+        raise SetupError("the table step failed")
+
+    monkeypatch.setattr(setup, "_add", failing)
+    with pytest.raises(SetupError, match="table step failed"):
+        init(folder, "192.168.1.10", ["mesa-1"], broker_dir=folder / "broker")
+    assert not folder.exists() and list(tmp_path.iterdir()) == []  # nothing beside it either
+    monkeypatch.setattr(setup, "_add", real_add)
+    synced = []
+    real_fsync = setup.fsync
+    monkeypatch.setattr(setup, "fsync", lambda path: (synced.append(Path(path)), real_fsync(path)))
+    folder.mkdir()  # an empty folder is taken as it is
+    made = init(folder, "192.168.1.10", ["mesa-1"], broker_dir=folder / "broker")
+    assert made.folder == folder and (folder / "tables" / "mesa-1" / "club.password").exists()
+    assert [p.name for p in tmp_path.iterdir()] == ["club"]
+    assert synced[-1] == tmp_path  # the rename made durable, after every file and folder of the club
+    assert sum(p.name == "ca.key" for p in synced) == 1
+    assert oct(folder.stat().st_mode & 0o777) != "0o700"  # a folder as mkdir makes it, not mkdtemp's
+
+
 def test_join_adds_the_table_to_a_config_beside_what_is_there_and_refuses_a_second_club(tmp_path):
     folder = tmp_path / "club"
     init(folder, "192.168.1.10", ["mesa-1", "mesa-2"], broker_dir=folder / "broker")

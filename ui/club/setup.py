@@ -31,12 +31,14 @@ import os
 import secrets
 import shutil
 import subprocess
+import tempfile
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ...engine.errors import TablekeeperError
+from ...engine.journal_store import fsync
 from ...engine.messages import N_, _
 from ..terminal import out, say
 from . import config, contract
@@ -189,6 +191,36 @@ def init(folder: str | os.PathLike[str], host: str, tables: list[str], *, port: 
     openssl = _tool("openssl", "openssl")
     _tool("mosquitto_passwd", "mosquitto")
     broker_home = Path(broker_dir) if broker_dir is not None else BROKER_DIR
+    # Made whole or not at all: in a new folder beside it, every file and folder synced, then renamed to
+    # its name (over an empty folder too). A power cut or a failed step leaves no half-made club behind,
+    # which init would then refuse to overwrite; the files name each other by relative paths only.
+    root.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=f".{root.name}.init-", dir=root.parent))
+    try:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(work, 0o777 & ~umask)  # as a plain mkdir would have made it (mkdtemp's is 0700)
+        _make(work, openssl, host, port, names, broker_home, listen)
+        _sync_tree(work)
+        os.rename(work, root)
+        fsync(root.parent)
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+    return Club(root, host, port, tuple(names))
+
+
+def _sync_tree(top: Path) -> None:
+    """fsync every file and folder under ``top`` (the folders last: their names made durable)."""
+    for here, _folders, files in os.walk(top, topdown=False):
+        for name in files:
+            fsync(Path(here) / name)
+        fsync(Path(here))
+
+
+def _make(root: Path, openssl: str, host: str, port: int, names: list[str], broker_home: Path,
+          listen: str | None) -> None:
+    """The club's files in ``root`` (see :func:`init`)."""
     ca, broker = root / "ca", root / "broker"
     for d in (ca, broker, root / "league", root / "tables"):
         d.mkdir(parents=True, exist_ok=True)
@@ -217,7 +249,6 @@ def init(folder: str | os.PathLike[str], host: str, tables: list[str], *, port: 
     (root / "league" / "tablekeeper.toml").write_text(_client_toml("league", "127.0.0.1", port))
     config.league_settings(root / "league" / "tablekeeper.toml", state_dir=root / "league")
     _add(root, host, port, names)
-    return Club(root, host, port, tuple(names))
 
 
 def _check_table_names(tables: list[str]) -> list[str]:
