@@ -327,6 +327,28 @@ def test_a_table_added_to_a_running_club_publishes_and_the_others_keep_theirs(cl
         league.stop()
 
 
+def test_a_table_added_half_way_is_not_taken_for_one_the_club_has(tmp_path, monkeypatch):
+    """A table's folder is made beside its name and renamed once whole: a table whose config could not be
+    written (here a failing step; a power cut alike) leaves no folder, so adding it again works, and its
+    login gets the new password in the broker's file."""
+    from tablekeeper.ui.club import setup
+
+    folder = tmp_path / "club"
+    init(folder, "192.168.1.10", ["mesa-1"], broker_dir=folder / "broker")
+    real = setup._client_toml
+    monkeypatch.setattr(setup, "_client_toml", lambda *a, **kw: (_ for _ in ()).throw(OSError("disk gone")))
+    with pytest.raises(OSError, match="disk gone"):
+        add_tables(folder, ["mesa-2"])
+    assert sorted(p.name for p in (folder / "tables").iterdir()) == ["mesa-1"]
+    monkeypatch.setattr(setup, "_client_toml", real)
+    added = add_tables(folder, ["mesa-2"])
+    assert added.tables == ("mesa-2",)
+    password = (folder / "tables" / "mesa-2" / "club.password").read_text().strip()
+    assert config.club_settings(folder / "tables" / "mesa-2" / "tablekeeper.toml").broker.password == password
+    users = [line.split(":")[0] for line in (folder / "broker" / "tablekeeper.passwd").read_text().splitlines()]
+    assert users.count("mesa-2") == 1
+
+
 def test_club_add_table_on_the_command_line_says_what_to_copy_where(tmp_path, capsys):
     from tablekeeper.ui.cli import main
 

@@ -277,12 +277,27 @@ def _login(root: Path, user: str, place: Path) -> None:
 
 
 def _add(root: Path, host: str, port: int, names: list[str]) -> None:
-    """Each table's login, folder and config, checked the way the table will read it."""
+    """Each table's login, folder and config, checked the way the table will read it. A table's folder is
+    made whole or not at all (beside its name, synced, renamed): a power cut leaves no half-made table
+    that ``add-table`` would take for one the club has (its login, if already in the broker's password
+    file, gets the new password when the table is added again)."""
+    tables = root / "tables"
+    tables.mkdir(parents=True, exist_ok=True)
     for name in names:
-        place = root / "tables" / name
-        _login(root, name, place)
-        (place / "tablekeeper.toml").write_text(_client_toml("club", host, port, f"table = {_quote(name)}\n"))
-        config.club_settings(place / "tablekeeper.toml")
+        place = Path(tempfile.mkdtemp(prefix=f".{name}.add-", dir=tables))
+        try:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(place, 0o777 & ~umask)
+            _login(root, name, place)
+            (place / "tablekeeper.toml").write_text(_client_toml("club", host, port, f"table = {_quote(name)}\n"))
+            config.club_settings(place / "tablekeeper.toml")
+            _sync_tree(place)
+            os.rename(place, tables / name)
+            fsync(tables)
+        except BaseException:
+            shutil.rmtree(place, ignore_errors=True)
+            raise
 
 
 def add_tables(folder: str | os.PathLike[str], tables: list[str], *, host: str | None = None) -> Club:
@@ -295,7 +310,8 @@ def add_tables(folder: str | os.PathLike[str], tables: list[str], *, host: str |
             raise SetupError(_("{folder} is not a folder `tablekeeper club init` made (no {file})",
                                folder=str(root), file=str(needed.relative_to(root))))
     names = _check_table_names(tables)
-    have = sorted(p.name for p in (root / "tables").iterdir() if p.is_dir()) if (root / "tables").is_dir() else []
+    have = sorted(p.name for p in (root / "tables").iterdir() if p.is_dir() and not p.name.startswith(".")) \
+        if (root / "tables").is_dir() else []
     for name in names:
         if name in have:
             raise SetupError(_("{name} is a table of this club already (its folder: {folder}); its password "
