@@ -54,8 +54,11 @@ def _all() -> dict[str, tuple[str, type[Game]]]:
     return _ALL
 
 
-def _find(game_id: str) -> tuple[str, type[Game]] | None:
-    """``game_id``'s (module name, class): its own package imported alone when it is named like the id."""
+def _find(game_id: object) -> tuple[str, type[Game]] | None:
+    """``game_id``'s (module name, class), or None (not a game here, not a name at all): its own package
+    imported alone when it is named like the id."""
+    if not isinstance(game_id, str) or not game_id:
+        return None
     hit = _LOADED.get(game_id)
     if hit is None and _ALL is None:
         name = game_id.replace("-", "_")
@@ -76,23 +79,23 @@ def __getattr__(name: str) -> dict[str, tuple[str, str]]:
 
 def known(game_id: object) -> bool:
     """Whether ``game_id`` is a game here (imports that game alone when its package is named like it)."""
-    return isinstance(game_id, str) and bool(game_id) and _find(game_id) is not None
+    return _find(game_id) is not None
 
 
 def module_name(game_id: str) -> str | None:
     """The package or module under engine.games that ``game_id`` lives in, or None for a game not known here."""
-    hit = _find(game_id) if isinstance(game_id, str) and game_id else None
+    hit = _find(game_id)
     return hit[0] if hit is not None else None
 
 
 def title(game_id: str) -> str | None:
     """``game_id``'s title, or None for a game not known here."""
-    hit = _find(game_id) if isinstance(game_id, str) and game_id else None
+    hit = _find(game_id)
     return hit[1].title if hit is not None else None
 
 
 def game_class(game_id: str) -> type[Game]:
-    hit = _find(game_id) if isinstance(game_id, str) and game_id else None
+    hit = _find(game_id)
     if hit is None:
         raise SetupError(_("unknown game {game_id!r} (games: {known})", game_id=game_id, known=", ".join(_all())))
     return hit[1]

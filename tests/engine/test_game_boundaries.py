@@ -88,6 +88,18 @@ def test_the_check_finds_a_game_named_out_of_place(tmp_path, monkeypatch):
     assert strays("engine") == ["engine/games/bloody_inn/views.py:1: dragon-run"]
 
 
+#: A sixth game in one module, as a contributor would add it under engine/games/ (id "sixth-game").
+SIXTH_GAME = (
+    "from ..game import Game\n"
+    "from ..spec import Counter\n\n\n"
+    "class Sixth(Game):\n"
+    "    id = 'sixth-game'\n"
+    "    title = 'A Sixth Game'\n\n"
+    "    def player_counter_specs(self):\n"
+    "        return [Counter('points')]\n\n\n"
+    "GAME = Sixth\n")
+
+
 def test_a_new_game_is_found_by_its_own_module_alone(tmp_path, monkeypatch):
     """Adding a game touches only its own modules: a module in engine/games/ exposing GAME is a game."""
     import importlib
@@ -96,15 +108,7 @@ def test_a_new_game_is_found_by_its_own_module_alone(tmp_path, monkeypatch):
     from tablekeeper.engine import games, registry
 
     extra = tmp_path / "sixth_game.py"
-    extra.write_text(
-        "from ..game import Game, action\n"
-        "from ..spec import Counter\n\n\n"
-        "class Sixth(Game):\n"
-        "    id = 'sixth-game'\n"
-        "    title = 'A Sixth Game'\n\n"
-        "    def player_counter_specs(self):\n"
-        "        return [Counter('points')]\n\n\n"
-        "GAME = Sixth\n")
+    extra.write_text(SIXTH_GAME)
     monkeypatch.setattr(games, "__path__", [*games.__path__, str(tmp_path)])
     try:
         fresh = importlib.reload(registry)

@@ -11,6 +11,8 @@ import json
 import subprocess
 import sys
 
+from .test_game_boundaries import SIXTH_GAME
+
 #: A fresh interpreter: what it did, then which game packages are imported.
 CHILD = """
 import json, sys
@@ -59,15 +61,7 @@ def test_a_game_whose_package_is_not_named_like_its_id_is_still_found(tmp_path, 
     exposing GAME is a game, asked for by id before the list is made or after."""
     from tablekeeper.engine import games, registry
 
-    (tmp_path / "sixth_module.py").write_text(
-        "from ..game import Game\n"
-        "from ..spec import Counter\n\n\n"
-        "class Sixth(Game):\n"
-        "    id = 'sixth-game'\n"
-        "    title = 'A Sixth Game'\n\n"
-        "    def player_counter_specs(self):\n"
-        "        return [Counter('points')]\n\n\n"
-        "GAME = Sixth\n")
+    (tmp_path / "sixth_module.py").write_text(SIXTH_GAME)
     monkeypatch.setattr(games, "__path__", [*games.__path__, str(tmp_path)])
     try:
         fresh = importlib.reload(registry)

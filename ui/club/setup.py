@@ -33,6 +33,8 @@ import shutil
 import subprocess
 import tempfile
 import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -191,31 +193,33 @@ def init(folder: str | os.PathLike[str], host: str, tables: list[str], *, port: 
     openssl = _tool("openssl", "openssl")
     _tool("mosquitto_passwd", "mosquitto")
     broker_home = Path(broker_dir) if broker_dir is not None else BROKER_DIR
-    # Made whole or not at all: in a new folder beside it, every file and folder synced, then renamed to
-    # its name (over an empty folder too). A power cut or a failed step leaves no half-made club behind,
-    # which init would then refuse to overwrite; the files name each other by relative paths only.
-    root.parent.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix=f".{root.name}.init-", dir=root.parent))
-    try:
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(work, 0o777 & ~umask)  # as a plain mkdir would have made it (mkdtemp's is 0700)
+    with _made_whole(root, "init") as work:  # no half-made club, which init would refuse to overwrite
         _make(work, openssl, host, port, names, broker_home, listen)
-        _sync_tree(work)
-        os.rename(work, root)
-        fsync(root.parent)
-    except BaseException:
-        shutil.rmtree(work, ignore_errors=True)
-        raise
     return Club(root, host, port, tuple(names))
 
 
-def _sync_tree(top: Path) -> None:
-    """fsync every file and folder under ``top`` (the folders last: their names made durable)."""
-    for here, _folders, files in os.walk(top, topdown=False):
-        for name in files:
-            fsync(Path(here) / name)
-        fsync(Path(here))
+@contextmanager
+def _made_whole(target: Path, kind: str) -> Iterator[Path]:
+    """A folder made whole or not at all: built in a new folder beside ``target`` (``.NAME.KIND-…``, the
+    mode a plain mkdir gives), then every file and folder in it synced and the folder renamed to
+    ``target`` (over an empty folder too). A failed step removes it; a power cut leaves ``target`` as it
+    was. The files in it must name each other by relative paths only."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=f".{target.name}.{kind}-", dir=target.parent))
+    try:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(work, 0o777 & ~umask)  # mkdtemp's is 0700
+        yield work
+        for here, _folders, files in os.walk(work, topdown=False):  # the folders last: their names durable
+            for name in files:
+                fsync(Path(here) / name)
+            fsync(Path(here))
+        os.rename(work, target)
+        fsync(target.parent)
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
 
 
 def _make(root: Path, openssl: str, host: str, port: int, names: list[str], broker_home: Path,
@@ -278,26 +282,14 @@ def _login(root: Path, user: str, place: Path) -> None:
 
 def _add(root: Path, host: str, port: int, names: list[str]) -> None:
     """Each table's login, folder and config, checked the way the table will read it. A table's folder is
-    made whole or not at all (beside its name, synced, renamed): a power cut leaves no half-made table
+    made whole or not at all (:func:`_made_whole`): a power cut leaves no half-made table
     that ``add-table`` would take for one the club has (its login, if already in the broker's password
     file, gets the new password when the table is added again)."""
-    tables = root / "tables"
-    tables.mkdir(parents=True, exist_ok=True)
     for name in names:
-        place = Path(tempfile.mkdtemp(prefix=f".{name}.add-", dir=tables))
-        try:
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(place, 0o777 & ~umask)
+        with _made_whole(root / "tables" / name, "add") as place:
             _login(root, name, place)
             (place / "tablekeeper.toml").write_text(_client_toml("club", host, port, f"table = {_quote(name)}\n"))
             config.club_settings(place / "tablekeeper.toml")
-            _sync_tree(place)
-            os.rename(place, tables / name)
-            fsync(tables)
-        except BaseException:
-            shutil.rmtree(place, ignore_errors=True)
-            raise
 
 
 def add_tables(folder: str | os.PathLike[str], tables: list[str], *, host: str | None = None) -> Club:
