@@ -158,6 +158,9 @@ def test_init_makes_the_club_whole_or_not_at_all(tmp_path, monkeypatch):
     with pytest.raises(SetupError, match="table step failed"):
         init(folder, "192.168.1.10", ["mesa-1"], broker_dir=folder / "broker")
     assert not folder.exists() and list(tmp_path.iterdir()) == []  # nothing beside it either
+    (tmp_path / ".club.init-a8b9" / "ca").mkdir(parents=True)  # what a power cut half-way leaves
+    (tmp_path / ".club.init-a8b9" / "ca" / "ca.key").write_text("never used\n")
+    (tmp_path / ".other.init-a8b9").mkdir()  # another club's: not this init's to remove
     monkeypatch.setattr(setup, "_add", real_add)
     synced = []
     real_fsync = setup.fsync
@@ -165,7 +168,7 @@ def test_init_makes_the_club_whole_or_not_at_all(tmp_path, monkeypatch):
     folder.mkdir()  # an empty folder is taken as it is
     made = init(folder, "192.168.1.10", ["mesa-1"], broker_dir=folder / "broker")
     assert made.folder == folder and (folder / "tables" / "mesa-1" / "club.password").exists()
-    assert [p.name for p in tmp_path.iterdir()] == ["club"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".other.init-a8b9", "club"]  # the cut's leftover gone
     assert synced[-1] == tmp_path  # the rename made durable, after every file and folder of the club
     assert sum(p.name == "ca.key" for p in synced) == 1
     assert oct(folder.stat().st_mode & 0o777) != "0o700"  # a folder as mkdir makes it, not mkdtemp's
@@ -340,6 +343,9 @@ def test_a_table_added_half_way_is_not_taken_for_one_the_club_has(tmp_path, monk
     with pytest.raises(OSError, match="disk gone"):
         add_tables(folder, ["mesa-2"])
     assert sorted(p.name for p in (folder / "tables").iterdir()) == ["mesa-1"]
+    cut = folder / "tables" / ".mesa-2.add-x1y2"  # what a power cut in the middle of the step leaves
+    (cut / "sub").mkdir(parents=True)
+    (cut / "sub" / "club.password").write_text("never used\n")
     monkeypatch.setattr(setup, "_client_toml", real)
     added = add_tables(folder, ["mesa-2"])
     assert added.tables == ("mesa-2",)
@@ -347,6 +353,7 @@ def test_a_table_added_half_way_is_not_taken_for_one_the_club_has(tmp_path, monk
     assert config.club_settings(folder / "tables" / "mesa-2" / "tablekeeper.toml").broker.password == password
     users = [line.split(":")[0] for line in (folder / "broker" / "tablekeeper.passwd").read_text().splitlines()]
     assert users.count("mesa-2") == 1
+    assert sorted(p.name for p in (folder / "tables").iterdir()) == ["mesa-1", "mesa-2"]  # the cut's leftover gone
 
 
 def test_club_add_table_on_the_command_line_says_what_to_copy_where(tmp_path, capsys):

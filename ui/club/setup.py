@@ -26,6 +26,7 @@ The certificates come from ``openssl`` and the password hashes from Mosquitto's 
 """
 from __future__ import annotations
 
+import glob
 import ipaddress
 import os
 import secrets
@@ -203,8 +204,11 @@ def _made_whole(target: Path, kind: str) -> Iterator[Path]:
     """A folder made whole or not at all: built in a new folder beside ``target`` (``.NAME.KIND-…``, the
     mode a plain mkdir gives), then every file and folder in it synced and the folder renamed to
     ``target`` (over an empty folder too). A failed step removes it; a power cut leaves ``target`` as it
-    was. The files in it must name each other by relative paths only."""
+    was, and such a cut's leftover beside it (never renamed, so never used: a key nobody has) is removed
+    by the next try. The files in it must name each other by relative paths only."""
     target.parent.mkdir(parents=True, exist_ok=True)
+    for leftover in target.parent.glob(f".{glob.escape(target.name)}.{kind}-*"):
+        shutil.rmtree(leftover, ignore_errors=True)
     work = Path(tempfile.mkdtemp(prefix=f".{target.name}.{kind}-", dir=target.parent))
     try:
         umask = os.umask(0)
