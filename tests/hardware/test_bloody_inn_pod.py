@@ -329,6 +329,20 @@ def test_the_butchers_owner_is_offered_the_extra_kill_out_of_turn():
     assert three.state["turn"]["player"] == "Ben" and "extra kill, rank 0" in items(three, "Ana")
     three.apply({"action": "pass"})  # Ben's action: Ana's moment is over
     assert three.state["turn"]["player"] == "Cai" and items(three, "Ana") == {}
+    # a burial is no kill: a butcher's owner who holds a corpse is offered no extra kill after it
+    # (a play-tester's stray main then killed a guest during the next player's action)
+    four = Match(make_rules({"game": "bloody-inn", "players": ["Ana", "Ben", "Cai"], "options": {}}))
+    for a in [{"action": "welcome"}, {"action": "correct", "player": "Ana", "hand": 3},
+              {"action": "build", "rank": 1, "card": "butcher's shop"}, {"action": "pass"}, {"action": "pass"},
+              {"action": "kill", "room": 2, "rank": 0}]:
+        four.apply(a)
+    other = next(r["room"] for r in four.state["inn"]["rooms"] if r["guest"])
+    four.apply({"action": "kill", "player": "Ana", "room": other, "rank": 0, "extra": True})
+    for a in [{"action": "pass"}, {"action": "pass"}, {"action": "morning"}, {"action": "welcome"},
+              {"action": "pass"}, {"action": "pass"}, {"action": "bury", "annex": 0, "corpse": 1}]:
+        four.apply(a)  # the next night: Ben and Cai pass, Ana buries one of her two corpses
+    assert four.state["turn"]["player"] == "Ben" and len(four.state["players"][0]["corpses"]) == 1
+    assert items(four, "Ana") == {}
 
 
 def test_the_touchscreens_burial_gets_the_ways_to_pay_from_the_game():

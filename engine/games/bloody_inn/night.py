@@ -40,6 +40,8 @@ class BloodyInnNight(BloodyInnTable):
         elif not extra and who != turn["player"]:
             raise RuleError(_("it is {player}'s turn (action {action}), not {who}'s", player=turn["player"],
                               action=turn["action"], who=who))
+        if not extra:  # another action: the last one's kill (see _kill) is over
+            turn.pop("killer", None)
         return who, extra
 
     def _check_extra(self, t: Txn, who: str, action: str, *, in_room: bool = True) -> None:
@@ -383,6 +385,10 @@ class BloodyInnNight(BloodyInnTable):
         t.player(who)["corpses"].append({"rank": rank, "money": money})
         if not extra:
             self._advance(t)
+        if t.state["phase"] == "night":
+            # who killed in the action just done, until the next action: the moment a butcher's shop's
+            # owner kills again «en la misma acción» (the pods offer it then, and at no other moment)
+            t.state["turn"]["killer"] = who
 
     @action("bury", fields=(
         Player("player", required=False),

@@ -209,18 +209,14 @@ class BloodyInnViews(Game):
         return self._night(state, p)
 
     def _extra_kills(self, state: dict[str, Any], p: dict[str, Any]) -> list[dict[str, Any]]:
-        """Right after their own action, for the owner of an annex that kills several travellers in
-        one action (the butcher's shop) who holds a corpse: another kill in a room, per rank paid the
-        usual way, asking the room only. At no other moment: a stray press on an idle pod must not
-        kill a guest during another player's action."""
+        """Right after their own action when it killed (``turn["killer"]``), for the owner of an annex
+        that kills several travellers in one action (the butcher's shop): another kill in a room, per
+        rank paid the usual way, asking the room only. At no other moment (after a burial or a bribe,
+        during another player's action): a stray press on an idle pod must not kill a guest."""
         rooms = [r for r in state["inn"]["rooms"] if r["guest"]]
         if not rooms or not p["corpses"] or not grants_extra(p, "kill", in_room=True):
             return []
-        order = seat_order(state)
-        turn = state["turn"]
-        i = order.index(turn["player"])
-        just_acted = order[i - 1] if i else (order[-1] if turn["action"] == 2 else None)
-        if just_acted != p["name"]:
+        if state["turn"].get("killer") != p["name"]:  # not a kill (a burial, a bribe), or another's
             return []
         start = self._likely_room(state, p["name"])
         out = []
