@@ -13,6 +13,10 @@ player do a few things out of turn (the Red Dragon Inn's cards «en cualquier mo
 cancel potion right after another's potion); those are listed apart as ``allowed`` when the action is
 one the rules let a player take out of turn (``OUT_OF_TURN``), or a Bloody Inn income the device
 does not work out, added by its owner at a moment it can come (``income_by_hand``).
+
+A counter changed by hand takes two presses, select (choose the counter shown) and then up or down:
+that deliberate pair is tried too, apart from the stray presses, and what it did counted as
+``stray_<game>_chosen_by_select`` (a counter the rules let its owner move then; it must stay possible).
 """
 from __future__ import annotations
 
@@ -86,11 +90,32 @@ def gesture(rules, state: dict, seat: int, name: str, button: str, kinds=GESTURE
     return done[0] if done else None
 
 
+def chosen(rules, state: dict, seat: int, name: str) -> dict | None:
+    """Select, then up, on a pod at rest: a counter chosen on purpose and changed by hand. The action
+    it did (and the rules took), or None."""
+    ctl = SeatControls(seat, name)
+    done: list[dict] = []
+    for button in (SELECT, UP):
+        for kind in GESTURES["click"]:
+            intent = ctl.handle(InputEvent(seat, button, kind), rules, state)
+
+            def apply(action: dict, now: dict = state) -> dict:
+                after: dict = rules.apply(now, action)[0]  # a refusal raises: nothing done
+                done.append(action)
+                return after
+
+            try:
+                state = settle(ctl, intent, rules, state, apply)[0]
+            except RuleError:
+                pass
+    return done[0] if done else None
+
+
 def sweep(path: Path) -> dict:
     story = load(path)
     rules = rules_of(story)
     game = story.game
-    probes, faults, allowed = 0, Counter(), Counter()
+    probes, faults, allowed, deliberate = 0, Counter(), Counter(), Counter()
     examples: dict[str, str] = {}
     for i, (event, before, _after) in enumerate(play(story, check=False), 1):
         if before.get("over"):
@@ -104,6 +129,9 @@ def sweep(path: Path) -> dict:
             name = p["name"]
             if name in acting or p.get("out"):
                 continue
+            action = chosen(rules, before, seat, name)
+            if action is not None:
+                deliberate[f"select, up → {action.get('action')}"] += 1
             for (how, kinds), button in itertools.product(GESTURES.items(), BUTTONS):
                 probes += 1
                 action = gesture(rules, before, seat, name, button, kinds)
@@ -124,6 +152,9 @@ def sweep(path: Path) -> dict:
         f"stray_{g}_out_of_turn_cards": {"value": sum(allowed.values()), "unit": "clicks",
                                          "note": "a card the rules let its player play at any moment, or an annex's income by hand",
                                          "by_kind": dict(allowed)},
+        f"stray_{g}_chosen_by_select": {"value": sum(deliberate.values()), "unit": "pairs",
+                                        "note": "select, then up on an idle pod: a counter changed by hand on purpose",
+                                        "by_kind": dict(deliberate)},
     }
 
 

@@ -130,6 +130,9 @@ class Game:
     #: Each counter's icon (player and table counters): a name of ``tablekeeper.hardware.icons.GLYPHS``
     #: ("coins", "heart", "fire"); the screens and pods draw it beside the counter's name.
     icons: ClassVar[Mapping[str, str]] = {}
+    #: A pod's up/down change a counter by hand only once its player chose it with select, for the
+    #: turn (a stray press changes nothing); False for a game whose counters are its whole input.
+    select_chooses_counter: ClassVar[bool] = True
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)

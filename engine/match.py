@@ -96,6 +96,18 @@ class Match:
         if n % CHECKPOINT_EVERY == 0 and n not in self._checkpoints:
             self._checkpoints[n] = clone(self.state)
 
+    def last_move_by(self) -> str | None:
+        """Whose is the action an undo would take back: the player it names, else the one whose turn it
+        was (``Game.actor``); None for nothing to undo or a correction nobody did."""
+        k = self._undo_point()
+        if k is None:
+            return None
+        entry = self.done[k]
+        player = entry.get("player")
+        if isinstance(player, str):
+            return player
+        return self.rules.actor(self.state_at(k), entry)
+
     def _undo_point(self) -> int | None:
         """Where undo goes back to: the last done action that is not a note (its index), or None."""
         return _undo_point(self.done, self.rules)

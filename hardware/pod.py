@@ -76,6 +76,8 @@ class PodView:
     choices: int = 0
     pick: int = 0
     choosing: bool = False
+    #: up/down change the focused counter (its player chose it with select): "▲▼" beside its name
+    tuning: bool = False
     message: str = ""
     screen: str = "home"
     title: str = ""

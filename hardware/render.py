@@ -15,7 +15,9 @@ of :mod:`tablekeeper.hardware.face` never cuts anything off)::
              words): the focused value is then drawn 16 px tall (y 23-38) and
              the right column keeps three lines
 
-A value that just changed (``view.changed``) is drawn inverted for a moment.
+A value that just changed (``view.changed``) is drawn inverted for a moment; the
+focused value is framed while up/down change it (``view.tuning``: its player chose
+it with select).
 A refusal message covers the lower half, inverted, for as long as the view
 carries it. Fonts are DejaVu (Bitstream Vera licence) and, for the counters'
 icons, Font Awesome Free's solid font (SIL OFL 1.1), shipped in ``hardware/fonts``.
@@ -181,6 +183,8 @@ def render(view: PodView) -> Image.Image:
             _text(draw, (1, 23), value, big, 0)
         else:
             _text(draw, (0, 23), value, big)
+            if view.tuning:  # chosen with select: up/down change it (framed, as a field being edited)
+                draw.rectangle((0, 21, _width(big, value) + 3, 40 if long_offer else 50), outline=ON)
     if show_right:
         for i, (k, v, is_table, icon) in enumerate(lines):
             y = 11 + 10 * i

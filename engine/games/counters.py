@@ -72,6 +72,8 @@ class Counters(Game):
     id = "counters"
     title = "Counters"
     generic = True
+    #: The counters are what the table enters: up/down change the one shown, no select first.
+    select_chooses_counter = False
     min_players = 1
     max_players = 8
     #: The presets' counters and the names tables give theirs most often; any other counter shows

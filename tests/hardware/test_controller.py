@@ -498,6 +498,24 @@ def test_presses_found_by_breadth_first_search_over_copies():
     assert found == ("down", "main")  # the drinks are offered by name: the second is wine
 
 
+def test_select_back_from_an_offers_first_step_shows_that_offer_again():
+    """A player who opened an offer by mistake, or to see what it asks, backs out with select and is
+    at that offer again, not at the first of twenty-odd (a play-tester scrolled the Bloody Inn's
+    night offers again every time)."""
+    t = bloody_night()
+    offers = t.rules.seat_actions(t.state, "Ana")
+    k = next(i for i, o in enumerate(offers) if i >= 3 and o.get("ask"))
+    t.click("Ana", DOWN, k)
+    label = t.view("Ana").action
+    t.click("Ana", MAIN)
+    assert t.view("Ana").screen == "entry"
+    t.click("Ana", SELECT)
+    view = t.view("Ana")
+    assert view.screen == "home" and view.choosing and view.pick == k and view.action == label
+    t.click("Ana", MAIN)  # the same offer again
+    assert t.view("Ana").screen == "entry" and not t.done
+
+
 def test_affected_tells_every_other_player_what_happened_to_them():
     t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"])
     before = t.state
@@ -506,6 +524,24 @@ def test_affected_tells_every_other_player_what_happened_to_them():
     said = grammar.affected(t.rules, before, t.state, "Ana")
     assert {k: v.translated(None) for k, v in said.items()} == {"Ben": "from Ana: drink me +1"}  # words, not ids
     assert grammar.affected(t.rules, before, before, "Ana") == {}
+    said = grammar.affected(t.rules, before, t.state, "Ana", t.done[-1])  # Ben is the one it names
+    assert {k: v.translated(None) for k, v in said.items()} == {"Ben": "from Ana: drink me +1"}
+
+
+def test_a_player_changed_by_what_follows_from_an_action_is_told_what_happened_not_who_pressed():
+    """Two play-testers read "from Ana: gold +4" as Ana paying them, when Ana had only passed and the pot
+    went to its winner, and "from Ana: cash −3" as Ana taking their money, when it was the morning's
+    wages: a player the action does not name is told the action ("Ana passes: gold +4")."""
+    m = Match(make_rules({"game": "bloody-inn", "players": ["Ana", "Ben"], "options": {}}))
+    for a in ({"action": "welcome"}, {"action": "pass"}, {"action": "pass"}, {"action": "pass"},
+              {"action": "pass"}):
+        m.apply(a)
+    before = m.state
+    morning = {"action": "morning"}
+    after = m.rules.apply(before, morning)[0]
+    said = {k: v.translated(None) for k, v in grammar.affected(m.rules, before, after, "Ana", morning).items()}
+    assert list(said) == ["Ben"] and said["Ben"].startswith("the morning") and "cash" in said["Ben"], said
+    assert "from Ana" not in said["Ben"]
 
 
 # -- every action, every game -------------------------------------------------------------------------

@@ -55,12 +55,54 @@ def counter_seat(t) -> tuple[int, str]:
     raise AssertionError("every pod is choosing among offers")
 
 
+def choose(t, seat: int) -> None:
+    """Choose the counter a pod shows with select, as a player who means to change it does (a game whose
+    counters are its whole input has it chosen already)."""
+    if t.rules.select_chooses_counter:
+        assert not t.seats.view(seat).tuning
+        t.press(seat, "select")
+        assert t.seats.view(seat).tuning
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_up_or_down_on_a_counter_not_chosen_changes_nothing(table_factory, game_id):
+    """A stray up or down (a finger resting on the pod, a press meant for another) changes no counter: a
+    counter is changed by hand only once its player chose it with select, and only in that turn. The
+    generic counters game, whose counters are all a table enters, changes the one shown at once."""
+    t = table_factory(game_id)
+    seat, name = counter_seat(t)
+    counter, _ = focused(t, seat)
+    before = canonical(t.state)
+    if not free(t, name, counter):  # a count the game's own actions keep: chosen or not, never by hand
+        for _press in range(2):
+            t.press(seat, "up")
+            assert canonical(t.state) == before and "kept by the game's actions" in t.seats.view(seat).message
+            t.press(seat, "select")
+        return
+    t.press(seat, "up")
+    t.press(seat, "down")
+    t.press(seat, "up")
+    if not t.rules.select_chooses_counter:  # nothing to choose: no frame either
+        assert canonical(t.state) != before and not t.seats.view(seat).tuning
+        return
+    assert canonical(t.state) == before and not t.seats.view(seat).tuning
+    assert "select, then ▲▼" in t.seats.view(seat).message
+    choose(t, seat)
+    assert focused(t, seat)[0] == counter  # the counter shown is the one chosen, not the next
+    t.press(seat, "down")
+    if canonical(t.state) == before:  # at its lowest
+        t.press(seat, "up")
+    assert canonical(t.state) != before
+
+
 @pytest.mark.parametrize("game_id", GAMES)
 def test_chattering_press_adjusts_focused_counter_once(table_factory, game_id):
     """A chattering contact gives exactly one press; up = focused counter +1 (button map)."""
     t = table_factory(game_id)
     seat, name = counter_seat(t)
     counter, _ = focused(t, seat)
+    if free(t, name, counter):
+        choose(t, seat)
     before = t.state
     attempts = t.seats.applied + t.seats.refused
     t.press(seat, "up", chatter=6)
@@ -79,6 +121,8 @@ def test_down_then_up_returns_and_pixels_follow(table_factory, game_id):
     t = table_factory(game_id)
     name = t.state["players"][1]["name"]
     counter, _ = focused(t, 2)
+    if free(t, name, counter):
+        choose(t, 2)
     for button, delta in (("down", -1), ("up", 1)):
         before = t.state
         t.press(2, button, chatter=3)
@@ -96,6 +140,8 @@ def test_hold_repeats(table_factory, game_id):
     """Hold repeats: press, hold after hold_time, then one step per repeat interval."""
     t = table_factory(game_id)
     seat, name = counter_seat(t)
+    if free(t, name, focused(t, seat)[0]):
+        choose(t, seat)
     attempts = t.seats.applied + t.seats.refused
     # The press is accepted after the debounce time, the hold hold_time later, then the repeats;
     # repeats stop as soon as the contact opens.
@@ -113,10 +159,13 @@ def test_hold_repeats(table_factory, game_id):
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_select_moves_focus_on_the_screen(table_factory, game_id):
-    """Change focus with one press; the focused counter is the large one."""
+    """Change focus with one press (once the counter shown is chosen); the focused counter is the large one."""
     t = table_factory(game_id)
     seat, _name = counter_seat(t)
     view = t.seats.view(seat)
+    if t.rules.select_chooses_counter:
+        t.press(seat, "select")  # chooses the counter shown
+        assert t.seats.view(seat).focus == view.focus and t.seats.view(seat).tuning
     t.press(seat, "select")
     after = t.seats.view(seat)
     if len(view.counters) >= 2:
@@ -177,24 +226,30 @@ def test_select_hold_opens_the_menu_of_every_action_routine_ones_first(table_fac
     assert_pods_show_views(t)
 
 
-def test_undo_from_a_pods_menu_says_on_that_pod_what_it_took_back(table_factory):
-    """An undo done on a pod names the action it took back there, as the touchscreen's history does:
-    its player sees what was undone even when their own counters do not change (another's action)."""
+def test_undo_from_a_pods_menu_takes_back_its_own_players_action_and_says_what(table_factory):
+    """An undo done on a pod names the action it took back there, as the touchscreen's history does. A pod
+    takes back only its own player's last action: another player (one out of the game, one looking
+    through the menu) cannot undo Ben's move behind his back; the pod says whose it is."""
     t = table_factory("counters")
     t.press(2, "up")  # Ben's score +1
     assert t.state["players"][1]["counters"]["score"] == 1
     t.clock.advance(t.seats.message_seconds + 0.1)
     t.settle()
-    t.press(1, "select", hold=TIMING.hold_time + 0.05)  # Ana's menu
-    t.press(1, "up")  # up from the top wraps to its last line: undo
-    t.press(1, "main")
+    for seat in (1, 2):
+        t.press(seat, "select", hold=TIMING.hold_time + 0.05)  # the menu
+        t.press(seat, "up")  # up from the top wraps to its last line: undo
+        t.press(seat, "main")
+        if seat == 1:  # Ana's pod: not hers to undo
+            assert t.state["players"][1]["counters"]["score"] == 1
+            assert t.seats.view(1).message == "the last action is Ben's: undo it on Ben's pod or the touchscreen"
+            assert t.seats.view(1).screen == "home"
     assert t.state["players"][1]["counters"]["score"] == 0
-    message = t.seats.view(1).message
+    message = t.seats.view(2).message
     assert message.startswith("undone: ") and "Ben" in message, message
     assert_pods_show_views(t)
     t.clock.advance(t.seats.message_seconds * 3)
     t.settle()
-    assert t.seats.view(1).message == ""
+    assert t.seats.view(2).message == ""
 
 
 def test_counters_values_and_refusal_message(table_factory):

@@ -106,7 +106,8 @@ def test_a_red_dragon_inn_game_is_set_up_and_played_from_the_keyboard(tmp_path):
                      "the drink, newest last")
         assert keeper.snapshot.table.state["players"][0]["counters"]["alcohol"] == 1
         assert "Ben" in str(app.query_one("#status").render())
-        await pilot.press("3", "down")  # the keys act for Cai's pod now: off his turn, ↓ is his fortitude
+        # the keys act for Cai's pod now: off his turn, space (select) chooses his fortitude and ↓ lowers it
+        await pilot.press("3", "space", "down")
         await _until(pilot, lambda: keeper.snapshot.table.state["players"][2]["counters"]["fortitude"] == 19, "Cai's −1")
         assert app.seat == 3 and app._boxes[3].has_class("active") and not app._boxes[1].has_class("active")
         await pilot.press("u")  # undo: Cai's fortitude

@@ -393,17 +393,34 @@ def preview_lines(pv: Any) -> tuple[Msg, ...]:
                  else _("table: {changes}", changes=listing(items)) for who, items in by.items())
 
 
-def affected(rules: Any, before: dict[str, Any], after: dict[str, Any], actor: str | None) -> dict[str, Msg]:
+def affected(rules: Any, before: dict[str, Any], after: dict[str, Any], actor: str | None,
+             action: dict[str, Any] | None = None) -> dict[str, Msg]:
     """What an applied action did to each player but ``actor``, for their own pods:
     ``{"Ben": "from Ana: drink me +1"}`` (a message: translate it with the table's catalog).
 
     ``before``/``after``: the states around the action; ``actor``: who did it
     (``rules.actor(before, action)``, or the seat whose pod sent it), None
-    for a correction nobody did.
+    for a correction nobody did. ``action``, when given: a player it does not name was changed
+    by what follows from it, and is told what happened rather than who pressed ("Ana passes:
+    gold +4" to the pot's winner, "the morning: …: cash −3" to each innkeeper paying wages).
     """
+    named = _named_players(action) if action is not None else None
     out: dict[str, Msg] = {}
     for who, what in changes(rules, before, after, skip=(actor,) if actor else ()):
         if who is None or who == actor:
             continue
-        out[who] = _("from {who}: {changes}", who=actor, changes=what) if actor else what
+        if named is not None and who not in named:
+            out[who] = _("{what}: {changes}", what=rules.words(before, action), changes=what)
+        else:
+            out[who] = _("from {who}: {changes}", who=actor, changes=what) if actor else what
+    return out
+
+
+def _named_players(action: dict[str, Any]) -> set[str]:
+    """Every text an action gives (its players among them: "to", "from", "player", a list of them)."""
+    out: set[str] = set()
+    for value in action.values():
+        for v in value if isinstance(value, (list, tuple)) else (value,):
+            if isinstance(v, str):
+                out.add(v)
     return out

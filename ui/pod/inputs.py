@@ -8,11 +8,15 @@ possible from that player's own pod, and the routine ones stay one press.
 
 The grammar (``click`` = released before the hold time)::
 
-    HOME     up/down     press, hold, repeat   the focused counter ±1 (an adjust); while the game
-                                               offers several actions and the focus is on them
-                                               (where it goes whenever the offers change), the
-                                               next/previous offer
-             select      click                 focus the next counter (after the last: the offers)
+    HOME     up/down     press, hold, repeat   while the game offers several actions and the focus
+                                               is on them (where it goes whenever the offers
+                                               change), the next/previous offer; else the counter
+                                               chosen with select ±1 (an adjust): a counter is
+                                               chosen until the turn moves on (in a game whose
+                                               counters are its whole input, always chosen), so a
+                                               stray up/down changes nothing
+             select      click                 choose the counter shown; then the next counter
+                                               (after the last: the offers)
              select      hold                  the MENU
              main        press                 the offer shown (the game's most likely first):
                                                done at once, or its entry steps; then the pod
@@ -41,12 +45,14 @@ the pod goes HOME and says so (the next press only acknowledges it).
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from ...engine.errors import RuleError
 from ...engine.messages import _, translated, word
+from ...engine.state import canonical
 from ...hardware.pod import DOWN, HOLD, MAIN, PRESS, RELEASE, REPEAT, SELECT, UP, InputEvent, PodView
 from . import grammar as g
 from .views import focus_index, pod_view, seat_number
@@ -94,12 +100,14 @@ class SeatControls:
         self.focus: str | None = None  # the focused counter's name (None: the first)
         self.pick = 0  # which of seat_actions the main button offers (the first: the most likely)
         self.choosing = False  # up/down go through the offers (not the focused counter)
+        self._chosen: str | None = None  # the turn (canonical) in which select chose the counter
         self._again: str | None = None  # the label of the "repeat" offer main is held on
         self._labels: tuple[str, ...] = ()  # the seat_actions' labels pick and choosing refer to
         self.screen = HOME
         self.cursor = 0  # the menu's chosen line
         self._item: g.Item | None = None  # the action being entered
         self._from = HOME  # where select goes back to from the first step
+        self._left = 0  # the offer whose entry began from HOME: select back from its first step shows it again
         self._step = 0
         self._values: dict[str, Any] = {}  # field → value entered (a list as a tuple)
         self._elem: int | None = None  # a list's number being set (None: none yet)
@@ -123,8 +131,8 @@ class SeatControls:
     def key(self) -> tuple:
         """Everything this pod keeps, hashable: equal keys (with the same game version, message and
         language) give equal views, and a press that can change the view changes it."""
-        return (self.screen, self.focus, self.pick, self.choosing, self._again, self._labels, self.cursor,
-                self._item.ident if self._item else None, self._from, self._step,
+        return (self.screen, self.focus, self.pick, self.choosing, self._chosen, self._again, self._labels, self.cursor,
+                self._item.ident if self._item else None, self._from, self._left, self._step,
                 tuple(sorted(self._values.items())), self._elem, self._confirm,
                 tuple(sorted(self._armed)), tuple(sorted(self._held)), self._run)
 
@@ -202,8 +210,18 @@ class SeatControls:
 
     def _home_view(self, rules, state, message, catalog) -> PodView:
         actions, _labels, pick, choosing = self._offered(rules, state)
-        return pod_view(rules, state, self.player, self.focus if self.focus is not None else 0,
+        view = pod_view(rules, state, self.player, self.focus if self.focus is not None else 0,
                         pick=pick, message=message, catalog=catalog, actions=actions, choosing=choosing)
+        if not choosing and getattr(rules, "select_chooses_counter", True) and self._counter_chosen(rules, state):
+            view = dataclasses.replace(view, tuning=True)  # framed: chosen (always, where nothing is chosen)
+        return view
+
+    def _counter_chosen(self, rules, state) -> bool:
+        """Whether up/down change the focused counter: the player chose it with select in this turn
+        (a game whose counters are its whole input: always). A stray up/down changes nothing else."""
+        if not getattr(rules, "select_chooses_counter", True):
+            return True
+        return self._chosen is not None and self._chosen == _moment(state)
 
     def _home(self, rules, state, button, kind, click, held) -> Intent:
         actions, self._labels, self.pick, self.choosing = self._offered(rules, state)
@@ -213,6 +231,8 @@ class SeatControls:
             if self.choosing:
                 self.pick = (self.pick + (1 if button == DOWN else -1)) % len(actions)
                 return CHANGED
+            if not self._counter_chosen(rules, state):
+                return self._not_chosen(rules, state)
             return self._step_counter(rules, state, 1 if button == UP else -1)
         if button == SELECT:
             if held:
@@ -227,7 +247,7 @@ class SeatControls:
             if chosen.get("repeat") and not chosen.get("ask"):
                 self._again = str(chosen.get("label", ""))  # shown, and done again, until main is let go
             else:
-                self.pick = 0  # the next time, the most likely again
+                self._left, self.pick = self.pick, 0  # the next time, the most likely again
             item = g.Item(g.SEAT, chosen.get("label", ""), dict(chosen["action"]), tuple(chosen.get("ask", ())))
             return self._start(rules, state, item, HOME)
         if button == MAIN and self._again is not None:
@@ -257,16 +277,33 @@ class SeatControls:
         item = g.Item(g.SEAT, _("{counter} {delta}", counter=word("counter", name), delta=f"{delta:+d}"), action)
         return self._send(item, action)
 
+    def _not_chosen(self, rules, state) -> Intent:
+        """What up/down say on a counter select has not chosen: why nothing changed, and how to change it."""
+        counters = [(str(k), v) for k, v in g.seat_view(rules, state, self.player).get("counters", ())]
+        if not counters:
+            return Intent(message=_("no counter to change"))
+        name = counters[focus_index(counters, self.focus if self.focus is not None else 0)][0]
+        if name in getattr(rules, "player_counters", {}) and not rules.moved_by_hand(state, self.player, name):
+            return Intent(message=_("{counter} is kept by the game's actions (hold select: the menu)",
+                                    counter=word("counter", name)))
+        return Intent(message=_("to change {counter} by hand: select, then ▲▼", counter=word("counter", name)))
+
     def _next_focus(self, rules, state, offers: bool) -> Intent:
-        """From the offers to the focused counter; from a counter to the next one, and from the
+        """From the offers to the focused counter, chosen; from a counter not chosen yet (a stray up/down
+        changes nothing) to the same counter, chosen; from a chosen one to the next one, and from the
         last back to the offers when there is a choice of them."""
         counters = [(str(k), v) for k, v in g.seat_view(rules, state, self.player).get("counters", ())]
         if self.choosing:
             self.choosing = False
+            self._chosen = _moment(state)
+            return CHANGED
+        if not self._counter_chosen(rules, state):
+            self._chosen = _moment(state)
             return CHANGED
         i = focus_index(counters, self.focus if self.focus is not None else 0)
         if offers and i == len(counters) - 1:
             self.choosing = True
+            self._chosen = None
             self.focus = counters[0][0] if counters else None
             return CHANGED
         if len(counters) < 2:
@@ -400,6 +437,8 @@ class SeatControls:
             return CHANGED
         came_from = self._from
         self._go(came_from)
+        if came_from == HOME:  # back at the offer the entry began from, not the first
+            self.pick, self.choosing = self._left, True
         return CHANGED
 
     def _do(self, rules, state, confirmed: bool = False) -> Intent:
@@ -545,6 +584,12 @@ def _say(message, catalog) -> str:
     is shown with spaces."""
     text = str(translated(message, catalog))
     return text.replace("_", " ") if text == str(message) else text
+
+
+def _moment(state: dict) -> str:
+    """The turn as it stands (the whole ``turn`` of the state, canonical): a counter chosen with select
+    stays chosen while it does not move."""
+    return canonical(state.get("turn"))
 
 
 def _refusal(e: RuleError) -> str:

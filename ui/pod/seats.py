@@ -107,10 +107,20 @@ class Seats:
         ctl = self.controls.get(event.seat)
         if ctl is None:
             return None
-        return ctl.handle(event, self.session.rules, self.session.state)
+        intent = ctl.handle(event, self.session.rules, self.session.state)
+        if intent.action is not None and intent.action.get("action") == "undo":
+            # A pod takes back its own player's last action (or a correction nobody did), not another's:
+            # a player out of the game, or one looking through the menu, cannot undo Ana's move behind
+            # her back; the touchscreen undoes anything.
+            whose = self.session.match.last_move_by()
+            if whose is not None and whose != ctl.player:
+                ctl.told(REFUSED, self.session.rules, self.session.state)
+                return Intent(message=_("the last action is {who}'s: undo it on {who}'s pod or the touchscreen",
+                                        who=whose), changed=True)
+        return intent
 
-    def took(self, seat: int, before: dict, now: float | None = None) -> None:
-        """The owner applied ``seat``'s action (the state was ``before``): its old message goes,
+    def took(self, seat: int, before: dict, now: float | None = None, action: dict | None = None) -> None:
+        """The owner applied ``seat``'s ``action`` (the state was ``before``): its old message goes,
         and every other player it changed sees what happened to them on their own pod."""
         now = self.clock() if now is None else now
         self.applied += 1
@@ -118,7 +128,7 @@ class Seats:
         ctl = self.controls.get(seat)
         if ctl is not None:
             ctl.told(TOOK, self.session.rules, self.session.state)
-            self._tell_others(ctl.player, before, now)
+            self._tell_others(ctl.player, before, now, action)
 
     def refuse(self, seat: int, error: TablekeeperError, now: float | None = None) -> None:
         """The owner did not apply ``seat``'s action: the rules refused it (a :class:`RuleError`: its
@@ -169,13 +179,15 @@ class Seats:
         (nothing to publish, no pod to wake). Changes nothing itself."""
         return self.stuck.holds_back(event)
 
-    def _tell_others(self, actor: str, before: dict, now: float) -> None:
+    def _tell_others(self, actor: str, before: dict, now: float, action: dict | None = None) -> None:
         """Each other player an action changed sees what happened to them on their own pod."""
         after = self.session.state
         if after is before:
             return
         seats = {ctl.player: seat for seat, ctl in self.controls.items()}
-        for who, text in affected(self.session.rules, before, after, actor).items():
+        if action is not None and action.get("action") in ("undo", "redo"):
+            action = None  # what an undo took back: its own changes, "from" the pod that undid it
+        for who, text in affected(self.session.rules, before, after, actor, action).items():
             if who in seats:
                 self._message(seats[who], text, now)
 
