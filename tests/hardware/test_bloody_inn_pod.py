@@ -50,8 +50,9 @@ def test_a_first_round_kill_is_offered_per_rank_and_asks_only_the_room():
     assert asked(m, "Ana", menu["bribe a rank-0 guest"]) == ["room"]
     assert "kill a rank-3 guest" not in menu  # two cards in hand: a rank-3 guest costs 3
     assert not any(label.startswith("kill 2:") for label in menu)  # two peasants: one way to pay
-    # The room starts at the first guest who is not in your own room (room 1 is Ana's key).
-    assert menu["kill a rank-2 guest"].action["room"] == 2
+    # The room starts at the guest in your own room (room 1 is Ana's key): where the rulebook stories'
+    # players killed or bribed in about half their card actions.
+    assert menu["kill a rank-2 guest"].action["room"] == 1
     action = grammar.complete(menu["kill a rank-2 guest"],
                               grammar.asks(m.rules, m.state, "Ana", menu["kill a rank-2 guest"]), {"room": 2})
     after, _events = grammar.dry_run(m.rules, m.state, action)
@@ -194,15 +195,15 @@ def test_the_last_travellers_go_to_a_players_room_and_the_neutral_rooms_in_two_p
 
 def test_a_first_round_kill_from_the_pod_is_four_presses():
     """«Mata a un invitado … Juegue en la mesa tantas cartas … como rango»: Ana kills the rank-1
-    guest in room 3 with a peasant: the offer, main, the room, main."""
+    guest in room 2 (Ben's) with a peasant: the offer, main, the room (one up from her own), main."""
     t = Table("bloody-inn", ["Ana", "Ben"], actions=[{"action": "welcome"}])
     labels = [str(a["label"]) for a in t.rules.seat_actions(t.state, "Ana")]
     t.hold("Ana", DOWN, repeats=labels.index("kill a rank-1 guest") - 2)
     assert t.view("Ana").action == "kill a rank-1 guest…"
-    t.click("Ana", MAIN)  # the room, from room 2 (Ben's)
+    t.click("Ana", MAIN)  # the room, from room 1 (Ana's)
     t.click("Ana", UP)
     t.click("Ana", MAIN)
-    assert t.done == [{"action": "kill", "player": "Ana", "room": 3, "rank": 1}] and t.presses == 4
+    assert t.done == [{"action": "kill", "player": "Ana", "room": 2, "rank": 1}] and t.presses == 4
     ana = t.state["players"][0]
     assert ana["corpses"] == [{"rank": 1, "money": 12}] and (ana["hand"], t.state["inn"]["bistro"]) == (1, 1)
 
@@ -374,17 +375,17 @@ def test_the_touchscreens_burial_gets_the_ways_to_pay_from_the_game():
 def test_a_bribe_with_a_traveller_back_is_four_presses():
     """«recuperas todas las cartas que hayas jugado que tengan aptitud para la acción elegida» and «si
     jugaste con Campesinos, colócalos en el bistró»: Ana (2 peasants, a traveller with the bribe
-    aptitude) bribes the rank-2 guest in room 3: up held to "bribe 2: p↩" (the bribes' other ways are
+    aptitude) bribes the rank-2 guest in room 2: up held to "bribe 2: p↩" (the bribes' other ways are
     at the end of the offers), main, the room, main — the peasant goes to the bistro, the traveller
     comes back."""
     t = Table("bloody-inn", ["Ana", "Ben"], actions=[{"action": "welcome"},
                                                      {"action": "correct", "player": "Ana", "hand": 3}])
     t.hold("Ana", UP, repeats=4)  # press, hold, 4 repeats: six offers up from the first
     assert t.view("Ana").action == "bribe 2: p↩…"
-    t.click("Ana", MAIN)  # the room, from room 2 (Ben's)
+    t.click("Ana", MAIN)  # the room, from room 1 (Ana's)
     t.click("Ana", UP)
     t.click("Ana", MAIN)
-    assert t.done == [{"action": "bribe", "player": "Ana", "room": 3, "rank": 2, "peasants": 1, "kept": 1}]
+    assert t.done == [{"action": "bribe", "player": "Ana", "room": 2, "rank": 2, "peasants": 1, "kept": 1}]
     assert t.presses == 4
     ana = t.state["players"][0]
     assert (ana["hand"], ana["peasants"], t.state["inn"]["bistro"], t.state["inn"]["exit"]) == (3, 1, 1, 0)
@@ -454,7 +455,7 @@ def test_a_guests_room_is_told_by_its_key_and_the_room_step_goes_round_the_guest
     for _i in range(4):
         t.click("Ana", UP)
         seen.append((t.view("Ana").value, t.view("Ana").prompt))
-    assert seen == [("2", "room: Ben's"), ("3", "room: neutral"), ("5", "room: neutral, police"),
-                    ("1", "room: Ana's"), ("2", "room: Ben's")]
-    t.click("Ana", DOWN, 2)  # back round: 1, then 5
-    assert t.view("Ana").value == "5"
+    assert seen == [("1", "room: Ana's"), ("2", "room: Ben's"), ("3", "room: neutral"),
+                    ("5", "room: neutral, police"), ("1", "room: Ana's")]
+    t.click("Ana", DOWN, 2)  # back round: 5, then 3
+    assert t.view("Ana").value == "3"

@@ -446,11 +446,13 @@ class BloodyInnViews(Game):
 
     @staticmethod
     def _likely_room(state: dict[str, Any], name: str) -> int:
-        """Where a kill's or a bribe's room starts: the first guest who is not police, in a room that
-        is not your own (your own room's guest pays you 1F in the morning), else the first guest."""
+        """Where a kill's or a bribe's room starts: the guest in your own room (the one tables take
+        most: the rulebook stories' players killed or bribed there in about half their card actions),
+        then the first guest who is not police, else the first guest."""
         rooms = [r for r in state["inn"]["rooms"] if r["guest"]]
-        good = [r for r in rooms if not r["police"] and r["key"] != name]
-        return int((good or rooms)[0]["room"])
+        own = [r for r in rooms if not r["police"] and r["key"] == name]
+        good = [r for r in rooms if not r["police"]]
+        return int((own or good or rooms)[0]["room"])
 
     def _burials(self, state: dict[str, Any], p: dict[str, Any]) -> list[dict[str, Any]]:
         """A burial per annex with room left (your own first), paid the usual way; then, when the hand
