@@ -14,9 +14,10 @@ cancel potion right after another's potion); those are listed apart as ``allowed
 one the rules let a player take out of turn (``OUT_OF_TURN``), or a Bloody Inn income the device
 does not work out, added by its owner at a moment it can come (``income_by_hand``).
 
-A counter changed by hand takes two presses, select (choose the counter shown) and then up or down:
-that deliberate pair is tried too, apart from the stray presses, and what it did counted as
-``stray_<game>_chosen_by_select`` (a counter the rules let its owner move then; it must stay possible).
+A counter changed by hand takes two presses, select (choose the counter shown) and then up or down,
+and a card played on another player during someone's last chance two, main and main (the player
+asked): those deliberate pairs are tried too, apart from the stray presses, and what they did counted
+as ``stray_<game>_on_purpose`` (what the rules let its owner do then; it must stay possible).
 """
 from __future__ import annotations
 
@@ -90,12 +91,16 @@ def gesture(rules, state: dict, seat: int, name: str, button: str, kinds=GESTURE
     return done[0] if done else None
 
 
-def chosen(rules, state: dict, seat: int, name: str) -> dict | None:
-    """Select, then up, on a pod at rest: a counter chosen on purpose and changed by hand. The action
-    it did (and the rules took), or None."""
+#: Two presses meant together: a counter chosen and changed by hand; an offer opened and done.
+ON_PURPOSE = ((SELECT, UP), (MAIN, MAIN))
+
+
+def on_purpose(rules, state: dict, seat: int, name: str, buttons: tuple[str, ...]) -> dict | None:
+    """``buttons`` clicked one after the other on a pod at rest, meant together. The action they did
+    (and the rules took), or None."""
     ctl = SeatControls(seat, name)
     done: list[dict] = []
-    for button in (SELECT, UP):
+    for button in buttons:
         for kind in GESTURES["click"]:
             intent = ctl.handle(InputEvent(seat, button, kind), rules, state)
 
@@ -129,9 +134,10 @@ def sweep(path: Path) -> dict:
             name = p["name"]
             if name in acting or p.get("out"):
                 continue
-            action = chosen(rules, before, seat, name)
-            if action is not None:
-                deliberate[f"select, up → {action.get('action')}"] += 1
+            for buttons in ON_PURPOSE:
+                action = on_purpose(rules, before, seat, name, buttons)
+                if action is not None:
+                    deliberate[f"{', '.join(buttons)} → {action.get('action')}"] += 1
             for (how, kinds), button in itertools.product(GESTURES.items(), BUTTONS):
                 probes += 1
                 action = gesture(rules, before, seat, name, button, kinds)
@@ -152,9 +158,9 @@ def sweep(path: Path) -> dict:
         f"stray_{g}_out_of_turn_cards": {"value": sum(allowed.values()), "unit": "clicks",
                                          "note": "a card the rules let its player play at any moment, or an annex's income by hand",
                                          "by_kind": dict(allowed)},
-        f"stray_{g}_chosen_by_select": {"value": sum(deliberate.values()), "unit": "pairs",
-                                        "note": "select, then up on an idle pod: a counter changed by hand on purpose",
-                                        "by_kind": dict(deliberate)},
+        f"stray_{g}_on_purpose": {"value": sum(deliberate.values()), "unit": "pairs",
+                                  "note": "select then up, main then main, on an idle pod: done on purpose",
+                                  "by_kind": dict(deliberate)},
     }
 
 

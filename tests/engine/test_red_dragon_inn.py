@@ -610,14 +610,15 @@ def test_pod_main_button_does_the_routine_action_of_the_moment():
     play(m, adj("Cai", "alcohol", 20))
     assert rules.seat_view(m.state, "Cai")["status"] == "PASSING OUT" and rules.seat_view(m.state, "Cai")["alert"]
     # the last chance: on the passing-out player's pod resolve first (their chance is over when they say
-    # so), then «cartas de A veces o En cualquier momento para … atacar a otros»; on the others' the cards
-    # only: a stray main on Ana's pod must not end Cai's last chance
+    # so), then «cartas de A veces o En cualquier momento para … atacar a otros»; on the others' a card
+    # on a player, who is asked (from the one passing out): a stray main on Ana's pod must neither end
+    # Cai's last chance nor hit anyone (it opens the question)
     offers = rules.seat_actions(m.state, "Cai")
     assert offers[0] == {"label": "resolve", "action": {"action": "resolve"}}
     assert [o["action"] for o in offers[1:]] == [
         {"action": "adjust", "player": q, "counter": "fortitude", "delta": -1} for q in ("Ana", "Ben")]
-    assert [o["action"] for o in rules.seat_actions(m.state, "Ana")] == [
-        {"action": "adjust", "player": q, "counter": "fortitude", "delta": -1} for q in ("Ben", "Cai")]
+    assert [(o["action"], o["ask"]) for o in rules.seat_actions(m.state, "Ana")] == [
+        ({"action": "adjust", "player": "Cai", "counter": "fortitude", "delta": -1}, ["player"])]
 
 
 def test_pod_gambling_main_button_is_pass_for_the_player_to_act():

@@ -133,7 +133,14 @@ class RedDragonInnViews(Game):
             hits = self._hits(others)
             if any(e["name"] == name for e in state["pending"]):
                 return [{"label": word("label", "resolve"), "action": {"action": "resolve"}}] + hits
-            return hits
+            # Another's last chance: a card on someone, the player asked (from the one passing out), so that
+            # a stray main on an idle pod opens the question and hits nobody (a play-tester's did)
+            target = next((e["name"] for e in state["pending"] if e["name"] in others), others[0] if others else None)
+            if target is None:
+                return []
+            return [{"label": _("?: {counter} −1", counter=word("counter", "fortitude")),
+                     "action": {"action": "adjust", "player": target, "counter": "fortitude", "delta": -1},
+                     "ask": ["player"]}]
         g = state["gambling"]
         if g is not None:
             if g["to_act"] != name:
