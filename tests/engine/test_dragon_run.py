@@ -600,11 +600,11 @@ def test_pod_shows_temper_and_offers_legal_routine_actions():
                                              "treasure hall: pass", "treasure hall: again", "room + treasure: pass",
                                              "room + treasure: again", "room: discard 1, pass", "room: discard 1, again", "room: give 1 left, pass",
         "room: give 1 left, again", "room: discard", "room: give left",
-                                             "2 treasures: pass", "2 treasures: again", "power: a card from Ben",
-                                             "power: a card from Cai", "power: draw a card", "potion",
+                                             "2 treasures: pass", "2 treasures: again", "potion",
                                              "talisman: 3", "talisman: 2", "talisman: 1", "talisman: 0", "cry",
-                                             "cry: discard 3", "cry: discard 2", "power"]
-    assert offered[-2]["action"]["discard"] == [2]
+                                             "cry: discard 3", "cry: discard 2", "power", "power: draw a card",
+                                             "power: a card from Cai", "power: a card from Ben"]
+    assert offered[-5]["action"]["discard"] == [2]  # the cheapest cry, before the power's four
     assert m.rules.seat_actions(m.state, "Ben") == []  # no potion played: nothing to cancel
     do(m, act("adjust", counter="dungeon", delta=-2))
     offered = m.rules.seat_actions(m.state, "Ana")
@@ -907,11 +907,16 @@ def test_a_power_with_an_effect_that_cannot_be_is_refused_and_changes_nothing(po
     assert json.dumps(m.state, sort_keys=True) == before
 
 
-def test_the_power_used_before_is_one_press_up_the_next_time():
-    """The pod offers the plain power one press up; once a character's card showed what it does (a card
-    taken from another hand), that effect is the one nearest the next time the power is ready."""
+def test_the_power_used_before_is_the_only_one_offered_the_next_time():
+    """«Cada personaje tiene un poder único»: before its first use every effect a character card may have
+    is offered, up from the first offer, the plain power (nothing moves) farthest — a play-tester's Rogue
+    spent her power for nothing on the plain power one press up. Once the card showed what it does (a
+    card taken from another hand), that effect is the only one offered the next time it is ready."""
     m = game()
-    assert m.rules.seat_actions(m.state, "Ana")[-1]["label"] == "power"
+    offers = m.rules.seat_actions(m.state, "Ana")
+    powers = [o for o in offers if o["action"]["action"] == "power"]
+    assert offers[-1]["action"] == {"action": "power", "player": "Ana", "take_from": "Ben", "value": 1}
+    assert powers[0]["label"] == "power" and len(powers) > 3  # the plain power: the farthest up
     do(m, {"action": "power", "take_from": "Cai", "value": 0})
     m.state["players"][0]["power"] = "ready"  # as after the dragon came up
     offers = m.rules.seat_actions(m.state, "Ana")
@@ -919,5 +924,10 @@ def test_the_power_used_before_is_one_press_up_the_next_time():
     # a card from each other hand, from the left (the value starts at the least that hand may hold)
     assert last["action"] == {"action": "power", "player": "Ana", "take_from": "Ben", "value": 1}
     assert offers[-2]["action"]["take_from"] == "Cai"
-    assert offers[-3]["label"] == "power" and len([o for o in offers if o["label"] == "power"]) == 1
+    assert [o["action"].get("take_from") for o in offers if o["action"]["action"] == "power"] == ["Cai", "Ben"]
     assert last["ask"] == ["value"]
+    # a power that moved no card (the Ranger's look): the plain power alone, one press up
+    m = game()
+    do(m, {"action": "power"})
+    m.state["players"][0]["power"] = "ready"
+    assert [o["label"] for o in m.rules.seat_actions(m.state, "Ana") if o["action"]["action"] == "power"] == ["power"]

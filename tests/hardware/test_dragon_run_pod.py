@@ -202,16 +202,18 @@ def test_every_routine_item_is_legal_as_given_through_a_game():
 def test_the_start_of_a_turn_offers_charges_and_hides_down_and_the_power_and_cries_up():
     """«En su turno, el jugador activo debe elegir realizar una de las siguientes acciones obligatorias: Cargar
     ... Ocultar ... Llora como un bebé» and «Al comienzo de cada turno, ANTES de elegir su acción obligatoria, el
-    jugador activo puede optar por usar el poder»: the charges first, then hiding; crying and the power at the
-    end of the list, one or two presses up."""
+    jugador activo puede optar por usar el poder»: the charges first, then hiding; the power and crying at the
+    end of the list, up from the first offer: before the power's first use each effect a character card may
+    have, the nearest first, the plain power (nothing moves) after them — never a power spent for nothing one
+    press up."""
     m = game({"action": "adjust", "counter": "dungeon", "delta": -3})
     assert list(routine(m, "Ana")) == [
         "other room: pass", "dragon", "other room: again", "treasure hall: pass", "treasure hall: again",
         "hide: discard 1", "room + treasure: pass", "room + treasure: again", "hide: discard 2", "hide: discard 3",
         "hide", "room: discard 1, pass", "room: discard 1, again", "room: give 1 left, pass",
-        "room: give 1 left, again", "room: discard", "room: give left", "2 treasures: pass", "2 treasures: again", "power: a card from Ben", "power: a card from Cai", "power: draw a card", "potion", "talisman: 3",
-        "talisman: 2",
-        "talisman: 1", "talisman: 0", "cry", "cry: discard 3", "cry: discard 2", "power"]
+        "room: give 1 left, again", "room: discard", "room: give left", "2 treasures: pass", "2 treasures: again",
+        "potion", "talisman: 3", "talisman: 2", "talisman: 1", "talisman: 0", "cry", "cry: discard 3", "cry: discard 2",
+        "power", "power: draw a card", "power: a card from Cai", "power: a card from Ben"]
     m = game({"action": "adjust", "counter": "dungeon", "delta": -3}, hands={**HANDS, "Ana": [1, 1, 0, 0]})
     items = routine(m, "Ana")
     assert [k for k in items if k.startswith(("hide", "cry"))] == ["hide: discard 1", "hide", "cry",
@@ -323,20 +325,25 @@ def test_a_hide_with_another_card_or_a_physical_die():
     assert t.state["last_roll"]["escaped"] is True
 
 
-def test_crying_and_the_power_are_one_and_two_presses_up():
+def test_crying_and_the_power_are_presses_up():
     """«3. Llora como un bebé: ... descartando al menos una Carta del Tesoro con un valor total de al menos 2
     puntos» and «Al comienzo de cada turno, ANTES de elegir su acción obligatoria ... el poder»: the power is the
-    last offer (an up click), the cheapest cry the one before it (an up hold) or the last once the power is used."""
+    last offers (up from the first), the plain power after its effects; the cheapest cry is the last offer once
+    the power is used."""
     t = Table("dragon-run", ["Ana", "Ben"], {"hands": {"Ana": [3, 2, 1, 0], "Ben": [4, 2, 1, 1]}})
     t.click("Ana", UP)  # wraps to the last
+    assert t.view("Ana").action == "power: a card from Ben…"
+    t.click("Ana", UP)
+    assert t.view("Ana").action == "power: draw a card…"
+    t.click("Ana", UP)
     assert t.view("Ana").action == "power"
     t.click("Ana", MAIN)
-    assert t.done == [{"action": "power", "player": "Ana"}] and t.presses == 2
+    assert t.done == [{"action": "power", "player": "Ana"}] and t.presses == 4
     assert t.view("Ana").action == "other room: pass"  # the power is used: the offers changed
     t.click("Ana", UP)  # the last, now the cheapest cry
     assert t.view("Ana").action == "cry: discard 2"
     t.click("Ana", MAIN)
-    assert t.done[-1] == {"action": "cry", "player": "Ana", "discard": [2]} and t.presses == 4
+    assert t.done[-1] == {"action": "cry", "player": "Ana", "discard": [2]} and t.presses == 6
     assert t.state["turn"]["player"] == "Ben"
 
 
@@ -345,13 +352,13 @@ def test_a_potion_that_draws_a_card_and_a_talisman_from_the_turns_offers():
     potion's value from the cheapest card held, then the card it makes the player draw ("–": none); a talisman
     by the card's value, one offer each, asking nothing."""
     t = Table("dragon-run", ["Ana", "Ben"], {"hands": {"Ana": [3, 2, 1, 0], "Ben": [4, 2, 1, 1]}})
-    t.hold("Ana", UP, repeats=5)  # power, cry: discard 2, cry: discard 3, cry, talisman: 0, 1, 2
+    t.hold("Ana", UP, repeats=7)  # power ×3, cry: discard 2, cry: discard 3, cry, talisman: 0, 1, 2
     assert t.view("Ana").action == "talisman: 2"
     t.click("Ana", MAIN)
     assert t.done == [{"action": "talisman", "player": "Ana", "value": 2}] and t.presses == 2
     assert t.state["players"][0]["talismans"] == [2] and t.state["players"][0]["cards"] == [3, 1, 0]
     t.presses = 0
-    t.hold("Ana", UP, repeats=5)  # power, cry: discard 3, cry, talisman: 0, 1, 3, potion
+    t.hold("Ana", UP, repeats=7)  # power ×3, cry: discard 3, cry, talisman: 0, 1, 3, potion
     assert t.view("Ana").action == "potion…"
     t.click("Ana", MAIN)
     assert (t.view("Ana").prompt, t.view("Ana").value) == ("value", "0")
@@ -451,3 +458,20 @@ def test_the_final_count_on_the_survivors_own_pod_is_three_presses():
     assert not t.state["over"] and t.view("Ben").screen == "preview"  # the last count ends the game:
     t.click("Ben", MAIN)  # one more press confirms it
     assert t.state["over"] and t.state["winners"] == ["Ana"]
+
+
+def test_a_list_of_card_values_never_steps_below_0():
+    """«Primero descarte la (s) Carta (s) del Tesoro»: a treasure card is worth 0 or more. A play-tester
+    stepped the discard list's number from 0 down to −1 and added it, which the rules then refused with
+    no way out but cancelling: the number goes 0 → "–" → 10 (the highest card), as a die's step does."""
+    t = Table("dragon-run", ["Ana", "Ben"], {"hands": {"Ana": [3, 2, 1, 0], "Ben": [4, 2, 1, 1]}},
+              actions=[{"action": "adjust", "counter": "dungeon", "delta": -3}])
+    offers = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
+    t.click("Ana", DOWN, offers.index("hide"))
+    t.click("Ana", MAIN)
+    assert (t.view("Ana").prompt, t.view("Ana").value) == ("discard", "–")
+    seen = []
+    for button in (UP, DOWN, DOWN, DOWN):
+        t.click("Ana", button)
+        seen.append(t.view("Ana").value)
+    assert seen == ["0", "–", "10", "9"]

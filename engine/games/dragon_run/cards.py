@@ -30,7 +30,7 @@ class DragonRunCards(DragonRunTable):
             return
         self._give_cards(t, name, [a.int("value")])
 
-    @action("discard", fields=(Player("player", required=False), Ints("values", default=[])))
+    @action("discard", fields=(Player("player", required=False), Ints("values", default=[], lo=0, hi=MAX_CARD)))
     def _discard(self, t: Txn, a: Args) -> None:
         """A player discards treasure cards ("values"), e.g. by a card's effect (default: the active player)."""
         name = self._in_game(t, a)

@@ -28,7 +28,7 @@ class DragonRunTurn(DragonRunTable):
     """The deal and the turn's actions."""
 
     # -- setup ------------------------------------------------------------------
-    @action("deal", fields=(Player("player"), Ints("values", default=[])))
+    @action("deal", fields=(Player("player"), Ints("values", default=[], lo=0, hi=MAX_CARD)))
     def _deal(self, t: Txn, a: Args) -> None:
         """Enter the values of the 4 treasure cards dealt to "player" at the start ("values").
 
@@ -140,6 +140,8 @@ class DragonRunTurn(DragonRunTable):
             t.add(heal, "wounds", -1)
             p["power_kind"] = "heal"
             t.event(_("{name} heals {other}", name=name, other=heal))
+        else:  # a power that moves no card (a look at the dungeon): the same one the next time
+            p["power_kind"] = "plain"
 
     @action("charge", fields=(
         Raw("player"),
@@ -172,7 +174,7 @@ class DragonRunTurn(DragonRunTable):
                   "values are value and second, or asked when needed")),
         Int("value", required=False, lo=0, hi=MAX_CARD, doc=_("the first treasure card it gives: its value")),
         Int("second", required=False, lo=0, hi=MAX_CARD, doc=_("the second treasure card it gives: its value")),
-        Ints("discard", default=[], doc=_("treasure cards it makes its player discard: their values")),
+        Ints("discard", default=[], lo=0, hi=MAX_CARD, doc=_("treasure cards it makes its player discard: their values")),
         Int("give", required=False, lo=0, hi=MAX_CARD,
             doc=_("a treasure card it makes its player give to the player on their left: its value")),
     ))
@@ -294,7 +296,7 @@ class DragonRunTurn(DragonRunTable):
 
     @action("hide", fields=(
         Raw("player"),
-        Ints("discard", default=[], doc=_("the values of the treasure cards discarded (worth at least 1)")),
+        Ints("discard", default=[], lo=0, hi=MAX_CARD, doc=_("the values of the treasure cards discarded (worth at least 1)")),
         Int("roll", required=False, lo=0, hi=DIE_FACES - 1,
             doc=_("the face of a physical d10 (0–9; a face marked 10 is 0); left out, the device rolls")),
     ))
@@ -347,7 +349,7 @@ class DragonRunTurn(DragonRunTable):
 
     @action("cry", fields=(
         Raw("player"),
-        Ints("discard", default=[], doc=_("the values of the treasure cards discarded (worth at least 2)")),
+        Ints("discard", default=[], lo=0, hi=MAX_CARD, doc=_("the values of the treasure cards discarded (worth at least 2)")),
     ))
     def _cry(self, t: Txn, a: Args) -> None:
         """Cry like a baby: discard treasure worth at least 2 ("discard": card values); the turn passes.

@@ -293,9 +293,11 @@ class DragonRunViews(Game):
     @staticmethod
     def _power_offers(state: dict[str, Any], p: dict[str, Any], me: dict[str, str]
                       ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-        """The power, plain and with each effect a character card may have (a card taken from another
-        hand, a card drawn, a heal): (the nearest offers — the effect this player used before, then the
-        plain power —, the other effects)."""
+        """The power with each effect a character card may have (a card taken from another hand, a card
+        drawn, a heal) and plain (an effect that moves no card: a look at the dungeon): (the nearest
+        offers, the other effects). «Cada personaje tiene un poder único»: once a player used theirs, its
+        effect is the only one offered; before (the device is not told the characters' powers) every
+        effect, the plain power farthest, so that the nearest offer is never a power spent for nothing."""
         others = [q for q in state["players"] if not q["out"] and q["name"] != p["name"]
                   and (q["cards"] or q["unknown"])]
         take = [{"label": _("power: a card from {name}", name=q["name"]),
@@ -306,9 +308,11 @@ class DragonRunViews(Game):
         heal = [{"label": _("power: heal {name}", name=q["name"]), "action": {"action": "power", **me, "heal": q["name"]}}
                 for q in state["players"] if not q["out"] and q["counters"]["wounds"] == 1]
         plain = [{"label": word("label", "power"), "action": {"action": "power", **me}}]
-        kinds = {"take": take, "draw": draw, "heal": heal}
-        first = kinds.pop(p.get("power_kind") or "", [])
-        return first + plain, [o for group in kinds.values() for o in group]
+        kinds = {"take": take, "draw": draw, "heal": heal, "plain": plain}
+        known = p.get("power_kind")
+        if known in kinds:
+            return kinds[known], []
+        return take + draw + heal + plain, []
 
     def pod_actions(self, state: dict[str, Any], name: str) -> list[str]:
         """The cards played during a turn first (a potion, a talisman, a card drawn), then the rest; only
