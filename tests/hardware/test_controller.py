@@ -705,12 +705,14 @@ def test_holding_up_and_down_on_every_counter_moves_only_what_a_player_moves_by_
 
 
 def test_an_action_that_ends_the_game_waits_for_one_more_press():
-    """A press that would end the game shows what it does and needs main once more; select backs out."""
+    """A press that would end the game shows what it does and needs main once more; select backs out. The
+    preview says first who wins (a play-tester's confirmation showed only "Dee: treasure −2")."""
     t = Table("counters", ["Ana", "Ben"], {"counters": [{"name": "score", "target": 3}]},
               actions=[{"action": "adjust", "player": "Ana", "counter": "score", "delta": 2}])
     t.click("Ana", UP)
     assert not t.state["over"] and t.view("Ana").screen == "preview"
     assert "ends the game" in str(t.said[-1])
+    assert t.view("Ana").lines[0] == "Ana won" and "Ana: score +1" in t.view("Ana").lines
     t.click("Ana", SELECT)  # changed her mind: nothing happened
     assert t.view("Ana").screen == "home" and not t.state["over"]
     assert t.state["players"][0]["counters"]["score"] == 2

@@ -526,6 +526,8 @@ class SeatControls:
                                      catalog)
         # What the device draws (a die, a card) is named; only what every draw gives is a change.
         shown = g.preview_lines(pv) if pv.decided else g.change_lines(rules, state, pv.after, list(pv.events))
+        if pv.after.get("over") and not state.get("over"):  # who wins, first: what the confirming press decides
+            shown = (rules.result_words(pv.after), *shown)
         lines = [str(translated(m, catalog)) for m in shown]
         for name in pv.decided:
             lines.append(str(translated(_("{field}: the device decides", field=word("field", name)), catalog)))
