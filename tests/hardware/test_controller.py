@@ -721,6 +721,19 @@ def test_an_action_that_ends_the_game_waits_for_one_more_press():
     assert t.state["over"] and t.state["winners"] == ["Ana"]
 
 
+def test_a_card_held_on_goes_on_through_the_last_chance_it_starts():
+    """A card that costs another player 3 fortitude is main held with one repeat. When the second point
+    starts that player's last chance the offers change under the finger (the other players' cards then ask
+    their target): the third point still goes, as the card says."""
+    t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"],
+              actions=[{"action": "adjust", "player": "Ben", "counter": "alcohol", "delta": 18}])
+    labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
+    t.click("Ana", DOWN, labels.index("Ben: fortitude −1"))
+    t.hold("Ana", MAIN, repeats=1)
+    assert t.state["players"][1]["counters"]["fortitude"] == 17 and t.state["pending"]
+    assert t.done[-3:] == [{"action": "adjust", "player": "Ben", "counter": "fortitude", "delta": -1}] * 3
+
+
 def test_a_confirmation_goes_away_when_another_press_makes_it_moot():
     t = Table("counters", ["Ana", "Ben"], {"counters": [{"name": "score", "target": 3}]},
               actions=[{"action": "adjust", "player": "Ana", "counter": "score", "delta": 2}])

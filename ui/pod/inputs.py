@@ -102,6 +102,7 @@ class SeatControls:
         self.choosing = False  # up/down go through the offers (not the focused counter)
         self._chosen: str | None = None  # the turn (canonical) in which select chose the counter
         self._again: str | None = None  # the label of the "repeat" offer main is held on
+        self._again_action: dict | None = None  # its action, done again while main is held
         self._labels: tuple[str, ...] = ()  # the seat_actions' labels pick and choosing refer to
         self.screen = HOME
         self.cursor = 0  # the menu's chosen line
@@ -191,7 +192,7 @@ class SeatControls:
         if screen != PREVIEW:
             self._confirm = False
         if screen != HOME:
-            self._again = None
+            self._again = self._again_action = None
         if screen == HOME:
             self.cursor = 0  # the menu opens at its top: the cursor means nothing elsewhere
         if screen in (HOME, MENU):
@@ -246,20 +247,23 @@ class SeatControls:
             chosen = actions[self.pick]
             if chosen.get("repeat") and not chosen.get("ask"):
                 self._again = str(chosen.get("label", ""))  # shown, and done again, until main is let go
+                self._again_action = dict(chosen["action"])
             else:
                 self._left, self.pick = self.pick, 0  # the next time, the most likely again
             item = g.Item(g.SEAT, chosen.get("label", ""), dict(chosen["action"]), tuple(chosen.get("ask", ())))
             return self._start(rules, state, item, HOME)
         if button == MAIN and self._again is not None:
             if kind == RELEASE:
-                self._again, self.pick = None, 0
+                self._again, self._again_action, self.pick = None, None, 0
                 return CHANGED
             if kind in (HOLD, REPEAT):
                 again = next((a for a in actions if str(a.get("label", "")) == self._again), None)
-                if again is None:
+                if again is None and self._again_action is None:
                     return NOTHING
-                item = g.Item(g.SEAT, again.get("label", ""), dict(again["action"]))
-                return self._send(item, dict(again["action"]), changed=True)
+                # the card held on, even once the offers changed under it (the hit that starts a last
+                # chance: a card that costs 3 is main held through it); the rules say whether it still goes
+                action = dict(again["action"]) if again is not None else dict(self._again_action or {})
+                return self._send(g.Item(g.SEAT, self._again, action), action, changed=True)
         return NOTHING
 
     def _step_counter(self, rules, state, delta: int) -> Intent:
