@@ -33,7 +33,6 @@ sys.path.insert(0, str(HERE))
 
 from stories import load, play, rules_of  # noqa: E402  (bench/ is not a package)
 
-from tablekeeper.engine.errors import RuleError  # noqa: E402
 from tablekeeper.hardware.pod import DOWN, HOLD, MAIN, PRESS, RELEASE, REPEAT, SELECT, UP, InputEvent  # noqa: E402
 from tablekeeper.ui.pod.inputs import SeatControls, settle  # noqa: E402
 
@@ -68,52 +67,30 @@ def income_by_hand(game: str, state: dict, action: dict) -> bool:
     return any(x.get("effect") in (None, "other", "end_game") for x in p["annexes"][1:])
 
 
-def gesture(rules, state: dict, seat: int, name: str, button: str, kinds=GESTURES["click"]) -> dict | None:
-    """One gesture of ``button`` (its events ``kinds``) on a pod at rest: the first action it did (and the
-    rules took), or None."""
+def presses(rules, state: dict, seat: int, name: str, steps) -> dict | None:
+    """``steps``, each a button and its events (``GESTURES``), one after the other on a pod at rest: the
+    first action they did (and the rules took), or None. An action that would end the game is not done
+    (the pod asks to confirm it)."""
     ctl = SeatControls(seat, name)
     done: list[dict] = []
-    for kind in kinds:
-        intent = ctl.handle(InputEvent(seat, button, kind), rules, state)
+    for button, kinds in steps:
+        for kind in kinds:
+            intent = ctl.handle(InputEvent(seat, button, kind), rules, state)
 
-        def apply(action: dict, short_of_end: bool = intent.short_of_end) -> dict:
-            if action.get("action") not in ("undo", "redo"):
-                action = rules.prepare(state, action, random.Random(3))
-            after = rules.apply(state, action)[0]
-            if not (short_of_end and after.get("over") and not state.get("over")):
-                done.append(action)
-            return after
+            def apply(action: dict, now: dict = state, short_of_end: bool = intent.short_of_end) -> dict:
+                if action.get("action") not in ("undo", "redo"):
+                    action = rules.prepare(now, action, random.Random(3))
+                after: dict = rules.apply(now, action)[0]  # a refusal raises: nothing done
+                if not (short_of_end and after.get("over") and not now.get("over")):
+                    done.append(action)
+                return after
 
-        try:
-            settle(ctl, intent, rules, state, apply)
-        except RuleError:
-            pass
+            state = settle(ctl, intent, rules, state, apply)[0]
     return done[0] if done else None
 
 
 #: Two presses meant together: a counter chosen and changed by hand; an offer opened and done.
 ON_PURPOSE = ((SELECT, UP), (MAIN, MAIN))
-
-
-def on_purpose(rules, state: dict, seat: int, name: str, buttons: tuple[str, ...]) -> dict | None:
-    """``buttons`` clicked one after the other on a pod at rest, meant together. The action they did
-    (and the rules took), or None."""
-    ctl = SeatControls(seat, name)
-    done: list[dict] = []
-    for button in buttons:
-        for kind in GESTURES["click"]:
-            intent = ctl.handle(InputEvent(seat, button, kind), rules, state)
-
-            def apply(action: dict, now: dict = state) -> dict:
-                after: dict = rules.apply(now, action)[0]  # a refusal raises: nothing done
-                done.append(action)
-                return after
-
-            try:
-                state = settle(ctl, intent, rules, state, apply)[0]
-            except RuleError:
-                pass
-    return done[0] if done else None
 
 
 def sweep(path: Path) -> dict:
@@ -135,12 +112,12 @@ def sweep(path: Path) -> dict:
             if name in acting or p.get("out"):
                 continue
             for buttons in ON_PURPOSE:
-                action = on_purpose(rules, before, seat, name, buttons)
+                action = presses(rules, before, seat, name, [(b, GESTURES["click"]) for b in buttons])
                 if action is not None:
                     deliberate[f"{', '.join(buttons)} → {action.get('action')}"] += 1
             for (how, kinds), button in itertools.product(GESTURES.items(), BUTTONS):
                 probes += 1
-                action = gesture(rules, before, seat, name, button, kinds)
+                action = presses(rules, before, seat, name, [(button, kinds)])
                 if action is None:
                     continue
                 key = f"{how} {button} → {action.get('action')}"

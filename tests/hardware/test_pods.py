@@ -252,6 +252,18 @@ def test_undo_from_a_pods_menu_takes_back_its_own_players_action_and_says_what(t
     assert t.seats.view(2).message == ""
 
 
+def test_a_player_paying_for_another_players_press_is_told_what_happened(table_factory):
+    """Through the owner, as a table plays: Ana's morning makes Ben pay his wages, and Ben's pod says what
+    happened ("the morning: …: cash −1"), not "from Ana" as if Ana had taken his money."""
+    t = table_factory("bloody-inn", players=["Ana", "Ben"])
+    for seat in (1, 1, 2, 1, 2):  # Ana's welcome, then both players pass twice
+        t.press(seat, "main")
+    assert t.state["phase"] == "morning"
+    t.press(1, "main")  # Ana, the first player: the morning
+    message = t.seats.view(2).message
+    assert message.startswith("the morning") and "cash −" in message and "from Ana" not in message, message
+
+
 def test_counters_values_and_refusal_message(table_factory):
     """With the counters game: numbers on the pod; DESIGN.md step 4: a refusal shows its reason."""
     t = table_factory("counters", options={"counters": [{"name": "life", "start": 2, "out_at": 0}, "coins"]})

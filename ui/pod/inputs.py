@@ -256,40 +256,39 @@ class SeatControls:
             if kind == RELEASE:
                 self._again, self._again_action, self.pick = None, None, 0
                 return CHANGED
-            if kind in (HOLD, REPEAT):
-                again = next((a for a in actions if str(a.get("label", "")) == self._again), None)
-                if again is None and self._again_action is None:
-                    return NOTHING
+            if kind in (HOLD, REPEAT) and self._again_action is not None:
                 # the card held on, even once the offers changed under it (the hit that starts a last
                 # chance: a card that costs 3 is main held through it); the rules say whether it still goes
-                action = dict(again["action"]) if again is not None else dict(self._again_action or {})
+                action = dict(self._again_action)
                 return self._send(g.Item(g.SEAT, self._again, action), action, changed=True)
         return NOTHING
 
-    def _step_counter(self, rules, state, delta: int) -> Intent:
+    def _fixed(self, rules, state) -> tuple[str | None, Intent | None]:
+        """The focused counter's name, and why a press cannot move it by hand (None: it can)."""
         counters = [(str(k), v) for k, v in g.seat_view(rules, state, self.player).get("counters", ())]
         if not counters:
-            return Intent(message=_("no counter to change"))
+            return None, Intent(message=_("no counter to change"))
         name = counters[focus_index(counters, self.focus if self.focus is not None else 0)][0]
-        spec = getattr(rules, "player_counters", {}).get(name)
-        if spec is None:
-            return Intent(message=_("{counter} changes by itself", counter=word("counter", name)))
+        if getattr(rules, "player_counters", {}).get(name) is None:
+            return name, Intent(message=_("{counter} changes by itself", counter=word("counter", name)))
         if not rules.moved_by_hand(state, self.player, name):
-            return Intent(message=_("{counter} is kept by the game's actions (hold select: the menu)",
-                                    counter=word("counter", name)))
+            return name, Intent(message=_("{counter} is kept by the game's actions (hold select: the menu)",
+                                          counter=word("counter", name)))
+        return name, None
+
+    def _step_counter(self, rules, state, delta: int) -> Intent:
+        name, fixed = self._fixed(rules, state)
+        if fixed is not None or name is None:
+            return fixed or NOTHING
         action = {"action": "adjust", "player": self.player, "counter": name, "delta": delta}
         item = g.Item(g.SEAT, _("{counter} {delta}", counter=word("counter", name), delta=f"{delta:+d}"), action)
         return self._send(item, action)
 
     def _not_chosen(self, rules, state) -> Intent:
         """What up/down say on a counter select has not chosen: why nothing changed, and how to change it."""
-        counters = [(str(k), v) for k, v in g.seat_view(rules, state, self.player).get("counters", ())]
-        if not counters:
-            return Intent(message=_("no counter to change"))
-        name = counters[focus_index(counters, self.focus if self.focus is not None else 0)][0]
-        if name in getattr(rules, "player_counters", {}) and not rules.moved_by_hand(state, self.player, name):
-            return Intent(message=_("{counter} is kept by the game's actions (hold select: the menu)",
-                                    counter=word("counter", name)))
+        name, fixed = self._fixed(rules, state)
+        if fixed is not None or name is None:
+            return fixed or NOTHING
         return Intent(message=_("to change {counter} by hand: select, then ▲▼", counter=word("counter", name)))
 
     def _next_focus(self, rules, state, offers: bool) -> Intent:
