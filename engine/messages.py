@@ -16,6 +16,7 @@ the sentence; names of people stay as they are. ``pybabel extract -k _
 """
 from __future__ import annotations
 
+import string
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol
 
@@ -117,6 +118,21 @@ class _Listing(Msg):
         return (_Listing, (self.items, self.sep))
 
 
+class _Shown(string.Formatter):
+    """Formatting for people: a signed number (``{delta:+d}``) with the minus sign, not a hyphen
+    ("fortitude −1"). The ``str`` value of a message (its English for the replay JSON and the
+    journal) keeps the hyphen scripts read."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        out: str = super().format_field(value, format_spec)
+        if "+" in format_spec and isinstance(value, int):
+            out = out.replace("-", "\u2212")
+        return out
+
+
+_SHOWN = _Shown()
+
+
 def _render(template: str, params: dict[str, Any], plural: str | None, count: int | None, context: str | None,
             catalog: Catalog) -> str:
     if plural is not None:
@@ -129,7 +145,7 @@ def _render(template: str, params: dict[str, Any], plural: str | None, count: in
         return text
     values = {k: translated(v, catalog) for k, v in params.items()}
     try:
-        return text.format(**values)
+        return text.format(**values) if catalog is ENGLISH else _SHOWN.vformat(text, (), values)
     except (KeyError, IndexError, ValueError):  # a broken translation must never hide the message
         return template.format(**{k: translated(v, ENGLISH) for k, v in params.items()})
 

@@ -106,7 +106,7 @@ def test_stored_game_new_act_state_history(tmp_path):
     assert run("act", '{"action": "undo"}', state_dir=sd).returncode == 0
     r = run("history", state_dir=sd)
     assert r.returncode == 0
-    assert r.stdout.splitlines()[1:] == ["    0  Ben: life -1", "    1  undo"]
+    assert r.stdout.splitlines()[1:] == ["    0  Ben: life \u22121", "    1  undo"]  # for people: the minus sign
     hist = json.loads(run("history", "--json", state_dir=sd).stdout)
     assert [e["entry"]["action"] for e in hist["entries"]] == ["adjust", "undo"]
     state = json.loads(run("state", state_dir=sd).stdout)

@@ -45,6 +45,20 @@ def test_the_history_names_an_actions_fields_and_values_in_words(es):
     assert "=" not in said.translated(es) and "vino élfico" in said.translated(es)
 
 
+def test_a_shown_negative_change_has_a_minus_sign_and_the_replay_english_keeps_its_hyphen(es):
+    """On a screen "fortitude −1" (U+2212, as the pods' offers write it), in English and Spanish; the
+    message's own value, which the replay JSON and the journal carry, stays "-1" for scripts."""
+    from tablekeeper.engine.game import Game
+    from tablekeeper.engine.registry import make_rules
+
+    rules = make_rules({"game": "red-dragon-inn", "players": ["Ana", "Ben"], "options": {}})
+    said = Game.describe(rules, {"action": "adjust", "player": "Ana", "counter": "fortitude", "delta": -1})
+    assert said == "Ana: fortitude -1"
+    assert said.translated(None) == "Ana: fortitude \u22121"
+    assert said.translated(es).endswith("\u22121") and "-" not in said.translated(es)
+    assert _("{d:+d}", d=2).translated(None) == "+2"  # a gain keeps its plus
+
+
 def test_a_message_is_its_english_sentence_and_keeps_what_it_is_made_of():
     m = _("{who} is out: {why}", who="Ben", why=_("last one standing"))
     assert m == "Ben is out: last one standing" and isinstance(m, str)
