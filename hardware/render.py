@@ -392,7 +392,7 @@ def _menu_other_line(text: str, lines: tuple[str, ...], room: int) -> tuple[Imag
                    for x in others):
                 continue  # another line has these first and last words: the left-out ones tell them apart
             kept = words[:k] + words[j:]
-            # the numbers first ("room 7", "buy 5: 3+1+1"), then the most words, then the most letters
+            # the numbers first ("room 7", "buy #5: 3+1+1"), then the most words, then the most letters
             this = (sum(any(c.isdigit() for c in w) for w in kept), len(kept), len(drawn))
             if score is None or this > score:
                 best, score = drawn, this

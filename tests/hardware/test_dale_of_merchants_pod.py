@@ -95,11 +95,11 @@ def test_a_buy_is_one_item_per_market_card_and_payment_counted_from_the_left_ask
     m = table(actions=OPENING)  # left to right 3 4 2 5 2: prices 7 7 4 6 2
     buys = [i for i in g.menu(m.rules, m.state, "Ana") if i.kind == g.SEAT and i.action["action"] == "buy"]
     assert [str(i.label) for i in buys] == [
-        "new 2, buy 5: 1+1", "buy, other payment", "buy 3: 4×1",
-        "new 5, buy 5: 1+1", "new 4, buy 5: 1+1", "new 3, buy 5: 1+1"]  # a tie: the rightmost first
+        "new 2, buy #5: 1+1", "buy, other payment", "buy #3: 4×1",
+        "new 5, buy #5: 1+1", "new 4, buy #5: 1+1", "new 3, buy #5: 1+1"]  # a tie: the rightmost first
     first = g.menu(m.rules, m.state, "Ana")[0]
     assert first == buys[0] and steps(m, "Ana", first) == ()  # the first buy: one line per new card's value
-    second = seat_item(m, "Ana", "buy 3: 4×1")
+    second = seat_item(m, "Ana", "buy #3: 4×1")
     (new,) = steps(m, "Ana", second)
     assert (new.field.name, new.step, new.start(second.action["new_value"])) == ("new_value", g.NUMBER, 2)
     action = as_started(m, "Ana", second, new_value=None)  # the new card left out: entered later
@@ -128,11 +128,11 @@ def test_the_payments_offered_are_those_of_the_cards_the_player_is_known_to_own(
     m.apply({"action": "technique", "bonus": True, "take": 4})  # the 5 at +1 into Ana's hand
     assert m.state["players"][0]["known"] == [5]
     labels = [str(i["label"]) for i in m.rules.seat_actions(m.state, "Ana")]
-    assert [x for x in labels if x.startswith("buy 5:")] == ["buy 5: 1+1", "buy 5: 5"]
+    assert [x for x in labels if x.startswith("buy #5:")] == ["buy #5: 1+1", "buy #5: 5"]
     # 7 with a 5: 5+1+1 exactly, never 5+1+1+1 (the surplus 1 is not smaller than a 1).
-    assert [x for x in labels if x.startswith("buy 1:")] == ["buy 1: 5+1+1"]
+    assert [x for x in labels if x.startswith("buy #1:")] == ["buy #1: 5+1+1"]
     assert [x for x in labels if x.endswith("?")] == []  # one card above the price needs no asking
-    buy = seat_item(m, "Ana", "buy 1: 5+1+1").action
+    buy = seat_item(m, "Ana", "buy #1: 5+1+1").action
     m.apply({k: v for k, v in buy.items() if k not in ("clean_up", "new_value")})
     assert m.state["players"][0]["known"] == [5, 3]  # the 5 paid is still hers (in her discard pile)
     m.apply({"action": "end_turn", "player": "Ana"})
@@ -186,7 +186,7 @@ def test_while_a_market_card_waits_for_its_value_it_comes_first_and_the_known_ca
     """Fase de limpieza 2 turns a card up; a buy of a card whose value is known does not wait for it."""
     m = table(actions=[{"action": "set_market", "values": [3, 2, None, None, None]}])
     labels = [str(i["label"]) for i in m.rules.seat_actions(m.state, "Ana")]
-    assert labels[:3] == ["new card 3", "new 2, buy 2: 5×1", "stack 1: 1 macaws"]
+    assert labels[:3] == ["new card 3", "new 2, buy #2: 5×1", "stack 1: 1 macaws"]
     assert "buy, other payment" in labels  # 7 is more than five 1s: the values paid are entered
     assert "new card 3" in [str(i["label"]) for i in m.rules.seat_actions(m.state, "Ben")]
 
@@ -213,17 +213,17 @@ def test_a_technique_leaves_the_turn_open_for_its_effects_and_offers_the_forgott
     taker = next(a for a in steps(m, "Ana", move) if a.field.name == "from_player")
     assert taker.options[0] == "Ben" and taker.unset  # another player first; left out: your own piles
     m.apply(seat_item(m, "Ana", "bonus action").action)
-    assert [str(i.label) for i in g.menu(m.rules, m.state, "Ana")[:2]] == ["new 2, buy 5: 1+1", "stack 1: 1 macaws"]
+    assert [str(i.label) for i in g.menu(m.rules, m.state, "Ana")[:2]] == ["new 2, buy #5: 1+1", "stack 1: 1 macaws"]
 
 
 def test_a_bonus_action_keeps_the_clean_up_for_the_last_action():
     """«La limpieza ocurre después de ... las posibles acciones de bonificación»."""
     m = table(actions=OPENING + [{"action": "technique", "bonus": True}, {"action": "technique", "bonus": True}])
     assert m.state["table"]["actions"] == 1
-    assert seat_item(m, "Ana", "new 2, buy 5: 1+1").action.get("clean_up") is True
+    assert seat_item(m, "Ana", "new 2, buy #5: 1+1").action.get("clean_up") is True
     m = table(actions=OPENING)
     m.apply({"action": "adjust", "counter": "actions", "delta": 1})
-    assert "clean_up" not in seat_item(m, "Ana", "buy 5: 1+1").action
+    assert "clean_up" not in seat_item(m, "Ana", "buy #5: 1+1").action
 
 
 # -- button by button -------------------------------------------------------------------------------
@@ -234,9 +234,9 @@ def test_a_junk_buy_and_the_card_turned_up_are_one_action_of_two_presses():
     cards are valued 2 to 5); up from the first line raises it. The payment starts with junk, as far
     as the hand goes."""
     t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING)
-    assert t.view("Ana").action == "new 2, buy 5: 1+1"
+    assert t.view("Ana").action == "new 2, buy #5: 1+1"
     t.click("Ana", UP)
-    assert t.view("Ana").action == "new 3, buy 5: 1+1"
+    assert t.view("Ana").action == "new 3, buy #5: 1+1"
     t.click("Ana", MAIN)
     assert t.done == [{"action": "buy", "player": "Ana", "slot": 0, "paid": [1, 1], "clean_up": True,
                        "new_value": 3}]
@@ -257,7 +257,7 @@ def test_each_value_of_the_card_turned_up_is_one_press_and_main_from_the_first_b
             t.hold("Ana", UP, repeats=0)
         elif press == "held":
             t.hold("Ana", UP, repeats=1)
-        assert t.view("Ana").action == f"new {value}, buy 5: 1+1"
+        assert t.view("Ana").action == f"new {value}, buy #5: 1+1"
         t.click("Ana", MAIN)
         assert t.presses == (1 if press is None else 2)
         assert t.done == [{"action": "buy", "player": "Ana", "slot": 0, "paid": [1, 1], "clean_up": True,
@@ -272,7 +272,7 @@ def test_a_buy_whose_clean_up_turns_up_no_card_is_not_made_once_per_value():
               market_cards_per_deck=2)  # six market cards: the buy turned up the last one
     assert m.state["table"]["market_deck"] == 0 and m.state["table"]["market_discard"] == 0
     labels = [str(o["label"]) for o in m.rules.seat_actions(m.state, "Ben")]
-    assert labels[0] == "buy 4: 1+1+1" and not [x for x in labels if x.startswith("new ")]
+    assert labels[0] == "buy #4: 1+1+1" and not [x for x in labels if x.startswith("new ")]
     m.apply(m.rules.seat_actions(m.state, "Ben")[0]["action"])
     assert m.state["market"][4] == {"card": False, "value": None} and m.state["turn"]["player"] == "Ana"
 
@@ -341,7 +341,7 @@ def test_the_payment_the_referee_accepted_is_where_the_buy_starts():
     """Acción de mercado, Nota: a payment asked about and accepted is the one the player then makes."""
     m = table(actions=OPENING + [{"action": "check_payment", "position": 4, "paid": [4, 2]}])
     item = g.menu(m.rules, m.state, "Ana")[0]  # the card asked about first, with the payment accepted
-    assert str(item.label) == "new 2, buy 4: 4+2" and item.action["paid"] == [4, 2] and item.action["slot"] == 1
+    assert str(item.label) == "new 2, buy #4: 4+2" and item.action["paid"] == [4, 2] and item.action["slot"] == 1
 
 
 def test_a_technique_with_its_bonus_and_its_take_is_one_offer_then_the_stack_four_presses_in_all():
@@ -399,6 +399,29 @@ def test_a_technique_that_moves_cards_is_one_offer_then_end_turn():
     assert t.state["players"][1]["counters"]["hand"] == 4  # 5 − the technique − 2 thrown away + 2 drawn
 
 
+def test_a_technique_that_discards_the_hand_and_draws_anew_is_one_offer_and_keeps_the_cards_in_the_deck():
+    """Acción técnica: a card that discards the rest of the hand and draws a new one (a macaw's, in a
+    play-tester's table) is one line, with and without the bonus action: the rest of the hand goes to
+    the discard pile — not to the junk pile, where a play-tester's "junk away" sent it, out of the deck
+    for good — and five are drawn."""
+    t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING)
+    labels = [str(i["label"]) for i in t.rules.seat_actions(t.state, "Ana")]
+    assert {"tech: redraw hand of 5", "tech +1: redraw hand of 5"} <= set(labels)
+    before = dict(t.state["players"][0]["counters"])
+    back = len(labels) - labels.index("tech +1: redraw hand of 5")
+    t.hold("Ana", UP, repeats=back - 2)
+    assert t.view("Ana").action == "tech +1: redraw hand of 5"
+    t.click("Ana", MAIN)
+    assert t.presses == 2
+    assert t.done[-1] == {"action": "technique", "player": "Ana", "discard_hand": True, "draw": 5, "bonus": True}
+    ana = t.state["players"][0]["counters"]
+    assert ana["hand"] == 5 and t.state["table"]["actions"] == 1  # a new hand of five, the bonus action left
+    # the four other cards to the discard pile, five drawn from the deck (refilled from the pile if short):
+    # every card is still the player's (the technique itself waits to be discarded at the clean-up)
+    assert ana["deck"] + ana["discard"] + ana["hand"] == before["deck"] + before["discard"] + before["hand"] - 1
+    assert t.state["turn"]["played"] == ["discard"]
+
+
 def test_a_technique_that_gives_a_card_is_one_offer_asking_only_the_cards_drawn():
     """Acción técnica, Nota: «robar, tomar o intercambiar»: a technique that gives a card from the hand
     to another player and draws (a panda's "share") is one line per player with the draw asked from 2;
@@ -436,10 +459,10 @@ def test_with_the_lucky_ocelots_a_buy_paid_with_a_die_raised_card_is_an_offer():
     labels = [str(i.label) for i in g.menu(m.rules, m.state, "Ana") if i.kind == g.SEAT]
     market = m.rules.view(m.state)["market"]  # from the left: position 1 first
     assert (market[0]["price"], market[-1]["price"]) == (7, 2)
-    assert {"buy 5: 2", "buy 1: 6+1", "buy 1: 3+4×1"} <= set(labels)  # a 2 alone; a 6 or a 3 and 1s
-    assert "buy 1: 2+5×1" not in labels  # six cards: the hand holds five
+    assert {"buy #5: 2", "buy #1: 6+1", "buy #1: 3+4×1"} <= set(labels)  # a 2 alone; a 6 or a 3 and 1s
+    assert "buy #1: 2+5×1" not in labels  # six cards: the hand holds five
     plain = table(actions=OPENING)
-    assert not any(str(i.label).startswith("buy 1: 6") for i in g.menu(plain.rules, plain.state, "Ana"))
+    assert not any(str(i.label).startswith("buy #1: 6") for i in g.menu(plain.rules, plain.state, "Ana"))
 
 
 def test_a_die_raised_card_is_offered_beside_another_known_card_not_only_with_junk():
@@ -460,14 +483,14 @@ def test_a_payment_check_is_an_offer_asking_nothing():
     m = table(actions=[{"action": "set_market", "values": [2, 4, 2, 5, 3]}])  # prices 6 7 4 6 3
     m.apply({"action": "technique", "bonus": True, "take": 2})  # a 4 into Ana's hand
     labels = [str(i["label"]) for i in m.rules.seat_actions(m.state, "Ana")]
-    assert [x for x in labels if x.endswith("?")] == ["pay 3: 4+1?"]  # the 4 pays the 4 exactly: a 1 more?
-    item = seat_item(m, "Ana", "pay 3: 4+1?")
+    assert [x for x in labels if x.endswith("?")] == ["pay #3: 4+1?"]  # the 4 pays the 4 exactly: a 1 more?
+    item = seat_item(m, "Ana", "pay #3: 4+1?")
     assert steps(m, "Ana", item) == ()
     m.apply(item.action)
     assert m.state["payment_check"]["ok"] is False and m.state["payment_check"]["paid"] == [4, 1]
     # The player is about to buy that card: its payments come first.
     assert [str(i["label"]) for i in m.rules.seat_actions(m.state, "Ana")][:3] == [
-        "buy 3: 4×1", "buy 3: 4", "stack 1: 1 macaws"]
+        "buy #3: 4×1", "buy #3: 4", "stack 1: 1 macaws"]
     assert m.state["turn"]["actions_taken"] == 1 and m.state["table"]["actions"] == 1  # nothing else changed
 
 
@@ -478,7 +501,7 @@ def test_a_table_that_says_its_clean_up_gets_offers_without_it_and_ends_the_turn
     m = table(actions=OPENING, say_clean_up=True)
     offers = m.rules.seat_actions(m.state, "Ana")
     assert all("clean_up" not in o["action"] and "new_value" not in o["action"] for o in offers)
-    m.apply(offers[0]["action"])  # buy 5: 1+1
+    m.apply(offers[0]["action"])  # buy #5: 1+1
     assert m.state["turn"]["player"] == "Ana"
     labels = [str(o["label"]) for o in m.rules.seat_actions(m.state, "Ana")]
     assert labels[0] == "end turn"

@@ -33,6 +33,7 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
         Player("from_player", required=False),
         Str("pile", required=False, choices=("deck", "discard")),
         Player("give_to", required=False),
+        Bool("discard_hand"),
         Int("draw", required=False, lo=1),
     ))
     def _technique(self, t: Txn, a: Args) -> None:
@@ -45,7 +46,9 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
         pila de descarte del mercado»: animal cards thrown away are a ``move`` to market_discard); "take", the market card at that position (1–5 from the left) goes to the hand
         (as ``take``); "from_player" and "pile", the top card of that player's deck or discard pile
         goes to the hand (as ``move`` with "from_player"); "give_to", a card from the hand goes to
-        that player's hand (as ``move``); "draw", the player draws that many cards (as ``draw``)."""
+        that player's hand (as ``move``); "discard_hand", the rest of the hand goes to the player's
+        discard pile (a card that says to discard the hand and draw anew); "draw", the player draws that
+        many cards (as ``draw``)."""
         who = self._active(t, a)
         bonus = a.bool("bonus")
         to = a.str("to")
@@ -54,6 +57,7 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
         giver = a.player("from_player", None)
         pile = a.str("pile", None)
         give_to = a.player("give_to", None)
+        discard_hand = a.bool("discard_hand")
         draw = a.int("draw", None)
         self._check_action_left(t, who)
         if take is not None:
@@ -89,6 +93,12 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
             t.add(who, "hand", -1)
             t.add(give_to, "hand", 1)
             t.event(_("{who} gives a card from the hand to {other}", who=who, other=give_to))
+        if discard_hand:
+            rest = t.get(who, "hand")
+            t.add(who, "hand", -rest)
+            t.add(who, "discard", rest)
+            t.event(N_("{who}: {n} card from {source} to {target}", "{who}: {n} cards from {source} to {target}", rest,
+                       who=who, source=word("pile", "hand"), target=word("pile", "discard")))
         if draw is not None:
             drawn, _junk = self._draw(t, who, draw, junk=False)
             t.event(_("{who} draws {drawn}", who=who, drawn=drawn))

@@ -7,6 +7,7 @@ from ...fields import Field, Int, Ints, Str
 from ...game import Game
 from ...messages import N_, _, word
 from .rules import MARKET_SLOTS, STARTING_DECK, payment_verdict, slot_position, slot_price
+from .table import HAND_SIZE
 
 #: The highest value printed on a base-box card.
 TOP_PRINTED = 5
@@ -230,7 +231,7 @@ class DaleOfMerchantsViews(Game):
         one card of its number of the last stack's set, the technique's usual effects (take a market
         card, draw), each other card's likeliest buy, the stack of the other sets and by its other
         likely values ("stack 4: 3+1"; "ask": its set), every other payment the hand can make as far
-        as the device knows the player's cards ("buy 4: 4+2"; ``hand_payments``), each card
+        as the device knows the player's cards ("buy #4: 4+2"; ``hand_payments``), each card
         with the values paid to enter ("ask": paid), the payments a player may ask the referee about
         ("pay 4: 5+1?", a note), technique, technique +1, a technique with its bonus action and its
         effect in one line ("tech +1: take 4"; up from the first offer, the takes come right after
@@ -239,7 +240,7 @@ class DaleOfMerchantsViews(Game):
         and the bonus action of a technique entered without it. The turn's last action cleans up by
         itself ("clean_up"), as "end turn" would, and when the clean-up turns up one market card its
         value is the action's last step ("new_value"): the card is read as it is turned up. The first
-        offer, when that value is all it asks, is one line per value the card can have ("new 2, buy 5:
+        offer, when that value is all it asks, is one line per value the card can have ("new 2, buy #5:
         1+1" first; "new 3", "new 4", "new 5" one press up, as up raises a value): the player reads
         the card and picks its line, one press fewer than the value's own step.
         """
@@ -321,7 +322,7 @@ class DaleOfMerchantsViews(Game):
             position = slot_position(action["slot"])
 
             def label(value: int) -> Any:
-                return _("new {value}, buy {position}: {paid}", position=position, value=value, paid=paid)
+                return _("new {value}, buy #{position}: {paid}", position=position, value=value, paid=paid)
         elif action["action"] == "stall":
             values, deck = "+".join(map(str, action["values"])), word("deck", action["set"])
             number = sum(action["values"])
@@ -391,7 +392,7 @@ class DaleOfMerchantsViews(Game):
             offers = []
             for paid in payments:
                 offers.append({
-                    "label": _("buy {position}: {paid}", position=position,
+                    "label": _("buy #{position}: {paid}", position=position,
                                paid=sum_words(paid)),
                     **({"ask": asked} if asked else {}),
                     "action": {"action": "buy", "player": name, "slot": slot, "paid": paid, **done}})
@@ -400,7 +401,7 @@ class DaleOfMerchantsViews(Game):
             else:
                 primary += offers[:1]
                 ranked.append(offers[1:])
-            checks += [{"label": _("pay {position}: {paid}?", position=position,
+            checks += [{"label": _("pay #{position}: {paid}?", position=position,
                                    paid=sum_words(paid)),
                         "action": {"action": "check_payment", "slot": slot, "paid": paid}}
                        for paid in doubtful_payments(price, hand, known)]
@@ -473,7 +474,12 @@ class DaleOfMerchantsViews(Game):
         moves = [{"label": _("tech: {n} junk away, draw {n}", n=n),
                   "action": {"action": "technique", "player": name, "throw": n, "draw": n}}
                  for n in range(1, TECHNIQUE_DRAWS + 1) if hand >= 1 + n]
-        bonus: list[dict[str, Any]] = []  # the same with the bonus-action icon
+        # the rest of the hand to the discard pile and a new hand drawn (a play-tester found no offer
+        # for it and threw the cards away instead: away is the junk pile, gone from the deck)
+        anew = {"action": "technique", "player": name, "discard_hand": True, "draw": HAND_SIZE}
+        moves.insert(0, {"label": _("tech: redraw hand of {n}", n=HAND_SIZE), "action": anew})
+        bonus: list[dict[str, Any]] = [{"label": _("tech +1: redraw hand of {n}", n=HAND_SIZE),
+                                        "action": {**anew, "bonus": True}}]  # the same with the bonus-action icon
         names = [p["name"] for p in state["players"]]
         me = names.index(name)
         for other in names[me + 1:] + names[:me]:  # the players on the left first
