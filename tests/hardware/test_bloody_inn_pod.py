@@ -127,6 +127,24 @@ def test_burials_offer_each_annex_with_room_by_name():
     assert after["players"][0]["annexes"][1]["buried"] == [{"money": 8, "by": "Ben"}]
 
 
+def test_a_burial_of_one_of_several_corpses_starts_at_the_richest_under_your_own_annex_the_poorest_under_anothers():
+    """«Usted y el propietario del anexo comparten el dinero … (si entierra el cadáver debajo de uno de
+    sus propios anexos, por supuesto, se lleva todo el dinero para usted)»: the corpse a burial asks
+    starts where a player who can count would put it — the fullest pocket where it all stays theirs, the
+    emptiest where it is halved."""
+    import copy
+
+    m = table([{"action": "welcome"}, {"action": "correct", "player": "Ana", "hand": 3},
+               {"action": "build", "rank": 2, "name": "distillery", "peasants": 2},
+               {"action": "kill", "room": 2, "rank": 0}, {"action": "pass"}])
+    state = copy.deepcopy(m.state)
+    state["players"][1]["corpses"] = [{"rank": 1, "money": 12}, {"rank": 0, "money": 8}, {"rank": 2, "money": 18}]
+    offers = {str(o["label"]): o for o in m.rules.seat_actions(state, "Ben")}
+    assert offers["bury: barn"]["action"]["corpse"] == 3  # the 18F pocket, all Ben's
+    assert offers["bury: Ana's distillery"]["action"]["corpse"] == 2  # the 8F pocket, shared with Ana
+    assert "corpse" in offers["bury: barn"]["ask"]  # still asked: the pocket is the player's call
+
+
 def test_a_burial_paid_with_a_traveller_who_comes_back_is_its_own_offer():
     """«Luego, recuperas todas las cartas que hayas jugado que tengan aptitud para la acción elegida»: with
     a peasant and a traveller in hand a rank-1 corpse is buried with the peasant (the usual way, first),
@@ -436,7 +454,9 @@ def test_a_corpse_to_bury_is_told_by_its_rank_and_pocket_and_only_yours_are_coun
     assert t.view("Ana").action.startswith("bury")
     t.click("Ana", MAIN)
     view = t.view("Ana")
-    assert (view.prompt, view.value) == ("corpse: rank 0, 8F", "1")
+    assert (view.prompt, view.value) == ("corpse: rank 1, 12F", "2")  # her barn: the richest first
+    t.click("Ana", DOWN)
+    assert (t.view("Ana").prompt, t.view("Ana").value) == ("corpse: rank 0, 8F", "1")
     t.click("Ana", UP, 3)
     assert (t.view("Ana").prompt, t.view("Ana").value) == ("corpse: rank 1, 12F", "2")
 

@@ -473,7 +473,11 @@ class BloodyInnViews(Game):
             for i, x in enumerate(q["annexes"]):
                 if len(x["buried"]) >= x["rank"]:
                     continue
-                action: dict[str, Any] = {"action": "bury", "player": p["name"], "corpse": 1}
+                # the corpse asked starts at the likeliest: the richest pocket under your own annex (you keep
+                # it all), the poorest under another's (you share it), as a rulebook reader's story played it
+                pockets = [c["money"] for c in corpses]
+                likely = pockets.index(max(pockets) if q is p else min(pockets)) + 1
+                action: dict[str, Any] = {"action": "bury", "player": p["name"], "corpse": likely}
                 if q is p and i == 0:
                     action["annex"] = 0  # the barn, as it always was
                     place: Msg = word("label", "barn")
