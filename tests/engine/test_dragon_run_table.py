@@ -400,6 +400,21 @@ def test_a_dead_player_is_refused_with_one_wording():
         refused(m, entry, words)
 
 
+def test_the_history_says_the_treasure_a_room_a_power_or_a_potion_gave():
+    """The history can be checked against the table: a room's treasure card, a steal's card and a potion's
+    draw are in its line (a play-tester could not find the 2 a room gave, nor the 3 a potion drew)."""
+    m = game()
+    es = load_catalog("es")
+    said = m.rules.describe(act("charge", player="Ana", location="other", value=2, then="pass"))
+    assert said == "Ana charges: another room (+2), then passes"
+    assert said.translated(es).startswith("Ana carga: otra sala (+2)")
+    assert m.rules.describe(act("power", player="Ana", take_from="Cai", value=0)) == \
+        "Ana uses the power: a card from Cai (+0)"
+    assert m.rules.describe(act("power", player="Ben", heal="Ben")) == "Ben uses the power: heals Ben"
+    assert m.rules.describe(act("play", player="Ben", value=0, draw=3)) == \
+        "Ben plays a potion (0) and draws a card (+3)"
+
+
 def test_the_ordinary_room_has_one_name():
     """«Otras tarjetas de ubicación»: the script's `other` is "another room" in the history and the events,
     "otra sala" in Spanish, as on the pod's buttons."""

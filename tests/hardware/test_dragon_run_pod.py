@@ -145,6 +145,42 @@ def test_power_is_routine_only_at_the_start_of_a_turn_while_ready():
     assert "power" not in routine(m, "Ana")
 
 
+def test_a_steal_is_offered_before_the_games_first_move_while_the_hands_are_not_dealt_yet():
+    """«Al comienzo de cada turno, ANTES de elegir su acción obligatoria»: the first player's power may take a
+    card from a hand the first move deals unseen (a play-tester's Rogue found no such offer at the first turn
+    and went through the menu's four steps); the card's value starts at 0, the least it can be."""
+    m = Match(make_rules({"game": "dragon-run", "players": ["Ana", "Ben", "Cai"], "options": {}}))
+    assert m.state["turn"]["phase"] == "deal" and "Cai" in m.state["to_deal"]
+    offers = {str(o["label"]): o for o in m.rules.seat_actions(m.state, "Ana")}
+    assert {"power: a card from Ben", "power: a card from Cai"} <= set(offers)
+    steal = offers["power: a card from Cai"]["action"]
+    assert steal["value"] == 0
+    m.apply(dict(steal))
+    ana, _ben, cai = m.state["players"]
+    assert ana["cards"] == [0] and ana["unknown"] == 4 and cai["unknown"] == 3
+
+
+def test_a_cry_as_cheap_in_two_smaller_cards_is_offered_beside_the_single_card():
+    """«Llorar como un bebé: descarta tesoros por valor de al menos 2»: a 2 alone or 1+1 cost the same; the
+    single card comes first (fewest cards), the 1+1 right after it (a play-tester's Ana paid 1+1 and had to
+    build the list by hand)."""
+    m = game(hands={"Ana": [2, 1, 1, 4], "Ben": [4, 2, 1, 1], "Cai": [1, 1, 1, 0]})
+    labels = [str(o["label"]) for o in m.rules.seat_actions(m.state, "Ana")]
+    cries = [x for x in labels if x.startswith("cry: ")]
+    assert cries[-2:] == ["cry: discard 1+1", "cry: discard 2"]  # listed up from the first: the 2 nearest
+    offer = next(o for o in m.rules.seat_actions(m.state, "Ana") if str(o["label"]) == "cry: discard 1+1")
+    m.apply(dict(offer["action"]))
+    assert sorted(m.state["players"][0]["cards"]) == [2, 4]
+
+
+def test_a_talisman_from_a_hand_the_device_does_not_know_starts_at_0():
+    """«Los talismanes permanecen frente a ti»: a talisman is most often worth no gold, so its value starts
+    at 0 where the device does not know the hand (a play-tester pressed down for every one of them)."""
+    m = Match(make_rules({"game": "dragon-run", "players": ["Ana", "Ben", "Cai"], "options": {}}))
+    offer = next(o for o in m.rules.seat_actions(m.state, "Ana") if str(o["label"]) == "talisman")
+    assert offer["action"]["value"] == 0 and offer["ask"] == ["value"]
+
+
 def test_the_menu_puts_potions_and_talismans_first_with_the_values_in_hand():
     """«Puedes jugar tantas pociones y talismanes como quieras en cualquier momento durante tu propio turno»."""
     m = game()

@@ -180,13 +180,14 @@ class DragonRunViews(Game):
         turno»: a potion by its value in hand (from the cheapest card; 0 when the device does not know
         every card), then the card it makes you draw ("–" for none); a talisman, one offer per value held,
         the cheapest last (at the end of the list: the first up from the offers' start), and, when the
-        device does not know every card, one that asks the value (from 1)."""
+        device does not know every card, one that asks the value (from 0)."""
         if not p["cards"] and not p["unknown"]:
             return []
         out = [{"label": word("label", "potion"), "action": {"action": "play", **me, "value": _cheapest_held(p)},
                 "ask": ["value", "draw"]}]
         if p["unknown"]:
-            out.append({"label": word("label", "talisman"), "action": {"action": "talisman", **me, "value": 1},
+            # from 0: a talisman is most often worth nothing (both rulebook readers' stories priced theirs 0)
+            out.append({"label": word("label", "talisman"), "action": {"action": "talisman", **me, "value": 0},
                         "ask": ["value"]})
         for v in sorted(set(p["cards"]), reverse=True):
             out.append({"label": _("talisman: {value}", value=v), "action": {"action": "talisman", **me, "value": v}})
@@ -205,6 +206,10 @@ class DragonRunViews(Game):
         if cheapest is None:
             return []
         picks = [cheapest] + [[v] for v in sorted(set(cards)) if v >= at_least and [v] != cheapest]
+        # as cheap in smaller cards (1+1 for a 2: the higher card kept for a tie's count), next to it
+        smaller = _cheapest([c for c in cards if c < max(cheapest)], at_least) if cheapest else None
+        if smaller is not None and sum(smaller) == sum(cheapest) and smaller not in picks:
+            picks.insert(1, smaller)
         out = []
         for pick in picks:
             cards_ = "+".join(map(str, pick))
@@ -298,10 +303,13 @@ class DragonRunViews(Game):
         offers, the other effects). «Cada personaje tiene un poder único»: once a player used theirs, its
         effect is the only one offered; before (the device is not told the characters' powers) every
         effect, the plain power farthest, so that the nearest offer is never a power spent for nothing."""
+        # a hand the first move deals unseen holds its 4 cards already (a play-tester's Rogue found no
+        # steal before the game's first move)
         others = [q for q in state["players"] if not q["out"] and q["name"] != p["name"]
-                  and (q["cards"] or q["unknown"])]
+                  and (q["cards"] or q["unknown"] or q["name"] in state["to_deal"])]
         take = [{"label": _("power: a card from {name}", name=q["name"]),
-                 "action": {"action": "power", **me, "take_from": q["name"], "value": _cheapest_held(q)},
+                 "action": {"action": "power", **me, "take_from": q["name"],
+                            "value": 0 if q["name"] in state["to_deal"] else _cheapest_held(q)},
                  "ask": ["value"]} for q in others]
         draw = [{"label": _("power: draw a card"), "action": {"action": "power", **me, "draw": True, "value": 1},
                  "ask": ["value"]}]

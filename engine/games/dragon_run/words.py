@@ -44,6 +44,8 @@ class DragonRunWords(Game):
                 said = _("{who} charges: the treasure hall (+a card)", who=who)
             elif where == "treasure_hall":
                 said = _("{who} charges: the treasure hall (+{value})", who=who, value=action.get("value"))
+            elif where == "other" and action.get("value") is not None:  # the treasure the room gave
+                said = _("{who} charges: another room (+{value})", who=who, value=action.get("value"))
             elif where == "other":
                 said = _("{who} charges: another room", who=who)
             else:
@@ -72,11 +74,21 @@ class DragonRunWords(Game):
             return _("{who} passes", who=who)
         if name == "again":
             return _("{who} takes another turn", who=who)
-        if name == "power":
+        if name == "power":  # what it did, so that the history can be checked against the table
+            if action.get("take_from") is not None:
+                return _("{who} uses the power: a card from {other} (+{value})", who=who,
+                         other=action.get("take_from"), value=action.get("value", "?"))
+            if action.get("draw"):
+                return _("{who} uses the power: draws a card (+{value})", who=who, value=action.get("value", "?"))
+            if action.get("heal") is not None:
+                return _("{who} uses the power: heals {other}", who=who, other=action.get("heal"))
             return _("{who} uses the power", who=who)
         if name == "play":
             if action.get("cancel"):
                 return _("{who} plays the cancel potion ({value})", who=who, value=action.get("value"))
+            if action.get("draw") is not None:
+                return _("{who} plays a potion ({value}) and draws a card (+{draw})", who=who,
+                         value=action.get("value"), draw=action.get("draw"))
             return _("{who} plays a potion ({value})", who=who, value=action.get("value"))
         if name == "talisman":
             return _("{who} puts a talisman in play ({value})", who=who, value=action.get("value"))
