@@ -422,6 +422,38 @@ def test_a_technique_that_discards_the_hand_and_draws_anew_is_one_offer_and_keep
     assert t.state["turn"]["played"] == ["discard"]
 
 
+def test_a_technique_that_takes_a_card_from_another_players_hand_is_one_offer():
+    """Acción técnica, Nota: «robar, tomar o intercambiar»: a card that takes a card from another
+    player's hand (a play-tester's story had one, at random) is one line per player, beside their
+    deck and discard pile: one card leaves Ben's hand for Ana's."""
+    t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING)
+    labels = [str(i["label"]) for i in t.rules.seat_actions(t.state, "Ana")]
+    assert {"tech: Ben's hand", "tech +1: Ben's hand"} <= set(labels) and "tech: Ana's hand" not in labels
+    ben = dict(t.state["players"][1]["counters"])
+    back = len(labels) - labels.index("tech: Ben's hand")
+    t.hold("Ana", UP, repeats=back - 2)
+    assert t.view("Ana").action == "tech: Ben's hand"
+    t.click("Ana", MAIN)
+    assert t.done[-1] == {"action": "technique", "player": "Ana", "from_player": "Ben", "pile": "hand"}
+    assert t.state["players"][1]["counters"]["hand"] == ben["hand"] - 1
+    assert t.state["players"][1]["counters"]["deck"] == ben["deck"]  # from the hand, not the deck
+    assert t.state["players"][0]["counters"]["hand"] == 5  # one played, one taken
+
+
+def test_a_technique_takes_a_market_card_or_throws_junk_with_and_without_the_bonus_action():
+    """Acción técnica: «si la tarjeta tiene el icono de acción adicional…» — a take and a junk-away each
+    have a line with the icon's action and one without (a play-tester's take without the icon had only
+    the line that gives the action; a junk-away with it, only the line that does not)."""
+    t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING)
+    offers = {str(o["label"]): o["action"] for o in t.rules.seat_actions(t.state, "Ana")}
+    assert offers["tech: take 4"] == {"action": "technique", "player": "Ana", "take": 4}
+    assert offers["tech +1: take 4"] == {"action": "technique", "player": "Ana", "bonus": True, "take": 4}
+    assert offers["tech +1: 2 junk away, draw 2"] == {"action": "technique", "player": "Ana", "throw": 2,
+                                                      "draw": 2, "bonus": True}
+    t.match.apply(dict(offers["tech: take 4"]))
+    assert t.state["table"]["actions"] == 0 and t.state["players"][0]["counters"]["hand"] == 5
+
+
 def test_a_technique_that_gives_a_card_is_one_offer_asking_only_the_cards_drawn():
     """Acción técnica, Nota: «robar, tomar o intercambiar»: a technique that gives a card from the hand
     to another player and draws (a panda's "share") is one line per player with the draw asked from 2;

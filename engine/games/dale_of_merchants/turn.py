@@ -31,7 +31,7 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
         Int("throw", required=False, lo=1),
         Int("take", required=False, lo=1, hi=MARKET_SLOTS),
         Player("from_player", required=False),
-        Str("pile", required=False, choices=("deck", "discard")),
+        Str("pile", required=False, choices=("deck", "discard", "hand")),
         Player("give_to", required=False),
         Bool("discard_hand"),
         Int("draw", required=False, lo=1),
@@ -44,8 +44,9 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
         line, in this order: "throw", that many junk cards from the hand thrown away (to the junk pile,
         as ``move``; «las cartas basura se colocan en la pila de basura y las cartas de animales en la
         pila de descarte del mercado»: animal cards thrown away are a ``move`` to market_discard); "take", the market card at that position (1–5 from the left) goes to the hand
-        (as ``take``); "from_player" and "pile", the top card of that player's deck or discard pile
-        goes to the hand (as ``move`` with "from_player"); "give_to", a card from the hand goes to
+        (as ``take``); "from_player" and "pile", the top card of that player's deck or discard pile,
+        or a card from their hand (at random, as the card says), goes to the hand (as ``move`` with
+        "from_player"); "give_to", a card from the hand goes to
         that player's hand (as ``move``); "discard_hand", the rest of the hand goes to the player's
         discard pile (a card that says to discard the hand and draw anew); "draw", the player draws that
         many cards (as ``draw``)."""

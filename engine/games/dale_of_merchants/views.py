@@ -280,14 +280,14 @@ class DaleOfMerchantsViews(Game):
             # in every set, side by side (the set of the player's stacks first).
             took = bool(turn["played"] and turn.get("taken"))
             first = sets + likely + primary[:1] if took else primary[:1] + sets
-            # The last offers are one press up from the first: discard last, the techniques with their
-            # effect before it (a take nearest), a technique alone furthest (its effects entered after).
+            # Up from the first offer: discard, a technique alone (its effects entered after: a card whose
+            # text no offer has, which a play-tester met often and found 33–72 lines down), then the
+            # techniques with their effect.
             items += asked_about + first + generic + effects + primary[1:] + shapes + others + checks + \
-                [
+                self._techniques(state, name, hand) + [
                     {"label": word("label", "technique"), "action": {"action": "technique", "player": name}},
                     {"label": word("label", "technique +1"),
                      "action": {"action": "technique", "player": name, "bonus": True}},
-                ] + self._techniques(state, name, hand) + [
                     {"label": word("label", "discard"), "ask": ["count"] + asked,
                      "action": {"action": "inventory", "player": name, "count": 1, **done}},
                 ]
@@ -412,6 +412,8 @@ class DaleOfMerchantsViews(Game):
                             "action": {"action": "buy", "player": name, "position": slot_position(cards[0][1]),
                                        "paid": [], **done}})
         # The other payments, each card's second likeliest first (cheapest card first), then the third...
+        # (tried card by card, as a play-tester looked for them: the robot's clicks per round went from
+        # 52 to 58 on the rulebook story, the likelier payments being further)
         others = [card[rank] for rank in range(max(map(len, ranked), default=0)) for card in ranked if rank < len(card)]
         return asked_about, primary, others, generic, checks
 
@@ -458,20 +460,25 @@ class DaleOfMerchantsViews(Game):
         """A technique with its usual effect in one line (Acción técnica: the effects, then the bonus
         action, if the card has its icon): with the bonus action, a market card taken into the hand,
         by its place from the left, or cards drawn; without, junk thrown away and as many drawn,
-        the top card of another player's deck or discard pile taken into the hand, or a card given
+        the top card of another player's deck or discard pile (or a card from their hand) taken into the hand, or a card given
         to another player and cards drawn (asked, from 2)."""
         if hand < 1:
             return []
+        # a market card taken, with the bonus-action icon and (further) without it: a play-tester's card
+        # took one without the icon, and the only line gave an action the card does not give
         takes = [{"label": _("tech +1: take {position}", position=slot_position(slot)),
                   "action": {"action": "technique", "player": name, "bonus": True, "take": slot_position(slot)}}
                  for slot in reversed(range(MARKET_SLOTS)) if state["market"][slot]["card"]]
+        plain_takes = [{"label": _("tech: take {position}", position=slot_position(slot)),
+                        "action": {"action": "technique", "player": name, "take": slot_position(slot)}}
+                       for slot in reversed(range(MARKET_SLOTS)) if state["market"][slot]["card"]]
         draws = [{"label": _("tech +1: draw {n}", n=n),
                   "action": {"action": "technique", "player": name, "bonus": True, "draw": n}}
                  for n in range(1, TECHNIQUE_DRAWS + 1)]
         # Techniques that move cards (Acción técnica, Nota: «robar, tomar o intercambiar»): throw cards
         # junk away and draw as many (animal cards thrown away go to the market discard: ``move``); the
         # top card of another player's deck or discard pile into the hand
-        moves = [{"label": _("tech: {n} junk away, draw {n}", n=n),
+        moves: list[dict[str, Any]] = [{"label": _("tech: {n} junk away, draw {n}", n=n),
                   "action": {"action": "technique", "player": name, "throw": n, "draw": n}}
                  for n in range(1, TECHNIQUE_DRAWS + 1) if hand >= 1 + n]
         # the rest of the hand to the discard pile and a new hand drawn (a play-tester found no offer
@@ -480,12 +487,15 @@ class DaleOfMerchantsViews(Game):
         moves.insert(0, {"label": _("tech: redraw hand of {n}", n=HAND_SIZE), "action": anew})
         bonus: list[dict[str, Any]] = [{"label": _("tech +1: redraw hand of {n}", n=HAND_SIZE),
                                         "action": {**anew, "bonus": True}}]  # the same with the bonus-action icon
+        bonus += [{"label": _("tech +1: {n} junk away, draw {n}", n=n), "action": {**junk["action"], "bonus": True}}
+                  for n, junk in enumerate(moves[1:], 1)]
         names = [p["name"] for p in state["players"]]
         me = names.index(name)
         for other in names[me + 1:] + names[:me]:  # the players on the left first
             q = next(p for p in state["players"] if p["name"] == other)
-            for pile in ("deck", "discard"):
-                cards = q["counters"]["discard"] + (q["counters"]["deck"] if pile == "deck" else 0)
+            for pile in ("deck", "discard", "hand"):  # a card from the hand: drawn at random from it
+                counts = q["counters"]
+                cards = counts["hand"] if pile == "hand" else counts["discard"] + (counts["deck"] if pile == "deck" else 0)
                 if cards:
                     steal = {"action": "technique", "player": name, "from_player": other, "pile": pile}
                     moves.append({"label": _("tech: {who}'s {pile}", who=other, pile=word("pile", pile)),
@@ -497,7 +507,8 @@ class DaleOfMerchantsViews(Game):
                 moves.append({"label": _("tech: a card to {who}", who=other), "action": give, "ask": ["draw"]})
                 bonus.append({"label": _("tech +1: a card to {who}", who=other), "action": {**give, "bonus": True},
                               "ask": ["draw"]})
-        return moves[::-1] + bonus[::-1] + draws + takes  # the takes nearer the end (one held press up), the leftmost card furthest
+        # the takes nearer the end (one held press up), the leftmost card furthest
+        return plain_takes + moves[::-1] + bonus[::-1] + draws + takes
 
     @staticmethod
     def _effects(state: dict[str, Any], name: str) -> list[dict[str, Any]]:
