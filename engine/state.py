@@ -266,6 +266,12 @@ class Txn:
         specs = self.game.player_counters if who is not None else self.game.table_counters
         spec = specs.get(counter)
         if spec is None:
+            # the other kind's counter (a pod's adjust… at "–" on a player's cash): said in words, with the fix
+            if who is None and counter in self.game.player_counters:
+                raise RuleError(_("{counter} is a player's counter: say whose", counter=word("counter", counter)))
+            if who is not None and counter in self.game.table_counters:
+                raise RuleError(_("{counter} is the table's counter, not a player's (player: –)",
+                                  counter=word("counter", counter)))
             known = listing(word("counter", c) for c in specs) if specs else _("none")
             if who is not None:
                 raise RuleError(_("{counter!r} is not a player counter in this game (known: {known})",

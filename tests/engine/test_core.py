@@ -25,6 +25,8 @@ def test_setup_uses_declared_start_values():
     ({"action": "fly"}, "has no action 'fly'"),
     ({"action": "adjust", "player": "Dan", "counter": "life", "delta": 1}, "no player called 'Dan'"),
     ({"action": "adjust", "player": "Ana", "counter": "gold", "delta": 1}, "'gold' is not a player counter"),
+    ({"action": "adjust", "counter": "life", "delta": 1}, "life is a player's counter: say whose"),
+    ({"action": "adjust", "player": "Ana", "counter": "round", "delta": 1}, "round is the table's counter"),
     ({"action": "adjust", "player": "Ana", "counter": "life", "delta": "2"}, "must be a whole number"),
     ({"action": "adjust", "player": "Ana", "counter": "life", "delta": True}, "must be a whole number"),
     ({"action": "adjust", "player": "Ana", "counter": "life"}, "'delta' is missing"),

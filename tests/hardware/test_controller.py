@@ -568,6 +568,19 @@ def test_the_menu_lists_routine_actions_first_and_undo_last():
     assert lines.index("bribe…") < lines.index("adjust…")
 
 
+def test_the_menus_adjust_asks_whose_counter_first_starting_at_the_pods_own_player():
+    """A correction of a player's counter is most often the pod's own player's: the menu's adjust asks the
+    player first and starts at them (a play-tester's wounds correction started at "–", the table's, and
+    cost a press more); another player, or the table ("–"), is a step away."""
+    t = bloody_night()
+    t.menu_to("Ben", "adjust…")
+    t.click("Ben", MAIN)
+    view = t.view("Ben")
+    assert (view.prompt, view.value) == ("player", "Ben")
+    t.click("Ben", MAIN)  # Ben: the counter next
+    assert t.view("Ben").prompt == "counter"
+
+
 def test_dry_run_leaves_the_state_untouched():
     t = rdi_drink_phase()
     from tablekeeper.engine.state import canonical

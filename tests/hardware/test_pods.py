@@ -264,6 +264,26 @@ def test_a_player_paying_for_another_players_press_is_told_what_happened(table_f
     assert message.startswith("the morning") and "cash −" in message and "from Ana" not in message, message
 
 
+def test_a_referees_verdict_asked_on_a_pod_is_shown_on_that_pod(table_factory):
+    """Dale of Merchants, «no puede usar tarjetas adicionales …»: a payment check is a note — it changes no
+    figure, so the verdict is the whole answer; the pod that asked shows it (a play-tester's check came back
+    to the home screen saying nothing, the verdict only in `tablekeeper state`)."""
+    t = table_factory("dale-of-merchants", players=["Ana", "Ben"], options={"decks": ["macaws", "pandas", "raccoons"]})
+    for action in ({"action": "set_market", "values": [2, 4, 2, 5, 3]},  # prices 6 7 4 6 3
+                   {"action": "technique", "player": "Ana", "bonus": True, "take": 2}):  # a 4 into Ana's hand
+        t.session.apply(action)
+    t.refresh()
+    offers = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
+    for _ in range(len(offers) - offers.index("pay #3: 4+1?")):
+        t.press(1, "up")  # up from the first offer wraps to the last ones
+    assert t.seats.view(1).action == "pay #3: 4+1?"
+    t.press(1, "main")
+    assert t.state["payment_check"]["ok"] is False
+    message = t.seats.view(1).message
+    assert message.startswith("refused: 4+1 = 5 overpays"), message
+    assert t.seats.view(2).message == ""  # nobody else's business
+
+
 def test_counters_values_and_refusal_message(table_factory):
     """With the counters game: numbers on the pod; DESIGN.md step 4: a refusal shows its reason."""
     t = table_factory("counters", options={"counters": [{"name": "life", "start": 2, "out_at": 0}, "coins"]})

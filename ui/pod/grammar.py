@@ -193,8 +193,9 @@ def _asks(rules: Any, state: dict[str, Any], me: str, item: Item) -> tuple[Ask, 
     return tuple(first + sorted(out[len(first):], key=lambda a: (not a.field.required, a.step == BOOL)))
 
 
-#: Actions whose "player" names whose figures change, not who acts: the pod asks it (yourself first),
-#: so a card that makes another player lose fortitude is entered on the pod of the player who plays it.
+#: Actions whose "player" names whose figures change, not who acts: the pod asks it first, starting at
+#: yourself ("–", the table's own counters, one step away), so a card that makes another player lose
+#: fortitude is entered on the pod of the player who plays it.
 TARGET_PLAYER = ("adjust",)
 
 
@@ -202,7 +203,7 @@ def _base(rules: Any, name: str, me: str) -> dict[str, Any]:
     info = rules.actions[name]
     action: dict[str, Any] = {"action": name}
     for f in info.fields:
-        if f.name in ACTOR_FIELDS and (not f.required or f.kind == "raw") and name not in TARGET_PLAYER:
+        if f.name in ACTOR_FIELDS and (not f.required or f.kind == "raw"):
             action[f.name] = me
     return action
 
@@ -263,7 +264,9 @@ def _menu(rules: Any, state: dict[str, Any], me: str) -> tuple[Item, ...]:
     for name in rules.pod_actions(state, me):
         if name not in rules.actions:
             continue
-        item = Item(OTHER, word("action", name), _base(rules, name, me))
+        item = Item(OTHER, word("action", name), _base(rules, name, me),
+                    tuple(f.name for f in rules.actions[name].fields if f.name in ACTOR_FIELDS)
+                    if name in TARGET_PLAYER else ())
         if canonical(item.action) in asked:
             continue
         steps = asks(rules, state, me, item)

@@ -129,6 +129,12 @@ class Seats:
         if ctl is not None:
             ctl.told(TOOK, self.session.rules, self.session.state)
             self._tell_others(ctl.player, before, now, action)
+            if action is not None and self.session.rules.is_note(action):
+                # a note changes no figure: what it said (a referee's verdict) is its whole answer, on the
+                # pod that asked (a play-tester's menu check came back to the home screen without it)
+                said = self.session.rules.apply(before, dict(action))[1]
+                if said:
+                    self._message(seat, said[-1], now)
 
     def refuse(self, seat: int, error: TablekeeperError, now: float | None = None) -> None:
         """The owner did not apply ``seat``'s action: the rules refused it (a :class:`RuleError`: its
