@@ -97,16 +97,16 @@ class Match:
             self._checkpoints[n] = clone(self.state)
 
     def last_move_by(self) -> str | None:
-        """Whose is the action an undo would take back: the player it names, else the one whose turn it
-        was (``Game.actor``); None for nothing to undo or a correction nobody did."""
+        """Whose is the action an undo would take back: who did it (``Game.actor``: the player it names,
+        else the one whose turn it was), else for a correction the player it changed; None for nothing to
+        undo or a correction nobody did."""
         k = self._undo_point()
         if k is None:
             return None
         entry = self.done[k]
+        who = self.rules.actor(self.state_at(k), entry)  # a game may know better than "player" (a target)
         player = entry.get("player")
-        if isinstance(player, str):
-            return player
-        return self.rules.actor(self.state_at(k), entry)
+        return who if who is not None else player if isinstance(player, str) else None
 
     def _undo_point(self) -> int | None:
         """Where undo goes back to: the last done action that is not a note (its index), or None."""

@@ -412,6 +412,17 @@ def test_rb_obligar_force_out_leaving_one_player_wins_the_round():
     assert m.state["gambling"] is None and c(m, "Cai")["gold"] == 12
 
 
+def test_a_force_out_is_undone_by_whoever_played_it_not_by_the_player_it_threw_out():
+    """RB "Obligar a un jugador a dejar": the card is the player's to act; the player thrown out is only its
+    target — undo is not theirs (a play-tester's thrown-out player could take the card back on his pod)."""
+    m = gambling()
+    play(m, {"action": "play", "card": "cheat"})  # Ben in control
+    to_act = m.state["gambling"]["to_act"]
+    assert to_act != "Ben"
+    play(m, {"action": "force_out", "player": "Ben"})
+    assert m.last_move_by() == to_act
+
+
 def test_end_round_card_sends_the_pot_where_it_says():
     """RB "Terminando la Ronda" (the Wench's tip card): a card may end the round; pot to the Inn."""
     m = gambling()

@@ -57,6 +57,11 @@ class RedDragonInnRules(RedDragonInnGambling, RedDragonInnDrinks):
                               "press resolve, then go on", who=who))
 
     def actor(self, state: dict[str, Any], action: dict[str, Any]) -> str | None:
+        if action.get("action") == "force_out" and state.get("gambling") is not None:
+            # "player" is who is thrown out; the card is played by the player to act in the round (a
+            # play-tester's thrown-out player could undo the card played against him)
+            to_act: str | None = state["gambling"].get("to_act")
+            return to_act
         player = action.get("player")
         if isinstance(player, str):
             return player
