@@ -581,6 +581,37 @@ def test_the_menus_adjust_asks_whose_counter_first_starting_at_the_pods_own_play
     assert t.view("Ben").prompt == "counter"
 
 
+def test_a_counter_focused_in_one_turn_is_not_the_one_select_chooses_in_a_later_one():
+    """A counter select moved to for one card (Ana's second counter) is not where her next select lands in a
+    later turn: the pod starts again at the first (a play-tester's piety, focused in round 2, was chosen
+    again in round 4 when fortitude was meant; an up would have raised it unnoticed)."""
+    t = Table("red-dragon-inn", ["Ana", "Ben"])
+    first = t.view("Ana").focus_name
+    t.click("Ana", SELECT)  # from the offers: the first counter, chosen
+    t.click("Ana", SELECT)  # the next one
+    second = t.view("Ana").focus_name
+    assert second != first
+    t.click("Ana", UP)
+    assert t.done[-1]["counter"] == second  # in this turn it is the one select chose
+    t.click("Ana", MAIN)  # a drink for Ben: the turn moves on
+    assert t.state["turn"]["phase"] == "drink"
+    assert t.view("Ana").focus_name == first
+    t.click("Ana", SELECT)
+    assert t.view("Ana").focus_name == first
+
+
+def test_a_counter_chosen_at_one_welcome_is_not_chosen_at_the_next():
+    """The Bloody Inn's welcome looks the same every round (nobody's turn, no action yet): a cash chosen with
+    select at one welcome is not still chosen at the next, where the next select would have moved on to the
+    checks (a play-tester's)."""
+    t = Table("bloody-inn", ["Ana", "Ben"])
+    t.click("Ben", SELECT)
+    assert t.view("Ben").tuning
+    later = {**t.state, "table": {**t.state["table"], "round": t.state["table"]["round"] + 1}}
+    assert later["turn"] == t.state["turn"] and later["phase"] == t.state["phase"] == "welcome"
+    assert not t.pods["Ben"].view(t.rules, later).tuning  # chosen no more
+
+
 def test_dry_run_leaves_the_state_untouched():
     t = rdi_drink_phase()
     from tablekeeper.engine.state import canonical

@@ -264,6 +264,25 @@ def test_a_player_paying_for_another_players_press_is_told_what_happened(table_f
     assert message.startswith("the morning") and "cash −" in message and "from Ana" not in message, message
 
 
+def test_a_player_whose_figures_an_undo_gives_back_is_told_it_was_undone(table_factory):
+    """Through the owner: Ana undoes her morning, which had made Ben pay his wages; Ben's pod says "Ana
+    undid: cash +…", not "from Ana: cash +…" as if Ana had given him money (a play-tester read "from Cai:
+    gold −4" after Cai's undo as Cai taking her gold)."""
+    t = table_factory("bloody-inn", players=["Ana", "Ben"])
+    for seat in (1, 1, 2, 1, 2):  # Ana's welcome, then both players pass twice
+        t.press(seat, "main")
+    t.press(1, "main")  # the morning
+    paid = t.state["players"][1]["counters"]["cash"]
+    t.clock.advance(t.seats.message_seconds * 3)
+    t.settle()
+    t.press(1, "select", hold=TIMING.hold_time + 0.05)  # the menu
+    t.press(1, "up")  # its last line: undo
+    t.press(1, "main")
+    assert t.state["players"][1]["counters"]["cash"] > paid
+    message = t.seats.view(2).message
+    assert message.startswith("Ana undid: ") and "cash +" in message, message
+
+
 def test_a_referees_verdict_asked_on_a_pod_is_shown_on_that_pod(table_factory):
     """Dale of Merchants, «no puede usar tarjetas adicionales …»: a payment check is a note — it changes no
     figure, so the verdict is the whole answer; the pod that asked shows it (a play-tester's check came back

@@ -101,6 +101,7 @@ class SeatControls:
         self.pick = 0  # which of seat_actions the main button offers (the first: the most likely)
         self.choosing = False  # up/down go through the offers (not the focused counter)
         self._chosen: str | None = None  # the turn (canonical) in which select chose the counter
+        self._focused: str | None = None  # the turn in which select last moved the focus: later, the first again
         self._again: str | None = None  # the label of the "repeat" offer main is held on
         self._again_action: dict | None = None  # its action, done again while main is held
         self._labels: tuple[str, ...] = ()  # the seat_actions' labels pick and choosing refer to
@@ -132,7 +133,8 @@ class SeatControls:
     def key(self) -> tuple:
         """Everything this pod keeps, hashable: equal keys (with the same game version, message and
         language) give equal views, and a press that can change the view changes it."""
-        return (self.screen, self.focus, self.pick, self.choosing, self._chosen, self._again, self._labels, self.cursor,
+        return (self.screen, self.focus, self._focused, self.pick, self.choosing, self._chosen, self._again,
+                self._labels, self.cursor,
                 self._item.ident if self._item else None, self._from, self._left, self._step,
                 tuple(sorted(self._values.items())), self._elem, self._confirm,
                 tuple(sorted(self._armed)), tuple(sorted(self._held)), self._run)
@@ -211,11 +213,21 @@ class SeatControls:
 
     def _home_view(self, rules, state, message, catalog) -> PodView:
         actions, _labels, pick, choosing = self._offered(rules, state)
-        view = pod_view(rules, state, self.player, self.focus if self.focus is not None else 0,
+        view = pod_view(rules, state, self.player, self._focus_at(rules, state),
                         pick=pick, message=message, catalog=catalog, actions=actions, choosing=choosing)
         if not choosing and getattr(rules, "select_chooses_counter", True) and self._counter_chosen(rules, state):
             view = dataclasses.replace(view, tuning=True)  # framed: chosen (always, where nothing is chosen)
         return view
+
+    def _focus_at(self, rules, state) -> str | int:
+        """The focused counter now: the one select moved to in this turn; in a later turn the first again (a
+        play-tester's piety, chosen for one card, was still the counter a later select and up changed). In a
+        game whose counters are its whole input (no turn to choose them in) it stays where it was put."""
+        if self.focus is None:
+            return 0
+        if not getattr(rules, "select_chooses_counter", True) or self._focused == _moment(state):
+            return self.focus
+        return 0
 
     def _counter_chosen(self, rules, state) -> bool:
         """Whether up/down change the focused counter: the player chose it with select in this turn
@@ -268,7 +280,7 @@ class SeatControls:
         counters = [(str(k), v) for k, v in g.seat_view(rules, state, self.player).get("counters", ())]
         if not counters:
             return None, Intent(message=_("no counter to change"))
-        name = counters[focus_index(counters, self.focus if self.focus is not None else 0)][0]
+        name = counters[focus_index(counters, self._focus_at(rules, state))][0]
         if getattr(rules, "player_counters", {}).get(name) is None:
             return name, Intent(message=_("{counter} changes by itself", counter=word("counter", name)))
         if not rules.moved_by_hand(state, self.player, name):
@@ -303,15 +315,15 @@ class SeatControls:
         if not self._counter_chosen(rules, state):
             self._chosen = _moment(state)
             return CHANGED
-        i = focus_index(counters, self.focus if self.focus is not None else 0)
+        i = focus_index(counters, self._focus_at(rules, state))
         if offers and i == len(counters) - 1:
             self.choosing = True
             self._chosen = None
-            self.focus = counters[0][0] if counters else None
+            self.focus, self._focused = None, None
             return CHANGED
         if len(counters) < 2:
             return NOTHING
-        self.focus = counters[(i + 1) % len(counters)][0]
+        self.focus, self._focused = counters[(i + 1) % len(counters)][0], _moment(state)
         return CHANGED
 
     # -- MENU -----------------------------------------------------------------------------
@@ -592,9 +604,11 @@ def _say(message, catalog) -> str:
 
 
 def _moment(state: dict) -> str:
-    """The turn as it stands (the whole ``turn`` of the state, canonical): a counter chosen with select
-    stays chosen while it does not move."""
-    return canonical(state.get("turn"))
+    """The turn as it stands (the whole ``turn`` of the state, its phase and the table's round, canonical):
+    a counter chosen with select stays chosen while it does not move. (The Bloody Inn's welcome has the
+    same ``turn`` every round: a cash chosen at one welcome was still chosen at the next.)"""
+    table = state.get("table")
+    return canonical([state.get("turn"), state.get("phase"), table.get("round") if isinstance(table, dict) else None])
 
 
 def _refusal(e: RuleError) -> str:

@@ -28,7 +28,7 @@ from ...engine import RuleError, TablekeeperError
 from ...engine.messages import _, translated
 from ...hardware.pod import InputEvent, PodView
 from ...hardware.stuck import FREED, PASS, STUCK, STUCK_AFTER, StuckButtons, app_notice, log_line, screen_notice
-from .grammar import affected
+from .grammar import affected, changes
 from .inputs import ENDS, REFUSED, TOOK, Intent, SeatControls
 
 MESSAGE_SECONDS = 3.0
@@ -191,9 +191,17 @@ class Seats:
         if after is before:
             return
         seats = {ctl.player: seat for seat, ctl in self.controls.items()}
-        if action is not None and action.get("action") in ("undo", "redo"):
-            action = None  # what an undo took back: its own changes, "from" the pod that undid it
-        for who, text in affected(self.session.rules, before, after, actor, action).items():
+        undoing = action is not None and action.get("action") in ("undo", "redo")
+        if undoing and actor:
+            # what an undo took back, said so: not "from Cai: gold −4" as if Cai had taken it (a play-tester's)
+            undo = action is not None and action.get("action") == "undo"
+            for who, what in changes(self.session.rules, before, after, skip=(actor,)):
+                if who is not None and who in seats:
+                    text = _("{who} undid: {changes}", who=actor, changes=what) if undo else \
+                        _("{who} redid: {changes}", who=actor, changes=what)
+                    self._message(seats[who], text, now)
+            return
+        for who, text in affected(self.session.rules, before, after, actor, None if undoing else action).items():
             if who in seats:
                 self._message(seats[who], text, now)
 
