@@ -132,7 +132,9 @@ class PodView:
         others = "  ".join(f"{k} {v}" for k, v in self.others)
         table = "  ".join(f"{k} {v}" for k, v in self.table)
         status = ("!! " if self.alert else "") + (self.status or "")
-        lines = [head, f"  *{focus}*  {others}".rstrip()]
+        # a counter chosen for up/down (framed on the screen) reads "[fortitude 20] ▲▼", one only shown "*fortitude 20*"
+        shown = f"[{focus}] ▲▼" if self.tuning else f"*{focus}*"
+        lines = [head, f"  {shown}  {others}".rstrip()]
         if table:
             lines.append(f"  table: {table}")
         offer = f"[main: {self.action}]" if self.action else ""

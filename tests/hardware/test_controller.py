@@ -600,6 +600,16 @@ def test_a_counter_focused_in_one_turn_is_not_the_one_select_chooses_in_a_later_
     assert t.view("Ana").focus_name == first
 
 
+def test_the_text_view_tells_a_chosen_counter_from_one_only_shown():
+    """`serve --show text`: a counter select chose for up/down (framed on the OLED) reads "[fortitude 20] ▲▼",
+    one only shown "*fortitude 20*" (a play-tester could not see that his first select had chosen it)."""
+    t = Table("red-dragon-inn", ["Ana", "Ben"])
+    name, value = t.view("Ana").focus_name, t.view("Ana").focus_value
+    assert f"*{name} {value}*" in t.view("Ana").as_text()
+    t.click("Ana", SELECT)
+    assert f"[{name} {value}] ▲▼" in t.view("Ana").as_text()
+
+
 def test_a_counter_chosen_at_one_welcome_is_not_chosen_at_the_next():
     """The Bloody Inn's welcome looks the same every round (nobody's turn, no action yet): a cash chosen with
     select at one welcome is not still chosen at the next, where the next select would have moved on to the
@@ -610,6 +620,21 @@ def test_a_counter_chosen_at_one_welcome_is_not_chosen_at_the_next():
     later = {**t.state, "table": {**t.state["table"], "round": t.state["table"]["round"] + 1}}
     assert later["turn"] == t.state["turn"] and later["phase"] == t.state["phase"] == "welcome"
     assert not t.pods["Ben"].view(t.rules, later).tuning  # chosen no more
+
+
+def test_the_others_share_of_a_passed_out_players_gold_says_who_passed_out():
+    """«cae inconsciente … reparte su oro»: the players who get a share read "Ben passes out: gold +2" on
+    their pods, not "resolve: gold +2" (a play-tester's), in English and Spanish."""
+    from tablekeeper.ui.i18n import load_catalog
+
+    t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"])
+    ben = t.state["players"][1]["counters"]
+    t.match.apply({"action": "adjust", "player": "Ben", "counter": "fortitude", "delta": ben["alcohol"] - ben["fortitude"]})
+    assert [e["name"] for e in t.state["pending"]] == ["Ben"]
+    after = t.rules.apply(t.state, {"action": "resolve"})[0]
+    said = grammar.affected(t.rules, t.state, after, "Ben", {"action": "resolve"})
+    assert said["Ana"] == "Ben passes out: gold +2" and said["Cai"] == "Ben passes out: gold +2"
+    assert said["Ana"].translated(load_catalog("es")).startswith("Ben cae inconsciente")
 
 
 def test_dry_run_leaves_the_state_untouched():

@@ -28,6 +28,14 @@ class RedDragonInnWords(Game):
     def starter_hint(cls, options: dict[str, Any]) -> Msg | None:
         return _("The thirstiest adventurer starts")
 
+    def words(self, state: dict[str, Any], action: dict[str, Any]) -> str:
+        """As :meth:`Game.words`; the end of a last chance says who passes out: the others' pods read
+        "Ben passes out: gold +2" for their share (a play-tester's read "resolve: gold +2")."""
+        pending = [e["name"] for e in state.get("pending") or () if isinstance(e, dict) and "name" in e]
+        if action.get("action") == "resolve" and pending:
+            return N_("{names} passes out", "{names} pass out", len(pending), names=listing(pending))
+        return super().words(state, action)
+
     def describe(self, action: dict[str, Any]) -> str:
         name = action.get("action")
         who = action.get("player", "")
