@@ -264,6 +264,29 @@ def test_a_player_paying_for_another_players_press_is_told_what_happened(table_f
     assert message.startswith("the morning") and "cash −" in message and "from Ana" not in message, message
 
 
+def test_a_card_held_on_for_several_points_is_told_to_its_target_as_one_total(table_factory):
+    """Through the owner: Ana holds main on "Ben: fortitude −1" (a card that costs 2 or 3: one point a
+    press, repeated while held); Ben's pod says the whole of it, "from Ana: fortitude −3", not the last −1
+    (a play-tester's victim read −1 for a hit of 2)."""
+    t = table_factory("red-dragon-inn", players=["Ana", "Ben"])
+    labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
+    for _ in range(labels.index("Ben: fortitude −1")):
+        t.press(1, "down")
+    assert t.seats.view(1).action == "Ben: fortitude −1"
+    start = t.state["players"][1]["counters"]["fortitude"]
+    t.press(1, "main", hold=TIMING.hold_time + TIMING.repeat_interval * 1.5)  # the press, the hold, a repeat
+    lost = start - t.state["players"][1]["counters"]["fortitude"]
+    assert lost == 3
+    assert t.seats.view(2).message == "from Ana: fortitude \u22123"
+    t.clock.advance(t.seats.message_seconds * 3)  # once the message is gone, a new hit is told alone
+    t.settle()
+    labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
+    for _ in range(labels.index("Ben: fortitude −1")):
+        t.press(1, "down")
+    t.press(1, "main")
+    assert t.seats.view(2).message == "from Ana: fortitude \u22121"
+
+
 def test_a_player_whose_figures_an_undo_gives_back_is_told_it_was_undone(table_factory):
     """Through the owner: Ana undoes her morning, which had made Ben pay his wages; Ben's pod says "Ana
     undid: cash +…", not "from Ana: cash +…" as if Ana had given him money (a play-tester read "from Cai:

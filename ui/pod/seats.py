@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 
-from ...engine import RuleError, TablekeeperError
+from ...engine import RuleError, TablekeeperError, canonical
 from ...engine.messages import _, translated
 from ...hardware.pod import InputEvent, PodView
 from ...hardware.stuck import FREED, PASS, STUCK, STUCK_AFTER, StuckButtons, app_notice, log_line, screen_notice
@@ -69,6 +69,9 @@ class Seats:
         self.numbering = numbering or (lambda players: {name: i + 1 for i, name in enumerate(players)})
         self.controls: dict[int, SeatControls] = {}
         self.messages: dict[int, tuple[tuple[tuple[str, float], ...], float]] = {}  # seat -> ((page, until)...), until
+        # seat -> (who did it, the action, the state before its first time): the same action done again while its
+        # message still shows (a held card: 2 fortitude, one press each) is told as one, "fortitude −2"
+        self._runs: dict[int, tuple[str, str, dict]] = {}
         self.flashes: dict[int, tuple[tuple[str, ...], float]] = {}  # seat -> (changed counters, until)
         self._values: dict[int, tuple[str, dict]] = {}  # seat -> (player, counters last shown)
         self._computed: dict[int, tuple[tuple, PodView]] = {}  # seat → (situation, its view)
@@ -92,6 +95,7 @@ class Seats:
         """Play another session (a new game) with the same seats."""
         self.session = session
         self.messages.clear()
+        self._runs.clear()
         self.flashes.clear()
         self._values.clear()
         self._bind()
@@ -201,9 +205,21 @@ class Seats:
                         _("{who} redid: {changes}", who=actor, changes=what)
                     self._message(seats[who], text, now)
             return
-        for who, text in affected(self.session.rules, before, after, actor, None if undoing else action).items():
-            if who in seats:
-                self._message(seats[who], text, now)
+        told = affected(self.session.rules, before, after, actor, None if undoing else action)
+        key = canonical(action) if action is not None and not undoing else ""
+        for who, text in told.items():
+            if who not in seats:
+                continue
+            seat = seats[who]
+            run = self._runs.get(seat)
+            showing = seat in self.messages and now < self.messages[seat][1]
+            if key and run is not None and run[:2] == (actor, key) and showing:
+                whole = affected(self.session.rules, run[2], after, actor, action).get(who)
+                text = whole if whole is not None else text
+            else:
+                run = (actor, key, before)
+            self._runs[seat] = run
+            self._message(seat, text, now)
 
     def _message(self, seat: int, text: str, now: float, seconds: float | None = None) -> None:
         """Show ``text`` on ``seat``'s pod, in the table's language, a page after another: each page for
