@@ -268,6 +268,9 @@ def test_a_play_finished_again_later_replaces_the_earlier_one(league, table):
     table.play("j-g", 1, ANA_BEN, ["Ben"], finished=150.0)  # undone and finished again
     wait_for(lambda: league.plays()[0]["finished"] == 150.0, what="the newer result")
     assert len(league.plays()) == 1 and league.plays()[0]["winners"] == ["Ben"]
+    # the ack names the play it holds by its end: a late ack of the first does not stand for the second
+    wait_for(lambda: (table.ack_for("j-g", 1) or {}).get("finished") == 150.0, what="the newer play's ack")
+    assert table.ack_for("j-g", 1)["play"] is True
 
 
 def test_a_database_that_cannot_be_written_loses_nothing(league, table, monkeypatch, caplog):

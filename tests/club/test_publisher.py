@@ -543,3 +543,26 @@ def test_a_backup_restored_on_another_table_is_one_play_at_the_league(broker, tm
     lg.stop()
     one.close()
     two.close()
+
+
+def test_a_late_ack_of_a_play_an_undo_replaced_does_not_stand_for_the_new_one(tmp_path):
+    """A game ends (play 1 published), its end is undone and done again (play 2, a later end, published):
+    an ack of play 1 arriving late — the league has since taken play 1 back for the undo, and play 2 may
+    be lost with a broker restart — must not settle play 2. The league names the play it holds by its end
+    ("finished"); the twenty-table fault test once lost a play to such a late ack."""
+    from tablekeeper.ui.club.ledger import Counts, FollowedGame, Ledger
+
+    ledger = Ledger(tmp_path / ACK_FILE, Counts(), lambda _kind, _text: None, resend_after=30.0, resync_after=3.0)
+    g = FollowedGame(1, "counters", {}, started=10.0, finished=100.0, total=5, counted=True)
+    ledger.games[1], ledger._top = g, 2
+    ledger.sent(g, 4)
+    ledger.sent(g, -1)  # play 1
+    g.finished, g.total = 200.0, 7  # undo and redo: the game ends anew
+    ledger.sent(g, 6)
+    ledger.sent(g, -1)  # play 2
+    ledger.inbox.append({"journal": "J", "game_no": 1, "seq": 7, "play": True, "finished": 100.0})
+    ledger.take_acks("J")
+    assert g.acked == 7 and not g.play_acked and 1 not in ledger.settled()  # play 2 still owed: it goes again
+    ledger.inbox.append({"journal": "J", "game_no": 1, "seq": 7, "play": True, "finished": 200.0})
+    ledger.take_acks("J")
+    assert g.play_acked and 1 in ledger.settled()

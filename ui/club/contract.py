@@ -29,7 +29,9 @@ by ``(table, journal, game_no)``.
 
 An action's ``"seq"`` counts its game's journal entries from 1 (the journal's entry 0 is ``seq`` 1).
 An ``ack`` names one game of one journal: ``"seq"`` is the highest action number up to which the league
-holds every action of that game (0: none yet), ``"play"`` whether it holds the finished play. A table
+holds every action of that game (0: none yet), ``"play"`` whether it holds the finished play, and with it
+``"finished"``, that play's end (a game finished anew after an undo is another play: a late ack of the earlier
+one does not stand for it; a table reads an ack without it as holding the play it sent last). A table
 publishes again, after a reconnection or a restart, whatever its last ack does not cover.
 
 ``roster`` says which names of the table's plays are one person (the table's ``tablekeeper players

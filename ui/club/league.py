@@ -658,11 +658,14 @@ class League:
             return
         marks = ",".join("?" * len(games))
         rows = self._writer.execute(
-            f"SELECT g.tbl, g.journal, g.game_no, g.acked_seq, p.game IS NOT NULL FROM games g "
+            f"SELECT g.tbl, g.journal, g.game_no, g.acked_seq, p.game IS NOT NULL, p.finished FROM games g "
             f"LEFT JOIN plays p ON p.game = g.id WHERE g.id IN ({marks})", sorted(games)).fetchall()
-        for table, journal, game_no, seq, play in rows:
+        for table, journal, game_no, seq, play, finished in rows:
+            # which play it holds (its end): a game finished anew after an undo is another play, and an ack of
+            # the earlier one, late, must not stand for it
+            held = {"finished": finished} if play else {}
             payload = contract.encode({"table": table, "journal": journal, "game_no": game_no, "seq": seq,
-                                       "play": bool(play)})
+                                       "play": bool(play), **held})
             client.publish(contract.topic(self.prefix, table, contract.ACK), payload, qos=1)
 
     # -- questions (any thread) -----------------------------------------------------------

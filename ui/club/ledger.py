@@ -199,7 +199,10 @@ class Ledger:
             # The play held is the one last published (or, after a restart, the one the journal has); a
             # game that is not finished (any more: an undo reopened it) has none to hold.
             held = old[1]
-            if body["play"] and g.finished is not None:
+            finished = body.get("finished")
+            if body["play"] and isinstance(finished, (int, float)) and not isinstance(finished, bool):
+                held = float(finished)  # the play the league says it holds, by its end
+            elif body["play"] and g.finished is not None:  # a league that does not say which: the last one sent
                 held = g.play_sent if g.play_sent is not None else g.finished
             new = (max(old[0], body["seq"]), held)
             if new == old:

@@ -136,7 +136,10 @@ class Seats:
             if action is not None and self.session.rules.is_note(action):
                 # a note changes no figure: what it said (a referee's verdict) is its whole answer, on the
                 # pod that asked (a play-tester's menu check came back to the home screen without it)
-                said = self.session.rules.apply(before, dict(action))[1]
+                try:
+                    said = self.session.rules.apply(before, dict(action))[1]
+                except RuleError:  # taken as the owner prepared it (a die it rolled): nothing more to say
+                    said = []
                 if said:
                     self._message(seat, said[-1], now)
 
