@@ -509,6 +509,16 @@ def test_a_die_raised_card_is_offered_beside_another_known_card_not_only_with_ju
     assert all(len([p for p in die_payments(6, 5, [2, 2]) if max(p) == d]) <= 3 for d in range(2, 7))
 
 
+def test_the_menus_payment_check_enters_its_values_from_1_as_a_buy_does():
+    """Every card is worth at least 1: the values of a payment to check start where a buy's do, so the same
+    held press enters the same value (a play-tester's check list started at 0 and came out one short)."""
+    m = table(actions=OPENING)
+    item = next(i for i in g.menu(m.rules, m.state, "Ana") if i.kind == g.OTHER and i.action["action"] == "check_payment")
+    paid = {a.field.name: a for a in steps(m, "Ana", item)}["paid"]
+    buy = next(i for i in g.menu(m.rules, m.state, "Ana") if i.kind == g.OTHER and i.action["action"] == "buy")
+    assert paid.field.lo == 1 == {a.field.name: a for a in steps(m, "Ana", buy)}["paid"].field.lo
+
+
 def test_a_payment_check_is_an_offer_asking_nothing():
     """Acción de mercado, Nota: «no puede usar tarjetas adicionales al comprar la misma tarjeta con un
     cinco»: the player asks the referee with one offer; the verdict is a note, not an undo step."""

@@ -213,9 +213,10 @@ class DaleOfMerchantsViews(Game):
         if field.name == "position" and action in ("buy", "take", "set_market"):
             # The card to buy, take or enter: asked from the leftmost (1), as the players count the board.
             return Int("position", required=True, lo=1, hi=MARKET_SLOTS, doc=field.doc)
-        if (action, field.name) in (("stall", "values"), ("buy", "paid")):
+        if (action, field.name) in (("stall", "values"), ("buy", "paid"), ("check_payment", "paid")):
             # Every card is worth at least 1 (printed values 1–5, junk 1, an ocelot's die 1–6): the
-            # first up enters a 1.
+            # first up enters a 1 (a payment to check too: a play-tester's started at 0 there, and a held
+            # up landed one short).
             return Ints(field.name, lo=1, hi=field.hi, doc=field.doc)
         if action == "stall" and field.name == "set" and state["decks"]:
             return Str("set", choices=tuple(state["decks"]), doc=field.doc)
