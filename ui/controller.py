@@ -288,7 +288,7 @@ class Keeper:
                 except TablekeeperError as e:  # refused by the rules, or not written: nothing changed
                     seats.refuse(event.seat, e, now)
                 else:
-                    seats.took(event.seat, before, now, intent.action)
+                    seats.took(event.seat, before, now, intent.action, outcome.events)
                     if outcome.kind in ("undo", "redo"):
                         # the pod that undid says what it took back ("undone: Ana: cash −3"): its counters
                         # alone may not show it (an undone offer of another player's)

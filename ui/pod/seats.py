@@ -21,7 +21,7 @@ and benchmarks drive the same keeper on their own thread). The seats answer, the
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from ...engine import RuleError, TablekeeperError, canonical
@@ -123,9 +123,11 @@ class Seats:
                                         who=whose), changed=True)
         return intent
 
-    def took(self, seat: int, before: dict, now: float | None = None, action: dict | None = None) -> None:
-        """The owner applied ``seat``'s ``action`` (the state was ``before``): its old message goes,
-        and every other player it changed sees what happened to them on their own pod."""
+    def took(self, seat: int, before: dict, now: float | None = None, action: dict | None = None,
+             events: Sequence[str] = ()) -> None:
+        """The owner applied ``seat``'s ``action`` (the state was ``before``; ``events``: what the rules said
+        of it): its old message goes, and every other player it changed sees what happened to them on
+        their own pod."""
         now = self.clock() if now is None else now
         self.applied += 1
         self.messages.pop(seat, None)
@@ -133,15 +135,10 @@ class Seats:
         if ctl is not None:
             ctl.told(TOOK, self.session.rules, self.session.state)
             self._tell_others(ctl.player, before, now, action)
-            if action is not None and self.session.rules.is_note(action):
+            if events and action is not None and self.session.rules.is_note(action):
                 # a note changes no figure: what it said (a referee's verdict) is its whole answer, on the
                 # pod that asked (a play-tester's menu check came back to the home screen without it)
-                try:
-                    said = self.session.rules.apply(before, dict(action))[1]
-                except RuleError:  # taken as the owner prepared it (a die it rolled): nothing more to say
-                    said = []
-                if said:
-                    self._message(seat, said[-1], now)
+                self._message(seat, events[-1], now)
 
     def refuse(self, seat: int, error: TablekeeperError, now: float | None = None) -> None:
         """The owner did not apply ``seat``'s action: the rules refused it (a :class:`RuleError`: its

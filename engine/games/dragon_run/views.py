@@ -207,7 +207,7 @@ class DragonRunViews(Game):
             return []
         picks = [cheapest] + [[v] for v in sorted(set(cards)) if v >= at_least and [v] != cheapest]
         # as cheap in smaller cards (1+1 for a 2: the higher card kept for a tie's count), next to it
-        smaller = _cheapest([c for c in cards if c < max(cheapest)], at_least) if cheapest else None
+        smaller = _cheapest([c for c in cards if c < max(cheapest)], at_least)
         if smaller is not None and sum(smaller) == sum(cheapest) and smaller not in picks:
             picks.insert(1, smaller)
         out = []
