@@ -295,6 +295,21 @@ def test_a_potion_that_makes_its_player_draw_is_one_action():
     assert canonical(one.state) == canonical(two.state)
 
 
+def test_a_healing_potion_turns_its_injured_player_back_to_unhurt_in_one_action():
+    """«Las pociones tienen efectos poderosos como se indica en las cartas. Una vez jugados, se descartan.»: a
+    potion whose card heals its player is entered with its effect; an unhurt player has nothing to heal, and the
+    cancel potion only cancels."""
+    m = game()
+    do(m, act("charge", location="dragon"), act("charge", player="Ben", location="other", then="pass"),
+       act("charge", player="Cai", location="other", then="pass"))
+    assert P(m, "Ana")["counters"]["wounds"] == 1
+    refused(m, act("play", player="Ben", value=1, cancel=True, heal=True), "it heals nobody")
+    events = do(m, act("play", value=0, heal=True))
+    assert P(m, "Ana")["counters"]["wounds"] == 0 and pile(m)["discard"] == 1
+    assert events == ["Ana plays a potion (0)", "Ana is healed: unhurt again"]
+    refused(m, act("play", value=1, heal=True), "Ana is not injured")
+
+
 def test_the_cancel_potion_makes_nobody_draw():
     """«Solo la poción de anulación se puede jugar durante el turno de otro jugador (para cancelar una
     poción)»: it only cancels."""

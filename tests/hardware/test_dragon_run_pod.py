@@ -79,12 +79,17 @@ def test_the_treasure_hall_asks_only_the_card_drawn_with_the_players_choice_in_t
         g.dry_run(m.rules, m.state, action)
 
 
-def test_a_charge_without_its_icon_offers_pass_and_another_turn():
+def test_a_charge_without_its_icon_offers_pass_another_turn_and_the_next_charge():
     """«luego elige entre: Pasa ... Presiona tu suerte»: a charge from the menu (no icon) is followed by the
-    choice, then the cards of the turn."""
+    choice, then the next charge at once — a room whose card says "draw again" (a rulebook reader's corridor)
+    is charged again with one offer, not from the menu, whose charge never asks the icon — then the cards of
+    the turn."""
     m = game({"action": "charge", "location": "treasure_hall", "value": 4})
-    assert list(routine(m, "Ana")) == ["pass", "another turn", "potion", "talisman: 4", "talisman: 3",
-                                       "talisman: 2", "talisman: 1", "talisman: 0"]
+    items = routine(m, "Ana")
+    assert list(items)[:5] == ["pass", "another turn", "other room: pass", "dragon", "other room: again"]
+    assert list(items)[-6:] == ["potion", "talisman: 4", "talisman: 3", "talisman: 2", "talisman: 1", "talisman: 0"]
+    after, _events = g.dry_run(m.rules, m.state, items["other room: pass"].action)
+    assert after["turn"]["player"] == "Ben" and after["table"]["dungeon"] == m.state["table"]["dungeon"] - 1
 
 
 def test_the_generic_charge_never_asks_the_icon():
@@ -404,6 +409,23 @@ def test_a_potion_that_draws_a_card_and_a_talisman_from_the_turns_offers():
     t.click("Ana", MAIN)
     assert t.done[-1] == {"action": "play", "player": "Ana", "value": 0, "draw": 3} and t.presses == 5
     assert t.state["players"][0]["cards"] == [3, 3, 1]
+
+
+def test_an_injured_player_is_offered_a_healing_potion_with_its_effect():
+    """«Las pociones tienen efectos poderosos como se indica en las cartas»: a potion that turns its injured
+    player's card back to unhurt is one offer for an injured player (before the plain potion), asking only the
+    potion's value; an unhurt player has no such offer."""
+    m = game({"action": "charge", "location": "dragon"}, {"action": "charge", "location": "other", "then": "pass"},
+             {"action": "charge", "location": "other", "then": "pass"})
+    assert m.state["players"][0]["counters"]["wounds"] == 1 and m.state["turn"]["player"] == "Ana"
+    items = routine(m, "Ana")
+    labels = list(items)
+    assert labels.index("potion: heal") == labels.index("potion") - 1
+    assert list(steps(m, "Ana", items["potion: heal"])) == ["value"]
+    action = g.complete(items["potion: heal"], tuple(steps(m, "Ana", items["potion: heal"]).values()), {"value": 0})
+    after, _events = g.dry_run(m.rules, m.state, action)
+    assert after["players"][0]["counters"]["wounds"] == 0 and after["players"][0]["cards"] == [3, 2, 1]
+    assert "potion: heal" not in routine(game(), "Ana")
 
 
 def test_the_cancel_potion_on_another_players_pod():

@@ -58,19 +58,27 @@ class DragonRunCards(DragonRunTable):
         Bool("cancel", doc=_("the cancel potion, the only one played on another player's turn")),
         Int("draw", required=False, lo=0, hi=MAX_CARD,
             doc=_("a potion that makes its player draw a treasure card: the card's value")),
+        Bool("heal", doc=_("a potion that heals its injured player (the character card back to unhurt)")),
     ))
     def _play(self, t: Txn, a: Args) -> None:
         """A player plays a potion ("value") from hand: it is discarded; its effects follow with the other actions.
 
         On another player's turn only the cancel potion ("cancel") may be played.
-        "draw": a treasure card the potion makes its player draw (its value).
+        "draw": a treasure card the potion makes its player draw (its value); "heal": a potion that turns
+        its injured player's card back to unhurt.
         """
         name = self._in_game(t, a)
         value = a.int("value")
         cancel = a.bool("cancel")
         draw = a.int("draw") if a.raw("draw", None) is not None else None
+        heal = a.bool("heal")
         if cancel and draw is not None:
             raise RuleError(_("the cancel potion only cancels another potion: it makes nobody draw a card"))
+        if cancel and heal:
+            raise RuleError(_("the cancel potion only cancels another potion: it heals nobody"))
+        if heal and t.get(name, "wounds") != 1:
+            raise RuleError(_("{name} is not injured: a healing potion turns an injured card back to unhurt",
+                              name=name))
         if t.state["turn"]["phase"] == "deal":
             raise RuleError(_deal_first(t))
         active = t.state["turn"]["player"]
@@ -91,6 +99,9 @@ class DragonRunCards(DragonRunTable):
             self._draw_treasure(t, name)
             self._give_cards(t, name, [draw])
             t.event(_("{name} draws a treasure worth {value}", name=name, value=draw))
+        if heal:
+            t.add(name, "wounds", -1)
+            t.event(_("{name} is healed: unhurt again", name=name))
 
     # -- the generic corrections, fitted to the cards -------------------------------
     def adjust(self, t: Txn, who: str | None, counter: str, delta: int) -> int:

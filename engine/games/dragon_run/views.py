@@ -178,13 +178,18 @@ class DragonRunViews(Game):
     def _cards_in_turn(p: dict[str, Any], me: dict[str, str]) -> list[dict[str, Any]]:
         """«Puedes jugar tantas pociones y talismanes como quieras en cualquier momento durante tu propio
         turno»: a potion by its value in hand (from the cheapest card; 0 when the device does not know
-        every card), then the card it makes you draw ("–" for none); a talisman, one offer per value held,
+        every card), then the card it makes you draw ("–" for none), and for an injured player first a
+        healing potion; a talisman, one offer per value held,
         the cheapest last (at the end of the list: the first up from the offers' start), and, when the
         device does not know every card, one that asks the value (from 0)."""
         if not p["cards"] and not p["unknown"]:
             return []
         out = [{"label": word("label", "potion"), "action": {"action": "play", **me, "value": _cheapest_held(p)},
                 "ask": ["value", "draw"]}]
+        if p["counters"]["wounds"] == 1:  # injured: a healing potion, its effect with it
+            out.insert(0, {"label": word("label", "potion: heal"),
+                           "action": {"action": "play", **me, "value": _cheapest_held(p), "heal": True},
+                           "ask": ["value"]})
         if p["unknown"]:
             # from 0: a talisman is most often worth nothing (both rulebook readers' stories priced theirs 0)
             out.append({"label": word("label", "talisman"), "action": {"action": "talisman", **me, "value": 0},
@@ -271,7 +276,9 @@ class DragonRunViews(Game):
         if phase == "escaped":
             return [pass_] + charge + rooms + effects + cards
         if phase == "after_location":
-            return [pass_, {"label": word("label", "another turn"), "action": {"action": "again", **me}}] + cards
+            # a room whose card says "draw again" (its icon not given): the next charge at once, as at a start
+            return ([pass_, {"label": word("label", "another turn"), "action": {"action": "again", **me}}]
+                    + charge + rooms + effects + cards)
         # «no roll can escape» with 9 or 10 location cards left: hiding then only costs treasure.
         can_hide = state["table"]["dungeon"] < DIE_FACES - 1
         hides = self._discards("hide", p, 1, me) if can_hide else []
@@ -352,8 +359,8 @@ class DragonRunViews(Game):
             return None
         if action == "room" and field.name == "then":
             return Str("then", choices=ICONS, doc=field.doc)  # the icon, asked last: pass first
-        if action == "play" and field.name == "draw" and state["turn"]["player"] != name:
-            return None  # the cancel potion, the only one on another player's turn, makes nobody draw
+        if action == "play" and field.name in ("draw", "heal") and state["turn"]["player"] != name:
+            return None  # the cancel potion, the only one on another player's turn, makes nobody draw or heal
         if (action, field.name) in HELD_VALUES:
             p = next(p for p in state["players"] if p["name"] == name)
             if p["cards"] and not p["unknown"]:
