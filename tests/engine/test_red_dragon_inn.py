@@ -636,14 +636,38 @@ def test_pod_gambling_main_button_is_pass_for_the_player_to_act():
     """RB "Juego": on your go you play or pass; the pod's main button passes."""
     m = gambling()
     rules = m.rules
-    assert rules.seat_actions(m.state, "Cai") == []
+    assert rules.seat_actions(m.state, "Cai") == []  # not Cai's go: a stray main changes nothing
     acts = rules.seat_actions(m.state, "Ben")
     assert acts[0]["label"] == "pass" and [str(a["label"]) for a in acts] == [
         "pass", "gambling", "cheat", "winning hand", "gambling: everyone antes 1", "cheat: everyone antes 1",
-        "Cai out of the round", "Ana out of the round", "leave the round"]  # Ana, in control: next to leaving
+        "pot to the Inn", "Cai out of the round", "Ana out of the round", "leave the round"]  # Ana, in control: next to leaving
     m.apply(acts[0]["action"])
     assert m.state["gambling"]["to_act"] == "Cai"
     assert rules.seat_view(m.state, "Ana")["table"] == [["pot", 3], ["control", "Ana"]]
+
+
+def test_a_card_played_out_of_turn_in_the_gambling_round_is_on_its_players_pod():
+    """Cards played out of turn in a round: right after a cheat, another player in the round throws the cheater
+    out on her own pod (a sword that detects lies), undone by whoever played it, not by the player to act; a
+    card that ends the round with the pot to the Inn (the Wench's tip) is an end of round with "inn", a switch
+    the pod's menu asks. A player who left the round has no card of it."""
+    m = gambling()
+    m.apply({"action": "play", "player": "Ben", "card": "cheat"})
+    assert m.state["gambling"]["control"] == "Ben" and m.state["gambling"]["to_act"] == "Cai"
+    offers = [o["action"] for o in m.rules.seat_actions(m.state, "Ana")]
+    assert offers == [{"action": "force_out", "player": "Ben", "by": "Ana"}]
+    assert m.rules.actor(m.state, offers[0]) == "Ana"
+    m.apply(offers[0])
+    assert "Ben" in m.state["gambling"]["left"]
+    assert m.rules.seat_actions(m.state, "Ben") == []  # out of the round: no card of the round
+    assert m.rules.seat_actions(m.state, "Ana") == []  # no cheat to answer any more: an idle pod again
+    with pytest.raises(RuleError, match="against themselves"):
+        m.rules.apply(m.state, {"action": "force_out", "player": "Cai", "by": "Cai"})
+    with pytest.raises(RuleError, match="either to a winner or to the Inn"):
+        m.rules.apply(m.state, {"action": "end_round", "winner": "Ana", "inn": True})
+    pot, inn = m.state["table"]["pot"], m.state["table"]["inn"]
+    m.apply({"action": "end_round", "inn": True, "by": "Ana"})
+    assert m.state["gambling"] is None and m.state["table"]["inn"] == inn + pot
 
 
 # -- replay scripts ------------------------------------------------------------------------------------

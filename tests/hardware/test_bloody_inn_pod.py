@@ -41,6 +41,36 @@ def test_the_welcome_from_the_first_players_pod_asks_only_the_police():
     assert items(m, "Ben") == {}
 
 
+def test_a_police_officer_welcomed_card_by_card_is_one_offer_asking_the_room():
+    """«Coloque al viajero en una habitación abierta» one card at a time, as a rulebook reader's table did: a
+    police officer is lodged alone with one offer that asks its room, from the first empty one."""
+    m = table()
+    menu = items(m, "Ana")
+    item = menu["welcome one: police"]
+    assert asked(m, "Ana", item) == ["room"] and item.action == {"action": "welcome", "room": 1, "police": True}
+    after = m.rules.apply(m.state, {**item.action, "room": 3})[0]
+    assert [(r["room"], r["guest"], r["police"]) for r in after["inn"]["rooms"] if r["guest"]] == [(3, True, True)]
+
+
+def test_an_extra_action_annex_is_offered_an_extra_kill_in_the_bistro():
+    """A table's own annex power that grants another action (``extra_action``; the butcher's shop of the
+    publisher's card list kills in rooms only): right after its owner's kill, an extra kill of a peasant in
+    the bistro, one offer; the butcher's shop is offered none."""
+    def night(effect):
+        return table([{"action": "welcome"}, {"action": "correct", "player": "Ana", "hand": 3},
+                      {"action": "build", "rank": 1, "effect": effect}, {"action": "pass"},
+                      {"action": "kill", "room": 2, "rank": 0}])
+
+    m = night("extra_action")
+    assert m.state["inn"]["bistro"] > 0
+    menu = items(m, "Ana")
+    assert list(menu)[0] == "extra kill: bistro"
+    bistro = m.state["inn"]["bistro"]
+    after = m.rules.apply(m.state, menu["extra kill: bistro"].action)[0]
+    assert len(after["players"][0]["corpses"]) == 2 and after["inn"]["bistro"] == bistro - 1
+    assert "extra kill: bistro" not in items(night("extra_kill"), "Ana")
+
+
 def test_a_first_round_kill_is_offered_per_rank_and_asks_only_the_room():
     """«Selecciona al Viajero que quieras matar … Juegue … tantas cartas … como rango»: the rank is on
     the card, so it is the offer; with a hand of peasants the cards played are known: only the room."""

@@ -131,7 +131,9 @@ def test_a_gambling_go_plays_a_card_or_passes_from_the_pod():
     assert t.view("Ben").action == "leave the round"
     t.click("Ben", UP)
     assert t.view("Ben").action == "Ana out of the round"  # the one in control nearest
-    t.click("Ben", UP, 2)
+    t.click("Ben", UP, 2)  # Cai out of the round, then a card that gives the pot to the Inn
+    assert t.view("Ben").action == "pot to the Inn"
+    t.click("Ben", UP)
     assert t.view("Ben").action == "cheat: everyone antes 1"
     t.click("Ben", UP, 2)  # gambling: everyone antes 1, winning hand
     t.click("Ben", MAIN)
@@ -140,8 +142,8 @@ def test_a_gambling_go_plays_a_card_or_passes_from_the_pod():
     for _ in range(t.view("Cai").choices):
         offers.append(t.view("Cai").action)
         t.click("Cai", DOWN)
-    assert offers == ["pass", "cheat", "cheat: everyone antes 1", "Ana out of the round", "Ben out of the round",
-                      "leave the round"]
+    assert offers == ["pass", "cheat", "cheat: everyone antes 1", "pot to the Inn", "Ana out of the round",
+                      "Ben out of the round", "leave the round"]
     t.click("Cai", MAIN)  # back at the first: pass
     assert t.done[-1] == {"action": "pass", "player": "Cai"}
 

@@ -214,12 +214,17 @@ class BloodyInnViews(Game):
         rank paid the usual way, asking the room only. At no other moment (after a burial or a bribe,
         during another player's action): a stray press on an idle pod must not kill a guest."""
         rooms = [r for r in state["inn"]["rooms"] if r["guest"]]
-        if not rooms or not p["corpses"] or not grants_extra(p, "kill", in_room=True):
+        if not p["corpses"] or state["turn"].get("killer") != p["name"]:  # not a kill, or another's
             return []
-        if state["turn"].get("killer") != p["name"]:  # not a kill (a burial, a bribe), or another's
-            return []
-        start = self._likely_room(state, p["name"])
         out = []
+        if state["inn"]["bistro"] and grants_extra(p, "kill", in_room=False):
+            # a table's own power that grants another action (not the butcher's shop, rooms only): a
+            # peasant in the bistro, as the night's own offer
+            out.append({"label": word("label", "extra kill: bistro"),
+                        "action": {"action": "kill", "player": p["name"], "bistro": True, "extra": True}})
+        if not rooms or not grants_extra(p, "kill", in_room=True):
+            return out
+        start = self._likely_room(state, p["name"])
         for rank in range(MAX_RANK + 1):
             ways = self.ways_to_pay(p, rank, "kill")
             if ways:
@@ -258,6 +263,9 @@ class BloodyInnViews(Game):
                  "action": {"action": "welcome", "police_rooms": [n]}} for n in empty]
         out.append({"label": word("label", "welcome: police"), "action": {"action": "welcome"},
                     "ask": ["police_rooms"]})
+        if empty:  # one police officer into one room, for a table that follows the order card by card
+            out.append({"label": word("label", "welcome one: police"),
+                        "action": {"action": "welcome", "room": empty[0], "police": True}, "ask": ["room"]})
         out += [{"label": _("welcome one: room {room}", room=n), "action": {"action": "welcome", "room": n}}
                 for n in reversed(empty)]  # from the end of the offers (up), the first room first
         return out

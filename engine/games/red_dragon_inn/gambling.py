@@ -124,11 +124,15 @@ class RedDragonInnGambling(RedDragonInnTable):
         t.event(_("{who} leaves the gambling round", who=who))
         self._check_round_end(t)
 
-    @action("force_out", fields=(Player("player"),))
+    @action("force_out", fields=(Player("player"), Player("by", required=False, doc=_(
+            "who plays the card (left out: the player to act in the round)"))))
     def _force_out(self, t: Txn, a: Args) -> None:
-        """A card forces a player out of the round; if one player remains, they win it."""
+        """A card forces a player out of the round; if one player remains, they win it.
+
+        "by": who plays the card, also out of turn (a card played when another player cheats)."""
         g = self._round(t)
         who = a.player("player")
+        self._card_player(t, a, who)
         if who in g["left"]:
             raise RuleError(_("{who} already left this gambling round", who=who))
         self._remove_from_round(t, who)
@@ -138,10 +142,31 @@ class RedDragonInnGambling(RedDragonInnTable):
         else:
             self._check_round_end(t)
 
-    @action("end_round", fields=(Raw("winner"),))
+    @staticmethod
+    def _card_player(t: Txn, a: Args, target: str | None) -> None:
+        """The player named as playing the card ("by"), if any: in the game, and not the card's target."""
+        by = a.player("by", None)
+        if by is None:
+            return
+        if t.player(by)["out"]:
+            raise RuleError(_("{who} is out of the game", who=by))
+        if by == target:
+            raise RuleError(_("{who} does not play this card against themselves", who=by))
+
+    @action("end_round", fields=(Raw("winner"), Player("by", required=False, doc=_(
+            "who plays the card that ends the round (left out: nobody in particular)")),
+            Bool("inn", doc=_("the pot goes to the Inn: the round ends with no winner (as a null winner)"))))
     def _end_round_action(self, t: Txn, a: Args) -> None:
-        """End the round now (a card says so): the pot to "winner" (default: the player in control), null = the Inn."""
+        """End the round now (a card says so): the pot to "winner" (default: the player in control), null = the Inn.
+
+        "inn": the pot to the Inn, as a null "winner" (a switch a pod's menu can ask)."""
         g = self._round(t)
+        self._card_player(t, a, None)
+        if a.bool("inn"):
+            if a.raw("winner", None) is not None:
+                raise RuleError(_("end_round: the pot goes either to a winner or to the Inn, not both"))
+            self._end_round(t, None, why=_("a card ended the round"))
+            return
         if a.has("winner"):
             winner = a.raw("winner")
             if winner is not None:

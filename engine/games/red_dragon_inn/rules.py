@@ -57,6 +57,9 @@ class RedDragonInnRules(RedDragonInnGambling, RedDragonInnDrinks):
                               "press resolve, then go on", who=who))
 
     def actor(self, state: dict[str, Any], action: dict[str, Any]) -> str | None:
+        by = action.get("by")
+        if action.get("action") in ("force_out", "end_round") and isinstance(by, str):
+            return by  # who played the card, also out of turn
         if action.get("action") == "force_out" and state.get("gambling") is not None:
             # "player" is who is thrown out; the card is played by the player to act in the round (a
             # play-tester's thrown-out player could undo the card played against him)

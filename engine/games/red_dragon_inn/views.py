@@ -45,9 +45,12 @@ class RedDragonInnViews(Game):
         p = next(p for p in state["players"] if p["name"] == name)
         c = p["counters"]
         # fortitude first: the big number and what ± change when no offer has the focus (a card that
-        # gains fortitude is the one a player plays on their own at any moment, also out of turn)
-        counters = [[word("counter", k), c[k]] for k in ("fortitude", "alcohol", "gold", "drink_me")]
+        # gains fortitude is the one a player plays on their own at any moment, also out of turn); the
+        # character's own track (piety, gear, ...) next, one select away: only its cards move it, by hand
+        # (a rulebook reader's Serena raised or lowered piety on 5 cards of 8 rounds, 5 selects away)
+        counters = [[word("counter", "fortitude"), c["fortitude"]]]
         counters += [[word("counter", k), v] for k, v in c.items() if k not in FIXED_COUNTERS]
+        counters += [[word("counter", k), c[k]] for k in ("alcohol", "gold", "drink_me")]
         g = state["gambling"]
         turn = state["turn"]
         mine = [e for e in state["pending"] if e["name"] == name]
@@ -82,6 +85,21 @@ class RedDragonInnViews(Game):
         else:
             table = [[word("table", "deck"), state["drinks"]["deck"]], [word("table", "turn"), turn["player"]]]
         return {"counters": counters, "status": status, "alert": bool(mine) and not state["over"], "table": table}
+
+    @staticmethod
+    def _out_of_turn_gambling(g: dict[str, Any], name: str) -> list[dict[str, Any]]:
+        """A player still in the round, not to act: right after a cheat, the cheater thrown out by a card
+        played out of turn (a rulebook reader's Serena answered a cheat with her sword), two presses. Only then: a stray
+        main on an idle pod changes nothing else in a round (a card that ends the round out of turn, the
+        Wench's tip, is the menu's end round with the pot to the Inn). Nothing for a player who left."""
+        if name not in g["players"] or name in g["left"]:
+            return []
+        if g["last"] == "cheat" and g["control"] not in (None, name):
+            # main, then main on the player asked (the cheater first), as a card played on another player
+            # in a last chance: one stray press alone opens the entry and changes nothing
+            return [{"label": _("throw {name} out", name=g["control"]), "ask": ["player"],
+                     "action": {"action": "force_out", "player": g["control"], "by": name}}]
+        return []
 
     @staticmethod
     def _likeliest_to_drink(state: dict[str, Any], others: list[str]) -> list[str]:
@@ -144,7 +162,7 @@ class RedDragonInnViews(Game):
         g = state["gambling"]
         if g is not None:
             if g["to_act"] != name:
-                return []
+                return self._out_of_turn_gambling(g, name)
             out = [{"label": word("label", "pass"), "action": {"action": "pass", "player": name}}]
             cards = [c for c in CARDS if g["last"] != "winning_hand" or c == "cheat"]
             for card in cards:
@@ -153,6 +171,9 @@ class RedDragonInnViews(Game):
                 if card != "winning_hand":
                     out.append({"label": _("{card}: everyone antes 1", card=CARD_LABELS[card]),
                                 "action": {"action": "play", "player": name, "card": card, "ante": True}})
+            # A card that ends the round with the pot to the Inn (the Wench takes it as her tip)
+            out.append({"label": word("label", "pot to the Inn"),
+                        "action": {"action": "end_round", "winner": None, "by": name}})
             # A card that throws a player out of the round (a cheat exposed): the player in control, the
             # one such a card is played against, last, next to "leave the round" (up from "pass": two steps)
             rivals = sorted((q for q in g["players"] if q != name), key=lambda q: q == g["control"])
