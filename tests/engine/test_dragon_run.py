@@ -598,7 +598,7 @@ def test_pod_shows_temper_and_offers_legal_routine_actions():
     # 10 location cards left: no hide offered (no face of the d10 beats 10)
     assert [o["label"] for o in offered] == ["other room: pass", "dragon", "other room: again",
                                              "treasure hall: pass", "treasure hall: again", "room + treasure: pass",
-                                             "room + treasure: again", "room: discard 1, pass", "room: discard 1, again", "room: give 1 left, pass",
+                                             "room + treasure: again", "other room: go on", "room: discard 1, pass", "room: discard 1, again", "room: give 1 left, pass",
         "room: give 1 left, again", "room: discard", "room: give left",
                                              "2 treasures: pass", "2 treasures: again", "potion",
                                              "talisman: 3", "talisman: 2", "talisman: 1", "talisman: 0", "cry",
@@ -613,7 +613,7 @@ def test_pod_shows_temper_and_offers_legal_routine_actions():
     assert m.rules.seat_view(m.state, "Ana")["alert"] is True
     assert [o["label"] for o in m.rules.seat_actions(m.state, "Ana")] == [
         "other room: pass", "dragon", "other room: again", "treasure hall: pass", "treasure hall: again",
-        "room + treasure: pass", "room + treasure: again", "room: discard 2, pass", "room: discard 2, again", "room: give 2 left, pass",
+        "room + treasure: pass", "room + treasure: again", "other room: go on", "room: discard 2, pass", "room: discard 2, again", "room: give 2 left, pass",
         "room: give 2 left, again", "room: discard", "room: give left", "2 treasures: pass", "2 treasures: again",
         "potion", "talisman: 3", "talisman: 2", "talisman: 0"]
 

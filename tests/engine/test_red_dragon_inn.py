@@ -646,6 +646,19 @@ def test_pod_gambling_main_button_is_pass_for_the_player_to_act():
     assert rules.seat_view(m.state, "Ana")["table"] == [["pot", 3], ["control", "Ana"]]
 
 
+def test_a_card_that_makes_each_other_player_pay_you_1_gold_is_one_offer():
+    """A card such as «Diezmo para el templo» (each other player gives you 1 gold) is one offer in the action
+    phase, complete: every other player still in pays 1 gold to the player, nothing to the Inn."""
+    m = Match(make_rules({"game": "red-dragon-inn", "players": ["Ana", "Ben", "Cai"], "options": {}}))
+    offer = next(o for o in m.rules.seat_actions(m.state, "Ana") if str(o["label"]) == "each pays you 1 gold")
+    assert "ask" not in offer
+    gold = {p["name"]: p["counters"]["gold"] for p in m.state["players"]}
+    m.apply(offer["action"])
+    after = {p["name"]: p["counters"]["gold"] for p in m.state["players"]}
+    assert after == {"Ana": gold["Ana"] + 2, "Ben": gold["Ben"] - 1, "Cai": gold["Cai"] - 1}
+    assert m.state["table"]["inn"] == 0
+
+
 def test_a_card_played_out_of_turn_in_the_gambling_round_is_on_its_players_pod():
     """Cards played out of turn in a round: right after a cheat, another player in the round throws the cheater
     out on her own pod (a sword that detects lies), undone by whoever played it, not by the player to act; a

@@ -399,6 +399,19 @@ def test_a_technique_that_moves_cards_is_one_offer_then_end_turn():
     assert t.state["players"][1]["counters"]["hand"] == 4  # 5 − the technique − 2 thrown away + 2 drawn
 
 
+def test_a_technique_that_only_throws_junk_away_is_one_offer():
+    """«Tira 1 o 2 cartas de tu mano» (a rulebook reader's card): junk thrown away with nothing drawn is one
+    line of its own, beside the ones that draw as many (a robot had gone through the menu: 8 presses)."""
+    t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING)
+    offers = {str(i["label"]): i["action"] for i in t.rules.seat_actions(t.state, "Ana")}
+    assert offers["tech: 2 junk away"] == {"action": "technique", "player": "Ana", "throw": 2}
+    before = dict(t.state["players"][0]["counters"])
+    t.match.apply(offers["tech: 2 junk away"])
+    after = t.state["players"][0]["counters"]
+    assert after["hand"] == before["hand"] - 3  # the technique played and 2 thrown away, none drawn
+    assert (after["deck"], after["discard"]) == (before["deck"], before["discard"])  # gone: not discarded
+
+
 def test_a_technique_that_discards_the_hand_and_draws_anew_is_one_offer_and_keeps_the_cards_in_the_deck():
     """Acción técnica: a card that discards the rest of the hand and draws a new one (a macaw's, in a
     play-tester's table) is one line, with and without the bonus action: the rest of the hand goes to

@@ -57,7 +57,7 @@ def test_the_dragon_is_one_step_and_second_when_a_charge_is_compulsory():
     m = game({"action": "adjust", "counter": "dungeon", "delta": -3}, {"action": "hide", "discard": [1], "roll": 2})
     items = routine(m, "Ana")
     assert list(items) == ["other room: pass", "dragon", "other room: again", "treasure hall: pass",
-                           "treasure hall: again", "room + treasure: pass", "room + treasure: again", "room: discard 2, pass", "room: discard 2, again", "room: give 2 left, pass",
+                           "treasure hall: again", "room + treasure: pass", "room + treasure: again", "other room: go on", "room: discard 2, pass", "room: discard 2, again", "room: give 2 left, pass",
         "room: give 2 left, again", "room: discard",
                            "room: give left", "2 treasures: pass", "2 treasures: again", "potion", "talisman: 3", "talisman: 2",
                            "talisman: 0"]
@@ -250,7 +250,7 @@ def test_the_start_of_a_turn_offers_charges_and_hides_down_and_the_power_and_cri
     m = game({"action": "adjust", "counter": "dungeon", "delta": -3})
     assert list(routine(m, "Ana")) == [
         "other room: pass", "dragon", "other room: again", "treasure hall: pass", "treasure hall: again",
-        "hide: discard 1", "room + treasure: pass", "room + treasure: again", "hide: discard 2", "hide: discard 3",
+        "hide: discard 1", "room + treasure: pass", "room + treasure: again", "other room: go on", "hide: discard 2", "hide: discard 3",
         "hide", "room: discard 1, pass", "room: discard 1, again", "room: give 1 left, pass",
         "room: give 1 left, again", "room: discard", "room: give left", "2 treasures: pass", "2 treasures: again",
         "potion", "talisman: 3", "talisman: 2", "talisman: 1", "talisman: 0", "cry", "cry: discard 3", "cry: discard 2",
@@ -352,7 +352,7 @@ def test_a_hide_with_another_card_or_a_physical_die():
     own offer (to keep a potion or a talisman); a physical die's face goes through "hide", which asks."""
     t = Table("dragon-run", ["Ana", "Ben"], {"hands": {"Ana": [3, 2, 1, 0], "Ben": [4, 2, 1, 1]}},
               actions=[{"action": "adjust", "counter": "dungeon", "delta": -6}])
-    t.hold("Ana", DOWN, repeats=6)  # index 8
+    t.hold("Ana", DOWN, repeats=7)  # index 9
     assert t.view("Ana").action == "hide: discard 2"
     t.click("Ana", DOWN, 2)
     assert t.view("Ana").action == "hide…"
@@ -409,6 +409,19 @@ def test_a_potion_that_draws_a_card_and_a_talisman_from_the_turns_offers():
     t.click("Ana", MAIN)
     assert t.done[-1] == {"action": "play", "player": "Ana", "value": 0, "draw": 3} and t.presses == 5
     assert t.state["players"][0]["cards"] == [3, 3, 1]
+
+
+def test_a_room_that_says_draw_again_is_one_offer_and_the_next_charge_another():
+    """«Aplicar el efecto indicado en la tarjeta»: a room whose card says "draw again or stop" (both rulebook
+    readers' corridors) is `other room: go on`, a charge without its icon; the next card is then charged with
+    its own offer at once, in the same turn."""
+    m = game()
+    item = routine(m, "Ana")["other room: go on"]
+    assert item.action == {"action": "charge", "player": "Ana", "location": "other"} and steps(m, "Ana", item) == {}
+    m.apply(dict(item.action))
+    assert m.state["turn"]["phase"] == "after_location"
+    m.apply(dict(routine(m, "Ana")["other room: pass"].action))
+    assert m.state["turn"]["player"] == "Ben" and m.state["table"]["dungeon"] == 8
 
 
 def test_an_injured_player_is_offered_a_healing_potion_with_its_effect():

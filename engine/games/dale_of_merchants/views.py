@@ -482,6 +482,10 @@ class DaleOfMerchantsViews(Game):
         moves: list[dict[str, Any]] = [{"label": _("tech: {n} junk away, draw {n}", n=n),
                   "action": {"action": "technique", "player": name, "throw": n, "draw": n}}
                  for n in range(1, TECHNIQUE_DRAWS + 1) if hand >= 1 + n]
+        # junk thrown away and nothing drawn («Tira 1 o 2 cartas de tu mano», a rulebook reader's card),
+        # after them (the bonus offers below pair only with the ones that draw)
+        thrown = [{"label": _("tech: {n} junk away", n=n), "action": {"action": "technique", "player": name, "throw": n}}
+                  for n in range(1, TECHNIQUE_DRAWS + 1) if hand >= 1 + n]
         # the rest of the hand to the discard pile and a new hand drawn (a play-tester found no offer
         # for it and threw the cards away instead: away is the junk pile, gone from the deck)
         anew = {"action": "technique", "player": name, "discard_hand": True, "draw": HAND_SIZE}
@@ -490,6 +494,7 @@ class DaleOfMerchantsViews(Game):
                                         "action": {**anew, "bonus": True}}]  # the same with the bonus-action icon
         bonus += [{"label": _("tech +1: {n} junk away, draw {n}", n=n), "action": {**junk["action"], "bonus": True}}
                   for n, junk in enumerate(moves[1:], 1)]
+        moves += thrown
         names = [p["name"] for p in state["players"]]
         me = names.index(name)
         for other in names[me + 1:] + names[:me]:  # the players on the left first

@@ -268,6 +268,12 @@ class DragonRunViews(Game):
         phase = state["turn"]["phase"]
         charge = self._charges(state, me)
         rooms = self._treasure_rooms(state, me)
+        if charge and state["discard"]["other"] < OTHER_LOCATIONS:
+            # a room whose card says "draw again or stop" (both rulebook readers' corridors), going on: the
+            # charge without its icon, the next charge offered at once; after the rooms that give a card,
+            # so that the hides and the treasure hall stay where they were
+            rooms = rooms + [{"label": word("label", "other room: go on"),
+                              "action": {"action": "charge", **me, "location": "other"}}]
         effects = self._room_effect_offers(state, p, me)
         cards = self._cards_in_turn(p, me)
         pass_ = {"label": word("label", "pass"), "action": {"action": "pass", **me}}

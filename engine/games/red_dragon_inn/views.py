@@ -193,6 +193,11 @@ class RedDragonInnViews(Game):
             out.append({"label": word("label", "gamble"), "action": {"action": "gamble", "player": name}})
             out += self._hits(others)
             out += self._takes(others, name)
+            # gold from every other player at once, the table-wide card a rulebook reader's Serena played
+            # first («Diezmo para el templo»: each other player gives you 1 gold), complete, beside the takes
+            out.append({"label": word("label", "each pays you 1 gold"),
+                        "action": {"action": "everyone", "player": name, "counter": "gold", "delta": -1,
+                                   "side": "player", "others": True}})
             out += [{"label": _("extra drink for {name}", name=q), "repeat": True,
                      "action": {"action": "buy", "player": name, "to": q, "extra": True}} for q in others]
             for counter in p["counters"]:
