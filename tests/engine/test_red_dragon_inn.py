@@ -636,7 +636,9 @@ def test_pod_gambling_main_button_is_pass_for_the_player_to_act():
     """RB "Juego": on your go you play or pass; the pod's main button passes."""
     m = gambling()
     rules = m.rules
-    assert rules.seat_actions(m.state, "Cai") == []  # not Cai's go: a stray main changes nothing
+    # not Cai's go: only a card played out of turn, asking who plays it (a stray main alone opens the step)
+    assert [(o["action"], o["ask"]) for o in rules.seat_actions(m.state, "Cai")] == [
+        ({"action": "end_round", "winner": None, "by": "Cai"}, ["by"])]
     acts = rules.seat_actions(m.state, "Ben")
     assert acts[0]["label"] == "pass" and [str(a["label"]) for a in acts] == [
         "pass", "gambling", "cheat", "winning hand", "gambling: everyone antes 1", "cheat: everyone antes 1",
@@ -660,20 +662,23 @@ def test_a_card_that_makes_each_other_player_pay_you_1_gold_is_one_offer():
 
 
 def test_a_card_played_out_of_turn_in_the_gambling_round_is_on_its_players_pod():
-    """Cards played out of turn in a round: right after a cheat, another player in the round throws the cheater
-    out on her own pod (a sword that detects lies), undone by whoever played it, not by the player to act; a
-    card that ends the round with the pot to the Inn (the Wench's tip) is an end of round with "inn", a switch
-    the pod's menu asks. A player who left the round has no card of it."""
+    """Cards played out of turn in a round, on the pod of a player in it, two presses each (main, main on the
+    player asked): right after a cheat, the cheater thrown out (a sword that detects lies), undone by whoever
+    played it, not by the player to act; the round ended with the pot to the Inn (the Wench's tip; also an end
+    of round with "inn", a switch the menu asks). A player who left the round has no card of it."""
     m = gambling()
     m.apply({"action": "play", "player": "Ben", "card": "cheat"})
     assert m.state["gambling"]["control"] == "Ben" and m.state["gambling"]["to_act"] == "Cai"
     offers = [o["action"] for o in m.rules.seat_actions(m.state, "Ana")]
-    assert offers == [{"action": "force_out", "player": "Ben", "by": "Ana"}]
+    assert offers == [{"action": "force_out", "player": "Ben", "by": "Ana"},
+                      {"action": "end_round", "winner": None, "by": "Ana"}]
+    assert all(o["ask"] for o in m.rules.seat_actions(m.state, "Ana"))  # two presses each: stray-safe
     assert m.rules.actor(m.state, offers[0]) == "Ana"
     m.apply(offers[0])
     assert "Ben" in m.state["gambling"]["left"]
     assert m.rules.seat_actions(m.state, "Ben") == []  # out of the round: no card of the round
-    assert m.rules.seat_actions(m.state, "Ana") == []  # no cheat to answer any more: an idle pod again
+    # no cheat to answer any more: only the card that ends the round
+    assert [o["action"]["action"] for o in m.rules.seat_actions(m.state, "Ana")] == ["end_round"]
     with pytest.raises(RuleError, match="against themselves"):
         m.rules.apply(m.state, {"action": "force_out", "player": "Cai", "by": "Cai"})
     with pytest.raises(RuleError, match="either to a winner or to the Inn"):

@@ -50,6 +50,13 @@ def test_a_police_officer_welcomed_card_by_card_is_one_offer_asking_the_room():
     assert asked(m, "Ana", item) == ["room"] and item.action == {"action": "welcome", "room": 1, "police": True}
     after = m.rules.apply(m.state, {**item.action, "room": 3})[0]
     assert [(r["room"], r["guest"], r["police"]) for r in after["inn"]["rooms"] if r["guest"]] == [(3, True, True)]
+    # the room by its key, as the kill and the bribe say it (a play-tester had to look up that room 3 is Cai's),
+    # and only the empty rooms: room 3 taken, the next one lodged alone skips it
+    assert str(m.rules.pod_value_words(m.state, "Ana", "welcome", "room", 2)) == "Ben's"
+    m.apply({**item.action, "room": 3})
+    ask = next(a for a in grammar.asks(m.rules, m.state, "Ana", items(m, "Ana")["welcome one: police"])
+               if a.field.name == "room")
+    assert 3 not in ask.options and ask.number(2, 1) == 4
 
 
 def test_an_extra_action_annex_is_offered_an_extra_kill_in_the_bistro():

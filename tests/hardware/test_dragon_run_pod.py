@@ -80,13 +80,14 @@ def test_the_treasure_hall_asks_only_the_card_drawn_with_the_players_choice_in_t
 
 
 def test_a_charge_without_its_icon_offers_pass_another_turn_and_the_next_charge():
-    """«luego elige entre: Pasa ... Presiona tu suerte»: a charge from the menu (no icon) is followed by the
-    choice, then the next charge at once — a room whose card says "draw again" (a rulebook reader's corridor)
-    is charged again with one offer, not from the menu, whose charge never asks the icon — then the cards of
-    the turn."""
+    """«luego elige entre: Pasa ... Presiona tu suerte»: after a charge without its icon the next charge comes
+    first — a room whose card says "draw again" (`other room: go on`, a rulebook reader's corridor) is charged
+    again with one offer, as a play-tester expected, not from the menu, whose charge never asks the icon —
+    then the choice, then the cards of the turn."""
     m = game({"action": "charge", "location": "treasure_hall", "value": 4})
     items = routine(m, "Ana")
-    assert list(items)[:5] == ["pass", "another turn", "other room: pass", "dragon", "other room: again"]
+    assert list(items)[:3] == ["other room: pass", "dragon", "other room: again"]
+    assert list(items).index("pass") < list(items).index("another turn") < list(items).index("room + treasure: pass")
     assert list(items)[-6:] == ["potion", "talisman: 4", "talisman: 3", "talisman: 2", "talisman: 1", "talisman: 0"]
     after, _events = g.dry_run(m.rules, m.state, items["other room: pass"].action)
     assert after["turn"]["player"] == "Ben" and after["table"]["dungeon"] == m.state["table"]["dungeon"] - 1

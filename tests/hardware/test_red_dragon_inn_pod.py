@@ -126,7 +126,12 @@ def test_a_gambling_go_plays_a_card_or_passes_from_the_pod():
     assert t.state["gambling"]["to_act"] == "Ben"
     view = t.view("Ben")
     assert view.choosing and view.action == "pass"
-    assert t.view("Cai").action == "" and not t.view("Cai").choosing  # not Cai's go
+    # not Cai's go: only the card that ends the round, played out of turn, behind a second press
+    assert t.view("Cai").action == "pot to the Inn…" and not t.view("Cai").choosing
+    cai = t.state
+    t.click("Cai", MAIN)  # a stray main: the step opens, nothing changes
+    assert t.state is cai and t.view("Cai").prompt == "by"
+    t.click("Cai", SELECT)  # back
     t.click("Ben", UP)  # up from the first wraps: leave the round, then the players thrown out
     assert t.view("Ben").action == "leave the round"
     t.click("Ben", UP)

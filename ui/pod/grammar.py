@@ -31,8 +31,9 @@ from ...engine.state import canonical
 PLAYER, NUMBER, CHOICE, BOOL, LIST = "player", "number", "choice", "bool", "list"
 STEP_OF_KIND = {"player": PLAYER, "int": NUMBER, "str": CHOICE, "bool": BOOL, "ints": LIST}
 
-#: The fields that name who acts: an optional one is filled with the seat's own name.
-ACTOR_FIELDS = ("player",)
+#: The fields that name who acts: an optional one is filled with the seat's own name ("by": who plays a
+#: card out of turn; a play-tester's menu step started at "–", then went to a player out of the game).
+ACTOR_FIELDS = ("player", "by")
 
 #: What a menu item is: a routine action of the game, any other action, or undo.
 SEAT, OTHER, UNDO = "seat", "other", "undo"

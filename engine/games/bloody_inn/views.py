@@ -101,9 +101,10 @@ class BloodyInnViews(Game):
         return any(x.get("effect") in (None, "other", "end_game") for x in built(p))
 
     def pod_value_words(self, state: dict[str, Any], name: str, action: str, field: str, value: Any) -> Msg | None:
-        """A guest's room by its key ("room: Ben's", "neutral", "police"); a corpse to bury by what tells it
-        apart on the table, its rank and pocket ("rank 1, 12F")."""
-        if action in ("kill", "bribe") and field == "room" and isinstance(value, int):
+        """A guest's room by its key ("room: Ben's", "neutral", "police"), also a room a traveller is lodged in
+        card by card (a play-tester had to work out from the docs that room 3 is Cai's); a corpse to bury by
+        what tells it apart on the table, its rank and pocket ("rank 1, 12F")."""
+        if action in ("kill", "bribe", "welcome") and field == "room" and isinstance(value, int):
             room = next((r for r in state["inn"]["rooms"] if r["room"] == value), None)
             if room is None:
                 return None
@@ -127,6 +128,10 @@ class BloodyInnViews(Game):
             rooms = [r["room"] for r in state["inn"]["rooms"] if r["guest"]]
             if rooms:
                 return Field("room", "int", True, None, tuple(rooms), min(rooms), max(rooms), doc=field.doc)
+        if field.name == "room" and action == "welcome":  # a traveller lodged card by card: the empty rooms only
+            rooms = [r["room"] for r in state["inn"]["rooms"] if not r["guest"]]
+            if rooms:
+                return Field("room", "int", False, None, tuple(rooms), min(rooms), max(rooms), doc=field.doc)
         if field.name == "corpse" and action == "bury":  # one of the burier's own corpses, no further
             mine = next(p for p in state["players"] if p["name"] == name)
             return Int("corpse", required=False, lo=1, hi=max(1, len(mine["corpses"])), doc=field.doc)

@@ -282,9 +282,11 @@ class DragonRunViews(Game):
         if phase == "escaped":
             return [pass_] + charge + rooms + effects + cards
         if phase == "after_location":
-            # a room whose card says "draw again" (its icon not given): the next charge at once, as at a start
-            return ([pass_, {"label": word("label", "another turn"), "action": {"action": "again", **me}}]
-                    + charge + rooms + effects + cards)
+            # a room whose card says "draw again" (`other room: go on`, the one routine charge without its
+            # icon): the next charge first, as a play-tester expected; then pass and another turn (the
+            # treasure hall's choice when it came from the menu)
+            return (charge + [pass_, {"label": word("label", "another turn"), "action": {"action": "again", **me}}]
+                    + rooms + effects + cards)
         # «no roll can escape» with 9 or 10 location cards left: hiding then only costs treasure.
         can_hide = state["table"]["dungeon"] < DIE_FACES - 1
         hides = self._discards("hide", p, 1, me) if can_hide else []

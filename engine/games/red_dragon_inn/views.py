@@ -88,18 +88,22 @@ class RedDragonInnViews(Game):
 
     @staticmethod
     def _out_of_turn_gambling(g: dict[str, Any], name: str) -> list[dict[str, Any]]:
-        """A player still in the round, not to act: right after a cheat, the cheater thrown out by a card
-        played out of turn (a rulebook reader's Serena answered a cheat with her sword), two presses. Only then: a stray
-        main on an idle pod changes nothing else in a round (a card that ends the round out of turn, the
-        Wench's tip, is the menu's end round with the pot to the Inn). Nothing for a player who left."""
+        """A player still in the round, not to act: the cards played out of turn, two presses each — right
+        after a cheat, the cheater thrown out (a rulebook reader's Serena answered a cheat with her sword);
+        the round ended with the pot to the Inn (the Wench's tip). Nothing for a player who left."""
         if name not in g["players"] or name in g["left"]:
             return []
+        # each is main, then main on the player asked, as a card played on another player in a last chance:
+        # one stray press alone opens the entry and changes nothing
+        out = []
         if g["last"] == "cheat" and g["control"] not in (None, name):
-            # main, then main on the player asked (the cheater first), as a card played on another player
-            # in a last chance: one stray press alone opens the entry and changes nothing
-            return [{"label": _("throw {name} out", name=g["control"]), "ask": ["player"],
-                     "action": {"action": "force_out", "player": g["control"], "by": name}}]
-        return []
+            out.append({"label": _("throw {name} out", name=g["control"]), "ask": ["player"],  # the cheater first
+                        "action": {"action": "force_out", "player": g["control"], "by": name}})
+        # the Wench's tip, played by a player not to act (a play-tester found it only through the menu:
+        # 10 presses); who plays it asked, from this pod's player
+        out.append({"label": word("label", "pot to the Inn"), "ask": ["by"],
+                    "action": {"action": "end_round", "winner": None, "by": name}})
+        return out
 
     @staticmethod
     def _likeliest_to_drink(state: dict[str, Any], others: list[str]) -> list[str]:
