@@ -52,12 +52,15 @@ def device_a(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def device_b(tmp_path_factory):
-    """Table B: 8 other real finished games (another night, other seeds), Zoe in its roster."""
+    """Table B: 8 other real finished games (another night, other seeds), Zoe in its roster, and Ana (whether
+    or not the generated games seated her: they follow the pods' offers, which change)."""
     folder = tmp_path_factory.mktemp("device-b")
     _device(folder, 9, 1.75e9, 8)
     with Journal(folder, durable=False) as j:
         roster, _ = people.load(j)
         roster.add("Zoe", seat=2, bgg_user="zoe_bgg")
+        if roster.find("Ana") is None:
+            roster.add("Ana")
         roster.update("Cai", seat=4)
         people.save(j, roster)
     Journal(folder).close()  # opened once as the device opens it (WAL mode, this version's schema)

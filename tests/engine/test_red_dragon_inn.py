@@ -638,7 +638,8 @@ def test_pod_gambling_main_button_is_pass_for_the_player_to_act():
     rules = m.rules
     # not Cai's go: only a card played out of turn, asking who plays it (a stray main alone opens the step)
     assert [(o["action"], o["ask"]) for o in rules.seat_actions(m.state, "Cai")] == [
-        ({"action": "end_round", "winner": None, "by": "Cai"}, ["by"])]
+        ({"action": "end_round", "winner": None, "by": "Cai"}, ["by"]),
+        ({"action": "leave", "player": "Cai"}, ["player"])]
     acts = rules.seat_actions(m.state, "Ben")
     assert acts[0]["label"] == "pass" and [str(a["label"]) for a in acts] == [
         "pass", "gambling", "cheat", "winning hand", "gambling: everyone antes 1", "cheat: everyone antes 1",
@@ -671,14 +672,15 @@ def test_a_card_played_out_of_turn_in_the_gambling_round_is_on_its_players_pod()
     assert m.state["gambling"]["control"] == "Ben" and m.state["gambling"]["to_act"] == "Cai"
     offers = [o["action"] for o in m.rules.seat_actions(m.state, "Ana")]
     assert offers == [{"action": "force_out", "player": "Ben", "by": "Ana"},
-                      {"action": "end_round", "winner": None, "by": "Ana"}]
+                      {"action": "end_round", "winner": None, "by": "Ana"},
+                      {"action": "leave", "player": "Ana"}]
     assert all(o["ask"] for o in m.rules.seat_actions(m.state, "Ana"))  # two presses each: stray-safe
     assert m.rules.actor(m.state, offers[0]) == "Ana"
     m.apply(offers[0])
     assert "Ben" in m.state["gambling"]["left"]
     assert m.rules.seat_actions(m.state, "Ben") == []  # out of the round: no card of the round
-    # no cheat to answer any more: only the card that ends the round
-    assert [o["action"]["action"] for o in m.rules.seat_actions(m.state, "Ana")] == ["end_round"]
+    # no cheat to answer any more: only the card that ends the round and leaving it
+    assert [o["action"]["action"] for o in m.rules.seat_actions(m.state, "Ana")] == ["end_round", "leave"]
     with pytest.raises(RuleError, match="against themselves"):
         m.rules.apply(m.state, {"action": "force_out", "player": "Cai", "by": "Cai"})
     with pytest.raises(RuleError, match="either to a winner or to the Inn"):

@@ -126,8 +126,8 @@ def test_a_gambling_go_plays_a_card_or_passes_from_the_pod():
     assert t.state["gambling"]["to_act"] == "Ben"
     view = t.view("Ben")
     assert view.choosing and view.action == "pass"
-    # not Cai's go: only the card that ends the round, played out of turn, behind a second press
-    assert t.view("Cai").action == "pot to the Inn…" and not t.view("Cai").choosing
+    # not Cai's go: only the cards played out of turn (the round ended, leaving it), behind a second press
+    assert t.view("Cai").action == "pot to the Inn…" and t.view("Cai").choices == 2
     cai = t.state
     t.click("Cai", MAIN)  # a stray main: the step opens, nothing changes
     assert t.state is cai and t.view("Cai").prompt == "by"

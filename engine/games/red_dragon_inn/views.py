@@ -90,7 +90,8 @@ class RedDragonInnViews(Game):
     def _out_of_turn_gambling(g: dict[str, Any], name: str) -> list[dict[str, Any]]:
         """A player still in the round, not to act: the cards played out of turn, two presses each — right
         after a cheat, the cheater thrown out (a rulebook reader's Serena answered a cheat with her sword);
-        the round ended with the pot to the Inn (the Wench's tip). Nothing for a player who left."""
+        the round ended with the pot to the Inn (the Wench's tip); leaving the round. Nothing for a player who
+        left."""
         if name not in g["players"] or name in g["left"]:
             return []
         # each is main, then main on the player asked, as a card played on another player in a last chance:
@@ -103,6 +104,10 @@ class RedDragonInnViews(Game):
         # 10 presses); who plays it asked, from this pod's player
         out.append({"label": word("label", "pot to the Inn"), "ask": ["by"],
                     "action": {"action": "end_round", "winner": None, "by": name}})
+        # a card that lets its player leave the round, played out of turn (a rulebook reader's Kaylin left the
+        # round she had started, feeding Wulfric)
+        out.append({"label": word("label", "leave the round"), "ask": ["player"],
+                    "action": {"action": "leave", "player": name}})
         return out
 
     @staticmethod
