@@ -479,21 +479,21 @@ class DaleOfMerchantsViews(Game):
         # Techniques that move cards (Acción técnica, Nota: «robar, tomar o intercambiar»): throw cards
         # junk away and draw as many (animal cards thrown away go to the market discard: ``move``); the
         # top card of another player's deck or discard pile into the hand
+        junk = [n for n in range(1, TECHNIQUE_DRAWS + 1) if hand >= 1 + n]  # the technique card and n more
         moves: list[dict[str, Any]] = [{"label": _("tech: {n} junk away, draw {n}", n=n),
-                  "action": {"action": "technique", "player": name, "throw": n, "draw": n}}
-                 for n in range(1, TECHNIQUE_DRAWS + 1) if hand >= 1 + n]
+                  "action": {"action": "technique", "player": name, "throw": n, "draw": n}} for n in junk]
         # junk thrown away and nothing drawn («Tira 1 o 2 cartas de tu mano», a rulebook reader's card),
         # after them (the bonus offers below pair only with the ones that draw)
         thrown = [{"label": _("tech: {n} junk away", n=n), "action": {"action": "technique", "player": name, "throw": n}}
-                  for n in range(1, TECHNIQUE_DRAWS + 1) if hand >= 1 + n]
+                  for n in junk]
         # the rest of the hand to the discard pile and a new hand drawn (a play-tester found no offer
         # for it and threw the cards away instead: away is the junk pile, gone from the deck)
         anew = {"action": "technique", "player": name, "discard_hand": True, "draw": HAND_SIZE}
         moves.insert(0, {"label": _("tech: redraw hand of {n}", n=HAND_SIZE), "action": anew})
         bonus: list[dict[str, Any]] = [{"label": _("tech +1: redraw hand of {n}", n=HAND_SIZE),
                                         "action": {**anew, "bonus": True}}]  # the same with the bonus-action icon
-        bonus += [{"label": _("tech +1: {n} junk away, draw {n}", n=n), "action": {**junk["action"], "bonus": True}}
-                  for n, junk in enumerate(moves[1:], 1)]
+        bonus += [{"label": _("tech +1: {n} junk away, draw {n}", n=n), "action": {**draw["action"], "bonus": True}}
+                  for n, draw in enumerate(moves[1:], 1)]
         moves += thrown
         names = [p["name"] for p in state["players"]]
         me = names.index(name)

@@ -165,9 +165,8 @@ class RedDragonInnGambling(RedDragonInnTable):
         if a.bool("inn"):
             if a.raw("winner", None) is not None:
                 raise RuleError(_("end_round: the pot goes either to a winner or to the Inn, not both"))
-            self._end_round(t, None, why=_("a card ended the round"))
-            return
-        if a.has("winner"):
+            winner = None
+        elif a.has("winner"):
             winner = a.raw("winner")
             if winner is not None:
                 if not isinstance(winner, str):
