@@ -17,8 +17,9 @@ from tablekeeper.ui.i18n import catalog_files
 
 from . import podwords
 
-#: What the renderer adds itself: the main button's mark, the cut, the dash of a value left out, the minus.
-MARKS = "▸…–−¿¡«»"
+#: What the renderer and the seats add themselves: the main button's mark, the cut, the dash of a value left
+#: out, the minus, the "✓" of a press done.
+MARKS = "▸…–−¿¡«»✓"
 
 
 @cache

@@ -10,8 +10,10 @@ import pytest
 from PIL import ImageChops
 
 from tablekeeper.engine import RuleError, canonical
+from tablekeeper.engine.messages import translated
 from tablekeeper.hardware.face import SHIFTS, Care, shifted
 from tablekeeper.hardware.render import render
+from tablekeeper.ui.i18n import load_catalog
 
 from .conftest import GAMES, TIMING
 
@@ -262,6 +264,25 @@ def test_a_player_paying_for_another_players_press_is_told_what_happened(table_f
     t.press(1, "main")  # Ana, the first player: the morning
     message = t.seats.view(2).message
     assert message.startswith("the morning") and "cash −" in message and "from Ana" not in message, message
+
+
+def test_the_pod_that_pressed_says_what_its_press_did_for_a_moment_where_the_status_goes(table_factory):
+    """Play-testers saw only their figures change after a press (the others' pods say what it did to
+    them): the acting pod shows "✓" and the offer it did, in the table's language, where its status goes,
+    for a few seconds; it covers no offer, and the next press works as ever."""
+    t = table_factory("red-dragon-inn", players=["Ana", "Ben", "Cai"])
+    offers = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
+    status = t.seats.view(1).status
+    t.press(1, "main")
+    assert t.seats.view(1).status == f"✓ {offers[0]}"
+    assert not t.seats.view(2).status.startswith("✓") and not t.seats.view(3).status.startswith("✓")
+    assert t.seats.view(1).choosing and t.seats.view(1).action  # the next offer shows as it did
+    t.settle(t.seats.message_seconds + 0.1)
+    assert not t.seats.view(1).status.startswith("✓")
+    t.seats.catalog = load_catalog("es")
+    offers = [str(translated(o["label"], t.seats.catalog)) for o in t.rules.seat_actions(t.state, "Ana")]
+    t.press(1, "main")
+    assert t.seats.view(1).status == f"✓ {offers[0]}" and status
 
 
 def test_a_card_held_on_for_several_points_is_told_to_its_target_as_one_total(table_factory):

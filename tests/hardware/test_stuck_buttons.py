@@ -120,7 +120,9 @@ def test_a_stuck_button_lets_its_pod_dim(table_factory):
     model = t.pod(1).face.link.model
     t.pod(1).pin("up").drive_low()
     t.settle(STUCK_AFTER + 1)
-    t.settle(1)  # the last changed value's flash is over (the pods are refreshed only when settled)
+    # the last changed value's flash and the "✓" of the last press it made are over (the pods are refreshed
+    # only when settled)
+    t.settle(t.seats.message_seconds + 1)
     assert t.seats.view(1).stuck and model.contrast == 200
     t.settle(care.dim_after)
     assert model.contrast == 9

@@ -139,6 +139,11 @@ class SeatControls:
                 tuple(sorted(self._values.items())), self._elem, self._confirm,
                 tuple(sorted(self._armed)), tuple(sorted(self._held)), self._run)
 
+    @property
+    def sent(self) -> g.Item | None:
+        """The action this pod sent, until the owner tells how it went (:meth:`told`)."""
+        return self._sent
+
     def view(self, rules, state: dict, message: str = "", catalog=None) -> PodView:
         """What this seat's pod shows now, in ``catalog``'s language (None: English). Changes nothing."""
         if self.screen == MENU:

@@ -73,6 +73,9 @@ class Seats:
         # message still shows (a held card: 2 fortitude, one press each) is told as one, "fortitude −2"
         self._runs: dict[int, tuple[str, str, dict]] = {}
         self.flashes: dict[int, tuple[tuple[str, ...], float]] = {}  # seat -> (changed counters, until)
+        # seat -> (what its own press did, until): "✓ wine" where the status goes, for the player who pressed
+        # (the others' pods say what it did to them; play-testers saw only their figures change)
+        self.dones: dict[int, tuple[str, float]] = {}
         self._values: dict[int, tuple[str, dict]] = {}  # seat -> (player, counters last shown)
         self._computed: dict[int, tuple[tuple, PodView]] = {}  # seat → (situation, its view)
         self.applied = 0
@@ -97,6 +100,7 @@ class Seats:
         self.messages.clear()
         self._runs.clear()
         self.flashes.clear()
+        self.dones.clear()
         self._values.clear()
         self._bind()
 
@@ -133,7 +137,10 @@ class Seats:
         self.messages.pop(seat, None)
         ctl = self.controls.get(seat)
         if ctl is not None:
+            sent = ctl.sent
             ctl.told(TOOK, self.session.rules, self.session.state)
+            if sent is not None:
+                self.dones[seat] = (str(translated(sent.label, self.catalog)), now + self.message_seconds)
             self._tell_others(ctl.player, before, now, action)
             if events and action is not None and self.session.rules.is_note(action):
                 # a note changes no figure: what it said (a referee's verdict) is its whole answer, on the
@@ -257,9 +264,13 @@ class Seats:
         if flash is not None and now >= flash[1]:
             del self.flashes[seat]
             flash = None
+        done = self.dones.get(seat)
+        if done is not None and now >= done[1]:
+            del self.dones[seat]
+            done = None
         stuck = self.stuck.buttons(seat)
         key = (id(self.session), self.session.version, local, str(message), id(self.catalog), stuck,
-               flash[0] if flash else ())
+               done[0] if done else "", flash[0] if flash else ())
         cached = self._computed.get(seat)
         if cached is not None and cached[0] == key:
             return cached[1]
@@ -276,6 +287,8 @@ class Seats:
                 key = key[:-1] + (changed,)
         if flash:
             view = replace(view, changed=flash[0])
+        if done and view.screen == "home":  # what the pod's own press did, where the status goes, for a moment
+            view = replace(view, status=f"✓ {done[0]}")
         if stuck:  # said until the buttons are released (a message, while there is one, covers it)
             view = replace(view, stuck=stuck, notice=str(translated(screen_notice(stuck), self.catalog)))
         self._computed[seat] = (key, view)
@@ -290,4 +303,5 @@ class Seats:
         """When the next message or flash expires (a view then changes), or None."""
         times = [next((end for _, end in pages if end > now), until) for pages, until in self.messages.values()]
         times += [until for _, until in self.flashes.values()]
+        times += [until for _, until in self.dones.values()]
         return min(times) if times else None
