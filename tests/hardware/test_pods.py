@@ -299,6 +299,8 @@ def test_a_card_held_on_for_several_points_is_told_to_its_target_as_one_total(ta
     lost = start - t.state["players"][1]["counters"]["fortitude"]
     assert lost == 3
     assert t.seats.view(2).message == "from Ana: fortitude \u22123"
+    # Ana's own pod counts it too (a play-tester read "✓ Dee: alcohol +1" for a potion of +2)
+    assert t.seats.view(1).status == "✓ Ben: fortitude \u22121 ×3"
     t.clock.advance(t.seats.message_seconds * 3)  # once the message is gone, a new hit is told alone
     t.settle()
     labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]

@@ -5,7 +5,7 @@ through the offers, main does the one shown. Each test is a small table story.
 """
 from __future__ import annotations
 
-from tablekeeper.hardware.pod import DOWN, MAIN, SELECT, UP
+from tablekeeper.hardware.pod import DOWN, HOLD, MAIN, PRESS, RELEASE, REPEAT, SELECT, UP
 
 from .test_controller import Table
 
@@ -203,6 +203,38 @@ def test_each_other_player_pays_ana_from_anas_pod():
     assert t.done == [{"action": "everyone", "player": "Ana", "counter": "gold", "delta": -2, "side": "player",
                        "others": True}]
     assert [p["counters"]["gold"] for p in t.state["players"]] == [14, 8, 8]
+
+
+def test_a_card_that_makes_another_player_gain_alcohol_is_two_presses_on_the_players_pod():
+    """A potion given to another player («Prueba esta poción»: Cai makes Dee drink a fire potion, alcohol
+    +2, in a rulebook reader's story) was the menu's adjust, 9 presses; it is an offer of phases 1–2 after
+    the takes, 1 a press, held for more — and only the player it names changes."""
+    t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"])
+    labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
+    assert labels.index("Ben: alcohol +1") > labels.index("each pays you 1 gold")
+    t.hold("Ana", DOWN, repeats=labels.index("Cai: alcohol +1") - 2)
+    assert t.view("Ana").action == "Cai: alcohol +1"
+    t.hold("Ana", MAIN)  # the press, then the hold: +2
+    assert t.done == [{"action": "adjust", "player": "Cai", "counter": "alcohol", "delta": 1}] * 2
+    assert [p["counters"]["alcohol"] for p in t.state["players"]] == [0, 0, 2] and t.presses == 2
+    assert (t.state["turn"]["player"], t.state["turn"]["phase"]) == ("Ana", "discard")  # still phases 1–2
+
+
+def test_the_card_main_is_held_on_stays_under_the_finger_while_the_offers_change():
+    """A play-tester's Ben, in his last chance, held main on "Dee: fortitude −1" for a card of −2: after the
+    first −1 Dee was passing out too, the offers changed and the bar showed "resolve" (which ends his own
+    chance) under his finger. The held card stays shown until main is let go."""
+    t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"])
+    t.match.apply({"action": "adjust", "player": "Cai", "counter": "alcohol", "delta": 17})  # 17 vs 20
+    t.hold("Ana", DOWN, repeats=2)
+    assert t.view("Ana").action == "Cai: fortitude −1"
+    t.event("Ana", MAIN, PRESS)
+    t.event("Ana", MAIN, HOLD)
+    t.event("Ana", MAIN, REPEAT)  # 20 → 17: Cai passes out, the offers change
+    assert t.state["players"][2]["counters"]["fortitude"] == 17 and t.state["pending"]
+    assert t.view("Ana").action == "Cai: fortitude −1"
+    t.event("Ana", MAIN, RELEASE)
+    assert t.view("Ana").action != "Cai: fortitude −1"  # let go: the offers as they are now
 
 
 def test_a_card_that_takes_gold_from_another_player_is_two_presses_on_the_players_pod():

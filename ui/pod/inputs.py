@@ -104,6 +104,7 @@ class SeatControls:
         self._focused: str | None = None  # the turn in which select last moved the focus: later, the first again
         self._again: str | None = None  # the label of the "repeat" offer main is held on
         self._again_action: dict | None = None  # its action, done again while main is held
+        self._again_label: Any = ""  # its label as the game gave it (translated where shown)
         self._labels: tuple[str, ...] = ()  # the seat_actions' labels pick and choosing refer to
         self.screen = HOME
         self.cursor = 0  # the menu's chosen line
@@ -222,6 +223,8 @@ class SeatControls:
                         pick=pick, message=message, catalog=catalog, actions=actions, choosing=choosing)
         if not choosing and getattr(rules, "select_chooses_counter", True) and self._counter_chosen(rules, state):
             view = dataclasses.replace(view, tuning=True)  # framed: chosen (always, where nothing is chosen)
+        if self._again is not None:  # main held on a card: that card stays under the finger, whatever comes first
+            view = dataclasses.replace(view, action=str(translated(self._again_label, catalog)))
         return view
 
     def _focus_at(self, rules, state) -> str | int:
@@ -265,6 +268,7 @@ class SeatControls:
             if chosen.get("repeat") and not chosen.get("ask"):
                 self._again = str(chosen.get("label", ""))  # shown, and done again, until main is let go
                 self._again_action = dict(chosen["action"])
+                self._again_label = chosen.get("label", "")
             else:
                 self._left, self.pick = self.pick, 0  # the next time, the most likely again
             item = g.Item(g.SEAT, chosen.get("label", ""), dict(chosen["action"]), tuple(chosen.get("ask", ())))

@@ -73,9 +73,10 @@ class Seats:
         # message still shows (a held card: 2 fortitude, one press each) is told as one, "fortitude −2"
         self._runs: dict[int, tuple[str, str, dict]] = {}
         self.flashes: dict[int, tuple[tuple[str, ...], float]] = {}  # seat -> (changed counters, until)
-        # seat -> (what its own press did, until): "✓ wine" where the status goes, for the player who pressed
-        # (the others' pods say what it did to them; play-testers saw only their figures change)
-        self.dones: dict[int, tuple[str, float]] = {}
+        # seat -> (what its own press did, until, the action, how many times in a row): "✓ wine" where the
+        # status goes, for the player who pressed (the others' pods say what it did to them; play-testers saw
+        # only their figures change); a card held on says its count, "✓ Dee: alcohol +1 ×2"
+        self.dones: dict[int, tuple[str, float, str, int]] = {}
         self._values: dict[int, tuple[str, dict]] = {}  # seat -> (player, counters last shown)
         self._computed: dict[int, tuple[tuple, PodView]] = {}  # seat → (situation, its view)
         self.applied = 0
@@ -140,7 +141,10 @@ class Seats:
             sent = ctl.sent
             ctl.told(TOOK, self.session.rules, self.session.state)
             if sent is not None:
-                self.dones[seat] = (str(translated(sent.label, self.catalog)), now + self.message_seconds)
+                key = canonical(action) if action is not None else ""
+                last = self.dones.get(seat)
+                times = last[3] + 1 if last is not None and now < last[1] and key and last[2] == key else 1
+                self.dones[seat] = (str(translated(sent.label, self.catalog)), now + self.message_seconds, key, times)
             self._tell_others(ctl.player, before, now, action)
             if events and action is not None and self.session.rules.is_note(action):
                 # a note changes no figure: what it said (a referee's verdict) is its whole answer, on the
@@ -270,7 +274,7 @@ class Seats:
             done = None
         stuck = self.stuck.buttons(seat)
         key = (id(self.session), self.session.version, local, str(message), id(self.catalog), stuck,
-               done[0] if done else "", flash[0] if flash else ())
+               done[::3] if done else (), flash[0] if flash else ())
         cached = self._computed.get(seat)
         if cached is not None and cached[0] == key:
             return cached[1]
@@ -288,7 +292,7 @@ class Seats:
         if flash:
             view = replace(view, changed=flash[0])
         if done and view.screen == "home":  # what the pod's own press did, where the status goes, for a moment
-            view = replace(view, status=f"✓ {done[0]}")
+            view = replace(view, status=f"✓ {done[0]}" + (f" ×{done[3]}" if done[3] > 1 else ""))
         if stuck:  # said until the buttons are released (a message, while there is one, covers it)
             view = replace(view, stuck=stuck, notice=str(translated(screen_notice(stuck), self.catalog)))
         self._computed[seat] = (key, view)
@@ -303,5 +307,5 @@ class Seats:
         """When the next message or flash expires (a view then changes), or None."""
         times = [next((end for _, end in pages if end > now), until) for pages, until in self.messages.values()]
         times += [until for _, until in self.flashes.values()]
-        times += [until for _, until in self.dones.values()]
+        times += [done[1] for done in self.dones.values()]
         return min(times) if times else None

@@ -207,6 +207,7 @@ class RedDragonInnViews(Game):
             out.append({"label": word("label", "each pays you 1 gold"),
                         "action": {"action": "everyone", "player": name, "counter": "gold", "delta": -1,
                                    "side": "player", "others": True}})
+            out += self._alcohol(others)
             out += [{"label": _("extra drink for {name}", name=q), "repeat": True,
                      "action": {"action": "buy", "player": name, "to": q, "extra": True}} for q in others]
             for counter in p["counters"]:
@@ -252,6 +253,14 @@ class RedDragonInnViews(Game):
         """A card that takes gold from another player: 1 coin from them to the player per press (held: again)."""
         return [{"label": _("gold from {name}", name=q), "repeat": True,
                  "action": {"action": "transfer", "from": q, "to": name, "counter": "gold", "amount": 1}}
+                for q in others]
+
+    @staticmethod
+    def _alcohol(others: list[str]) -> list[dict[str, Any]]:
+        """A card that makes another player gain alcohol (a potion given to them, «Prueba esta poción»: a
+        rulebook reader's went through the menu's adjust in 9 presses): 1 per press, held for more."""
+        return [{"label": _("{name}: {counter} +1", name=q, counter=word("counter", "alcohol")), "repeat": True,
+                 "action": {"action": "adjust", "player": q, "counter": "alcohol", "delta": 1}}
                 for q in others]
 
     @staticmethod
