@@ -600,7 +600,7 @@ def test_pod_shows_temper_and_offers_legal_routine_actions():
                                              "treasure hall: pass", "treasure hall: again", "room + treasure: pass",
                                              "room + treasure: again", "other room: go on", "room: discard 1, pass", "room: discard 1, again", "room: give 1 left, pass",
         "room: give 1 left, again", "room: discard", "room: give left",
-                                             "2 treasures: pass", "2 treasures: again", "potion",
+                                             "2 treasures: pass", "2 treasures: again", "potion: draw 2", "potion",
                                              "talisman: 3", "talisman: 2", "talisman: 1", "talisman: 0", "cry",
                                              "cry: discard 3", "cry: discard 2", "power", "power: draw a card",
                                              "power: a card from Cai", "power: a card from Ben"]
@@ -615,7 +615,7 @@ def test_pod_shows_temper_and_offers_legal_routine_actions():
         "other room: pass", "dragon", "other room: again", "treasure hall: pass", "treasure hall: again",
         "room + treasure: pass", "room + treasure: again", "other room: go on", "room: discard 2, pass", "room: discard 2, again", "room: give 2 left, pass",
         "room: give 2 left, again", "room: discard", "room: give left", "2 treasures: pass", "2 treasures: again",
-        "potion", "talisman: 3", "talisman: 2", "talisman: 0"]
+        "potion: draw 2", "potion", "talisman: 3", "talisman: 2", "talisman: 0"]
 
 
 def test_cheapest_discard_for_the_pod():

@@ -6,7 +6,9 @@ Rules cited are the Spanish rulebook ../shared/seeds/dragon-run.es.txt (its own 
 """
 from __future__ import annotations
 
-from tablekeeper.engine import Match, make_rules
+import pytest
+
+from tablekeeper.engine import Match, RuleError, make_rules
 from tablekeeper.hardware.pod import DOWN, MAIN, SELECT, UP
 from tablekeeper.ui.pod import grammar as g
 
@@ -59,7 +61,7 @@ def test_the_dragon_is_one_step_and_second_when_a_charge_is_compulsory():
     assert list(items) == ["other room: pass", "dragon", "other room: again", "treasure hall: pass",
                            "treasure hall: again", "room + treasure: pass", "room + treasure: again", "other room: go on", "room: discard 2, pass", "room: discard 2, again", "room: give 2 left, pass",
         "room: give 2 left, again", "room: discard",
-                           "room: give left", "2 treasures: pass", "2 treasures: again", "potion", "talisman: 3", "talisman: 2",
+                           "room: give left", "2 treasures: pass", "2 treasures: again", "potion: draw 2", "potion", "talisman: 3", "talisman: 2",
                            "talisman: 0"]
     assert items["dragon"].action == {"action": "charge", "player": "Ana", "location": "dragon"}
     assert steps(m, "Ana", items["dragon"]) == {}
@@ -254,7 +256,7 @@ def test_the_start_of_a_turn_offers_charges_and_hides_down_and_the_power_and_cri
         "hide: discard 1", "room + treasure: pass", "room + treasure: again", "other room: go on", "hide: discard 2", "hide: discard 3",
         "hide", "room: discard 1, pass", "room: discard 1, again", "room: give 1 left, pass",
         "room: give 1 left, again", "room: discard", "room: give left", "2 treasures: pass", "2 treasures: again",
-        "potion", "talisman: 3", "talisman: 2", "talisman: 1", "talisman: 0", "cry", "cry: discard 3", "cry: discard 2",
+        "potion: draw 2", "potion", "talisman: 3", "talisman: 2", "talisman: 1", "talisman: 0", "cry", "cry: discard 3", "cry: discard 2",
         "power", "power: draw a card", "power: a card from Cai", "power: a card from Ben"]
     m = game({"action": "adjust", "counter": "dungeon", "delta": -3}, hands={**HANDS, "Ana": [1, 1, 0, 0]})
     items = routine(m, "Ana")
@@ -410,6 +412,34 @@ def test_a_potion_that_draws_a_card_and_a_talisman_from_the_turns_offers():
     t.click("Ana", MAIN)
     assert t.done[-1] == {"action": "play", "player": "Ana", "value": 0, "draw": 3} and t.presses == 5
     assert t.state["players"][0]["cards"] == [3, 3, 1]
+
+
+def test_a_potion_that_draws_two_cards_is_one_offer_asking_both():
+    """«Las pociones tienen efectos poderosos como se indica en las cartas»: a rulebook reader's potion of
+    fortune draws two treasure cards (3 and 1); it was a potion and then a draw, 11 presses. `potion: draw
+    2` asks the potion's value and both cards', one after the other, each from 0."""
+    t = Table("dragon-run", ["Ana", "Ben"], {"hands": {"Ana": [3, 2, 1, 0], "Ben": [4, 2, 1, 1]}})
+    labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
+    assert labels.index("potion: draw 2") == labels.index("potion") - 1
+    t.hold("Ana", UP, repeats=len(labels) - labels.index("potion: draw 2") - 2)
+    assert t.view("Ana").action == "potion: draw 2…"
+    t.click("Ana", MAIN)
+    assert (t.view("Ana").prompt, t.view("Ana").value) == ("value", "0")
+    t.click("Ana", MAIN)
+    assert t.view("Ana").prompt == "draw"
+    t.hold("Ana", UP, repeats=1)  # 3
+    t.click("Ana", MAIN)
+    assert t.view("Ana").prompt == "second"
+    t.click("Ana", UP)  # 1
+    t.click("Ana", MAIN)
+    assert t.done[-1] == {"action": "play", "player": "Ana", "value": 0, "draw": 3, "second": 1}
+    assert t.presses == 7 and sorted(t.state["players"][0]["cards"]) == [1, 1, 2, 3, 3]
+
+
+def test_a_second_card_drawn_by_a_potion_needs_the_first():
+    m = game()
+    with pytest.raises(RuleError, match="a second card drawn comes after a first"):
+        m.apply({"action": "play", "player": "Ana", "value": 0, "second": 1})
 
 
 def test_a_room_that_says_draw_again_is_one_offer_and_the_next_charge_another():

@@ -58,20 +58,25 @@ class DragonRunCards(DragonRunTable):
         Bool("cancel", doc=_("the cancel potion, the only one played on another player's turn")),
         Int("draw", required=False, lo=0, hi=MAX_CARD,
             doc=_("a potion that makes its player draw a treasure card: the card's value")),
+        Int("second", required=False, lo=0, hi=MAX_CARD,
+            doc=_("a potion that makes its player draw two treasure cards: the second card's value")),
         Bool("heal", doc=_("a potion that heals its injured player (the character card back to unhurt)")),
     ))
     def _play(self, t: Txn, a: Args) -> None:
         """A player plays a potion ("value") from hand: it is discarded; its effects follow with the other actions.
 
         On another player's turn only the cancel potion ("cancel") may be played.
-        "draw": a treasure card the potion makes its player draw (its value); "heal": a potion that turns
-        its injured player's card back to unhurt.
+        "draw": a treasure card the potion makes its player draw (its value), "second": a second one (a
+        potion of fortune that draws two); "heal": a potion that turns its injured player's card back to unhurt.
         """
         name = self._in_game(t, a)
         value = a.int("value")
         cancel = a.bool("cancel")
         draw = a.int("draw") if a.raw("draw", None) is not None else None
+        second = a.int("second") if a.raw("second", None) is not None else None
         heal = a.bool("heal")
+        if second is not None and draw is None:
+            raise RuleError(_("a second card drawn comes after a first: enter the first card's value too"))
         if cancel and draw is not None:
             raise RuleError(_("the cancel potion only cancels another potion: it makes nobody draw a card"))
         if cancel and heal:
@@ -96,9 +101,10 @@ class DragonRunCards(DragonRunTable):
         if draw is not None:
             # «Las pociones tienen efectos poderosos como se indica en las cartas»: a potion that says
             # "draw a treasure card" is entered with it, the card drawn after the potion is discarded.
-            self._draw_treasure(t, name)
-            self._give_cards(t, name, [draw])
-            t.event(_("{name} draws a treasure worth {value}", name=name, value=draw))
+            for card in [draw] + ([] if second is None else [second]):
+                self._draw_treasure(t, name)
+                self._give_cards(t, name, [card])
+                t.event(_("{name} draws a treasure worth {value}", name=name, value=card))
         if heal:
             t.add(name, "wounds", -1)
             t.event(_("{name} is healed: unhurt again", name=name))

@@ -184,10 +184,15 @@ class DragonRunViews(Game):
         device does not know every card, one that asks the value (from 0)."""
         if not p["cards"] and not p["unknown"]:
             return []
-        out = [{"label": word("label", "potion"), "action": {"action": "play", **me, "value": _cheapest_held(p)},
+        # a potion that draws two treasure cards (a rulebook reader's potion of fortune: 11 presses as a
+        # potion, then a draw), both values asked; before the plain potion, which stays as near the end
+        out = [{"label": word("label", "potion: draw 2"),
+                "action": {"action": "play", **me, "value": _cheapest_held(p), "draw": 0, "second": 0},
+                "ask": ["value", "draw", "second"]},
+               {"label": word("label", "potion"), "action": {"action": "play", **me, "value": _cheapest_held(p)},
                 "ask": ["value", "draw"]}]
         if p["counters"]["wounds"] == 1:  # injured: a healing potion, its effect with it
-            out.insert(0, {"label": word("label", "potion: heal"),
+            out.insert(1, {"label": word("label", "potion: heal"),
                            "action": {"action": "play", **me, "value": _cheapest_held(p), "heal": True},
                            "ask": ["value"]})
         if p["unknown"]:
@@ -367,7 +372,7 @@ class DragonRunViews(Game):
             return None
         if action == "room" and field.name == "then":
             return Str("then", choices=ICONS, doc=field.doc)  # the icon, asked last: pass first
-        if action == "play" and field.name in ("draw", "heal") and state["turn"]["player"] != name:
+        if action == "play" and field.name in ("draw", "second", "heal") and state["turn"]["player"] != name:
             return None  # the cancel potion, the only one on another player's turn, makes nobody draw or heal
         if (action, field.name) in HELD_VALUES:
             p = next(p for p in state["players"] if p["name"] == name)
