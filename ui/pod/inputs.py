@@ -102,9 +102,8 @@ class SeatControls:
         self.choosing = False  # up/down go through the offers (not the focused counter)
         self._chosen: str | None = None  # the turn (canonical) in which select chose the counter
         self._focused: str | None = None  # the turn in which select last moved the focus: later, the first again
-        self._again: str | None = None  # the label of the "repeat" offer main is held on
+        self._again: Any = None  # the label of the "repeat" offer main is held on, as the game gave it
         self._again_action: dict | None = None  # its action, done again while main is held
-        self._again_label: Any = ""  # its label as the game gave it (translated where shown)
         self._labels: tuple[str, ...] = ()  # the seat_actions' labels pick and choosing refer to
         self.screen = HOME
         self.cursor = 0  # the menu's chosen line
@@ -134,7 +133,8 @@ class SeatControls:
     def key(self) -> tuple:
         """Everything this pod keeps, hashable: equal keys (with the same game version, message and
         language) give equal views, and a press that can change the view changes it."""
-        return (self.screen, self.focus, self._focused, self.pick, self.choosing, self._chosen, self._again,
+        return (self.screen, self.focus, self._focused, self.pick, self.choosing, self._chosen,
+                None if self._again is None else str(self._again),
                 self._labels, self.cursor,
                 self._item.ident if self._item else None, self._from, self._left, self._step,
                 tuple(sorted(self._values.items())), self._elem, self._confirm,
@@ -224,7 +224,7 @@ class SeatControls:
         if not choosing and getattr(rules, "select_chooses_counter", True) and self._counter_chosen(rules, state):
             view = dataclasses.replace(view, tuning=True)  # framed: chosen (always, where nothing is chosen)
         if self._again is not None:  # main held on a card: that card stays under the finger, whatever comes first
-            view = dataclasses.replace(view, action=str(translated(self._again_label, catalog)))
+            view = dataclasses.replace(view, action=str(translated(self._again, catalog)))
         return view
 
     def _focus_at(self, rules, state) -> str | int:
@@ -266,9 +266,8 @@ class SeatControls:
                 return Intent(message=_("nothing to do now"))
             chosen = actions[self.pick]
             if chosen.get("repeat") and not chosen.get("ask"):
-                self._again = str(chosen.get("label", ""))  # shown, and done again, until main is let go
+                self._again = chosen.get("label", "")  # shown, and done again, until main is let go
                 self._again_action = dict(chosen["action"])
-                self._again_label = chosen.get("label", "")
             else:
                 self._left, self.pick = self.pick, 0  # the next time, the most likely again
             item = g.Item(g.SEAT, chosen.get("label", ""), dict(chosen["action"]), tuple(chosen.get("ask", ())))

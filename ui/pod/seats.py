@@ -23,6 +23,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from typing import NamedTuple
 
 from ...engine import RuleError, TablekeeperError, canonical
 from ...engine.messages import _, translated
@@ -32,6 +33,19 @@ from .grammar import affected, changes
 from .inputs import ENDS, REFUSED, TOOK, Intent, SeatControls
 
 MESSAGE_SECONDS = 3.0
+
+
+class Done(NamedTuple):
+    """What a pod's own press did, shown on it for a moment where its status goes: "✓ wine"; the same
+    action again meanwhile (a card held on) counts, "✓ Dee: alcohol +1 ×2"."""
+
+    text: str
+    until: float
+    action: str  # canonical
+    times: int = 1
+
+    def status(self) -> str:
+        return f"✓ {self.text}" + (f" ×{self.times}" if self.times > 1 else "")
 #: How long a message's page stays per word beyond that (a page of five lines: about seven seconds).
 WORD_SECONDS = 0.4
 #: How long a pod shows a changed value inverted.
@@ -73,10 +87,9 @@ class Seats:
         # message still shows (a held card: 2 fortitude, one press each) is told as one, "fortitude −2"
         self._runs: dict[int, tuple[str, str, dict]] = {}
         self.flashes: dict[int, tuple[tuple[str, ...], float]] = {}  # seat -> (changed counters, until)
-        # seat -> (what its own press did, until, the action, how many times in a row): "✓ wine" where the
-        # status goes, for the player who pressed (the others' pods say what it did to them; play-testers saw
-        # only their figures change); a card held on says its count, "✓ Dee: alcohol +1 ×2"
-        self.dones: dict[int, tuple[str, float, str, int]] = {}
+        # seat -> what its own press did, for the player who pressed (the others' pods say what it did to them;
+        # play-testers saw only their figures change)
+        self.dones: dict[int, Done] = {}
         self._values: dict[int, tuple[str, dict]] = {}  # seat -> (player, counters last shown)
         self._computed: dict[int, tuple[tuple, PodView]] = {}  # seat → (situation, its view)
         self.applied = 0
@@ -140,12 +153,12 @@ class Seats:
         if ctl is not None:
             sent = ctl.sent
             ctl.told(TOOK, self.session.rules, self.session.state)
+            key = canonical(action) if action is not None else ""
             if sent is not None:
-                key = canonical(action) if action is not None else ""
                 last = self.dones.get(seat)
-                times = last[3] + 1 if last is not None and now < last[1] and key and last[2] == key else 1
-                self.dones[seat] = (str(translated(sent.label, self.catalog)), now + self.message_seconds, key, times)
-            self._tell_others(ctl.player, before, now, action)
+                times = last.times + 1 if last is not None and now < last.until and key and last.action == key else 1
+                self.dones[seat] = Done(str(translated(sent.label, self.catalog)), now + self.message_seconds, key, times)
+            self._tell_others(ctl.player, before, now, action, key)
             if events and action is not None and self.session.rules.is_note(action):
                 # a note changes no figure: what it said (a referee's verdict) is its whole answer, on the
                 # pod that asked (a play-tester's menu check came back to the home screen without it)
@@ -200,7 +213,8 @@ class Seats:
         (nothing to publish, no pod to wake). Changes nothing itself."""
         return self.stuck.holds_back(event)
 
-    def _tell_others(self, actor: str, before: dict, now: float, action: dict | None = None) -> None:
+    def _tell_others(self, actor: str, before: dict, now: float, action: dict | None = None,
+                     key: str = "") -> None:
         """Each other player an action changed sees what happened to them on their own pod."""
         after = self.session.state
         if after is before:
@@ -217,7 +231,7 @@ class Seats:
                     self._message(seats[who], text, now)
             return
         told = affected(self.session.rules, before, after, actor, None if undoing else action)
-        key = canonical(action) if action is not None and not undoing else ""
+        key = (key or canonical(action)) if action is not None and not undoing else ""
         for who, text in told.items():
             if who not in seats:
                 continue
@@ -269,12 +283,12 @@ class Seats:
             del self.flashes[seat]
             flash = None
         done = self.dones.get(seat)
-        if done is not None and now >= done[1]:
+        if done is not None and now >= done.until:
             del self.dones[seat]
             done = None
         stuck = self.stuck.buttons(seat)
         key = (id(self.session), self.session.version, local, str(message), id(self.catalog), stuck,
-               done[::3] if done else (), flash[0] if flash else ())
+               done.status() if done else "", flash[0] if flash else ())
         cached = self._computed.get(seat)
         if cached is not None and cached[0] == key:
             return cached[1]
@@ -292,7 +306,7 @@ class Seats:
         if flash:
             view = replace(view, changed=flash[0])
         if done and view.screen == "home":  # what the pod's own press did, where the status goes, for a moment
-            view = replace(view, status=f"✓ {done[0]}" + (f" ×{done[3]}" if done[3] > 1 else ""))
+            view = replace(view, status=done.status())
         if stuck:  # said until the buttons are released (a message, while there is one, covers it)
             view = replace(view, stuck=stuck, notice=str(translated(screen_notice(stuck), self.catalog)))
         self._computed[seat] = (key, view)
@@ -307,5 +321,5 @@ class Seats:
         """When the next message or flash expires (a view then changes), or None."""
         times = [next((end for _, end in pages if end > now), until) for pages, until in self.messages.values()]
         times += [until for _, until in self.flashes.values()]
-        times += [done[1] for done in self.dones.values()]
+        times += [done.until for done in self.dones.values()]
         return min(times) if times else None
