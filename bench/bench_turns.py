@@ -58,6 +58,11 @@ a game without a story has no figures.
 Both the pod's and the touchscreen's final state must equal the story's
 expectations (``story.expect``), or the benchmark fails.
 
+A run of one player's events in a row whose actions all have one name (a first player lodging the
+travellers card by card) is also played as one entry; ``turns_<game>_pod_presses_per_round_runs_as_one``
+counts each such run as one where that takes fewer presses (:func:`runs_of`). Every other figure is
+each event's own.
+
 Per-round figures divide totals by the story's rounds: its ``rounds`` if it
 says, else how many times the first player's turn starts (``first_player``
 in the state, else whose turn it is at the start).
@@ -576,6 +581,8 @@ class StoryCost:
     rounds: int
     events: list[EventCost] = field(default_factory=list)
     touch_error: str = ""
+    #: (first, last, presses, seconds): runs of one player's events entered as one (see ``play_pod``)
+    runs: list[tuple[int, int, int, float]] = field(default_factory=list)
 
 
 def first_player(state: dict) -> str | None:
@@ -672,9 +679,34 @@ def _guided_first(robot: PodRobot, controls, state: dict, target: dict, actions:
     return PodResult(tried.presses, tried.nodes + blind.nodes, tried.controls, tried.state, guided=not proven)
 
 
+def runs_of(played) -> list[tuple[int, int]]:
+    """Runs of one player's events of one kind in a row (0-based first and last index, two events or
+    more): each event needs an entry and every action in the run has the same name — a first player
+    lodging eight travellers, card by card. At a table they are entered as one when the pod takes them
+    as one (see :func:`play_pod`'s ``runs``)."""
+    out: list[tuple[int, int]] = []
+    start = None
+    for i, (event, _b, _a) in enumerate(played):
+        names = {a.get("action") for a in event.actions}
+        prev = played[start][0] if start is not None else None
+        same = (prev is not None and len(names) == 1 and event.who == prev.who and event.routine == prev.routine
+                and names == {a.get("action") for a in prev.actions})
+        if not same:
+            if start is not None and i - 1 > start:
+                out.append((start, i - 1))
+            start = i if len(names) == 1 else None
+    if start is not None and len(played) - 1 > start:
+        out.append((start, len(played) - 1))
+    return out
+
+
 def play_pod(story, played=None, *, max_presses: int = MAX_PRESSES, max_nodes: int = MAX_NODES,
-             guided_nodes: int = GUIDED_NODES, log=None) -> list[PodResult]:
+             guided_nodes: int = GUIDED_NODES, log=None, runs: list | None = None) -> list[PodResult]:
     """Every event on its actor's pod; one SeatControls per seat, carried through the story.
+
+    ``runs``: when a list, each run of :func:`runs_of` is also played as one entry, from the state and
+    the pod before its first event to the state after its last, and ``(first, last, presses, seconds)``
+    appended for each run that costs fewer presses so (the events' own figures are unchanged).
 
     Raises :class:`stories.StoryError` if the pod's final state misses the story's expectations.
     """
@@ -688,7 +720,11 @@ def play_pod(story, played=None, *, max_presses: int = MAX_PRESSES, max_nodes: i
     for c in controls.values():
         c.view(rules, state)
     out = []
+    starts = {first: last for first, last in runs_of(played)} if runs is not None else {}
+    run_start: tuple[int, int, Any, dict] | None = None  # (first, last, the pod before it, the state)
     for i, (event, before, after) in enumerate(played, 1):
+        if i - 1 in starts:
+            run_start = (i - 1, starts[i - 1], copy.deepcopy(controls[event.who]), before)
         if state != before:
             raise st.StoryError(f"{story.path.name}: event {i}: the pod's state is not the story's")
         def on_pod(who, state, target, actions):
@@ -736,6 +772,20 @@ def play_pod(story, played=None, *, max_presses: int = MAX_PRESSES, max_nodes: i
             how = f"[guided {len(result.presses or ())}] " + how if guided else how
             log(f"  {i:3} {event.who:>6} pod {how:<24} ({result.nodes} nodes)  {event.say}")
         out.append(result)
+        if run_start is not None and run_start[1] == i - 1:
+            first, last, pod, start_state = run_start
+            run_start = None
+            each = out[first:last + 1]
+            if all(r.presses is not None for r in each):
+                actions = [a for e, _b, _a in played[first:last + 1] for a in e.actions]
+                saved, controls[event.who] = controls[event.who], pod
+                together = on_pod(event.who, start_state, after, actions)
+                controls[event.who] = saved
+                if together.presses is not None and len(together.presses) < sum(len(r.presses) for r in each):
+                    runs.append((first, last, len(together.presses), together.seconds))
+                    if log:
+                        log(f"      events {first + 1}–{last + 1} as one entry: "
+                            f"{' '.join(map(str, together.presses))}")
     bad = st.mismatches(state, story.expect)
     if played and state != played[-1][2]:
         bad.append("the pod's final state is not the story's")
@@ -756,7 +806,7 @@ def measure(story, *, touch: bool = True, log=None, max_nodes: int = MAX_NODES,
     for ec, kind in zip(cost.events, _kinds(story)):
         ec.kind = kind
     for ec, result in zip(cost.events, play_pod(story, played, log=log, max_nodes=max_nodes,
-                                                             guided_nodes=guided_nodes)):
+                                                guided_nodes=guided_nodes, runs=cost.runs)):
         ec.pod = result.count
         ec.pod_seconds = round(result.seconds, 2)
         ec.pod_clicks = result.clicks
@@ -1098,6 +1148,7 @@ def figures(cost: StoryCost) -> dict:
     no_touch = [e for e in cost.events if e.touch is None]
     paper = sum(e.paper for e in cost.events)
     r = cost.rounds
+    saved = sum(sum(e.pod or 0 for e in cost.events[a:b + 1]) - n for a, b, n, _s in cost.runs)
     note = f"{len(cost.events)} events, {r} rounds ({cost.story.path.name})"
     out = {
         f"turns_{g}_pod_median_presses_per_event": {
@@ -1113,6 +1164,11 @@ def figures(cost: StoryCost) -> dict:
         f"turns_{g}_pod_presses_per_round": {
             "value": round(sum(e.pod for e in cost.events if e.pod is not None) / r, 2), "unit": "presses/round",
             "note": "presses of the events possible on the pod (routine or not) / rounds"},
+        f"turns_{g}_pod_presses_per_round_runs_as_one": {
+            "value": round((sum(e.pod for e in cost.events if e.pod is not None) - saved) / r, 2),
+            "unit": "presses/round", "runs": [f"events {a + 1}–{b + 1}: {n} presses" for a, b, n, _s in cost.runs],
+            "note": "as pod_presses_per_round, but a run of one player's events of one kind in a row (a first "
+                    "player lodging the travellers card by card) entered as one where that takes fewer presses"},
         f"turns_{g}_pod_seconds_per_round": {
             "value": round(sum(e.pod_seconds for e in cost.events) / r, 2), "unit": "s/round",
             "note": "button time only: clicks, holds and repeats"},

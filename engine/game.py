@@ -360,6 +360,12 @@ class Game:
         it (a corpse's number: "rank 1, 12F"), shown beside the field's name; None: nothing to add."""
         return None
 
+    def pod_step_wanted(self, state: dict[str, Any], name: str, action: dict[str, Any], field: str) -> bool:
+        """Whether a seat's pod asks ``field`` once ``action`` holds what the earlier steps entered: a
+        step that matters only for some answers to an earlier one is passed over for the others (a
+        power's amount only when a power with an amount was chosen). Default: every step is asked."""
+        return True
+
     def pod_field(self, state: dict[str, Any], name: str, action: str, field: Field) -> Field | None:
         """How a seat's pod asks ``field`` of ``action`` for ``name``: a field (the declared one, or a
         stand-in a pod can enter with four buttons), or None: the pod leaves it out.

@@ -336,3 +336,22 @@ def test_a_place_the_story_passes_through_is_on_the_way_though_it_ends_as_it_was
     assert hand in bt.touched(state, halfway) and bt.touched(state, halfway) <= places
     elsewhere = target(rules, state, {"action": "stall", "player": "Ana", "set": "macaws", "values": [1]})
     assert not bt.touched(state, elsewhere) <= places
+
+
+def test_one_players_events_of_one_kind_in_a_row_are_also_measured_as_one_entry(tmp_path):
+    """A first player who lodges eight travellers card by card enters them once, when the pod takes
+    them as one: the per-event figures stay each event's own, and a second figure per round counts
+    such a run as one entry where that is fewer presses (here three single wounds, one held press)."""
+    def change(raw):
+        raw["events"][3:4] = [{"say": f"Ben loses 1 life ({n})", "who": "Ben",
+                               "actions": [adjust("Ben", "life", -1)]} for n in (1, 2, 3)]
+        raw["expect"]["players"]["Ben"]["life"] = 17
+
+    s = story(tmp_path, change)
+    assert bt.runs_of(st.play(s)) == [(0, 1), (3, 5)]  # Ana's first two: no fewer presses as one
+    cost = bt.measure(s, touch=False)
+    assert [e.pod for e in cost.events] == [1, 2, 1, 1, 1, 1, 1, 3]
+    assert cost.runs == [(3, 5, 1, pytest.approx(cost.runs[0][3]))]
+    fig = bt.figures(cost)
+    assert fig["turns_counters_pod_presses_per_round"]["value"] == 11 / 2
+    assert fig["turns_counters_pod_presses_per_round_runs_as_one"]["value"] == (11 - 3 + 1) / 2

@@ -124,8 +124,9 @@ def test_a_mixed_hand_has_an_offer_per_way_to_pay_and_each_asks_only_the_room():
     assert [label for label in menu if label.startswith("kill 3:")] == ["kill 3: pp×", "kill 3: pp↩"]
     # The one traveller is the annex: a build's cost is peasants, known; only its card (and a power of
     # the table's own) is asked.
-    assert "build a rank-2 annex" in menu and asked(m, "Ana", menu["build a rank-2 annex"]) == ["card", "effect"]
-    assert asked(m, "Ana", menu["build an annex"]) == ["rank", "card", "effect"]
+    assert "build a rank-2 annex" in menu
+    assert asked(m, "Ana", menu["build a rank-2 annex"]) == ["card", "effect", "amount"]
+    assert asked(m, "Ana", menu["build an annex"]) == ["rank", "card", "effect", "amount"]
 
 
 def test_a_police_officer_in_hand_never_comes_back():
@@ -338,8 +339,8 @@ def test_a_build_is_offered_per_rank_and_asks_the_annexs_card_first():
     power of the table's own (left out: the card's), then only what the hand leaves open."""
     m = table([{"action": "welcome"}, {"action": "correct", "player": "Ana", "hand": 3}])
     menu = items(m, "Ana")
-    assert asked(m, "Ana", menu["build a rank-1 annex"]) == ["card", "effect"]
-    assert asked(m, "Ana", menu["build an annex"])[:3] == ["rank", "card", "effect"]
+    assert asked(m, "Ana", menu["build a rank-1 annex"]) == ["card", "effect", "amount"]
+    assert asked(m, "Ana", menu["build an annex"])[:4] == ["rank", "card", "effect", "amount"]
 
 
 def test_an_annex_built_from_its_card_has_the_cards_power():
@@ -356,6 +357,38 @@ def test_an_annex_built_from_its_card_has_the_cards_power():
     assert own["players"][0]["annexes"][-1]["effect"] == "other"
     bare = m.rules.apply(m.state, {"action": "build", "rank": 1, "name": "gardens"})[0]
     assert "effect" not in bare["players"][0]["annexes"][-1]  # scripts that name an annex keep their meaning
+
+
+def test_a_powers_amount_is_asked_only_when_the_table_gives_the_annex_a_power():
+    """«A partir de ahora, puede beneficiarse de su efecto»: a card of the base game brings its power and
+    its amount, so a build from its card is the card and two mains, no amount asked; a table whose
+    chapel reads "your peasants cost no wages" gives it that power, and then (only then) the pod asks
+    the amount printed on the card, one step more — every entry of the full build asks it the same way."""
+    def build(power: bool) -> Table:
+        t = Table("bloody-inn", ["Ana", "Ben"], actions=[{"action": "welcome"},
+                                                          {"action": "correct", "player": "Ana", "hand": 3}])
+        labels = [str(a["label"]) for a in t.rules.seat_actions(t.state, "Ana")]
+        t.hold("Ana", DOWN, repeats=labels.index("build a rank-1 annex") - 2)
+        assert t.view("Ana").action == "build a rank-1 annex…"
+        t.presses = 0
+        t.click("Ana", MAIN)  # the offer: its card is asked first
+        t.click("Ana", DOWN)  # the base game's annexes go round: the chapel is the last
+        t.click("Ana", MAIN)
+        if power:
+            t.click("Ana", UP, 2)  # a power of the table's own: waived wages
+            t.click("Ana", MAIN)
+            assert (t.view("Ana").prompt, t.view("Ana").value) == ("amount", "–")  # its amount, asked now
+            t.click("Ana", UP, 3)
+        t.click("Ana", MAIN)
+        return t
+
+    plain = build(power=False)
+    assert plain.done[-1]["card"] == "chapel" and "amount" not in plain.done[-1] and plain.presses == 4
+    assert plain.state["players"][0]["annexes"][-1]["effect"] == "other"
+    waived = build(power=True)
+    annex = waived.state["players"][0]["annexes"][-1]
+    assert (annex["name"], annex["effect"], annex["amount"]) == ("chapel", "wages_waived", 3)
+    assert waived.presses == 4 + 3 + 3  # the power (two ups, main), the amount (three ups)
 
 
 def test_the_butchers_owner_is_offered_the_extra_kill_out_of_turn():

@@ -272,8 +272,11 @@ def test_up_down_go_through_the_games_offers_and_select_leaves_them_for_the_coun
     assert not view.choosing and view.focus_name == "fortitude" and view.action == "everyone…"  # main still does it
     t.click("Ana", UP)
     assert t.done == [{"action": "adjust", "player": "Ana", "counter": "fortitude", "delta": 1}]
-    t.click("Ana", SELECT, len(view.counters) - 1)  # to the last counter
-    assert not t.view("Ana").choosing
+    t.click("Ana", SELECT)  # a counter changed is done with: the offers again, at once
+    assert t.view("Ana").choosing and t.view("Ana").action == "everyone…"  # the offer it left
+    t.click("Ana", SELECT)  # to the counters again: fortitude, chosen
+    t.click("Ana", SELECT, len(view.counters) - 1)  # unchanged, select goes on: to the last counter
+    assert not t.view("Ana").choosing and t.view("Ana").focus == len(view.counters) - 1
     t.click("Ana", SELECT)  # after the last counter: the offers again
     assert t.view("Ana").choosing
     assert not t.view("Ben").choosing and t.view("Ben").action == ""  # nothing offered: ± on the counter

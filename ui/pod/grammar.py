@@ -287,8 +287,24 @@ def _menu(rules: Any, state: dict[str, Any], me: str) -> tuple[Item, ...]:
     return tuple(items)
 
 
-def complete(item: Item, steps: tuple[Ask, ...], values: dict[str, Any]) -> dict[str, Any]:
-    """The action of ``item`` with the entered ``values``.
+def live(rules: Any, state: dict[str, Any], me: str, item: Item, steps: tuple[Ask, ...],
+         values: dict[str, Any]) -> tuple[int, ...]:
+    """The indices of the steps the pod asks, given the ``values`` entered: a step the game wants only
+    for some answers to the earlier steps (``Game.pod_step_wanted``) is passed over for the others."""
+    out: list[int] = []
+    passed: list[str] = []
+    for i, a in enumerate(steps):
+        so_far = complete(item, steps[:i], values, passed=tuple(passed))
+        if i == 0 or rules.pod_step_wanted(state, me, so_far, a.field.name):
+            out.append(i)
+        else:
+            passed.append(a.field.name)
+    return tuple(out)
+
+
+def complete(item: Item, steps: tuple[Ask, ...], values: dict[str, Any], *,
+             passed: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The action of ``item`` with the entered ``values`` (but those of the steps ``passed`` over).
 
     Every value asked is written, except a value left out ("–") and an
     optional field left at its declared default, which mean the same as
@@ -299,7 +315,7 @@ def complete(item: Item, steps: tuple[Ask, ...], values: dict[str, Any]) -> dict
     action = dict(item.action)
     for a in steps:
         name = a.field.name
-        if name not in values:
+        if name not in values or name in passed:
             continue
         value = values[name]
         if a.step == LIST:

@@ -102,6 +102,7 @@ class SeatControls:
         self.choosing = False  # up/down go through the offers (not the focused counter)
         self._chosen: str | None = None  # the turn (canonical) in which select chose the counter
         self._focused: str | None = None  # the turn in which select last moved the focus: later, the first again
+        self._stepped = False  # ▲▼ changed the chosen counter: select then goes back to the offers
         self._again: Any = None  # the label of the "repeat" offer main is held on, as the game gave it
         self._again_action: dict | None = None  # its action, done again while main is held
         self._labels: tuple[str, ...] = ()  # the seat_actions' labels pick and choosing refer to
@@ -133,7 +134,7 @@ class SeatControls:
     def key(self) -> tuple:
         """Everything this pod keeps, hashable: equal keys (with the same game version, message and
         language) give equal views, and a press that can change the view changes it."""
-        return (self.screen, self.focus, self._focused, self.pick, self.choosing, self._chosen,
+        return (self.screen, self.focus, self._focused, self.pick, self.choosing, self._chosen, self._stepped,
                 None if self._again is None else str(self._again),
                 self._labels, self.cursor,
                 self._item.ident if self._item else None, self._from, self._left, self._step,
@@ -302,6 +303,7 @@ class SeatControls:
             return fixed or NOTHING
         action = {"action": "adjust", "player": self.player, "counter": name, "delta": delta}
         item = g.Item(g.SEAT, _("{counter} {delta}", counter=word("counter", name), delta=f"{delta:+d}"), action)
+        self._stepped = True
         return self._send(item, action)
 
     def _not_chosen(self, rules, state) -> Intent:
@@ -314,8 +316,12 @@ class SeatControls:
     def _next_focus(self, rules, state, offers: bool) -> Intent:
         """From the offers to the focused counter, chosen; from a counter not chosen yet (a stray up/down
         changes nothing) to the same counter, chosen; from a chosen one to the next one, and from the
-        last back to the offers when there is a choice of them."""
+        last back to the offers when there is a choice of them. From a chosen counter ▲▼ changed, back
+        to the offers at once (the counter is done with: the next thing is an offer, not the next
+        counter — a play-tester's robot went through five counters to give a drink), except in a game
+        whose counters are its whole input."""
         counters = [(str(k), v) for k, v in g.seat_view(rules, state, self.player).get("counters", ())]
+        stepped, self._stepped = self._stepped, False
         if self.choosing:
             self.choosing = False
             self._chosen = _moment(state)
@@ -324,7 +330,8 @@ class SeatControls:
             self._chosen = _moment(state)
             return CHANGED
         i = focus_index(counters, self._focus_at(rules, state))
-        if offers and i == len(counters) - 1:
+        done = stepped and getattr(rules, "select_chooses_counter", True)
+        if offers and (i == len(counters) - 1 or done):
             self.choosing = True
             self._chosen = None
             self.focus, self._focused = None, None
@@ -393,6 +400,12 @@ class SeatControls:
             return None
         return _("no longer possible: {action}", action=self._item.label)
 
+    def _live(self, rules, state, steps) -> tuple[int, ...]:
+        """The steps asked, given the values entered so far (the one shown always among them)."""
+        assert self._item is not None
+        live = g.live(rules, state, self.player, self._item, steps, self._values)
+        return live if self._step in live else tuple(sorted(live + (self._step,)))
+
     def _action(self, rules, state) -> dict:
         assert self._item is not None
         values = dict(self._values)
@@ -402,7 +415,9 @@ class SeatControls:
         ask = self._current(steps)
         if ask.step == g.LIST and self._elem is not None:  # a list's number being set counts as entered
             values[ask.field.name] = tuple(values[ask.field.name]) + (self._elem,)
-        return g.complete(self._item, steps, values)
+        live = self._live(rules, state, steps)
+        passed = tuple(a.field.name for i, a in enumerate(steps) if i not in live)
+        return g.complete(self._item, steps, values, passed=passed)
 
     def _current(self, steps) -> g.Ask:
         return steps[min(self._step, len(steps) - 1)]
@@ -440,22 +455,24 @@ class SeatControls:
                 *rest, last = self._values[name]
                 self._values[name], self._elem = tuple(rest), last
                 return CHANGED
-            return self._back(steps)
+            return self._back(self._live(rules, state, steps))
         if button == MAIN and (click or held):
             if ask.step == g.LIST and self._elem is not None:
                 self._values[name] = tuple(self._values[name]) + (self._elem,)
                 self._elem = None
-            if click and self._step < len(steps) - 1:
-                self._step += 1
+            later = [i for i in self._live(rules, state, steps) if i > self._step]
+            if click and later:
+                self._step = later[0]
                 return CHANGED
             if click:
                 return self._do(rules, state)
             return self._to_preview(rules, state)
         return NOTHING
 
-    def _back(self, steps) -> Intent:
-        if self._step > 0:
-            self._step -= 1
+    def _back(self, live: tuple[int, ...]) -> Intent:
+        earlier = [i for i in live if i < self._step]
+        if earlier:
+            self._step = earlier[-1]
             self._elem = None
             return CHANGED
         came_from = self._from
@@ -528,12 +545,13 @@ class SeatControls:
                                       name, value)
         if words is not None:  # what the number stands for: "corpse: rank 1, 12F"
             prompt = f"{prompt}: {_say(words, catalog)}"
+        live = self._live(rules, state, steps)
         return self._screen_view(state, ENTRY, _say(self._item.label if self._item else "", catalog),
                                  message, catalog, lines=lines, prompt=prompt,
-                                 value=shown, step=f"{self._step + 1}/{len(steps)}" if len(steps) > 1 else "",
+                                 value=shown, step=f"{live.index(self._step) + 1}/{len(live)}" if len(live) > 1 else "",
                                  hint=translated(_("select: add, main: end") if ask.step == g.LIST
                                                  else _("main: next, select: back")
-                                                 if self._step < len(steps) - 1
+                                                 if live[-1] > self._step
                                                  else _("main: do it, select: back"), catalog),
                                  cursor=-1 if ask.step != g.LIST else len(value or ()))
 

@@ -6,7 +6,7 @@ from typing import Any
 from ...fields import Bool, Field, Int, Str
 from ...game import Game
 from ...messages import N_, Msg, _, listing, word
-from .annexes import built, discount, grants_extra, unknown_power
+from .annexes import DEFAULT_AMOUNT, built, discount, grants_extra, unknown_power
 from .rules import CASH_MAX, CHECK, MAX_RANK, wages_due
 from .table import seat_order
 from .words import _peasants, annex_word
@@ -115,6 +115,14 @@ class BloodyInnViews(Game):
         corpses = next(p for p in state["players"] if p["name"] == name)["corpses"]
         return self.corpse_words(corpses[value - 1]) if 1 <= value <= len(corpses) else None
 
+    def pod_step_wanted(self, state: dict[str, Any], name: str, action: dict[str, Any], field: str) -> bool:
+        """A build's "amount" is asked only once a power of the table's own with an amount was chosen
+        (a chapel whose card waives 3 wages); the card's own power brings its card's amount."""
+        if action.get("action") == "build" and field == "amount":
+            effect = action.get("effect")
+            return effect is not None and DEFAULT_AMOUNT.get(effect) is not None
+        return True
+
     def pod_field(self, state: dict[str, Any], name: str, action: str, field: Field) -> Field | None:
         """A pod asks "bistro" as a number of peasants (bribe: 1–2) or a yes (kill: one peasant), an
         annex's "name" from the base game's annexes, and the "annex" of a burial from the annexes built."""
@@ -124,6 +132,8 @@ class BloodyInnViews(Game):
             return Bool("bistro", doc=field.doc)
         if field.name == "name" and action == "build":  # the base game's cards are asked as "card"
             return None
+        if field.name == "amount" and action == "build":  # a power of nothing is no power: from 1
+            return Int("amount", required=False, lo=1, hi=field.hi, doc=field.doc)
         if field.name == "room" and action in ("kill", "bribe"):  # a guest's room: the rooms with a guest only
             rooms = [r["room"] for r in state["inn"]["rooms"] if r["guest"]]
             if rooms:
@@ -353,7 +363,7 @@ class BloodyInnViews(Game):
                 for i, (given, cards) in enumerate(ways):
                     label = self._way_label(verb, rank, cards if len(ways) > 1 else None)
                     if verb == "build":  # the card says the power; a power of the table's own is asked after
-                        offer = {"label": label, "ask": ["card", "effect"],
+                        offer = {"label": label, "ask": ["card", "effect", "amount"],
                                  "action": {"action": "build", "player": name, "rank": rank, **given}}
                     else:
                         offer = {"label": label, "ask": ["room"],
@@ -382,9 +392,10 @@ class BloodyInnViews(Game):
             out.append({"label": word("label", "kill: bistro"),
                         "action": {"action": "kill", "player": name, "bistro": True}})
         out += others["bribe"]
-        if "build" in verbs:  # an annex with a power the device applies: the full entry
+        if "build" in verbs:  # an annex with a power the device applies: the full entry, its
+            # amount too (a power the table reads off its own card: a chapel waiving 3 wages)
             out.append({"label": word("label", "build an annex"), "action": {"action": "build", "player": name},
-                        "ask": ["rank", "card", "effect"] + self._cost_asks(p, None, "build")})
+                        "ask": ["rank", "card", "effect", "amount"] + self._cost_asks(p, None, "build")})
         return out + every["build"]
 
     @staticmethod
