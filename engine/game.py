@@ -355,9 +355,11 @@ class Game:
         spec = self.player_counters.get(counter)
         return spec is not None and spec.free
 
-    def pod_value_words(self, state: dict[str, Any], name: str, action: str, field: str, value: Any) -> Msg | None:
+    def pod_value_words(self, state: dict[str, Any], name: str, action: str, field: str, value: Any,
+                        entered: dict[str, Any] | None = None) -> Msg | None:
         """What a value being entered on ``name``'s pod stands for, when its number alone does not say
-        it (a corpse's number: "rank 1, 12F"), shown beside the field's name; None: nothing to add."""
+        it (a corpse's number: "rank 1, 12F"; "–" left out: what it then is), shown beside the field's
+        name; ``entered``: the action as the steps so far make it. None: nothing to add."""
         return None
 
     def pod_step_wanted(self, state: dict[str, Any], name: str, action: dict[str, Any], field: str) -> bool:

@@ -374,10 +374,11 @@ def test_a_powers_amount_is_asked_only_when_the_table_gives_the_annex_a_power():
         t.click("Ana", MAIN)  # the offer: its card is asked first
         t.click("Ana", DOWN)  # the base game's annexes go round: the chapel is the last
         t.click("Ana", MAIN)
+        assert (t.view("Ana").prompt, t.view("Ana").value) == ("effect: the card's: other", "–")  # "–" says what it is
         if power:
             t.click("Ana", UP, 2)  # a power of the table's own: waived wages
             t.click("Ana", MAIN)
-            assert (t.view("Ana").prompt, t.view("Ana").value) == ("amount", "–")  # its amount, asked now
+            assert (t.view("Ana").prompt, t.view("Ana").value) == ("amount: usually 1", "–")  # its amount, asked now
             t.click("Ana", UP, 3)
         t.click("Ana", MAIN)
         return t

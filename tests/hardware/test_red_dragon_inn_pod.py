@@ -116,6 +116,24 @@ def test_a_card_that_costs_another_player_fortitude_is_two_presses_on_the_player
     assert t.done[-1] == {"action": "adjust", "player": "Ana", "counter": "fortitude", "delta": 1}
 
 
+def test_a_card_clicked_once_stays_shown_so_each_click_is_one_point():
+    """A play-tester gave Dee two extra drinks by two clicks, not trusting a hold's count: after the first
+    the bar was back at the most likely offer and the second cost five presses. A repeat offer clicked
+    stays shown, so a second click does it once more (one press a point, as paper's one token a move);
+    after a hold the player has chosen the count, and the most likely offer is shown again."""
+    t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"])
+    t.hold("Ana", DOWN, repeats=2)
+    assert t.view("Ana").action == "Cai: fortitude −1"
+    t.presses = 0
+    t.click("Ana", MAIN)
+    assert t.view("Ana").action == "Cai: fortitude −1"
+    t.click("Ana", MAIN)
+    assert t.state["players"][2]["counters"]["fortitude"] == 18 and t.presses == 2
+    t.hold("Ana", MAIN)  # −2 more, held
+    assert t.state["players"][2]["counters"]["fortitude"] == 16
+    assert t.view("Ana").action == "drink for Cai"  # held: the most likely again
+
+
 def test_a_gambling_go_plays_a_card_or_passes_from_the_pod():
     """«En su turno, puede jugar una carta de juego o trampa o pasar»; «solo se pueden usar las tarjetas de
     trampa para tomar el control» after «¡Mano ganadora!»; a card that makes everyone ante is its own offer."""

@@ -105,6 +105,7 @@ class SeatControls:
         self._stepped = False  # ▲▼ changed the chosen counter: select then goes back to the offers
         self._again: Any = None  # the label of the "repeat" offer main is held on, as the game gave it
         self._again_action: dict | None = None  # its action, done again while main is held
+        self._again_held = False  # main was held on it (not only clicked): let go, the most likely again
         self._labels: tuple[str, ...] = ()  # the seat_actions' labels pick and choosing refer to
         self.screen = HOME
         self.cursor = 0  # the menu's chosen line
@@ -135,7 +136,7 @@ class SeatControls:
         """Everything this pod keeps, hashable: equal keys (with the same game version, message and
         language) give equal views, and a press that can change the view changes it."""
         return (self.screen, self.focus, self._focused, self.pick, self.choosing, self._chosen, self._stepped,
-                None if self._again is None else str(self._again),
+                None if self._again is None else str(self._again), self._again_held,
                 self._labels, self.cursor,
                 self._item.ident if self._item else None, self._from, self._left, self._step,
                 tuple(sorted(self._values.items())), self._elem, self._confirm,
@@ -274,10 +275,17 @@ class SeatControls:
             item = g.Item(g.SEAT, chosen.get("label", ""), dict(chosen["action"]), tuple(chosen.get("ask", ())))
             return self._start(rules, state, item, HOME)
         if button == MAIN and self._again is not None:
-            if kind == RELEASE:
-                self._again, self._again_action, self.pick = None, None, 0
+            if kind == RELEASE:  # clicked once: the card stays shown (wherever it went), main again does it once more
+                shown = [str(label) for label in self._labels]
+                again = str(self._again)
+                self._again, self._again_action = None, None
+                once = not self._again_held and again in shown
+                self._again_held = False
+                self.pick = shown.index(again) if once else 0
+                self.choosing = self.choosing or (once and len(shown) > 1)
                 return CHANGED
             if kind in (HOLD, REPEAT) and self._again_action is not None:
+                self._again_held = True
                 # the card held on, even once the offers changed under it (the hit that starts a last
                 # chance: a card that costs 3 is main held through it); the rules say whether it still goes
                 action = dict(self._again_action)
@@ -542,7 +550,7 @@ class SeatControls:
             shown = str(value)
         prompt = _say(ask.label, catalog)
         words = rules.pod_value_words(state, self.player, self._item.action.get("action") if self._item else "",
-                                      name, value)
+                                      name, value, entered=self._action(rules, state) if self._item else None)
         if words is not None:  # what the number stands for: "corpse: rank 1, 12F"
             prompt = f"{prompt}: {_say(words, catalog)}"
         live = self._live(rules, state, steps)

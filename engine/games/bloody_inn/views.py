@@ -6,7 +6,7 @@ from typing import Any
 from ...fields import Bool, Field, Int, Str
 from ...game import Game
 from ...messages import N_, Msg, _, listing, word
-from .annexes import DEFAULT_AMOUNT, built, discount, grants_extra, unknown_power
+from .annexes import DEFAULT_AMOUNT, NAME_EFFECT, built, discount, grants_extra, unknown_power
 from .rules import CASH_MAX, CHECK, MAX_RANK, wages_due
 from .table import seat_order
 from .words import _peasants, annex_word
@@ -100,10 +100,20 @@ class BloodyInnViews(Game):
         p = next(p for p in state["players"] if p["name"] == name)
         return any(x.get("effect") in (None, "other", "end_game") for x in built(p))
 
-    def pod_value_words(self, state: dict[str, Any], name: str, action: str, field: str, value: Any) -> Msg | None:
+    def pod_value_words(self, state: dict[str, Any], name: str, action: str, field: str, value: Any,
+                        entered: dict[str, Any] | None = None) -> Msg | None:
         """A guest's room by its key ("room: Ben's", "neutral", "police"), also a room a traveller is lodged in
         card by card (a play-tester had to work out from the docs that room 3 is Cai's); a corpse to bury by
-        what tells it apart on the table, its rank and pocket ("rank 1, 12F")."""
+        what tells it apart on the table, its rank and pocket ("rank 1, 12F"); a build's power left at "–",
+        the card's ("the card's: other"), and its amount left at "–", the power's usual (a play-tester could
+        not tell whether "–" would do)."""
+        if action == "build" and value is None and entered is not None:
+            card = entered.get("card")
+            if field == "effect" and card in NAME_EFFECT:
+                return _("the card's: {power}", power=word("choice", NAME_EFFECT[card]))
+            effect = entered.get("effect")
+            if field == "amount" and effect is not None and DEFAULT_AMOUNT.get(effect) is not None:
+                return _("usually {n}", n=DEFAULT_AMOUNT[effect])
         if action in ("kill", "bribe", "welcome") and field == "room" and isinstance(value, int):
             room = next((r for r in state["inn"]["rooms"] if r["room"] == value), None)
             if room is None:
