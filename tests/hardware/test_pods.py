@@ -284,6 +284,29 @@ def test_the_pod_that_pressed_says_what_its_press_did_for_a_moment_where_the_sta
     assert t.seats.view(1).status == f"✓ {offers[0]}"
 
 
+def test_the_pods_check_names_what_its_steps_asked(table_factory):
+    """A play-tester built a chapel with a power of the table's own and read "✓ build 2: p×": nothing said
+    the chapel or its power was kept. The "✓" names the choices the steps asked, as entered, first (the
+    header's corner cuts what does not fit)."""
+    t = table_factory("bloody-inn", players=["Ana", "Ben"])
+    t.press(1, "main")  # Ana's welcome
+    t.session.apply({"action": "correct", "player": "Ana", "hand": 3})
+    t.settle()
+    labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
+    for _ in range(len(labels) - labels.index("build a rank-1 annex")):
+        t.press(1, "up")  # the offers wrap: up from the first, the builds
+    assert t.seats.view(1).action == "build a rank-1 annex…"
+    t.press(1, "main")
+    t.press(1, "down")  # the chapel, the last of the base game's annexes
+    t.press(1, "main")
+    t.press(1, "up")  # a power of the table's own: morning bonus, then waived wages
+    t.press(1, "up")
+    t.press(1, "main")
+    t.press(1, "main")  # its amount left at its usual
+    assert t.state["players"][0]["annexes"][-1]["effect"] == "wages_waived"
+    assert t.seats.view(1).status == "✓ chapel, wages waived · build a rank-1 annex"
+
+
 def test_a_card_held_on_for_several_points_is_told_to_its_target_as_one_total(table_factory):
     """Through the owner: Ana holds main on "Ben: fortitude −1" (a card that costs 2 or 3: one point a
     press, repeated while held); Ben's pod says the whole of it, "from Ana: fortitude −3", not the last −1

@@ -29,7 +29,7 @@ from ...engine import RuleError, TablekeeperError, canonical
 from ...engine.messages import _, translated
 from ...hardware.pod import InputEvent, PodView
 from ...hardware.stuck import FREED, PASS, STUCK, STUCK_AFTER, StuckButtons, app_notice, log_line, screen_notice
-from .grammar import affected, changes
+from .grammar import affected, changes, choice_word
 from .inputs import ENDS, REFUSED, TOOK, Intent, SeatControls
 
 MESSAGE_SECONDS = 3.0
@@ -157,12 +157,23 @@ class Seats:
             if sent is not None:
                 last = self.dones.get(seat)
                 times = last.times + 1 if last is not None and now < last.until and key and last.action == key else 1
-                self.dones[seat] = Done(str(translated(sent.label, self.catalog)), now + self.message_seconds, key, times)
+                self.dones[seat] = Done(self._done_text(sent, action), now + self.message_seconds, key, times)
             self._tell_others(ctl.player, before, now, action, key)
             if events and action is not None and self.session.rules.is_note(action):
                 # a note changes no figure: what it said (a referee's verdict) is its whole answer, on the
                 # pod that asked (a play-tester's menu check came back to the home screen without it)
                 self._message(seat, events[-1], now)
+
+    def _done_text(self, sent, action: dict | None) -> str:
+        """The offer a pod did, after the choices its steps asked as entered, first where the header's
+        corner cuts it ("chapel, wages waived · build 2: p×": a play-tester saw "✓ build 2: p×" and could
+        not tell the chapel's power was kept)."""
+        text = str(translated(sent.label, self.catalog))
+        chosen = [choice_word(name, action[name]) for name in sent.ask
+                  if action is not None and isinstance(action.get(name), str)]
+        if chosen:
+            text = ", ".join(str(translated(w, self.catalog)) for w in chosen) + " · " + text
+        return text
 
     def refuse(self, seat: int, error: TablekeeperError, now: float | None = None) -> None:
         """The owner did not apply ``seat``'s action: the rules refused it (a :class:`RuleError`: its
