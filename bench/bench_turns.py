@@ -456,6 +456,42 @@ class PodRobot:
             frontier = list(nxt.values())
             if not frontier:
                 break
+        if len(story_actions) > 1:  # one offer asking values may stand for several of the story's actions
+            one = self._one_offer(controls, state, target, story_actions)
+            nodes += one.nodes
+            if one.presses is not None and (best is None or len(one.presses) < len(best.presses or ())):
+                best = PodResult(one.presses, nodes, one.controls, one.state)
+        return best if best is not None else PodResult(None, nodes)
+
+    def _one_offer(self, controls, state: dict, target: dict, story_actions: list[dict]) -> PodResult:
+        """The event as ONE offer with entry steps (a potion that draws two cards for the story's potion
+        and draw): for each offer of one of the story's action names that asks something, reached by
+        up/down and opened by main, a blind search of its steps' values for the event's state, within
+        small bounds."""
+        from tablekeeper.hardware.pod import MAIN, PRESS, RELEASE
+
+        names = {a.get("action") for a in story_actions}
+        offers = controls._offered(self.rules, state)[0] if getattr(controls, "screen", None) == "home" else []
+        best: PodResult | None = None
+        nodes = 0
+        for i, (presses, c1) in self._scrolls(controls, state, story_actions).items():
+            offer = offers[i % len(offers)] if offers else None
+            if offer is None or not offer.get("ask") or offer["action"].get("action") not in names:
+                continue
+            c2 = copy.deepcopy(c1)
+            s2 = self.feed(c2, MAIN, PRESS, state, story_actions)
+            s2 = self.feed(c2, MAIN, RELEASE, s2, story_actions)
+            if s2 is not state or getattr(c2, "screen", None) != "entry":
+                continue
+            start = presses + [Press(MAIN, "click")]
+            room = (len(best.presses or ()) if best is not None else self.max_presses) - len(start) - 1
+            if room < 1:
+                continue
+            found = PodRobot(self.rules, self.seat, max_presses=room, max_nodes=3000).play(c2, state, target,
+                                                                                         story_actions)
+            nodes += found.nodes
+            if found.presses is not None:
+                best = PodResult(start + found.presses, nodes, found.controls, found.state)
         return best if best is not None else PodResult(None, nodes)
 
     # -- the guided search: one action at a time, told which ----------------------------------------
