@@ -209,7 +209,7 @@ def test_the_last_travellers_welcome_is_offered_by_whose_room_and_the_neutral_ro
     that fills every room."""
     first_season = match()
     assert [str(o["label"]) for o in first_season.rules.seat_actions(first_season.state, "Ana")][:2] == [
-        "welcome", "welcome: police in room 1"]
+        "welcome", "welcome: police, Ana's"]
     m = last_travellers()
     offers = m.rules.seat_actions(m.state, "Ana")
     assert [(str(o["label"]), o["action"].get("first")) for o in offers[:3]] == [

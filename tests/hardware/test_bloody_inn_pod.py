@@ -225,11 +225,11 @@ def test_no_build_is_offered_for_a_hand_whose_only_traveller_is_police():
 
 def test_the_welcome_with_a_police_officer_is_two_presses():
     """«Coloque al viajero en una habitación abierta»: the first player holds down to "welcome: police
-    in room 5" and presses main; the room's traveller is marked police."""
+    in room 5 (neutral)" and presses main; the room's traveller is marked police."""
     t = Table("bloody-inn", ["Ana", "Ben"])
     assert t.view("Ana").action == "welcome"
     t.hold("Ana", DOWN, repeats=3)  # press, hold, 3 repeats: five offers down
-    assert t.view("Ana").action == "welcome: police in room 5"
+    assert t.view("Ana").action == "welcome: police, neutral 5"
     t.click("Ana", MAIN)
     assert t.done == [{"action": "welcome", "police_rooms": [5]}] and t.presses == 2
     assert [r["room"] for r in t.state["inn"]["rooms"] if r["police"]] == [5]

@@ -284,8 +284,12 @@ class BloodyInnViews(Game):
                 if first and filled not in seen:
                     seen.add(filled)
                     out.append({"label": label, "action": {"action": "welcome", "first": first}})
-        out += [{"label": _("welcome: police in room {room}", room=n),
-                 "action": {"action": "welcome", "police_rooms": [n]}} for n in empty]
+        # each room by its number and its key, as the board shows it (a play-tester had to work out which
+        # number the story's "white-key room 3" was)
+        out += [{"label": _("welcome: police, {where}",
+                            where=_("neutral {room}", room=r["room"]) if r["key"] is None
+                            else _("{name}'s", name=r["key"])),
+                 "action": {"action": "welcome", "police_rooms": [r["room"]]}} for r in rooms]
         out.append({"label": word("label", "welcome: police"), "action": {"action": "welcome"},
                     "ask": ["police_rooms"]})
         if empty:  # one police officer into one room, for a table that follows the order card by card
