@@ -255,6 +255,22 @@ def test_the_card_main_is_held_on_stays_under_the_finger_while_the_offers_change
     assert t.view("Ana").action != "Cai: fortitude −1"  # let go: the offers as they are now
 
 
+def test_the_other_pods_say_whose_last_chance_the_table_waits_for():
+    """«tienes una última oportunidad de jugar cartas … para salvarte»: while Cai's last chance is open every
+    move waits for it; the pod whose hit started it said only "your turn: discard" with new offers (a
+    play-tester asked to be told). Every other pod's status names it; Cai's own says he is passing out."""
+    t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"])
+    t.match.apply({"action": "adjust", "player": "Cai", "counter": "alcohol", "delta": 19})
+    t.hold("Ana", DOWN, repeats=2)
+    assert t.view("Ana").action == "Cai: fortitude −1"
+    t.click("Ana", MAIN)
+    assert t.state["pending"]
+    assert t.view("Ana").status == t.view("Ben").status == "Cai: last chance"
+    assert t.view("Cai").status == "PASSING OUT"
+    t.click("Cai", MAIN)  # resolve: out
+    assert not t.state["pending"] and t.view("Ana").status == "your turn: discard"
+
+
 def test_a_card_that_takes_gold_from_another_player_is_two_presses_on_the_players_pod():
     """An action card that takes gold from one player (rulebook story: «Juega una Carta de Acción», Ben takes 2
     from Ana) was 10 presses through the menu's transfer; it is an offer of phases 1–2 after the hits, one coin

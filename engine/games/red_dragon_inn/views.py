@@ -65,6 +65,9 @@ class RedDragonInnViews(Game):
         elif mine:
             reason = mine[0]["reason"]
             status = LOSS_ALARMS.get(reason, reason.upper())
+        elif state["pending"]:  # another's last chance: every move waits for it (the presser of the hit
+            # that started it saw only their offers change; a play-tester asked to be told)
+            status = _("{name}: last chance", name=state["pending"][0]["name"])
         elif state.get("drink_event") is not None and name in state["drink_event"]["waiting"]:
             status = word("status", "drink from the deck")
         elif g is not None:
