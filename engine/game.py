@@ -323,7 +323,11 @@ class Game:
         legal-looking action for this player; the engine still validates it).
         The pod's main button does the first. An item may add ``"ask":
         [field, ...]``: optional fields the pod asks before doing it (a
-        drink's effects), each starting at the item's value or the default.
+        drink's effects), each starting at the item's value or the default;
+        ``"repeat": True``: done again while main is held (a card's point a
+        press), and shown again after a click; ``"guarded": True`` on the first
+        item: after a card held on, the pod stays on that card rather than come
+        back to this one by itself (a last chance's "resolve").
         Default: none.
         """
         return []

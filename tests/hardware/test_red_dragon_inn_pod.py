@@ -271,6 +271,24 @@ def test_the_other_pods_say_whose_last_chance_the_table_waits_for():
     assert not t.state["pending"] and t.view("Ana").status == "your turn: discard"
 
 
+def test_after_a_card_held_on_in_a_last_chance_the_pod_stays_on_that_card_not_on_resolve():
+    """A play-tester's Ben, in his last chance, held main on "Dee: fortitude −1" for a −2: let go, the bar went
+    back to "resolve", and one more main by reflex would have given up his own chance. "resolve" is guarded:
+    after a card held on the pod stays on that card (another main is one more point on Dee)."""
+    t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"])
+    t.match.apply({"action": "adjust", "player": "Ana", "counter": "alcohol", "delta": 20})  # Ana passing out
+    t.match.apply({"action": "adjust", "player": "Ana", "counter": "fortitude", "delta": -1})
+    assert t.state["pending"] and t.view("Ana").action == "resolve"
+    labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
+    t.hold("Ana", DOWN, repeats=labels.index("Cai: fortitude −1") - 2)
+    assert t.view("Ana").action == "Cai: fortitude −1"
+    t.hold("Ana", MAIN)  # −2
+    assert t.state["players"][2]["counters"]["fortitude"] == 18
+    assert t.view("Ana").action == "Cai: fortitude −1" and t.state["pending"]
+    t.click("Ana", MAIN)  # one more point, not the end of her chance
+    assert t.state["players"][2]["counters"]["fortitude"] == 17 and t.state["pending"]
+
+
 def test_a_card_that_takes_gold_from_another_player_is_two_presses_on_the_players_pod():
     """An action card that takes gold from one player (rulebook story: «Juega una Carta de Acción», Ben takes 2
     from Ana) was 10 presses through the menu's transfer; it is an offer of phases 1–2 after the hits, one coin

@@ -279,10 +279,13 @@ class SeatControls:
                 shown = [str(label) for label in self._labels]
                 again = str(self._again)
                 self._again, self._again_action = None, None
-                once = not self._again_held and again in shown
+                # after a hold the player chose the count: the most likely offer again — unless that one
+                # is guarded (a last chance's "resolve": one more main by reflex would give it up)
+                guarded = bool(actions) and bool(actions[0].get("guarded"))
+                stay = (not self._again_held or guarded) and again in shown
                 self._again_held = False
-                self.pick = shown.index(again) if once else 0
-                self.choosing = self.choosing or (once and len(shown) > 1)
+                self.pick = shown.index(again) if stay else 0
+                self.choosing = self.choosing or (stay and len(shown) > 1)
                 return CHANGED
             if kind in (HOLD, REPEAT) and self._again_action is not None:
                 self._again_held = True

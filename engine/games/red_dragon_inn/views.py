@@ -162,7 +162,9 @@ class RedDragonInnViews(Game):
             # stray main on their pods ends nobody's chance
             hits = self._hits(others)
             if any(e["name"] == name for e in state["pending"]):
-                return [{"label": word("label", "resolve"), "action": {"action": "resolve"}}] + hits
+                # guarded: after a card held on another player the pod stays on that card, not back on
+                # "resolve" (a play-tester's next main by reflex would have given up his chance)
+                return [{"label": word("label", "resolve"), "action": {"action": "resolve"}, "guarded": True}] + hits
             # Another's last chance: a card on someone, the player asked (from the one passing out), so that
             # a stray main on an idle pod opens the question and hits nobody (a play-tester's did)
             target = next((e["name"] for e in state["pending"] if e["name"] in others), others[0] if others else None)
