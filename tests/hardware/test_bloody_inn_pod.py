@@ -417,8 +417,12 @@ def test_the_butchers_owner_is_offered_the_extra_kill_out_of_turn():
               {"action": "kill", "room": 2, "rank": 0}]:
         three.apply(a)
     assert three.state["turn"]["player"] == "Ben" and "extra kill, rank 0" in items(three, "Ana")
+    # the moment says itself: a play-tester's status was blank and she could not tell what the offers were for
+    assert three.rules.seat_view(three.state, "Ana")["status"] == "extra kill?"
+    assert three.rules.seat_view(three.state, "Cai")["status"] == ""
     three.apply({"action": "pass"})  # Ben's action: Ana's moment is over
     assert three.state["turn"]["player"] == "Cai" and items(three, "Ana") == {}
+    assert three.rules.seat_view(three.state, "Ana")["status"] == ""
     # a burial is no kill: a butcher's owner who holds a corpse is offered no extra kill after it
     # (a play-tester's stray main then killed a guest during the next player's action)
     four = Match(make_rules({"game": "bloody-inn", "players": ["Ana", "Ben", "Cai"], "options": {}}))

@@ -61,6 +61,10 @@ class BloodyInnViews(Game):
             status = _("police! {n} corpse(s) unburied", n=len(p["corpses"]))
         elif mine:
             status = _("your action {number}", number=turn["action"])
+        elif phase == "night" and self._extra_kills(state, p):
+            # the moment an annex's extra kill is offered, out of turn (a play-tester's status was blank
+            # and she could not tell what the offers were for)
+            status = word("status", "extra kill?")
         elif phase == "welcome" and state["first_player"] == name:
             status = word("status", "welcome guests")
         elif phase == "morning" and state["first_player"] == name:
