@@ -122,12 +122,20 @@ class BloodyInnViews(Game):
             room = next((r for r in state["inn"]["rooms"] if r["room"] == value), None)
             if room is None:
                 return None
-            where = _("neutral") if room["key"] is None else _("{name}'s", name=room["key"])
+            where = self.room_word(room)
             return _("{where}, police", where=where) if room["police"] else where
         if action != "bury" or field != "corpse" or not isinstance(value, int):
             return None
         corpses = next(p for p in state["players"] if p["name"] == name)["corpses"]
         return self.corpse_words(corpses[value - 1]) if 1 <= value <= len(corpses) else None
+
+    @staticmethod
+    def room_word(room: dict[str, Any], *, numbered: bool = False) -> Msg:
+        """A room as the board shows it, by its key: "Ben's", "neutral" ("neutral 7" where the number
+        must tell the four neutral rooms apart)."""
+        if room["key"] is not None:
+            return _("{name}'s", name=room["key"])
+        return _("neutral {room}", room=room["room"]) if numbered else _("neutral")
 
     def pod_step_wanted(self, state: dict[str, Any], name: str, action: dict[str, Any], field: str) -> bool:
         """A build's "amount" is asked only once a power of the table's own with an amount was chosen
@@ -290,9 +298,7 @@ class BloodyInnViews(Game):
                     out.append({"label": label, "action": {"action": "welcome", "first": first}})
         # each room by its number and its key, as the board shows it (a play-tester had to work out which
         # number the story's "white-key room 3" was)
-        out += [{"label": _("welcome: police, {where}",
-                            where=_("neutral {room}", room=r["room"]) if r["key"] is None
-                            else _("{name}'s", name=r["key"])),
+        out += [{"label": _("welcome: police, {where}", where=BloodyInnViews.room_word(r, numbered=True)),
                  "action": {"action": "welcome", "police_rooms": [r["room"]]}} for r in rooms]
         out.append({"label": word("label", "welcome: police"), "action": {"action": "welcome"},
                     "ask": ["police_rooms"]})
