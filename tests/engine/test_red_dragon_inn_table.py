@@ -194,11 +194,26 @@ def test_the_pods_offers_the_common_drinks_by_name_each_also_with_a_chaser():
     # a card of another box by what it does: alcohol +1…+4, fortitude −1 or +1
     assert [(o["action"].get("alcohol"), o["action"].get("fortitude")) for o in offers[16:24]] == [
         (a, f) for f in (-1, 1) for a in (1, 2, 3, 4)]
-    assert [o["action"]["action"] for o in offers[24:26]] == ["drink_event", "drink_event"]  # «Eventos de bebidas»
+    # «Si es otra Bebida con un Cazador, agrega sus efectos … y revela la siguiente»: a chaser's own chaser
+    assert offers[24]["ask"] == ["drink", "chaser", "second_chaser"]
+    assert [o["action"]["action"] for o in offers[25:27]] == ["drink_event", "drink_event"]  # «Eventos de bebidas»
     assert offers[-1]["ask"] == ["alcohol", "fortitude", "gold", "chasers"] and "drink" not in offers[-1]["action"]
     before = canonical(m.state)
     m.apply(offers[0]["action"])
     assert canonical(m.state) != before and c(m, "Ana")["alcohol"] == 1
+
+
+def test_a_chaser_that_is_itself_a_drink_with_a_chaser_is_one_drink_of_three_cards():
+    """«Si es otra Bebida con un Cazador, agrega sus efectos a la Bebida original y revela la siguiente Carta
+    de Bebida del mismo mazo»: wine with a chaser, ale with a chaser, ale — one drink, alcohol +4, three
+    cards off the pile; a second chaser without the first is refused."""
+    m = play(match(), adj("Ana", "drink_me", 2))  # three cards on Ana's pile
+    to_phase(m, "drink")
+    pile, alcohol = c(m, "Ana")["drink_me"], c(m, "Ana")["alcohol"]
+    refused(m, {"action": "drink", "player": "Ana", "drink": "wine", "second_chaser": "ale"}, "first chaser")
+    m.apply({"action": "drink", "player": "Ana", "drink": "wine", "chaser": "ale", "second_chaser": "ale"})
+    assert c(m, "Ana")["alcohol"] == alcohol + 4 and c(m, "Ana")["drink_me"] == pile - 3
+    assert m.state["drinks"]["discard"] >= 3
 
 
 

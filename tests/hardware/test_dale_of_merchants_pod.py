@@ -295,10 +295,28 @@ def test_a_stack_of_two_cards_is_its_own_offer():
     m = table(actions=OPENING + [{"action": "adjust", "player": "Ana", "counter": "stall", "delta": 3}])
     labels = [str(i["label"]) for i in m.rules.seat_actions(m.state, "Ana")]
     assert [x for x in labels if x.startswith("stack")] == ["stack 4: 4 macaws", "stack 4: 4 pandas", "stack 4: 4 raccoons",
-                                                        "stack 4: 3+1", "stack 4: 2+2", "stack 4"]
+                                                        "stack 4: 3+1", "stack 4: 2+2", "stack 4: 2+1+1", "stack 4"]
     item = seat_item(m, "Ana", "stack 4: 3+1")
     m.apply(as_started(m, "Ana", item, set="macaws"))
     assert m.state["players"][0]["stacks"][-1] == {"set": "macaws", "values": [3, 1]}
+
+
+def test_a_stack_of_two_ones_of_one_set_is_an_offer_asking_only_the_set():
+    """«elija cualquier número de cartas de un conjunto de animales de su mano»: a player's deck holds
+    one 1 of each set, but a card's effect can take another player's (the second rulebook story's Dee
+    stacked her Panda 1 with Ben's): stack 2 as 1+1 is an offer, its set one step, 4 presses."""
+    t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING + [
+        {"action": "stall", "set": "macaws", "values": [1], "clean_up": True},
+        {"action": "inventory", "count": 0, "clean_up": True}])
+    labels = [str(i["label"]) for i in t.rules.seat_actions(t.state, "Ana")]
+    assert [x for x in labels if x.startswith("stack")][-2:] == ["stack 2: 1+1", "stack 2"]
+    t.hold("Ana", DOWN, repeats=labels.index("stack 2: 1+1") - 2)  # the press, the hold, each repeat
+    assert t.view("Ana").action == "stack 2: 1+1…"
+    t.click("Ana", MAIN)
+    t.click("Ana", UP)  # the set starts at the last stack's (macaws): pandas one up
+    t.click("Ana", MAIN)
+    assert t.done[-1] == {"action": "stall", "player": "Ana", "values": [1, 1], "set": "pandas", "clean_up": True}
+    assert t.presses == 4 and t.state["players"][0]["stacks"][-1] == {"set": "pandas", "values": [1, 1]}
 
 
 def test_a_stack_the_known_cards_make_is_offered_first_with_each_set_and_fits_the_pod():
@@ -465,6 +483,22 @@ def test_a_technique_takes_a_market_card_or_throws_junk_with_and_without_the_bon
                                                       "draw": 2, "bonus": True}
     t.match.apply(dict(offers["tech: take 4"]))
     assert t.state["table"]["actions"] == 0 and t.state["players"][0]["counters"]["hand"] == 5
+
+
+def test_after_a_technique_took_a_market_card_the_turn_ends_with_the_new_cards_value_in_one_press():
+    """Fase de limpieza: «Si hay ranuras vacías en el mercado, mueva todas las cartas … y llene las ranuras
+    vacías con cartas del mazo de mercado» — a technique without the bonus action took a market card: no
+    action is left and the clean-up turns up one card, so the first offer is the end of the turn with that
+    card's value, one line per value (the second rulebook story's Ana: "end turn" and the new card took 6)."""
+    t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING + [
+        {"action": "technique", "player": "Ana", "take": 4}])
+    labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
+    assert labels[0] == "new 2, end turn" and labels[-3:] == ["new 5, end turn", "new 4, end turn", "new 3, end turn"]
+    t.hold("Ana", UP, repeats=0)  # the press and the hold: up from the first, past the 5 to the 4
+    assert t.view("Ana").action == "new 4, end turn"
+    t.click("Ana", MAIN)
+    assert t.done[-1] == {"action": "end_turn", "player": "Ana", "new_value": 4} and t.presses == 2
+    assert t.state["turn"]["player"] == "Ben" and [c["value"] for c in t.state["market"]][-1] == 4
 
 
 def test_a_technique_that_gives_a_card_is_one_offer_asking_only_the_cards_drawn():

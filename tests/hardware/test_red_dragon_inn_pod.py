@@ -18,7 +18,7 @@ def test_ana_buys_ben_a_drink_and_ben_drinks_a_wine_with_an_ale_chaser_from_thei
     assert t.done == [{"action": "buy", "player": "Ana", "to": "Ben"}] and t.presses == 1
     assert t.state["players"][1]["counters"]["drink_me"] == 2
     view = t.view("Ana")  # phase 4: the common drinks by name, the first shown
-    assert view.choosing and (view.action, view.pick, view.choices) == ("ale", 0, 27)
+    assert view.choosing and (view.action, view.pick, view.choices) == ("ale", 0, 28)
     t.click("Ana", MAIN)  # an Ale: one press
     assert t.done[-1] == {"action": "drink", "player": "Ana", "drink": "ale"} and t.presses == 2
     assert t.state["turn"]["player"] == "Ben"
@@ -29,15 +29,40 @@ def test_ana_buys_ben_a_drink_and_ben_drinks_a_wine_with_an_ale_chaser_from_thei
     assert t.done[-1] == {"action": "buy", "player": "Ben", "to": "Ana"}
     t.hold("Ben", DOWN, repeats=7)  # press, hold, 7 repeats: past the drinks to wine + chaser, the tenth
     assert t.view("Ben").action == "wine + chaser…"
-    t.click("Ben", MAIN)  # the chaser is asked
-    t.click("Ben", UP)  # – → ale
+    t.click("Ben", MAIN)  # the chaser is asked, from the first common drink
     assert (t.view("Ben").prompt, t.view("Ben").value) == ("chaser", "ale")
     t.click("Ben", MAIN)  # the last step: done
     assert t.done[-1] == {"action": "drink", "player": "Ben", "drink": "wine", "chaser": "ale"}
-    assert t.presses == 5  # 1 for the buy, 4 for the drink with its chaser
+    assert t.presses == 4  # 1 for the buy, 3 for the drink with its chaser
     ben = t.state["players"][1]["counters"]
     assert (ben["alcohol"], ben["drink_me"]) == (3, 0)
     assert t.state["turn"]["player"] == "Cai" and t.said == []
+
+
+def test_a_chasers_own_chaser_is_one_offer_asking_the_three_drinks_by_name():
+    """«Si es otra Bebida con un Cazador, agrega sus efectos a la Bebida original y revela la siguiente Carta
+    de Bebida del mismo mazo»: wine with a chaser, its chaser an ale with a chaser, then an ale — one held
+    press up to the offer, the three drinks by name, each starting at ale: 6 presses, one drink of 3 cards."""
+    t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"])
+    t.match.apply({"action": "adjust", "player": "Ana", "counter": "drink_me", "delta": 2})
+    t.click("Ana", MAIN)  # drink for Ben
+    t.presses = 0
+    labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
+    t.hold("Ana", UP, repeats=len(labels) - labels.index("drink + 2 chasers") - 2)  # the press, the hold, repeats
+    assert t.view("Ana").action == "drink + 2 chasers…"
+    t.click("Ana", MAIN)
+    assert (t.view("Ana").prompt, t.view("Ana").value) == ("drink", "ale")
+    t.click("Ana", UP)
+    assert t.view("Ana").value == "wine"
+    t.click("Ana", MAIN)
+    assert (t.view("Ana").prompt, t.view("Ana").value) == ("chaser", "ale")
+    t.click("Ana", MAIN)
+    assert (t.view("Ana").prompt, t.view("Ana").value) == ("second chaser", "ale")
+    t.click("Ana", MAIN)
+    assert t.done[-1] == {"action": "drink", "player": "Ana", "drink": "wine", "chaser": "ale", "second_chaser": "ale"}
+    assert t.presses == 6
+    ana = t.state["players"][0]["counters"]
+    assert (ana["alcohol"], ana["drink_me"]) == (4, 0) and t.state["turn"]["player"] == "Ben"
 
 
 def test_a_drink_card_no_common_drink_matches_is_one_held_press_and_main():

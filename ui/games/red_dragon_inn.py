@@ -106,12 +106,10 @@ class DrinkDialog(GuidedDialog):
         extra = not (turn.get("player") == who and turn.get("phase") == "drink") or self.source.value == "deck"
         act = {"action": "drink", "player": who}
         amounts = {counter: stepper.value for counter, stepper in self.totals.items()}
-        if 1 <= len(self.cards) <= 2 and (amounts["alcohol"], amounts["fortitude"]) == drink_effects(
+        if 1 <= len(self.cards) <= 3 and (amounts["alcohol"], amounts["fortitude"]) == drink_effects(
                 *self.cards) and not amounts["gold"]:
-            # common drinks as they are: the journal (and the history) names them
-            act["drink"] = self.cards[0]
-            if len(self.cards) == 2:
-                act["chaser"] = self.cards[1]
+            # common drinks as they are (a chaser's own chaser too): the journal (and the history) names them
+            act.update(zip(("drink", "chaser", "second_chaser"), self.cards))
         else:  # another card, or totals changed by hand: the amounts
             for counter, value in amounts.items():
                 if value:

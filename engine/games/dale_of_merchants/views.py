@@ -99,10 +99,10 @@ def known_shapes(number: int, hand: int, known: list[int]) -> list[list[int]]:
     return sorted(shapes, key=lambda cards: (-sum(1 for v in cards if v > 1), cards))
 
 
-def stack_shapes(number: int) -> list[list[int]]:
-    """The likely ways to build stack ``number``: printed values 1–5, at most one 1 (a player's deck holds
-    one value-1 card of each animal deck; the market deck none), at most SHAPE_CARDS cards, fewest
-    cards first, high cards first."""
+def stack_shapes(number: int, ones: int = 1) -> list[list[int]]:
+    """The likely ways to build stack ``number``: printed values 1–5, at most ``ones`` 1s (a player's deck
+    holds one value-1 card of each animal deck, the market deck none: a second one is another player's,
+    taken by a card's effect), at most SHAPE_CARDS cards, fewest cards first, high cards first."""
     shapes: list[list[int]] = []
 
     def grow(rest: int, most: int, values: list[int]) -> None:
@@ -112,7 +112,7 @@ def stack_shapes(number: int) -> list[list[int]]:
         if len(values) == SHAPE_CARDS:
             return
         for v in range(min(most, rest), 0, -1):
-            if v == 1 and 1 in values:
+            if v == 1 and values.count(1) >= ones:
                 continue
             grow(rest - v, v, values + [v])
 
@@ -300,8 +300,13 @@ class DaleOfMerchantsViews(Game):
             items += self._effects(state, name)
         if turn["actions_taken"]:
             # Asks nothing, so that the touchscreen's player card shows it as a button; a card the
-            # clean-up turns up is then offered as "new card N".
-            end = {"label": word("label", "end turn"), "action": {"action": "end_turn", "player": name}}
+            # clean-up turns up is then offered as "new card N". With no action left and one card to
+            # turn up (a technique took one from the market), the first offer, one line per value
+            # of that card ("new 2, end turn"): one press, where "end turn" and the new card took 3–4.
+            ending: dict[str, Any] = {"action": "end_turn", "player": name}
+            end: dict[str, Any] = {"label": word("label", "end turn"), "action": ending}
+            if not actions and not self.options["say_clean_up"] and self._turned_up(state, empty) == 1:
+                end.update({"ask": ["new_value"], "action": {**ending, "new_value": NEW_CARD_START}})
             items.insert(len(items) if actions else waiting, end)
             if not actions and turn["techniques"] > turn["bonuses"]:
                 items.append({"label": word("label", "bonus action"),
@@ -334,6 +339,9 @@ class DaleOfMerchantsViews(Game):
         elif action["action"] == "inventory" and not action.get("count"):
             def label(value: int) -> Any:
                 return _("new {value}, pass", value=value)
+        elif action["action"] == "end_turn":
+            def label(value: int) -> Any:
+                return _("new {value}, end turn", value=value)
         else:
             return items
         each = [{"label": label(v), "action": {**action, "new_value": v}} for v in NEW_CARD_VALUES]
@@ -435,6 +443,9 @@ class DaleOfMerchantsViews(Game):
         single = [values for values in generic[:1] if len(values) == 1]
         shapes = single + known_shapes(number, hand, list(p.get("known", [])))
         shapes += [values for values in generic if values not in shapes]
+        # Two 1s of one set: the player's own and another player's, taken by a card's effect (the
+        # second rulebook story's Dee stacked her Panda 1 and Ben's): last, as rare as that is.
+        shapes += [values for values in stack_shapes(number, ones=2) if len(values) <= hand and values not in shapes]
         # A card taken from the market this turn most likely goes into the stack: its shapes first.
         taken = state["turn"].get("taken", [])
         shapes.sort(key=lambda values: not any(v in values for v in taken))

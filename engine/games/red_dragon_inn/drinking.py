@@ -55,6 +55,9 @@ class RedDragonInnDrinks(RedDragonInnTable):
             doc=_("the common drink revealed, by name: its effects are added")),
         Str("chaser", required=False, choices=tuple(COMMON_DRINKS),
             doc=_("the common drink revealed as its chaser: its effects are added (one chaser at least)")),
+        Str("second_chaser", required=False, choices=tuple(COMMON_DRINKS),
+            doc=_("the common drink revealed after a chaser that was itself a drink with a chaser: its "
+                  "effects are added (two chasers at least)")),
         Int("alcohol", default=0),
         Int("fortitude", default=0),
         Int("gold", default=0),
@@ -66,7 +69,8 @@ class RedDragonInnDrinks(RedDragonInnTable):
         """Reveal the top of a Drink Me! pile (phase 4) and apply it, chasers and all, as ONE drink.
 
         "drink" and "chaser" name the common drinks revealed (their effects
-        are added); "alcohol", "fortitude", "gold": the effects of any other
+        are added), "second_chaser" the one revealed after a chaser that had
+        a chaser of its own; "alcohol", "fortitude", "gold": the effects of any other
         card revealed (each clamps to its bounds; gold comes from / goes to
         the Inn). "chasers": how many more cards were revealed from the same
         pile (at least 1 when "chaser" is named). With an empty pile the
@@ -77,14 +81,17 @@ class RedDragonInnDrinks(RedDragonInnTable):
         extra = a.bool("extra")
         named = a.str("drink", None)
         chaser = a.str("chaser", None)
+        second = a.str("second_chaser", None)
         alcohol = a.int("alcohol")
         fortitude = a.int("fortitude")
         gold = a.int("gold")
         chasers = a.int("chasers")
         source = a.str("from")
+        if second is not None and chaser is None:
+            raise RuleError(_("name the first chaser too: the second chaser is revealed after it"))
         if chaser is not None:
-            chasers = max(chasers, 1)
-        plus_alcohol, plus_fortitude = drink_effects(named, chaser)
+            chasers = max(chasers, 1 if second is None else 2)
+        plus_alcohol, plus_fortitude = drink_effects(named, chaser, second)
         alcohol += plus_alcohol
         fortitude += plus_fortitude
         if extra:
@@ -101,6 +108,7 @@ class RedDragonInnDrinks(RedDragonInnTable):
                                   "a drink from the drink deck is an extra drink", who=who))
         cards = 1 + chasers
         effects = alcohol or fortitude or gold or named or chaser
+        named_drinks = (named, chaser, second)
         if source == "drink_me":
             pile = t.get(who, "drink_me")
             if pile == 0:
@@ -119,18 +127,18 @@ class RedDragonInnDrinks(RedDragonInnTable):
                                       chasers=N_("{n} chaser", "{n} chasers", pile - 1)))
                 t.add(who, "drink_me", -cards)
                 t.state["drinks"]["discard"] += cards
-                self._apply_drink(t, who, alcohol, fortitude, gold, chasers, named, chaser)
+                self._apply_drink(t, who, alcohol, fortitude, gold, chasers, named_drinks)
         else:
             self._take_from_deck(t, cards, strict=True)
             t.state["drinks"]["discard"] += cards
-            self._apply_drink(t, who, alcohol, fortitude, gold, chasers, named, chaser)
+            self._apply_drink(t, who, alcohol, fortitude, gold, chasers, named_drinks)
             if extra:
                 self._drunk_in_event(t, who, alcohol)
         if not extra:
             self._start_next_turn(t)
 
     def _apply_drink(self, t: Txn, who: str, alcohol: int, fortitude: int, gold: int, chasers: int,
-                     named: str | None = None, chaser: str | None = None) -> None:
+                     named: tuple[str | None, ...] = ()) -> None:
         parts = []
         if alcohol:
             parts.append(_effect("alcohol", t.add(who, "alcohol", alcohol)))
@@ -139,8 +147,8 @@ class RedDragonInnDrinks(RedDragonInnTable):
         if gold:
             parts.append(_effect("gold", self.adjust(t, who, "gold", gold)))
         effects = listing(parts) if parts else _("no effect")
-        if named or chaser:
-            drinks = listing(DRINK_WORDS[d] for d in (named, chaser) if d)
+        if any(named):
+            drinks = listing(DRINK_WORDS[d] for d in named if d)
             effects = _("{drinks}: {effects}", drinks=drinks, effects=effects)
         if chasers:
             t.event(N_("{who} drinks with {n} chaser: {effects}", "{who} drinks with {n} chasers: {effects}", chasers,

@@ -1,8 +1,10 @@
 """What The Red Dragon Inn shows: the public view's own keys, each seat's pod and its routine actions."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
+from ...fields import Field
 from ...game import Game
 from ...messages import _, word
 from .drinks import COMMON_DRINKS, DRINK_WORDS
@@ -31,6 +33,13 @@ class RedDragonInnViews(Game):
     off_pod = frozenset({"drink_piles"})  # a correction of the piles, made on the touchscreen
     #: What the pod asks of a drink that is none of the common drinks: its effects, and how many chasers.
     OTHER_DRINK_ASKS = ["alcohol", "fortitude", "gold", "chasers"]
+
+    def pod_field(self, state: dict[str, Any], name: str, action: str, field: Field) -> Field | None:
+        """A drink or chaser a pod asks by name is always there (the offer says "+ chaser"): its step
+        starts at the first common drink, an ale, not at "–" (a press fewer for the likeliest)."""
+        if action == "drink" and field.name in ("drink", "chaser", "second_chaser"):
+            return replace(field, required=True)
+        return super().pod_field(state, name, action, field)
 
     def view_extra(self, state: dict[str, Any]) -> dict[str, Any]:
         g = state["gambling"]
@@ -148,10 +157,7 @@ class RedDragonInnViews(Game):
         if event is not None and name in event["waiting"]:
             # A drink event: this player's card from the drink deck, by name, whoever's turn it is.
             drink = {"action": "drink", "player": name, "extra": True, "from": "deck"}
-            out = [{"label": DRINK_WORDS[d], "action": dict(drink, drink=d)} for d in COMMON_DRINKS]
-            out += [{"label": _("{drink} + chaser", drink=DRINK_WORDS[d]), "action": dict(drink, drink=d),
-                     "ask": ["chaser"]} for d in COMMON_DRINKS]
-            out += self._by_effect(drink)
+            out = self._named_drinks(drink) + self._by_effect(drink) + self._second_chasers(drink)
             out.append({"label": word("label", "other drink"), "action": drink, "ask": list(self.OTHER_DRINK_ASKS)})
             return (self._hits(others) if state["pending"] else []) + out
         if event is not None and not state["pending"]:
@@ -228,16 +234,30 @@ class RedDragonInnViews(Game):
         if not p["counters"]["drink_me"]:
             return [{"label": word("label", "sober up"), "action": {"action": "drink", "player": name}}]
         drink = {"action": "drink", "player": name}
-        out = [{"label": DRINK_WORDS[d], "action": dict(drink, drink=d)} for d in COMMON_DRINKS]
-        out += [{"label": _("{drink} + chaser", drink=DRINK_WORDS[d]), "action": dict(drink, drink=d),
-                 "ask": ["chaser"]} for d in COMMON_DRINKS]
-        out += self._by_effect(drink)
+        out = self._named_drinks(drink) + self._by_effect(drink) + self._second_chasers(drink)
         # A drink event revealed instead of a drink: every player then drinks one from the deck. Up from the
         # top of the list: any other drink (one press), then the events.
         out += [{"label": EVENT_LABELS[kind], "action": {"action": "drink_event", "player": name, "kind": kind}}
                 for kind in reversed(DRINK_EVENTS)]
         out.append({"label": word("label", "other drink"), "action": drink, "ask": list(self.OTHER_DRINK_ASKS)})
         return out
+
+    @staticmethod
+    def _named_drinks(drink: dict[str, Any]) -> list[dict[str, Any]]:
+        """Each common drink by name, then each with a chaser (the chaser asked)."""
+        out = [{"label": DRINK_WORDS[d], "action": dict(drink, drink=d)} for d in COMMON_DRINKS]
+        out += [{"label": _("{drink} + chaser", drink=DRINK_WORDS[d]), "action": dict(drink, drink=d),
+                 "ask": ["chaser"]} for d in COMMON_DRINKS]
+        return out
+
+    @staticmethod
+    def _second_chasers(drink: dict[str, Any]) -> list[dict[str, Any]]:
+        """A drink whose chaser was itself a drink with a chaser («Si es otra Bebida con un Cazador, agrega
+        sus efectos … y revela la siguiente»): one offer asking the three common drinks by name, past the
+        drinks by effect (rarer than any of them; one line, not eight: a drink's name and "+ 2 chasers"
+        do not fit the title beside the step's count)."""
+        return [{"label": word("label", "drink + 2 chasers"), "action": dict(drink),
+                 "ask": ["drink", "chaser", "second_chaser"]}]
 
     @staticmethod
     def _by_effect(drink: dict[str, Any]) -> list[dict[str, Any]]:

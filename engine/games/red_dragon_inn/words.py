@@ -92,14 +92,15 @@ class RedDragonInnWords(Game):
     @staticmethod
     def _describe_drink(action: dict[str, Any], who: str) -> str:
         """A drink in the history: where from, its chasers and its effects, one template per shape."""
-        parts: list[Any] = [DRINK_WORDS[d] for d in (action.get("drink"), action.get("chaser"))
+        parts: list[Any] = [DRINK_WORDS[d] for d in (action.get("drink"), action.get("chaser"),
+                                                     action.get("second_chaser"))
                             if isinstance(d, str) and d in DRINK_WORDS]
         parts += [_effect(k, action[k]) for k in ("alcohol", "fortitude", "gold")
                   if isinstance(action.get(k), int) and action.get(k)]
         effects = listing(parts)
         ch = action.get("chasers", 0)
         if action.get("chaser") in DRINK_WORDS and not ch:
-            ch = 1
+            ch = 2 if action.get("second_chaser") in DRINK_WORDS else 1
         if action.get("from") == "deck":
             if ch and parts:
                 return N_("{who} drinks from the deck with {n} chaser: {effects}",
