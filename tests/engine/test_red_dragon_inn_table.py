@@ -260,6 +260,31 @@ def test_a_drinking_contest_pays_the_strongest_drink_one_gold_from_each_other_pl
     assert {n: c(tie, n)["gold"] for n in before} == before  # a tie: nobody pays, the table reads the card
 
 
+def test_a_tied_drinking_contest_offers_each_tied_player_the_win_until_the_next_action():
+    """«Si revela una tarjeta de evento de bebida, siga las instrucciones de la carta»: the device cannot
+    tell a tie's winner (the second rulebook story's table compared alcohol tracks), so each tied player's
+    first offer is the win — every other player pays 1 gold — one press; the others are not offered it,
+    and any other action ends the moment."""
+    m = _to_event("contest")
+    for who, d in (("Ana", "ale"), ("Ben", "wine"), ("Cai", "wine"), ("Dee", "water")):
+        m.apply(_from_deck(who, drink=d))
+    assert m.state["contest_tie"] == ["Ben", "Cai"]
+    win = {"action": "everyone", "player": "Cai", "counter": "gold", "delta": -1, "side": "player", "others": True}
+    assert m.rules.seat_actions(m.state, "Cai")[0]["action"] == win
+    assert m.rules.seat_actions(m.state, "Ben")[0]["action"]["player"] == "Ben"
+    assert all(o["action"]["action"] != "everyone" for o in m.rules.seat_actions(m.state, "Dee")[:1])
+    gold = {n: c(m, n)["gold"] for n in ("Ana", "Ben", "Cai", "Dee")}
+    after = Match(m.rules)
+    for a in m.done:
+        after.apply(a)
+    after.apply(win)
+    assert c(after, "Cai")["gold"] == gold["Cai"] + 3 and c(after, "Ana")["gold"] == gold["Ana"] - 1
+    assert "contest_tie" not in after.state
+    m.apply({"action": "buy", "to": "Ana"})  # Ben's turn goes on: the moment is over
+    assert "contest_tie" not in m.state
+    assert all(o["action"]["action"] != "everyone" for o in m.rules.seat_actions(m.state, "Cai")[:1])
+
+
 def test_a_drink_event_is_offered_on_every_waiting_players_pod_out_of_turn_and_only_there():
     """The device asks each player for the card they drew, on their own pod, whoever's turn it is; a player
     who has drunk, or anyone when no event is on, is offered nothing out of turn."""

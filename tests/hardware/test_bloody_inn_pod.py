@@ -290,9 +290,9 @@ def test_the_morning_offers_the_other_ways_to_pay():
                {"action": "adjust", "player": "Ana", "counter": "cash", "delta": 10},
                {"action": "pass", "player": "Ben"}, {"action": "pass"}, {"action": "pass"}])
     menu = items(m, "Ana")
-    assert list(menu)[:2] == ["morning", "morning: Ana pays 1 corpse with a check"]
-    assert menu["morning: Ana pays 1 corpse with a check"].action == {"action": "morning", "police_checks": {"Ana": 1}}
-    after, _events = grammar.dry_run(m.rules, m.state, menu["morning: Ana pays 1 corpse with a check"].action)
+    assert list(menu)[:2] == ["morning", "morning, Ana: 1 corpse by check"]
+    assert menu["morning, Ana: 1 corpse by check"].action == {"action": "morning", "police_checks": {"Ana": 1}}
+    after, _events = grammar.dry_run(m.rules, m.state, menu["morning, Ana: 1 corpse by check"].action)
     assert after["players"][0]["counters"]["checks"] == 0
 
 

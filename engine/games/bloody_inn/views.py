@@ -325,8 +325,8 @@ class BloodyInnViews(Game):
             for n in range(1, min(k, checks) + 1):
                 action = {"action": "morning", "police_checks": {p["name"]: n}}
                 if self._differs(state, action, seen):
-                    out.append({"label": N_("morning: {who} pays {n} corpse with a check",
-                                            "morning: {who} pays {n} corpses with checks", n, who=p["name"]),
+                    out.append({"label": N_("morning, {who}: {n} corpse by check",
+                                            "morning, {who}: {n} corpses by check", n, who=p["name"]),
                                 "action": action})
         for p in order:
             after = next(q for q in plain["players"] if q["name"] == p["name"])
@@ -335,8 +335,8 @@ class BloodyInnViews(Game):
             for np in range(min(short, p["peasants"]) - 1, max(0, short - travellers) - 1, -1):
                 action = {"action": "morning", "wage_peasants": {p["name"]: np}}
                 if self._differs(state, action, seen):
-                    out.append({"label": N_("morning: {who} lets {n} traveller go for wages",
-                                            "morning: {who} lets {n} travellers go for wages", short - np,
+                    out.append({"label": N_("morning: {who} fires {n} traveller",
+                                            "morning: {who} fires {n} travellers", short - np,
                                             who=p["name"]), "action": action})
         return out
 

@@ -212,6 +212,8 @@ class RedDragonInnDrinks(RedDragonInnTable):
                           paid=listing(paid) if paid else _("nobody")))
             else:
                 t.event(_("the drinking contest is a tie ({who}): nobody pays", who=listing(winners)))
+                # until the next action, each tied player's pod offers the win the table may read on the card
+                t.state["contest_tie"] = winners
         self._start_next_turn(t)
 
     @action("drink_piles", adjustment=True, fields=(Int("deck", lo=0), Int("discard", lo=0)))

@@ -35,6 +35,9 @@ class RedDragonInnRules(RedDragonInnGambling, RedDragonInnDrinks):
 
     # -- the last chance window ----------------------------------------------------
     def before_action(self, t: Txn, info: ActionInfo, a: Args) -> None:
+        if not info.adjustment or info.name == "everyone":
+            # a tied contest's win is offered until the next action (a correction aside) or a win paid
+            t.state.pop("contest_tie", None)
         if not t.state["pending"] or info.adjustment:
             return
         # A card played in the last chance window may make someone drink or give

@@ -147,7 +147,19 @@ class RedDragonInnViews(Game):
         * phase 4: the common drink revealed, by name (one press once it is shown), each with a chaser
           (then the chaser is asked), and any other drink (its effects are asked); an empty Drink Me!
           pile: sober up.
+
+        Right after a drinking contest the device found tied (the strongest drinks alike; «siga las
+        instrucciones de la carta»: the table reads it), each tied player's first offer, until the next
+        action: won the contest, every other player pays 1 gold.
         """
+        out = self._offers_now(state, name)
+        if name in state.get("contest_tie", ()) and not state["over"]:
+            out.insert(0, {"label": word("label", "contest won: each pays 1"),
+                           "action": {"action": "everyone", "player": name, "counter": "gold", "delta": -1,
+                                      "side": "player", "others": True}})
+        return out
+
+    def _offers_now(self, state: dict[str, Any], name: str) -> list[dict[str, Any]]:
         p = next(p for p in state["players"] if p["name"] == name)
         if state["over"] or p["out"]:
             return []
