@@ -185,6 +185,11 @@ class TermTable(App):
                 text + (": " + "; ".join(lines) if lines else ""))
             self.query_one("#notice", Static).update(self.said)
         snap = self.keeper.snapshot
+        if snap.table is not None and self.focused is not None and self.query_one("#setup") in self.focused.ancestors:
+            # a game resumed at the start (the screen's first focus comes after the first drawing) or opened
+            # from elsewhere: the hidden setup's field would keep the focus and swallow the printable keys
+            # (the seat digits, Space, s, u, r, n; a play-tester could not leave seat 1)
+            self.screen.set_focus(None)
         if snap.serial == self._serial:
             return
         self._serial = snap.serial

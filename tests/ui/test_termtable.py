@@ -3,6 +3,7 @@ types them, over a real keeper and journal; tmux drives ``tablekeeper table`` as
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import shutil
 import subprocess
@@ -148,6 +149,26 @@ def test_a_game_started_elsewhere_on_the_journal_opens_on_the_terminal_table(tmp
     _play(tmp_path, script)
 
 
+def test_a_resumed_games_seat_keys_reach_the_table_not_the_hidden_setup(tmp_path):
+    """A game open when the table starts (a play-tester's prepared folder): the setup is hidden, and its
+    players' field, the screen's first focus, must not keep the keys — "4" chooses Dee's pod, Space is
+    her select, "u" undoes."""
+    subprocess.run([*_tablekeeper(), "--state-dir", str(tmp_path / "state"), "new", "counters", "Ana", "Ben", "Cai",
+                    "Dee"], check=True, capture_output=True)
+
+    async def script(app, pilot, keeper):
+        await _until(pilot, lambda: len(app._boxes) == 4, "the four pods")
+        for _ in range(5):  # past the screen's first focus
+            await pilot.pause(0.05)
+        await pilot.press("4")
+        assert app.seat == 4 and app.focused is None
+        await pilot.press("up")
+        await _until(pilot, lambda: keeper.snapshot.table.state["players"][3]["counters"]["score"] == 1, "Dee's point")
+        await pilot.press("u")
+        await _until(pilot, lambda: keeper.snapshot.table.state["players"][3]["counters"]["score"] == 0, "the undo")
+    _play(tmp_path, script)
+
+
 GAMES = sorted(__import__("tablekeeper.engine.registry", fromlist=["available"]).available())
 
 
@@ -286,7 +307,8 @@ def _tablekeeper() -> list[str]:
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (tests/sysdeps.sh installs it)")
 def test_tablekeeper_table_in_tmux_resumes_the_game_and_its_keys_reach_the_journal(tmp_path):
     """As over SSH: `tablekeeper table` in a terminal (tmux), the game started elsewhere resumed, the pods
-    drawn, ↑ on seat 1 is Ana's point in the journal another process reads, Ctrl+Q quits cleanly."""
+    drawn, ↑ on seat 1 is Ana's point in the journal another process reads, the seat key 2 then ↑ Ben's
+    (a play-tester's digits went to the hidden setup's field), Ctrl+Q quits cleanly."""
     state = tmp_path / "state"
     env = _terminal_env()
     subprocess.run([*_tablekeeper(), "--state-dir", str(state), "new", "counters", "Ana", "Ben"], check=True,
@@ -313,6 +335,14 @@ def test_tablekeeper_table_in_tmux_resumes_the_game_and_its_keys_reach_the_journ
         assert sum("\u2801" <= ch <= "\u28ff" for ch in shown) > 200  # the pods' pixels, in Braille
         subprocess.run([*tmux, "send-keys", "-t", session, "Up"], check=True)
         while '"score": 1' not in state_json():
+            assert time.monotonic() < deadline, state_json()
+            time.sleep(0.2)
+        subprocess.run([*tmux, "send-keys", "-t", session, "2"], check=True)
+        while "╔═ 2: Ben" not in screen():
+            assert time.monotonic() < deadline, screen()
+            time.sleep(0.2)
+        subprocess.run([*tmux, "send-keys", "-t", session, "Up"], check=True)
+        while json.loads(state_json())["players"][1]["counters"]["score"] != 1:
             assert time.monotonic() < deadline, state_json()
             time.sleep(0.2)
         subprocess.run([*tmux, "send-keys", "-t", session, "C-q"], check=True)
