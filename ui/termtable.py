@@ -219,7 +219,9 @@ class TermTable(App):
             grid.remove_children()
             self._boxes = {seat: PodBox("") for seat, _p in seats}  # no ids: the old ones go after a frame
             grid.mount(*self._boxes.values())
-            self.seat = min(self.seat, len(seats)) or 1
+            # a game opened (started, resumed, or another): the keys act for the seat whose turn it is, where
+            # the next press most likely belongs (a play-tester's resumed game had Ana's pod framed on Dee's turn)
+            self.seat = next((seat for seat, player in seats if player == turn), min(self.seat, len(seats)) or 1)
         for seat, player in seats:
             box = self._boxes[seat]
             box.border_title = f"{seat}: {player}"

@@ -12,7 +12,7 @@ import pytest
 from tablekeeper.engine import Match, make_rules
 from tablekeeper.engine.errors import RuleError
 from tablekeeper.engine.messages import translated
-from tablekeeper.hardware.pod import DOWN, MAIN, UP, PodView
+from tablekeeper.hardware.pod import DOWN, MAIN, SELECT, UP, PodView
 from tablekeeper.hardware.render import offer_text
 from tablekeeper.ui.i18n import load_catalog
 from tablekeeper.ui.pod import grammar as g
@@ -499,6 +499,31 @@ def test_after_a_technique_took_a_market_card_the_turn_ends_with_the_new_cards_v
     t.click("Ana", MAIN)
     assert t.done[-1] == {"action": "end_turn", "player": "Ana", "new_value": 4} and t.presses == 2
     assert t.state["turn"]["player"] == "Ben" and [c["value"] for c in t.state["market"]][-1] == 4
+
+
+def test_a_buy_from_the_menu_leaves_the_turn_open_for_a_question_before_the_clean_up():
+    """«Fase de limpieza» comes after the turn's actions; a table that asks the referee about a payment
+    (the second rulebook story's Ana, after her bonus buy) keeps the turn open: the menu's full entry
+    `buy…` with the new card's value left at "–" buys without the clean-up (10 presses), and the turn's
+    end is then the first offer."""
+    t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING + [
+        {"action": "technique", "player": "Ana", "bonus": True}])
+    t.hold("Ana", SELECT)  # the menu
+    lines = t.view("Ana").lines
+    t.hold("Ana", UP, repeats=len(lines) - lines.index("buy…") - 2)  # up from the top: the full entries last
+    assert t.view("Ana").lines[t.view("Ana").cursor] == "buy…"
+    t.click("Ana", MAIN)
+    t.hold("Ana", UP, repeats=0)  # paid: – 1 2
+    t.click("Ana", MAIN)
+    t.hold("Ana", UP, repeats=2)  # position: 1 2 3 4 5, the rightmost card (a 2, price 2)
+    t.click("Ana", MAIN)
+    t.hold("Ana", UP, repeats=1)  # its value: – 0 1 2
+    t.click("Ana", MAIN)
+    assert (t.view("Ana").prompt, t.view("Ana").value) == ("new value", "–")
+    t.click("Ana", MAIN)
+    assert t.done[-1] == {"action": "buy", "player": "Ana", "paid": [2], "position": 5, "value": 2}
+    assert t.presses == 10 and t.state["turn"]["player"] == "Ana" and t.state["table"]["actions"] == 0
+    assert str(t.rules.seat_actions(t.state, "Ana")[0]["label"]).endswith("end turn")
 
 
 def test_a_technique_that_gives_a_card_is_one_offer_asking_only_the_cards_drawn():

@@ -169,6 +169,21 @@ def test_a_resumed_games_seat_keys_reach_the_table_not_the_hidden_setup(tmp_path
     _play(tmp_path, script)
 
 
+def test_a_resumed_game_opens_on_the_seat_whose_turn_it_is(tmp_path):
+    """The keys act for the player whose turn it is when a game opens (a play-tester's resumed game had
+    seat 1 framed on Dee's turn, and a stray Enter did Ana's offer): Ben's, after Ana's `next`."""
+    state = str(tmp_path / "state")
+    subprocess.run([*_tablekeeper(), "--state-dir", state, "new", "counters", "Ana", "Ben", "Cai"], check=True,
+                   capture_output=True)
+    subprocess.run([*_tablekeeper(), "--state-dir", state, "act", '{"action": "next"}'], check=True,
+                   capture_output=True)
+
+    async def script(app, pilot, keeper):
+        await _until(pilot, lambda: len(app._boxes) == 3, "the three pods")
+        assert app.seat == 2 and app._boxes[2].has_class("active")
+    _play(tmp_path, script)
+
+
 GAMES = sorted(__import__("tablekeeper.engine.registry", fromlist=["available"]).available())
 
 
