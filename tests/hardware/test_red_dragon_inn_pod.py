@@ -65,6 +65,22 @@ def test_a_chasers_own_chaser_is_one_offer_asking_the_three_drinks_by_name():
     assert (ana["alcohol"], ana["drink_me"]) == (4, 0) and t.state["turn"]["player"] == "Ben"
 
 
+def test_the_menus_drink_entry_leaves_the_drink_and_its_chasers_out_until_given():
+    """The chasers' offers start their steps at ale, but the menu's full `drink…` entry (any drink by its
+    amounts) keeps "–" for the named drink and both chasers: left there, none is in the action."""
+    from tablekeeper.ui.pod import grammar
+
+    t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"])
+    item = next(i for i in grammar.menu(t.rules, t.state, "Ben") if i.kind != grammar.SEAT
+                and i.action.get("action") == "drink")  # a drink a card makes Ben take on Ana's turn
+    steps = {a.field.name: a for a in grammar.asks(t.rules, t.state, "Ben", item)}
+    assert all(steps[n].unset and steps[n].start(item.action.get(n)) is None
+               for n in ("drink", "chaser", "second_chaser"))
+    t.click("Ana", MAIN)  # drink for Ben: Ana's phase 4
+    offer = next(o for o in t.rules.seat_actions(t.state, "Ana") if str(o["label"]) == "drink + 2 chasers")
+    assert [offer["action"][n] for n in ("drink", "chaser", "second_chaser")] == ["ale"] * 3
+
+
 def test_a_drink_card_no_common_drink_matches_is_one_held_press_and_main():
     """«siga las instrucciones de la carta»: a drink of another box (+3 alcohol, −1 fortitude) is an offer
     by what it does, not every field of "other drink"; the same on a drink event's card from the deck."""

@@ -1,10 +1,8 @@
 """What The Red Dragon Inn shows: the public view's own keys, each seat's pod and its routine actions."""
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
-from ...fields import Field
 from ...game import Game
 from ...messages import _, word
 from .drinks import COMMON_DRINKS, DRINK_WORDS
@@ -33,13 +31,6 @@ class RedDragonInnViews(Game):
     off_pod = frozenset({"drink_piles"})  # a correction of the piles, made on the touchscreen
     #: What the pod asks of a drink that is none of the common drinks: its effects, and how many chasers.
     OTHER_DRINK_ASKS = ["alcohol", "fortitude", "gold", "chasers"]
-
-    def pod_field(self, state: dict[str, Any], name: str, action: str, field: Field) -> Field | None:
-        """A drink or chaser a pod asks by name is always there (the offer says "+ chaser"): its step
-        starts at the first common drink, an ale, not at "–" (a press fewer for the likeliest)."""
-        if action == "drink" and field.name in ("drink", "chaser", "second_chaser"):
-            return replace(field, required=True)
-        return super().pod_field(state, name, action, field)
 
     def view_extra(self, state: dict[str, Any]) -> dict[str, Any]:
         g = state["gambling"]
@@ -256,9 +247,11 @@ class RedDragonInnViews(Game):
 
     @staticmethod
     def _named_drinks(drink: dict[str, Any]) -> list[dict[str, Any]]:
-        """Each common drink by name, then each with a chaser (the chaser asked)."""
+        """Each common drink by name, then each with a chaser (the chaser asked, starting at the first
+        common drink, an ale, not at "–": the offer says there is one, a press fewer for the likeliest)."""
+        first = next(iter(COMMON_DRINKS))
         out = [{"label": DRINK_WORDS[d], "action": dict(drink, drink=d)} for d in COMMON_DRINKS]
-        out += [{"label": _("{drink} + chaser", drink=DRINK_WORDS[d]), "action": dict(drink, drink=d),
+        out += [{"label": _("{drink} + chaser", drink=DRINK_WORDS[d]), "action": dict(drink, drink=d, chaser=first),
                  "ask": ["chaser"]} for d in COMMON_DRINKS]
         return out
 
@@ -268,7 +261,9 @@ class RedDragonInnViews(Game):
         sus efectos … y revela la siguiente»): one offer asking the three common drinks by name, past the
         drinks by effect (rarer than any of them; one line, not eight: a drink's name and "+ 2 chasers"
         do not fit the title beside the step's count)."""
-        return [{"label": word("label", "drink + 2 chasers"), "action": dict(drink),
+        first = next(iter(COMMON_DRINKS))  # each asked from an ale, as a chaser above
+        return [{"label": word("label", "drink + 2 chasers"),
+                 "action": dict(drink, drink=first, chaser=first, second_chaser=first),
                  "ask": ["drink", "chaser", "second_chaser"]}]
 
     @staticmethod
