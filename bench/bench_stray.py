@@ -2,7 +2,9 @@
 
 At every moment of the stories written from the rulebooks (``bench/stories/rulebook-actions``), the
 pod of every player who is neither the one the story's next event is about nor the player whose turn
-it is (nor, in the Bloody Inn's welcome and morning, the first player) gets one click, and one press
+it is (nor, in the Bloody Inn's welcome and morning, the first player; nor a Red Dragon Inn player the
+device waits for: whose go it is in a gambling round, each one still to drink a drink event's card, the
+one in their last chance) gets one click, and one press
 leant on (held, three repeats), of ``main``, ``up``, ``down`` and ``select``, each on a pod at rest (its home
 screen, as a player leaves it). A click that changes the game is counted, by the action it did.
 
@@ -107,6 +109,10 @@ def sweep(path: Path) -> dict:
             acting.add(before.get("first_player"))
         if before.get("gambling"):  # the Red Dragon Inn's gambling round: whose go it is
             acting.add(before["gambling"].get("to_act"))
+        # the Red Dragon Inn's players the device waits for whoever's turn it is: each one's card of a drink
+        # event (status "drink from the deck"), and the player about to pass out, whose last chance it is
+        acting.update((before.get("drink_event") or {}).get("waiting", ()))
+        acting.update(e["name"] for e in before.get("pending") or () if isinstance(e, dict) and "name" in e)
         for seat, p in enumerate(before["players"], 1):
             name = p["name"]
             if name in acting or p.get("out"):

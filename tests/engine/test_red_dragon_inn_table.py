@@ -263,14 +263,15 @@ def test_a_drinking_contest_pays_the_strongest_drink_one_gold_from_each_other_pl
 def test_a_tied_drinking_contest_offers_each_tied_player_the_win_until_the_next_action():
     """«Si revela una tarjeta de evento de bebida, siga las instrucciones de la carta»: the device cannot
     tell a tie's winner (the second rulebook story's table compared alcohol tracks), so each tied player's
-    first offer is the win — every other player pays 1 gold — one press; the others are not offered it,
-    and any other action ends the moment."""
+    first offer is the win — every other player pays 1 gold — main, then main on the winner asked (a stray
+    main opens the question only); the others are not offered it, and any other action ends the moment."""
     m = _to_event("contest")
     for who, d in (("Ana", "ale"), ("Ben", "wine"), ("Cai", "wine"), ("Dee", "water")):
         m.apply(_from_deck(who, drink=d))
     assert m.state["contest_tie"] == ["Ben", "Cai"]
     win = {"action": "everyone", "player": "Cai", "counter": "gold", "delta": -1, "side": "player", "others": True}
     assert m.rules.seat_actions(m.state, "Cai")[0]["action"] == win
+    assert m.rules.seat_actions(m.state, "Cai")[0]["ask"] == ["player"]  # main, then main on the winner
     assert m.rules.seat_actions(m.state, "Ben")[0]["action"]["player"] == "Ben"
     assert all(o["action"]["action"] != "everyone" for o in m.rules.seat_actions(m.state, "Dee")[:1])
     gold = {n: c(m, n)["gold"] for n in ("Ana", "Ben", "Cai", "Dee")}

@@ -76,6 +76,15 @@ def test_an_extra_action_annex_is_offered_an_extra_kill_in_the_bistro():
     after = m.rules.apply(m.state, menu["extra kill: bistro"].action)[0]
     assert len(after["players"][0]["corpses"]) == 2 and after["inn"]["bistro"] == bistro - 1
     assert "extra kill: bistro" not in items(night("extra_kill"), "Ana")
+    # one more action is one: after it, while the next player acts, Ana's pod offers no kill at all (a stray
+    # main on it killed a third time, the second rulebook story's stray sweep found); the butcher's shop
+    # still kills again in rooms
+    m.apply(menu["extra kill: bistro"].action)
+    assert not any(i.action.get("action") == "kill" and i.action.get("extra") for i in grammar.menu(m.rules, m.state, "Ana"))
+    butcher = night("extra_kill")
+    butcher.apply(next(i for i in grammar.menu(butcher.rules, butcher.state, "Ana") if i.action.get("extra")).action
+                  | {"room": 3})
+    assert any(i.action.get("extra") for i in grammar.menu(butcher.rules, butcher.state, "Ana"))
 
 
 def test_a_first_round_kill_is_offered_per_rank_and_asks_only_the_room():

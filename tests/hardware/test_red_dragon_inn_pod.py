@@ -81,6 +81,25 @@ def test_the_menus_drink_entry_leaves_the_drink_and_its_chasers_out_until_given(
     assert [offer["action"][n] for n in ("drink", "chaser", "second_chaser")] == ["ale"] * 3
 
 
+def test_a_tied_contests_win_is_main_then_main_on_the_winner_and_one_stray_main_pays_nobody():
+    """«siga las instrucciones de la carta»: after a drinking contest the device found tied, the tied
+    players' pods offer the win first; one main opens the question (the winner, from the presser), the
+    second pays — a stray main changes nothing."""
+    t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"])
+    t.match.apply({"action": "buy", "player": "Ana", "to": "Ben"})
+    t.match.apply({"action": "drink_event", "player": "Ana", "kind": "contest"})
+    for who, d in (("Ana", "wine"), ("Ben", "wine"), ("Cai", "ale")):
+        t.match.apply({"action": "drink", "player": who, "extra": True, "from": "deck", "drink": d})
+    gold = [p["counters"]["gold"] for p in t.state["players"]]
+    assert t.view("Ben").action == "contest won: each pays 1…"
+    t.click("Ben", MAIN)
+    assert [p["counters"]["gold"] for p in t.state["players"]] == gold  # the question only
+    assert (t.view("Ben").prompt, t.view("Ben").value) == ("player", "Ben")
+    t.click("Ben", MAIN)
+    assert [p["counters"]["gold"] for p in t.state["players"]] == [gold[0] - 1, gold[1] + 2, gold[2] - 1]
+    assert t.presses == 2 and "contest_tie" not in t.state
+
+
 def test_a_drink_card_no_common_drink_matches_is_one_held_press_and_main():
     """«siga las instrucciones de la carta»: a drink of another box (+3 alcohol, −1 fortitude) is an offer
     by what it does, not every field of "other drink"; the same on a drink event's card from the deck."""

@@ -42,6 +42,7 @@ class BloodyInnNight(BloodyInnTable):
                               action=turn["action"], who=who))
         if not extra:  # another action: the last one's kill (see _kill) is over
             turn.pop("killer", None)
+            turn.pop("killed_again", None)
         return who, extra
 
     def _check_extra(self, t: Txn, who: str, action: str, *, in_room: bool = True) -> None:
@@ -387,8 +388,11 @@ class BloodyInnNight(BloodyInnTable):
             self._advance(t)
         if t.state["phase"] == "night":
             # who killed in the action just done, until the next action: the moment a butcher's shop's
-            # owner kills again «en la misma acción» (the pods offer it then, and at no other moment)
+            # owner kills again «en la misma acción» (the pods offer it then, and at no other moment);
+            # and whether they already did (a power that grants one more action grants only one)
             t.state["turn"]["killer"] = who
+            if extra:
+                t.state["turn"]["killed_again"] = True
 
     @action("bury", fields=(
         Player("player", required=False),

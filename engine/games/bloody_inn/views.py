@@ -6,7 +6,7 @@ from typing import Any
 from ...fields import Bool, Field, Int, Str
 from ...game import Game
 from ...messages import N_, Msg, _, listing, word
-from .annexes import DEFAULT_AMOUNT, NAME_EFFECT, built, discount, grants_extra, unknown_power
+from .annexes import DEFAULT_AMOUNT, NAME_EFFECT, built, discount, grants_extra, powers, unknown_power
 from .rules import CASH_MAX, CHECK, MAX_RANK, wages_due
 from .table import seat_order
 from .words import _peasants, annex_word
@@ -253,8 +253,14 @@ class BloodyInnViews(Game):
         rooms = [r for r in state["inn"]["rooms"] if r["guest"]]
         if not p["corpses"] or state["turn"].get("killer") != p["name"]:  # not a kill, or another's
             return []
+        # After the extra kill, only the butcher's shop kills again (several in one action); a power of
+        # the table's own that grants one more action has granted it (a stray press on its owner's idle
+        # pod while the next player acts killed a third time).
+        several = bool(powers(p, "extra_kill"))
+        if state["turn"].get("killed_again") and not several:
+            return []
         out = []
-        if state["inn"]["bistro"] and grants_extra(p, "kill", in_room=False):
+        if state["inn"]["bistro"] and grants_extra(p, "kill", in_room=False) and not state["turn"].get("killed_again"):
             # a table's own power that grants another action (not the butcher's shop, rooms only): a
             # peasant in the bistro, as the night's own offer
             out.append({"label": word("label", "extra kill: bistro"),

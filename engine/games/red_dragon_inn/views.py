@@ -141,11 +141,13 @@ class RedDragonInnViews(Game):
 
         Right after a drinking contest the device found tied (the strongest drinks alike; «siga las
         instrucciones de la carta»: the table reads it), each tied player's first offer, until the next
-        action: won the contest, every other player pays 1 gold.
+        action: won the contest, every other player pays 1 gold — main, then main on the winner asked
+        (the presser first), so that a stray main on a tied loser's idle pod opens the question and
+        pays nobody.
         """
         out = self._offers_now(state, name)
         if name in state.get("contest_tie", ()) and not state["over"]:
-            out.insert(0, {"label": word("label", "contest won: each pays 1"),
+            out.insert(0, {"label": word("label", "contest won: each pays 1"), "ask": ["player"],
                            "action": {"action": "everyone", "player": name, "counter": "gold", "delta": -1,
                                       "side": "player", "others": True}})
         return out
