@@ -256,11 +256,11 @@ class BloodyInnViews(Game):
         # After the extra kill, only the butcher's shop kills again (several in one action); a power of
         # the table's own that grants one more action has granted it (a stray press on its owner's idle
         # pod while the next player acts killed a third time).
-        several = bool(powers(p, "extra_kill"))
-        if state["turn"].get("killed_again") and not several:
+        again = bool(state["turn"].get("killed_again"))
+        if again and not powers(p, "extra_kill"):
             return []
         out = []
-        if state["inn"]["bistro"] and grants_extra(p, "kill", in_room=False) and not state["turn"].get("killed_again"):
+        if state["inn"]["bistro"] and grants_extra(p, "kill", in_room=False) and not again:
             # a table's own power that grants another action (not the butcher's shop, rooms only): a
             # peasant in the bistro, as the night's own offer
             out.append({"label": word("label", "extra kill: bistro"),

@@ -15,6 +15,9 @@ CARD_LABELS = {"gambling": word("label", "gambling"), "cheat": word("label", "ch
 LOSS_ALARMS = {PASSING_OUT: word("status", "PASSING OUT"), OUT_OF_GOLD: word("status", "OUT OF GOLD")}
 
 
+#: Where a drink asked by name starts on a pod: the first common drink, an ale (the likeliest).
+FIRST_DRINK = next(iter(COMMON_DRINKS))
+
 #: A drink event on the pod's list (phase 4).
 EVENT_LABELS = {"round": _("event: everyone drinks"), "contest": _("event: drinking contest")}
 
@@ -251,9 +254,8 @@ class RedDragonInnViews(Game):
     def _named_drinks(drink: dict[str, Any]) -> list[dict[str, Any]]:
         """Each common drink by name, then each with a chaser (the chaser asked, starting at the first
         common drink, an ale, not at "–": the offer says there is one, a press fewer for the likeliest)."""
-        first = next(iter(COMMON_DRINKS))
         out = [{"label": DRINK_WORDS[d], "action": dict(drink, drink=d)} for d in COMMON_DRINKS]
-        out += [{"label": _("{drink} + chaser", drink=DRINK_WORDS[d]), "action": dict(drink, drink=d, chaser=first),
+        out += [{"label": _("{drink} + chaser", drink=DRINK_WORDS[d]), "action": dict(drink, drink=d, chaser=FIRST_DRINK),
                  "ask": ["chaser"]} for d in COMMON_DRINKS]
         return out
 
@@ -263,9 +265,8 @@ class RedDragonInnViews(Game):
         sus efectos … y revela la siguiente»): one offer asking the three common drinks by name, past the
         drinks by effect (rarer than any of them; one line, not eight: a drink's name and "+ 2 chasers"
         do not fit the title beside the step's count)."""
-        first = next(iter(COMMON_DRINKS))  # each asked from an ale, as a chaser above
         return [{"label": word("label", "drink + 2 chasers"),
-                 "action": dict(drink, drink=first, chaser=first, second_chaser=first),
+                 "action": dict(drink, drink=FIRST_DRINK, chaser=FIRST_DRINK, second_chaser=FIRST_DRINK),
                  "ask": ["drink", "chaser", "second_chaser"]}]
 
     @staticmethod
