@@ -171,6 +171,19 @@ def controls_key(controls) -> Any:
     return (getattr(controls, "focus", None), getattr(controls, "pick", None))
 
 
+def guided_key(controls) -> Any:
+    """``controls_key`` for the guided search: in the menu and in an entry opened from it, the home
+    screen's place behind them (its focus, the offer it showed) is left out. A pod keeps it to go back
+    to; the guided search, told the action it must reach, never needs to, and without it the menu's
+    lines are not searched once per home offer (the second Dale story's buy that leaves the turn open, a
+    full entry at the menu's end, was out of its reach: ~140 lines times 81 offers)."""
+    key = controls_key(controls)
+    item = getattr(controls, "_item", None)
+    if getattr(controls, "screen", None) == "menu" or (item is not None and item.ident[0] == "other"):
+        return (key[0], None, None, None, None, None) + tuple(key[6:])
+    return key
+
+
 def state_key(state: dict) -> str:
     return json.dumps(state, sort_keys=True, default=repr)
 
@@ -558,7 +571,7 @@ class PodRobot:
     def _guided_one(self, controls, state, target, action, story_actions) -> PodResult:
         repeats = repeat_bound(state, target, [action])
         tie = itertools.count()
-        seen = {controls_key(controls)}
+        seen = {guided_key(controls)}
         heap = [(0, 0.0, next(tie), controls, [])]
         nodes = 1
         while heap and nodes < self.guided_nodes:
@@ -575,7 +588,7 @@ class PodRobot:
                     if s2 == target:
                         return PodResult(path + [press], nodes, c2, s2)
                     continue  # another action was applied: not this way
-                key = controls_key(c2)
+                key = guided_key(c2)
                 if key in seen or not self._consistent(c2, state, action):
                     continue
                 seen.add(key)

@@ -178,6 +178,8 @@ class TermTable(App):
 
     # -- what is shown -------------------------------------------------------------------------
     def refresh_table(self) -> None:
+        if not self.screen_stack:  # the app is closing: a last tick of the timer has nothing to draw on
+            return
         for notice in self.keeper.notices():
             text = self.t(notice.text) if notice.text else ""
             lines = [self.t(x) for x in notice.lines]

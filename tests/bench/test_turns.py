@@ -379,3 +379,21 @@ def test_the_offer_walk_finds_one_offer_whose_steps_enter_two_story_actions():
     controls.view(rules, state)
     story_actions = [{"action": "play", "value": 0, "draw": 3}, {"action": "draw", "value": 1}]
     assert walked(rules, state, controls, story_actions) == 7
+
+
+@pytest.mark.slow
+def test_the_guided_search_reaches_a_full_entry_at_the_menus_end():
+    """Dale of Merchants' «Fase de limpieza» comes after the turn's actions; a buy that leaves the turn
+    open (the second rulebook story's Ana asks the referee before the clean-up) is the menu's full entry
+    `buy…`, near the menu's end, with the new card's value left at "–" (8 presses). The guided search
+    reaches it: the home offer the menu was opened from is not part of where it stands (a pod keeps it
+    to go back to), else each of the menu's lines is searched again for every home offer and the
+    entry is beyond the search's bounds."""
+    rules, state, controls = dale_at_first_turn()
+    state = rules.apply(state, {"action": "technique", "player": "Ana", "bonus": True})[0]
+    buy = {"action": "buy", "player": "Ana", "paid": [2], "position": 5, "value": 2}
+    goal = rules.apply(state, buy)[0]
+    assert goal["turn"]["player"] == "Ana" and goal["table"]["actions"] == 0  # no clean-up: the turn stays open
+    found = bt.PodRobot(rules, 1, guided_nodes=bt.FAST_GUIDED_NODES).guided(controls, state, [buy])
+    assert found.presses is not None and found.state == goal
+    assert [p.button for p in found.presses][:1] == ["select"]  # through the menu: no offer leaves the turn open

@@ -427,7 +427,11 @@ def test_seat_view_and_main_button_follow_the_turn():
     m = Match(make_rules({"game": GAME, "players": ["Ana", "Ben"]}))
     rules = m.rules
     assert rules.seat_view(m.state, "Ana")["status"] == "choose decks"
-    assert rules.seat_actions(m.state, "Ben")[0]["action"] == {"action": "draw_decks"}
+    # the decks are drawn once for the table, from the first player's pod: another pod's stray press
+    # draws nothing (a stray press changes nothing)
+    assert rules.seat_actions(m.state, "Ana")[0]["action"] == {"action": "draw_decks"}
+    assert rules.seat_actions(m.state, "Ben") == []
+    assert rules.seat_view(m.state, "Ben")["status"] == "Ana: choose decks"  # whose pod draws them
     play(m, {"action": "draw_decks", "decks": DECKS3})
     view = rules.seat_view(m.state, "Ana")
     assert view["status"] == "your turn: 1 action" and view["counters"][0] == ["stall", 0]

@@ -149,6 +149,20 @@ def test_a_game_started_elsewhere_on_the_journal_opens_on_the_terminal_table(tmp
     _play(tmp_path, script)
 
 
+def test_a_timer_tick_after_the_table_has_closed_draws_nothing_and_raises_nothing(tmp_path):
+    """The table redraws on a timer; a last tick can come while the app closes, after its screens are
+    gone (a full run failed once on it: "No screens on stack"). It draws nothing and takes no notice."""
+    keeper = Keeper(tmp_path / "state", pods=True, durable=False).start(resume=True)
+    try:
+        keeper.new_game("counters", ["Ana", "Ben"], {})
+        keeper.wait_idle()
+        app = TermTable(keeper, None)  # never run, as after it closed: no screen on its stack
+        app.refresh_table()
+        assert app._serial != keeper.snapshot.serial  # nothing drawn
+    finally:
+        keeper.stop()
+
+
 def test_a_resumed_games_seat_keys_reach_the_table_not_the_hidden_setup(tmp_path):
     """A game open when the table starts (a play-tester's prepared folder): the setup is hidden, and its
     players' field, the screen's first focus, must not keep the keys — "4" chooses Dee's pod, Space is

@@ -179,6 +179,8 @@ class DaleOfMerchantsViews(Game):
         actions = state["table"]["actions"]
         if state["over"]:
             status = word("status", "winner") if name in state["winners"] else word("status", "game over")
+        elif not state["decks"] and state["turn"]["player"] != name:  # drawn from the first player's pod
+            status = _("{who}: choose decks", who=state["turn"]["player"])
         elif not state["decks"]:
             status = word("status", "choose decks")
         elif state["turn"]["player"] == name:
@@ -226,7 +228,8 @@ class DaleOfMerchantsViews(Game):
         """The routine actions of the moment, each with what the device knows filled in and only the
         player's own choices to "ask".
 
-        Every seat: a market card's value the moment it is turned up (the opening deal's five as one
+        Before the first turn, the first player only: draw the decks (a stray press on another pod
+        draws nothing). Every seat: a market card's value the moment it is turned up (the opening deal's five as one
         list). The player whose turn it is, most likely first: the cheapest card's buy paid with junk
         as far as the hand goes (after a technique: the next stack first), the next stall stack as
         one card of its number of the last stack's set, the technique's usual effects (take a market
@@ -247,7 +250,9 @@ class DaleOfMerchantsViews(Game):
         """
         if state["over"]:
             return []
-        if not state["decks"]:
+        if not state["decks"]:  # drawn once, for the table: on the first player's pod only
+            if state["turn"]["player"] != name:
+                return []
             return [{"label": word("label", "draw decks"), "action": {"action": "draw_decks"}}]
         items = self._market_entries(state)
         turn = state["turn"]
