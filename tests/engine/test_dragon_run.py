@@ -253,6 +253,31 @@ def test_rb_continuar_the_dragon_injures_calms_reshuffles_discards_talismans_rea
     assert turn(m)["player"] == "Cai" and turn(m)["phase"] == "start"
 
 
+def test_a_talisman_that_takes_the_dragons_breath_spares_its_player_and_is_discarded():
+    """«Los talismanes permanecen frente a ti hasta que se baraja el mazo de mazmorras»; the rulebook prints
+    no talisman's text, and two tables' readers gave one the power to take the dragon's breath: the charge
+    into the dragon names the talisman in play that does it (an injured player is not killed, the talisman
+    is discarded), the rest of «Continuar» as ever (temper −1, reshuffle, powers ready, next player)."""
+    m = game()
+    do(m, CHARGE_DRAGON, act("cry", discard=[2]), act("cry", discard=[1, 1]))  # Ana injured; Ben, Cai cry
+    do(m, act("talisman", value=0))
+    refused(m, act("charge", location="other", talisman=0), "goes with the dragon")
+    refused(m, act("charge", location="dragon", talisman=3), "no talisman worth 3 in play")
+    do(m, act("charge", location="dragon", talisman=0))
+    ana = P(m, "Ana")
+    assert ana["counters"]["wounds"] == 1 and not ana["out"] and ana["talismans"] == []  # injured, not killed
+    assert table(m)["temper"] == 4 and table(m)["dungeon"] == 10
+    assert turn(m)["player"] == "Ben"
+    offers = [str(o["label"]) for o in m.rules.seat_actions(m.state, "Ben")]
+    assert not any("talisman" in label and "dragon" in label for label in offers)  # Ben has none in play
+    do(m, act("talisman", value=1))
+    offers = [o for o in m.rules.seat_actions(m.state, "Ben")]
+    labels = [str(o["label"]) for o in offers]
+    assert labels[labels.index("dragon") + 1] == "dragon: talisman 1 saves"  # beside the dragon, one press
+    assert offers[labels.index("dragon: talisman 1 saves")]["action"] == {
+        "action": "charge", "player": "Ben", "location": "dragon", "talisman": 1}
+
+
 def test_rb_continuar_an_injured_adventurer_is_killed_and_the_treasure_discarded():
     """RB Continuar: already injured → burnt to ashes, out of the game, all treasure to the discard."""
     m = game()
@@ -600,6 +625,9 @@ def test_pod_shows_temper_and_offers_legal_routine_actions():
                                              "treasure hall: pass", "treasure hall: again", "room + treasure: pass",
                                              "room + treasure: again", "other room: go on", "room: discard 1, pass", "room: discard 1, again", "room: give 1 left, pass",
         "room: give 1 left, again", "room: discard", "room: give left",
+        # a card of the player's choice, each other value held (a 0 too: a worthless card is thrown away)
+        "room: discard 0, pass", "room: discard 0, again", "room: discard 2, pass", "room: discard 2, again",
+        "room: discard 3, pass", "room: discard 3, again",
                                              "2 treasures: pass", "2 treasures: again", "potion: draw 2", "potion",
                                              "talisman: 3", "talisman: 2", "talisman: 1", "talisman: 0", "cry",
                                              "cry: discard 3", "cry: discard 2", "power", "power: draw a card",
@@ -614,8 +642,9 @@ def test_pod_shows_temper_and_offers_legal_routine_actions():
     assert [o["label"] for o in m.rules.seat_actions(m.state, "Ana")] == [
         "other room: pass", "dragon", "other room: again", "treasure hall: pass", "treasure hall: again",
         "room + treasure: pass", "room + treasure: again", "other room: go on", "room: discard 2, pass", "room: discard 2, again", "room: give 2 left, pass",
-        "room: give 2 left, again", "room: discard", "room: give left", "2 treasures: pass", "2 treasures: again",
-        "potion: draw 2", "potion", "talisman: 3", "talisman: 2", "talisman: 0"]
+        "room: give 2 left, again", "room: discard", "room: give left", "room: discard 0, pass",
+        "room: discard 0, again", "room: discard 3, pass", "room: discard 3, again", "2 treasures: pass",
+        "2 treasures: again", "potion: draw 2", "potion", "talisman: 3", "talisman: 2", "talisman: 0"]
 
 
 def test_cheapest_discard_for_the_pod():

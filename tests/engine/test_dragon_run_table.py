@@ -570,10 +570,12 @@ def test_a_room_that_gives_two_treasure_cards_takes_both_known_or_not():
 
 
 def test_a_room_is_a_charge_into_another_room_and_the_plain_charge_keeps_its_three_fields():
-    """The generic charge asks only what every location needs; a room's printed effect is its own action."""
+    """The generic charge asks only what every location needs; a room's printed effect is its own action
+    (the talisman that takes the dragon's breath, the one field added since, is never asked on a pod: it
+    is an offer of its own while a talisman is in play)."""
     m = game()
     fields = [f.name for f in m.rules.actions["charge"].fields]
-    assert fields == ["player", "location", "value", "then"]
+    assert fields == ["player", "location", "value", "then", "talisman"]
     before = m.state["discard"]["other"]
     do(m, act("room", then="pass"))
     assert m.state["discard"]["other"] == before + 1 and turn(m)["player"] == "Ben"

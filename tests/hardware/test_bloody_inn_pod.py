@@ -563,3 +563,24 @@ def test_a_guests_room_is_told_by_its_key_and_the_room_step_goes_round_the_guest
                     ("5", "room: neutral, police"), ("1", "room: Ana's")]
     t.click("Ana", DOWN, 2)  # back round: 5, then 3
     assert t.view("Ana").value == "3"
+
+
+def test_laundering_any_number_of_checks_is_one_offer_each_the_most_first():
+    """«Blanqueo» (the notary: 10F on the wealth track for a check, as many as the player likes): all the
+    cash can buy is the offer after passing; each smaller amount is an offer of its own further down,
+    after the bribes (a third rulebook reader's players banked 20F of 39F: 6 presses through the menu)."""
+    m = table([{"action": "welcome"}, {"action": "adjust", "player": "Ana", "counter": "cash", "delta": 30}])
+    before = next(p for p in m.state["players"] if p["name"] == "Ana")["counters"]
+    cash, checks_held = before["cash"], before["checks"]
+    assert 30 <= cash < 40
+    labels = [str(i["label"]) for i in m.rules.seat_actions(m.state, "Ana")]
+    assert labels[:2] == ["pass", "bank 30F"]
+    menu = items(m, "Ana")
+    for amount, checks in (("20", 2), ("10", 1)):
+        item = menu[f"bank {amount}F"]
+        assert item.action == {"action": "pass", "player": "Ana", "checks": checks} and asked(m, "Ana", item) == []
+    last_bribe = max(i for i, label in enumerate(labels) if label.startswith("bribe"))
+    assert labels.index("bank 20F") == last_bribe + 1 and labels.index("bank 10F") == last_bribe + 2
+    m.apply(dict(menu["bank 20F"].action))
+    ana = next(p for p in m.state["players"] if p["name"] == "Ana")["counters"]
+    assert ana["cash"] == cash - 20 and ana["checks"] == checks_held + 2

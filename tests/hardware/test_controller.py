@@ -875,8 +875,12 @@ def test_a_room_card_that_moves_treasure_is_one_offer_with_its_charge():
     t = dragon_run()
     labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
     start = labels.index("room: discard")
-    assert labels[start:start + 4] == ["room: discard", "room: give left", "2 treasures: pass",
-                                       "2 treasures: again"]
+    assert labels[start:start + 10] == ["room: discard", "room: give left",
+                                        # a card of the player's choice: each other value held, each icon
+                                        "room: discard 0, pass", "room: discard 0, again",
+                                        "room: discard 2, pass", "room: discard 2, again",
+                                        "room: discard 3, pass", "room: discard 3, again",
+                                        "2 treasures: pass", "2 treasures: again"]
     t.click("Ana", DOWN, start)
     t.click("Ana", MAIN)  # the offer: the discard is asked, the cheapest card first
     assert t.view("Ana").prompt == "discard"

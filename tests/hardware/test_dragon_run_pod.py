@@ -61,7 +61,8 @@ def test_the_dragon_is_one_step_and_second_when_a_charge_is_compulsory():
     assert list(items) == ["other room: pass", "dragon", "other room: again", "treasure hall: pass",
                            "treasure hall: again", "room + treasure: pass", "room + treasure: again", "other room: go on", "room: discard 2, pass", "room: discard 2, again", "room: give 2 left, pass",
         "room: give 2 left, again", "room: discard",
-                           "room: give left", "2 treasures: pass", "2 treasures: again", "potion: draw 2", "potion", "talisman: 3", "talisman: 2",
+                           "room: give left", "room: discard 0, pass", "room: discard 0, again",
+                           "room: discard 3, pass", "room: discard 3, again", "2 treasures: pass", "2 treasures: again", "potion: draw 2", "potion", "talisman: 3", "talisman: 2",
                            "talisman: 0"]
     assert items["dragon"].action == {"action": "charge", "player": "Ana", "location": "dragon"}
     assert steps(m, "Ana", items["dragon"]) == {}
@@ -255,7 +256,9 @@ def test_the_start_of_a_turn_offers_charges_and_hides_down_and_the_power_and_cri
         "other room: pass", "dragon", "other room: again", "treasure hall: pass", "treasure hall: again",
         "hide: discard 1", "room + treasure: pass", "room + treasure: again", "other room: go on", "hide: discard 2", "hide: discard 3",
         "hide", "room: discard 1, pass", "room: discard 1, again", "room: give 1 left, pass",
-        "room: give 1 left, again", "room: discard", "room: give left", "2 treasures: pass", "2 treasures: again",
+        "room: give 1 left, again", "room: discard", "room: give left", "room: discard 0, pass",
+        "room: discard 0, again", "room: discard 2, pass", "room: discard 2, again", "room: discard 3, pass",
+        "room: discard 3, again", "2 treasures: pass", "2 treasures: again",
         "potion: draw 2", "potion", "talisman: 3", "talisman: 2", "talisman: 1", "talisman: 0", "cry", "cry: discard 3", "cry: discard 2",
         "power", "power: draw a card", "power: a card from Cai", "power: a card from Ben"]
     m = game({"action": "adjust", "counter": "dungeon", "delta": -3}, hands={**HANDS, "Ana": [1, 1, 0, 0]})
@@ -577,3 +580,23 @@ def test_a_list_of_card_values_never_steps_below_0():
         t.click("Ana", button)
         seen.append(t.view("Ana").value)
     assert seen == ["0", "–", "10", "9"]
+
+
+def test_a_room_that_discards_a_card_of_the_players_choice_is_one_offer_per_value_held():
+    """«Aplicar el efecto indicado en la tarjeta, luego según el pictograma»: a room whose card says
+    "discard a treasure card of your choice" — a third rulebook reader's player kept her 1 and threw away
+    a 2 (11 presses through the steps of `room: discard…`). Each value held is an offer with each icon,
+    after the cheapest's: one hold and main; a worthless card (0) may be the one thrown away."""
+    m = game()
+    items = routine(m, "Ana")
+    for value in (0, 2, 3):
+        for then in ("pass", "again"):
+            item = items[f"room: discard {value}, {then}"]
+            assert item.action == {"action": "room", "player": "Ana", "discard": [value], "then": then}
+            assert steps(m, "Ana", item) == {}  # nothing to ask
+    assert "room: discard 4, pass" not in items  # Ana holds no 4
+    labels = list(items)
+    assert labels.index("room: discard 2, pass") > labels.index("room: discard 1, again")  # the cheapest first
+    m.apply(dict(items["room: discard 2, pass"].action))
+    ana = next(p for p in m.state["players"] if p["name"] == "Ana")
+    assert sorted(ana["cards"]) == [0, 1, 3] and m.state["turn"]["player"] == "Ben"

@@ -153,6 +153,9 @@ class DragonRunTurn(DragonRunTable):
         Str("then", required=False, choices=ICONS,
             doc=_("another room: what its icon says, pass or take another turn (the treasure hall: the player's "
                   "choice); left out, the turn waits for pass or again")),
+        Int("talisman", required=False, lo=0, hi=MAX_CARD,
+            doc=_("the dragon: a talisman of the player's in play whose card takes the breath instead (its "
+                  "value): the player is not burnt and the talisman is discarded")),
     ))
     def _charge(self, t: Txn, a: Args) -> None:
         """Draw the top location card: "location" is dragon, treasure_hall or other (another room).
@@ -211,9 +214,14 @@ class DragonRunTurn(DragonRunTable):
         if where == "other" and st["discard"]["other"] >= OTHER_LOCATIONS:
             raise RuleError(_("all {others} other rooms are in the dungeon discard: the card drawn must be "
                               "the dragon or the treasure hall", others=OTHER_LOCATIONS))
+        shield = a.int("talisman") if a.name == "charge" and a.raw("talisman", None) is not None else None
+        if shield is not None and where != "dragon":
+            raise RuleError(_("a talisman takes the dragon's breath: it goes with the dragon, not another location"))
+        if shield is not None and shield not in t.player(name)["talismans"]:
+            raise RuleError(_("{name} has no talisman worth {value} in play", name=name, value=shield))
         t.add(None, "dungeon", -1)
         if where == "dragon":
-            self._dragon(t, name)
+            self._dragon(t, name, shield)
             return
         if where == "other" and effects:
             self._room_effects(t, name, a, value)
@@ -277,15 +285,24 @@ class DragonRunTurn(DragonRunTable):
             t.event(_("{name} gives a treasure card worth {value} to {left}, as the room says", name=name,
                       value=give, left=left))
 
-    def _dragon(self, t: Txn, name: str) -> None:
-        """The dragon location: burn, temper −1, reshuffle, powers ready, next player."""
-        t.add(name, "wounds", 1)
-        wounds = t.get(name, "wounds")
-        if wounds == 1:
-            t.event(_("the dragon! {name} is injured", name=name))
+    def _dragon(self, t: Txn, name: str, shield: int | None = None) -> None:
+        """The dragon location: burn, temper −1, reshuffle, powers ready, next player.
+
+        ``shield``: a talisman in play whose card takes the breath instead (the rulebook prints no
+        talisman's text; two tables' readers gave one this power): no burn, the talisman discarded.
+        """
+        if shield is not None:
+            t.player(name)["talismans"].remove(shield)
+            self._to_discard(t, 1)
+            t.event(_("the dragon! {name}'s talisman ({value}) takes the breath and is discarded", name=name,
+                      value=shield))
         else:
-            t.event(_("the dragon! {name} is killed", name=name))
-        self._kill_the_dead(t)
+            t.add(name, "wounds", 1)
+            if t.get(name, "wounds") == 1:
+                t.event(_("the dragon! {name} is injured", name=name))
+            else:
+                t.event(_("the dragon! {name} is killed", name=name))
+            self._kill_the_dead(t)
         t.add(None, "temper", -1)
         self._reshuffle(t)
         for p in t.players:

@@ -111,6 +111,12 @@ class DragonRunViews(Game):
             out.append({"label": word("label", "other room: pass"),
                         "action": {**charge, "location": "other", "then": "pass"}})
         out.append({"label": word("label", "dragon"), "action": {**charge, "location": "dragon"}})
+        p = next((p for p in state["players"] if p["name"] == me.get("player")), None)
+        for v in sorted(set(p["talismans"]) if p else ()):
+            # a talisman in play whose card takes the breath (two rulebook readers' tables had one): the
+            # dragon with it, one press, only while one is in play
+            out.append({"label": _("dragon: talisman {value} saves", value=v),
+                        "action": {**charge, "location": "dragon", "talisman": v}})
         if room:
             out.append({"label": word("label", "other room: again"),
                         "action": {**charge, "location": "other", "then": "again"}})
@@ -138,8 +144,8 @@ class DragonRunViews(Game):
     @staticmethod
     def _room_effect_offers(state: dict[str, Any], p: dict[str, Any], me: dict[str, str]) -> list[dict[str, Any]]:
         """«Otras tarjetas de ubicación: Aplicar el efecto indicado en la tarjeta»: a room whose card moves
-        treasure cards, with its charge in one offer — discard cards (the cheapest first), give one to the
-        player on the left (the cheapest first), two cards drawn ("–": not entered) — the icon asked last
+        treasure cards, with its charge in one offer — discard cards (the cheapest first; after the asking
+        entries, each other value held), give one to the player on the left (the cheapest first), two cards drawn ("–": not entered) — the icon asked last
         (pass first)."""
         if state["table"]["dungeon"] == 0 or state["discard"]["other"] >= OTHER_LOCATIONS:
             return []
@@ -165,6 +171,13 @@ class DragonRunViews(Game):
                         "ask": ["discard", "then"]})
             out.append({"label": word("label", "room: give left"), "action": {**room, "give": cheapest},
                         "ask": ["give", "then"]})
+            # a card of the player's choice: each other value held, as hide and cry offer them (a third
+            # rulebook reader's player kept her 1 and discarded a 2: 11 presses through the steps)
+            for v in sorted(set(p["cards"]) - {usual}):
+                out += [{"label": _("room: discard {value}, pass", value=v),
+                         "action": {**room, "discard": [v], "then": "pass"}},
+                        {"label": _("room: discard {value}, again", value=v),
+                         "action": {**room, "discard": [v], "then": "again"}}]
         # two treasure cards drawn (each from 1, as every card drawn), the icon in the offer as for the other
         # rooms: no third step
         two = {**room, "draws": 2, "value": 1, "second": 1}
@@ -368,8 +381,8 @@ class DragonRunViews(Game):
         """A potion's or talisman's value steps through the values in hand; the room's icon ("then") is
         given by the routine items (asked in the generic charge it would come after the treasure hall's
         value, which is all a treasure hall needs before its own pass or another turn)."""
-        if action == "charge" and field.name == "then":
-            return None
+        if action == "charge" and field.name in ("then", "talisman"):
+            return None  # the talisman that takes the dragon's breath: its own offer, while one is in play
         if action == "room" and field.name == "then":
             return Str("then", choices=ICONS, doc=field.doc)  # the icon, asked last: pass first
         if action == "play" and field.name in ("draw", "second", "heal") and state["turn"]["player"] != name:

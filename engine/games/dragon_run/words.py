@@ -38,6 +38,9 @@ class DragonRunWords(Game):
         who = action.get("player", _("the active player"))
         if name == "charge":
             where = action.get("location")
+            if where == "dragon" and action.get("talisman") is not None:
+                return _("{who} charges: the dragon! A talisman ({value}) takes the breath", who=who,
+                         value=action.get("talisman"))
             if where == "dragon":
                 return _("{who} charges: the dragon!", who=who)
             if where == "treasure_hall" and action.get("value") is None:
