@@ -2,8 +2,8 @@
 two, cut only between words, so the part that tells two offers apart is never the part cut off.
 
 The offers are every one a game gives any player at any moment of the table stories written from the
-rulebooks (bench/stories/rulebook-actions/ and the second set, rulebook-2-actions/), played through: what a
-real table meets. (The second set found three cut: a Bloody Inn morning paying a corpse with a check, one
+rulebooks (bench/stories/rulebook-actions/, the second set, rulebook-2-actions/, and the third,
+rulebook-3-actions/), played through: what a real table meets. (The second set found three cut: a Bloody Inn morning paying a corpse with a check, one
 letting travellers go for wages, and Dale's Spanish "new card, buy" lines.)
 """
 from __future__ import annotations
@@ -24,8 +24,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import stories as st  # noqa: E402
 
-STORIES = sorted((ROOT / "bench" / "stories" / "rulebook-actions").glob("*.json")) + sorted(
-    (ROOT / "bench" / "stories" / "rulebook-2-actions").glob("*.json"))
+STORIES = [path for folder in ("rulebook-actions", "rulebook-2-actions", "rulebook-3-actions")
+           for path in sorted((ROOT / "bench" / "stories" / folder).glob("*.json"))]
 
 
 @cache
