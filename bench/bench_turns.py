@@ -260,6 +260,7 @@ class PodRobot:
         self.max_presses = max_presses
         self.max_nodes = max_nodes
         self.guided_nodes = guided_nodes  # per action of the guided search
+        self._effects: dict[tuple, tuple[dict, bool]] = {}  # (state, offer, action): the offer does the same
 
     def _take(self, state: dict, action: dict, story_actions: list[dict]) -> dict:
         """The state after ``action``, as the owner applies it; raises RuleError when refused."""
@@ -539,7 +540,8 @@ class PodRobot:
         if item.action.get("action") != action.get("action"):
             return False
         asked = set(item.ask)  # an offer's value of an asked field is only where its step starts
-        if any(k in action and action[k] != v for k, v in item.action.items() if k not in asked):
+        if any(k in action and action[k] != v for k, v in item.action.items() if k not in asked) and \
+                not self._same_effect(state, item.action, asked, action):
             return False
         steps = g.asks(self.rules, state, c.player, item) or ()
         values = getattr(c, "_values", {})
@@ -566,7 +568,26 @@ class PodRobot:
         if offer is None or offer["action"].get("action") != action.get("action"):
             return False
         asked = set(offer.get("ask", ()))
-        return all(action[k] == v for k, v in offer["action"].items() if k not in asked and k in action)
+        return all(action[k] == v for k, v in offer["action"].items() if k not in asked and k in action) or \
+            self._same_effect(state, offer["action"], asked, action)
+
+    def _same_effect(self, state: dict, given: dict, asked: set, action: dict) -> bool:
+        """Whether an offer that gives a field otherwise than the story's action does the same to the game
+        (a payment's cards in another order: «1+1+3+1» and the offer's «3+1+1+1»): applied with the
+        story's values for what it asks, it reaches the action's own state."""
+        from tablekeeper.engine.errors import RuleError
+
+        key = (id(state), json.dumps(given, sort_keys=True, default=repr), json.dumps(action, sort_keys=True))
+        hit = self._effects.get(key)
+        if hit is not None and hit[0] is state:  # the state kept with its answer: an id is never reused
+            return hit[1]
+        merged = {**given, **{k: action[k] for k in asked if k in action}}
+        try:
+            known = self._take(state, merged, [action]) == self._take(state, action, [action])
+        except RuleError:
+            known = False
+        self._effects[key] = (state, known)
+        return known
 
     def _guided_one(self, controls, state, target, action, story_actions) -> PodResult:
         repeats = repeat_bound(state, target, [action])

@@ -397,3 +397,19 @@ def test_the_guided_search_reaches_a_full_entry_at_the_menus_end():
     found = bt.PodRobot(rules, 1, guided_nodes=bt.FAST_GUIDED_NODES).guided(controls, state, [buy])
     assert found.presses is not None and found.state == goal
     assert [p.button for p in found.presses][:1] == ["select"]  # through the menu: no offer leaves the turn open
+
+
+def test_the_guided_search_takes_an_offer_that_pays_in_another_order_for_the_same_effect():
+    """The third rulebook story's Ben pays 1+1+3+1 for a card (an ocelot raised to 3); the pod's offer
+    says 3+1+1+1 — the same cards, the same game. Told the story's action, the guided search compared the
+    fields and dropped the offer (14 presses through the menu); it now asks whether the offer does what
+    the action does: the offer, its new card's value, 4 presses."""
+    s = st.load(ROOT / "bench" / "stories" / "rulebook-3-actions" / "dale-of-merchants.json")
+    event, before, after = st.play(s)[15]
+    assert event.actions[0]["paid"] == [1, 1, 3, 1]
+    from tablekeeper.ui.pod.inputs import SeatControls
+
+    seat = s.players.index(event.who) + 1
+    robot = bt.PodRobot(st.rules_of(s), seat, guided_nodes=bt.FAST_GUIDED_NODES)
+    found = robot.guided(SeatControls(seat, event.who), before, event.actions)
+    assert found.state == after and len(found.presses) == 4

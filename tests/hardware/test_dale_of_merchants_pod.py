@@ -430,6 +430,31 @@ def test_a_technique_that_only_throws_junk_away_is_one_offer():
     assert (after["deck"], after["discard"]) == (before["deck"], before["discard"])  # gone: not discarded
 
 
+def test_a_technique_that_throws_junk_away_with_the_bonus_action_is_one_offer():
+    """The same with the bonus-action icon (a third rulebook reader's squirrel, «Tira hasta 2 cartas de tu
+    mano», bonus icon: 7 presses and more through the menu): one line, the bonus action left after it."""
+    t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING)
+    offers = {str(i["label"]): i["action"] for i in t.rules.seat_actions(t.state, "Ana")}
+    assert offers["tech +1: 2 junk away"] == {"action": "technique", "player": "Ana", "throw": 2, "bonus": True}
+    assert offers["tech +1: 1 junk away"] == {"action": "technique", "player": "Ana", "throw": 1, "bonus": True}
+    t.match.apply(offers["tech +1: 2 junk away"])
+    assert t.state["players"][0]["counters"]["hand"] == 2 and t.state["table"]["actions"] == 1
+
+
+def test_a_technique_that_redraws_as_many_as_it_discards_is_one_offer():
+    """«Descarta tu mano y roba tantas cartas como descartaste» (a third rulebook reader's macaw): the hand
+    but the technique card discarded and as many drawn — 4 of a hand of 5 — is a line of its own beside
+    the new hand of 5 (14 presses through the steps before), with and without the bonus action."""
+    t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING)
+    offers = {str(i["label"]): i["action"] for i in t.rules.seat_actions(t.state, "Ana")}
+    assert t.state["players"][0]["counters"]["hand"] == 5
+    assert offers["tech: redraw hand of 4"] == {"action": "technique", "player": "Ana", "discard_hand": True,
+                                                "draw": 4}
+    assert offers["tech +1: redraw hand of 4"] == {**offers["tech: redraw hand of 4"], "bonus": True}
+    t.match.apply(offers["tech: redraw hand of 4"])
+    assert t.state["players"][0]["counters"]["hand"] == 4  # the four discarded, four drawn
+
+
 def test_a_technique_that_discards_the_hand_and_draws_anew_is_one_offer_and_keeps_the_cards_in_the_deck():
     """Acción técnica: a card that discards the rest of the hand and draws a new one (a macaw's, in a
     play-tester's table) is one line, with and without the bonus action: the rest of the hand goes to

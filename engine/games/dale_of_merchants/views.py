@@ -499,7 +499,7 @@ class DaleOfMerchantsViews(Game):
         moves: list[dict[str, Any]] = [{"label": _("tech: {n} junk away, draw {n}", n=n),
                   "action": {"action": "technique", "player": name, "throw": n, "draw": n}} for n in junk]
         # junk thrown away and nothing drawn («Tira 1 o 2 cartas de tu mano», a rulebook reader's card),
-        # after them (the bonus offers below pair only with the ones that draw)
+        # after them (their bonus offers come after those that draw)
         thrown = [{"label": _("tech: {n} junk away", n=n), "action": {"action": "technique", "player": name, "throw": n}}
                   for n in junk]
         # the rest of the hand to the discard pile and a new hand drawn (a play-tester found no offer
@@ -510,7 +510,18 @@ class DaleOfMerchantsViews(Game):
                                         "action": {**anew, "bonus": True}}]  # the same with the bonus-action icon
         bonus += [{"label": _("tech +1: {n} junk away, draw {n}", n=n), "action": {**draw["action"], "bonus": True}}
                   for n, draw in enumerate(moves[1:], 1)]
+        # «discard your hand and draw as many as you discarded» (a third rulebook reader's macaw): the
+        # hand but the technique card, after the new hand of 5 (14 presses through the steps before)
+        kept = hand - 1
+        if 0 < kept != HAND_SIZE:
+            same = {**anew, "draw": kept}
+            moves.insert(1, {"label": _("tech: redraw hand of {n}", n=kept), "action": same})
+            bonus.insert(1, {"label": _("tech +1: redraw hand of {n}", n=kept), "action": {**same, "bonus": True}})
         moves += thrown
+        # the same with the bonus-action icon (a third rulebook reader's squirrel: 7+ presses through
+        # the menu), after the bonus offers that draw
+        bonus += [{"label": _("tech +1: {n} junk away", n=n),
+                   "action": {"action": "technique", "player": name, "throw": n, "bonus": True}} for n in junk]
         names = [p["name"] for p in state["players"]]
         me = names.index(name)
         for other in names[me + 1:] + names[:me]:  # the players on the left first
