@@ -229,8 +229,8 @@ class DaleOfMerchantsViews(Game):
         player's own choices to "ask".
 
         Before the first turn, the first player only: draw the decks (a stray press on another pod
-        draws nothing). Every seat: a market card's value the moment it is turned up (the opening deal's five as one
-        list). The player whose turn it is, most likely first: the cheapest card's buy paid with junk
+        draws nothing). Every seat: a market card's value the moment it is turned up (the opening
+        deal's five as one list). The player whose turn it is, most likely first: the cheapest card's buy paid with junk
         as far as the hand goes (after a technique: the next stack first), the next stall stack as
         one card of its number of the last stack's set, the technique's usual effects (take a market
         card, draw), each other card's likeliest buy, the stack of the other sets and by its other

@@ -145,8 +145,8 @@ class DragonRunViews(Game):
     def _room_effect_offers(state: dict[str, Any], p: dict[str, Any], me: dict[str, str]) -> list[dict[str, Any]]:
         """«Otras tarjetas de ubicación: Aplicar el efecto indicado en la tarjeta»: a room whose card moves
         treasure cards, with its charge in one offer — discard cards (the cheapest first; after the asking
-        entries, each other value held), give one to the player on the left (the cheapest first), two cards drawn ("–": not entered) — the icon asked last
-        (pass first)."""
+        entries, each other value held), give one to the player on the left (the cheapest first), two
+        cards drawn ("–": not entered) — the icon asked last (pass first)."""
         if state["table"]["dungeon"] == 0 or state["discard"]["other"] >= OTHER_LOCATIONS:
             return []
         room = {"action": "room", **me}
