@@ -177,11 +177,15 @@ def guided_key(controls) -> Any:
     to; the guided search, told the action it must reach, never needs to, and without it the menu's
     lines are not searched once per home offer (the second Dale story's buy that leaves the turn open, a
     full entry at the menu's end, was out of its reach: ~140 lines times 81 offers)."""
-    key = controls_key(controls)
     item = getattr(controls, "_item", None)
     if getattr(controls, "screen", None) == "menu" or (item is not None and item.ident[0] == "other"):
-        return (key[0], None, None, None, None, None) + tuple(key[6:])
-    return key
+        home = ("focus", "_focused", "pick", "choosing", "_chosen")  # the home screen's place, by name
+        assert all(hasattr(controls, name) for name in home), "SeatControls renamed its home fields"
+        twin = copy.copy(controls)
+        for name in home:
+            setattr(twin, name, None)
+        return twin.key()
+    return controls_key(controls)
 
 
 def state_key(state: dict) -> str:

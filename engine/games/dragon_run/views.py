@@ -97,7 +97,7 @@ class DragonRunViews(Game):
     # crying, then the cards played during a turn. Each offer is a whole action with what the device knows
     # filled in; "ask" is only what it cannot know (a card's value).
     @staticmethod
-    def _charges(state: dict[str, Any], me: dict[str, str]) -> list[dict[str, Any]]:
+    def _charges(state: dict[str, Any], p: dict[str, Any], me: dict[str, str]) -> list[dict[str, Any]]:
         """The location cards that can come up now, the room's icon given with the charge (one step).
 
         The dragon stays second: an escape test's "must charge" screen offers it there.
@@ -111,8 +111,7 @@ class DragonRunViews(Game):
             out.append({"label": word("label", "other room: pass"),
                         "action": {**charge, "location": "other", "then": "pass"}})
         out.append({"label": word("label", "dragon"), "action": {**charge, "location": "dragon"}})
-        p = next((p for p in state["players"] if p["name"] == me.get("player")), None)
-        for v in sorted(set(p["talismans"]) if p else ()):
+        for v in sorted(set(p["talismans"])):
             # a talisman in play whose card takes the breath (two rulebook readers' tables had one): the
             # dragon with it, one press, only while one is in play
             out.append({"label": _("dragon: talisman {value} saves", value=v),
@@ -284,7 +283,7 @@ class DragonRunViews(Game):
     def _turn_offers(self, state: dict[str, Any], p: dict[str, Any], me: dict[str, str]) -> list[dict[str, Any]]:
         """The active player's offers in the turn's phase (the deal's first move: as at a turn's start)."""
         phase = state["turn"]["phase"]
-        charge = self._charges(state, me)
+        charge = self._charges(state, p, me)
         rooms = self._treasure_rooms(state, me)
         if charge and state["discard"]["other"] < OTHER_LOCATIONS:
             # a room whose card says "draw again or stop" (both rulebook readers' corridors), going on: the
