@@ -20,6 +20,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from tablekeeper.engine import Journal, Match, RuleError, Session, SetupError, canonical, make_rules
 from tablekeeper.engine.games.dale_of_merchants.rules import BASE_DECKS, payment_verdict, stack_verdict
+from tablekeeper.engine.games.dale_of_merchants.table import payment_ok
 
 from ..conftest import ROOT, examples, new_session, replay, replay_cli, steps
 
@@ -326,6 +327,7 @@ def test_overpay_rule_surplus_smaller_than_every_card(price, paid, ok, words):
 def test_overpay_rule_agrees_with_the_brute_force_oracle(price, paid):
     """Acción de mercado, Nota: 'la cantidad que pague en exceso debe ser menor que el valor de cada tarjeta'."""
     assert payment_verdict(price, paid)[0] is brute_force_legal(price, paid)
+    assert payment_ok(price, paid) is brute_force_legal(price, paid)  # the pods' quick check, the same rule
 
 
 def test_check_payment_answers_with_the_reason_and_refuses_nothing():
@@ -371,6 +373,15 @@ def test_stall_stacks_are_built_in_one_action_and_cannot_be_added_to():
     play(m, {"action": "stall", "set": ["macaws", "macaws"], "values": [1, 1], "stack": 2})
     assert m.view()["players"][0]["stacks"][1] == {"set": "macaws", "values": [1, 1]}
     assert stack_verdict(3, ["pandas"] * 2, [1, 2], DECKS3) == (True, "stack 3: pandas 1+2 = 3")
+
+
+def test_a_stack_is_its_cards_in_no_order_kept_high_first():
+    """Acción de puesto: a stack is «cualquier número de cartas» of one set totalling its number; which
+    card was named first is not part of it: 1+2 and 2+1 are the same stack, told as the pods offer it."""
+    entered = [play(match(), {"action": "adjust", "player": "Ana", "counter": "stall", "delta": 2},
+                    {"action": "stall", "set": "pandas", "values": order}) for order in ([1, 2], [2, 1])]
+    assert entered[0].view() == entered[1].view()
+    assert entered[0].view()["players"][0]["stacks"][-1] == {"set": "pandas", "values": [2, 1]}
 
 
 def test_eighth_stack_wins_at_once_and_ends_the_game():

@@ -47,6 +47,13 @@ def slot_price(slot: int, value: int) -> int:
     return value + slot
 
 
+def payment_ok(price: int, paid: list[int] | tuple[int, ...]) -> bool:
+    """Whether the card values ``paid`` may buy a card costing ``price`` (:func:`payment_verdict`
+    without its reason: the pods weigh thousands of payments a press)."""
+    surplus = sum(paid) - price
+    return surplus >= 0 and (not paid or surplus < min(paid))
+
+
 def payment_verdict(price: int, paid: list[int]) -> tuple[bool, str]:
     """Whether the card values ``paid`` may buy a card costing ``price``, and why.
 

@@ -118,7 +118,9 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
         exactly n, one animal set, no junk; stacks are built in order, each in one action.
         "clean_up": the clean-up follows at once; "new_value": the value of the market card it turns up."""
         who = self._active(t, a)
-        values = a.ints("values")
+        # A stack is its cards, in no order: kept high first, as the pods offer it ("3+1"), so a stack
+        # entered 1+3 is the same record as one entered 3+1.
+        values = sorted(a.ints("values"), reverse=True)
         sets = self._sets(a, len(values))
         number = t.get(who, "stall") + 1
         claimed = a.int("stack", number)

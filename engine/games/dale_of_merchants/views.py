@@ -1,13 +1,14 @@
 """What Dale of Merchants shows: the public view's own keys, each seat's pod and its routine actions."""
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from ...fields import Field, Int, Ints, Str
 from ...game import Game
 from ...messages import N_, _, word
-from .rules import MARKET_SLOTS, STARTING_DECK, payment_verdict, slot_position, slot_price
-from .table import HAND_SIZE
+from .rules import MARKET_SLOTS, STARTING_DECK, slot_position, slot_price
+from .table import HAND_SIZE, payment_ok
 
 #: The highest value printed on a base-box card.
 TOP_PRINTED = 5
@@ -27,8 +28,16 @@ def hand_payments(price: int, hand: int, known: list[int]) -> list[list[int]]:
     player's cards: junk and 1s (as many as the hand holds) and the ``known`` values above 1; only
     those the overpay rule accepts (Acción de mercado, Nota). The lowest cards first: junk before
     a 2, a 2 before a 3 (a player keeps the high cards), so all junk leads when the hand can."""
-    valid = [paid for paid in _combos(known, hand) if payment_verdict(price, paid)[0]]
-    return sorted(valid, key=lambda paid: (sum(1 for v in paid if v > 1), sum(paid) - price, paid))
+    return [list(paid) for paid in _hand_payments(price, hand, tuple(sorted(known)))]
+
+
+@lru_cache(maxsize=4096)
+def _hand_payments(price: int, hand: int, known: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    # A pod weighs every card's payments at every press (a robot's search, many thousand times a
+    # story): the same hand and price give the same payments, so they are worked out once.
+    valid = [paid for paid in _combos(known, hand) if payment_ok(price, paid)]
+    return tuple(map(tuple, sorted(valid, key=lambda paid: (sum(1 for v in paid if v > 1), sum(paid) - price,
+                                                             paid))))
 
 
 #: The values a die-raised card may be worth when it pays (the lucky ocelots: «1 ocelote muere», a
@@ -61,15 +70,18 @@ def doubtful_payments(price: int, hand: int, known: list[int]) -> list[list[int]
     tarjeta de cinco en la mano"; one card above the price needs no asking)
     and an exact payment of cards above 1 with one more junk (refused: "no puede usar tarjetas
     adicionales")."""
-    over = [paid for paid in _combos(known, hand)
-            if sum(paid) > price and max(paid) < price and payment_verdict(price, paid)[0]]
-    extra = [paid + [1] for paid in _combos(known, hand - 1) if sum(paid) == price and min(paid) > 1]
+    known_ = tuple(sorted(known))
+    over = [list(paid) for paid in _combos(known_, hand)
+            if sum(paid) > price and max(paid) < price and payment_ok(price, paid)]
+    extra = [list(paid) + [1] for paid in _combos(known_, hand - 1) if sum(paid) == price and min(paid) > 1]
     return sorted(over + extra)
 
 
-def _combos(known: list[int], most: int) -> list[list[int]]:
+@lru_cache(maxsize=1024)
+def _combos(known: tuple[int, ...], most: int) -> tuple[tuple[int, ...], ...]:
     """Every set of at most ``most`` cards from 1s (``most`` of them) and the ``known`` values,
-    each highest first; in order, the lowest cards first."""
+    each highest first; in order, the lowest cards first. (Kept once per hand: tuples, not to be
+    changed.)"""
     pool = sorted(set(known) | {1}, reverse=True)
     have = {v: known.count(v) for v in pool}
     have[1] = most + known.count(1)
@@ -86,14 +98,14 @@ def _combos(known: list[int], most: int) -> list[list[int]]:
                 grow(j, cards + [v])
 
     grow(0, [])
-    return sorted(out)
+    return tuple(map(tuple, sorted(out)))
 
 
 def known_shapes(number: int, hand: int, known: list[int]) -> list[list[int]]:
     """The stacks of ``number`` the cards the device knows the player owns make, with at most one 1
     (one value-1 card per animal deck) and at most ``hand`` cards: two cards or more (one card is
     ``stack_shapes``' first), those using the most known cards first (3+2+2+1 before 4+3+1)."""
-    shapes = [cards for cards in _combos(known, hand)
+    shapes = [list(cards) for cards in _combos(tuple(sorted(known)), hand)
               if len(cards) > 1 and sum(cards) == number and cards.count(1) <= 1
               and all(cards.count(v) <= known.count(v) for v in set(cards) if v > 1)]
     return sorted(shapes, key=lambda cards: (-sum(1 for v in cards if v > 1), cards))
