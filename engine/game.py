@@ -43,6 +43,7 @@ class ActionInfo:
     doc: str
     fields: tuple[Field, ...] = ()
     note: bool = False
+    tells: bool = False
 
     def field(self, name: str) -> Field | None:
         return next((f for f in self.fields if f.name == name), None)
@@ -66,7 +67,7 @@ def first_sentence(doc: str) -> str:
 
 
 def action(name: str | None = None, *, when_over: bool = False, adjustment: bool = False,
-           fields: tuple[Field, ...] = (), note: bool = False) -> Callable[[_H], _H]:
+           fields: tuple[Field, ...] = (), note: bool = False, tells: bool = False) -> Callable[[_H], _H]:
     """Mark a method ``(self, t: Txn, a: Args)`` as the action ``name`` taking ``fields``.
 
     ``fields`` (engine/fields.py) is the one statement of what the action
@@ -77,11 +78,13 @@ def action(name: str | None = None, *, when_over: bool = False, adjustment: bool
     :meth:`Game.before_action`). ``note``: a question to the referee that
     changes no counter (Dale's payment check): journalled and shown like any
     action, but not an undo step of its own — undo takes back the last other
-    action together with the notes after it (engine/match.py).
+    action together with the notes after it (engine/match.py). ``tells``: its outcome is not in what the
+    player entered (a roll against the cards left: escaped or caught), so the pod that did it shows what
+    the rules said of it.
     """
 
     def deco(fn: _H) -> _H:
-        vars(fn)["_tk_action"] = (name or fn.__name__, when_over, adjustment, tuple(fields), note)
+        vars(fn)["_tk_action"] = (name or fn.__name__, when_over, adjustment, tuple(fields), note, tells)
         return fn
 
     return deco
@@ -141,9 +144,9 @@ class Game:
             for fn in vars(klass).values():
                 meta = getattr(fn, "_tk_action", None)
                 if meta:
-                    name, when_over, adjustment, fields, note = meta
+                    name, when_over, adjustment, fields, note, tells = meta
                     found[name] = ActionInfo(name, fn, when_over, adjustment, (fn.__doc__ or "").strip(), fields,
-                                             note)
+                                             note, tells)
         cls.actions = found
 
     # -- construction --------------------------------------------------------
@@ -337,6 +340,13 @@ class Game:
         name = entry.get("action") if isinstance(entry, dict) else None
         info = self.actions.get(name) if isinstance(name, str) else None
         return bool(info and info.note)
+
+    def tells(self, entry: Any) -> bool:
+        """Whether the pod that did a journal entry shows what the rules said of it (an action declared
+        ``tells=True``: its outcome is not in what its player entered)."""
+        name = entry.get("action") if isinstance(entry, dict) else None
+        info = self.actions.get(name) if isinstance(name, str) else None
+        return bool(info and info.tells)
 
     def pod_actions(self, state: dict[str, Any], name: str) -> list[str]:
         """The actions a seat's pod menu lists for ``name`` after its ``seat_actions``, most likely first.

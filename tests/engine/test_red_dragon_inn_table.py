@@ -299,6 +299,10 @@ def test_a_drink_event_is_offered_on_every_waiting_players_pod_out_of_turn_and_o
     assert c(m, "Cai")["alcohol"] == 2 and rules.seat_actions(m.state, "Cai") == []
     m.apply(rules.seat_actions(m.state, "Ana")[0]["action"])  # Ana, whose turn it is: an ale
     assert rules.seat_actions(m.state, "Ana") == []  # her turn's moves wait for the others' cards
+    # who has drunk reads whose card the table waits for, not "your turn: drink" (a play-tester's)
+    assert rules.seat_view(m.state, "Ana")["status"] == "2 yet to drink"
+    m.apply(rules.seat_actions(m.state, "Ben")[0]["action"])
+    assert rules.seat_view(m.state, "Cai")["status"] == "Dee yet to drink"
     plain = match(("Ana", "Ben", "Cai", "Dee"))
     assert rules.seat_actions(plain.state, "Ben") == []
 

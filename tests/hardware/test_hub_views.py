@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from tablekeeper.engine import Journal, Session
-from tablekeeper.hardware.pod import MAIN, PRESS, UP, InputEvent
+from tablekeeper.hardware.pod import MAIN, PRESS, RELEASE, UP, InputEvent
 from tests.owner import Owner
 
 
@@ -66,6 +66,42 @@ def test_an_action_on_another_player_shows_on_that_players_own_pod(tmp_path, mon
         assert hub.view(1).message == ""  # the actor saw it in the preview; Cai was not touched
         assert hub.view(3).message == ""
         now[0] += hub.seats.message_seconds + 0.1
+        assert hub.view(2).message == ""
+
+
+def test_the_contests_payout_tells_each_player_who_won_not_whose_drink_came_last(tmp_path):
+    """«siga las instrucciones de la carta»: the last contestant's drink settles the contest; the others'
+    pods said "Cai drinks from the deck: ale: gold −1" (a play-tester read it as Cai's ale costing them
+    gold). They say who won, from the rules' own line."""
+    with Journal(tmp_path) as j:
+        s = Session.new(j, "red-dragon-inn", ["Ana", "Ben", "Cai"], {})
+        for a in ({"action": "buy", "player": "Ana", "to": "Ben"},
+                  {"action": "drink_event", "player": "Ana", "kind": "contest"},
+                  {"action": "drink", "player": "Ana", "extra": True, "from": "deck", "drink": "ale"},
+                  {"action": "drink", "player": "Ben", "extra": True, "from": "deck", "drink": "wine"}):
+            s.apply(a)
+        hub = Owner(s, clock=lambda: 0.0)
+        assert hub.view(3).action == "ale"
+        hub.press(InputEvent(3, MAIN, PRESS))
+        hub.press(InputEvent(3, MAIN, RELEASE))  # Cai's ale: Ben's wine is the strongest
+        assert [p["counters"]["gold"] for p in s.state["players"]] == [9, 12, 9]
+        assert hub.view(1).message == "Ben wins the drinking contest: Ana, Cai pay 1 gold each: gold −1"
+        assert hub.view(2).message == "Ben wins the drinking contest: Ana, Cai pay 1 gold each: gold +2"
+
+
+def test_a_hides_outcome_shows_on_the_pod_that_hid(tmp_path, monkeypatch):
+    """Esconderse: the roll against the location cards left decides; a play-tester who entered a 4 saw
+    only "MUST CHARGE" and could not show the table why. The hider's pod says what the rules said."""
+    from tablekeeper.ui.pod.inputs import Intent
+
+    with Journal(tmp_path) as j:
+        s = Session.new(j, "dragon-run", ["Ana", "Ben"], {"hands": {"Ana": [3, 2, 1, 0], "Ben": [4, 2, 1, 1]}})
+        hub = Owner(s, clock=lambda: 0.0)
+        hide = {"action": "hide", "player": "Ana", "discard": [1], "roll": 4}
+        monkeypatch.setattr(hub.seats.controls[1], "handle", lambda *a: Intent(action=dict(hide)))
+        hub.press(InputEvent(1, MAIN, PRESS))
+        assert s.state["players"][0]["counters"]["treasure"] == 5
+        assert "10 location cards left: Ana cannot escape" in hub.view(1).message
         assert hub.view(2).message == ""
 
 

@@ -254,12 +254,25 @@ def test_an_extra_drink_from_a_card_keeps_the_turn_in_phase_two():
     """«No se puede ignorar la compra de bebidas» — a card's extra drinks go on a pile without ending Ana's
     phases: two extra drinks for Cai are the offer, then main held."""
     t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"])
-    t.click("Ana", UP, 2)  # up from the first wraps: everyone…, extra drink for Cai
+    t.click("Ana", UP, 3)  # up from the first wraps: everyone…, pay the Inn 1 gold, extra drink for Cai
     assert t.view("Ana").action == "extra drink for Cai"
     t.hold("Ana", MAIN)
     assert t.done == [{"action": "buy", "player": "Ana", "to": "Cai", "extra": True}] * 2
     assert t.state["players"][2]["counters"]["drink_me"] == 3
     assert t.state["turn"]["player"] == "Ana" and t.state["turn"]["phase"] != "drink"
+
+
+def test_a_card_that_costs_its_player_gold_to_the_inn_is_two_presses_on_the_players_pod():
+    """A card whose player pays the Inn («Wulfric destroza una silla»: Dee pays 2 gold to the Inn, in a
+    rulebook reader's story) went through select to the gold counter, 5 presses: it is the offer before
+    the table-wide one, held for more; nobody else's gold changes."""
+    t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"])
+    t.click("Ana", UP, 2)  # up from the first wraps: everyone…, pay the Inn 1 gold
+    assert t.view("Ana").action == "pay the Inn 1 gold"
+    t.hold("Ana", MAIN)  # the press, then the hold: 2 gold
+    assert t.done == [{"action": "adjust", "player": "Ana", "counter": "gold", "delta": -1}] * 2
+    assert [p["counters"]["gold"] for p in t.state["players"]] == [8, 10, 10]
+    assert (t.state["turn"]["player"], t.state["turn"]["phase"]) == ("Ana", "discard")  # still phases 1–2
 
 
 def test_each_other_player_pays_ana_from_anas_pod():

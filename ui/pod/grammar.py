@@ -17,7 +17,9 @@ about a state:
 from __future__ import annotations
 
 import random
+import re
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -414,7 +416,7 @@ def preview_lines(pv: Any) -> tuple[Msg, ...]:
 
 
 def affected(rules: Any, before: dict[str, Any], after: dict[str, Any], actor: str | None,
-             action: dict[str, Any] | None = None) -> dict[str, Msg]:
+             action: dict[str, Any] | None = None, events: Sequence[Any] = ()) -> dict[str, Msg]:
     """What an applied action did to each player but ``actor``, for their own pods:
     ``{"Ben": "from Ana: drink me +1"}`` (a message: translate it with the table's catalog).
 
@@ -423,6 +425,10 @@ def affected(rules: Any, before: dict[str, Any], after: dict[str, Any], actor: s
     for a correction nobody did. ``action``, when given: a player it does not name was changed
     by what follows from it, and is told what happened rather than who pressed ("Ana passes:
     gold +4" to the pot's winner, "the morning: …: cash −3" to each innkeeper paying wages).
+    ``events``: what the rules said of it (its first line the action itself); the one later line that
+    names such a player says why instead ("Ben wins the drinking contest: …: gold −1", not the last
+    contestant's "Dee drinks from the deck: wine: gold −1", which a play-tester read as Dee's wine
+    costing them gold).
     """
     named = _named_players(action) if action is not None else None
     out: dict[str, Msg] = {}
@@ -430,10 +436,25 @@ def affected(rules: Any, before: dict[str, Any], after: dict[str, Any], actor: s
         if who is None or who == actor:
             continue
         if named is not None and who not in named:
-            out[who] = _("{what}: {changes}", what=rules.words(before, action), changes=what)
+            cause = _cause(events, who, before, after) or rules.words(before, action)
+            out[who] = _("{what}: {changes}", what=cause, changes=what)
         else:
             out[who] = _("from {who}: {changes}", who=actor, changes=what) if actor else what
     return out
+
+
+def _cause(events: Sequence[Any], who: str, before: dict[str, Any], after: dict[str, Any]) -> Any:
+    """The one line of ``events`` after the first (the action's own) that names ``who`` and a counter of
+    theirs the action changed, or None (none, or several: the morning's wages and rooms alike)."""
+    counters = [_player_counters(before, who), _player_counters(after, who)]
+    moved = [str(word("counter", k)) for k in counters[1] if counters[0].get(k) != counters[1][k]]
+    lines = [e for e in events[1:] if re.search(rf"\b{re.escape(who)}\b", str(e))
+             and any(m in str(e) for m in moved)]
+    return lines[0] if len(lines) == 1 else None
+
+
+def _player_counters(state: dict[str, Any], who: str) -> dict[str, Any]:
+    return next((p["counters"] for p in state.get("players", ()) if p.get("name") == who), {})
 
 
 def _named_players(action: dict[str, Any]) -> set[str]:

@@ -158,11 +158,15 @@ class Seats:
                 last = self.dones.get(seat)
                 times = last.times + 1 if last is not None and now < last.until and key and last.action == key else 1
                 self.dones[seat] = Done(self._done_text(sent, action), now + self.message_seconds, key, times)
-            self._tell_others(ctl.player, before, now, action, key)
+            self._tell_others(ctl.player, before, now, action, key, events)
             if events and action is not None and self.session.rules.is_note(action):
                 # a note changes no figure: what it said (a referee's verdict) is its whole answer, on the
                 # pod that asked (a play-tester's menu check came back to the home screen without it)
                 self._message(seat, events[-1], now)
+            elif events and action is not None and self.session.rules.tells(action):
+                # an outcome the entry did not say (a hide's roll against the cards left): a play-tester saw
+                # only "MUST CHARGE" and could not show the table that 4 was not above 7
+                self._message(seat, " · ".join(str(translated(e, self.catalog)) for e in events), now)
 
     def _done_text(self, sent, action: dict | None) -> str:
         """The offer a pod did, after the choices its steps asked as entered, first where the header's
@@ -225,7 +229,7 @@ class Seats:
         return self.stuck.holds_back(event)
 
     def _tell_others(self, actor: str, before: dict, now: float, action: dict | None = None,
-                     key: str = "") -> None:
+                     key: str = "", events: Sequence[str] = ()) -> None:
         """Each other player an action changed sees what happened to them on their own pod."""
         after = self.session.state
         if after is before:
@@ -241,7 +245,7 @@ class Seats:
                         _("{who} redid: {changes}", who=actor, changes=what)
                     self._message(seats[who], text, now)
             return
-        told = affected(self.session.rules, before, after, actor, None if undoing else action)
+        told = affected(self.session.rules, before, after, actor, None if undoing else action, events)
         key = (key or canonical(action)) if action is not None and not undoing else ""
         for who, text in told.items():
             if who not in seats:
@@ -250,7 +254,7 @@ class Seats:
             run = self._runs.get(seat)
             showing = seat in self.messages and now < self.messages[seat][1]
             if key and run is not None and run[:2] == (actor, key) and showing:
-                whole = affected(self.session.rules, run[2], after, actor, action).get(who)
+                whole = affected(self.session.rules, run[2], after, actor, action, events).get(who)
                 text = whole if whole is not None else text
             else:
                 run = (actor, key, before)

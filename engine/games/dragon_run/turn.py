@@ -316,7 +316,7 @@ class DragonRunTurn(DragonRunTable):
         Ints("discard", default=[], lo=0, hi=MAX_CARD, doc=_("the values of the treasure cards discarded (worth at least 1)")),
         Int("roll", required=False, lo=0, hi=DIE_FACES - 1,
             doc=_("the face of a physical d10 (0–9; a face marked 10 is 0); left out, the device rolls")),
-    ))
+    ), tells=True)
     def _hide(self, t: Txn, a: Args) -> None:
         """Discard treasure worth at least 1 ("discard": card values), then the escape test.
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...game import Game
-from ...messages import _, word
+from ...messages import N_, _, listing, word
 from .drinks import COMMON_DRINKS, DRINK_WORDS
 from .rules import CARDS, DRINK_EVENTS, FIXED_COUNTERS, OUT_OF_GOLD, PASSING_OUT, others_in_order
 
@@ -73,6 +73,11 @@ class RedDragonInnViews(Game):
             status = _("{name}: last chance", name=state["pending"][0]["name"])
         elif state.get("drink_event") is not None and name in state["drink_event"]["waiting"]:
             status = word("status", "drink from the deck")
+        elif state.get("drink_event") is not None and state["drink_event"]["waiting"]:
+            # drunk already: the cards the table waits for, whose when one (a play-tester's pod still said
+            # "your turn: drink" after his contest card, as if he had to drink again)
+            waiting = state["drink_event"]["waiting"]
+            status = N_("{names} yet to drink", "{n} yet to drink", len(waiting), names=listing(waiting))
         elif g is not None:
             if name in g["left"]:
                 status = word("status", "left the round")
@@ -236,6 +241,9 @@ class RedDragonInnViews(Game):
                                                delta=f"{delta:+d}".replace("-", "−")), "repeat": True,
                                     "action": {"action": "adjust", "player": name, "counter": counter,
                                                "delta": delta}})
+            # a card that costs its player gold, paid to the Inn («Wulfric destroza una silla»: 2 gold), held for more
+            out.append({"label": word("label", "pay the Inn 1 gold"), "repeat": True,
+                        "action": {"action": "adjust", "player": name, "counter": "gold", "delta": -1}})
             out.append({"label": word("label", "everyone"), "action": {"action": "everyone", "player": name},
                         "ask": ["counter", "delta", "side", "others"]})
             return out
