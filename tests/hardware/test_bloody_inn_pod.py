@@ -192,6 +192,22 @@ def test_a_burial_of_one_of_several_corpses_starts_at_the_richest_under_your_own
     assert "corpse" in offers["bury: barn"]["ask"]  # still asked: the pocket is the player's call
 
 
+def test_a_burial_offers_your_built_annexes_before_your_barn():
+    """«Enterrar un cadáver … debajo de uno de sus propios anexos … se lleva todo el dinero»: the rulebook
+    stories' tables buried under an annex they had built 17 times, in their barn 4; a play-tester's first
+    offer was the barn his table never used. A built annex with room comes first, the barn after it."""
+    import copy
+
+    m = table([{"action": "welcome"}, {"action": "pass"},
+               {"action": "correct", "player": "Ben", "hand": 4, "peasants": 3},
+               {"action": "build", "player": "Ben", "rank": 2, "name": "distillery", "peasants": 2},
+               {"action": "pass"}])
+    state = copy.deepcopy(m.state)
+    state["players"][1]["corpses"] = [{"rank": 0, "money": 8}]
+    labels = [str(o["label"]) for o in m.rules.seat_actions(state, "Ben") if str(o["label"]).startswith("bury")]
+    assert labels[:2] == ["bury: distillery", "bury: barn"], labels
+
+
 def test_a_burial_paid_with_a_traveller_who_comes_back_is_its_own_offer():
     """«Luego, recuperas todas las cartas que hayas jugado que tengan aptitud para la acción elegida»: with
     a peasant and a traveller in hand a rank-1 corpse is buried with the peasant (the usual way, first),

@@ -89,6 +89,21 @@ def test_the_contests_payout_tells_each_player_who_won_not_whose_drink_came_last
         assert hub.view(2).message == "Ben wins the drinking contest: Ana, Cai pay 1 gold each: gold +2"
 
 
+def test_the_pots_winner_reads_that_they_won_not_who_passed_last(tmp_path):
+    """A gambling round's last pass gives the pot to the player in control; their pod said "Cai passes:
+    gold +3" (a play-tester read it as Cai doing something that paid them). It says who won."""
+    with Journal(tmp_path) as j:
+        s = Session.new(j, "red-dragon-inn", ["Ana", "Ben", "Cai"], {})
+        s.apply({"action": "gamble", "player": "Ana"})
+        s.apply({"action": "pass", "player": "Ben"})
+        hub = Owner(s, clock=lambda: 0.0)
+        assert hub.view(3).action == "pass"
+        hub.press(InputEvent(3, MAIN, PRESS))
+        hub.press(InputEvent(3, MAIN, RELEASE))
+        assert s.state["gambling"] is None
+        assert hub.view(1).message.startswith("Ana wins the gambling round") and "gold +3" in hub.view(1).message
+
+
 def test_a_hides_outcome_shows_on_the_pod_that_hid(tmp_path, monkeypatch):
     """Esconderse: the roll against the location cards left decides; a play-tester who entered a 4 saw
     only "MUST CHARGE" and could not show the table why. The hider's pod says what the rules said."""

@@ -425,8 +425,8 @@ def affected(rules: Any, before: dict[str, Any], after: dict[str, Any], actor: s
     for a correction nobody did. ``action``, when given: a player it does not name was changed
     by what follows from it, and is told what happened rather than who pressed ("Ana passes:
     gold +4" to the pot's winner, "the morning: …: cash −3" to each innkeeper paying wages).
-    ``events``: what the rules said of it (its first line the action itself); the one later line that
-    names such a player says why instead ("Ben wins the drinking contest: …: gold −1", not the last
+    ``events``: what the rules said of it; the one line that names such a player and a counter of theirs
+    it changed says why instead ("Ben wins the drinking contest: …: gold −1", not the last
     contestant's "Dee drinks from the deck: wine: gold −1", which a play-tester read as Dee's wine
     costing them gold).
     """
@@ -444,11 +444,11 @@ def affected(rules: Any, before: dict[str, Any], after: dict[str, Any], actor: s
 
 
 def _cause(events: Sequence[Any], who: str, before: dict[str, Any], after: dict[str, Any]) -> Any:
-    """The one line of ``events`` after the first (the action's own) that names ``who`` and a counter of
-    theirs the action changed, or None (none, or several: the morning's wages and rooms alike)."""
+    """The one line of ``events`` that names ``who`` and a counter of theirs the action changed, or None
+    (none, or several: the morning's wages and rooms alike)."""
     counters = [_player_counters(before, who), _player_counters(after, who)]
     moved = [str(word("counter", k)) for k in counters[1] if counters[0].get(k) != counters[1][k]]
-    lines = [e for e in events[1:] if re.search(rf"\b{re.escape(who)}\b", str(e))
+    lines = [e for e in events if re.search(rf"\b{re.escape(who)}\b", str(e))
              and any(m in str(e) for m in moved)]
     return lines[0] if len(lines) == 1 else None
 

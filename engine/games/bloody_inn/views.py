@@ -514,7 +514,7 @@ class BloodyInnViews(Game):
         return int((own or good or rooms)[0]["room"])
 
     def _burials(self, state: dict[str, Any], p: dict[str, Any]) -> list[dict[str, Any]]:
-        """A burial per annex with room left (your own first), paid the usual way; then, when the hand
+        """A burial per annex with room left (your own first, your barn after your built annexes), paid the usual way; then, when the hand
         could pay otherwise (a traveller back to hand, «recuperas todas las cartas que hayas jugado que
         tengan aptitud»), each other way per annex ("bury ↩: Ana's chapel"). The corpse is asked only
         when they differ (then the cost choices are asked too)."""
@@ -529,7 +529,11 @@ class BloodyInnViews(Game):
         others: list[dict[str, Any]] = []
         players = [p] + [q for q in state["players"] if q is not p]
         for q in players:
-            for i, x in enumerate(q["annexes"]):
+            # your own annexes before your barn: the rulebook stories' tables buried under a built annex of
+            # their own 17 times, in the barn 4 (a play-tester's first offer was the barn his table never used)
+            order = list(range(1, len(q["annexes"]))) + [0] if q is p else range(len(q["annexes"]))
+            for i in order:
+                x = q["annexes"][i]
                 if len(x["buried"]) >= x["rank"]:
                     continue
                 # the corpse asked starts at the likeliest: the richest pocket under your own annex (you keep
