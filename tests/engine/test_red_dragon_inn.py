@@ -625,7 +625,7 @@ def test_pod_main_button_does_the_routine_action_of_the_moment():
     # on a player, who is asked (from the one passing out): a stray main on Ana's pod must neither end
     # Cai's last chance nor hit anyone (it opens the question)
     offers = rules.seat_actions(m.state, "Cai")
-    assert offers[0] == {"label": "resolve", "action": {"action": "resolve"}, "guarded": True}
+    assert offers[0] == {"label": "resolve", "action": {"action": "resolve"}, "guarded": True, "confirm": True}
     assert [o["action"] for o in offers[1:]] == [
         {"action": "adjust", "player": q, "counter": "fortitude", "delta": -1} for q in ("Ana", "Ben")]
     assert [(o["action"], o["ask"]) for o in rules.seat_actions(m.state, "Ana")] == [

@@ -129,7 +129,11 @@ def test_a_pass_out_from_a_drink_shows_on_every_pod_at_once():
     assert t.state["pending"] == [{"name": "Ana", "reason": "passing out"}]
     assert t.view("Ana").action == "resolve"
     assert t.view("Ben").action != "resolve" and t.view("Cai").action != "resolve"
-    t.click("Ana", MAIN)
+    t.click("Ana", MAIN)  # giving up the last chance puts her out: its preview first, so a reflex main…
+    assert t.view("Ana").screen == "preview" and not t.state["players"][0]["out"]
+    t.click("Ana", SELECT)  # …can be taken back: nothing changed
+    assert t.view("Ana").screen == "home" and t.state["pending"] == [{"name": "Ana", "reason": "passing out"}]
+    t.click("Ana", MAIN, 2)  # resolve, OK
     assert t.state["players"][0]["out"] and t.state["turn"]["player"] == "Ben"
 
 
@@ -340,7 +344,7 @@ def test_the_other_pods_say_whose_last_chance_the_table_waits_for():
     assert t.state["pending"]
     assert t.view("Ana").status == t.view("Ben").status == "Cai: last chance"
     assert t.view("Cai").status == "PASSING OUT"
-    t.click("Cai", MAIN)  # resolve: out
+    t.click("Cai", MAIN, 2)  # resolve, OK: out
     assert not t.state["pending"] and t.view("Ana").status == "your turn: discard"
 
 

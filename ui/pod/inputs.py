@@ -273,7 +273,7 @@ class SeatControls:
             else:
                 self._left, self.pick = self.pick, 0  # the next time, the most likely again
             item = g.Item(g.SEAT, chosen.get("label", ""), dict(chosen["action"]), tuple(chosen.get("ask", ())))
-            return self._start(rules, state, item, HOME)
+            return self._start(rules, state, item, HOME, confirm=bool(chosen.get("confirm")))
         if button == MAIN and self._again is not None:
             if kind == RELEASE:  # clicked once: the card stays shown (wherever it went), main again does it once more
                 shown = [str(label) for label in self._labels]
@@ -378,11 +378,17 @@ class SeatControls:
         return NOTHING
 
     # -- ENTRY ----------------------------------------------------------------------------
-    def _start(self, rules, state, item: g.Item, came_from: str) -> Intent:
-        """Begin ``item``: done at once when there is nothing to ask, else its first step."""
+    def _start(self, rules, state, item: g.Item, came_from: str, confirm: bool = False) -> Intent:
+        """Begin ``item``: done at once when there is nothing to ask, else its first step. ``confirm``: an
+        offer that puts its own player out (a last chance given up) shows its PREVIEW first, one more main
+        does it: a second main by reflex, the offers having changed under the finger, changes nothing."""
         steps = g.asks(rules, state, self.player, item)
         if steps is None:
             return Intent(message=_("this needs the touchscreen"))
+        if not steps and confirm:
+            self._go(PREVIEW)
+            self._item, self._from, self._step, self._elem = item, came_from, 0, None
+            return CHANGED
         if not steps:
             self._go(HOME)
             return self._send(item, dict(item.action), changed=True)

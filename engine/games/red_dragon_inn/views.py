@@ -183,7 +183,10 @@ class RedDragonInnViews(Game):
             if any(e["name"] == name for e in state["pending"]):
                 # guarded: after a card held on another player the pod stays on that card, not back on
                 # "resolve" (a play-tester's next main by reflex would have given up his chance)
-                return [{"label": word("label", "resolve"), "action": {"action": "resolve"}, "guarded": True}] + hits
+                # confirmed: it puts the player out, and it comes first the moment a pass or a drink starts
+                # the last chance (a play-tester's double main on "pass" would have given it up)
+                return [{"label": word("label", "resolve"), "action": {"action": "resolve"}, "guarded": True,
+                         "confirm": True}] + hits
             # Another's last chance: a card on someone, the player asked (from the one passing out), so that
             # a stray main on an idle pod opens the question and hits nobody (a play-tester's did)
             target = next((e["name"] for e in state["pending"] if e["name"] in others), others[0] if others else None)
