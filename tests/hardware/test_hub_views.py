@@ -104,6 +104,25 @@ def test_the_pots_winner_reads_that_they_won_not_who_passed_last(tmp_path):
         assert hub.view(1).message.startswith("Ana wins the gambling round") and "gold +3" in hub.view(1).message
 
 
+def test_a_press_that_starts_its_players_last_chance_shows_the_alert_not_its_tick(tmp_path):
+    """«tienes una última oportunidad»: Cai's pass in a gambling round took his last gold; his pod said
+    "✓ pass" where the status goes, hiding "OUT OF GOLD" (a play-tester's). The alert stays in view."""
+    with Journal(tmp_path) as j:
+        s = Session.new(j, "red-dragon-inn", ["Ana", "Ben", "Cai"], {})
+        s.apply({"action": "adjust", "player": "Cai", "counter": "gold", "delta": -9})
+        s.apply({"action": "gamble", "player": "Ana"})
+        s.apply({"action": "pass", "player": "Ben"})
+        assert [p["counters"]["gold"] for p in s.state["players"]] == [9, 9, 0]
+        hub = Owner(s, clock=lambda: 0.0)
+        hub.press(InputEvent(3, UP, PRESS))
+        hub.press(InputEvent(3, UP, RELEASE))
+        assert hub.view(3).action == "leave the round"
+        hub.press(InputEvent(3, MAIN, PRESS))
+        hub.press(InputEvent(3, MAIN, RELEASE))
+        assert s.state["pending"] and hub.view(3).alert
+        assert hub.view(3).status == "OUT OF GOLD"
+
+
 def test_a_hides_outcome_shows_on_the_pod_that_hid(tmp_path, monkeypatch):
     """Esconderse: the roll against the location cards left decides; a play-tester who entered a 4 saw
     only "MUST CHARGE" and could not show the table why. The hider's pod says what the rules said."""

@@ -320,7 +320,9 @@ class Seats:
                 key = key[:-1] + (changed,)
         if flash:
             view = replace(view, changed=flash[0])
-        if done and view.screen == "home":  # what the pod's own press did, where the status goes, for a moment
+        # what the pod's own press did, where the status goes, for a moment — not over an alert (a play-tester's
+        # "✓ pass" hid "OUT OF GOLD" just when her last chance began)
+        if done and view.screen == "home" and not view.alert:
             view = replace(view, status=done.status())
         if stuck:  # said until the buttons are released (a message, while there is one, covers it)
             view = replace(view, stuck=stuck, notice=str(translated(screen_notice(stuck), self.catalog)))
