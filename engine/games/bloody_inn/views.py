@@ -514,10 +514,10 @@ class BloodyInnViews(Game):
         return int((own or good or rooms)[0]["room"])
 
     def _burials(self, state: dict[str, Any], p: dict[str, Any]) -> list[dict[str, Any]]:
-        """A burial per annex with room left (your own first, your barn after your built annexes), paid the usual way; then, when the hand
-        could pay otherwise (a traveller back to hand, «recuperas todas las cartas que hayas jugado que
-        tengan aptitud»), each other way per annex ("bury ↩: Ana's chapel"). The corpse is asked only
-        when they differ (then the cost choices are asked too)."""
+        """A burial per annex with room left (your own first, your barn after your built annexes), paid
+        the usual way; then, when the hand could pay otherwise (a traveller back to hand, «recuperas todas
+        las cartas que hayas jugado que tengan aptitud»), each other way per annex ("bury ↩: Ana's
+        chapel"). The corpse is asked only when they differ (then the cost choices are asked too)."""
         corpses = p["corpses"]
         if not corpses:
             return []

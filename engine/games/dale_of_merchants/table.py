@@ -48,19 +48,20 @@ def slot_price(slot: int, value: int) -> int:
 
 
 def payment_ok(price: int, paid: list[int] | tuple[int, ...]) -> bool:
-    """Whether the card values ``paid`` may buy a card costing ``price`` (:func:`payment_verdict`
-    without its reason: the pods weigh thousands of payments a press)."""
-    surplus = sum(paid) - price
-    return surplus >= 0 and (not paid or surplus < min(paid))
-
-
-def payment_verdict(price: int, paid: list[int]) -> tuple[bool, str]:
-    """Whether the card values ``paid`` may buy a card costing ``price``, and why.
+    """Whether the card values ``paid`` may buy a card costing ``price``: the rule :func:`payment_verdict`
+    words (the pods weigh thousands of payments a press, without the words).
 
     Acción de mercado, Nota: overpaying is allowed only when you cannot pay
     less with the cards you pay with, i.e. the surplus must be smaller than the
     value of every card used.
     """
+    surplus = sum(paid) - price
+    return surplus >= 0 and (not paid or surplus < min(paid))
+
+
+def payment_verdict(price: int, paid: list[int]) -> tuple[bool, str]:
+    """Whether the card values ``paid`` may buy a card costing ``price`` (:func:`payment_ok`), and why."""
+    ok = payment_ok(price, paid)
     total = sum(paid)
     shown = _sum_words(paid)
     if total < price:
@@ -69,7 +70,7 @@ def payment_verdict(price: int, paid: list[int]) -> tuple[bool, str]:
     surplus = total - price
     if paid:
         smallest = min(paid)
-        if surplus >= smallest:
+        if not ok:
             return False, _("{paid} overpays the price {price} by {surplus}, so a {smallest} is not needed: "
                             "the surplus must be smaller than every card used", paid=shown, price=price,
                             surplus=surplus, smallest=smallest)
