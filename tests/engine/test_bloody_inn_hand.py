@@ -154,6 +154,48 @@ def test_a_gain_now_is_paid_at_the_build():
     refused(m, {"action": "build", "rank": 0, "effect": "other", "amount": 2}, '"amount" goes with an effect')
 
 
+def test_an_annex_that_opens_a_room_gives_its_builder_a_room_of_their_own():
+    """«Ahora determinará qué salas están abiertas»: the setup opens some of the board's rooms (a key on
+    each), so an annex can open a closed one with its builder's key (the third reader's «Ala de
+    huéspedes»); the room is the builder's like their first: it gets a traveller at every welcome and
+    pays them at every departure («1F per occupied room with your key», publisher's rules)."""
+    m = night()
+    assert len(m.state["inn"]["rooms"]) == 6  # 3 players' keys + 3 neutral doors
+    m.apply({"action": "correct", "player": "Ana", "hand": 3})
+    p = m.apply({"action": "build", "rank": 0, "effect": "open_room"})
+    assert "Ana's key opens room 7: a traveller is lodged there from the next welcome" in p.events
+    assert m.state["inn"]["rooms"][6] == {"room": 7, "key": "Ana", "guest": False, "police": False, "opened": True}
+    passes(m, 5)
+    m.apply({"action": "morning"})
+    entrance = m.state["inn"]["entrance"]
+    m.apply({"action": "welcome"})
+    assert m.state["inn"]["entrance"] == entrance - 7 and all(r["guest"] for r in m.state["inn"]["rooms"])
+    # Ben (first player now) kills in Ana's new room; her first room keeps its guest.
+    m.apply({"action": "kill", "room": 7, "rank": 0})
+    assert m.state["inn"]["rooms"][6]["guest"] is False
+    passes(m, 5)
+    before = player(m, "Ana")["counters"]["cash"]
+    wages = player(m, "Ana")["hand"]
+    m.apply({"action": "morning"})
+    assert player(m, "Ana")["counters"]["cash"] == before + 1 - wages  # room 1 only: room 7 is empty
+    m.apply({"action": "welcome"})
+    passes(m, 6)
+    before = player(m, "Ana")["counters"]["cash"]
+    wages = player(m, "Ana")["hand"]
+    p = m.apply({"action": "morning"})
+    assert "Ana earns 1F: room 7 still has its guest" in p.events
+    assert player(m, "Ana")["counters"]["cash"] == before + 2 - wages
+
+
+def test_a_player_opens_no_more_rooms_than_their_keys():
+    """«recibe las 8 fichas de Llave»: a key on every room a player's annexes opened, and one on their own."""
+    m = night()
+    rooms = m.state["inn"]["rooms"]
+    rooms += [{"room": n, "key": "Ana", "guest": True, "police": False, "opened": True} for n in range(7, 14)]
+    m.apply({"action": "correct", "player": "Ana", "hand": 3})
+    refused(m, {"action": "build", "rank": 0, "effect": "open_room"}, "Ana's 8 keys are all on rooms already")
+
+
 # -- the warning before the last action of the night ----------------------------------------------
 def test_a_warning_before_the_last_action_when_wages_exceed_cash():
     """RULES.md C (publisher's rules): "Who cannot pay pays all their cash, then discards one unpaid

@@ -581,6 +581,28 @@ def test_a_guests_room_is_told_by_its_key_and_the_room_step_goes_round_the_guest
     assert t.view("Ana").value == "3"
 
 
+def test_a_room_an_annex_opened_is_told_apart_from_its_owners_first_room():
+    """An annex that puts its builder's key on a closed room («Ahora determinará qué salas están abiertas»):
+    the new room is the builder's too, so the pods name it by its number as well ("Ana's 6"), in the
+    welcome's offers and in a kill's room step; the player's first room stays "Ana's"."""
+    t = Table("bloody-inn", ["Ana", "Ben"], actions=[
+        {"action": "welcome"}, {"action": "correct", "player": "Ana", "hand": 3},
+        {"action": "build", "rank": 0, "effect": "open_room"}, {"action": "pass"}, {"action": "pass"},
+        {"action": "pass"}, {"action": "morning"}])
+    labels = [str(a["label"]) for a in t.rules.seat_actions(t.state, "Ben")]
+    assert "welcome: police, Ana's 6" in labels and "welcome: police, Ana's" in labels
+    t.click("Ben", MAIN)  # the whole welcome: six rooms now
+    assert all(r["guest"] for r in t.state["inn"]["rooms"]) and len(t.state["inn"]["rooms"]) == 6
+    labels = [str(a["label"]) for a in t.rules.seat_actions(t.state, "Ben")]
+    t.click("Ben", DOWN, labels.index("kill a rank-0 guest"))
+    t.click("Ben", MAIN)
+    seen = set()
+    for _i in range(6):
+        seen.add((t.view("Ben").value, t.view("Ben").prompt))
+        t.click("Ben", UP)
+    assert {("1", "room: Ana's"), ("6", "room: Ana's 6")} <= seen
+
+
 def test_laundering_any_number_of_checks_is_one_offer_each_the_most_first():
     """«Blanqueo» (the notary: 10F on the wealth track for a check, as many as the player likes): all the
     cash can buy is the offer after passing; each smaller amount is an offer of its own further down,

@@ -12,14 +12,16 @@ from typing import Any
 #: Recurring or one-off powers, as the base game's annex cards print them (publisher's card list):
 #: the gardens (+2F at the departure), the distillery (one wage less), the parlor and the workshop
 #: (one accomplice fewer to bribe, to build), the butcher's shop (several kills in one action),
-#: the park (4F at once; a gain at the end), the kiosk and the vegetable garden (francs at once).
+#: the park (4F at once; a gain at the end), the kiosk and the vegetable garden (francs at once);
+#: and an annex that opens a closed room with its builder's key («Ahora determinará qué salas están
+#: abiertas»: the board has more rooms than the setup opens).
 EFFECTS = ("morning_bonus", "wages_waived", "bribe_discount", "build_discount", "kill_discount",
-           "bury_discount", "extra_kill", "extra_action", "gain_now", "end_game", "other", "none")
+           "bury_discount", "extra_kill", "extra_action", "gain_now", "end_game", "open_room", "other", "none")
 #: What ``amount`` means by default for each effect (francs, wages or cards); None: no amount.
 DEFAULT_AMOUNT: dict[str, int | None] = {
     "morning_bonus": 2, "wages_waived": 1, "bribe_discount": 1, "build_discount": 1, "kill_discount": 1,
     "bury_discount": 1, "extra_kill": None, "extra_action": None, "gain_now": 0, "end_game": None,
-    "other": None, "none": None}
+    "open_room": None, "other": None, "none": None}
 #: The base game's annexes a pod offers as names (free text stays possible in a script).
 ANNEX_NAMES = ("distillery", "gardens", "parlor", "workshop", "butcher's shop", "park", "kiosk",
                "vegetable garden", "room service", "chapel")

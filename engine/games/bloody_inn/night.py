@@ -298,7 +298,8 @@ class BloodyInnNight(BloodyInnTable):
         device apply the annex's power from now on: morning_bonus (francs at every
         departure), wages_waived (wages every morning), bribe/build/kill/bury_discount
         (cards fewer), extra_kill and extra_action (extra actions it grants),
-        gain_now (francs at once), end_game and other (reminded), none.
+        gain_now (francs at once), open_room (the builder's key opens a closed room of the
+        board: a new room, theirs, filled at the next welcome), end_game and other (reminded), none.
         """
         who, extra = self._actor(t, a)
         rank = a.int("rank")
@@ -337,6 +338,8 @@ class BloodyInnNight(BloodyInnTable):
             t.event(_("{who}'s {annex}: {power}", who=who, annex=annex_word(name), power=power_words(effect, amount)))
         if effect == "gain_now" and amount:
             self._gain(t, who, amount, "adjust", annex_word(name))
+        if effect == "open_room":
+            self._open_room(t, who)
         if not extra:
             self._advance(t)
 

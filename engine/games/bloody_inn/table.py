@@ -20,6 +20,9 @@ REMOVED = {1: {"short": 34, "long": 26}, 2: {"short": 35, "long": 25},
            3: {"short": 28, "long": 16}, 4: {"short": 22, "long": 6}}
 #: Neutral keys: 3 doors with 2–3 players (and solo), 4 with 4 players.
 NEUTRAL_KEYS = {1: 3, 2: 3, 3: 3, 4: 4}
+#: Each player's key tokens («recibe las 8 fichas de Llave / Servicio de habitaciones»): the most rooms
+#: one player's key can open (the rulebook does not say how many rooms the board has).
+KEYS = 8
 START_CASH = 5
 START_CHECKS = 1
 CASH_MAX = 40  # the wealth track ends at 40F
@@ -211,6 +214,17 @@ class BloodyInnTable(BloodyInnBase):
         if not 1 <= number <= len(rooms):
             raise RuleError(_("there is no room {number} (the open rooms are 1–{last})", number=number, last=len(rooms)))
         return rooms[number - 1]
+
+    def _open_room(self, t: Txn, who: str) -> None:
+        """``who`` puts a key of their colour on a closed room: a new room, theirs, empty until the next welcome
+        («Ahora determinará qué salas están abiertas»: the setup opens some of the board's rooms)."""
+        rooms = self._rooms(t)
+        if sum(r["key"] == who for r in rooms) >= KEYS:
+            raise RuleError(_("{who}'s {n} keys are all on rooms already", who=who, n=KEYS))
+        number = len(rooms) + 1
+        rooms.append({"room": number, "key": who, "guest": False, "police": False, "opened": True})
+        t.event(_("{who}'s key opens room {room}: a traveller is lodged there from the next welcome",
+                  who=who, room=number))
 
     # -- the end ----------------------------------------------------------------------------
     def _enter_count(self, t: Txn) -> None:

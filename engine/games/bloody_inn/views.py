@@ -132,8 +132,11 @@ class BloodyInnViews(Game):
     @staticmethod
     def room_word(room: dict[str, Any], *, numbered: bool = False) -> Msg:
         """A room as the board shows it, by its key: "Ben's", "neutral" ("neutral 7" where the number
-        must tell the four neutral rooms apart)."""
+        must tell the four neutral rooms apart); a room an annex opened by its number too ("Cai's 9":
+        Cai's first room stays "Cai's")."""
         if room["key"] is not None:
+            if room.get("opened"):
+                return _("{name}'s {room}", name=room["key"], room=room["room"])
             return _("{name}'s", name=room["key"])
         return _("neutral {room}", room=room["room"]) if numbered else _("neutral")
 
@@ -292,9 +295,12 @@ class BloodyInnViews(Game):
             # choice — a player's own room and the neutral ones (no player's key) first, the first
             # player's own first; or the neutral ones only. (The whole welcome fills in room order.)
             neutral = [r["room"] for r in rooms if r["key"] is None]
-            keys = {r["key"]: r["room"] for r in rooms if r["key"] is not None}
+            keys: dict[str, list[int]] = {}
+            for r in rooms:
+                if r["key"] is not None:
+                    keys.setdefault(r["key"], []).append(r["room"])
             seen = {frozenset(empty[:inn["entrance"]])}  # the rooms that get a traveller: each way once
-            ways = [(_("welcome: {name} + neutral rooms", name=who), [keys[who]] + neutral)
+            ways = [(_("welcome: {name} + neutral rooms", name=who), keys[who] + neutral)
                     for who in seat_order(state) if who in keys]
             ways.append((word("label", "welcome: neutral rooms first"), neutral))
             for label, first in ways:

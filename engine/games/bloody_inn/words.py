@@ -55,6 +55,8 @@ def power_words(effect: str, amount: int | None) -> Msg:
         return _("+{amount}F now", amount=n)
     if effect == "end_game":
         return _("a gain at the final count (reminded)")
+    if effect == "open_room":
+        return _("opens a closed room with its builder's key")
     if effect == "other":
         return _("a power the device reminds of every morning")
     return _("no power the device applies")
