@@ -643,6 +643,9 @@ def test_pod_view_and_main_button_follow_the_phase():
     m = Match(rules)
     assert rules.seat_actions(m.state, "Ana")[0]["action"] == {"action": "welcome"}
     assert rules.seat_actions(m.state, "Ben") == []
+    # «El primer jugador es responsable de dar la bienvenida»: the others' pods say whose press it is
+    assert (rules.seat_view(m.state, "Ana")["status"], rules.seat_view(m.state, "Ben")["status"]) == (
+        "welcome guests", "Ana welcomes")
     m.apply({"action": "welcome"})
     view = rules.seat_view(m.state, "Ana")
     assert view["status"] == "your action 1"
@@ -653,6 +656,8 @@ def test_pod_view_and_main_button_follow_the_phase():
     assert m.state["turn"]["player"] == "Ben"
     passes(m, 5)
     assert rules.seat_actions(m.state, "Ana")[0]["action"] == {"action": "morning"}
+    assert (rules.seat_view(m.state, "Ana")["status"], rules.seat_view(m.state, "Cai")["status"]) == (
+        "morning: press", "Ana: morning")
 
 
 # -- scripted games through `tablekeeper replay` ----------------------------------------------------

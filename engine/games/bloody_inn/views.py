@@ -69,6 +69,11 @@ class BloodyInnViews(Game):
             status = word("status", "welcome guests")
         elif phase == "morning" and state["first_player"] == name:
             status = word("status", "morning: press")
+        elif phase in ("welcome", "morning"):
+            # the other pods say whose press the table waits for («El primer jugador es responsable de dar
+            # la bienvenida»): a blank status left a rulebook reader's Cai looking for the morning on his pod
+            status = (_("{name} welcomes", name=state["first_player"]) if phase == "welcome"
+                      else _("{name}: morning", name=state["first_player"]))
         elif phase == "count":
             status = word("status", "final count")
         else:
