@@ -547,6 +547,45 @@ def test_a_player_changed_by_what_follows_from_an_action_is_told_what_happened_n
     assert "from Ana" not in said["Ben"]
 
 
+def test_each_change_is_told_under_the_rules_line_that_explains_it():
+    """«Si se acaba el mazo de bebidas, cada jugador paga 1 de oro a la posada»: Cai's buy took the Drink
+    deck's last card; Ana's pod said "from Cai: gold −1, drink me +1" (a play-tester read the coin as Cai's)
+    and Dee's, out of gold, "Cai buys Ana 1 drink: drink me −3, out". Each change comes under the line
+    that says why; what no line explains stays the buyer's."""
+    m = Match(make_rules({"game": "red-dragon-inn", "players": ["Ana", "Ben", "Cai"], "options": {}}))
+    m.apply({"action": "drink_piles", "deck": 1, "discard": 20})
+    before = m.state
+    buy = {"action": "buy", "player": "Ana", "to": "Ben"}
+    after, events = m.rules.apply(before, buy)[:2]
+    said = {k: v.translated(None) for k, v in grammar.affected(m.rules, before, after, "Ana", buy, events).items()}
+    assert said["Ben"].startswith("the drink deck ran out") and said["Ben"].endswith(": gold −1 · from Ana: drink me +1")
+    assert said["Cai"].startswith("the drink deck ran out") and said["Cai"].endswith(": gold −1")
+
+
+def test_a_counter_the_pod_hides_at_0_and_a_card_worth_0_taken_are_told():
+    """Dragon Run: «todos los talismanes en juego se descartan» when the dungeon is reshuffled; Ana's pod
+    lost its "talismans 1" line without a word (a play-tester's), and a card worth 0 taken from her hand
+    («roba una carta al azar de la mano de otro jugador») left her pod silent: both are told."""
+    m = Match(make_rules({"game": "dragon-run", "players": ["Ana", "Ben"],
+                          "options": {"hands": {"Ana": [3, 2, 1, 0], "Ben": [4, 2, 1, 1]}}}))
+    m.apply({"action": "talisman", "player": "Ana", "value": 1})
+    for who in ("Ana", "Ben", "Ana", "Ben", "Ana"):
+        m.apply({"action": "charge", "player": who, "location": "other", "then": "pass"})
+    before = m.state
+    hide = {"action": "hide", "player": "Ben", "discard": [1], "roll": 9}  # above the 5 cards left: escaped
+    after, events = m.rules.apply(before, hide)[:2]
+    said = {k: v.translated(None) for k, v in grammar.affected(m.rules, before, after, "Ben", hide, events).items()}
+    assert said == {"Ana": "Ana's talismans in play are discarded (1): talismans −1"}
+    m.apply(hide)
+    m.apply({"action": "pass", "player": "Ben"})
+    m.apply({"action": "charge", "player": "Ana", "location": "other", "then": "pass"})
+    before = m.state
+    steal = {"action": "power", "player": "Ben", "take_from": "Ana", "value": 0}
+    after, events = m.rules.apply(before, steal)[:2]
+    said = {k: v.translated(None) for k, v in grammar.affected(m.rules, before, after, "Ben", steal, events).items()}
+    assert list(said) == ["Ana"] and said["Ana"].startswith("from Ben: ") and "a card from Ana" in said["Ana"]
+
+
 # -- every action, every game -------------------------------------------------------------------------
 @pytest.mark.parametrize("game_id", sorted(available()))
 def test_every_action_a_player_takes_can_be_asked_on_the_pod(game_id):

@@ -139,6 +139,24 @@ def test_a_hides_outcome_shows_on_the_pod_that_hid(tmp_path, monkeypatch):
         assert hub.view(2).message == ""
 
 
+def test_a_build_that_opens_a_room_says_which_on_the_builders_pod(tmp_path, monkeypatch):
+    """«Ahora determinará qué salas están abiertas»: an annex that opens a closed room; the device takes the
+    next number, and a play-tester's pod said only "✓ open room". The builder's pod says the room."""
+    from tablekeeper.ui.pod.inputs import Intent
+
+    with Journal(tmp_path) as j:
+        s = Session.new(j, "bloody-inn", ["Ana", "Ben"], {})
+        s.apply({"action": "welcome"})
+        s.apply({"action": "correct", "player": "Ana", "hand": 3})
+        hub = Owner(s, clock=lambda: 0.0)
+        build = {"action": "build", "player": "Ana", "rank": 0, "effect": "open_room"}
+        monkeypatch.setattr(hub.seats.controls[1], "handle", lambda *a: Intent(action=dict(build)))
+        hub.press(InputEvent(1, MAIN, PRESS))
+        assert len(s.state["inn"]["rooms"]) == 6
+        pages = [page for page, _until in hub.seats.messages[1][0]]
+        assert "Ana's key opens room 6" in pages[0], pages
+
+
 def test_a_changed_value_lights_up_on_its_pod_for_a_moment(tmp_path):
     """As the touchscreen lights a changed value, the pod draws it inverted for FLASH_SECONDS; then the
     view changes back (next_due says when), and the same view is not recomputed in between."""

@@ -284,6 +284,15 @@ def test_the_pod_that_pressed_says_what_its_press_did_for_a_moment_where_the_sta
     assert t.seats.view(1).status == f"✓ {offers[0]}"
 
 
+def test_a_counter_changed_by_hand_is_ticked_with_a_minus_sign(table_factory):
+    """A play-tester's own pod read "✓ fortitude -1" (a hyphen) where every other line writes "−1"."""
+    t = table_factory("red-dragon-inn", players=["Ana", "Ben", "Cai"])
+    choose(t, 1)
+    assert focused(t, 1)[0] == "fortitude"
+    t.press(1, "down")
+    assert t.seats.view(1).status == "✓ fortitude \u22121"
+
+
 def test_the_pods_check_names_what_its_steps_asked(table_factory):
     """A play-tester built a chapel with a power of the table's own and read "✓ build 2: p×": nothing said
     the chapel or its power was kept. The "✓" names the choices the steps asked, as entered, first (the

@@ -348,6 +348,25 @@ def test_the_other_pods_say_whose_last_chance_the_table_waits_for():
     assert not t.state["pending"] and t.view("Ana").status == "your turn: discard"
 
 
+def test_the_turns_offers_stay_on_its_players_pod_during_anothers_last_chance():
+    """«resolve, or any other action, applies them first»: Cai's last chance is open and it is Ana's turn;
+    a play-tester's buy found nothing on the pod but the card for Cai. Her turn's offers follow that card,
+    as they will be once Cai is out (no drink for him); a stray main still only asks the card's target."""
+    t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"])
+    t.match.apply({"action": "adjust", "player": "Cai", "counter": "alcohol", "delta": 19})
+    t.hold("Ana", DOWN, repeats=2)
+    t.click("Ana", MAIN)  # Cai: fortitude −1: passing out
+    assert t.state["pending"] and t.state["turn"]["player"] == "Ana"
+    labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
+    assert labels[0] == "?: fortitude −1" and "drink for Ben" in labels and "drink for Cai" not in labels
+    assert [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ben")] == ["?: fortitude −1"]  # not his turn
+    t.click("Ana", DOWN, labels.index("drink for Ben"))
+    t.click("Ana", MAIN)
+    assert t.done[-1] == {"action": "buy", "player": "Ana", "to": "Ben"}
+    cai = next(p for p in t.state["players"] if p["name"] == "Cai")
+    assert cai["out"] and not t.state["pending"]
+
+
 def test_after_a_card_held_on_in_a_last_chance_the_pod_stays_on_that_card_not_on_resolve():
     """A play-tester's Ben, in his last chance, held main on "Dee: fortitude −1" for a −2: let go, the bar went
     back to "resolve", and one more main by reflex would have given up his own chance. "resolve" is guarded:

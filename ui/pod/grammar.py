@@ -346,27 +346,40 @@ def dry_run(rules: Any, state: dict[str, Any], action: dict[str, Any]) -> tuple[
     return rules.apply(state, entry)
 
 
-def _signed(n: int) -> str:
+def signed(n: int) -> str:
+    """A change as the pods write it: "+2", "−1" (a minus sign, not a hyphen)."""
     return f"{n:+d}".replace("-", "−")
 
 
 def _counter_changes(rules: Any, before: dict[str, Any], after: dict[str, Any], name: str) -> list[Msg]:
+    return [item for _label, item in _counter_items(rules, before, after, name)]
+
+
+def _counter_items(rules: Any, before: dict[str, Any], after: dict[str, Any],
+                   name: str) -> list[tuple[str, Msg]]:
+    """What changed of ``name``'s as their pod shows it, each with its counter's word: ``[("gold", "gold −1")]``
+    (and ``("out", "out")`` when they went out of the game)."""
     old = {str(k): (k, v) for k, v in rules.seat_view(before, name).get("counters", ())}
     new = rules.seat_view(after, name).get("counters", ())
-    out: list[Msg] = []
+    out: list[tuple[str, Msg]] = []
     for k, v in new:
         label = k if isinstance(k, Msg) else word("counter", str(k))
         was = old.get(str(k), (k, None))[1]
         if was == v:
             continue
         if isinstance(v, int) and isinstance(was, int) and not isinstance(v, bool):
-            out.append(_("{counter} {delta}", counter=label, delta=_signed(v - was)))
+            out.append((str(label), _("{counter} {delta}", counter=label, delta=signed(v - was))))
         else:
-            out.append(_("{counter} {value}", counter=label, value=v))
+            out.append((str(label), _("{counter} {value}", counter=label, value=v)))
+    shown = {str(k) for k, _v in new}
+    for key, (k, was) in old.items():  # a counter the view shows only while it is not 0 (Dragon Run's talismans)
+        if key not in shown and isinstance(was, int) and not isinstance(was, bool) and was:
+            label = k if isinstance(k, Msg) else word("counter", key)
+            out.append((str(label), _("{counter} {delta}", counter=label, delta=signed(-was))))
     p0 = next(p for p in before["players"] if p["name"] == name)
     p1 = next(p for p in after["players"] if p["name"] == name)
     if p1.get("out") and not p0.get("out"):
-        out.append(word("status", "out"))
+        out.append((str(word("status", "out")), word("status", "out")))
     return out
 
 
@@ -385,7 +398,7 @@ def changes(rules: Any, before: dict[str, Any], after: dict[str, Any],
         items = _counter_changes(rules, before, after, p["name"])
         if items:
             out.append((p["name"], listing(items)))
-    table = [_("{counter} {delta}", counter=word("counter", k), delta=_signed(v - before["table"].get(k, 0)))
+    table = [_("{counter} {delta}", counter=word("counter", k), delta=signed(v - before["table"].get(k, 0)))
              for k, v in after["table"].items()
              if isinstance(v, int) and v != before["table"].get(k)]
     if table:
@@ -410,7 +423,7 @@ def preview_lines(pv: Any) -> tuple[Msg, ...]:
     by: dict[str | None, list[Msg]] = {}
     for c in pv.changes:
         by.setdefault(c.player, []).append(_("{counter} {delta}", counter=word("counter", c.counter),
-                                             delta=_signed(c.delta)))
+                                             delta=signed(c.delta)))
     return tuple(_("{who}: {changes}", who=who, changes=listing(items)) if who is not None
                  else _("table: {changes}", changes=listing(items)) for who, items in by.items())
 
@@ -422,35 +435,60 @@ def affected(rules: Any, before: dict[str, Any], after: dict[str, Any], actor: s
 
     ``before``/``after``: the states around the action; ``actor``: who did it
     (``rules.actor(before, action)``, or the seat whose pod sent it), None
-    for a correction nobody did. ``action``, when given: a player it does not name was changed
-    by what follows from it, and is told what happened rather than who pressed ("Ana passes:
-    gold +4" to the pot's winner, "the morning: …: cash −3" to each innkeeper paying wages).
-    ``events``: what the rules said of it; the one line that names such a player and a counter of theirs
-    it changed says why instead ("Ben wins the drinking contest: …: gold −1", not the last
-    contestant's "Dee drinks from the deck: wine: gold −1", which a play-tester read as Dee's wine
-    costing them gold).
+    for a correction nobody did. ``action``, when given: each change is told with its cause. The
+    rules' line (of ``events``) that names the player and the counter says why ("Ben wins the drinking
+    contest …: gold −1", not the last contestant's "Dee drinks from the deck: wine: gold −1", which a
+    play-tester read as Dee's wine costing them gold; "the drink deck ran out …: gold −1", not "from Cai:
+    gold −1" to the player Cai bought a drink for). A change no line explains comes from the action: "from
+    Ana: …" to a player it names, else its one line that names the player, else the action in words
+    ("Ana passes: gold +4" to the pot's winner). A player the action names and changes nothing the
+    pod shows is told it too (a card worth 0 taken from Cai's hand).
     """
-    named = _named_players(action) if action is not None else None
+    named = _named_players(action) if action is not None else set()
     out: dict[str, Msg] = {}
-    for who, what in changes(rules, before, after, skip=(actor,) if actor else ()):
-        if who is None or who == actor:
+    for p in after["players"]:
+        who = p["name"]
+        if who == actor or _player(before, who) == p:
             continue
-        if named is not None and who not in named:
-            cause = _cause(events, who, before, after) or rules.words(before, action)
-            out[who] = _("{what}: {changes}", what=cause, changes=what)
-        else:
-            out[who] = _("from {who}: {changes}", who=actor, changes=what) if actor else what
+        items = _counter_items(rules, before, after, who)
+        if action is None or not items:
+            if items:
+                what = listing([item for _label, item in items])
+                out[who] = _("from {who}: {changes}", who=actor, changes=what) if actor else what
+            elif action is not None and actor and who in named:
+                # (Dragon Run: a card worth 0 taken from Cai's hand left his pod silent; a play-tester's Cai
+                # never knew)
+                out[who] = _("from {who}: {what}", who=actor, what=rules.words(before, action))
+            continue
+        out[who] = _told(rules, before, action, actor, who, items, events, who in named)
     return out
 
 
-def _cause(events: Sequence[Any], who: str, before: dict[str, Any], after: dict[str, Any]) -> Any:
-    """The one line of ``events`` that names ``who`` and a counter of theirs the action changed, or None
-    (none, or several: the morning's wages and rooms alike)."""
-    counters = [_player_counters(before, who), _player_counters(after, who)]
-    moved = [str(word("counter", k)) for k in counters[1] if counters[0].get(k) != counters[1][k]]
-    lines = [e for e in events if re.search(rf"\b{re.escape(who)}\b", str(e))
-             and any(m in str(e) for m in moved)]
-    return lines[0] if len(lines) == 1 else None
+def _told(rules: Any, before: dict[str, Any], action: dict[str, Any], actor: str | None, who: str,
+          items: list[tuple[str, Msg]], events: Sequence[Any], named: bool) -> Msg:
+    """``who``'s changes, each under the line that says why (see :func:`affected`)."""
+    lines = [e for e in events if re.search(rf"\b{re.escape(who)}\b", str(e))]
+    # a change no line explains: the action's ("from Ana", -1) to a player it names, else the one line
+    # that names the player, else the action in words (-2)
+    fallback = -1 if named and actor else (0 if len(lines) == 1 else -2)
+    groups: dict[int, list[Msg]] = {}  # a cause → its changes, in order
+    for label, item in items:
+        why = [i for i, e in enumerate(lines) if label in str(e)]
+        groups.setdefault(why[0] if len(why) == 1 else fallback, []).append(item)
+    parts: list[Msg] = []
+    for i, found in groups.items():
+        what = listing(found)
+        if i == -1:
+            parts.append(_("from {who}: {changes}", who=actor, changes=what))
+            continue
+        cause = lines[i] if i >= 0 else rules.words(before, action)
+        # a line that already says the change ("Ana drinks: ale: alcohol +1") is said once
+        parts.append(cause if all(str(x) in str(cause) for x in found) else
+                     _("{what}: {changes}", what=cause, changes=what))
+    told = parts[0]
+    for part in parts[1:]:
+        told = _("{told} · {more}", told=told, more=part)
+    return told
 
 
 def _player_counters(state: dict[str, Any], who: str) -> dict[str, Any]:

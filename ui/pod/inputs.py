@@ -313,7 +313,7 @@ class SeatControls:
         if fixed is not None or name is None:
             return fixed or NOTHING
         action = {"action": "adjust", "player": self.player, "counter": name, "delta": delta}
-        item = g.Item(g.SEAT, _("{counter} {delta}", counter=word("counter", name), delta=f"{delta:+d}"), action)
+        item = g.Item(g.SEAT, _("{counter} {delta}", counter=word("counter", name), delta=g.signed(delta)), action)
         self._stepped = True
         return self._send(item, action)
 

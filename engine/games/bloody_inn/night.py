@@ -334,7 +334,7 @@ class BloodyInnNight(BloodyInnTable):
         t.event(N_("{who} builds {annex} (rank {rank}: room for {n} corpse)",
                    "{who} builds {annex} (rank {rank}: room for {n} corpses)", rank, who=who, annex=annex_word(name),
                    rank=rank))
-        if effect is not None:
+        if effect is not None and effect != "open_room":  # (the room it opens says it, below)
             t.event(_("{who}'s {annex}: {power}", who=who, annex=annex_word(name), power=power_words(effect, amount)))
         if effect == "gain_now" and amount:
             self._gain(t, who, amount, "adjust", annex_word(name))

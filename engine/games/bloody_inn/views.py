@@ -134,13 +134,20 @@ class BloodyInnViews(Game):
         corpses = next(p for p in state["players"] if p["name"] == name)["corpses"]
         return self.corpse_words(corpses[value - 1]) if 1 <= value <= len(corpses) else None
 
+    def tells(self, entry: Any) -> bool:
+        """A build that opens a room says which on the builder's pod (a play-tester's "✓ open room" did
+        not: the room is the device's choice, the next number)."""
+        if isinstance(entry, dict) and entry.get("action") == "build" and entry.get("effect") == "open_room":
+            return True
+        return super().tells(entry)
+
     @staticmethod
     def room_word(room: dict[str, Any], *, numbered: bool = False) -> Msg:
         """A room as the board shows it, by its key: "Ben's", "neutral" ("neutral 7" where the number
-        must tell the four neutral rooms apart); a room an annex opened by its number too ("Cai's 9":
-        Cai's first room stays "Cai's")."""
+        must tell the four neutral rooms apart), and so a room an annex opened ("Cai's 9": Cai's first
+        room stays "Cai's")."""
         if room["key"] is not None:
-            if room.get("opened"):
+            if room.get("opened") and numbered:  # (a room step shows the number beside it: "Cai's 9 9")
                 return _("{name}'s {room}", name=room["key"], room=room["room"])
             return _("{name}'s", name=room["key"])
         return _("neutral {room}", room=room["room"]) if numbered else _("neutral")

@@ -121,6 +121,18 @@ class RedDragonInnViews(Game):
                     "action": {"action": "leave", "player": name}})
         return out
 
+    def _turn_goes_on(self, state: dict[str, Any], name: str) -> list[dict[str, Any]]:
+        """During another player's last chance, the offers of the turn of ``name`` when it is theirs, as they
+        will be once the losses are applied: «resolve, or any other action, applies them first» (a
+        play-tester's Cai, whose buy came while Dee was out of gold, found nothing to buy on his pod)."""
+        if state["turn"]["player"] != name or state["gambling"] is not None or state.get("drink_event"):
+            return []
+        try:
+            settled = self.apply(state, {"action": "resolve"})[0]
+        except Exception:  # noqa: BLE001 - the losses end the game: nothing goes on
+            return []
+        return [] if settled["over"] or settled["pending"] else self._offers_now(settled, name)
+
     @staticmethod
     def _likeliest_to_drink(state: dict[str, Any], others: list[str]) -> list[str]:
         """Whom a drink is bought for, likeliest first: «Si su contenido de alcohol es mayor o igual a su
@@ -194,7 +206,7 @@ class RedDragonInnViews(Game):
                 return []
             return [{"label": _("?: {counter} −1", counter=word("counter", "fortitude")),
                      "action": {"action": "adjust", "player": target, "counter": "fortitude", "delta": -1},
-                     "ask": ["player"]}]
+                     "ask": ["player"]}] + self._turn_goes_on(state, name)
         g = state["gambling"]
         if g is not None:
             if g["to_act"] != name:
