@@ -117,7 +117,8 @@ def _keys_thread(link, stop: threading.Event, stop_at_eof: bool = False) -> thre
 
     ``hold`` keeps the pin low for the hold time and two repeat intervals, so how many repeats come
     depends on the machine's timing; ``hold N`` gives the pod's events themselves — press, hold, exactly
-    N repeats, release, timed as the pod's timing says — so a script of presses plays the same anywhere."""
+    N repeats, release, timed as the pod's timing says and sent at that pace (each step shows) — so a
+    script of presses plays the same anywhere."""
     from ..hardware.pod import BUTTONS, HOLD, PRESS, RELEASE, REPEAT, InputEvent
 
     timing = link.config.timing
@@ -148,8 +149,13 @@ def _keys_thread(link, stop: threading.Event, stop_at_eof: bool = False) -> thre
                                                        for k in range(repeats)]
                 kinds = [PRESS, HOLD] + [REPEAT] * repeats
                 for kind, at in zip(kinds, times):
+                    # at the pod's own pace, so each step shows on its screen as it goes (a play-tester on
+                    # `--show text` saw only where a hold landed, never the offers it passed)
+                    time.sleep(max(0.0, at - time.monotonic()))
                     link.keeper.press(InputEvent(seat, button, kind, at=at))
-                link.keeper.press(InputEvent(seat, button, RELEASE, at=times[-1] + timing.repeat_interval / 2))
+                release = times[-1] + timing.repeat_interval / 2
+                time.sleep(max(0.0, release - time.monotonic()))
+                link.keeper.press(InputEvent(seat, button, RELEASE, at=release))
                 time.sleep(0.08)
                 continue
             pin = pod.pin(button)

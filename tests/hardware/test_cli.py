@@ -100,15 +100,18 @@ def test_hw_check_names_a_missing_gpio(tmp_path):
 def test_serve_keys_hold_with_a_count_gives_exactly_that_many_repeats(tmp_path):
     """`SEAT BUTTON hold N` plays the pod's own events — press, hold, N repeats, release — so a script of
     presses gives the same game on any machine: up held with 5 repeats on a counter is +7 (the press, the
-    hold and each repeat step it); a plain `hold` keeps its timed pin; a bad count is said and skipped."""
+    hold and each repeat step it), each step shown as it goes (a play-tester on the text screens saw only
+    where a hold landed); a plain `hold` keeps its timed pin; a bad count is said and skipped."""
     state = tmp_path / "state"
     env = {"PATH": "/usr/bin:/bin", "TABLEKEEPER_STATE_DIR": str(state), "XDG_CONFIG_HOME": str(tmp_path),
            "HOME": str(tmp_path)}
-    r = subprocess.run([str(TABLEKEEPER), "serve", "--new", "counters", "Ana", "Ben", "--keys", "--stop-at-eof"],
+    r = subprocess.run([str(TABLEKEEPER), "serve", "--new", "counters", "Ana", "Ben", "--keys", "--show", "text",
+                        "--stop-at-eof"],
                        input="1 up hold 5\n2 down hold 0\n1 up hold -1\n2 up hold x\n", capture_output=True,
                        text=True, timeout=600, env=env)
     assert r.returncode == 0, r.stderr
     assert r.stderr.count("keys: say SEAT BUTTON [hold [N]]") == 2, r.stderr
+    assert all(f"*score {n}*" in r.stdout for n in range(1, 8)), r.stdout  # every step of the hold printed
     view = json.loads(subprocess.run([str(TABLEKEEPER), "state"], capture_output=True, text=True, env=env,
                                      timeout=60).stdout)
     assert [p["counters"]["score"] for p in view["players"]] == [7, -2]
