@@ -316,6 +316,21 @@ def test_the_pods_check_names_what_its_steps_asked(table_factory):
     assert t.seats.view(1).status == "✓ chapel, wages waived · build a rank-1 annex"
 
 
+def test_the_pods_check_names_a_number_its_steps_asked(table_factory):
+    """A play-tester entered a treasure's value and read only "✓ room + treasure: again": a wrong value
+    would not have shown. A number asked is named too, as entered ("room 2 · kill a rank-0 guest")."""
+    t = table_factory("bloody-inn", players=["Ana", "Ben"])
+    t.press(1, "main")  # Ana's welcome
+    labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
+    for _ in range(labels.index("kill a rank-0 guest")):
+        t.press(1, "down")
+    t.press(1, "main")  # its one step: the room, from Ana's own
+    t.press(1, "up")  # Ben's, room 2
+    t.press(1, "main")
+    assert t.state["inn"]["rooms"][1]["guest"] is False and t.state["inn"]["rooms"][0]["guest"] is True
+    assert t.seats.view(1).status == "✓ room 2 · kill a rank-0 guest"
+
+
 def test_a_card_held_on_for_several_points_is_told_to_its_target_as_one_total(table_factory):
     """Through the owner: Ana holds main on "Ben: fortitude −1" (a card that costs 2 or 3: one point a
     press, repeated while held); Ben's pod says the whole of it, "from Ana: fortitude −3", not the last −1

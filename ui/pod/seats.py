@@ -26,7 +26,7 @@ from dataclasses import replace
 from typing import NamedTuple
 
 from ...engine import RuleError, TablekeeperError, canonical
-from ...engine.messages import _, translated
+from ...engine.messages import _, translated, word
 from ...hardware.pod import InputEvent, PodView
 from ...hardware.stuck import FREED, PASS, STUCK, STUCK_AFTER, StuckButtons, app_notice, log_line, screen_notice
 from .grammar import affected, changes, choice_word
@@ -169,12 +169,18 @@ class Seats:
                 self._message(seat, " · ".join(str(translated(e, self.catalog)) for e in events), now)
 
     def _done_text(self, sent, action: dict | None) -> str:
-        """The offer a pod did, after the choices its steps asked as entered, first where the header's
-        corner cuts it ("chapel, wages waived · build 2: p×": a play-tester saw "✓ build 2: p×" and could
-        not tell the chapel's power was kept)."""
+        """The offer a pod did, after the choices and numbers its steps asked as entered, first where the
+        header's corner cuts it ("chapel, wages waived · build 2: p×": a play-tester saw "✓ build 2: p×"
+        and could not tell the chapel's power was kept; "value 2 · room + treasure: again")."""
         text = str(translated(sent.label, self.catalog))
-        chosen = [choice_word(name, action[name]) for name in sent.ask
-                  if action is not None and isinstance(action.get(name), str)]
+        chosen = []
+        for name in sent.ask:
+            value = action.get(name) if action is not None else None
+            if isinstance(value, str):
+                chosen.append(choice_word(name, value))
+            elif isinstance(value, int) and not isinstance(value, bool):
+                # a number as entered (a play-tester could not tell which treasure value he had given)
+                chosen.append(_("{field} {value}", field=word("field", name), value=value))
         if chosen:
             text = ", ".join(str(translated(w, self.catalog)) for w in chosen) + " · " + text
         return text
