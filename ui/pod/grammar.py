@@ -491,10 +491,6 @@ def _told(rules: Any, before: dict[str, Any], action: dict[str, Any], actor: str
     return told
 
 
-def _player_counters(state: dict[str, Any], who: str) -> dict[str, Any]:
-    return next((p["counters"] for p in state.get("players", ()) if p.get("name") == who), {})
-
-
 def _named_players(action: dict[str, Any]) -> set[str]:
     """Every text an action gives (its players among them: "to", "from", "player", a list of them)."""
     out: set[str] = set()
