@@ -5,6 +5,7 @@ through the offers, main does the one shown. Each test is a small table story.
 """
 from __future__ import annotations
 
+from tablekeeper.engine.state import canonical
 from tablekeeper.hardware.pod import DOWN, HOLD, MAIN, PRESS, RELEASE, REPEAT, SELECT, UP
 
 from .test_controller import Table
@@ -365,6 +366,21 @@ def test_the_turns_offers_stay_on_its_players_pod_during_anothers_last_chance():
     assert t.done[-1] == {"action": "buy", "player": "Ana", "to": "Ben"}
     cai = next(p for p in t.state["players"] if p["name"] == "Cai")
     assert cai["out"] and not t.state["pending"]
+
+
+def test_every_table_counter_is_said_from_the_pods_menu_two_lines_up():
+    """The pod's corner has room for two of the table's rows (the Drink deck, whose turn): the Inn's gold
+    and the pot were on no pod. The menu's "table counters", two lines up from its top (past undo),
+    says every one where a message goes, changes nothing, and the pod is home again."""
+    t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"])
+    t.match.apply({"action": "adjust", "player": "Ben", "counter": "gold", "delta": -4})  # paid to the Inn
+    before = canonical(t.state)
+    t.hold("Ana", SELECT)
+    t.click("Ana", UP, 2)  # up from the top: undo, then the table's counters
+    assert t.view("Ana").lines[t.pods["Ana"].cursor % len(t.view("Ana").lines)] == "table counters"
+    t.click("Ana", MAIN)
+    assert t.said[-1].translated(None) == "deck 27 · turn Ana · inn 4 · pot 0"
+    assert canonical(t.state) == before and t.view("Ana").screen == "home" and t.presses == 4
 
 
 def test_after_a_card_held_on_in_a_last_chance_the_pod_stays_on_that_card_not_on_resolve():

@@ -38,7 +38,7 @@ STEP_OF_KIND = {"player": PLAYER, "int": NUMBER, "str": CHOICE, "bool": BOOL, "i
 ACTOR_FIELDS = ("player", "by")
 
 #: What a menu item is: a routine action of the game, any other action, or undo.
-SEAT, OTHER, UNDO = "seat", "other", "undo"
+SEAT, OTHER, UNDO, TABLE = "seat", "other", "undo", "table"
 
 
 @dataclass(frozen=True)
@@ -161,7 +161,7 @@ def _filled_by_device(rules: Any, state: dict[str, Any], action: dict[str, Any])
 
 def asks(rules: Any, state: dict[str, Any], me: str, item: Item) -> tuple[Ask, ...] | None:
     """The entry steps of ``item``, in order (see :func:`_asks`); one answer per state and item."""
-    if item.kind == UNDO:
+    if item.kind in (UNDO, TABLE):
         return ()
     return _remembered(("asks", item.ident), rules, state, me, lambda r, s, m: _asks(r, s, m, item))
 
@@ -285,8 +285,27 @@ def _menu(rules: Any, state: dict[str, Any], me: str) -> tuple[Item, ...]:
             if after == state:
                 continue
         items.append(item)
+    if table_words(rules, state, me):
+        items.append(Item(TABLE, _("table counters"), {}))
     items.append(Item(UNDO, word("action", "undo"), {"action": "undo"}))
     return tuple(items)
+
+
+def table_words(rules: Any, state: dict[str, Any], me: str) -> Msg | None:
+    """Every figure of the table, as the menu's "table counters" says it on a pod: the rows the pod shows
+    and each counter the game declares for the table ("deck 30 · turn Ana · inn 4 · pot 0"), or None
+    when the game has none. A pod's corner has room for two rows: the Red Dragon Inn's Inn and a Bloody
+    Inn's season were on no pod at all."""
+    def readable(k: Any) -> str:  # a counter's English words, whatever the game named it ("market deck")
+        return str(k.translated(None) if isinstance(k, Msg) else k).replace("_", " ")
+
+    rows = [(readable(k), k, v) for k, v in seat_view(rules, state, me).get("table", ())]
+    seen = {key for key, _k, _v in rows}
+    rows += [(k, k, v) for k, v in state.get("table", {}).items()
+             if isinstance(v, int) and not isinstance(v, bool) and readable(word("counter", k)) not in seen]
+    said = [_("{counter} {value}", counter=k if isinstance(k, Msg) else word("counter", k), value=v)
+            for _key, k, v in rows]
+    return listing(said, " · ") if said else None
 
 
 def live(rules: Any, state: dict[str, Any], me: str, item: Item, steps: tuple[Ask, ...],

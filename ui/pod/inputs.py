@@ -25,7 +25,7 @@ The grammar (``click`` = released before the hold time)::
                                                costs another player 1 fortitude): again at the
                                                hold and at every repeat, like a held ±
     MENU     up/down     press, hold, repeat   move through the actions (wraps)
-             main        click                 choose: done at once, or its entry steps
+             main        click                 choose: done at once, or its entry steps ("table counters": said)
              select      click or hold         back HOME
     ENTRY    up/down     press, hold, repeat   change the value (numbers: repeats speed up)
              main        click                 next step; on the last, do it (a refusal stays)
@@ -374,7 +374,11 @@ class SeatControls:
             self._go(HOME)
             return CHANGED
         if button == MAIN and (click or held):
-            return self._start(rules, state, items[self.cursor % len(items)], MENU)
+            item = items[self.cursor % len(items)]
+            if item.kind == g.TABLE:  # what the table holds, said where a message goes; back HOME
+                self._go(HOME)
+                return Intent(message=g.table_words(rules, state, self.player) or "", changed=True)
+            return self._start(rules, state, item, MENU)
         return NOTHING
 
     # -- ENTRY ----------------------------------------------------------------------------
