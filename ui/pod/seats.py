@@ -26,7 +26,7 @@ from dataclasses import replace
 from typing import NamedTuple
 
 from ...engine import RuleError, TablekeeperError, canonical
-from ...engine.messages import _, translated, word
+from ...engine.messages import _, listing, translated, word
 from ...hardware.pod import InputEvent, PodView
 from ...hardware.stuck import FREED, PASS, STUCK, STUCK_AFTER, StuckButtons, app_notice, log_line, screen_notice
 from .grammar import affected, changes, choice_word
@@ -166,7 +166,7 @@ class Seats:
             elif events and action is not None and self.session.rules.tells(action):
                 # an outcome the entry did not say (a hide's roll against the cards left): a play-tester saw
                 # only "MUST CHARGE" and could not show the table that 4 was not above 7
-                self._message(seat, " · ".join(str(translated(e, self.catalog)) for e in events), now)
+                self._message(seat, listing(events, " · "), now)
 
     def _done_text(self, sent, action: dict | None) -> str:
         """The offer a pod did, after the choices and numbers its steps asked as entered, first where the

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...errors import RuleError
 from ...game import Game
 from ...messages import N_, _, listing, word
 from .drinks import COMMON_DRINKS, DRINK_WORDS
@@ -129,7 +130,7 @@ class RedDragonInnViews(Game):
             return []
         try:
             settled = self.apply(state, {"action": "resolve"})[0]
-        except Exception:  # noqa: BLE001 - the losses end the game: nothing goes on
+        except RuleError:  # refused (the losses change whose turn it is): nothing goes on
             return []
         return [] if settled["over"] or settled["pending"] else self._offers_now(settled, name)
 
