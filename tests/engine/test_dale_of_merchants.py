@@ -227,6 +227,26 @@ def test_effect_draw_reshuffles_but_stops_when_deck_and_discard_are_empty():
     assert any("only 7 of 9 drawn" in e for e in p.events)
 
 
+def test_a_table_that_reads_junk_for_every_draw_gets_junk_for_an_effect_draw_too():
+    """«Si tu mazo y las pilas de descarte alguna vez se agotan al mismo tiempo cuando necesitas sacar
+    nuevas cartas, saca las cartas basura de la pila basura»: a third rulebook reader applied it to a
+    technique's draw as well; the option ``effect_draws_junk`` lets such a table say so, and the
+    technique's and the ``draw`` action's missing cards come from the junk pile (the default stops)."""
+    m = play(match(effect_draws_junk=True),
+             {"action": "move", "player": "Ana", "from": "hand", "to": "discard", "count": 2})
+    p = m.apply({"action": "draw", "player": "Ana", "count": 9})
+    assert counters(m, "Ana") == {"stall": 0, "hand": 12, "deck": 0, "discard": 0}
+    assert any("2 junk from the junk pile" in e for e in p.events)
+    # a technique that gives a card away and draws 2 with deck and discard empty: 2 junk
+    p = m.apply({"action": "technique", "give_to": "Ben", "draw": 2})
+    assert counters(m, "Ana") == {"stall": 0, "hand": 12, "deck": 0, "discard": 0}  # −1 played −1 given +2
+    assert counters(m, "Ben")["hand"] == 6
+    assert any("2 junk from the junk pile" in e for e in p.events)
+    default = play(match(), {"action": "move", "player": "Ana", "from": "hand", "to": "discard", "count": 2},
+                   {"action": "draw", "player": "Ana", "count": 9})
+    assert counters(default, "Ana")["hand"] == 10  # the default: as many as there are
+
+
 # -- market (Acción de mercado; Fase de limpieza 2) -------------------------------
 def test_slot_prices_are_value_plus_0_at_the_right_up_to_plus_4_at_the_left():
     m = play(match(), {"action": "set_market", "values": [3, 3, 3, 3, 3]})

@@ -20,7 +20,7 @@ class DaleOfMerchantsEffects(DaleOfMerchantsTable):
         deck runs out; with both empty, as many as there were)."""
         who = a.player("player")
         count = a.int("count")
-        drawn, _junk = self._draw(t, who, count, junk=False)
+        drawn, _junk = self._draw(t, who, count, junk=self.options["effect_draws_junk"])
         t.event(_("{who} draws {drawn}", who=who, drawn=drawn))
 
     @action("move", fields=(

@@ -134,6 +134,10 @@ class DaleOfMerchantsTable(Game):
                kind=list, check=_check_names),
         Option("say_clean_up", False, _("true: the pods' and the touchscreen's actions never clean up by "
                "themselves; the player says end turn after the turn's last action (for tables that prefer to)")),
+        Option("effect_draws_junk", False, _("true: a card effect that draws when the player's deck and discard "
+               "pile are both empty draws junk from the junk pile, as the clean-up does (for tables that read "
+               "«saca las cartas basura de la pila basura» for every draw); false (default): as many as there are "
+               "(«realice la acción con la cantidad máxima»)")),
         Option("market_cards_per_deck", 11, _("cards each animal deck in play adds to the market deck: "
                "its cards valued 2–5 (15 cards less the four valued 1 in the base box)"), lo=1, hi=60),
     )

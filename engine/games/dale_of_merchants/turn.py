@@ -101,7 +101,7 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
             t.event(N_("{who}: {n} card from {source} to {target}", "{who}: {n} cards from {source} to {target}", rest,
                        who=who, source=word("pile", "hand"), target=word("pile", "discard")))
         if draw is not None:
-            drawn, _junk = self._draw(t, who, draw, junk=False)
+            drawn, _junk = self._draw(t, who, draw, junk=self.options["effect_draws_junk"])
             t.event(_("{who} draws {drawn}", who=who, drawn=drawn))
 
     @action("stall", fields=(

@@ -68,12 +68,14 @@ def doubtful_payments(price: int, hand: int, known: list[int]) -> list[list[int]
     """The payments of ``price`` a player may ask the referee about: the overpays the rule accepts
     with cards each below the price (a surplus smaller than every card used, "dos cuatros ... con una
     tarjeta de cinco en la mano"; one card above the price needs no asking)
-    and an exact payment of cards above 1 with one more junk (refused: "no puede usar tarjetas
-    adicionales")."""
+    and a payment of cards above 1 the rule accepts, exact or over, with one more junk (refused: "no
+    puede usar tarjetas adicionales"; a rulebook reader's table asked about 5+4 and a junk for a price
+    of 8: the junk makes the surplus 2, more than it)."""
     known_ = tuple(sorted(known))
     over = [list(paid) for paid in _combos(known_, hand)
             if sum(paid) > price and max(paid) < price and payment_ok(price, paid)]
-    extra = [list(paid) + [1] for paid in _combos(known_, hand - 1) if sum(paid) == price and min(paid) > 1]
+    extra = [list(paid) + [1] for paid in _combos(known_, hand - 1)
+             if min(paid) > 1 and max(paid) < price + 1 and payment_ok(price, paid)]
     return sorted(over + extra)
 
 
