@@ -671,7 +671,7 @@ def test_a_card_played_out_of_turn_in_the_gambling_round_is_on_its_players_pod()
     m.apply({"action": "play", "player": "Ben", "card": "cheat"})
     assert m.state["gambling"]["control"] == "Ben" and m.state["gambling"]["to_act"] == "Cai"
     offers = [o["action"] for o in m.rules.seat_actions(m.state, "Ana")]
-    assert offers == [{"action": "force_out", "player": "Ben", "by": "Ana"},
+    assert offers == [{"action": "force_out", "player": "Ben", "by": "Ana", "negates": True},
                       {"action": "end_round", "winner": None, "by": "Ana"},
                       {"action": "leave", "player": "Ana"}]
     assert all(o["ask"] for o in m.rules.seat_actions(m.state, "Ana"))  # two presses each: stray-safe
@@ -688,6 +688,33 @@ def test_a_card_played_out_of_turn_in_the_gambling_round_is_on_its_players_pod()
     pot, inn = m.state["table"]["pot"], m.state["table"]["inn"]
     m.apply({"action": "end_round", "inn": True, "by": "Ana"})
     assert m.state["gambling"] is None and m.state["table"]["inn"] == inn + pot
+
+
+def test_a_card_that_negates_a_cheat_gives_control_back_to_whoever_had_it():
+    """«Mi espada sagrada detecta mentiras!» is the rulebook's anti-cheat card; all four rulebook readers'
+    tables played it as "negate the cheat; its player leaves the round", control going back to whoever had
+    it before. With "negates", the round goes on as before the cheat, without the cheater: here Ana (the
+    starter, in control) wins when Cai passes; without it, nobody is in control."""
+    m = gambling()
+    m.apply({"action": "play", "player": "Ben", "card": "cheat"})
+    negated = m.rules.apply(m.state, {"action": "force_out", "player": "Ben", "by": "Ana", "negates": True})[0]
+    g = negated["gambling"]
+    assert (g["control"], g["last"], g["to_act"], g["left"]) == ("Ana", "gambling", "Cai", ["Ben"])
+    plain = m.rules.apply(m.state, {"action": "force_out", "player": "Ben", "by": "Ana"})[0]
+    assert plain["gambling"]["control"] is None
+    m.apply({"action": "force_out", "player": "Ben", "by": "Ana", "negates": True})
+    gold = c(m, "Ana")["gold"]
+    pot = m.state["table"]["pot"]
+    m.apply({"action": "pass", "player": "Cai"})
+    assert m.state["gambling"] is None and c(m, "Ana")["gold"] == gold + pot
+    # only the cheat just played is negated
+    m = gambling()
+    m.apply({"action": "play", "player": "Ben", "card": "gambling"})
+    with pytest.raises(RuleError, match="only the cheating card just played"):
+        m.apply({"action": "force_out", "player": "Ben", "by": "Ana", "negates": True})
+    m.apply({"action": "play", "player": "Cai", "card": "cheat"})
+    with pytest.raises(RuleError, match="did not just play one"):
+        m.apply({"action": "force_out", "player": "Ben", "by": "Ana", "negates": True})
 
 
 # -- replay scripts ------------------------------------------------------------------------------------

@@ -98,6 +98,8 @@ class RedDragonInnGambling(RedDragonInnTable):
         if g["last"] == "winning_hand" and card != "cheat":
             raise RuleError(_('after "Winning Hand!" only a cheating card can take control, not {card}',
                               card=CARD_WORDS[card]))
+        # what the card overrode, for a card that negates it (a sword that detects lies, after a cheat)
+        g["before"] = {"control": g["control"], "last": g["last"]}
         g["control"], g["last"], g["passed"] = who, card, []
         t.event(_("{who} plays {card} and takes control", who=who, card=CARD_WORDS[card]))
         if ante:
@@ -125,17 +127,37 @@ class RedDragonInnGambling(RedDragonInnTable):
         self._check_round_end(t)
 
     @action("force_out", fields=(Player("player"), Player("by", required=False, doc=_(
-            "who plays the card (left out: the player to act in the round)"))))
+            "who plays the card (left out: the player to act in the round)")), Bool("negates", doc=_(
+            "the card also negates the cheating card the player just played: control goes back to whoever "
+            "had it before"))))
     def _force_out(self, t: Txn, a: Args) -> None:
         """A card forces a player out of the round; if one player remains, they win it.
 
-        "by": who plays the card, also out of turn (a card played when another player cheats)."""
+        "by": who plays the card, also out of turn (a card played when another player cheats).
+        "negates": the card negates the cheating card ``player`` just played (every rulebook reader's
+        «¡Mi espada sagrada detecta mentiras!»): control and the card to beat are again what they were
+        before it, and the others answer that again (the readers' tables passed again) — without that
+        player."""
         g = self._round(t)
         who = a.player("player")
         self._card_player(t, a, who)
         if who in g["left"]:
             raise RuleError(_("{who} already left this gambling round", who=who))
+        if a.bool("negates"):
+            before = g.get("before")
+            if g["last"] != "cheat" or g["control"] != who or before is None:
+                raise RuleError(_("only the cheating card just played can be negated, and {who} did not just "
+                                  "play one", who=who))
+            back = before["control"] if before["control"] in g["players"] else None
+            g["control"], g["last"], g["passed"] = back, before["last"], []
+            g["before"] = None
+            if back is not None:
+                t.event(_("{who}'s cheating card is negated: {back} is in control again", who=who, back=back))
+            else:
+                t.event(_("{who}'s cheating card is negated", who=who))
         self._remove_from_round(t, who)
+        if a.bool("negates"):  # the go passes on from the cheater, past the player in control again
+            g["to_act"] = self._next_in_round(t, who)
         t.event(_("{who} is forced out of the gambling round", who=who))
         if len(g["players"]) == 1:
             self._end_round(t, g["players"][0], why=_("the last player in the round"))

@@ -110,8 +110,10 @@ class RedDragonInnViews(Game):
         # one stray press alone opens the entry and changes nothing
         out = []
         if g["last"] == "cheat" and g["control"] not in (None, name):
-            out.append({"label": _("throw {name} out", name=g["control"]), "ask": ["player"],  # the cheater first
-                        "action": {"action": "force_out", "player": g["control"], "by": name}})
+            # the cheat negated and its player out: control back to whoever had it (all four rulebook
+            # readers' swords did that)
+            out.append({"label": _("negate {name}'s cheat", name=g["control"]), "ask": ["player"],
+                        "action": {"action": "force_out", "player": g["control"], "by": name, "negates": True}})
         # the Wench's tip, played by a player not to act (a play-tester found it only through the menu:
         # 10 presses); who plays it asked, from this pod's player
         out.append({"label": word("label", "pot to the Inn"), "ask": ["by"],

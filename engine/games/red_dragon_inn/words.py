@@ -62,6 +62,8 @@ class RedDragonInnWords(Game):
         if name == "leave":
             return _("{who} leaves the gambling round", who=who)
         if name == "force_out":
+            if action.get("negates"):
+                return _("{who}'s cheat is negated and {who} is forced out of the gambling round", who=who)
             return _("{who} is forced out of the gambling round", who=who)
         if name == "end_round":
             w = action.get("winner", _("the player in control"))
