@@ -475,27 +475,45 @@ class PodRobot:
             if not frontier:
                 break
         if len(story_actions) > 1:  # one offer asking values may stand for several of the story's actions
-            one = self._one_offer(controls, state, target, story_actions)
+            one = self._one_offer(controls, state, target, story_actions, others=best is None)
             nodes += one.nodes
             if one.presses is not None and (best is None or len(one.presses) < len(best.presses or ())):
                 best = PodResult(one.presses, nodes, one.controls, one.state)
         return best if best is not None else PodResult(None, nodes)
 
-    def _one_offer(self, controls, state: dict, target: dict, story_actions: list[dict]) -> PodResult:
+    def _one_offer(self, controls, state: dict, target: dict, story_actions: list[dict], *,
+                   others: bool = True) -> PodResult:
         """The event as ONE offer with entry steps (a potion that draws two cards for the story's potion
-        and draw): for each offer of one of the story's action names that asks something, reached by
-        up/down and opened by main, a blind search of its steps' values for the event's state, within
-        small bounds."""
+        and draw; a room that gives two treasures for the story's charge and draw): for each offer that
+        asks something, reached by up/down and opened by main, a blind search of its steps' values for
+        the event's state, within small bounds — first the offers of the story's action names; then,
+        with ``others`` and only if none of those did it, the offers of another action whose offered
+        values change nothing the story leaves alone."""
+        from tablekeeper.engine.errors import RuleError
         from tablekeeper.hardware.pod import MAIN, PRESS, RELEASE
 
         names = {a.get("action") for a in story_actions}
+        places = on_the_way(self.rules, state, target, story_actions)
         offers = controls._offered(self.rules, state)[0] if getattr(controls, "screen", None) == "home" else []
         best: PodResult | None = None
         nodes = 0
-        for i, (presses, c1) in self._scrolls(controls, state, story_actions).items():
+        scrolls = self._scrolls(controls, state, story_actions)
+        own = [i for i in scrolls if offers and offers[i % len(offers)]["action"].get("action") in names]
+        rest = [i for i in scrolls if i not in own]
+        for i in own + rest:
+            presses, c1 = scrolls[i]
             offer = offers[i % len(offers)] if offers else None
-            if offer is None or not offer.get("ask") or offer["action"].get("action") not in names:
+            if offer is None or not offer.get("ask"):
                 continue
+            if i not in own:
+                if best is not None or not others:
+                    break
+                # another action: searched only if, as offered, it changes nothing the story leaves alone
+                try:
+                    if not touched(state, self.rules.apply(state, offer["action"])[0]) <= places:
+                        continue
+                except RuleError:
+                    continue
             c2 = copy.deepcopy(c1)
             s2 = self.feed(c2, MAIN, PRESS, state, story_actions)
             s2 = self.feed(c2, MAIN, RELEASE, s2, story_actions)

@@ -433,9 +433,22 @@ def _is_number(text: str) -> bool:
     return text.lstrip("−-").isdigit() or text == "–"
 
 
+def entry_step_shown(title: str, step: str) -> str:
+    """The step ("2/4") beside an entry's title, or "" when the title fits whole only without it (a burial
+    under a vegetable garden): the title says what is being entered, the hint whether more steps follow."""
+    if not step:
+        return ""
+    tiny, bold = font(REGULAR, TINY_SIZE), font(BOLD, SMALL_SIZE)
+    face, shown = fitted(tiny, step, 60)
+    beside = RIGHT - 2 - (_width(face, shown) + 6)
+    if fitted(bold, title, beside)[1] != title and fitted(bold, title, RIGHT - 2)[1] == title:
+        return ""
+    return step
+
+
 def _entry(draw, view: PodView) -> None:
     tiny, small = font(REGULAR, TINY_SIZE), font(REGULAR, SMALL_SIZE)
-    _header(draw, view.title, view.step, view.your_turn)
+    _header(draw, view.title, entry_step_shown(view.title, view.step), view.your_turn)
     if view.lines and view.lines[0]:
         # a list entry: the numbers so far after the field's name, the number being set below, "+" between
         # them ("discard: 1 + 2 +"); when long, the last ones ("values: … 2 + 1 +")

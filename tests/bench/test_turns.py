@@ -381,6 +381,27 @@ def test_the_offer_walk_finds_one_offer_whose_steps_enter_two_story_actions():
     assert walked(rules, state, controls, story_actions) == 7
 
 
+def test_the_offer_walk_finds_one_offer_of_another_action_that_does_the_same():
+    """A reader's hidden stash (a room that gives two treasure cards) is, in the story, a charge with a
+    treasure worth 4 and a draw of a card worth 0; the pod's `2 treasures: pass` (a `room` action, neither
+    of the story's names) asks both values and does the same to the game. The walk opens every offer that
+    asks something, whatever its action's name: 6 presses (the offer held to and opened, 4 held up to,
+    main, 0 one click down, main), which reach the story's state when fed again."""
+    from tablekeeper.engine import make_rules
+    from tablekeeper.ui.pod.inputs import SeatControls
+
+    rules = make_rules({"game": "dragon-run", "players": ["Ana", "Ben"],
+                        "options": {"hands": {"Ana": [3, 2, 1, 0], "Ben": [4, 2, 1, 1]}}})
+    state = rules.setup_state()
+    controls = SeatControls(1, "Ana")
+    controls.view(rules, state)
+    story_actions = [{"action": "charge", "location": "other", "value": 4, "then": "pass"},
+                     {"action": "draw", "player": "Ana", "value": 0}]
+    one = {"action": "room", "player": "Ana", "draws": 2, "value": 4, "second": 0, "then": "pass"}
+    assert target(rules, state, *story_actions) == target(rules, state, one)
+    assert walked(rules, state, controls, story_actions) <= 6
+
+
 @pytest.mark.slow
 def test_the_guided_search_reaches_a_full_entry_at_the_menus_end():
     """Dale of Merchants' «Fase de limpieza» comes after the turn's actions; a buy that leaves the turn

@@ -144,6 +144,29 @@ def test_annex_powers_apply_every_morning_in_the_history():
     assert player(m, "Ben")["counters"]["cash"] == 3 + 1 - 4
 
 
+def test_an_annex_that_pays_per_other_annex_counts_its_owners_annexes_at_every_departure():
+    """Two rulebook readers' tables had an annex that pays for the others («Destilería»: 1F each morning for
+    each other annex; «Casa de postas»: 1F at the departure for each other annex): the device knows the
+    annexes, so `per_annex_bonus` pays amount × the owner's other annexes (not the barn, nor itself)."""
+    m = night()
+    m.apply({"action": "correct", "player": "Ana", "hand": 5})
+    m.apply({"action": "build", "rank": 0, "name": "Casa de postas", "effect": "per_annex_bonus"})
+    passes(m, 2)  # Ben, Cai
+    m.apply({"action": "build", "rank": 0, "name": "Taller"})  # Ana's second action: another annex
+    passes(m, 2)
+    p = m.apply({"action": "morning"})
+    assert "Ana's Casa de postas: +1F at the departure (1 other annex)" in p.events
+    # Ana 5 + 1 (her room) + 1 (one other annex) − 3 wages (5 cards, two became annexes)
+    assert player(m, "Ana")["counters"]["cash"] == 4
+    alone = night()
+    alone.apply({"action": "correct", "player": "Ana", "hand": 5})
+    alone.apply({"action": "build", "rank": 0, "name": "Casa de postas", "effect": "per_annex_bonus", "amount": 2})
+    passes(alone, 5)
+    p = alone.apply({"action": "morning"})
+    assert not any("Casa de postas: +" in e for e in p.events)  # no other annex: nothing
+    assert player(alone, "Ana")["counters"]["cash"] == 5 + 1 - 4
+
+
 def test_a_gain_now_is_paid_at_the_build():
     """The park: "Immediately earn 4F" (publisher's card list)."""
     m = night()
@@ -223,4 +246,4 @@ def test_the_police_alert_says_its_reason_on_the_players_own_turn():
     while m.state["turn"]["player"] != "Ana":
         m.apply({"action": "pass"})
     view = m.rules.seat_view(m.state, "Ana")
-    assert view["alert"] is True and view["status"] == "police! 1 corpse(s) unburied"
+    assert view["alert"] is True and view["status"] == "police! 1 corpse"

@@ -697,6 +697,9 @@ def test_a_card_that_negates_a_cheat_gives_control_back_to_whoever_had_it():
     starter, in control) wins when Cai passes; without it, nobody is in control."""
     m = gambling()
     m.apply({"action": "play", "player": "Ben", "card": "cheat"})
+    # the player to act (Cai) has it among the round's offers too, for the cheater only
+    cai = [o["action"] for o in m.rules.seat_actions(m.state, "Cai") if o["action"]["action"] == "force_out"]
+    assert cai == [{"action": "force_out", "player": "Ana"}, {"action": "force_out", "player": "Ben", "negates": True}]
     negated = m.rules.apply(m.state, {"action": "force_out", "player": "Ben", "by": "Ana", "negates": True})[0]
     g = negated["gambling"]
     assert (g["control"], g["last"], g["to_act"], g["left"]) == ("Ana", "gambling", "Cai", ["Ben"])

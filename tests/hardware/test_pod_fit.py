@@ -29,6 +29,7 @@ from tablekeeper.hardware.render import (
     TINY_SIZE,
     _width,
     _wrap_items,
+    entry_step_shown,
     fit,
     fitted,
     font,
@@ -97,9 +98,9 @@ def misfits(game: str, lang: str) -> list[str]:
                 for question in {x.text for x in shown if x.where == "preview.prompt"}:
                     if fitted(tiny, text, RIGHT - 1 - (_width(bold, question) + 7))[1] != text:
                         bad.append(f"preview.hint {text!r} beside {question!r}")
-        elif where == "entry.title":  # beside the step ("2/4")
-            step_font, step = fitted(tiny, beside, 60)
-            room = RIGHT - 2 - (_width(step_font, step) + 6) if beside else RIGHT - 2
+        elif where == "entry.title":  # beside the step ("2/4"), or alone when it fits only so
+            step_font, step = fitted(tiny, entry_step_shown(text, beside), 60)
+            room = RIGHT - 2 - (_width(step_font, step) + 6) if step else RIGHT - 2
             if fitted(bold, text, room)[1] != text:
                 bad.append(f"entry title {text!r} beside {beside!r}")
         elif where == "preview.title":  # beside the question, or alone

@@ -239,7 +239,8 @@ def test_a_gambling_go_plays_a_card_or_passes_from_the_pod():
 def test_a_card_that_throws_the_player_in_control_out_of_the_round_is_two_presses():
     """A card that exposes a cheat throws its player out of the gambling round («¡Mi espada sagrada
     detecta mentiras!»): the player in control is the one offered first among those thrown out, so a
-    press down past the cards (held) and main — not the menu's "force out" with its player asked."""
+    press down past the cards (held) and main — not the menu's "force out" with its player asked. The
+    cheat is negated: control goes back to Ana, who started the round (every rulebook reader's sword)."""
     t = Table("red-dragon-inn", ["Ana", "Ben", "Cai", "Dee"])
     t.hold("Ana", DOWN, repeats=1)  # drink for …, drink for …, gamble
     assert t.view("Ana").action == "gamble"
@@ -249,10 +250,10 @@ def test_a_card_that_throws_the_player_in_control_out_of_the_round_is_two_presse
     t.click("Ben", MAIN)
     presses = t.presses
     t.hold("Cai", UP)  # up from pass, held: leave the round, then the one in control
-    assert t.view("Cai").action == "Ben out of the round"
+    assert t.view("Cai").action == "negate Ben's cheat"
     t.click("Cai", MAIN)
-    assert t.done[-1] == {"action": "force_out", "player": "Ben"} and t.presses - presses == 2
-    assert "Ben" not in t.state["gambling"]["players"] and t.state["gambling"]["control"] is None
+    assert t.done[-1] == {"action": "force_out", "player": "Ben", "negates": True} and t.presses - presses == 2
+    assert "Ben" not in t.state["gambling"]["players"] and t.state["gambling"]["control"] == "Ana"
 
 
 def test_an_extra_drink_from_a_card_keeps_the_turn_in_phase_two():

@@ -14,14 +14,16 @@ from typing import Any
 #: (one accomplice fewer to bribe, to build), the butcher's shop (several kills in one action),
 #: the park (4F at once; a gain at the end), the kiosk and the vegetable garden (francs at once);
 #: and an annex that opens a closed room with its builder's key («Ahora determinará qué salas están
-#: abiertas»: the board has more rooms than the setup opens).
+#: abiertas»: the board has more rooms than the setup opens); and francs at the departure for each other
+#: annex its owner has (two rulebook readers' tables had one: a «Destilería», a «Casa de postas»).
 EFFECTS = ("morning_bonus", "wages_waived", "bribe_discount", "build_discount", "kill_discount",
-           "bury_discount", "extra_kill", "extra_action", "gain_now", "end_game", "open_room", "other", "none")
+           "bury_discount", "extra_kill", "extra_action", "gain_now", "end_game", "open_room", "other", "none",
+           "per_annex_bonus")
 #: What ``amount`` means by default for each effect (francs, wages or cards); None: no amount.
 DEFAULT_AMOUNT: dict[str, int | None] = {
     "morning_bonus": 2, "wages_waived": 1, "bribe_discount": 1, "build_discount": 1, "kill_discount": 1,
     "bury_discount": 1, "extra_kill": None, "extra_action": None, "gain_now": 0, "end_game": None,
-    "open_room": None, "other": None, "none": None}
+    "open_room": None, "other": None, "none": None, "per_annex_bonus": 1}
 #: The base game's annexes a pod offers as names (free text stays possible in a script).
 ANNEX_NAMES = ("distillery", "gardens", "parlor", "workshop", "butcher's shop", "park", "kiosk",
                "vegetable garden", "room service", "chapel")

@@ -7,7 +7,7 @@ from ...fields import Raw
 from ...game import action
 from ...messages import N_, _
 from ...state import Args, Txn
-from .annexes import powers, waived
+from .annexes import built, powers, waived
 from .table import CHECK, POLICE_FINE, BloodyInnTable
 from .words import _checks, _peasants, _travellers, _unburied, annex_word
 
@@ -164,6 +164,14 @@ class BloodyInnMorning(BloodyInnTable):
                     t.event(_("{who}'s {annex}: +{amount}F at the departure", who=name, annex=annex_word(x["name"]),
                               amount=x["amount"]))
                     self._gain(t, name, x["amount"], "departure", annex_word(x["name"]))
+            others = len(built(t.player(name))) - 1  # the owner's other annexes (the barn is no annex built)
+            for x in powers(t.player(name), "per_annex_bonus"):
+                gain = x["amount"] * others
+                if gain:
+                    t.event(N_("{who}'s {annex}: +{gain}F at the departure ({n} other annex)",
+                               "{who}'s {annex}: +{gain}F at the departure ({n} other annexes)", others,
+                               who=name, annex=annex_word(x["name"]), gain=gain))
+                    self._gain(t, name, gain, "departure", annex_word(x["name"]))
 
     def _pay_wages(self, t: Txn, name: str, wage_peasants: dict[str, int], waived_given: dict[str, int]) -> None:
         """``name`` pays a franc a card in hand (less the wages waived: as ``waived_given`` says, or the

@@ -58,7 +58,8 @@ class BloodyInnViews(Game):
         elif mine and p["corpses"] and any(r["guest"] and r["police"] for r in state["inn"]["rooms"]):
             # the alert in words: on the player's turn the offers take the bottom bar, and the header's
             # corner shows this status (an alert without its reason was never seen there)
-            status = _("police! {n} corpse(s) unburied", n=len(p["corpses"]))
+            # «paga 10F por cada cadáver sin enterrar»: the alert says how many (its words fit the bar)
+            status = N_("police! {n} corpse", "police! {n} corpses", len(p["corpses"]))
         elif mine:
             status = _("your action {number}", number=turn["action"])
         elif phase == "night" and self._extra_kills(state, p):

@@ -42,6 +42,8 @@ def power_words(effect: str, amount: int | None) -> Msg:
     n = amount or 0
     if effect == "morning_bonus":
         return _("+{amount}F at every departure", amount=n)
+    if effect == "per_annex_bonus":
+        return _("+{amount}F at every departure for each other annex", amount=n)
     if effect == "wages_waived":
         return N_("{n} wage waived every morning", "{n} wages waived every morning", n)
     if effect.endswith("_discount"):

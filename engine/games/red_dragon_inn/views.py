@@ -228,8 +228,13 @@ class RedDragonInnViews(Game):
             # A card that throws a player out of the round (a cheat exposed): the player in control, the
             # one such a card is played against, last, next to "leave the round" (up from "pass": two steps)
             rivals = sorted((q for q in g["players"] if q != name), key=lambda q: q == g["control"])
-            out += [{"label": _("{name} out of the round", name=q), "action": {"action": "force_out", "player": q}}
-                    for q in rivals]
+            for q in rivals:
+                if q == g["control"] and g["last"] == "cheat":  # the cheat just played, exposed: negated
+                    out.append({"label": _("negate {name}'s cheat", name=q),
+                                "action": {"action": "force_out", "player": q, "negates": True}})
+                else:
+                    out.append({"label": _("{name} out of the round", name=q),
+                                "action": {"action": "force_out", "player": q}})
             out.append({"label": word("label", "leave the round"), "action": {"action": "leave", "player": name}})
             return out
         turn = state["turn"]
