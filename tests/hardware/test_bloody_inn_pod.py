@@ -321,6 +321,22 @@ def test_the_morning_offers_the_other_ways_to_pay():
     assert after["players"][0]["counters"]["checks"] == 0
 
 
+def test_the_morning_is_the_tables_and_on_another_pod_takes_a_confirming_press():
+    """The rulebook names the first player for the welcome only («El primer jugador es responsable de dar la
+    bienvenida a los viajeros»); two rulebook readers told the morning on another player's pod. The first
+    player's pod does it with one press; another's shows its preview first, a second main does it — so a
+    stray main on an idle pod changes nothing."""
+    t = Table("bloody-inn", ["Ana", "Ben"], actions=[{"action": "welcome"}, {"action": "pass"},
+                                                     {"action": "pass"}, {"action": "pass"}, {"action": "pass"}])
+    assert t.state["phase"] == "morning" and t.state["first_player"] == "Ana"
+    assert t.view("Ben").action == "morning"
+    done = len(t.done)
+    t.click("Ben", MAIN)
+    assert len(t.done) == done and t.state["phase"] == "morning"  # the preview only
+    t.click("Ben", MAIN)
+    assert t.done[-1] == {"action": "morning"} and t.state["phase"] == "welcome"
+
+
 def test_the_menu_at_night_lists_the_night_only_and_a_missing_rank_is_asked_in_player_words():
     """The welcome is «Fase 1» and the morning «Fase 3»: at night the menu lists the card actions first
     and neither of them (the engine would refuse both); laundering stays. A guest's rank is on the

@@ -252,6 +252,10 @@ class BloodyInnViews(Game):
             return self._welcomes(state)
         if phase == "morning" and state["first_player"] == name:
             return self._mornings(state)
+        if phase == "morning" and not next(p for p in state["players"] if p["name"] == name)["out"]:
+            # the morning is the table's, not a player's (two rulebook readers told it on another pod than
+            # the first player's): on the others' pods behind a preview, so that a stray main does nothing
+            return [{**offer, "confirm": True} for offer in self._mornings(state)]
         if phase == "count":
             return [{"label": word("label", "final count"), "action": {"action": "resolve"}}]
         if phase != "night":
