@@ -182,6 +182,16 @@ def test_a_menu_line_not_chosen_is_told_apart_from_the_others_and_cut_only_where
     assert len(cut) == CUT_AT_THE_END[lang], "\n".join(cut)
 
 
+def test_an_entrys_step_gives_way_only_to_a_title_that_fits_whole_without_it():
+    """The step ("1/3") beside an entry's title stays, but for a title whole only without it (a burial
+    under a vegetable garden, from the card list), whose hint still says whether a step follows; a title
+    too long either way keeps its step (the fit check above finds it)."""
+    assert entry_step_shown("bury: barn", "1/3") == "1/3"
+    assert entry_step_shown("bury: vegetable garden", "1/3") == ""
+    assert entry_step_shown("bury: Ana's Dormitorio de servicio grande", "1/3") == "1/3"
+    assert entry_step_shown("bury: vegetable garden", "") == ""
+
+
 def test_a_menu_line_not_chosen_keeps_what_tells_it_apart():
     """The check itself: eight rooms' lines are each drawn with their room, not cut before it; a line
     that fits is drawn whole."""

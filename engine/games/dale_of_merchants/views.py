@@ -75,7 +75,7 @@ def doubtful_payments(price: int, hand: int, known: list[int]) -> list[list[int]
     over = [list(paid) for paid in _combos(known_, hand)
             if sum(paid) > price and max(paid) < price and payment_ok(price, paid)]
     extra = [list(paid) + [1] for paid in _combos(known_, hand - 1)
-             if min(paid) > 1 and max(paid) < price + 1 and payment_ok(price, paid)]
+             if min(paid) > 1 and max(paid) <= price and payment_ok(price, paid)]
     return sorted(over + extra)
 
 

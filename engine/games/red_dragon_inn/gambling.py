@@ -143,7 +143,8 @@ class RedDragonInnGambling(RedDragonInnTable):
         self._card_player(t, a, who)
         if who in g["left"]:
             raise RuleError(_("{who} already left this gambling round", who=who))
-        if a.bool("negates"):
+        negates = a.bool("negates")
+        if negates:
             before = g.get("before")
             if g["last"] != "cheat" or g["control"] != who or before is None:
                 raise RuleError(_("only the cheating card just played can be negated, and {who} did not just "
@@ -156,7 +157,7 @@ class RedDragonInnGambling(RedDragonInnTable):
             else:
                 t.event(_("{who}'s cheating card is negated", who=who))
         self._remove_from_round(t, who)
-        if a.bool("negates"):  # the go passes on from the cheater, past the player in control again
+        if negates:  # the go passes on from the cheater, past the player in control again
             g["to_act"] = self._next_in_round(t, who)
         t.event(_("{who} is forced out of the gambling round", who=who))
         if len(g["players"]) == 1:
