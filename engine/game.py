@@ -335,6 +335,11 @@ class Game:
         """
         return []
 
+    def seats(self, state: dict[str, Any], names: list[str]) -> dict[str, tuple[dict[str, Any], list[dict[str, Any]]]]:
+        """Every one of ``names``' :meth:`seat_view` and :meth:`seat_actions` in ``state``, in one answer:
+        what the pods' interface asks of a new state for all the seats it shows."""
+        return {name: (self.seat_view(state, name), self.seat_actions(state, name)) for name in names}
+
     def is_note(self, entry: Any) -> bool:
         """Whether a journal entry is a note (an action declared ``note=True``): not an undo step of its own."""
         name = entry.get("action") if isinstance(entry, dict) else None

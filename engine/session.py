@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .errors import RuleError, SetupError, WouldEnd
 from .game import Game, Rng
@@ -25,6 +25,21 @@ class Outcome:
     events: list[str]
     view: dict[str, Any]
     text: str = ""  # the action in words, naming who did it (empty for undo/redo)
+
+
+class Image(NamedTuple):
+    """The game as it is now, for whoever shows it (the owner's snapshot): copies nothing can change
+    under them, taken in one call."""
+
+    game_id: int
+    game: str
+    rules: Game  # pure, never mutated: shared
+    setup: dict[str, Any]
+    state: dict[str, Any]
+    view: dict[str, Any]
+    done: tuple[dict[str, Any], ...]  # journal entries are never changed once done: shared, not copied
+    can_undo: bool
+    can_redo: bool
 
 
 class Session:
@@ -64,6 +79,12 @@ class Session:
 
     def view(self) -> dict[str, Any]:
         return self.match.view()
+
+    def image(self) -> Image:
+        """The whole game now, copied where it could change (:class:`Image`)."""
+        match = self.match
+        return Image(self.record.id, self.record.game, match.rules, clone(self.record.setup), clone(match.state),
+                     match.view(), tuple(match.done), bool(match.done), bool(match.undone))
 
     # -- opening ---------------------------------------------------------------
     @classmethod

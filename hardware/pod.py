@@ -94,7 +94,7 @@ class PodView:
     #: The player's counters whose value just changed (their names as in ``counters``): shown
     #: inverted for a moment, as the touchscreen lights a changed value.
     changed: tuple[str, ...] = ()
-    #: The pod's buttons held so long they count as stuck (:mod:`tablekeeper.hardware.stuck`), in the
+    #: The pod's buttons held so long they count as stuck (:mod:`tablekeeper.ui.pod.stuck`), in the
     #: pod's order, and what the pod says about them (``notice``, shown where a message goes while
     #: there is none) until they are released.
     stuck: tuple[str, ...] = ()

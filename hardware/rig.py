@@ -14,7 +14,7 @@ from __future__ import annotations
 import queue
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -317,6 +317,12 @@ class Rig:
     def start(self) -> None:
         """Start the button timer thread (not in tests that tick by hand)."""
         self.scanner.start()
+
+    def show(self, views: Mapping[int, PodView]) -> None:
+        """Each pod shows its seat's view of ``views`` (seat → view; one for every pod): the owner's
+        one hand-over of a snapshot. A pod sends only the pixels that changed."""
+        for seat, pod in self.pods.items():
+            pod.show(views[seat])
 
     def close(self) -> None:
         """Blank every display, release pins and buses. Idempotent."""

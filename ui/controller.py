@@ -269,15 +269,17 @@ class Keeper:
             if self.seats is None or self.session is None:
                 return
             seats = self.seats
-            # A stuck button's repeats are held back and change nothing: no snapshot, no pod woken.
-            held = seats.holds_back(event)
-            vars(job)["quiet"] = held
-            if not held:
-                for hook in self.pressed:
-                    hook(event)
             now = self.clock()
             intent = seats.answer(event, now)
+            if intent is not None and intent.held:
+                vars(job)["quiet"] = True  # a stuck button's repeats change nothing: no snapshot, no pod woken
+                return
+            for hook in self.pressed:
+                hook(event)
             if intent is None:
+                return
+            if intent.action is None and not intent.message and not intent.changed:
+                vars(job)["quiet"] = True  # the half of a click that does nothing (a press, or its release)
                 return
             if intent.action is not None:
                 before = self.session.state
@@ -446,9 +448,8 @@ class Keeper:
         """How long the worker may sleep: until the next look elsewhere, or a pod's message expires."""
         if self.seats is None or self.session is None:
             return self.LOOK_ELSEWHERE
-        now = self.clock()
-        due = self.seats.next_due(now)
-        return self.LOOK_ELSEWHERE if due is None else min(self.LOOK_ELSEWHERE, max(0.0, due - now) + 0.001)
+        due = self.seats.due  # as of the views last published (each change publishes them again)
+        return self.LOOK_ELSEWHERE if due is None else min(self.LOOK_ELSEWHERE, max(0.0, due - self.clock()) + 0.001)
 
     def _pods_changed(self) -> bool:
         """A pod's view differs from the published one (a message expired). Worker thread only."""
@@ -578,23 +579,19 @@ class Keeper:
 
     def _publish(self) -> None:
         s = self.session
+        image = s.image() if s is not None else None
         # The stored games' list changes only with a new game, another one opened, or the open
         # one ending or reopening: read it then, not after every action.
-        games_key = (s.game_id, s.state["over"]) if s is not None else None
+        games_key = (image.game_id, image.state["over"]) if image is not None else None
         games = self._snapshot.games
         if self.journal is not None and (games_key != self._games_key or not games):
             self._games_key = games_key
             games = tuple(GameSummary(g.id, g.game, tuple(g.setup.get("players", [])), g.started,
                                       g.finished, g.result) for g in self.journal.games())
         table = None
-        if s is not None:
-            table = Table(
-                game_id=s.game_id, game=s.record.game, rules=s.rules, setup=clone(s.record.setup),
-                state=clone(s.state), view=s.view(), history=tuple(self._history),
-                # The journal's entries are never changed once done: shared, not copied.
-                done=tuple(s.match.done), can_undo=bool(s.match.done), can_redo=bool(s.match.undone),
-                pods=MappingProxyType(self.seats.views() if self.seats is not None else {}),
-            )
+        if image is not None:
+            table = Table(**image._asdict(), history=tuple(self._history),
+                          pods=MappingProxyType(self.seats.views() if self.seats is not None else {}))
         with self._lock:
             self._snapshot = Snapshot(self._snapshot.serial + 1, games, table)
             snap = self._snapshot

@@ -93,11 +93,13 @@ class PodLink:
             for text in unmatched(self.rig.pods, table.pods):
                 self.report(text)
         self._game = game
-        for seat, view in views_for(snap, self.rig.pods).items():
-            self.rig.pods[seat].show(view)
+        self.rig.show(views_for(snap, self.rig.pods))
 
     def _wake(self, event) -> None:
-        """A button of a seat was pressed (on the worker, before it is answered): its display wakes."""
+        """A button of a seat was pressed (on the worker, once it is answered): its display wakes. Its
+        release need not: the press woke it, and a hold's repeats keep it awake."""
+        if event.kind == "release":  # hardware.pod.RELEASE (that package loads only where there are pods)
+            return
         pod = self.rig.pods.get(event.seat) if self.rig is not None else None
         if pod is not None:
             pod.wake()
@@ -172,7 +174,7 @@ class PodLink:
 def stuck_detail(buttons: tuple[str, ...]) -> str:
     """What the status says of a pod's stuck buttons: the pod's own words (a message, in the app's language
     where it is shown)."""
-    from tablekeeper.hardware.stuck import screen_notice
+    from tablekeeper.ui.pod.stuck import screen_notice
 
     return screen_notice(buttons)
 

@@ -356,6 +356,33 @@ def test_pod_buttons_act_through_the_worker_and_reach_the_history(tmp_path):
         assert k.wait_idle()
 
 
+def test_a_click_publishes_once_the_half_that_changes_nothing_publishes_nothing(tmp_path):
+    """A click is two events: on the home screen ▲ steps the counter when pressed, and its release asks
+    nothing and shows nothing new — one snapshot per click, not two. Select is the other way round (a
+    click is its release), and a release that ends a stuck button's hold is published (its notice goes)."""
+    from tablekeeper.hardware.pod import MAIN, PRESS, RELEASE, SELECT, UP, InputEvent
+
+    with Keeper(tmp_path, pods=True) as k:
+        k.wait_idle()
+        _new(k, options={"counters": [{"name": "gold", "start": 3}, {"name": "wood", "start": 0}]})
+        published = []
+        k.listeners.append(published.append)
+        k.press(InputEvent(1, SELECT, PRESS, 1.0))
+        k.press(InputEvent(1, SELECT, RELEASE, 1.1))
+        assert k.wait_idle() and published  # the click chose the counter: the frame shows it
+        shown, before = len(published), published[-1].table.pods[1]
+        k.press(InputEvent(1, UP, PRESS, 2.0))
+        assert k.wait_idle() and len(published) == shown + 1
+        assert published[-1].table.pods[1].focus_value == before.focus_value + 1
+        k.press(InputEvent(1, UP, RELEASE, 2.1))
+        k.press(InputEvent(1, MAIN, RELEASE, 2.2))  # a release with no press before it
+        k.press(InputEvent(1, SELECT, PRESS, 3.0))  # select does its part when released
+        assert k.wait_idle() and len(published) == shown + 1
+        k.press(InputEvent(1, SELECT, RELEASE, 3.1))  # to the next counter
+        assert k.wait_idle() and len(published) == shown + 2
+        assert published[-1].table.pods[1].focus_name != before.focus_name
+
+
 def test_seats_at_the_ends_of_the_table_go_clockwise_from_the_first():
     """Seat-facing with seats at the ends: clockwise from the first player (the near side's left),
     the left end, the far side (left to right on the screen), the right end, the near side back."""

@@ -232,6 +232,17 @@ def _remembered(what: Any, rules: Any, state: dict[str, Any], me: str, make: Any
     return out
 
 
+def every_seat(rules: Any, state: dict[str, Any], names: list[str]) -> None:
+    """Ask the game once for all of ``names``' seat views and offers in ``state`` (each view of a new state
+    needs them all): :func:`seat_view` and :func:`offers` then answer from what it said."""
+    def ask(r: Any, s: dict[str, Any], _m: str) -> bool:
+        for name, (view, actions) in r.seats(s, names).items():
+            _remembered("seat_view", r, s, name, lambda *_a, v=view: v)
+            _remembered("offers", r, s, name, lambda *_a, a=actions: a)
+        return True
+    _remembered(("seats", tuple(names)), rules, state, "", ask)
+
+
 def offers(rules: Any, state: dict[str, Any], me: str) -> list[dict[str, Any]]:
     """The game's offers to ``me`` now (``seat_actions``, most likely first). Do not change them."""
     return _remembered("offers", rules, state, me, lambda r, s, m: r.seat_actions(s, m))

@@ -80,9 +80,13 @@ class Intent:
     #: The owner stops short of an action that would end the game (:class:`~tablekeeper.engine.WouldEnd`)
     #: and tells the seat, which asks its player to confirm it (:meth:`SeatControls.told`).
     short_of_end: bool = False
+    #: A hold or repeat of a stuck button, held back: it changes nothing at all (nothing to publish, no
+    #: pod to wake).
+    held: bool = False
 
 
 NOTHING = Intent()
+HELD = Intent(held=True)
 CHANGED = Intent(changed=True)
 
 
@@ -135,12 +139,16 @@ class SeatControls:
     def key(self) -> tuple:
         """Everything this pod keeps, hashable: equal keys (with the same game version, message and
         language) give equal views, and a press that can change the view changes it."""
+        return self.shown_key() + (tuple(sorted(self._armed)), tuple(sorted(self._held)), self._run)
+
+    def shown_key(self) -> tuple:
+        """:meth:`key` without the gesture under way (which buttons are down, held, repeating): what the
+        view depends on. An event that leaves it as it was, and asks nothing, has nothing to show."""
         return (self.screen, self.focus, self._focused, self.pick, self.choosing, self._chosen, self._stepped,
                 None if self._again is None else str(self._again), self._again_held,
                 self._labels, self.cursor,
                 self._item.ident if self._item else None, self._from, self._left, self._step,
-                tuple(sorted(self._values.items())), self._elem, self._confirm,
-                tuple(sorted(self._armed)), tuple(sorted(self._held)), self._run)
+                tuple(sorted(self._values.items())), self._elem, self._confirm)
 
     @property
     def sent(self) -> g.Item | None:

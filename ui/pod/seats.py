@@ -6,7 +6,7 @@ and benchmarks drive the same keeper on their own thread). The seats answer, the
 (DESIGN.md, data flow):
 
 1. an :class:`~tablekeeper.hardware.pod.InputEvent` arrives (:meth:`Seats.answer`); a hold or
-   repeat of a stuck button (:mod:`tablekeeper.hardware.stuck`: held far longer than any
+   repeat of a stuck button (:mod:`.stuck`: held far longer than any
    gesture) goes no further, and the pod says so until the button is released;
 2. the seat's :class:`~.inputs.SeatControls` turns it into an :class:`~.inputs.Intent`: an
    engine action, or a pod-local change (focus, a menu, an entry) already made;
@@ -28,9 +28,9 @@ from typing import NamedTuple
 from ...engine import RuleError, TablekeeperError, canonical
 from ...engine.messages import _, listing, translated, word
 from ...hardware.pod import InputEvent, PodView
-from ...hardware.stuck import FREED, PASS, STUCK, STUCK_AFTER, StuckButtons, app_notice, log_line, screen_notice
-from .grammar import affected, changes, choice_word
-from .inputs import ENDS, REFUSED, TOOK, Intent, SeatControls
+from .grammar import affected, changes, choice_word, every_seat
+from .inputs import ENDS, HELD, REFUSED, TOOK, Intent, SeatControls
+from .stuck import FREED, HELD_BACK, PASS, STUCK, STUCK_AFTER, StuckButtons, app_notice, log_line, screen_notice
 
 MESSAGE_SECONDS = 3.0
 
@@ -95,9 +95,13 @@ class Seats:
         self.applied = 0
         self.refused = 0
         self.held_back = 0  # holds and repeats of stuck buttons, kept from the engine
+        #: When the views last given change by themselves (a message or a flash ends; :meth:`next_due` then),
+        #: or None: the owner may sleep until then.
+        self.due: float | None = None
         self._bind()
 
     def _bind(self) -> None:
+        self.rules = self.session.rules  # one game's rules for the whole session
         players = [p["name"] for p in self.session.state["players"]]
         numbers = self.numbering(players)
         self.controls = {}
@@ -121,22 +125,29 @@ class Seats:
     # -- one event -----------------------------------------------------------------
     def answer(self, event: InputEvent, now: float | None = None) -> Intent | None:
         """What ``event`` means on its seat: an intent (its action for the owner to apply, or a
-        pod-local change already made), or None when it goes no further (a stuck button's hold,
-        a seat without a player). Applies nothing."""
+        pod-local change already made; :data:`~.inputs.HELD` for a hold or repeat of a button already
+        stuck: nothing changed at all), or None when it goes no further (the hold that makes a button
+        stuck, a seat without a player). Applies nothing."""
         now = self.clock() if now is None else now
-        if not self._admit(event):
+        verdict = self._admit(event)
+        if verdict == HELD_BACK:
+            return HELD
+        if verdict == STUCK:
             return None
         ctl = self.controls.get(event.seat)
         if ctl is None:
             return None
-        intent = ctl.handle(event, self.session.rules, self.session.state)
+        shown = ctl.shown_key()
+        intent = ctl.handle(event, self.rules, self.session.state)
+        if verdict == FREED or (not intent.changed and ctl.shown_key() != shown):
+            intent = replace(intent, changed=True)  # the pod shows something else: the owner publishes it
         if intent.action is not None and intent.action.get("action") == "undo":
             # A pod takes back its own player's last action (or a correction nobody did), not another's:
             # a player out of the game, or one looking through the menu, cannot undo Ana's move behind
             # her back; the touchscreen undoes anything.
             whose = self.session.match.last_move_by()
             if whose is not None and whose != ctl.player:
-                ctl.told(REFUSED, self.session.rules, self.session.state)
+                ctl.told(REFUSED, self.rules, self.session.state)
                 return Intent(message=_("the last action is {who}'s: undo it on {who}'s pod or the touchscreen",
                                         who=whose), changed=True)
         return intent
@@ -152,18 +163,19 @@ class Seats:
         ctl = self.controls.get(seat)
         if ctl is not None:
             sent = ctl.sent
-            ctl.told(TOOK, self.session.rules, self.session.state)
+            rules, state = self.rules, self.session.state
+            ctl.told(TOOK, rules, state)
             key = canonical(action) if action is not None else ""
             if sent is not None:
                 last = self.dones.get(seat)
                 times = last.times + 1 if last is not None and now < last.until and key and last.action == key else 1
                 self.dones[seat] = Done(self._done_text(sent, action), now + self.message_seconds, key, times)
-            self._tell_others(ctl.player, before, now, action, key, events)
-            if events and action is not None and self.session.rules.is_note(action):
+            self._tell_others(rules, ctl.player, before, state, now, action, key, events)
+            if events and action is not None and rules.is_note(action):
                 # a note changes no figure: what it said (a referee's verdict) is its whole answer, on the
                 # pod that asked (a play-tester's menu check came back to the home screen without it)
                 self._message(seat, events[-1], now)
-            elif events and action is not None and self.session.rules.tells(action):
+            elif events and action is not None and rules.tells(action):
                 # an outcome the entry did not say (a hide's roll against the cards left): a play-tester saw
                 # only "MUST CHARGE" and could not show the table that 4 was not above 7
                 self._message(seat, listing(events, " · "), now)
@@ -192,7 +204,7 @@ class Seats:
         why = error.args[0] if len(error.args) == 1 else str(error)
         ctl = self.controls.get(seat)
         if ctl is not None:
-            ctl.told(REFUSED, self.session.rules, self.session.state)
+            ctl.told(REFUSED, self.rules, self.session.state)
         if isinstance(error, RuleError):
             self.refused += 1
             self._message(seat, why, now)
@@ -205,19 +217,20 @@ class Seats:
         what it does and waits for its player to confirm it."""
         ctl = self.controls.get(seat)
         if ctl is not None:
-            said = ctl.told(ENDS, self.session.rules, self.session.state)
+            said = ctl.told(ENDS, self.rules, self.session.state)
             self._message(seat, said.message, self.clock() if now is None else now)
 
     def say(self, seat: int, text: str, now: float | None = None) -> None:
         """Show ``text`` on ``seat``'s pod for a few seconds (an intent's own message)."""
         self._message(seat, text, self.clock() if now is None else now)
 
-    def _admit(self, event: InputEvent) -> bool:
-        """Whether ``event`` goes on to the seat's input map: not a hold or repeat of a stuck button.
-        A button that becomes stuck, and its release, are reported and told."""
+    def _admit(self, event: InputEvent) -> str:
+        """Whether ``event`` goes on to the seat's input map (:data:`PASS`, or :data:`FREED`: the release of a
+        stuck button): not a hold or repeat of a stuck button. A button that becomes stuck, and its release,
+        are reported and told."""
         verdict = self.stuck.take(event)
         if verdict == PASS:
-            return True
+            return verdict
         if verdict in (STUCK, FREED):
             ctl = self.controls.get(event.seat)
             stuck = verdict == STUCK
@@ -225,19 +238,14 @@ class Seats:
             if ctl is not None:  # a pod without a player troubles nobody at the table
                 self.notice(app_notice(event.seat, ctl.player, (event.button,), stuck=stuck))
         if verdict == FREED:
-            return True  # the release (or a new press) itself goes on: it ends the gesture
+            return verdict  # the release (or a new press) itself goes on: it ends the gesture
         self.held_back += 1
-        return False
+        return verdict
 
-    def holds_back(self, event: InputEvent) -> bool:
-        """``event`` is a hold or repeat of a button already stuck: handling it changes nothing at all
-        (nothing to publish, no pod to wake). Changes nothing itself."""
-        return self.stuck.holds_back(event)
-
-    def _tell_others(self, actor: str, before: dict, now: float, action: dict | None = None,
+    def _tell_others(self, rules, actor: str, before: dict, after: dict, now: float, action: dict | None = None,
                      key: str = "", events: Sequence[str] = ()) -> None:
-        """Each other player an action changed sees what happened to them on their own pod."""
-        after = self.session.state
+        """Each other player an action changed (from ``before`` to ``after``) sees what happened to them on
+        their own pod."""
         if after is before:
             return
         seats = {ctl.player: seat for seat, ctl in self.controls.items()}
@@ -245,13 +253,13 @@ class Seats:
         if undoing and actor:
             # what an undo took back, said so: not "from Cai: gold −4" as if Cai had taken it (a play-tester's)
             undo = action is not None and action.get("action") == "undo"
-            for who, what in changes(self.session.rules, before, after, skip=(actor,)):
+            for who, what in changes(rules, before, after, skip=(actor,)):
                 if who is not None and who in seats:
                     text = _("{who} undid: {changes}", who=actor, changes=what) if undo else \
                         _("{who} redid: {changes}", who=actor, changes=what)
                     self._message(seats[who], text, now)
             return
-        told = affected(self.session.rules, before, after, actor, None if undoing else action, events)
+        told = affected(rules, before, after, actor, None if undoing else action, events)
         key = (key or canonical(action)) if action is not None and not undoing else ""
         for who, text in told.items():
             if who not in seats:
@@ -260,7 +268,7 @@ class Seats:
             run = self._runs.get(seat)
             showing = seat in self.messages and now < self.messages[seat][1]
             if key and run is not None and run[:2] == (actor, key) and showing:
-                whole = affected(self.session.rules, run[2], after, actor, action, events).get(who)
+                whole = affected(rules, run[2], after, actor, action, events).get(who)
                 text = whole if whole is not None else text
             else:
                 run = (actor, key, before)
@@ -284,7 +292,10 @@ class Seats:
 
     # -- what the pods show ----------------------------------------------------------
     def view(self, seat: int, now: float | None = None) -> PodView:
-        now = self.clock() if now is None else now
+        session = self.session
+        return self._view(seat, self.clock() if now is None else now, self.rules, session.state, session.version)
+
+    def _view(self, seat: int, now: float, rules, state: dict, version: int) -> PodView:
         ctl = self.controls.get(seat)
         if ctl is None:
             return PodView(seat=seat, player="", status="no player at this seat")
@@ -298,7 +309,7 @@ class Seats:
         # Each seat's view is computed once per situation: the game's version (every commit), the
         # seat's own state (focus, menu, entry), its message, the language; anything else (a
         # loop tick, another seat's press) reuses it, and the pod then sends nothing.
-        local = ctl.key() if hasattr(ctl, "key") else (ctl.focus, ctl.pick)
+        local = ctl.shown_key()
         flash = self.flashes.get(seat)
         if flash is not None and now >= flash[1]:
             del self.flashes[seat]
@@ -308,12 +319,12 @@ class Seats:
             del self.dones[seat]
             done = None
         stuck = self.stuck.buttons(seat)
-        key = (id(self.session), self.session.version, local, str(message), id(self.catalog), stuck,
+        key = (id(self.session), version, local, str(message), id(self.catalog), stuck,
                done.status() if done else "", flash[0] if flash else ())
         cached = self._computed.get(seat)
         if cached is not None and cached[0] == key:
             return cached[1]
-        view = ctl.view(self.session.rules, self.session.state, message, self.catalog)
+        view = ctl.view(rules, state, message, self.catalog)
         # A value of the player's that changed since this pod last showed it lights up for a moment
         values = dict(view.counters)
         last = self._values.get(seat)
@@ -338,7 +349,12 @@ class Seats:
     def views(self, now: float | None = None) -> dict[int, PodView]:
         """Every seat's view now, by seat number."""
         now = self.clock() if now is None else now
-        return {seat: self.view(seat, now) for seat in sorted(self.controls)}
+        session = self.session  # the game once for every seat
+        state, version = session.state, session.version
+        every_seat(self.rules, state, [ctl.player for ctl in self.controls.values()])
+        views = {seat: self._view(seat, now, self.rules, state, version) for seat in sorted(self.controls)}
+        self.due = self.next_due(now)
+        return views
 
     def next_due(self, now: float) -> float | None:
         """When the next message or flash expires (a view then changes), or None."""

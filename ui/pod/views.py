@@ -7,6 +7,8 @@ Game-agnostic: everything game-specific comes from the rules' own
 """
 from __future__ import annotations
 
+import functools
+
 from ...engine.messages import Msg, translated, word
 from ...hardware.icons import GLYPHS
 from ...hardware.pod import PodView
@@ -39,17 +41,30 @@ def _value(v):
     return v if isinstance(v, (int, str)) and not isinstance(v, bool) else str(v)
 
 
+def _say(value, catalog):
+    """``value`` in the table's language if it is a message; a number or a name as it is."""
+    return value.translated(catalog) if isinstance(value, Msg) else value
+
+
 def _words(pairs, catalog) -> tuple:
     # A counter's or a table figure's name is a word of the game; its value may be a word too.
-    return tuple((_name(k, catalog), translated(_value(v), catalog)) for k, v in pairs)
+    return tuple((_name(k, catalog), _say(_value(v), catalog)) for k, v in pairs)
 
 
 def _name(key, catalog) -> str:
     """A counter's name as the table reads it: the catalog's word, else the key with spaces
     ("drink_me" → "drink me": English has no catalog of its own)."""
-    msg = key if isinstance(key, Msg) else word("counter", str(key))
-    text = str(translated(msg, catalog))
-    return text.replace("_", " ") if text == str(msg) else text
+    if isinstance(key, Msg):
+        text = str(key.translated(catalog))
+        return text.replace("_", " ") if text == str(key) else text
+    return _counter_name(str(key), catalog)
+
+
+@functools.lru_cache(maxsize=1024)
+def _counter_name(key: str, catalog) -> str:
+    # A game's counters are few and their names fixed: each is looked up once per language.
+    text = str(translated(word("counter", key), catalog))
+    return text.replace("_", " ") if text == key else text
 
 
 def pod_view(rules, state: dict, player_name: str, focus: int | str = 0, *,
@@ -73,7 +88,7 @@ def pod_view(rules, state: dict, player_name: str, focus: int | str = 0, *,
     label = ""
     if actions:
         offer = actions[pick % len(actions)]
-        label = str(translated(offer.get("label", ""), catalog))
+        label = str(_say(offer.get("label", ""), catalog))
         if offer.get("ask"):  # it asks something before it is done
             label += "…"
     player = next(p for p in state["players"] if p["name"] == player_name)
@@ -85,7 +100,7 @@ def pod_view(rules, state: dict, player_name: str, focus: int | str = 0, *,
         counters=counters,
         # the focus is a counter's key (the controls' own), not its name in the table's language
         focus=focus_index([(str(k), v) for k, v in sv.get("counters", ())], focus),
-        status=str(translated(sv.get("status", "") or "", catalog)),
+        status=str(_say(sv.get("status", "") or "", catalog)),
         alert=bool(sv.get("alert", False)),
         table=table,
         your_turn=bool(your_turn),
@@ -94,7 +109,7 @@ def pod_view(rules, state: dict, player_name: str, focus: int | str = 0, *,
         choices=len(actions),
         pick=pick % len(actions) if actions else 0,
         choosing=choosing and len(actions) > 1,
-        message=str(translated(message, catalog)),
+        message=str(_say(message, catalog)),
         icons=_icons(sv.get("counters", ()), icons),
         table_icons=_icons(sv.get("table", ()), icons),
     )

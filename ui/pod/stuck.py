@@ -32,8 +32,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..engine.messages import N_, Msg
-from .pod import BUTTONS, DOWN, HOLD, MAIN, PRESS, REPEAT, SELECT, UP, InputEvent
+from ...engine.messages import N_, Msg
+from ...hardware.pod import BUTTONS, DOWN, HOLD, MAIN, PRESS, REPEAT, SELECT, UP, InputEvent
 
 #: Seconds a button may be held before it counts as stuck (module docstring: why 20).
 STUCK_AFTER = 20.0
@@ -75,11 +75,6 @@ class StuckButtons:
             self._stuck.add(key)
             return STUCK
         return PASS
-
-    def holds_back(self, event: InputEvent) -> bool:
-        """``event`` is a hold or repeat of a button already stuck: :meth:`take` holds it back, nothing
-        changes (the owner publishes nothing, the pod is not woken). Changes nothing itself."""
-        return event.kind in (HOLD, REPEAT) and (event.seat, event.button) in self._stuck
 
     def buttons(self, seat: int) -> tuple[str, ...]:
         """The stuck buttons of ``seat``, in the pod's order."""
