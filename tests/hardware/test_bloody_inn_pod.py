@@ -87,6 +87,30 @@ def test_an_extra_action_annex_is_offered_an_extra_kill_in_the_bistro():
     assert any(i.action.get("extra") for i in grammar.menu(butcher.rules, butcher.state, "Ana"))
 
 
+def test_an_annex_of_unknown_power_may_be_the_tables_own_butcher_and_kill_again_for_free():
+    """A table's own annex the device knows no power of (built without one: a card not in the publisher's list)
+    may grant what the rules let annexes grant: a fourth rulebook reader's Matadero gives «una segunda muerte
+    (rango 0-1) gratis». Right after its owner's kill the pod offers the extra kill by rank, asking the room and
+    the cards played (the rank's at first), and a free one is taken; the bistro's, which asks nothing, is
+    previewed first; the status does not claim a kill is due."""
+    m = table([{"action": "welcome"}, {"action": "correct", "player": "Ana", "hand": 3},
+               {"action": "build", "rank": 1}, {"action": "pass"},
+               {"action": "kill", "room": 2, "rank": 0}])
+    assert "effect" not in m.state["players"][0]["annexes"][-1] and m.state["turn"]["player"] == "Ben"
+    menu = items(m, "Ana")
+    assert list(menu)[:3] == ["extra kill: bistro", "extra kill, rank 0", "extra kill, rank 1"]
+    assert m.rules.seat_actions(m.state, "Ana")[0]["confirm"]  # shown before it is done: a stray main kills nobody
+    assert asked(m, "Ana", menu["extra kill, rank 1"]) == ["room", "played"]
+    assert menu["extra kill, rank 1"].action["played"] == 1
+    room = next(r for r in m.state["inn"]["rooms"] if r["guest"])["room"]
+    hand = m.state["players"][0]["hand"]
+    m.apply({**menu["extra kill, rank 1"].action, "room": room, "played": 0})
+    ana = m.state["players"][0]
+    assert len(ana["corpses"]) == 2 and ana["hand"] == hand and m.state["turn"]["player"] == "Ben"
+    assert m.rules.seat_view(m.state, "Ana")["status"] != "extra kill?"
+    assert items(m, "Ana") == {}  # one extra kill: no third one offered
+
+
 def test_a_first_round_kill_is_offered_per_rank_and_asks_only_the_room():
     """«Selecciona al Viajero que quieras matar … Juegue … tantas cartas … como rango»: the rank is on
     the card, so it is the offer; with a hand of peasants the cards played are known: only the room."""

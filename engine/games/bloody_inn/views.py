@@ -62,9 +62,10 @@ class BloodyInnViews(Game):
             status = N_("police! {n} corpse", "police! {n} corpses", len(p["corpses"]))
         elif mine:
             status = _("your action {number}", number=turn["action"])
-        elif phase == "night" and self._extra_kills(state, p):
+        elif phase == "night" and grants_extra(p, "kill", in_room=True) and self._extra_kills(state, p):
             # the moment an annex's extra kill is offered, out of turn (a play-tester's status was blank
-            # and she could not tell what the offers were for)
+            # and she could not tell what the offers were for); not for an annex whose power is unknown:
+            # the device cannot tell its owner there is a kill to make
             status = word("status", "extra kill?")
         elif phase == "welcome" and state["first_player"] == name:
             status = word("status", "welcome guests")
@@ -279,15 +280,27 @@ class BloodyInnViews(Game):
         again = bool(state["turn"].get("killed_again"))
         if again and not powers(p, "extra_kill"):
             return []
+        # an annex whose power the device was not told may be the table's own butcher's shop (a free second
+        # kill): its owner says the kill and what it cost, as the engine allows (a reader's table, the one
+        # event of fifteen stories the pods could not enter)
+        unknown = unknown_power(p) and not grants_extra(p, "kill", in_room=True)
         out = []
-        if state["inn"]["bistro"] and grants_extra(p, "kill", in_room=False) and not again:
+        if state["inn"]["bistro"] and (grants_extra(p, "kill", in_room=False) or unknown) and not again:
             # a table's own power that grants another action (not the butcher's shop, rooms only): a
             # peasant in the bistro, as the night's own offer
             out.append({"label": word("label", "extra kill: bistro"),
-                        "action": {"action": "kill", "player": p["name"], "bistro": True, "extra": True}})
-        if not rooms or not grants_extra(p, "kill", in_room=True):
+                        "action": {"action": "kill", "player": p["name"], "bistro": True, "extra": True},
+                        # a power the device does not know: shown before it is done (a stray main kills nobody)
+                        **({"confirm": True} if unknown else {})})
+        if not rooms or not (grants_extra(p, "kill", in_room=True) or unknown):
             return out
         start = self._likely_room(state, p["name"])
+        if unknown:
+            for rank in range(MAX_RANK + 1):  # its price may be less: the cards played are asked
+                out.append({"label": _("extra kill, rank {rank}", rank=rank), "ask": ["room", "played"],
+                            "action": {"action": "kill", "player": p["name"], "room": start, "rank": rank,
+                                       "extra": True, "played": min(rank, p["hand"])}})
+            return out
         for rank in range(MAX_RANK + 1):
             ways = self.ways_to_pay(p, rank, "kill")
             if ways:
