@@ -3,7 +3,7 @@
 Imports nothing outside the standard library.
 """
 from .errors import JournalError, RuleError, SetupError, TablekeeperError, WouldEnd
-from .game import Game, action
+from .game import Game, Offer, action
 from .journal import Journal, default_state_dir
 from .match import Match
 from .registry import available, game_class, make_rules
@@ -12,7 +12,7 @@ from .spec import Counter, Option
 from .state import Args, Txn, canonical, clone
 
 __all__ = [
-    "Args", "Counter", "Game", "JournalError", "Journal", "Match", "Option", "Outcome",
+    "Args", "Counter", "Game", "JournalError", "Journal", "Match", "Offer", "Option", "Outcome",
     "RuleError", "Session", "SetupError", "TablekeeperError", "Txn", "WouldEnd", "action", "available",
     "canonical", "clone", "default_state_dir", "game_class", "make_rules",
 ]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol, TypeVar
+from typing import Any, ClassVar, Protocol, Required, TypedDict, TypeVar
 
 from .errors import RuleError, SetupError
 from .fields import Field, Int, Player, Str
@@ -99,6 +99,34 @@ def _value_words(value: Any) -> Any:
         return listing((_value_words(v) for v in value), " ")
     return value
 
+
+class Offer(TypedDict, total=False):
+    """One routine action a seat's pod offers now (:meth:`Game.seat_actions`, most likely first)."""
+
+    #: what the pod's bottom line says ("drink", "kill a rank-2 guest"): a word or sentence of the game
+    label: Required[Msg | str]
+    #: a complete, legal-looking action for this player; the engine still validates it
+    action: Required[dict[str, Any]]
+    #: optional fields the pod asks before doing it, in this order, each starting at the action's value
+    #: or the field's default
+    ask: list[str]
+    #: done again while main is held (a card's point a press), and shown again after a click
+    repeat: bool
+    #: on the first offer: after a card held on, the pod stays on that card rather than come back to this
+    #: one by itself (a last chance's "resolve")
+    guarded: bool
+    #: shown (its preview) before it is done: one more press (an action a stray press must not do)
+    confirm: bool
+
+
+def offer(label: Msg | str, action: dict[str, Any], *, ask: list[str] | None = None, confirm: bool = False) -> Offer:
+    """An :class:`Offer` that asks ``ask`` (when there is anything to ask) and is ``confirm``-ed (when it is)."""
+    out: Offer = {"label": label, "action": action}
+    if ask:
+        out["ask"] = ask
+    if confirm:
+        out["confirm"] = True
+    return out
 
 class Game:
     """Base of every game definition.
@@ -319,23 +347,14 @@ class Game:
             "table": [[k, v] for k, v in state["table"].items()][:2],
         }
 
-    def seat_actions(self, state: dict[str, Any], name: str) -> list[dict[str, Any]]:
-        """The routine actions a seat's pod offers now, most likely first.
-
-        Each item is ``{"label": "drink", "action": {...}}`` (a complete,
-        legal-looking action for this player; the engine still validates it).
-        The pod's main button does the first. An item may add ``"ask":
-        [field, ...]``: optional fields the pod asks before doing it (a
-        drink's effects), each starting at the item's value or the default;
-        ``"repeat": True``: done again while main is held (a card's point a
-        press), and shown again after a click; ``"guarded": True`` on the first
-        item: after a card held on, the pod stays on that card rather than come
-        back to this one by itself (a last chance's "resolve").
-        Default: none.
+    def seat_actions(self, state: dict[str, Any], name: str) -> list[Offer]:
+        """The routine actions a seat's pod offers now, most likely first (each an :class:`Offer`:
+        ``{"label": "drink", "action": {...}}``, and what the pod asks or guards). The pod's main button
+        does the first. Default: none.
         """
         return []
 
-    def seats(self, state: dict[str, Any], names: list[str]) -> dict[str, tuple[dict[str, Any], list[dict[str, Any]]]]:
+    def seats(self, state: dict[str, Any], names: list[str]) -> dict[str, tuple[dict[str, Any], list[Offer]]]:
         """Every one of ``names``' :meth:`seat_view` and :meth:`seat_actions` in ``state``, in one answer:
         what the pods' interface asks of a new state for all the seats it shows."""
         return {name: (self.seat_view(state, name), self.seat_actions(state, name)) for name in names}

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine.fields import Field
-from ..engine.game import Game, first_sentence
+from ..engine.game import Game, Offer, first_sentence
 
 __all__ = ["Field", "GENERIC", "action_fields", "first_line", "game_actions", "touch_actions"]
 
@@ -36,7 +36,7 @@ def first_line(doc: str) -> str:
     return first_sentence(doc)
 
 
-def touch_actions(rules: Game, state: dict[str, Any], name: str) -> list[dict[str, Any]]:
+def touch_actions(rules: Game, state: dict[str, Any], name: str) -> list[Offer]:
     """The game's offers for ``name`` that a player card's button can do as they are: an offer that
     asks something first (a pod's entry steps) is left to the game's dialogs and the action form."""
     return [a for a in rules.seat_actions(state, name) if not a.get("ask")]

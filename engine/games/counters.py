@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import SetupError
-from ..game import Game, action
+from ..game import Game, Offer, action
 from ..messages import _, word
 from ..spec import Counter, Option
 from ..state import Args, Txn
@@ -155,7 +155,7 @@ class Counters(Game):
         turn["player"] = t.next_in_game(turn["player"])
         turn["number"] += 1
 
-    def seat_actions(self, state: dict[str, Any], name: str) -> list[dict[str, Any]]:
+    def seat_actions(self, state: dict[str, Any], name: str) -> list[Offer]:
         if not state["over"] and state["turn"]["player"] == name:
             return [{"label": word("label", "end turn"), "action": {"action": "next"}}]
         return []

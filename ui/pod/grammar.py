@@ -26,6 +26,7 @@ from typing import Any
 
 from ...engine.errors import RuleError
 from ...engine.fields import Field
+from ...engine.game import Offer
 from ...engine.messages import Msg, _, listing, word
 from ...engine.state import canonical
 
@@ -243,7 +244,7 @@ def every_seat(rules: Any, state: dict[str, Any], names: list[str]) -> None:
     _remembered(("seats", tuple(names)), rules, state, "", ask)
 
 
-def offers(rules: Any, state: dict[str, Any], me: str) -> list[dict[str, Any]]:
+def offers(rules: Any, state: dict[str, Any], me: str) -> list[Offer]:
     """The game's offers to ``me`` now (``seat_actions``, most likely first). Do not change them."""
     return _remembered("offers", rules, state, me, lambda r, s, m: r.seat_actions(s, m))
 

@@ -51,6 +51,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...engine.errors import RuleError
+from ...engine.game import Offer
 from ...engine.messages import _, translated, word
 from ...engine.state import canonical
 from ...hardware.pod import DOWN, HOLD, MAIN, PRESS, RELEASE, REPEAT, SELECT, UP, InputEvent, PodView
@@ -217,7 +218,7 @@ class SeatControls:
             self._item, self._step, self._values, self._elem = None, 0, {}, None
 
     # -- HOME -----------------------------------------------------------------------------
-    def _offered(self, rules, state) -> tuple[list[dict], tuple[str, ...], int, bool]:
+    def _offered(self, rules, state) -> tuple[list[Offer], tuple[str, ...], int, bool]:
         """The game's offers now, their labels, which one main does and whether up/down go through
         them. New offers (another situation: the labels changed since this pod last looked) start
         at the first, the most likely, with the focus on them when there is a choice."""

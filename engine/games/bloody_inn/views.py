@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...fields import Bool, Field, Int, Str
-from ...game import Game
+from ...game import Game, Offer, offer
 from ...messages import N_, Msg, _, listing, word
 from .annexes import DEFAULT_AMOUNT, NAME_EFFECT, built, discount, grants_extra, powers, unknown_power
 from .rules import CASH_MAX, CHECK, MAX_RANK, wages_due
@@ -245,7 +245,7 @@ class BloodyInnViews(Game):
         every = super().pod_actions(state, name)
         return [n for n in own if n in every] + [n for n in every if n not in own and n not in elsewhere]
 
-    def seat_actions(self, state: dict[str, Any], name: str) -> list[dict[str, Any]]:
+    def seat_actions(self, state: dict[str, Any], name: str) -> list[Offer]:
         if state["over"]:
             return []
         phase = state["phase"]
@@ -266,7 +266,7 @@ class BloodyInnViews(Game):
             return self._extra_kills(state, p)
         return self._night(state, p)
 
-    def _extra_kills(self, state: dict[str, Any], p: dict[str, Any]) -> list[dict[str, Any]]:
+    def _extra_kills(self, state: dict[str, Any], p: dict[str, Any]) -> list[Offer]:
         """Right after their own action when it killed (``turn["killer"]``), for the owner of an annex
         that kills several travellers in one action (the butcher's shop): another kill in a room, per
         rank paid the usual way, asking the room only. At no other moment (after a burial or a bribe,
@@ -284,14 +284,13 @@ class BloodyInnViews(Game):
         # kill): its owner says the kill and what it cost, as the engine allows (a reader's table, the one
         # event of fifteen stories the pods could not enter)
         unknown = unknown_power(p) and not grants_extra(p, "kill", in_room=True)
-        out = []
+        out: list[Offer] = []
         if state["inn"]["bistro"] and (grants_extra(p, "kill", in_room=False) or unknown) and not again:
             # a table's own power that grants another action (not the butcher's shop, rooms only): a
             # peasant in the bistro, as the night's own offer
-            out.append({"label": word("label", "extra kill: bistro"),
-                        "action": {"action": "kill", "player": p["name"], "bistro": True, "extra": True},
-                        # a power the device does not know: shown before it is done (a stray main kills nobody)
-                        **({"confirm": True} if unknown else {})})
+            # a power the device does not know: shown before it is done (a stray main kills nobody)
+            out.append(offer(word("label", "extra kill: bistro"),
+                             {"action": "kill", "player": p["name"], "bistro": True, "extra": True}, confirm=unknown))
         if not rooms or not (grants_extra(p, "kill", in_room=True) or unknown):
             return out
         start = self._likely_room(state, p["name"])
@@ -311,7 +310,7 @@ class BloodyInnViews(Game):
         return out
 
     @staticmethod
-    def _welcomes(state: dict[str, Any]) -> list[dict[str, Any]]:
+    def _welcomes(state: dict[str, Any]) -> list[Offer]:
         """The whole welcome; the same with the police officer in one room (one offer per room, the
         usual welcome: «Coloque al viajero en una habitación abierta»); with several officers; one
         traveller into one room (for a table that follows the order card by card). When the second
@@ -319,7 +318,7 @@ class BloodyInnViews(Game):
         inn = state["inn"]
         rooms = [r for r in inn["rooms"] if not r["guest"]]
         empty = [r["room"] for r in rooms]
-        out = [{"label": word("label", "welcome"), "action": {"action": "welcome"}}]
+        out: list[Offer] = [{"label": word("label", "welcome"), "action": {"action": "welcome"}}]
         if state["table"]["season"] == 2 and 0 < inn["entrance"] < len(empty):
             # The last travellers cannot fill every room: which rooms get them is the first player's
             # choice — a player's own room and the neutral ones (no player's key) first, the first
@@ -351,11 +350,11 @@ class BloodyInnViews(Game):
                 for n in reversed(empty)]  # from the end of the offers (up), the first room first
         return out
 
-    def _mornings(self, state: dict[str, Any]) -> list[dict[str, Any]]:
+    def _mornings(self, state: dict[str, Any]) -> list[Offer]:
         """The morning as the device counts it, then each other way the table may pay: a corpse paid
         with a check while there is cash («pagar ... cheques»), travellers let go for unpaid wages
         instead of peasants. Only the ways that change something are offered."""
-        out = [{"label": word("label", "morning"), "action": {"action": "morning"}}]
+        out: list[Offer] = [{"label": word("label", "morning"), "action": {"action": "morning"}}]
         try:
             plain = self.apply(state, {"action": "morning"})[0]
         except Exception:  # noqa: BLE001 - the dry run is refused: the pod shows why on the press
@@ -392,7 +391,7 @@ class BloodyInnViews(Game):
         seen.append(after)
         return True
 
-    def _night(self, state: dict[str, Any], p: dict[str, Any]) -> list[dict[str, Any]]:
+    def _night(self, state: dict[str, Any], p: dict[str, Any]) -> list[Offer]:
         """A night turn's offers, the likeliest first: a burial when a corpse waits and the hand can
         pay («Enterrar un cadáver»), peasants from the bistro when the hand is empty, else passing;
         then laundering (all it can: the smaller amounts after the bribes), a kill and a bribe with
@@ -405,7 +404,7 @@ class BloodyInnViews(Game):
         action asks more than its room, or its name and power."""
         name = p["name"]
         me = {"action": "pass", "player": name}
-        passes = [{"label": word("label", "pass"), "action": dict(me)}]
+        passes: list[Offer] = [{"label": word("label", "pass"), "action": dict(me)}]
         cash, checks = p["counters"]["cash"], p["counters"]["checks"]
         if cash >= CHECK:
             passes.append({"label": _("bank {amount}F", amount=CHECK * (cash // CHECK)),
@@ -414,18 +413,18 @@ class BloodyInnViews(Game):
             passes.append({"label": word("label", "cash a check"), "action": {**me, "checks": -1}})
         # the notary takes as many checks as the player likes: the smaller amounts further down (a third
         # rulebook reader's players banked 20F of 39F: 6 presses through the menu)
-        banks = [{"label": _("bank {amount}F", amount=CHECK * n), "action": {**me, "checks": n}}
-                 for n in range(cash // CHECK - 1, 0, -1)]
+        banks: list[Offer] = [{"label": _("bank {amount}F", amount=CHECK * n), "action": {**me, "checks": n}}
+                              for n in range(cash // CHECK - 1, 0, -1)]
         burials = self._burials(state, p)
         bistro = state["inn"]["bistro"]
-        peasants = [{"label": word("label", "bribe: 2 peasants") if n == 2 else word("label", "bribe: 1 peasant"),
-                     "action": {"action": "bribe", "player": name, "bistro": n}}
-                    for n in (2, 1) if bistro >= n]
+        peasants: list[Offer] = [
+            {"label": word("label", "bribe: 2 peasants") if n == 2 else word("label", "bribe: 1 peasant"),
+             "action": {"action": "bribe", "player": name, "bistro": n}} for n in (2, 1) if bistro >= n]
         rooms = [r for r in state["inn"]["rooms"] if r["guest"]]
         # per verb and rank: the usual way to pay, and every other way the hand could pay
-        firsts: dict[str, list[dict[str, Any]]] = {"kill": [], "bribe": [], "build": []}
-        others: dict[str, list[dict[str, Any]]] = {"kill": [], "bribe": [], "build": []}
-        every: dict[str, list[dict[str, Any]]] = {"kill": [], "bribe": [], "build": []}
+        firsts: dict[str, list[Offer]] = {"kill": [], "bribe": [], "build": []}
+        others: dict[str, list[Offer]] = {"kill": [], "bribe": [], "build": []}
+        every: dict[str, list[Offer]] = {"kill": [], "bribe": [], "build": []}
         verbs = (("kill", "bribe") if rooms else ()) + (("build",) if self._builder(p) else ())
         start = self._likely_room(state, name) if rooms else None
         for verb in verbs:
@@ -434,14 +433,14 @@ class BloodyInnViews(Game):
                 for i, (given, cards) in enumerate(ways):
                     label = self._way_label(verb, rank, cards if len(ways) > 1 else None)
                     if verb == "build":  # the card says the power; a power of the table's own is asked after
-                        offer = {"label": label, "ask": ["card", "effect", "amount"],
-                                 "action": {"action": "build", "player": name, "rank": rank, **given}}
+                        way = offer(label, {"action": "build", "player": name, "rank": rank, **given},
+                                    ask=["card", "effect", "amount"])
                     else:
-                        offer = {"label": label, "ask": ["room"],
-                                 "action": {"action": verb, "player": name, "room": start, "rank": rank, **given}}
-                    (others if i else firsts)[verb].append(offer)
-                    every[verb].append(offer)
-        out: list[dict[str, Any]] = []
+                        way = offer(label, {"action": verb, "player": name, "room": start, "rank": rank, **given},
+                                    ask=["room"])
+                    (others if i else firsts)[verb].append(way)
+                    every[verb].append(way)
+        out: list[Offer] = []
         if burials:
             out += burials + passes
         elif peasants and p["hand"] == 0:
@@ -451,10 +450,10 @@ class BloodyInnViews(Game):
             out += passes
         if rooms:  # the full entry: any rank, every cost choice asked
             first = {"action": "kill", "player": name, "room": rooms[0]["room"]}
-            out += [{"label": word("label", "kill a guest"), "action": first,
-                     "ask": ["room", "rank"] + self._cost_asks(p, None, "kill")},
-                    {"label": word("label", "bribe a guest"), "action": {**first, "action": "bribe"},
-                     "ask": ["room", "rank"] + self._cost_asks(p, None, "bribe")}]
+            out += [offer(word("label", "kill a guest"), first,
+                          ask=["room", "rank"] + self._cost_asks(p, None, "kill")),
+                    offer(word("label", "bribe a guest"), {**first, "action": "bribe"},
+                          ask=["room", "rank"] + self._cost_asks(p, None, "bribe"))]
         # Down from the first offer: the usual kills and bribes, then the kills' other ways, a peasant
         # killed in the bistro, the bribes' other ways; up from it (the offers wrap): the builds, each
         # rank's usual way then its others, and the build with a power
@@ -549,7 +548,7 @@ class BloodyInnViews(Game):
         good = [r for r in rooms if not r["police"]]
         return int((own or good or rooms)[0]["room"])
 
-    def _burials(self, state: dict[str, Any], p: dict[str, Any]) -> list[dict[str, Any]]:
+    def _burials(self, state: dict[str, Any], p: dict[str, Any]) -> list[Offer]:
         """A burial per annex with room left (your own first, your barn after your built annexes), paid
         the usual way; then, when the hand could pay otherwise (a traveller back to hand, «recuperas todas
         las cartas que hayas jugado que tengan aptitud»), each other way per annex ("bury ↩: Ana's
@@ -561,8 +560,8 @@ class BloodyInnViews(Game):
         rank = corpses[0]["rank"] if alike else None
         if rank is not None and rank > p["hand"] and unknown_power(p) is False and discount(p, "bury") == 0:
             return []
-        usual: list[dict[str, Any]] = []
-        others: list[dict[str, Any]] = []
+        usual: list[Offer] = []
+        others: list[Offer] = []
         players = [p] + [q for q in state["players"] if q is not p]
         for q in players:
             # your own annexes before your barn: the rulebook stories' tables buried under a built annex of
@@ -592,12 +591,11 @@ class BloodyInnViews(Game):
                 ways = self.ways_to_pay(p, rank, "bury") if rank is not None and not unknown_power(p) else []
                 if len(ways) > 1:
                     for n, (given, cards) in enumerate(ways):
-                        offer = {"label": label if n == 0 else _("bury {cards}: {place}",
-                                                                 cards=self.way_signs(cards), place=place),
-                                 "action": {**action, **given}}
-                        (others if n else usual).append(offer)
+                        way = offer(label if n == 0 else _("bury {cards}: {place}", cards=self.way_signs(cards),
+                                                           place=place), {**action, **given})
+                        (others if n else usual).append(way)
                     continue
                 given, cost = self._cost(p, rank, "bury")
                 ask = ([] if alike else ["corpse"]) + cost
-                usual.append({"label": label, "action": {**action, **given}, **({"ask": ask} if ask else {})})
+                usual.append(offer(label, {**action, **given}, ask=ask))
         return usual + others

@@ -5,7 +5,7 @@ from functools import lru_cache
 from typing import Any
 
 from ...fields import Field, Int, Ints, Str
-from ...game import Game
+from ...game import Game, Offer, offer
 from ...messages import N_, _, word
 from .rules import MARKET_SLOTS, STARTING_DECK, slot_position, slot_price
 from .table import HAND_SIZE, payment_ok
@@ -238,7 +238,7 @@ class DaleOfMerchantsViews(Game):
             return Str("set", choices=tuple(state["decks"]), doc=field.doc)
         return super().pod_field(state, name, action, field)
 
-    def seat_actions(self, state: dict[str, Any], name: str) -> list[dict[str, Any]]:
+    def seat_actions(self, state: dict[str, Any], name: str) -> list[Offer]:
         """The routine actions of the moment, each with what the device knows filled in and only the
         player's own choices to "ask".
 
@@ -313,8 +313,8 @@ class DaleOfMerchantsViews(Game):
                 ]
         elif actions:
             done, asked = then(0)
-            items.append({"label": word("label", "pass"), **({"ask": asked} if asked else {}),
-                          "action": {"action": "inventory", "player": name, "count": 0, **done}})
+            items.append(offer(word("label", "pass"), {"action": "inventory", "player": name, "count": 0, **done},
+                               ask=asked))
         elif turn["played"]:
             items += self._effects(state, name)
         if turn["actions_taken"]:
@@ -323,7 +323,7 @@ class DaleOfMerchantsViews(Game):
             # turn up (a technique took one from the market), the first offer, one line per value
             # of that card ("new 2, end turn"): one press, where "end turn" and the new card took 3–4.
             ending: dict[str, Any] = {"action": "end_turn", "player": name}
-            end: dict[str, Any] = {"label": word("label", "end turn"), "action": ending}
+            end: Offer = {"label": word("label", "end turn"), "action": ending}
             if not actions and not self.options["say_clean_up"] and self._turned_up(state, empty) == 1:
                 end.update({"ask": ["new_value"], "action": {**ending, "new_value": NEW_CARD_START}})
             items.insert(len(items) if actions else waiting, end)
@@ -333,15 +333,14 @@ class DaleOfMerchantsViews(Game):
         return self._each_new_value(items, waiting)
 
     @staticmethod
-    def _each_new_value(items: list[dict[str, Any]], first: int) -> list[dict[str, Any]]:
+    def _each_new_value(items: list[Offer], first: int) -> list[Offer]:
         """The first offer, when all it asks is the value of the card its clean-up turns up, made once
         per value that card can have: the player reads the card and picks its line. The 2 stays first;
         the 3, 4 and 5 are the last offers, in the order up reaches them from the first (up raises
         the value, as in the value's own step); the other offers keep their places."""
         if len(items) <= first or tuple(items[first].get("ask", ())) != ("new_value",):
             return items
-        offer = items[first]
-        action = offer["action"]
+        action = items[first]["action"]
         if action["action"] == "buy":
             paid = sum_words(action["paid"])
             position = slot_position(action["slot"])
@@ -363,7 +362,7 @@ class DaleOfMerchantsViews(Game):
                 return _("new {value}, end turn", value=value)
         else:
             return items
-        each = [{"label": label(v), "action": {**action, "new_value": v}} for v in NEW_CARD_VALUES]
+        each: list[Offer] = [{"label": label(v), "action": {**action, "new_value": v}} for v in NEW_CARD_VALUES]
         return items[:first] + each[:1] + items[first + 1:] + each[:0:-1]
 
     @staticmethod
@@ -375,7 +374,7 @@ class DaleOfMerchantsViews(Game):
         return min(empty, left)
 
     @staticmethod
-    def _market_entries(state: dict[str, Any]) -> list[dict[str, Any]]:
+    def _market_entries(state: dict[str, Any]) -> list[Offer]:
         """The market cards turned up but not entered: the opening deal's five as one list, later each
         new card on its own, leftmost first (any seat may enter them)."""
         market = state["market"]
@@ -390,8 +389,8 @@ class DaleOfMerchantsViews(Game):
 
     @staticmethod
     def _buys(state: dict[str, Any], p: dict[str, Any], hand: int, then: tuple[dict[str, Any], list[str]]
-              ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]],
-                         list[dict[str, Any]]]:
+              ) -> tuple[list[Offer], list[Offer], list[Offer], list[Offer],
+                         list[Offer]]:
         """The buys, cheapest card first (the rightmost on a tie), each named by its place from the left,
         its price and the values paid (asking nothing but the card the clean-up turns up): each card's
         likeliest payment (junk as far as the hand goes, else the lowest cards the device knows the
@@ -404,11 +403,11 @@ class DaleOfMerchantsViews(Game):
         check = state["payment_check"]
         cards = sorted((slot_price(slot, c["value"]), slot) for slot, c in enumerate(state["market"])
                        if c["card"] and c["value"] is not None)
-        primary: list[dict[str, Any]] = []
-        ranked: list[list[dict[str, Any]]] = []  # each card's other payments, in order
-        asked_about: list[dict[str, Any]] = []
-        generic: list[dict[str, Any]] = []
-        checks: list[dict[str, Any]] = []
+        primary: list[Offer] = []
+        ranked: list[list[Offer]] = []  # each card's other payments, in order
+        asked_about: list[Offer] = []
+        generic: list[Offer] = []
+        checks: list[Offer] = []
         for price, slot in cards:
             position = slot_position(slot)
             payments = hand_payments(price, hand, known)
@@ -417,13 +416,10 @@ class DaleOfMerchantsViews(Game):
             if check and check["ok"] and check["price"] == price and len(check["paid"]) <= hand:
                 accepted = list(check["paid"])
                 payments = [accepted] + [x for x in payments if x != accepted]
-            offers = []
+            offers: list[Offer] = []
             for paid in payments:
-                offers.append({
-                    "label": _("buy #{position}: {paid}", position=position,
-                               paid=sum_words(paid)),
-                    **({"ask": asked} if asked else {}),
-                    "action": {"action": "buy", "player": name, "slot": slot, "paid": paid, **done}})
+                offers.append(offer(_("buy #{position}: {paid}", position=position, paid=sum_words(paid)),
+                                    {"action": "buy", "player": name, "slot": slot, "paid": paid, **done}, ask=asked))
             if check and check["price"] == price:
                 asked_about += offers  # the card the player just asked the referee about: all its payments first
             else:
@@ -446,7 +442,7 @@ class DaleOfMerchantsViews(Game):
         return asked_about, primary, others, generic, checks
 
     def _stacks(self, state: dict[str, Any], p: dict[str, Any], hand: int, then: tuple[dict[str, Any], list[str]]
-                ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
+                ) -> tuple[list[Offer], list[Offer], list[Offer]]:
         """The next stall stack: as a single card of its number (a 5 and the rest above 5) of each set
         in play, the set of the player's last stack first ("stack 4: 4 pandas", asking nothing but
         the card the clean-up turns up); its other likely values in that set ("stack 4: 3+1 pandas",
@@ -468,16 +464,14 @@ class DaleOfMerchantsViews(Game):
         # A card taken from the market this turn most likely goes into the stack: its shapes first.
         taken = state["turn"].get("taken", [])
         shapes.sort(key=lambda values: not any(v in values for v in taken))
-        sets = [{"label": stack_label(number, first, deck),
-                 **({"ask": asked} if asked else {}),
-                 "action": {"action": "stall", "player": p["name"], "values": first, "set": deck, **done}}
+        sets = [offer(stack_label(number, first, deck),
+                      {"action": "stall", "player": p["name"], "values": first, "set": deck, **done}, ask=asked)
                 for first in shapes[:1] for deck in decks]
-        likely_set = [{"label": stack_label(number, values, likely["set"]),
-                       **({"ask": asked} if asked else {}),
-                       "action": {"action": "stall", "player": p["name"], "values": values, "set": likely["set"],
-                                  **done}}
+        likely_set = [offer(stack_label(number, values, likely["set"]),
+                            {"action": "stall", "player": p["name"], "values": values, "set": likely["set"], **done},
+                            ask=asked)
                       for values in shapes[1:]]
-        out = [{"label": stack_label(number, values),
+        out: list[Offer] = [{"label": stack_label(number, values),
                 "ask": ["set"] + asked,
                 "action": {"action": "stall", "player": p["name"], "values": values, "set": likely["set"], **done}}
                for values in shapes[1:]]
@@ -487,7 +481,7 @@ class DaleOfMerchantsViews(Game):
         return sets, likely_set, out
 
     @staticmethod
-    def _techniques(state: dict[str, Any], name: str, hand: int) -> list[dict[str, Any]]:
+    def _techniques(state: dict[str, Any], name: str, hand: int) -> list[Offer]:
         """A technique with its usual effect in one line (Acción técnica: the effects, then the bonus
         action, if the card has its icon): with the bonus action, a market card taken into the hand,
         by its place from the left, or cards drawn; without, junk thrown away and as many drawn,
@@ -497,30 +491,30 @@ class DaleOfMerchantsViews(Game):
             return []
         # a market card taken, with the bonus-action icon and (further) without it: a play-tester's card
         # took one without the icon, and the only line gave an action the card does not give
-        takes = [{"label": _("tech +1: take {position}", position=slot_position(slot)),
+        takes: list[Offer] = [{"label": _("tech +1: take {position}", position=slot_position(slot)),
                   "action": {"action": "technique", "player": name, "bonus": True, "take": slot_position(slot)}}
                  for slot in reversed(range(MARKET_SLOTS)) if state["market"][slot]["card"]]
-        plain_takes = [{"label": _("tech: take {position}", position=slot_position(slot)),
+        plain_takes: list[Offer] = [{"label": _("tech: take {position}", position=slot_position(slot)),
                         "action": {"action": "technique", "player": name, "take": slot_position(slot)}}
                        for slot in reversed(range(MARKET_SLOTS)) if state["market"][slot]["card"]]
-        draws = [{"label": _("tech +1: draw {n}", n=n),
+        draws: list[Offer] = [{"label": _("tech +1: draw {n}", n=n),
                   "action": {"action": "technique", "player": name, "bonus": True, "draw": n}}
                  for n in range(1, TECHNIQUE_DRAWS + 1)]
         # Techniques that move cards (Acción técnica, Nota: «robar, tomar o intercambiar»): throw cards
         # junk away and draw as many (animal cards thrown away go to the market discard: ``move``); the
         # top card of another player's deck or discard pile into the hand
         junk = [n for n in range(1, TECHNIQUE_DRAWS + 1) if hand >= 1 + n]  # the technique card and n more
-        moves: list[dict[str, Any]] = [{"label": _("tech: {n} junk away, draw {n}", n=n),
+        moves: list[Offer] = [{"label": _("tech: {n} junk away, draw {n}", n=n),
                   "action": {"action": "technique", "player": name, "throw": n, "draw": n}} for n in junk]
         # junk thrown away and nothing drawn («Tira 1 o 2 cartas de tu mano», a rulebook reader's card),
         # after them (their bonus offers come after those that draw)
-        thrown = [{"label": _("tech: {n} junk away", n=n), "action": {"action": "technique", "player": name, "throw": n}}
-                  for n in junk]
+        thrown: list[Offer] = [{"label": _("tech: {n} junk away", n=n),
+                                "action": {"action": "technique", "player": name, "throw": n}} for n in junk]
         # the rest of the hand to the discard pile and a new hand drawn (a play-tester found no offer
         # for it and threw the cards away instead: away is the junk pile, gone from the deck)
         anew = {"action": "technique", "player": name, "discard_hand": True, "draw": HAND_SIZE}
         moves.insert(0, {"label": _("tech: redraw hand of {n}", n=HAND_SIZE), "action": anew})
-        bonus: list[dict[str, Any]] = [{"label": _("tech +1: redraw hand of {n}", n=HAND_SIZE),
+        bonus: list[Offer] = [{"label": _("tech +1: redraw hand of {n}", n=HAND_SIZE),
                                         "action": {**anew, "bonus": True}}]  # the same with the bonus-action icon
         bonus += [{"label": _("tech +1: {n} junk away, draw {n}", n=n), "action": {**draw["action"], "bonus": True}}
                   for n, draw in enumerate(moves[1:], 1)]
@@ -558,10 +552,10 @@ class DaleOfMerchantsViews(Game):
         return plain_takes + moves[::-1] + bonus[::-1] + draws + takes
 
     @staticmethod
-    def _effects(state: dict[str, Any], name: str) -> list[dict[str, Any]]:
+    def _effects(state: dict[str, Any], name: str) -> list[Offer]:
         """A technique's usual effects, entered after it (Acción técnica): a market card taken into
         the hand, by its place from the left; cards drawn ("ask": how many)."""
-        takes = [{"label": _("take card {position}", position=slot_position(slot)),
+        takes: list[Offer] = [{"label": _("take card {position}", position=slot_position(slot)),
                   "action": {"action": "take", "player": name, "slot": slot}}
                  for slot in reversed(range(MARKET_SLOTS)) if state["market"][slot]["card"]]
         return takes + [{"label": word("label", "draw cards"), "ask": ["count"],

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...fields import Field, Int, Str
-from ...game import Game
+from ...game import Game, Offer, offer
 from ...messages import _, word
 from .rules import DIE_FACES, HAND_SIZE, ICONS, OTHER_LOCATIONS, _cheapest, _highest_range
 
@@ -97,7 +97,7 @@ class DragonRunViews(Game):
     # crying, then the cards played during a turn. Each offer is a whole action with what the device knows
     # filled in; "ask" is only what it cannot know (a card's value).
     @staticmethod
-    def _charges(state: dict[str, Any], p: dict[str, Any], me: dict[str, str]) -> list[dict[str, Any]]:
+    def _charges(state: dict[str, Any], p: dict[str, Any], me: dict[str, str]) -> list[Offer]:
         """The location cards that can come up now, the room's icon given with the charge (one step).
 
         The dragon stays second: an escape test's "must charge" screen offers it there.
@@ -106,7 +106,7 @@ class DragonRunViews(Game):
             return []
         charge = {"action": "charge", **me}
         room = state["discard"]["other"] < OTHER_LOCATIONS
-        out = []
+        out: list[Offer] = []
         if room:
             out.append({"label": word("label", "other room: pass"),
                         "action": {**charge, "location": "other", "then": "pass"}})
@@ -131,7 +131,7 @@ class DragonRunViews(Game):
         return out
 
     @staticmethod
-    def _treasure_rooms(state: dict[str, Any], me: dict[str, str]) -> list[dict[str, Any]]:
+    def _treasure_rooms(state: dict[str, Any], me: dict[str, str]) -> list[Offer]:
         """A room whose card gives a treasure card: the charge with the card drawn (asked) and the icon."""
         if state["table"]["dungeon"] == 0 or state["discard"]["other"] >= OTHER_LOCATIONS:
             return []
@@ -141,7 +141,7 @@ class DragonRunViews(Game):
                  "ask": ["value"]}]
 
     @staticmethod
-    def _room_effect_offers(state: dict[str, Any], p: dict[str, Any], me: dict[str, str]) -> list[dict[str, Any]]:
+    def _room_effect_offers(state: dict[str, Any], p: dict[str, Any], me: dict[str, str]) -> list[Offer]:
         """«Otras tarjetas de ubicación: Aplicar el efecto indicado en la tarjeta»: a room whose card moves
         treasure cards, with its charge in one offer — discard cards (the cheapest first; after the asking
         entries, each other value held), give one to the player on the left (the cheapest first), two
@@ -149,7 +149,7 @@ class DragonRunViews(Game):
         if state["table"]["dungeon"] == 0 or state["discard"]["other"] >= OTHER_LOCATIONS:
             return []
         room = {"action": "room", **me}
-        out = []
+        out: list[Offer] = []
         if p["cards"] or p["unknown"]:
             # The card a player parts with is the cheapest treasure they hold (a 1 while some are not
             # known: the player's word for an unseen card; a potion or talisman, worth 0, is kept), each
@@ -187,7 +187,7 @@ class DragonRunViews(Game):
         return out
 
     @staticmethod
-    def _cards_in_turn(p: dict[str, Any], me: dict[str, str]) -> list[dict[str, Any]]:
+    def _cards_in_turn(p: dict[str, Any], me: dict[str, str]) -> list[Offer]:
         """«Puedes jugar tantas pociones y talismanes como quieras en cualquier momento durante tu propio
         turno»: a potion by its value in hand (from the cheapest card; 0 when the device does not know
         every card), then the card it makes you draw ("–" for none), and for an injured player first a
@@ -198,7 +198,7 @@ class DragonRunViews(Game):
             return []
         # a potion that draws two treasure cards (a rulebook reader's potion of fortune: 11 presses as a
         # potion, then a draw), both values asked; before the plain potion, which stays as near the end
-        out = [{"label": word("label", "potion: draw 2"),
+        out: list[Offer] = [{"label": word("label", "potion: draw 2"),
                 "action": {"action": "play", **me, "value": _cheapest_held(p), "draw": 0, "second": 0},
                 "ask": ["value", "draw", "second"]},
                {"label": word("label", "potion"), "action": {"action": "play", **me, "value": _cheapest_held(p)},
@@ -216,7 +216,7 @@ class DragonRunViews(Game):
         return out
 
     @staticmethod
-    def _discards(kind: str, p: dict[str, Any], at_least: int, me: dict[str, str]) -> list[dict[str, Any]]:
+    def _discards(kind: str, p: dict[str, Any], at_least: int, me: dict[str, str]) -> list[Offer]:
         """Hide or cry with nothing to ask: the cheapest cards first, then each other single card that is
         enough (to keep a potion or a talisman); the die of a hide is the device's. When the device does
         not know every card, the cheapest is one card worth just enough (a 1 to hide, a 2 to cry): the
@@ -232,7 +232,7 @@ class DragonRunViews(Game):
         smaller = _cheapest([c for c in cards if c < max(cheapest)], at_least)
         if smaller is not None and sum(smaller) == sum(cheapest) and smaller not in picks:
             picks.insert(1, smaller)
-        out = []
+        out: list[Offer] = []
         for pick in picks:
             cards_ = "+".join(map(str, pick))
             label = _("hide: discard {cards}", cards=cards_) if kind == "hide" else _("cry: discard {cards}",
@@ -240,13 +240,13 @@ class DragonRunViews(Game):
             out.append({"label": label, "action": {"action": kind, **me, "discard": pick}})
         return out
 
-    def seat_actions(self, state: dict[str, Any], name: str) -> list[dict[str, Any]]:
+    def seat_actions(self, state: dict[str, Any], name: str) -> list[Offer]:
         turn = state["turn"]
         p = next(p for p in state["players"] if p["name"] == name)
         if state["over"] or p["out"]:
             return []
         me = {"player": name}
-        out: list[dict[str, Any]] = []
+        out: list[Offer] = []
         if name in state["to_deal"]:
             # «Baraja las cartas del tesoro y distribuye 4 a cada jugador»: each player may enter their own
             # hand (a main at the first value: not entered); the first move of the game deals the rest unseen.
@@ -269,7 +269,7 @@ class DragonRunViews(Game):
         return out + self._turn_offers(state, p, me)
 
     @staticmethod
-    def _count_offers(state: dict[str, Any], p: dict[str, Any], me: dict[str, str]) -> list[dict[str, Any]]:
+    def _count_offers(state: dict[str, Any], p: dict[str, Any], me: dict[str, str]) -> list[Offer]:
         """«Los jugadores cuentan las monedas de oro en sus cartas del tesoro»: the hand's total, from what
         the device knows of it; for a tie it cannot settle, the highest card, from the least it can be."""
         if p["name"] not in state["to_count"]:
@@ -280,7 +280,7 @@ class DragonRunViews(Game):
         return [{"label": word("label", "your highest card"),
                  "action": {"action": "count", **me, "highest": _highest_range(p)[0]}, "ask": ["highest"]}]
 
-    def _turn_offers(self, state: dict[str, Any], p: dict[str, Any], me: dict[str, str]) -> list[dict[str, Any]]:
+    def _turn_offers(self, state: dict[str, Any], p: dict[str, Any], me: dict[str, str]) -> list[Offer]:
         """The active player's offers in the turn's phase (the deal's first move: as at a turn's start)."""
         phase = state["turn"]["phase"]
         charge = self._charges(state, p, me)
@@ -293,7 +293,8 @@ class DragonRunViews(Game):
                               "action": {"action": "charge", **me, "location": "other"}}]
         effects = self._room_effect_offers(state, p, me)
         cards = self._cards_in_turn(p, me)
-        pass_ = {"label": word("label", "pass"), "action": {"action": "pass", **me}}
+        pass_: Offer = {"label": word("label", "pass"), "action": {"action": "pass", **me}}
+        again: Offer = {"label": word("label", "another turn"), "action": {"action": "again", **me}}
         if phase == "must_charge":
             return charge + rooms + effects + cards
         if phase == "escaped":
@@ -302,8 +303,7 @@ class DragonRunViews(Game):
             # a room whose card says "draw again" (`other room: go on`, the one routine charge without its
             # icon): the next charge first, as a play-tester expected; then pass and another turn (the
             # treasure hall's choice when it came from the menu)
-            return (charge + [pass_, {"label": word("label", "another turn"), "action": {"action": "again", **me}}]
-                    + rooms + effects + cards)
+            return charge + [pass_, again] + rooms + effects + cards
         # «no roll can escape» with 9 or 10 location cards left: hiding then only costs treasure.
         can_hide = state["table"]["dungeon"] < DIE_FACES - 1
         hides = self._discards("hide", p, 1, me) if can_hide else []
@@ -329,7 +329,7 @@ class DragonRunViews(Game):
 
     @staticmethod
     def _power_offers(state: dict[str, Any], p: dict[str, Any], me: dict[str, str]
-                      ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+                      ) -> tuple[list[Offer], list[Offer]]:
         """The power with each effect a character card may have (a card taken from another hand, a card
         drawn, a heal) and plain (an effect that moves no card: a look at the dungeon): (the nearest
         offers, the other effects). «Cada personaje tiene un poder único»: once a player used theirs, its
@@ -339,15 +339,14 @@ class DragonRunViews(Game):
         # steal before the game's first move)
         others = [q for q in state["players"] if not q["out"] and q["name"] != p["name"]
                   and (q["cards"] or q["unknown"] or q["name"] in state["to_deal"])]
-        take = [{"label": _("power: a card from {name}", name=q["name"]),
+        take: list[Offer] = [{"label": _("power: a card from {name}", name=q["name"]),
                  "action": {"action": "power", **me, "take_from": q["name"],
                             "value": 0 if q["name"] in state["to_deal"] else _cheapest_held(q)},
                  "ask": ["value"]} for q in others]
-        draw = [{"label": _("power: draw a card"), "action": {"action": "power", **me, "draw": True, "value": 1},
-                 "ask": ["value"]}]
-        heal = [{"label": _("power: heal {name}", name=q["name"]), "action": {"action": "power", **me, "heal": q["name"]}}
+        draw = [offer(_("power: draw a card"), {"action": "power", **me, "draw": True, "value": 1}, ask=["value"])]
+        heal = [offer(_("power: heal {name}", name=q["name"]), {"action": "power", **me, "heal": q["name"]})
                 for q in state["players"] if not q["out"] and q["counters"]["wounds"] == 1]
-        plain = [{"label": word("label", "power"), "action": {"action": "power", **me}}]
+        plain: list[Offer] = [{"label": word("label", "power"), "action": {"action": "power", **me}}]
         kinds = {"take": take, "draw": draw, "heal": heal, "plain": plain}
         known = p.get("power_kind")
         if known in kinds:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import RuleError
-from ...game import Game
+from ...game import Game, Offer
 from ...messages import N_, _, listing, word
 from .drinks import COMMON_DRINKS, DRINK_WORDS
 from .rules import CARDS, DRINK_EVENTS, FIXED_COUNTERS, OUT_OF_GOLD, PASSING_OUT, others_in_order
@@ -99,7 +99,7 @@ class RedDragonInnViews(Game):
         return {"counters": counters, "status": status, "alert": bool(mine) and not state["over"], "table": table}
 
     @staticmethod
-    def _out_of_turn_gambling(g: dict[str, Any], name: str) -> list[dict[str, Any]]:
+    def _out_of_turn_gambling(g: dict[str, Any], name: str) -> list[Offer]:
         """A player still in the round, not to act: the cards played out of turn, two presses each — right
         after a cheat, the cheater thrown out (a rulebook reader's Serena answered a cheat with her sword);
         the round ended with the pot to the Inn (the Wench's tip); leaving the round. Nothing for a player who
@@ -108,7 +108,7 @@ class RedDragonInnViews(Game):
             return []
         # each is main, then main on the player asked, as a card played on another player in a last chance:
         # one stray press alone opens the entry and changes nothing
-        out = []
+        out: list[Offer] = []
         if g["last"] == "cheat" and g["control"] not in (None, name):
             # the cheat negated and its player out: control back to whoever had it (all four rulebook
             # readers' swords did that)
@@ -124,7 +124,7 @@ class RedDragonInnViews(Game):
                     "action": {"action": "leave", "player": name}})
         return out
 
-    def _turn_goes_on(self, state: dict[str, Any], name: str) -> list[dict[str, Any]]:
+    def _turn_goes_on(self, state: dict[str, Any], name: str) -> list[Offer]:
         """During another player's last chance, the offers of the turn of ``name`` when it is theirs, as they
         will be once the losses are applied: «resolve, or any other action, applies them first» (a
         play-tester's Cai, whose buy came while Dee was out of gold, found nothing to buy on his pod)."""
@@ -145,7 +145,7 @@ class RedDragonInnViews(Game):
         margin = {p["name"]: p["counters"]["fortitude"] - p["counters"]["alcohol"] for p in state["players"]}
         return sorted(others, key=lambda q: margin[q])
 
-    def seat_actions(self, state: dict[str, Any], name: str) -> list[dict[str, Any]]:
+    def seat_actions(self, state: dict[str, Any], name: str) -> list[Offer]:
         """What the pod offers now, most likely first; up/down go through them, main does the one shown.
 
         * a pending loss: resolve (on the pod of a player about to pass out only), and the Anytime card
@@ -175,12 +175,12 @@ class RedDragonInnViews(Game):
                                       "side": "player", "others": True}})
         return out
 
-    def _offers_now(self, state: dict[str, Any], name: str) -> list[dict[str, Any]]:
+    def _offers_now(self, state: dict[str, Any], name: str) -> list[Offer]:
         p = next(p for p in state["players"] if p["name"] == name)
         if state["over"] or p["out"]:
             return []
         others = self._others(state, name)
-        out: list[dict[str, Any]]
+        out: list[Offer]
         event = state.get("drink_event")
         if event is not None and name in event["waiting"]:
             # A drink event: this player's card from the drink deck, by name, whoever's turn it is.
@@ -200,16 +200,18 @@ class RedDragonInnViews(Game):
                 # "resolve" (a play-tester's next main by reflex would have given up his chance)
                 # confirmed: it puts the player out, and it comes first the moment a pass or a drink starts
                 # the last chance (a play-tester's double main on "pass" would have given it up)
-                return [{"label": word("label", "resolve"), "action": {"action": "resolve"}, "guarded": True,
-                         "confirm": True}] + hits
+                resolve: Offer = {"label": word("label", "resolve"), "action": {"action": "resolve"},
+                                  "guarded": True, "confirm": True}
+                return [resolve, *hits]
             # Another's last chance: a card on someone, the player asked (from the one passing out), so that
             # a stray main on an idle pod opens the question and hits nobody (a play-tester's did)
             target = next((e["name"] for e in state["pending"] if e["name"] in others), others[0] if others else None)
             if target is None:
                 return []
-            return [{"label": _("?: {counter} −1", counter=word("counter", "fortitude")),
-                     "action": {"action": "adjust", "player": target, "counter": "fortitude", "delta": -1},
-                     "ask": ["player"]}] + self._turn_goes_on(state, name)
+            hit: Offer = {"label": _("?: {counter} −1", counter=word("counter", "fortitude")),
+                          "action": {"action": "adjust", "player": target, "counter": "fortitude", "delta": -1},
+                          "ask": ["player"]}
+            return [hit, *self._turn_goes_on(state, name)]
         g = state["gambling"]
         if g is not None:
             if g["to_act"] != name:
@@ -282,16 +284,16 @@ class RedDragonInnViews(Game):
         return out
 
     @staticmethod
-    def _named_drinks(drink: dict[str, Any]) -> list[dict[str, Any]]:
+    def _named_drinks(drink: dict[str, Any]) -> list[Offer]:
         """Each common drink by name, then each with a chaser (the chaser asked, starting at the first
         common drink, an ale, not at "–": the offer says there is one, a press fewer for the likeliest)."""
-        out = [{"label": DRINK_WORDS[d], "action": dict(drink, drink=d)} for d in COMMON_DRINKS]
+        out: list[Offer] = [{"label": DRINK_WORDS[d], "action": dict(drink, drink=d)} for d in COMMON_DRINKS]
         out += [{"label": _("{drink} + chaser", drink=DRINK_WORDS[d]), "action": dict(drink, drink=d, chaser=FIRST_DRINK),
                  "ask": ["chaser"]} for d in COMMON_DRINKS]
         return out
 
     @staticmethod
-    def _second_chasers(drink: dict[str, Any]) -> list[dict[str, Any]]:
+    def _second_chasers(drink: dict[str, Any]) -> list[Offer]:
         """A drink whose chaser was itself a drink with a chaser («Si es otra Bebida con un Cazador, agrega
         sus efectos … y revela la siguiente»): one offer asking the three common drinks by name, past the
         drinks by effect (rarer than any of them; one line, not eight: a drink's name and "+ 2 chasers"
@@ -301,7 +303,7 @@ class RedDragonInnViews(Game):
                  "ask": ["drink", "chaser", "second_chaser"]}]
 
     @staticmethod
-    def _by_effect(drink: dict[str, Any]) -> list[dict[str, Any]]:
+    def _by_effect(drink: dict[str, Any]) -> list[Offer]:
         """A drink the common list does not name (another box's card, a house drink: «siga las
         instrucciones de la carta») by what it does: alcohol +1…+4 with fortitude −1 or +1, one
         offer each, so that such a card is one held press and main, not every field of "other drink"."""
@@ -315,14 +317,14 @@ class RedDragonInnViews(Game):
         return others_in_order(state, name)
 
     @staticmethod
-    def _takes(others: list[str], name: str) -> list[dict[str, Any]]:
+    def _takes(others: list[str], name: str) -> list[Offer]:
         """A card that takes gold from another player: 1 coin from them to the player per press (held: again)."""
         return [{"label": _("gold from {name}", name=q), "repeat": True,
                  "action": {"action": "transfer", "from": q, "to": name, "counter": "gold", "amount": 1}}
                 for q in others]
 
     @staticmethod
-    def _alcohol(others: list[str]) -> list[dict[str, Any]]:
+    def _alcohol(others: list[str]) -> list[Offer]:
         """A card that makes another player gain alcohol (a potion given to them, «Prueba esta poción»: a
         rulebook reader's went through the menu's adjust in 9 presses): 1 per press, held for more."""
         return [{"label": _("{name}: {counter} +1", name=q, counter=word("counter", "alcohol")), "repeat": True,
@@ -330,7 +332,7 @@ class RedDragonInnViews(Game):
                 for q in others]
 
     @staticmethod
-    def _hits(others: list[str]) -> list[dict[str, Any]]:
+    def _hits(others: list[str]) -> list[Offer]:
         """A card that costs another player fortitude: 1 per press (the offer stays for the next press)."""
         return [{"label": _("{name}: {counter} −1", name=q, counter=word("counter", "fortitude")), "repeat": True,
                  "action": {"action": "adjust", "player": q, "counter": "fortitude", "delta": -1}}
