@@ -18,6 +18,7 @@ from kivy.clock import Clock
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 
+from ..engine.fields import Field
 from .dialogs import ActionDialog, Dialog, Preview, dry_run
 from .i18n import N_, _
 from .widgets import GAP, MUTED, TOUCH, Btn, FitLabel, Scroller
@@ -61,6 +62,21 @@ def turn_player(table) -> str | None:
 def player_record(table, name) -> dict | None:
     """The state's record of the player called ``name``; None if there is none."""
     return next((p for p in table.state["players"] if p["name"] == name), None)
+
+
+def declared(table, action: str, name: str) -> Field:
+    """The game's declaration of ``action``'s field ``name``: a dialog takes its choices (in their order)
+    and its bounds from it, so that what it lets a player tap is what the engine accepts."""
+    return next(f for f in table.rules.actions[action].fields if f.name == name)
+
+
+def values(field: Field) -> list:
+    """Every value a declared field takes: its choices, or its whole numbers from ``lo`` to ``hi``."""
+    if field.choices is not None:
+        return list(field.choices)
+    if field.lo is None or field.hi is None:
+        raise ValueError(f"{field.name} has no choices and no bounds: a dialog cannot list its values")
+    return list(range(field.lo, field.hi + 1))
 
 
 def caption(text: str, *, height=dp(26), **kw) -> FitLabel:

@@ -724,6 +724,12 @@ def play_dragon_run(r, shot, checks):
     assert r.text("escape.roll") == "7"
     r.tap("escape.next.1")  # she must charge: the dragon!
     r.tap("table.guided.charge")  # Ben charges into the treasure hall and finds a 3
+    # what the dialog lets a player tap is what the charge declares: its locations and icons, its bounds
+    charge = {f.name: f for f in r.app.snapshot.table.rules.actions["charge"].fields}
+    for name in ("location", "then"):
+        assert sorted(t for t in r.tids() if t.startswith(f"charge.{name}.")) == sorted(
+            f"charge.{name}.{c}" for c in charge[name].choices)
+    assert (r.find("charge.value").lo, r.find("charge.value").hi) == (charge["value"].lo, charge["value"].hi) == (0, 10)
     r.tap("charge.location.treasure_hall")
     r.tap("charge.value.plus")
     r.tap("charge.value.plus")

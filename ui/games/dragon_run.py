@@ -5,7 +5,7 @@ from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 
 from ...engine.messages import word as game_word
-from ..guided import DialogButton, GuidedDialog, opens, opens_actions, player_record, turn_player
+from ..guided import DialogButton, GuidedDialog, declared, opens, opens_actions, player_record, turn_player, values
 from ..i18n import N_, _, word
 from ..legibility import MIN_TEXT
 from ..widgets import AMBER, GAP, GREEN, RED, TOUCH, Btn, Chips, FitLabel, Stepper, tag
@@ -38,12 +38,14 @@ class EscapeDialog(GuidedDialog):
                           width=dp(170))
         self.unseen = None
         if unseen:  # a card the device has not seen: its value, tapped
-            self.unseen = Chips(list(range(0, 11)), [str(v) for v in range(0, 11)], allow_none=True,
-                                selected=[] if cards else [1], tid="escape.unseen", cols=11, base_font=dp(15))
+            worth = values(declared(table, "hide", "discard"))
+            self.unseen = Chips(worth, [str(v) for v in worth], allow_none=True,
+                                selected=[] if cards else [1], tid="escape.unseen", cols=len(worth), base_font=dp(15))
             self.unseen.size_hint_y = 1
             self.labelled_row(word(game_word("label", "a card not entered, worth")), self.unseen, width=dp(170))
-        self.face = Chips(["roll"] + list(range(10)), [_("roll it")] + [str(i) for i in range(10)],
-                          selected=["roll"], tid="escape.face", base_font=dp(17), cols=11)
+        faces = values(declared(table, "hide", "roll"))
+        self.face = Chips(["roll", *faces], [_("roll it")] + [str(i) for i in faces],
+                          selected=["roll"], tid="escape.face", base_font=dp(17), cols=1 + len(faces))
         self.face.size_hint_y = 1
         self.labelled_row(_("Die:"), self.face, width=dp(60), spacing=dp(4))
         self.big = tag(FitLabel("", base_font=dp(96), min_font=dp(20), bold=True, color=AMBER), "escape.roll")
@@ -107,13 +109,15 @@ class ChargeDialog(GuidedDialog):
 
     def __init__(self, app):
         super().__init__(app, _("Charge"), big_preview=True)
-        self.who = turn_player(app.snapshot.table)
-        self.where = Chips(["dragon", "treasure_hall", "other"], [word("dragon"), word("treasure hall"),
-                                                                  word("other")],
+        table = app.snapshot.table
+        self.who = turn_player(table)
+        where = values(declared(table, "charge", "location"))
+        self.where = Chips(where, [word(w.replace("_", " ")) for w in where],
                            selected=["other"], tid="charge.location", base_font=dp(17))
         self.where.size_hint_y = 1
         self.labelled_row(_("{name} drew:").format(name=self.who), self.where, width=dp(150))
-        self.value = Stepper(1, lo=0, hi=10, tid="charge.value")
+        value = declared(table, "charge", "value")
+        self.value = Stepper(1, lo=value.lo, hi=value.hi, tid="charge.value")
         self.gives = Chips(["room"], [word(game_word("label", "room + treasure"))], allow_none=True,
                            tid="charge.gives", base_font=dp(15))
         row = BoxLayout(spacing=GAP)
@@ -121,7 +125,8 @@ class ChargeDialog(GuidedDialog):
         row.add_widget(self.gives)
         self.labelled_row(_("Treasure drawn (hall):"), row, width=dp(220))
         # The room's icon (the treasure hall: the player's choice); none: pass or another turn comes after.
-        self.then = Chips(["pass", "again"], [word(game_word("choice", "pass")), word(game_word("choice", "again"))],
+        then = values(declared(table, "charge", "then"))
+        self.then = Chips(then, [word(game_word("choice", c)) for c in then],
                           allow_none=True, tid="charge.then", base_font=dp(17))
         self.then.size_hint_y = 1
         self.labelled_row(word(game_word("field", "then")), self.then, width=dp(150))

@@ -6,7 +6,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 
 from ...engine.games.red_dragon_inn.drinks import COMMON_DRINKS, drink_effects  # shared with the pods
-from ..guided import DialogButton, GuidedDialog, opens, player_record, turn_player
+from ..guided import DialogButton, GuidedDialog, declared, opens, player_record, turn_player, values
 from ..i18n import N_, _, counter_label, ngettext, word
 from ..legibility import MIN_TEXT
 from ..widgets import GAP, MUTED, TOUCH, Btn, Chips, FitLabel, Stepper, same_size, tag
@@ -59,8 +59,10 @@ class DrinkDialog(GuidedDialog):
         src = BoxLayout(size_hint_y=None, height=TOUCH, spacing=GAP)
         self.piles = tag(FitLabel("", base_font=dp(15), min_font=MIN_TEXT, halign="left", color=MUTED), "drink.piles")
         src.add_widget(self.piles)
-        self.source = Chips(["drink_me", "deck"], [counter_label("drink_me"), _("drink deck")],
-                            selected=["drink_me"], tid="drink.from", base_font=dp(15))
+        source = declared(table, "drink", "from")
+        shown = {"drink_me": counter_label("drink_me"), "deck": _("drink deck")}
+        self.source = Chips(values(source), [shown[s] for s in values(source)],
+                            selected=[source.default], tid="drink.from", base_font=dp(15))
         self.source.size_hint = (None, 1)
         self.source.width = dp(300)
         src.add_widget(self.source)
