@@ -701,12 +701,25 @@ def count_rounds(states: list[dict]) -> int:
     return max(1, rounds)
 
 
+def _states_along(rules, state: dict, actions: list[dict]):
+    """Each action with the state it is applied to, in order."""
+    for action in actions:
+        yield state, action
+        state = rules.apply(state, dict(action))[0]
+
+
 def _on_pods(rules, event, state: dict, after: dict, on_pod, controls) -> PodResult:
     """The event's actions grouped by who does them (``rules.actor``, then "player"), each group played
     on that player's pod from the state the previous group left; the presses add up. Not possible when
-    there is only one group, or a group no pod reaches."""
+    there is only one group and it is the event's own player's (tried already) or the game does not say
+    who does its actions, or a group no pod reaches. (One group of another player's, every action's doer
+    named by the game: a referee's question the story gave the player who asked, which the device counts
+    as the buyer's; a card played on another player stays its player's to enter.)"""
     groups: list[tuple[str, list[dict], dict]] = []
     s = state
+    # whether the game itself names who does every action (a buy's buyer), not a field that may name
+    # another (an adjust's "player" is whose counter changes)
+    by_actor = all(rules.actor(x, a) is not None for x, a in _states_along(rules, state, event.actions))
     for action in event.actions:
         who = rules.actor(s, action) or action.get("player") or event.who
         s = rules.apply(s, dict(action))[0]
@@ -714,7 +727,7 @@ def _on_pods(rules, event, state: dict, after: dict, on_pod, controls) -> PodRes
             groups[-1] = (who, groups[-1][1] + [action], s)
         else:
             groups.append((who, [action], s))
-    if len(groups) < 2 or s != after:
+    if (len(groups) < 2 and (not groups or groups[0][0] == event.who or not by_actor)) or s != after:
         return PodResult(None, 0)
     presses: list[Press] = []
     split: list[tuple[str, int]] = []

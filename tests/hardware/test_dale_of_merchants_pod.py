@@ -208,12 +208,37 @@ def test_a_technique_leaves_the_turn_open_for_its_effects_and_offers_the_forgott
     m.apply(seat_item(m, "Ana", "technique").action)
     labels = [str(i.label) for i in g.menu(m.rules, m.state, "Ana") if i.kind == g.SEAT]
     assert labels == ["end turn", "take card 1", "take card 2", "take card 3", "take card 4", "take card 5",
-                      "draw cards", "bonus action"]
-    move = next(i for i in g.menu(m.rules, m.state, "Ana") if i.action.get("action") == "move")
+                      "draw cards", "throw card 1 away", "throw card 2 away", "throw card 3 away",
+                      "throw card 4 away", "throw card 5 away", "throw a hand card away", "discard a hand card",
+                      "bonus action"]
+    move = next(i for i in g.menu(m.rules, m.state, "Ana") if i.kind == g.OTHER and i.action.get("action") == "move")
     taker = next(a for a in steps(m, "Ana", move) if a.field.name == "from_player")
     assert taker.options[0] == "Ben" and taker.unset  # another player first; left out: your own piles
     m.apply(seat_item(m, "Ana", "bonus action").action)
     assert [str(i.label) for i in g.menu(m.rules, m.state, "Ana")[:2]] == ["new 2, buy #5: 1+1", "stack 1: 1 macaws"]
+
+
+def test_a_technique_that_throws_a_card_away_is_one_offer_after_it():
+    """«Tira 1 carta de tu mano» and a card that sweeps the market (a fourth rulebook reader's table: three
+    sweeps and an animal card thrown, 10-13 presses each through the menu): after the technique, a market
+    card thrown to the market discard pile by its place, and a card of the hand, one a press; a card of the
+    hand discarded to the player's own pile too."""
+    m = table(actions=OPENING)
+    m.apply(seat_item(m, "Ana", "technique").action)
+    before = copy.deepcopy(m.state)
+    m.apply(seat_item(m, "Ana", "throw card 2 away").action)
+    assert m.state["table"]["market_discard"] == before["table"]["market_discard"] + 1
+    assert not m.state["market"][3]["card"] and m.state["players"][0]["counters"] == before["players"][0]["counters"]
+    item = seat_item(m, "Ana", "throw a hand card away")
+    offered = next(o for o in m.rules.seat_actions(m.state, "Ana") if str(o["label"]) == "throw a hand card away")
+    assert steps(m, "Ana", item) == () and offered.get("repeat")  # held: one more a repeat
+    m.apply(item.action)
+    assert m.state["players"][0]["counters"]["hand"] == before["players"][0]["counters"]["hand"] - 1
+    assert m.state["table"]["market_discard"] == before["table"]["market_discard"] + 2
+    m.apply(seat_item(m, "Ana", "discard a hand card").action)  # an ocelot rolled low: «descarta 1 carta»
+    ana = m.state["players"][0]["counters"]
+    assert (ana["hand"], ana["discard"]) == (before["players"][0]["counters"]["hand"] - 2,
+                                            before["players"][0]["counters"]["discard"] + 1)
 
 
 def test_a_bonus_action_keeps_the_clean_up_for_the_last_action():
@@ -631,6 +656,22 @@ def test_a_payment_check_is_an_offer_asking_nothing():
     assert [str(i["label"]) for i in m.rules.seat_actions(m.state, "Ana")][:3] == [
         "buy #3: 4×1", "buy #3: 4", "stack 1: 1 macaws"]
     assert m.state["turn"]["actions_taken"] == 1 and m.state["table"]["actions"] == 1  # nothing else changed
+
+
+def test_a_payment_with_a_die_raised_card_can_be_asked_about_too():
+    """«los ocelotes de la suerte traen un caos total»: a fourth rulebook reader's Dee laid a lucky ocelot rolled
+    to 5 and a junk on a price of 5, and the table asked whether the junk could go too. With the ocelots in
+    play the referee's questions include payments with one card the die raised (the roll is never known to
+    the device): each die value's doubtful payments, the known cards' first; without ocelots, none."""
+    from tablekeeper.engine.games.dale_of_merchants.views import die_doubtful_payments, doubtful_payments
+
+    assert [5, 1] in die_doubtful_payments(5, 3, []) and [5, 1] not in doubtful_payments(5, 3, [])
+    assert all(max(paid) >= 2 for paid in die_doubtful_payments(5, 3, []))  # each has its raised card
+    decks = {"decks": ["macaws", "pandas", "ocelots"]}
+    for options, asked in (({}, False), (decks, True)):
+        m = table(actions=[{"action": "set_market", "values": [2, 4, 2, 5, 3]}], **options)  # prices 6 7 4 6 3
+        labels = [str(i["label"]) for i in m.rules.seat_actions(m.state, "Ana")]
+        assert ("pay #4: 6+1?" in labels) is asked, labels  # a 6 from the die pays the 6 exactly: a 1 more?
 
 
 def test_a_table_that_says_its_clean_up_gets_offers_without_it_and_ends_the_turn_itself():

@@ -79,6 +79,17 @@ def doubtful_payments(price: int, hand: int, known: list[int]) -> list[list[int]
     return sorted(over + extra)
 
 
+def die_doubtful_payments(price: int, hand: int, known: list[int]) -> list[list[int]]:
+    """:func:`doubtful_payments` with one card a die has raised (a lucky ocelot): each value the die may
+    give, the payments with that card the referee may be asked about (a fourth rulebook reader's Dee laid a
+    rolled 5 and a junk on a price of 5, and the table asked)."""
+    out: list[list[int]] = []
+    for d in DIE_VALUES:
+        out += [paid for paid in doubtful_payments(price, hand, known + [d])
+                if paid.count(d) > known.count(d) and paid not in out]
+    return out
+
+
 @lru_cache(maxsize=1024)
 def _combos(known: tuple[int, ...], most: int) -> tuple[tuple[int, ...], ...]:
     """Every set of at most ``most`` cards from 1s (``most`` of them) and the ``known`` values,
@@ -293,6 +304,7 @@ class DaleOfMerchantsViews(Game):
             asked_about, primary, others, generic, checks = self._buys(state, p, hand, then(1))
             sets, likely, shapes = self._stacks(state, p, hand, then(0))
             effects = self._effects(state, name) if turn["played"] else []
+            throws = self._throws(state, name) if turn["played"] else []  # rarer: past the buys and checks
             done, asked = then(0)
             # After a card taken from the market (a technique's effect), the bonus action most likely
             # builds a stack: the stacks made with it (one per set) first, then the stack's other
@@ -303,7 +315,7 @@ class DaleOfMerchantsViews(Game):
             # Up from the first offer: discard, a technique alone (its effects entered after: a card whose
             # text no offer has, which a play-tester met often and found 33–72 lines down), then the
             # techniques with their effect.
-            items += asked_about + first + generic + effects + primary[1:] + shapes + others + checks + \
+            items += asked_about + first + generic + effects + primary[1:] + shapes + others + checks + throws + \
                 self._techniques(state, name, hand) + [
                     {"label": word("label", "technique"), "action": {"action": "technique", "player": name}},
                     {"label": word("label", "technique +1"),
@@ -316,7 +328,7 @@ class DaleOfMerchantsViews(Game):
             items.append(offer(word("label", "pass"), {"action": "inventory", "player": name, "count": 0, **done},
                                ask=asked))
         elif turn["played"]:
-            items += self._effects(state, name)
+            items += self._effects(state, name) + self._throws(state, name)
         if turn["actions_taken"]:
             # Asks nothing, so that the touchscreen's player card shows it as a button; a card the
             # clean-up turns up is then offered as "new card N". With no action left and one card to
@@ -425,10 +437,11 @@ class DaleOfMerchantsViews(Game):
             else:
                 primary += offers[:1]
                 ranked.append(offers[1:])
-            checks += [{"label": _("pay #{position}: {paid}?", position=position,
-                                   paid=sum_words(paid)),
-                        "action": {"action": "check_payment", "slot": slot, "paid": paid}}
-                       for paid in doubtful_payments(price, hand, known)]
+            doubtful = doubtful_payments(price, hand, known)
+            if "ocelots" in state["decks"]:
+                doubtful += [paid for paid in die_doubtful_payments(price, hand, known) if paid not in doubtful]
+            checks += [offer(_("pay #{position}: {paid}?", position=position, paid=sum_words(paid)),
+                             {"action": "check_payment", "slot": slot, "paid": paid}) for paid in doubtful]
         if cards:
             # Any other buy (a die-raised ocelot, cards the device did not see): one offer asking the card
             # (from the cheapest) and the values paid from none, so no offered payment is taken apart.
@@ -555,11 +568,28 @@ class DaleOfMerchantsViews(Game):
     def _effects(state: dict[str, Any], name: str) -> list[Offer]:
         """A technique's usual effects, entered after it (Acción técnica): a market card taken into
         the hand, by its place from the left; cards drawn ("ask": how many)."""
-        takes: list[Offer] = [{"label": _("take card {position}", position=slot_position(slot)),
-                  "action": {"action": "take", "player": name, "slot": slot}}
+        takes = [offer(_("take card {position}", position=slot_position(slot)),
+                       {"action": "take", "player": name, "slot": slot})
                  for slot in reversed(range(MARKET_SLOTS)) if state["market"][slot]["card"]]
-        return takes + [{"label": word("label", "draw cards"), "ask": ["count"],
-                         "action": {"action": "draw", "player": name, "count": 1}}]
+        return [*takes, offer(word("label", "draw cards"), {"action": "draw", "player": name, "count": 1},
+                              ask=["count"])]
+
+    @staticmethod
+    def _throws(state: dict[str, Any], name: str) -> list[Offer]:
+        """A technique's effect that throws cards away («Tira»): a market card to the market discard, by its
+        place from the left, and a card of the hand, one a press (a fourth rulebook reader's table swept the
+        market three times and threw an animal card away: 10-13 presses each through the menu), and a card of
+        the hand discarded. Junk thrown away is the technique's own line ("tech: 1 junk away")."""
+        away = [offer(_("throw card {position} away", position=slot_position(slot)),
+                      {"action": "take", "player": name, "slot": slot, "to": "market_discard"})
+                for slot in reversed(range(MARKET_SLOTS)) if state["market"][slot]["card"]]
+        hand: Offer = {"label": word("label", "throw a hand card away"), "repeat": True,
+                       "action": {"action": "move", "player": name, "from": "hand", "to": "market_discard", "count": 1}}
+        # a card of the hand discarded, to the player's own pile (the same reader's ocelot rolled low: «descarta
+        # 1 carta», 10 presses through the menu)
+        discard: Offer = {"label": word("label", "discard a hand card"), "repeat": True,
+                          "action": {"action": "move", "player": name, "from": "hand", "to": "discard", "count": 1}}
+        return [*away, hand, discard]
 
     @staticmethod
     def _likely_stack(state: dict[str, Any], p: dict[str, Any]) -> dict[str, Any]:
