@@ -473,10 +473,10 @@ def test_a_technique_that_redraws_as_many_as_it_discards_is_one_offer():
     t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING)
     offers = {str(i["label"]): i["action"] for i in t.rules.seat_actions(t.state, "Ana")}
     assert t.state["players"][0]["counters"]["hand"] == 5
-    assert offers["tech: redraw hand of 4"] == {"action": "technique", "player": "Ana", "discard_hand": True,
+    assert offers["tech: discard 4, draw 4"] == {"action": "technique", "player": "Ana", "discard_hand": True,
                                                 "draw": 4}
-    assert offers["tech +1: redraw hand of 4"] == {**offers["tech: redraw hand of 4"], "bonus": True}
-    t.match.apply(offers["tech: redraw hand of 4"])
+    assert offers["tech +1: discard 4, draw 4"] == {**offers["tech: discard 4, draw 4"], "bonus": True}
+    t.match.apply(offers["tech: discard 4, draw 4"])
     assert t.state["players"][0]["counters"]["hand"] == 4  # the four discarded, four drawn
 
 
@@ -487,11 +487,11 @@ def test_a_technique_that_discards_the_hand_and_draws_anew_is_one_offer_and_keep
     for good — and five are drawn."""
     t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING)
     labels = [str(i["label"]) for i in t.rules.seat_actions(t.state, "Ana")]
-    assert {"tech: redraw hand of 5", "tech +1: redraw hand of 5"} <= set(labels)
+    assert {"tech: discard 4, draw 5", "tech +1: discard 4, draw 5"} <= set(labels)
     before = dict(t.state["players"][0]["counters"])
-    back = len(labels) - labels.index("tech +1: redraw hand of 5")
+    back = len(labels) - labels.index("tech +1: discard 4, draw 5")
     t.hold("Ana", UP, repeats=back - 2)
-    assert t.view("Ana").action == "tech +1: redraw hand of 5"
+    assert t.view("Ana").action == "tech +1: discard 4, draw 5"
     t.click("Ana", MAIN)
     assert t.presses == 2
     assert t.done[-1] == {"action": "technique", "player": "Ana", "discard_hand": True, "draw": 5, "bonus": True}

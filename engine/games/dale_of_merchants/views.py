@@ -304,7 +304,9 @@ class DaleOfMerchantsViews(Game):
             asked_about, primary, others, generic, checks = self._buys(state, p, hand, then(1))
             sets, likely, shapes = self._stacks(state, p, hand, then(0))
             effects = self._effects(state, name) if turn["played"] else []
-            throws = self._throws(state, name) if turn["played"] else []  # rarer: past the buys and checks
+            # a technique's effects together, near the top (a play-tester found the throws 100 lines down, past
+            # the payments, when they sat apart)
+            effects += self._throws(state, name) if turn["played"] else []
             done, asked = then(0)
             # After a card taken from the market (a technique's effect), the bonus action most likely
             # builds a stack: the stacks made with it (one per set) first, then the stack's other
@@ -315,7 +317,7 @@ class DaleOfMerchantsViews(Game):
             # Up from the first offer: discard, a technique alone (its effects entered after: a card whose
             # text no offer has, which a play-tester met often and found 33–72 lines down), then the
             # techniques with their effect.
-            items += asked_about + first + generic + effects + primary[1:] + shapes + others + checks + throws + \
+            items += asked_about + first + generic + effects + primary[1:] + shapes + others + checks + \
                 self._techniques(state, name, hand) + [
                     {"label": word("label", "technique"), "action": {"action": "technique", "player": name}},
                     {"label": word("label", "technique +1"),
@@ -525,19 +527,22 @@ class DaleOfMerchantsViews(Game):
                                 "action": {"action": "technique", "player": name, "throw": n}} for n in junk]
         # the rest of the hand to the discard pile and a new hand drawn (a play-tester found no offer
         # for it and threw the cards away instead: away is the junk pile, gone from the deck)
+        # (the cards discarded said with the count drawn: a play-tester read "redraw hand of 4" as the hand's size)
         anew = {"action": "technique", "player": name, "discard_hand": True, "draw": HAND_SIZE}
-        moves.insert(0, {"label": _("tech: redraw hand of {n}", n=HAND_SIZE), "action": anew})
-        bonus: list[Offer] = [{"label": _("tech +1: redraw hand of {n}", n=HAND_SIZE),
-                                        "action": {**anew, "bonus": True}}]  # the same with the bonus-action icon
+        kept = max(hand - 1, 0)  # the hand but the technique card
+        moves.insert(0, {"label": _("tech: discard {discarded}, draw {n}", discarded=kept, n=HAND_SIZE),
+                         "action": anew})
+        bonus: list[Offer] = [{"label": _("tech +1: discard {discarded}, draw {n}", discarded=kept, n=HAND_SIZE),
+                               "action": {**anew, "bonus": True}}]  # the same with the bonus-action icon
         bonus += [{"label": _("tech +1: {n} junk away, draw {n}", n=n), "action": {**draw["action"], "bonus": True}}
                   for n, draw in enumerate(moves[1:], 1)]
         # «discard your hand and draw as many as you discarded» (a third rulebook reader's macaw): the
         # hand but the technique card, after the new hand of 5 (14 presses through the steps before)
-        kept = hand - 1
         if 0 < kept != HAND_SIZE:
             same = {**anew, "draw": kept}
-            moves.insert(1, {"label": _("tech: redraw hand of {n}", n=kept), "action": same})
-            bonus.insert(1, {"label": _("tech +1: redraw hand of {n}", n=kept), "action": {**same, "bonus": True}})
+            moves.insert(1, {"label": _("tech: discard {discarded}, draw {n}", discarded=kept, n=kept), "action": same})
+            bonus.insert(1, {"label": _("tech +1: discard {discarded}, draw {n}", discarded=kept, n=kept),
+                             "action": {**same, "bonus": True}})
         moves += thrown
         # the same with the bonus-action icon (a third rulebook reader's squirrel: 7+ presses through
         # the menu), after the bonus offers that draw
