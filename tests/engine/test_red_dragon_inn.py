@@ -805,6 +805,34 @@ def candidate_actions(rules, state: dict) -> list[dict]:
     return routine * 8 + plays * 4 + losing * 4 + effects + odd * 2
 
 
+def test_the_turns_player_out_of_gold_in_a_drinking_contest_they_revealed_lets_the_others_drink():
+    """«Si te quedas sin oro, quedas fuera del juego» in the middle of a drink event: Ana reveals a drinking
+    contest, and the drinks from a deck that keeps running out (every player pays the Inn 1 gold each time)
+    leave her out of gold. She is out; Dan still drinks his, the contest is settled among the others, and
+    the turn passes to Ben once the last has drunk (found by the random games: the turn's player was out
+    for those moments)."""
+    m = Match(make_rules({"game": "red-dragon-inn", "players": ["Ana", "Ben", "Cai", "Dan"],
+                          "options": {"drink_deck": 9}}))
+    for a in [{"action": "buy", "player": "Ana", "to": "Ben", "extra": True}] * 3 + [
+            {"action": "gamble", "player": "Ana"}, {"action": "end_round", "winner": None, "by": "Ana"},
+            {"action": "buy", "player": "Ana", "to": "Ben"}, {"action": "drink", "player": "Ana", "drink": "ale"},
+            {"action": "buy", "player": "Ben", "to": "Ana"}, {"action": "drink", "player": "Ben", "drink": "ale"},
+            {"action": "buy", "player": "Cai", "to": "Ana"}, {"action": "drink", "player": "Cai", "drink": "ale"},
+            {"action": "transfer", "from": "Ana", "to": "Dan", "counter": "gold", "amount": 2},
+            {"action": "buy", "player": "Dan", "to": "Ana"}, {"action": "drink", "player": "Dan", "drink": "ale"},
+            {"action": "buy", "player": "Ana", "to": "Ben"},
+            {"action": "drink_event", "player": "Ana", "kind": "contest"}] + [
+            {"action": "drink", "player": who, "extra": True, "from": "deck", "drink": "ale"}
+            for who in ("Ana", "Ben", "Cai")]:
+        m.apply(a)
+    assert [e["name"] for e in m.state["pending"]] == ["Ana"] and m.state["players"][0]["counters"]["gold"] == 0
+    m.apply({"action": "resolve"})
+    assert m.state["players"][0]["out"] and m.state["drink_event"]["waiting"] == ["Dan"]
+    assert m.state["turn"]["player"] == "Ana"  # her turn, until the event she revealed is over
+    m.apply({"action": "drink", "player": "Dan", "extra": True, "from": "deck", "drink": "ale"})
+    assert m.state.get("drink_event") is None and m.state["turn"]["player"] == "Ben" and not m.state["over"]
+
+
 class RedDragonInnMachine(RuleBasedStateMachine):
     """Random games: the money and card invariants, bounds, replay equality, undo/redo identity."""
 
@@ -878,7 +906,11 @@ class RedDragonInnMachine(RuleBasedStateMachine):
         if not s["over"]:
             live = [p for p in s["players"] if not p["out"]]
             assert len(live) >= 2
-            assert not next(p for p in s["players"] if p["name"] == s["turn"]["player"])["out"] or s["gambling"]
+            # the turn's player may be out while a round of gambling or a drink event they started goes on
+            # (out of gold in the drinking contest, the others still drink theirs: the turn passes when the
+            # last has drunk)
+            assert (not next(p for p in s["players"] if p["name"] == s["turn"]["player"])["out"] or s["gambling"]
+                    or s.get("drink_event"))
             losing = {p["name"] for p in live if p["counters"]["alcohol"] >= p["counters"]["fortitude"]
                       or (p["counters"]["gold"] == 0 and s["gambling"] is None)}
             assert {e["name"] for e in s["pending"]} == losing
