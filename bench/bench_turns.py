@@ -701,13 +701,6 @@ def count_rounds(states: list[dict]) -> int:
     return max(1, rounds)
 
 
-def _states_along(rules, state: dict, actions: list[dict]):
-    """Each action with the state it is applied to, in order."""
-    for action in actions:
-        yield state, action
-        state = rules.apply(state, dict(action))[0]
-
-
 def _on_pods(rules, event, state: dict, after: dict, on_pod, controls) -> PodResult:
     """The event's actions grouped by who does them (``rules.actor``, then "player"), each group played
     on that player's pod from the state the previous group left; the presses add up. Not possible when
@@ -719,9 +712,11 @@ def _on_pods(rules, event, state: dict, after: dict, on_pod, controls) -> PodRes
     s = state
     # whether the game itself names who does every action (a buy's buyer), not a field that may name
     # another (an adjust's "player" is whose counter changes)
-    by_actor = all(rules.actor(x, a) is not None for x, a in _states_along(rules, state, event.actions))
+    by_actor = True
     for action in event.actions:
-        who = rules.actor(s, action) or action.get("player") or event.who
+        actor = rules.actor(s, action)
+        by_actor = by_actor and actor is not None
+        who = actor or action.get("player") or event.who
         s = rules.apply(s, dict(action))[0]
         if groups and groups[-1][0] == who:
             groups[-1] = (who, groups[-1][1] + [action], s)

@@ -128,6 +128,7 @@ def offer(label: Msg | str, action: dict[str, Any], *, ask: list[str] | None = N
         out["confirm"] = True
     return out
 
+
 class Game:
     """Base of every game definition.
 

@@ -79,6 +79,11 @@ def doubtful_payments(price: int, hand: int, known: list[int]) -> list[list[int]
     return sorted(over + extra)
 
 
+def _market_cards(state: dict[str, Any]) -> list[int]:
+    """The market's slots that hold a card, by their place from the left (slot 0 is the rightmost)."""
+    return [slot for slot in reversed(range(MARKET_SLOTS)) if state["market"][slot]["card"]]
+
+
 def die_doubtful_payments(price: int, hand: int, known: list[int]) -> list[list[int]]:
     """:func:`doubtful_payments` with one card a die has raised (a lucky ocelot): each value the die may
     give, the payments with that card the referee may be asked about (a fourth rulebook reader's Dee laid a
@@ -304,9 +309,6 @@ class DaleOfMerchantsViews(Game):
             asked_about, primary, others, generic, checks = self._buys(state, p, hand, then(1))
             sets, likely, shapes = self._stacks(state, p, hand, then(0))
             effects = self._effects(state, name) if turn["played"] else []
-            # a technique's effects together, near the top (a play-tester found the throws 100 lines down, past
-            # the payments, when they sat apart)
-            effects += self._throws(state, name) if turn["played"] else []
             done, asked = then(0)
             # After a card taken from the market (a technique's effect), the bonus action most likely
             # builds a stack: the stacks made with it (one per set) first, then the stack's other
@@ -330,7 +332,7 @@ class DaleOfMerchantsViews(Game):
             items.append(offer(word("label", "pass"), {"action": "inventory", "player": name, "count": 0, **done},
                                ask=asked))
         elif turn["played"]:
-            items += self._effects(state, name) + self._throws(state, name)
+            items += self._effects(state, name)
         if turn["actions_taken"]:
             # Asks nothing, so that the touchscreen's player card shows it as a button; a card the
             # clean-up turns up is then offered as "new card N". With no action left and one card to
@@ -486,9 +488,9 @@ class DaleOfMerchantsViews(Game):
                             {"action": "stall", "player": p["name"], "values": values, "set": likely["set"], **done},
                             ask=asked)
                       for values in shapes[1:]]
-        out: list[Offer] = [{"label": stack_label(number, values),
-                "ask": ["set"] + asked,
-                "action": {"action": "stall", "player": p["name"], "values": values, "set": likely["set"], **done}}
+        out = [offer(stack_label(number, values),
+                     {"action": "stall", "player": p["name"], "values": values, "set": likely["set"], **done},
+                     ask=["set"] + asked)
                for values in shapes[1:]]
         # Any other stack: its cards' values entered from none (the likely shapes are offers of their own).
         out.append({"label": _("stack {number}", number=number), "ask": ["values", "set"] + asked,
@@ -506,25 +508,24 @@ class DaleOfMerchantsViews(Game):
             return []
         # a market card taken, with the bonus-action icon and (further) without it: a play-tester's card
         # took one without the icon, and the only line gave an action the card does not give
-        takes: list[Offer] = [{"label": _("tech +1: take {position}", position=slot_position(slot)),
-                  "action": {"action": "technique", "player": name, "bonus": True, "take": slot_position(slot)}}
-                 for slot in reversed(range(MARKET_SLOTS)) if state["market"][slot]["card"]]
-        plain_takes: list[Offer] = [{"label": _("tech: take {position}", position=slot_position(slot)),
-                        "action": {"action": "technique", "player": name, "take": slot_position(slot)}}
-                       for slot in reversed(range(MARKET_SLOTS)) if state["market"][slot]["card"]]
-        draws: list[Offer] = [{"label": _("tech +1: draw {n}", n=n),
-                  "action": {"action": "technique", "player": name, "bonus": True, "draw": n}}
+        takes = [offer(_("tech +1: take {position}", position=slot_position(slot)),
+                       {"action": "technique", "player": name, "bonus": True, "take": slot_position(slot)})
+                 for slot in _market_cards(state)]
+        plain_takes = [offer(_("tech: take {position}", position=slot_position(slot)),
+                             {"action": "technique", "player": name, "take": slot_position(slot)})
+                       for slot in _market_cards(state)]
+        draws = [offer(_("tech +1: draw {n}", n=n), {"action": "technique", "player": name, "bonus": True, "draw": n})
                  for n in range(1, TECHNIQUE_DRAWS + 1)]
         # Techniques that move cards (Acción técnica, Nota: «robar, tomar o intercambiar»): throw cards
         # junk away and draw as many (animal cards thrown away go to the market discard: ``move``); the
         # top card of another player's deck or discard pile into the hand
         junk = [n for n in range(1, TECHNIQUE_DRAWS + 1) if hand >= 1 + n]  # the technique card and n more
-        moves: list[Offer] = [{"label": _("tech: {n} junk away, draw {n}", n=n),
-                  "action": {"action": "technique", "player": name, "throw": n, "draw": n}} for n in junk]
+        moves = [offer(_("tech: {n} junk away, draw {n}", n=n),
+                       {"action": "technique", "player": name, "throw": n, "draw": n}) for n in junk]
         # junk thrown away and nothing drawn («Tira 1 o 2 cartas de tu mano», a rulebook reader's card),
         # after them (their bonus offers come after those that draw)
-        thrown: list[Offer] = [{"label": _("tech: {n} junk away", n=n),
-                                "action": {"action": "technique", "player": name, "throw": n}} for n in junk]
+        thrown = [offer(_("tech: {n} junk away", n=n), {"action": "technique", "player": name, "throw": n})
+                  for n in junk]
         # the rest of the hand to the discard pile and a new hand drawn (a play-tester found no offer
         # for it and threw the cards away instead: away is the junk pile, gone from the deck)
         # (the cards discarded said with the count drawn: a play-tester read "redraw hand of 4" as the hand's size)
@@ -571,30 +572,26 @@ class DaleOfMerchantsViews(Game):
 
     @staticmethod
     def _effects(state: dict[str, Any], name: str) -> list[Offer]:
-        """A technique's usual effects, entered after it (Acción técnica): a market card taken into
-        the hand, by its place from the left; cards drawn ("ask": how many)."""
+        """A technique's usual effects, entered after it (Acción técnica), together near the top of the offers
+        (a play-tester found the throws 100 lines down, past the payments, when they sat apart): a market card
+        taken into the hand, by its place from the left; cards drawn ("ask": how many); what throws cards
+        away («Tira»): a market card to the market discard, by its place, and a card of the hand, one a press
+        (a fourth rulebook reader's table swept the market three times and threw an animal card away: 10-13
+        presses each through the menu), and a card of the hand discarded. Junk thrown away is the
+        technique's own line ("tech: 1 junk away")."""
         takes = [offer(_("take card {position}", position=slot_position(slot)),
-                       {"action": "take", "player": name, "slot": slot})
-                 for slot in reversed(range(MARKET_SLOTS)) if state["market"][slot]["card"]]
-        return [*takes, offer(word("label", "draw cards"), {"action": "draw", "player": name, "count": 1},
-                              ask=["count"])]
-
-    @staticmethod
-    def _throws(state: dict[str, Any], name: str) -> list[Offer]:
-        """A technique's effect that throws cards away («Tira»): a market card to the market discard, by its
-        place from the left, and a card of the hand, one a press (a fourth rulebook reader's table swept the
-        market three times and threw an animal card away: 10-13 presses each through the menu), and a card of
-        the hand discarded. Junk thrown away is the technique's own line ("tech: 1 junk away")."""
+                       {"action": "take", "player": name, "slot": slot}) for slot in _market_cards(state)]
+        draw = offer(word("label", "draw cards"), {"action": "draw", "player": name, "count": 1}, ask=["count"])
         away = [offer(_("throw card {position} away", position=slot_position(slot)),
                       {"action": "take", "player": name, "slot": slot, "to": "market_discard"})
-                for slot in reversed(range(MARKET_SLOTS)) if state["market"][slot]["card"]]
+                for slot in _market_cards(state)]
         hand: Offer = {"label": word("label", "throw a hand card away"), "repeat": True,
                        "action": {"action": "move", "player": name, "from": "hand", "to": "market_discard", "count": 1}}
         # a card of the hand discarded, to the player's own pile (the same reader's ocelot rolled low: «descarta
         # 1 carta», 10 presses through the menu)
         discard: Offer = {"label": word("label", "discard a hand card"), "repeat": True,
                           "action": {"action": "move", "player": name, "from": "hand", "to": "discard", "count": 1}}
-        return [*away, hand, discard]
+        return [*takes, draw, *away, hand, discard]
 
     @staticmethod
     def _likely_stack(state: dict[str, Any], p: dict[str, Any]) -> dict[str, Any]:

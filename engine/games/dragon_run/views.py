@@ -198,11 +198,11 @@ class DragonRunViews(Game):
             return []
         # a potion that draws two treasure cards (a rulebook reader's potion of fortune: 11 presses as a
         # potion, then a draw), both values asked; before the plain potion, which stays as near the end
-        out: list[Offer] = [{"label": word("label", "potion: draw 2"),
-                "action": {"action": "play", **me, "value": _cheapest_held(p), "draw": 0, "second": 0},
-                "ask": ["value", "draw", "second"]},
-               {"label": word("label", "potion"), "action": {"action": "play", **me, "value": _cheapest_held(p)},
-                "ask": ["value", "draw"]}]
+        out = [offer(word("label", "potion: draw 2"),
+                     {"action": "play", **me, "value": _cheapest_held(p), "draw": 0, "second": 0},
+                     ask=["value", "draw", "second"]),
+               offer(word("label", "potion"), {"action": "play", **me, "value": _cheapest_held(p)},
+                     ask=["value", "draw"])]
         if p["counters"]["wounds"] == 1:  # injured: a healing potion, its effect with it
             out.insert(1, {"label": word("label", "potion: heal"),
                            "action": {"action": "play", **me, "value": _cheapest_held(p), "heal": True},
@@ -339,10 +339,10 @@ class DragonRunViews(Game):
         # steal before the game's first move)
         others = [q for q in state["players"] if not q["out"] and q["name"] != p["name"]
                   and (q["cards"] or q["unknown"] or q["name"] in state["to_deal"])]
-        take: list[Offer] = [{"label": _("power: a card from {name}", name=q["name"]),
-                 "action": {"action": "power", **me, "take_from": q["name"],
-                            "value": 0 if q["name"] in state["to_deal"] else _cheapest_held(q)},
-                 "ask": ["value"]} for q in others]
+        take = [offer(_("power: a card from {name}", name=q["name"]),
+                      {"action": "power", **me, "take_from": q["name"],
+                       "value": 0 if q["name"] in state["to_deal"] else _cheapest_held(q)}, ask=["value"])
+                for q in others]
         draw = [offer(_("power: draw a card"), {"action": "power", **me, "draw": True, "value": 1}, ask=["value"])]
         heal = [offer(_("power: heal {name}", name=q["name"]), {"action": "power", **me, "heal": q["name"]})
                 for q in state["players"] if not q["out"] and q["counters"]["wounds"] == 1]
