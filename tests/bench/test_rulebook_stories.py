@@ -132,3 +132,24 @@ def test_a_fourth_readers_story_plays_through_with_every_expectation_holding(pat
     assert (ROOT / raw["from_prose"]).is_file() and story.events and story.rounds and story.rounds >= 3
     assert all(e.rule for e in story.events if e.routine)
     st.play(story)  # raises StoryError naming the event and the action or count that differs
+
+
+FIFTH = sorted((ROOT / "bench" / "stories" / "rulebook-5-actions").glob("*.json"))
+
+
+def test_there_is_a_fifth_set_of_rulebook_stories():
+    assert {p.stem for p in FIFTH} >= {"red-dragon-inn", "dragon-run", "bloody-inn"}
+
+
+@pytest.mark.parametrize("path", FIFTH, ids=lambda p: p.stem)
+def test_a_fifth_readers_story_plays_through_with_every_expectation_holding(path):
+    """bench/stories/rulebook-5-actions/: a fifth set written as the fourth (prose from the rulebook alone in
+    bench/stories/rulebook-5/, then translated by the same reader with the docs). It found an extra kill
+    that could not follow the night's last kill, and an extra kill accepted with no kill before it; a
+    table whose peasants cost no wages and whose cards print their own pockets (options since); a power
+    that swaps a card of the hand for one of the deck (one entry since)."""
+    story = st.load(path)
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    assert (ROOT / raw["from_prose"]).is_file() and story.events and story.rounds and story.rounds >= 3
+    assert all(e.rule for e in story.events if e.routine)
+    st.play(story)  # raises StoryError naming the event and the action or count that differs

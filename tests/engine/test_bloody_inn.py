@@ -401,6 +401,40 @@ def test_extra_action_for_an_annex_power_does_not_use_a_turn():
     refused(m, {"action": "pass", "extra": True}, "unexpected field 'extra'")
 
 
+def test_an_extra_kill_after_the_nights_last_kill_comes_before_the_morning():
+    """The butcher's shop kills several travellers «en la misma acción»: when that kill is the night's last
+    action, its extra kill is still the night's — the morning waits for it (a fifth rulebook reader's table
+    had to enter it before the kill). The pod of the killer offers it first; then the morning."""
+    m = night()
+    m.apply({"action": "correct", "player": "Cai", "hand": 5})
+    passes(m, 2)  # Ana, Ben
+    m.apply({"action": "build", "rank": 0, "name": "butcher's shop", "effect": "extra_kill"})  # Cai
+    passes(m, 2)  # Ana, Ben: their second actions
+    m.apply({"action": "kill", "room": 5, "rank": 1, "peasants": 1})  # Cai: the night's last action
+    assert m.state["phase"] == "morning"
+    first = m.rules.seat_actions(m.state, "Cai")[0]
+    assert first["action"]["extra"] is True and first["action"]["action"] == "kill"
+    assert m.rules.seat_view(m.state, "Cai")["status"] == "extra kill?"
+    refused(m, {"action": "kill", "player": "Ben", "room": 6, "rank": 1, "extra": True}, "the morning comes next")
+    m.apply({"action": "kill", "player": "Cai", "room": 6, "rank": 1, "peasants": 1, "extra": True})
+    assert [c["money"] for c in player(m, "Cai")["corpses"]] == [12, 12]
+    assert m.state["phase"] == "morning"
+    m.apply({"action": "morning"})
+    assert m.state["phase"] == "welcome"
+    refused(m, {"action": "kill", "player": "Cai", "room": 7, "rank": 1, "extra": True}, "not been welcomed yet")
+
+
+def test_an_extra_kill_on_another_players_turn_needs_a_kill_just_done():
+    """An extra kill is one more victim of an action that kills: an annex owner's stray extra kill while
+    another player acts, after an action of theirs that killed no one, changes nothing."""
+    m = night()
+    m.apply({"action": "correct", "player": "Ana", "hand": 5})
+    m.apply({"action": "build", "rank": 0, "name": "butcher's shop", "effect": "extra_kill"})  # Ana
+    refused(m, {"action": "kill", "player": "Ana", "room": 5, "rank": 1, "peasants": 1, "extra": True},
+            "Ana did not kill in the action just done")
+    assert m.rules.seat_actions(m.state, "Ana") == []
+
+
 def test_correct_sets_what_the_table_shows_but_never_money():
     """DESIGN.md "the device keeps the piles' sizes": a correction for slips; money only by adjust."""
     m = match()
@@ -507,6 +541,40 @@ def test_wages_default_discards_peasants_first_and_waived_wages():
     # Ana: +1 departure, 2 due, 1 paid → discards 1 peasant.
     assert (cash(m, "Ana"), player(m, "Ana")["hand"], player(m, "Ana")["peasants"]) == (0, 1, 1)
     assert cash(m, "Cai") == 6  # nothing due
+
+
+def test_a_table_whose_peasants_cost_no_wages_says_so_once_at_setup():
+    """The rulebook copy ends before the wages (a fifth reader's table had its own player-aid card: a
+    franc per accomplice, peasants free). Option peasant_wages false: the morning waives the peasants by
+    itself — no waiver to enter every morning; the status's warning counts the same."""
+    m = night(peasant_wages=False)
+    m.apply({"action": "correct", "player": "Ben", "hand": 5})  # 2 peasants + 3 travellers
+    set_cash(m, "Ben", 1)
+    passes(m, 4)  # to Ben's second action
+    assert m.rules.seat_view(m.state, "Ben")["status"] == "wages 3F > cash 1F"
+    passes(m, 2)
+    m.apply({"action": "morning"})
+    ben = player(m, "Ben")
+    # Ben: +1 departure → 2F; 3 due (the travellers), 2 paid, 1 short → 1 traveller to the exit stack
+    assert (cash(m, "Ben"), ben["hand"], ben["peasants"]) == (0, 4, 2)
+    assert (cash(m, "Ana"), player(m, "Ana")["hand"]) == (5 + 1, 2)  # two peasants: nothing due
+    publisher = night()
+    passes(publisher, 6)
+    publisher.apply({"action": "morning"})
+    assert cash(publisher, "Ana") == 5 + 1 - 2
+
+
+def test_a_table_whose_cards_print_their_own_pockets_is_asked_each_kills_money():
+    """RULES.md "Guest pockets (check against your own cards)": with option ask_pocket the pods' kills
+    ask the money, starting at the rank's; without it, they do not (the rank's is the card's)."""
+    m = night(ask_pocket=True)
+    kill = next(o for o in m.rules.seat_actions(m.state, "Ana") if o["label"] == "kill a rank-1 guest")
+    assert kill["ask"] == ["room", "money"] and kill["action"]["money"] == 12
+    m.apply({**kill["action"], "room": 5, "money": 4, "peasants": 1})
+    assert player(m, "Ana")["corpses"] == [{"rank": 1, "money": 4}]
+    plain = night()
+    kill = next(o for o in plain.rules.seat_actions(plain.state, "Ana") if o["label"] == "kill a rank-1 guest")
+    assert kill["ask"] == ["room"] and "money" not in kill["action"]
 
 
 def test_morning_passes_the_first_player_card_and_starts_a_round():

@@ -630,9 +630,9 @@ def test_pod_shows_temper_and_offers_legal_routine_actions():
         "room: discard 3, pass", "room: discard 3, again",
                                              "2 treasures: pass", "2 treasures: again", "potion: draw 2", "potion",
                                              "talisman: 3", "talisman: 2", "talisman: 1", "talisman: 0", "cry",
-                                             "cry: discard 3", "cry: discard 2", "power", "power: draw a card",
+                                             "cry: discard 3", "cry: discard 2", "power", "power: discard, draw", "power: draw a card",
                                              "power: a card from Cai", "power: a card from Ben"]
-    assert offered[-5]["action"]["discard"] == [2]  # the cheapest cry, before the power's four
+    assert offered[-6]["action"]["discard"] == [2]  # the cheapest cry, before the power's five
     assert m.rules.seat_actions(m.state, "Ben") == []  # no potion played: nothing to cancel
     do(m, act("adjust", counter="dungeon", delta=-2))
     offered = m.rules.seat_actions(m.state, "Ana")
@@ -896,6 +896,25 @@ test_hypothesis_random_play_keeps_the_rules = DragonRunMachine.TestCase
 
 # -- a character's power and what its card does ---------------------------------------------------
 POWER = "«Cada personaje tiene un poder único, como se indica en su tarjeta de personaje»"
+
+
+def test_a_power_that_swaps_a_card_of_the_hand_for_one_of_the_deck_is_one_entry():
+    """«Cada personaje tiene un poder único»: a table's own character (a fifth rulebook reader's Mercader)
+    discards a treasure card, then draws one — one power, its two cards; the pod offers it with the
+    cheapest card held as the one discarded, and once used it is the only effect offered."""
+    m = game()
+    swap = next(o for o in m.rules.seat_actions(m.state, "Ana") if o["label"] == "power: discard, draw")
+    assert swap["ask"] == ["discard", "value"] and swap["action"]["discard"] == 0  # the cheapest: a potion
+    refused(m, act("power", discard=1), "a card discarded goes with a card drawn")
+    deck, discard = m.state["treasure_deck"]["deck"], m.state["treasure_deck"]["discard"]
+    do(m, {**swap["action"], "discard": 1, "value": 4})
+    ana = m.state["players"][0]
+    assert sorted(ana["cards"]) == [0, 2, 3, 4] and ana["counters"]["treasure"] == 9
+    assert (m.state["treasure_deck"]["deck"], m.state["treasure_deck"]["discard"]) == (deck - 1, discard + 1)
+    assert cards_counted(m.state) == cards_counted(game().state)
+    m.state["players"][0]["power"] = "ready"  # as after the dragon came up
+    powers = [o["label"] for o in m.rules.seat_actions(m.state, "Ana") if o["action"]["action"] == "power"]
+    assert powers == ["power: discard, draw"]
 
 
 def test_a_power_that_takes_a_card_from_another_hand_takes_one_worth_zero_too():

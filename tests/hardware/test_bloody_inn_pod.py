@@ -71,15 +71,15 @@ def test_an_extra_action_annex_is_offered_an_extra_kill_in_the_bistro():
     m = night("extra_action")
     assert m.state["inn"]["bistro"] > 0
     menu = items(m, "Ana")
-    assert list(menu)[0] == "extra kill: bistro"
+    assert list(menu)[0] == "+kill: bistro"
     bistro = m.state["inn"]["bistro"]
-    after = m.rules.apply(m.state, menu["extra kill: bistro"].action)[0]
+    after = m.rules.apply(m.state, menu["+kill: bistro"].action)[0]
     assert len(after["players"][0]["corpses"]) == 2 and after["inn"]["bistro"] == bistro - 1
-    assert "extra kill: bistro" not in items(night("extra_kill"), "Ana")
+    assert "+kill: bistro" not in items(night("extra_kill"), "Ana")
     # one more action is one: after it, while the next player acts, Ana's pod offers no kill at all (a stray
     # main on it killed a third time, the second rulebook story's stray sweep found); the butcher's shop
     # still kills again in rooms
-    m.apply(menu["extra kill: bistro"].action)
+    m.apply(menu["+kill: bistro"].action)
     assert not any(i.action.get("action") == "kill" and i.action.get("extra") for i in grammar.menu(m.rules, m.state, "Ana"))
     butcher = night("extra_kill")
     butcher.apply(next(i for i in grammar.menu(butcher.rules, butcher.state, "Ana") if i.action.get("extra")).action
@@ -98,13 +98,13 @@ def test_an_annex_of_unknown_power_may_be_the_tables_own_butcher_and_kill_again_
                {"action": "kill", "room": 2, "rank": 0}])
     assert "effect" not in m.state["players"][0]["annexes"][-1] and m.state["turn"]["player"] == "Ben"
     menu = items(m, "Ana")
-    assert list(menu)[:3] == ["extra kill: bistro", "extra kill, rank 0", "extra kill, rank 1"]
+    assert list(menu)[:3] == ["+kill: bistro", "+kill, rank 0", "+kill, rank 1"]
     assert m.rules.seat_actions(m.state, "Ana")[0]["confirm"]  # shown before it is done: a stray main kills nobody
-    assert asked(m, "Ana", menu["extra kill, rank 1"]) == ["room", "played"]
-    assert menu["extra kill, rank 1"].action["played"] == 1
+    assert asked(m, "Ana", menu["+kill, rank 1"]) == ["room", "played"]
+    assert menu["+kill, rank 1"].action["played"] == 1
     room = next(r for r in m.state["inn"]["rooms"] if r["guest"])["room"]
     hand = m.state["players"][0]["hand"]
-    m.apply({**menu["extra kill, rank 1"].action, "room": room, "played": 0})
+    m.apply({**menu["+kill, rank 1"].action, "room": room, "played": 0})
     ana = m.state["players"][0]
     assert len(ana["corpses"]) == 2 and ana["hand"] == hand and m.state["turn"]["player"] == "Ben"
     assert m.rules.seat_view(m.state, "Ana")["status"] != "extra kill?"
@@ -470,10 +470,10 @@ def test_the_butchers_owner_is_offered_the_extra_kill_out_of_turn():
     m = night("butcher's shop")
     assert m.state["turn"]["player"] == "Ben"
     menu = items(m, "Ana")
-    assert list(menu)[:2] == ["extra kill, rank 0", "extra kill, rank 1"]
-    assert asked(m, "Ana", menu["extra kill, rank 0"]) == ["room"]
+    assert list(menu)[:2] == ["+kill, rank 0", "+kill, rank 1"]
+    assert asked(m, "Ana", menu["+kill, rank 0"]) == ["room"]
     room = next(r["room"] for r in m.state["inn"]["rooms"] if r["guest"])
-    after = m.rules.apply(m.state, {**menu["extra kill, rank 0"].action, "room": room})[0]
+    after = m.rules.apply(m.state, {**menu["+kill, rank 0"].action, "room": room})[0]
     assert len(after["players"][0]["corpses"]) == 2 and after["turn"]["player"] == "Ben"
     assert items(night("gardens"), "Ana") == {}
     three = Match(make_rules({"game": "bloody-inn", "players": ["Ana", "Ben", "Cai"], "options": {}}))
@@ -481,7 +481,7 @@ def test_the_butchers_owner_is_offered_the_extra_kill_out_of_turn():
               {"action": "build", "rank": 1, "card": "butcher's shop"}, {"action": "pass"}, {"action": "pass"},
               {"action": "kill", "room": 2, "rank": 0}]:
         three.apply(a)
-    assert three.state["turn"]["player"] == "Ben" and "extra kill, rank 0" in items(three, "Ana")
+    assert three.state["turn"]["player"] == "Ben" and "+kill, rank 0" in items(three, "Ana")
     # the moment says itself: a play-tester's status was blank and she could not tell what the offers were for
     assert three.rules.seat_view(three.state, "Ana")["status"] == "extra kill?"
     assert three.rules.seat_view(three.state, "Cai")["status"] == ""

@@ -260,7 +260,7 @@ def test_the_start_of_a_turn_offers_charges_and_hides_down_and_the_power_and_cri
         "room: discard 0, again", "room: discard 2, pass", "room: discard 2, again", "room: discard 3, pass",
         "room: discard 3, again", "2 treasures: pass", "2 treasures: again",
         "potion: draw 2", "potion", "talisman: 3", "talisman: 2", "talisman: 1", "talisman: 0", "cry", "cry: discard 3", "cry: discard 2",
-        "power", "power: draw a card", "power: a card from Cai", "power: a card from Ben"]
+        "power", "power: discard, draw", "power: draw a card", "power: a card from Cai", "power: a card from Ben"]
     m = game({"action": "adjust", "counter": "dungeon", "delta": -3}, hands={**HANDS, "Ana": [1, 1, 0, 0]})
     items = routine(m, "Ana")
     assert [k for k in items if k.startswith(("hide", "cry"))] == ["hide: discard 1", "hide", "cry",
@@ -383,14 +383,16 @@ def test_crying_and_the_power_are_presses_up():
     t.click("Ana", UP)
     assert t.view("Ana").action == "power: draw a card…"
     t.click("Ana", UP)
+    assert t.view("Ana").action == "power: discard, draw…"  # a card of the hand for one of the deck
+    t.click("Ana", UP)
     assert t.view("Ana").action == "power"
     t.click("Ana", MAIN)
-    assert t.done == [{"action": "power", "player": "Ana"}] and t.presses == 4
+    assert t.done == [{"action": "power", "player": "Ana"}] and t.presses == 5
     assert t.view("Ana").action == "other room: pass"  # the power is used: the offers changed
     t.click("Ana", UP)  # the last, now the cheapest cry
     assert t.view("Ana").action == "cry: discard 2"
     t.click("Ana", MAIN)
-    assert t.done[-1] == {"action": "cry", "player": "Ana", "discard": [2]} and t.presses == 6
+    assert t.done[-1] == {"action": "cry", "player": "Ana", "discard": [2]} and t.presses == 7
     assert t.state["turn"]["player"] == "Ben"
 
 
@@ -399,13 +401,13 @@ def test_a_potion_that_draws_a_card_and_a_talisman_from_the_turns_offers():
     potion's value from the cheapest card held, then the card it makes the player draw ("–": none); a talisman
     by the card's value, one offer each, asking nothing."""
     t = Table("dragon-run", ["Ana", "Ben"], {"hands": {"Ana": [3, 2, 1, 0], "Ben": [4, 2, 1, 1]}})
-    t.hold("Ana", UP, repeats=7)  # power ×3, cry: discard 2, cry: discard 3, cry, talisman: 0, 1, 2
+    t.hold("Ana", UP, repeats=8)  # power ×4, cry: discard 2, cry: discard 3, cry, talisman: 0, 1, 2
     assert t.view("Ana").action == "talisman: 2"
     t.click("Ana", MAIN)
     assert t.done == [{"action": "talisman", "player": "Ana", "value": 2}] and t.presses == 2
     assert t.state["players"][0]["talismans"] == [2] and t.state["players"][0]["cards"] == [3, 1, 0]
     t.presses = 0
-    t.hold("Ana", UP, repeats=7)  # power ×3, cry: discard 3, cry, talisman: 0, 1, 3, potion
+    t.hold("Ana", UP, repeats=8)  # power ×4, cry: discard 3, cry, talisman: 0, 1, 3, potion
     assert t.view("Ana").action == "potion…"
     t.click("Ana", MAIN)
     assert (t.view("Ana").prompt, t.view("Ana").value) == ("value", "0")

@@ -8,7 +8,7 @@ from ...game import action
 from ...messages import N_, _
 from ...state import Args, Txn
 from .annexes import built, powers, waived
-from .table import CHECK, POLICE_FINE, BloodyInnTable
+from .table import CHECK, POLICE_FINE, BloodyInnTable, free_wages
 from .words import _checks, _peasants, _travellers, _unburied, annex_word
 
 
@@ -180,10 +180,11 @@ class BloodyInnMorning(BloodyInnTable):
         p = t.player(name)
         if name in waived_given:
             w = waived_given[name]
-        else:  # the annexes' own (the distillery): never more than the hand
+        else:  # the annexes' own (the distillery), and the peasants where they cost nothing: never more than the hand
             w = min(waived(p), p["hand"])
             if w:
                 t.event(N_("{who}'s annexes waive {n} wage", "{who}'s annexes waive {n} wages", w, who=name))
+            w = min(free_wages(p, self.options["peasant_wages"]), p["hand"])
         if w > p["hand"]:
             raise RuleError(N_("{who} has only {n} card in hand: {waived} wages cannot be waived",
                                "{who} has only {n} cards in hand: {waived} wages cannot be waived", p["hand"],
@@ -192,7 +193,10 @@ class BloodyInnMorning(BloodyInnTable):
         paid = self._pay_cash(t, name, due, "wages")
         short = due - paid
         travellers = p["hand"] - p["peasants"]
-        np = wage_peasants.get(name, min(short, p["peasants"]))
+        # the unpaid cards go: peasants first (the publisher's), or at a table whose peasants cost nothing the
+        # travellers, whose wages were due
+        usual = min(short, p["peasants"]) if self.options["peasant_wages"] else max(0, short - travellers)
+        np = wage_peasants.get(name, usual)
         if name in wage_peasants and (np > short or np > p["peasants"] or short - np > travellers):
             accomplices = N_("{n} accomplice", "{n} accomplices", short)
             if np == 0:  # none as peasants: only travellers, and there are not enough of them

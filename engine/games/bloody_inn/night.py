@@ -32,9 +32,11 @@ class BloodyInnNight(BloodyInnTable):
         """Who acts in a night action and whether it is an extra (annex-power) action."""
         extra = a.bool("extra") if allow_extra else False
         who = a.player("player", None)
-        if t.state["phase"] != "night":
-            raise self._phase_refusal(t, "night")
         turn = t.state["turn"]
+        if t.state["phase"] != "night" and not (extra and self._killed_last(t, who)):
+            raise self._phase_refusal(t, "night")
+        if who is None and extra and turn.get("killer") is not None:
+            who = turn["killer"]
         if who is None:
             who = turn["player"]
         elif not extra and who != turn["player"]:
@@ -45,9 +47,23 @@ class BloodyInnNight(BloodyInnTable):
             turn.pop("killed_again", None)
         return who, extra
 
+    @staticmethod
+    def _killed_last(t: Txn, who: str | None) -> bool:
+        """Whether the night's last action was a kill by ``who`` (anyone: None), the morning not yet
+        begun: its extra kill «en la misma acción» still belongs to the night."""
+        killer = t.state["turn"].get("killer")
+        return t.state["phase"] == "morning" and killer is not None and who in (None, killer)
+
     def _check_extra(self, t: Txn, who: str, action: str, *, in_room: bool = True) -> None:
         """An extra action needs an annex whose power grants it (or one whose power the device was not told)."""
         p = t.player(who)
+        turn = t.state["turn"]
+        if action == "kill" and who not in (turn.get("killer"), turn.get("player")):
+            # an extra kill is one more victim of an action that kills («en la misma acción»): in the
+            # player's own action, or right after it killed (also the night's last action, until the
+            # morning) — never on another player's turn after an action that killed no one
+            raise RuleError(_("{who} did not kill in the action just done: an extra kill comes in the same action "
+                              "as a kill", who=who))
         if unknown_power(p) or grants_extra(p, action, in_room=in_room):
             return
         if action == "kill" and powers(p, "extra_kill"):
@@ -75,7 +91,7 @@ class BloodyInnNight(BloodyInnTable):
 
     def _warn_wages(self, t: Txn, who: str) -> None:
         """Before a player's last action of the night: say so when the coming wages exceed their cash."""
-        due = wages_due(t.player(who))
+        due = wages_due(t.player(who), self.options["peasant_wages"])
         cash = t.get(who, "cash")
         if due > cash:
             t.event(_("{who}'s last action of the night: {due}F of wages are coming and {who} has {cash}F in cash "
@@ -389,13 +405,13 @@ class BloodyInnNight(BloodyInnTable):
         t.player(who)["corpses"].append({"rank": rank, "money": money})
         if not extra:
             self._advance(t)
-        if t.state["phase"] == "night":
-            # who killed in the action just done, until the next action: the moment a butcher's shop's
-            # owner kills again «en la misma acción» (the pods offer it then, and at no other moment);
-            # and whether they already did (a power that grants one more action grants only one)
-            t.state["turn"]["killer"] = who
-            if extra:
-                t.state["turn"]["killed_again"] = True
+        # who killed in the action just done, until the next action: the moment a butcher's shop's owner
+        # kills again «en la misma acción» (the pods offer it then, and at no other moment) — also when
+        # that kill was the night's last action, until the morning; and whether they already did (a power
+        # that grants one more action grants only one)
+        t.state["turn"]["killer"] = who
+        if extra:
+            t.state["turn"]["killed_again"] = True
 
     @action("bury", fields=(
         Player("player", required=False),

@@ -73,6 +73,10 @@ class BloodyInnTable(BloodyInnBase):
         Option("pocket", [8, 12, 18, 26], _("default pocket money of a rank 0/1/2/3 guest when kill "
                "gives no money (read your card)"), kind=list, check=_check_pocket),
         Option("barn", 3, _("corpses the barn (player-aid card) can hold"), lo=0, hi=10),
+        Option("peasant_wages", True, _("true: a peasant in hand costs a franc of wages like any card (the "
+               "publisher's rules); false: only the accomplices do (a table's own player-aid card)")),
+        Option("ask_pocket", False, _("true: the pods ask each kill's pocket money, starting at the rank's "
+               "(a copy whose cards print other pockets than the rank's)")),
     )
 
     def __init__(self, players: list[str], options: dict[str, Any] | None = None) -> None:
@@ -245,10 +249,17 @@ def seat_order(state: dict[str, Any]) -> list[str]:
     return names[i:] + names[:i]
 
 
-def wages_due(p: dict[str, Any]) -> int:
-    """The wages a player will pay this morning: a franc per card in hand, less what their annexes waive."""
+def wages_due(p: dict[str, Any], peasant_wages: bool = True) -> int:
+    """The wages a player will pay this morning: a franc per card in hand (the peasants' too, unless
+    ``peasant_wages`` is false), less what their annexes waive."""
     hand: int = p["hand"]
-    return hand - min(waived(p), hand)
+    return hand - min(free_wages(p, peasant_wages), hand)
+
+
+def free_wages(p: dict[str, Any], peasant_wages: bool = True) -> int:
+    """The wages nobody pays: what the player's annexes waive, and the peasants at a table whose peasants
+    cost nothing (option ``peasant_wages`` false)."""
+    return waived(p) + (0 if peasant_wages else int(p["peasants"]))
 
 
 def solo_band(score: int) -> str | None:

@@ -9,7 +9,7 @@ from ...messages import N_, Msg, _, listing, word
 from .annexes import DEFAULT_AMOUNT, NAME_EFFECT, built, discount, grants_extra, powers, unknown_power
 from .rules import CASH_MAX, CHECK, MAX_RANK, wages_due
 from .table import seat_order
-from .words import _peasants, annex_word
+from .words import _peasants, annex_word, short_name
 
 
 def _back(n: int) -> Msg:
@@ -44,6 +44,7 @@ class BloodyInnViews(Game):
         phase = state["phase"]
         turn = state["turn"]
         mine = phase == "night" and turn["player"] == name
+        due = wages_due(p, self.options["peasant_wages"])
         status: str  # a word of the game, or "" (nothing to say)
         if state["over"]:
             solo = state["solo"]
@@ -53,8 +54,8 @@ class BloodyInnViews(Game):
                     else word("status", "game over"))
             else:
                 status = word("status", "winner") if name in state["winners"] else word("status", "game over")
-        elif mine and turn["action"] == 2 and wages_due(p) > p["counters"]["cash"]:
-            status = _("wages {due}F > cash {cash}F", due=wages_due(p), cash=p["counters"]["cash"])
+        elif mine and turn["action"] == 2 and due > p["counters"]["cash"]:
+            status = _("wages {due}F > cash {cash}F", due=due, cash=p["counters"]["cash"])
         elif mine and p["corpses"] and any(r["guest"] and r["police"] for r in state["inn"]["rooms"]):
             # the alert in words: on the player's turn the offers take the bottom bar, and the header's
             # corner shows this status (an alert without its reason was never seen there)
@@ -62,10 +63,12 @@ class BloodyInnViews(Game):
             status = N_("police! {n} corpse", "police! {n} corpses", len(p["corpses"]))
         elif mine:
             status = _("your action {number}", number=turn["action"])
-        elif phase == "night" and grants_extra(p, "kill", in_room=True) and self._extra_kills(state, p):
+        elif (phase == "night" and grants_extra(p, "kill", in_room=True) or phase == "morning") \
+                and self._extra_kills(state, p):
             # the moment an annex's extra kill is offered, out of turn (a play-tester's status was blank
             # and she could not tell what the offers were for); not for an annex whose power is unknown:
-            # the device cannot tell its owner there is a kill to make
+            # the device cannot tell its owner there is a kill to make — but in the morning, while the
+            # night's last kill may still kill again, the offers are only that (and the morning after them)
             status = word("status", "extra kill?")
         elif phase == "welcome" and state["first_player"] == name:
             status = word("status", "welcome guests")
@@ -90,7 +93,7 @@ class BloodyInnViews(Game):
                          [word("label", "hand"), p["hand"]], [word("label", "corpses"), len(p["corpses"])]],
             "status": status,
             "alert": mine and (bool(p["corpses"]) and any(r["guest"] and r["police"] for r in state["inn"]["rooms"])
-                               or turn["action"] == 2 and wages_due(p) > p["counters"]["cash"]),
+                               or turn["action"] == 2 and due > p["counters"]["cash"]),
             "table": table,
         }
 
@@ -241,6 +244,9 @@ class BloodyInnViews(Game):
         elif state["phase"] == "night" and state["turn"]["player"] != name:
             p = next(p for p in state["players"] if p["name"] == name)
             own = ("kill",) if self._extra_kills(state, p) else ()
+        if state["phase"] == "morning":  # the night's last kill's extra kill, until the morning
+            p = next(p for p in state["players"] if p["name"] == name)
+            own = (("kill",) if self._extra_kills(state, p) else ()) + own
         elsewhere = {n for names in phases.values() for n in names} - set(own)
         every = super().pod_actions(state, name)
         return [n for n in own if n in every] + [n for n in every if n not in own and n not in elsewhere]
@@ -251,17 +257,19 @@ class BloodyInnViews(Game):
         phase = state["phase"]
         if phase == "welcome" and state["first_player"] == name:
             return self._welcomes(state)
+        p = next(p for p in state["players"] if p["name"] == name)
+        # the night's last action killed: its extra kill «en la misma acción» first, the morning after it
+        extra = self._extra_kills(state, p) if phase == "morning" else []
         if phase == "morning" and state["first_player"] == name:
-            return self._mornings(state)
-        if phase == "morning" and not next(p for p in state["players"] if p["name"] == name)["out"]:
+            return extra + self._mornings(state)
+        if phase == "morning" and not p["out"]:
             # the morning is the table's, not a player's (two rulebook readers told it on another pod than
             # the first player's): on the others' pods behind a preview, so that a stray main does nothing
-            return [{**offer, "confirm": True} for offer in self._mornings(state)]
+            return extra + [{**offer, "confirm": True} for offer in self._mornings(state)]
         if phase == "count":
             return [{"label": word("label", "final count"), "action": {"action": "resolve"}}]
         if phase != "night":
             return []
-        p = next(p for p in state["players"] if p["name"] == name)
         if state["turn"]["player"] != name:
             return self._extra_kills(state, p)
         return self._night(state, p)
@@ -289,24 +297,26 @@ class BloodyInnViews(Game):
             # a table's own power that grants another action (not the butcher's shop, rooms only): a
             # peasant in the bistro, as the night's own offer
             # a power the device does not know: shown before it is done (a stray main kills nobody)
-            out.append(offer(word("label", "extra kill: bistro"),
-                             {"action": "kill", "player": p["name"], "bistro": True, "extra": True}, confirm=unknown))
+            out.append(offer(word("label", "+kill: bistro"),
+                             {"action": "kill", "player": p["name"], "bistro": True, "extra": True,
+                              **self._pocket("kill", 0)}, ask=list(self._pocket("kill", 0)), confirm=unknown))
         if not rooms or not (grants_extra(p, "kill", in_room=True) or unknown):
             return out
         start = self._likely_room(state, p["name"])
         if unknown:
             for rank in range(MAX_RANK + 1):  # its price may be less: the cards played are asked
-                out.append({"label": _("extra kill, rank {rank}", rank=rank), "ask": ["room", "played"],
+                out.append({"label": _("+kill, rank {rank}", rank=rank),
+                            "ask": ["room", "played"] + list(self._pocket("kill", rank)),
                             "action": {"action": "kill", "player": p["name"], "room": start, "rank": rank,
-                                       "extra": True, "played": min(rank, p["hand"])}})
+                                       "extra": True, "played": min(rank, p["hand"]), **self._pocket("kill", rank)}})
             return out
         for rank in range(MAX_RANK + 1):
             ways = self.ways_to_pay(p, rank, "kill")
             if ways:
                 given, _cards = ways[0]
-                out.append({"label": _("extra kill, rank {rank}", rank=rank), "ask": ["room"],
+                out.append({"label": _("+kill, rank {rank}", rank=rank), "ask": ["room"] + list(self._pocket("kill", rank)),
                             "action": {"action": "kill", "player": p["name"], "room": start, "rank": rank,
-                                       "extra": True, **given}})
+                                       "extra": True, **given, **self._pocket("kill", rank)}})
         return out
 
     @staticmethod
@@ -436,8 +446,8 @@ class BloodyInnViews(Game):
                         way = offer(label, {"action": "build", "player": name, "rank": rank, **given},
                                     ask=["card", "effect", "amount"])
                     else:
-                        way = offer(label, {"action": verb, "player": name, "room": start, "rank": rank, **given},
-                                    ask=["room"])
+                        way = offer(label, {"action": verb, "player": name, "room": start, "rank": rank, **given,
+                                            **self._pocket(verb, rank)}, ask=["room"] + list(self._pocket(verb, rank)))
                     (others if i else firsts)[verb].append(way)
                     every[verb].append(way)
         out: list[Offer] = []
@@ -459,14 +469,22 @@ class BloodyInnViews(Game):
         # rank's usual way then its others, and the build with a power
         out += peasants + firsts["kill"] + firsts["bribe"] + others["kill"]
         if bistro:
-            out.append({"label": word("label", "kill: bistro"),
-                        "action": {"action": "kill", "player": name, "bistro": True}})
+            out.append(offer(word("label", "kill: bistro"),
+                             {"action": "kill", "player": name, "bistro": True, **self._pocket("kill", 0)},
+                             ask=list(self._pocket("kill", 0))))
         out += others["bribe"] + banks
         if "build" in verbs:  # an annex with a power the device applies: the full entry, its
             # amount too (a power the table reads off its own card: a chapel waiving 3 wages)
             out.append({"label": word("label", "build an annex"), "action": {"action": "build", "player": name},
                         "ask": ["rank", "card", "effect", "amount"] + self._cost_asks(p, None, "build")})
         return out + every["build"]
+
+    def _pocket(self, verb: str, rank: int) -> dict[str, int]:
+        """A kill's pocket money, asked from the rank's where the table's cards print their own (option
+        ``ask_pocket``): {"money": the rank's}; else nothing (the rank's, as the engine fills it in)."""
+        if verb != "kill" or not self.options["ask_pocket"]:
+            return {}
+        return {"money": int(self.options["pocket"][rank])}
 
     @staticmethod
     def _builder(p: dict[str, Any]) -> bool:
@@ -563,6 +581,7 @@ class BloodyInnViews(Game):
         usual: list[Offer] = []
         others: list[Offer] = []
         players = [p] + [q for q in state["players"] if q is not p]
+        names = [x["name"] for q in players for x in q["annexes"]]
         for q in players:
             # your own annexes before your barn: the rulebook stories' tables buried under a built annex of
             # their own 17 times, in the barn 4 (a play-tester's first offer was the barn his table never used)
@@ -582,12 +601,13 @@ class BloodyInnViews(Game):
                     label = word("label", "bury: barn")
                 elif q is p:
                     action["annex"] = x["name"]
-                    place = annex_word(x["name"])
+                    place = annex_word(short_name(x["name"], names))
                     label = _("bury: {annex}", annex=place)
                 else:
                     action.update(owner=q["name"], annex=x["name"])
-                    place = _("{owner}'s {annex}", owner=q["name"], annex=annex_word(x["name"]))
-                    label = _("bury: {owner}'s {annex}", owner=q["name"], annex=annex_word(x["name"]))
+                    shown = annex_word(short_name(x["name"], names))
+                    place = _("{owner}'s {annex}", owner=q["name"], annex=shown)
+                    label = _("bury: {owner}'s {annex}", owner=q["name"], annex=shown)
                 ways = self.ways_to_pay(p, rank, "bury") if rank is not None and not unknown_power(p) else []
                 if len(ways) > 1:
                     for n, (given, cards) in enumerate(ways):

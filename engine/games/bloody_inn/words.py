@@ -8,6 +8,7 @@ from typing import Any
 from ...errors import RuleError
 from ...messages import N_, Msg, _, listing, word
 from ...state import Txn
+from .annexes import ANNEX_NAMES
 from .base import BloodyInnBase
 
 COUNT_REASON = _("final count: record end-of-game annex gains with adjust, then resolve")
@@ -70,6 +71,27 @@ def annex_word(name: str) -> Msg:
     if number.isdigit() and str(int(number)) == number:
         return _("annex {number}", number=int(number))
     return word("annex", name)
+
+
+#: A name a table gave its own annex longer than this is shortened on a pod's offer (the offer bar's two
+#: lines hold "bury: Ana's" and about this much more, in either language).
+SHORT_NAME = 12
+
+
+def short_name(name: str, names: Iterable[str]) -> str:
+    """A long name a script gave an annex, as few of its first words as tell it apart from the table's
+    other annexes ("Dormitorio de servicio" → "Dormitorio"; beside a "Dormitorio real", the whole name):
+    an offer then shows the part that tells it apart, not the start of a name cut off. A short name, a
+    card list's name (a word of the game's catalog: «Huerto») and the default "annex 2" stay whole."""
+    words = name.split()
+    if len(name) <= SHORT_NAME or len(words) < 2 or name in ANNEX_NAMES:
+        return name
+    others = [n for n in names if n != name]
+    for k in range(1, len(words)):
+        head = " ".join(words[:k])
+        if not any(n == head or n.startswith(head + " ") for n in others):
+            return head
+    return name
 
 
 def _rooms_list(numbers: Iterable[int]) -> Msg:

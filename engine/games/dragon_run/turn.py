@@ -93,6 +93,8 @@ class DragonRunTurn(DragonRunTable):
         Int("value", required=False, lo=0, hi=MAX_CARD,
             doc=_("the card taken or drawn by the power: its value (0 for a potion or a talisman)")),
         Player("heal", required=False, doc=_("a power that heals an injured adventurer: whom")),
+        Int("discard", required=False, lo=0, hi=MAX_CARD,
+            doc=_("a power that has its player discard a treasure card, then draw one: the card discarded's value")),
     ))
     def _power(self, t: Txn, a: Args) -> None:
         """The active player uses the character's power, before the compulsory action.
@@ -107,6 +109,9 @@ class DragonRunTurn(DragonRunTable):
         draw = a.bool("draw")
         heal = a.player("heal", None)
         value = a.int("value") if a.raw("value", None) is not None else None
+        discard = a.int("discard") if a.raw("discard", None) is not None else None
+        if discard is not None and not draw:
+            raise RuleError(_("power: a card discarded goes with a card drawn (\"draw\": true and its value)"))
         if sum((take_from is not None, draw, heal is not None)) > 1:
             raise RuleError(_("power: one effect at a time (a card taken, a card drawn or a heal)"))
         if (take_from is not None or draw) and value is None:
@@ -132,9 +137,13 @@ class DragonRunTurn(DragonRunTable):
             p["power_kind"] = "take"
             t.event(_("{name} takes a card worth {value} from {other}", name=name, value=value, other=take_from))
         elif draw and value is not None:
+            if discard is not None:  # a card of one's hand for one of the deck («Cada personaje tiene un poder único»)
+                self._take_cards(t, name, [discard])
+                self._to_discard(t, 1)
+                t.event(_("{name} discards a treasure worth {value}", name=name, value=discard))
             self._draw_treasure(t, name)
             self._give_cards(t, name, [value])
-            p["power_kind"] = "draw"
+            p["power_kind"] = "swap" if discard is not None else "draw"
             t.event(_("{name} draws a treasure worth {value}", name=name, value=value))
         elif heal is not None:
             t.add(heal, "wounds", -1)

@@ -344,14 +344,17 @@ class DragonRunViews(Game):
                        "value": 0 if q["name"] in state["to_deal"] else _cheapest_held(q)}, ask=["value"])
                 for q in others]
         draw = [offer(_("power: draw a card"), {"action": "power", **me, "draw": True, "value": 1}, ask=["value"])]
+        swap = [offer(_("power: discard, draw"), {"action": "power", **me, "draw": True, "value": 1,
+                                                  "discard": _cheapest_held(p)}, ask=["discard", "value"])
+                ] if p["cards"] or p["unknown"] else []
         heal = [offer(_("power: heal {name}", name=q["name"]), {"action": "power", **me, "heal": q["name"]})
                 for q in state["players"] if not q["out"] and q["counters"]["wounds"] == 1]
         plain: list[Offer] = [{"label": word("label", "power"), "action": {"action": "power", **me}}]
-        kinds = {"take": take, "draw": draw, "heal": heal, "plain": plain}
+        kinds = {"take": take, "draw": draw, "swap": swap, "heal": heal, "plain": plain}
         known = p.get("power_kind")
         if known in kinds:
             return kinds[known], []
-        return take + draw + heal + plain, []
+        return take + draw + swap + heal + plain, []
 
     def pod_actions(self, state: dict[str, Any], name: str) -> list[str]:
         """The cards played during a turn first (a potion, a talisman, a card drawn), then the rest; only
