@@ -415,10 +415,15 @@ def test_an_extra_kill_after_the_nights_last_kill_comes_before_the_morning():
     first = m.rules.seat_actions(m.state, "Cai")[0]
     assert first["action"]["extra"] is True and first["action"]["action"] == "kill"
     assert m.rules.seat_view(m.state, "Cai")["status"] == "extra kill?"
+    # the table waits for Cai: the first player's morning is behind a preview, her pod says why
+    assert m.rules.seat_view(m.state, "Ana")["status"] == "Cai: +kill?"
+    assert all(o.get("confirm") for o in m.rules.seat_actions(m.state, "Ana"))
+    assert m.rules.pod_value_words(m.state, "Cai", "kill", "money", 12) == "pocket 12F"
     refused(m, {"action": "kill", "player": "Ben", "room": 6, "rank": 1, "extra": True}, "the morning comes next")
     m.apply({"action": "kill", "player": "Cai", "room": 6, "rank": 1, "peasants": 1, "extra": True})
     assert [c["money"] for c in player(m, "Cai")["corpses"]] == [12, 12]
     assert m.state["phase"] == "morning"
+    assert m.rules.seat_view(m.state, "Ana")["status"] == "Cai: +kill?"  # the butcher's shop kills several
     m.apply({"action": "morning"})
     assert m.state["phase"] == "welcome"
     refused(m, {"action": "kill", "player": "Cai", "room": 7, "rank": 1, "extra": True}, "not been welcomed yet")

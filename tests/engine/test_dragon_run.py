@@ -905,6 +905,9 @@ def test_a_power_that_swaps_a_card_of_the_hand_for_one_of_the_deck_is_one_entry(
     m = game()
     swap = next(o for o in m.rules.seat_actions(m.state, "Ana") if o["label"] == "power: discard, draw")
     assert swap["ask"] == ["discard", "value"] and swap["action"]["discard"] == 0  # the cheapest: a potion
+    # which number is which, on the pod (a play-tester took "discard 0" for a count)
+    assert m.rules.pod_value_words(m.state, "Ana", "power", "discard", 0, entered=swap["action"]) == "the card's value"
+    assert m.rules.pod_value_words(m.state, "Ana", "power", "value", 1, entered=swap["action"]) == "the card drawn"
     refused(m, act("power", discard=1), "a card discarded goes with a card drawn")
     deck, discard = m.state["treasure_deck"]["deck"], m.state["treasure_deck"]["discard"]
     do(m, {**swap["action"], "discard": 1, "value": 4})

@@ -85,6 +85,15 @@ def test_a_named_drink_and_amounts_add_up():
     assert (c(m, "Ana")["alcohol"], c(m, "Ana")["fortitude"], c(m, "Ana")["drink_me"]) == (2, 19, 0)
 
 
+def test_a_chaser_not_on_the_common_list_is_other_and_its_effects_are_the_amounts():
+    """«... añade sus efectos a la bebida original»: a chaser of another box (a fifth reader's own card, +1
+    alcohol −1 fortitude) is named "other", what it does given as amounts: one more card of the pile."""
+    m = play(match(), {"action": "buy", "to": "Ana", "extra": True}, {"action": "buy", "to": "Ben"},
+             {"action": "drink", "drink": "ale", "chaser": "other", "alcohol": 1, "fortitude": -1})
+    assert (c(m, "Ana")["alcohol"], c(m, "Ana")["fortitude"], c(m, "Ana")["drink_me"]) == (2, 19, 0)
+    assert m.state["drinks"]["discard"] == 2
+
+
 def test_a_chaser_needs_a_card_left_on_the_pile():
     """«Si no quedan cartas en tu Drink Me! Apila ... no hay efecto adicional. No sigas revelando cartas.»"""
     m = play(match(), {"action": "buy", "to": "Ben"})
@@ -190,12 +199,16 @@ def test_the_pods_offers_the_common_drinks_by_name_each_also_with_a_chaser():
     m.apply(first["action"])
     offers = rules.seat_actions(m.state, "Ana")
     assert [o["action"].get("drink") for o in offers[:8]] == list(COMMON_DRINKS)
-    assert [o.get("ask") for o in offers[8:16]] == [["chaser"]] * 8
+    assert [o.get("ask") for o in offers[8:16]] == [["chaser", "alcohol", "fortitude"]] * 8
+    # what a chaser does is asked only when it is "other", a card not on the common list (a play-tester's mead)
+    chaser = offers[8]["action"]
+    assert not rules.pod_step_wanted(m.state, "Ana", chaser, "alcohol")
+    assert rules.pod_step_wanted(m.state, "Ana", {**chaser, "chaser": "other"}, "fortitude")
     # a card of another box by what it does: alcohol +1…+4, fortitude −1 or +1
     assert [(o["action"].get("alcohol"), o["action"].get("fortitude")) for o in offers[16:24]] == [
         (a, f) for f in (-1, 1) for a in (1, 2, 3, 4)]
     # «Si es otra Bebida con un Cazador, agrega sus efectos … y revela la siguiente»: a chaser's own chaser
-    assert offers[24]["ask"] == ["drink", "chaser", "second_chaser"]
+    assert offers[24]["ask"] == ["drink", "chaser", "second_chaser", "alcohol", "fortitude"]
     assert [o["action"]["action"] for o in offers[25:27]] == ["drink_event", "drink_event"]  # «Eventos de bebidas»
     assert offers[-1]["ask"] == ["alcohol", "fortitude", "gold", "chasers"] and "drink" not in offers[-1]["action"]
     before = canonical(m.state)

@@ -72,6 +72,10 @@ class BloodyInnViews(Game):
             status = word("status", "extra kill?")
         elif phase == "welcome" and state["first_player"] == name:
             status = word("status", "welcome guests")
+        elif phase == "morning" and self._killing_on(state):
+            # the night's last kill may kill again: the table waits for its killer (a play-tester feared the
+            # first player's morning press would take that kill away; it asks for one more press now)
+            status = _("{name}: +kill?", name=self._killing_on(state))
         elif phase == "morning" and state["first_player"] == name:
             status = word("status", "morning: press")
         elif phase in ("welcome", "morning"):
@@ -120,7 +124,10 @@ class BloodyInnViews(Game):
         card by card (a play-tester had to work out from the docs that room 3 is Cai's); a corpse to bury by
         what tells it apart on the table, its rank and pocket ("rank 1, 12F"); a build's power left at "–",
         the card's ("the card's: other"), and its amount left at "–", the power's usual (a play-tester could
-        not tell whether "–" would do)."""
+        not tell whether "–" would do); a kill's money as the card's pocket ("pocket 4F": a play-tester read a
+        bare "4" as anything but the guest's money)."""
+        if action == "kill" and field == "money" and isinstance(value, int):
+            return _("pocket {money}F", money=value)
         if action == "build" and value is None and entered is not None:
             card = entered.get("card")
             if field == "effect" and card in NAME_EFFECT:
@@ -260,7 +267,7 @@ class BloodyInnViews(Game):
         p = next(p for p in state["players"] if p["name"] == name)
         # the night's last action killed: its extra kill «en la misma acción» first, the morning after it
         extra = self._extra_kills(state, p) if phase == "morning" else []
-        if phase == "morning" and state["first_player"] == name:
+        if phase == "morning" and state["first_player"] == name and not self._killing_on(state):
             return extra + self._mornings(state)
         if phase == "morning" and not p["out"]:
             # the morning is the table's, not a player's (two rulebook readers told it on another pod than
@@ -273,6 +280,15 @@ class BloodyInnViews(Game):
         if state["turn"]["player"] != name:
             return self._extra_kills(state, p)
         return self._night(state, p)
+
+    def _killing_on(self, state: dict[str, Any]) -> str | None:
+        """In the morning, the player whose kill ended the night and who may still kill again in the same
+        action (their pod offers it): the morning waits for them; else None."""
+        killer = state["turn"].get("killer") if state["phase"] == "morning" else None
+        if killer is None:
+            return None
+        p = next(p for p in state["players"] if p["name"] == killer)
+        return killer if self._extra_kills(state, p) else None
 
     def _extra_kills(self, state: dict[str, Any], p: dict[str, Any]) -> list[Offer]:
         """Right after their own action when it killed (``turn["killer"]``), for the owner of an annex

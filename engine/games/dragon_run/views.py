@@ -5,7 +5,7 @@ from typing import Any
 
 from ...fields import Field, Int, Str
 from ...game import Game, Offer, offer
-from ...messages import _, word
+from ...messages import Msg, _, word
 from .rules import DIE_FACES, HAND_SIZE, ICONS, OTHER_LOCATIONS, _cheapest, _highest_range
 
 #: A pod's status line for the active player, by turn phase.
@@ -355,6 +355,17 @@ class DragonRunViews(Game):
         if known in kinds:
             return kinds[known], []
         return take + draw + swap + heal + plain, []
+
+    def pod_value_words(self, state: dict[str, Any], name: str, action: str, field: str, value: Any,
+                        entered: dict[str, Any] | None = None) -> Msg | None:
+        """A power that swaps a card: which number is which ("discard: the card's value", "value: the
+        card drawn"; a play-tester could not tell a count from a value, nor whose value the second was)."""
+        if action == "power" and entered is not None and entered.get("discard") is not None:
+            if field == "discard":
+                return _("the card's value")
+            if field == "value":
+                return _("the card drawn")
+        return None
 
     def pod_actions(self, state: dict[str, Any], name: str) -> list[str]:
         """The cards played during a turn first (a potion, a talisman, a card drawn), then the rest; only

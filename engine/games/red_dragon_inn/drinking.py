@@ -7,7 +7,7 @@ from ...fields import Bool, Int, Player, Str
 from ...game import action
 from ...messages import N_, _, listing
 from ...state import Args, Txn
-from .drinks import COMMON_DRINKS, DRINK_WORDS, drink_effects
+from .drinks import CHASERS, COMMON_DRINKS, DRINK_WORDS, drink_effects
 from .table import DRINK_EVENTS, RedDragonInnTable, others_in_order
 from .words import EVENT_WORDS, _effect
 
@@ -53,9 +53,10 @@ class RedDragonInnDrinks(RedDragonInnTable):
         Bool("extra"),
         Str("drink", required=False, choices=tuple(COMMON_DRINKS),
             doc=_("the common drink revealed, by name: its effects are added")),
-        Str("chaser", required=False, choices=tuple(COMMON_DRINKS),
-            doc=_("the common drink revealed as its chaser: its effects are added (one chaser at least)")),
-        Str("second_chaser", required=False, choices=tuple(COMMON_DRINKS),
+        Str("chaser", required=False, choices=CHASERS,
+            doc=_("the common drink revealed as its chaser: its effects are added (one chaser at least); "
+                  "\"other\": a card not on the list, its effects in the amounts")),
+        Str("second_chaser", required=False, choices=CHASERS,
             doc=_("the common drink revealed after a chaser that was itself a drink with a chaser: its "
                   "effects are added (two chasers at least)")),
         Int("alcohol", default=0),

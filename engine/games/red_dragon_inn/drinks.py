@@ -36,8 +36,17 @@ DRINK_WORDS: dict[str, Msg] = {
 }
 
 
+#: A chaser not on the common list (another box's card, a house drink): named "other", its effects are
+#: the drink's amounts (``alcohol``, ``fortitude``) — a play-tester's mead had no name to pick.
+OTHER = "other"
+#: What a chaser may be named: a common drink, or another card.
+CHASERS: tuple[str, ...] = (*COMMON_DRINKS, OTHER)
+DRINK_WORDS[OTHER] = word("drink", "other")
+
+
 def drink_effects(*ids: str | None) -> tuple[int, int]:
-    """The summed (alcohol, fortitude) of the named common drinks (None: not named)."""
-    alcohol = sum(COMMON_DRINKS[i][1] for i in ids if i)
-    fortitude = sum(COMMON_DRINKS[i][2] for i in ids if i)
+    """The summed (alcohol, fortitude) of the named common drinks (None: not named; "other": its effects
+    are given as amounts)."""
+    alcohol = sum(COMMON_DRINKS[i][1] for i in ids if i in COMMON_DRINKS)
+    fortitude = sum(COMMON_DRINKS[i][2] for i in ids if i in COMMON_DRINKS)
     return alcohol, fortitude

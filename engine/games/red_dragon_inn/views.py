@@ -6,7 +6,7 @@ from typing import Any
 from ...errors import RuleError
 from ...game import Game, Offer
 from ...messages import N_, _, listing, word
-from .drinks import COMMON_DRINKS, DRINK_WORDS
+from .drinks import COMMON_DRINKS, DRINK_WORDS, OTHER
 from .rules import CARDS, DRINK_EVENTS, FIXED_COUNTERS, OUT_OF_GOLD, PASSING_OUT, others_in_order
 
 #: The cards on a pod's buttons.
@@ -18,6 +18,9 @@ LOSS_ALARMS = {PASSING_OUT: word("status", "PASSING OUT"), OUT_OF_GOLD: word("st
 
 #: Where a drink asked by name starts on a pod: the first common drink, an ale (the likeliest).
 FIRST_DRINK = next(iter(COMMON_DRINKS))
+#: A chaser named "other" (a card not on the common list: a play-tester's mead) asks what it does; a
+#: chaser by name asks nothing more (:meth:`RedDragonInnViews.pod_step_wanted`).
+OTHER_CHASER_ASKS = ("alcohol", "fortitude")
 
 #: A drink event on the pod's list (phase 4).
 EVENT_LABELS = {"round": _("event: everyone drinks"), "contest": _("event: drinking contest")}
@@ -35,6 +38,13 @@ class RedDragonInnViews(Game):
     off_pod = frozenset({"drink_piles"})  # a correction of the piles, made on the touchscreen
     #: What the pod asks of a drink that is none of the common drinks: its effects, and how many chasers.
     OTHER_DRINK_ASKS = ["alcohol", "fortitude", "gold", "chasers"]
+
+    def pod_step_wanted(self, state: dict[str, Any], name: str, action: dict[str, Any], field: str) -> bool:
+        """A drink with a chaser asks what the chaser does only when it is "other" (a card not on the common
+        list); "other drink…" (no chaser named) asks it always."""
+        if action.get("action") == "drink" and field in OTHER_CHASER_ASKS and "chaser" in action:
+            return OTHER in (action.get("chaser"), action.get("second_chaser"))
+        return True
 
     def view_extra(self, state: dict[str, Any]) -> dict[str, Any]:
         g = state["gambling"]
@@ -289,7 +299,7 @@ class RedDragonInnViews(Game):
         common drink, an ale, not at "–": the offer says there is one, a press fewer for the likeliest)."""
         out: list[Offer] = [{"label": DRINK_WORDS[d], "action": dict(drink, drink=d)} for d in COMMON_DRINKS]
         out += [{"label": _("{drink} + chaser", drink=DRINK_WORDS[d]), "action": dict(drink, drink=d, chaser=FIRST_DRINK),
-                 "ask": ["chaser"]} for d in COMMON_DRINKS]
+                 "ask": ["chaser", *OTHER_CHASER_ASKS]} for d in COMMON_DRINKS]
         return out
 
     @staticmethod
@@ -300,7 +310,7 @@ class RedDragonInnViews(Game):
         do not fit the title beside the step's count)."""
         return [{"label": word("label", "drink + 2 chasers"),
                  "action": dict(drink, drink=FIRST_DRINK, chaser=FIRST_DRINK, second_chaser=FIRST_DRINK),
-                 "ask": ["drink", "chaser", "second_chaser"]}]
+                 "ask": ["drink", "chaser", "second_chaser", *OTHER_CHASER_ASKS]}]
 
     @staticmethod
     def _by_effect(drink: dict[str, Any]) -> list[Offer]:
