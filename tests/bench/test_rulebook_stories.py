@@ -138,7 +138,7 @@ FIFTH = sorted((ROOT / "bench" / "stories" / "rulebook-5-actions").glob("*.json"
 
 
 def test_there_is_a_fifth_set_of_rulebook_stories():
-    assert {p.stem for p in FIFTH} >= {"red-dragon-inn", "dragon-run", "bloody-inn"}
+    assert {p.stem for p in FIFTH} >= {"red-dragon-inn", "dragon-run", "bloody-inn", "dale-of-merchants"}
 
 
 @pytest.mark.parametrize("path", FIFTH, ids=lambda p: p.stem)
@@ -147,7 +147,8 @@ def test_a_fifth_readers_story_plays_through_with_every_expectation_holding(path
     bench/stories/rulebook-5/, then translated by the same reader with the docs). It found an extra kill
     that could not follow the night's last kill, and an extra kill accepted with no kill before it; a
     table whose peasants cost no wages and whose cards print their own pockets (options since); a power
-    that swaps a card of the hand for one of the deck (one entry since)."""
+    that swaps a card of the hand for one of the deck, a room that heals, a technique that discards some
+    of the hand and draws as many (one entry each since)."""
     story = st.load(path)
     raw = json.loads(path.read_text(encoding="utf-8"))
     assert (ROOT / raw["from_prose"]).is_file() and story.events and story.rounds and story.rounds >= 3

@@ -898,6 +898,23 @@ test_hypothesis_random_play_keeps_the_rules = DragonRunMachine.TestCase
 POWER = "«Cada personaje tiene un poder único, como se indica en su tarjeta de personaje»"
 
 
+def test_a_room_that_heals_its_player_is_one_entry_for_an_injured_player():
+    """«Otras tarjetas de ubicación: Aplicar el efecto indicado en la tarjeta»: a room whose card heals (a
+    fifth reader's chapel) turns an injured player's card back, with its charge and icon, one offer while
+    the player is injured; refused for an unhurt one."""
+    m = game()
+    offered = [o["label"] for o in m.rules.seat_actions(m.state, "Ana")]
+    assert "room: healed, again" not in offered
+    refused(m, act("room", heal=True, then="again"), "Ana is not injured")
+    m.state["players"][0]["counters"]["wounds"] = 1  # Ana injured
+    healed = next(o for o in m.rules.seat_actions(m.state, "Ana") if o["label"] == "room: healed, again")
+    dungeon = m.state["table"]["dungeon"]
+    do(m, healed["action"])
+    ana = m.state["players"][0]
+    assert ana["counters"]["wounds"] == 0 and m.state["table"]["dungeon"] == dungeon - 1
+    assert m.state["turn"]["player"] == "Ana"  # another turn, as its icon says
+
+
 def test_a_power_that_swaps_a_card_of_the_hand_for_one_of_the_deck_is_one_entry():
     """«Cada personaje tiene un poder único»: a table's own character (a fifth rulebook reader's Mercader)
     discards a treasure card, then draws one — one power, its two cards; the pod offers it with the

@@ -103,7 +103,7 @@ SCENES: dict[str, tuple[dict, list[dict], list[tuple[str, str, int]], str]] = {
                           [(UP, "click", 1)], ""),
     "dale-technique-take": ({"game": "dale-of-merchants", "players": ["Ana", "Ben"],
                              "options": {"decks": ["macaws", "pandas", "raccoons"]}},
-                            [{"action": "set_market", "values": [3, 2, 2, 4, 5]}], [(UP, "click", 6)], ""),
+                            [{"action": "set_market", "values": [3, 2, 2, 4, 5]}], [(UP, "click", 8)], ""),
     "dale-stack-after-technique": ({"game": "dale-of-merchants", "players": ["Ana", "Ben"],
                                     "options": {"decks": ["macaws", "pandas", "raccoons"]}},
                                    [{"action": "set_market", "values": [3, 2, 2, 4, 5]},

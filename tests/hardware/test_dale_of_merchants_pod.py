@@ -480,6 +480,23 @@ def test_a_technique_that_redraws_as_many_as_it_discards_is_one_offer():
     assert t.state["players"][0]["counters"]["hand"] == 4  # the four discarded, four drawn
 
 
+def test_a_technique_that_discards_some_of_the_hand_and_draws_as_many_is_one_offer():
+    """«Descarta … y roba otras tantas» for some of the hand (a fifth rulebook reader's macaw discarded its
+    three junk and kept its good cards: 8 presses through the steps): one line per count below the whole
+    hand, with and without the bonus action; the cards go to the discard pile, as many are drawn."""
+    t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING)
+    offers = {str(i["label"]): i["action"] for i in t.rules.seat_actions(t.state, "Ana")}
+    assert offers["tech: discard 3, draw 3"] == {"action": "technique", "player": "Ana", "discard": 3, "draw": 3}
+    assert {"tech: discard 2, draw 2", "tech: discard 1, draw 1", "tech +1: discard 3, draw 3"} <= set(offers)
+    before = dict(t.state["players"][0]["counters"])
+    t.match.apply(offers["tech: discard 3, draw 3"])
+    ana = t.state["players"][0]["counters"]
+    assert ana["hand"] == 4  # the technique card played, three discarded, three drawn
+    assert (ana["discard"], ana["deck"]) == (before["discard"] + 3, before["deck"] - 3)
+    with pytest.raises(RuleError, match="not both"):
+        t.match.apply({"action": "technique", "player": "Ana", "discard": 1, "discard_hand": True, "draw": 1})
+
+
 def test_a_technique_that_discards_the_hand_and_draws_anew_is_one_offer_and_keeps_the_cards_in_the_deck():
     """Acción técnica: a card that discards the rest of the hand and draws a new one (a macaw's, in a
     play-tester's table) is one line, with and without the bonus action: the rest of the hand goes to

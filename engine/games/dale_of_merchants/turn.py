@@ -34,6 +34,8 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
         Str("pile", required=False, choices=("deck", "discard", "hand")),
         Player("give_to", required=False),
         Bool("discard_hand"),
+        Int("discard", required=False, lo=1,
+            doc=_("that many cards of the hand to the discard pile (a card that discards some, not the whole hand)")),
         Int("draw", required=False, lo=1),
     ))
     def _technique(self, t: Txn, a: Args) -> None:
@@ -48,8 +50,9 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
         or a card from their hand (at random, as the card says), goes to the hand (as ``move`` with
         "from_player"); "give_to", a card from the hand goes to
         that player's hand (as ``move``); "discard_hand", the rest of the hand goes to the player's
-        discard pile (a card that says to discard the hand and draw anew); "draw", the player draws that
-        many cards (as ``draw``)."""
+        discard pile (a card that says to discard the hand and draw anew), or "discard", that many cards
+        of it (a card that discards some: «descarta … y roba otras tantas», a fifth rulebook reader's
+        macaw); "draw", the player draws that many cards (as ``draw``)."""
         who = self._active(t, a)
         bonus = a.bool("bonus")
         to = a.str("to")
@@ -59,7 +62,10 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
         pile = a.str("pile", None)
         give_to = a.player("give_to", None)
         discard_hand = a.bool("discard_hand")
+        discard = a.int("discard", None)
         draw = a.int("draw", None)
+        if discard is not None and discard_hand:
+            raise RuleError(_("technique: some cards of the hand discarded or all the rest, not both"))
         self._check_action_left(t, who)
         if take is not None:
             self._market_cell(t, position_slot(take))
@@ -69,7 +75,7 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
             raise RuleError(_("technique: {who} takes from another player's pile, not from their own", who=who))
         if give_to == who:
             raise RuleError(_("technique: {who} gives a card to another player, not to themselves", who=who))
-        self._need_in_hand(t, who, 1 + (throw or 0) + (give_to is not None), "to play")
+        self._need_in_hand(t, who, 1 + (throw or 0) + (give_to is not None) + (discard or 0), "to play")
         self._spend_action(t, who)
         t.add(who, "hand", -1)
         turn = t.state["turn"]
@@ -94,8 +100,8 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
             t.add(who, "hand", -1)
             t.add(give_to, "hand", 1)
             t.event(_("{who} gives a card from the hand to {other}", who=who, other=give_to))
-        if discard_hand:
-            rest = t.get(who, "hand")
+        if discard_hand or discard is not None:
+            rest = t.get(who, "hand") if discard is None else discard
             t.add(who, "hand", -rest)
             t.add(who, "discard", rest)
             t.event(N_("{who}: {n} card from {source} to {target}", "{who}: {n} cards from {source} to {target}", rest,

@@ -544,6 +544,13 @@ class DaleOfMerchantsViews(Game):
             moves.insert(1, {"label": _("tech: discard {discarded}, draw {n}", discarded=kept, n=kept), "action": same})
             bonus.insert(1, {"label": _("tech +1: discard {discarded}, draw {n}", discarded=kept, n=kept),
                              "action": {**same, "bonus": True}})
+        # some of the hand discarded and as many drawn («descarta … y roba otras tantas», a fifth rulebook
+        # reader's macaw kept its good cards: 8 presses through the steps), after the whole hand's
+        for n in range(kept - 1, 0, -1):
+            some = {"action": "technique", "player": name, "discard": n, "draw": n}
+            moves.append({"label": _("tech: discard {discarded}, draw {n}", discarded=n, n=n), "action": some})
+            bonus.append({"label": _("tech +1: discard {discarded}, draw {n}", discarded=n, n=n),
+                          "action": {**some, "bonus": True}})
         moves += thrown
         # the same with the bonus-action icon (a third rulebook reader's squirrel: 7+ presses through
         # the menu), after the bonus offers that draw

@@ -189,6 +189,7 @@ class DragonRunTurn(DragonRunTable):
         Ints("discard", default=[], lo=0, hi=MAX_CARD, doc=_("treasure cards it makes its player discard: their values")),
         Int("give", required=False, lo=0, hi=MAX_CARD,
             doc=_("a treasure card it makes its player give to the player on their left: its value")),
+        Bool("heal", doc=_("the room heals its player: an injured character card turned back to unhurt")),
     ))
     def _room(self, t: Txn, a: Args) -> None:
         """A charge into another room whose card moves treasure cards («Aplicar el efecto indicado en la
@@ -293,6 +294,11 @@ class DragonRunTurn(DragonRunTable):
             self._give_cards(t, left, [give])
             t.event(_("{name} gives a treasure card worth {value} to {left}, as the room says", name=name,
                       value=give, left=left))
+        if a.bool("heal"):  # «Aplicar el efecto indicado en la tarjeta»: a room that heals (a reader's chapel)
+            if t.get(name, "wounds") != 1:
+                raise RuleError(_("{name} is not injured: the room has nobody to heal", name=name))
+            t.add(name, "wounds", -1)
+            t.event(_("{name} is healed, as the room says", name=name))
 
     def _dragon(self, t: Txn, name: str, shield: int | None = None) -> None:
         """The dragon location: burn, temper −1, reshuffle, powers ready, next player.

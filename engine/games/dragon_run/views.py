@@ -184,6 +184,9 @@ class DragonRunViews(Game):
                     "ask": ["value", "second"]})
         out.append({"label": _("2 treasures: again"), "action": {**two, "then": "again"},
                     "ask": ["value", "second"]})
+        if p["counters"]["wounds"] == 1:  # an injured player: a room that heals (a fifth reader's chapel)
+            out += [{"label": _("room: healed, pass"), "action": {**room, "heal": True, "then": "pass"}},
+                    {"label": _("room: healed, again"), "action": {**room, "heal": True, "then": "again"}}]
         return out
 
     @staticmethod
