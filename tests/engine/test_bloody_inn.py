@@ -420,7 +420,7 @@ def test_an_extra_kill_after_the_nights_last_kill_comes_before_the_morning():
     assert all(o.get("confirm") for o in m.rules.seat_actions(m.state, "Ana"))
     assert m.rules.pod_value_words(m.state, "Cai", "kill", "money", 12) == "pocket 12F"
     refused(m, {"action": "kill", "player": "Ben", "room": 6, "rank": 1, "extra": True}, "the morning comes next")
-    m.apply({"action": "kill", "player": "Cai", "room": 6, "rank": 1, "peasants": 1, "extra": True})
+    m.apply({"action": "kill", "room": 6, "rank": 1, "peasants": 1, "extra": True})  # no turn's player: Cai's
     assert [c["money"] for c in player(m, "Cai")["corpses"]] == [12, 12]
     assert m.state["phase"] == "morning"
     assert m.rules.seat_view(m.state, "Ana")["status"] == "Cai: +kill?"  # the butcher's shop kills several

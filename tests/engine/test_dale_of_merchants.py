@@ -465,7 +465,7 @@ def test_seat_view_and_main_button_follow_the_turn():
     assert rules.seat_view(m.state, "Ben")["status"] == "Ana: choose decks"  # whose pod draws them
     play(m, {"action": "draw_decks", "decks": DECKS3})
     view = rules.seat_view(m.state, "Ana")
-    assert view["status"] == "your turn: 1 action" and view["counters"][0] == ["stall", 0]
+    assert view["status"] == "your last action" and view["counters"][0] == ["stall", 0]
     assert rules.seat_view(m.state, "Ben")["status"] == "Ana's turn"
     assert [i["label"] for i in rules.seat_actions(m.state, "Ben")] == ["market values"]  # only the cards
 

@@ -204,6 +204,10 @@ def test_the_pods_offers_the_common_drinks_by_name_each_also_with_a_chaser():
     chaser = offers[8]["action"]
     assert not rules.pod_step_wanted(m.state, "Ana", chaser, "alcohol")
     assert rules.pod_step_wanted(m.state, "Ana", {**chaser, "chaser": "other"}, "fortitude")
+    # and says whose amount it is: the other chaser's alone (the named drink's is added by the device)
+    assert rules.pod_value_words(m.state, "Ana", "drink", "alcohol", 1, entered={**chaser, "chaser": "other"}) \
+        == "chaser's"
+    assert rules.pod_value_words(m.state, "Ana", "drink", "alcohol", 1, entered=chaser) is None
     # a card of another box by what it does: alcohol +1…+4, fortitude −1 or +1
     assert [(o["action"].get("alcohol"), o["action"].get("fortitude")) for o in offers[16:24]] == [
         (a, f) for f in (-1, 1) for a in (1, 2, 3, 4)]

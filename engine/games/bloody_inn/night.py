@@ -35,7 +35,7 @@ class BloodyInnNight(BloodyInnTable):
         turn = t.state["turn"]
         if t.state["phase"] != "night" and not (extra and self._killed_last(t, who)):
             raise self._phase_refusal(t, "night")
-        if who is None and extra and turn.get("killer") is not None:
+        if who is None and extra and t.state["phase"] == "morning":  # no turn's player: the night's last killer
             who = turn["killer"]
         if who is None:
             who = turn["player"]

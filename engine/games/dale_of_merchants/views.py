@@ -213,6 +213,10 @@ class DaleOfMerchantsViews(Game):
             status = _("{who}: choose decks", who=state["turn"]["player"])
         elif not state["decks"]:
             status = word("status", "choose decks")
+        elif state["turn"]["player"] == name and actions == 1:
+            # the one action left ends the turn (its clean-up follows): said so, a bonus action's too (a
+            # play-tester on a bonus action could not tell whether her stack would end her turn)
+            status = word("status", "your last action")
         elif state["turn"]["player"] == name:
             status = N_("your turn: {n} action", "your turn: {n} actions", actions) if actions else \
                 word("status", "your turn: end turn")

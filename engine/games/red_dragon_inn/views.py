@@ -5,7 +5,7 @@ from typing import Any
 
 from ...errors import RuleError
 from ...game import Game, Offer
-from ...messages import N_, _, listing, word
+from ...messages import N_, Msg, _, listing, word
 from .drinks import COMMON_DRINKS, DRINK_WORDS, OTHER
 from .rules import CARDS, DRINK_EVENTS, FIXED_COUNTERS, OUT_OF_GOLD, PASSING_OUT, others_in_order
 
@@ -45,6 +45,15 @@ class RedDragonInnViews(Game):
         if action.get("action") == "drink" and field in OTHER_CHASER_ASKS and "chaser" in action:
             return OTHER in (action.get("chaser"), action.get("second_chaser"))
         return True
+
+    def pod_value_words(self, state: dict[str, Any], name: str, action: str, field: str, value: Any,
+                        entered: dict[str, Any] | None = None) -> Msg | None:
+        """After a chaser named "other", whose amount is asked: the chaser's alone, the named cards' added
+        by the device (a play-tester trusted "alcohol 0" only once the preview showed the total)."""
+        if (action == "drink" and field in OTHER_CHASER_ASKS and entered is not None
+                and OTHER in (entered.get("chaser"), entered.get("second_chaser"))):
+            return _("chaser's")
+        return None
 
     def view_extra(self, state: dict[str, Any]) -> dict[str, Any]:
         g = state["gambling"]
