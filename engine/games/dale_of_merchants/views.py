@@ -548,13 +548,6 @@ class DaleOfMerchantsViews(Game):
             moves.insert(1, {"label": _("tech: discard {discarded}, draw {n}", discarded=kept, n=kept), "action": same})
             bonus.insert(1, {"label": _("tech +1: discard {discarded}, draw {n}", discarded=kept, n=kept),
                              "action": {**same, "bonus": True}})
-        # some of the hand discarded and as many drawn («descarta … y roba otras tantas», a fifth rulebook
-        # reader's macaw kept its good cards: 8 presses through the steps), after the whole hand's
-        for n in range(kept - 1, 0, -1):
-            some = {"action": "technique", "player": name, "discard": n, "draw": n}
-            moves.append({"label": _("tech: discard {discarded}, draw {n}", discarded=n, n=n), "action": some})
-            bonus.append({"label": _("tech +1: discard {discarded}, draw {n}", discarded=n, n=n),
-                          "action": {**some, "bonus": True}})
         moves += thrown
         # the same with the bonus-action icon (a third rulebook reader's squirrel: 7+ presses through
         # the menu), after the bonus offers that draw
@@ -578,6 +571,14 @@ class DaleOfMerchantsViews(Game):
                 moves.append({"label": _("tech: a card to {who}", who=other), "action": give, "ask": ["draw"]})
                 bonus.append({"label": _("tech +1: a card to {who}", who=other), "action": {**give, "bonus": True},
                               "ask": ["draw"]})
+        # some of the hand discarded and as many drawn («descarta … y roba otras tantas», a fifth rulebook
+        # reader's macaw kept its good cards: 8 presses through the steps): the furthest of their half, past
+        # the other players' piles (the rarer lines: a held press to a steal does not go through them)
+        for n in range(kept - 1, 0, -1):
+            some = {"action": "technique", "player": name, "discard": n, "draw": n}
+            moves.append({"label": _("tech: discard {discarded}, draw {n}", discarded=n, n=n), "action": some})
+            bonus.append({"label": _("tech +1: discard {discarded}, draw {n}", discarded=n, n=n),
+                          "action": {**some, "bonus": True}})
         # the takes nearer the end (one held press up), the leftmost card furthest
         return plain_takes + moves[::-1] + bonus[::-1] + draws + takes
 
