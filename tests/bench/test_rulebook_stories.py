@@ -96,6 +96,17 @@ def test_a_second_readers_story_plays_through_with_every_expectation_holding(pat
     st.play(story)  # raises StoryError naming the event and the action or count that differs
 
 
+def _replays_with_its_prose(path) -> None:
+    """A story written as prose from the rulebook alone, then translated by its reader: its prose is there,
+    it covers three rounds at least, every routine event cites the rulebook, and it replays with every
+    count the prose gives."""
+    story = st.load(path)
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    assert (ROOT / raw["from_prose"]).is_file() and story.events and story.rounds and story.rounds >= 3
+    assert all(e.rule for e in story.events if e.routine)
+    st.play(story)  # raises StoryError naming the event and the action or count that differs
+
+
 THIRD = sorted((ROOT / "bench" / "stories" / "rulebook-3-actions").glob("*.json"))
 
 
@@ -106,11 +117,7 @@ def test_a_third_readers_story_plays_through_with_every_expectation_holding(path
     its rulebook line and its paper. It replays with every count the prose gives, so the benchmark's
     figures on it stand on a story the device agrees with (where it could not, the file's
     ``disagreements`` say how it was entered)."""
-    story = st.load(path)
-    raw = json.loads(path.read_text(encoding="utf-8"))
-    assert (ROOT / raw["from_prose"]).is_file() and story.events and story.rounds and story.rounds >= 3
-    assert all(e.rule for e in story.events if e.routine)
-    st.play(story)  # raises StoryError naming the event and the action or count that differs
+    _replays_with_its_prose(path)
 
 
 FOURTH = sorted((ROOT / "bench" / "stories" / "rulebook-4-actions").glob("*.json"))
@@ -127,11 +134,7 @@ def test_a_fourth_readers_story_plays_through_with_every_expectation_holding(pat
     sets had worked around: all four readers' swords negate a cheat (``force_out`` with ``negates``). Its Dale
     of Merchants story is a whole game of 20 rounds, the rounds after the third played by the reader's own
     rule-based player (its notes say how)."""
-    story = st.load(path)
-    raw = json.loads(path.read_text(encoding="utf-8"))
-    assert (ROOT / raw["from_prose"]).is_file() and story.events and story.rounds and story.rounds >= 3
-    assert all(e.rule for e in story.events if e.routine)
-    st.play(story)  # raises StoryError naming the event and the action or count that differs
+    _replays_with_its_prose(path)
 
 
 FIFTH = sorted((ROOT / "bench" / "stories" / "rulebook-5-actions").glob("*.json"))
@@ -149,8 +152,4 @@ def test_a_fifth_readers_story_plays_through_with_every_expectation_holding(path
     table whose peasants cost no wages and whose cards print their own pockets (options since); a power
     that swaps a card of the hand for one of the deck, a room that heals, a technique that discards some
     of the hand and draws as many (one entry each since)."""
-    story = st.load(path)
-    raw = json.loads(path.read_text(encoding="utf-8"))
-    assert (ROOT / raw["from_prose"]).is_file() and story.events and story.rounds and story.rounds >= 3
-    assert all(e.rule for e in story.events if e.routine)
-    st.play(story)  # raises StoryError naming the event and the action or count that differs
+    _replays_with_its_prose(path)

@@ -33,6 +33,7 @@ DRINK_WORDS: dict[str, Msg] = {
     "holy_water": word("drink", "holy water"),
     "dirty_dishwater": word("drink", "dirty dishwater"),
     "orcish_rotgut": word("drink", "orcish rotgut"),
+    "other": word("drink", "other"),  # a chaser not on the list (OTHER, below)
 }
 
 
@@ -41,7 +42,6 @@ DRINK_WORDS: dict[str, Msg] = {
 OTHER = "other"
 #: What a chaser may be named: a common drink, or another card.
 CHASERS: tuple[str, ...] = (*COMMON_DRINKS, OTHER)
-DRINK_WORDS[OTHER] = word("drink", "other")
 
 
 def drink_effects(*ids: str | None) -> tuple[int, int]:
