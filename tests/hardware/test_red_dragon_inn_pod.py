@@ -40,6 +40,27 @@ def test_ana_buys_ben_a_drink_and_ben_drinks_a_wine_with_an_ale_chaser_from_thei
     assert t.state["turn"]["player"] == "Cai" and t.said == []
 
 
+def test_the_chaser_an_offer_promises_has_no_blank_between_the_first_drink_and_other():
+    """«Si la Bebida tiene un Cazador, revela la siguiente carta»: "wine + chaser…" names a chaser, so its
+    step goes round the drinks by name and "other" only — one `down` from ale is "other" (a card of another
+    box), not a "–" that would record the wine with no chaser at all."""
+    t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"])
+    t.click("Ana", MAIN)  # drink for Ben
+    t.hold("Ana", DOWN, repeats=7)
+    assert t.view("Ana").action == "wine + chaser…"
+    t.click("Ana", MAIN)
+    assert (t.view("Ana").prompt, t.view("Ana").value) == ("chaser", "ale")
+    seen = []
+    for _ in range(12):  # once round the list and more
+        t.click("Ana", DOWN)
+        seen.append(t.view("Ana").value)
+    assert seen[0] == "other" and "–" not in seen
+    while t.view("Ana").value != "other":
+        t.click("Ana", DOWN)
+    t.click("Ana", MAIN)  # other: what it does is asked
+    assert t.view("Ana").prompt.startswith("alcohol")
+
+
 def test_a_chasers_own_chaser_is_one_offer_asking_the_three_drinks_by_name():
     """«Si es otra Bebida con un Cazador, agrega sus efectos a la Bebida original y revela la siguiente Carta
     de Bebida del mismo mazo»: wine with a chaser, its chaser an ale with a chaser, then an ale — one held

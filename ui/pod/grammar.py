@@ -20,7 +20,7 @@ import random
 import re
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
@@ -194,6 +194,10 @@ def _asks(rules: Any, state: dict[str, Any], me: str, item: Item) -> tuple[Ask, 
             continue
         out.append(a)
     first = out[:len([f for f in wanted if f.name in {a.field.name for a in out}])]
+    # A choice the offer names ("ale + chaser" starts its chaser at "ale") is what its label promises:
+    # "–" (left out) is not among its values.
+    first = [replace(a, unset=False) if a.step == CHOICE and item.action.get(a.field.name) is not None
+             else a for a in first]
     return tuple(first + sorted(out[len(first):], key=lambda a: (not a.field.required, a.step == BOOL)))
 
 
