@@ -302,13 +302,13 @@ def dale_at_first_turn():
 
 def test_the_offer_walk_finds_one_offer_standing_for_several_story_actions():
     """The story enters a technique, its move and the end of the turn as three actions; the pod has one
-    offer for the first two: the walk finds held up, main, main (3 presses), and those presses, fed
-    again to a copy of the pod, reach the story's state."""
+    offer for all three (the turn's last action, its clean-up in the line): the walk finds held up, main
+    (2 presses), and those presses, fed again to a copy of the pod, reach the story's state."""
     rules, state, controls = dale_at_first_turn()
     story_actions = [{"action": "technique"},
                      {"action": "move", "player": "Ana", "from_player": "Ben", "from": "deck", "to": "hand", "count": 1},
                      {"action": "end_turn"}]
-    assert walked(rules, state, controls, story_actions) == 3
+    assert walked(rules, state, controls, story_actions) == 2
 
 
 def walked(rules, state, controls, story_actions) -> int:

@@ -50,6 +50,9 @@ def as_started(m: Match, who: str, item: g.Item, **entered) -> dict:
 
 
 OPENING = [{"action": "set_market", "values": [3, 4, 2, 5, 2]}]
+#: The opening with a second action this turn: a technique line is then not the turn's last action, and
+#: no clean-up follows it (the tests of a line's own effect)
+TWO_ACTIONS = OPENING + [{"action": "adjust", "counter": "actions", "delta": 1}]
 
 
 def test_the_opening_deal_is_one_list_of_five_values_on_any_pod():
@@ -415,11 +418,11 @@ def test_a_technique_with_its_bonus_and_its_take_is_one_offer_then_the_stack_fou
     assert t.state["players"][0]["counters"]["discard"] == 1  # the technique card, once its effects were resolved
 
 
-def test_a_technique_that_moves_cards_is_one_offer_then_end_turn():
+def test_a_technique_that_moves_cards_as_the_turns_last_action_is_one_offer_that_ends_the_turn():
     """Acción técnica, Nota: «robar, tomar o intercambiar»: a technique that takes the top card of
     another player's deck, or throws cards away and draws as many, is one line with its effect (up
-    from the first offer, a held press); the turn then ends with one press — three presses for what
-    was a technique, a move, a draw and the end of the turn."""
+    from the first offer, a held press); as the turn's only action its clean-up follows, as a buy's
+    does — two presses for what was a technique, a move, a draw and the end of the turn."""
     t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING)
     labels = [str(i["label"]) for i in t.rules.seat_actions(t.state, "Ana")]
     assert {"tech: 1 junk away, draw 1", "tech: 2 junk away, draw 2", "tech: Ben's deck"} <= set(labels)
@@ -428,24 +431,38 @@ def test_a_technique_that_moves_cards_is_one_offer_then_end_turn():
     assert t.view("Ana").action == "tech: Ben's deck"
     ben = dict(t.state["players"][1]["counters"])
     t.click("Ana", MAIN)
-    assert t.done[-1] == {"action": "technique", "player": "Ana", "from_player": "Ben", "pile": "deck"}
+    assert t.done[-1] == {"action": "technique", "player": "Ana", "from_player": "Ben", "pile": "deck",
+                          "clean_up": True}
     assert t.state["players"][1]["counters"]["deck"] == ben["deck"] - 1
-    assert t.state["players"][0]["counters"]["hand"] == 5  # one played, one taken
-    assert t.view("Ana").action == "end turn"
-    t.click("Ana", MAIN)
-    assert t.presses == 3 and t.state["turn"]["player"] == "Ben"
+    ana = t.state["players"][0]["counters"]
+    assert ana["hand"] == 5 and ana["discard"] == 1  # one played (discarded at the clean-up), one taken
+    assert t.presses == 2 and t.state["turn"]["player"] == "Ben"
     labels = [str(i["label"]) for i in t.rules.seat_actions(t.state, "Ben")]
     back = len(labels) - labels.index("tech: 2 junk away, draw 2")
+    cards = sum(t.state["players"][1]["counters"][k] for k in ("hand", "deck", "discard"))
     t.hold("Ben", UP, repeats=back - 2)
     t.click("Ben", MAIN)
-    assert t.done[-1] == {"action": "technique", "player": "Ben", "throw": 2, "draw": 2}
-    assert t.state["players"][1]["counters"]["hand"] == 4  # 5 − the technique − 2 thrown away + 2 drawn
+    assert t.done[-1] == {"action": "technique", "player": "Ben", "throw": 2, "draw": 2, "clean_up": True}
+    ben = t.state["players"][1]["counters"]
+    assert ben["hand"] == 5 and sum(ben[k] for k in ("hand", "deck", "discard")) == cards - 2  # 2 thrown away
+    assert t.state["turn"]["player"] == "Ana"
+
+
+def test_a_technique_alone_or_with_its_bonus_action_leaves_the_turn_open():
+    """A technique entered without its effect (the effects come after it) and one with the bonus-action icon
+    do not end the turn: no clean-up in their lines."""
+    t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING)
+    offers = {str(o["label"]): o["action"] for o in t.rules.seat_actions(t.state, "Ana")}
+    assert offers["technique"] == {"action": "technique", "player": "Ana"}
+    assert "clean_up" not in offers["tech +1: Ben's deck"] and "clean_up" in offers["tech: Ben's deck"]
+    t.match.apply(offers["technique"])
+    assert t.state["turn"]["player"] == "Ana"
 
 
 def test_a_technique_that_only_throws_junk_away_is_one_offer():
     """«Tira 1 o 2 cartas de tu mano» (a rulebook reader's card): junk thrown away with nothing drawn is one
     line of its own, beside the ones that draw as many (a robot had gone through the menu: 8 presses)."""
-    t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING)
+    t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=TWO_ACTIONS)
     offers = {str(i["label"]): i["action"] for i in t.rules.seat_actions(t.state, "Ana")}
     assert offers["tech: 2 junk away"] == {"action": "technique", "player": "Ana", "throw": 2}
     before = dict(t.state["players"][0]["counters"])
@@ -470,7 +487,7 @@ def test_a_technique_that_redraws_as_many_as_it_discards_is_one_offer():
     """«Descarta tu mano y roba tantas cartas como descartaste» (a third rulebook reader's macaw): the hand
     but the technique card discarded and as many drawn — 4 of a hand of 5 — is a line of its own beside
     the new hand of 5 (14 presses through the steps before), with and without the bonus action."""
-    t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING)
+    t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=TWO_ACTIONS)
     offers = {str(i["label"]): i["action"] for i in t.rules.seat_actions(t.state, "Ana")}
     assert t.state["players"][0]["counters"]["hand"] == 5
     assert offers["tech: discard 4, draw 4"] == {"action": "technique", "player": "Ana", "discard_hand": True,
@@ -484,7 +501,7 @@ def test_a_technique_that_discards_some_of_the_hand_and_draws_as_many_is_one_off
     """«Descarta … y roba otras tantas» for some of the hand (a fifth rulebook reader's macaw discarded its
     three junk and kept its good cards: 8 presses through the steps): one line per count below the whole
     hand, with and without the bonus action; the cards go to the discard pile, as many are drawn."""
-    t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING)
+    t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=TWO_ACTIONS)
     offers = {str(i["label"]): i["action"] for i in t.rules.seat_actions(t.state, "Ana")}
     assert offers["tech: discard 3, draw 3"] == {"action": "technique", "player": "Ana", "discard": 3, "draw": 3}
     assert {"tech: discard 2, draw 2", "tech: discard 1, draw 1", "tech +1: discard 3, draw 3"} <= set(offers)
@@ -524,7 +541,7 @@ def test_a_technique_that_takes_a_card_from_another_players_hand_is_one_offer():
     """Acción técnica, Nota: «robar, tomar o intercambiar»: a card that takes a card from another
     player's hand (a play-tester's story had one, at random) is one line per player, beside their
     deck and discard pile: one card leaves Ben's hand for Ana's."""
-    t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING)
+    t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=TWO_ACTIONS)
     labels = [str(i["label"]) for i in t.rules.seat_actions(t.state, "Ana")]
     assert {"tech: Ben's hand", "tech +1: Ben's hand"} <= set(labels) and "tech: Ana's hand" not in labels
     ben = dict(t.state["players"][1]["counters"])
@@ -542,14 +559,14 @@ def test_a_technique_takes_a_market_card_or_throws_junk_with_and_without_the_bon
     """Acción técnica: «si la tarjeta tiene el icono de acción adicional…» — a take and a junk-away each
     have a line with the icon's action and one without (a play-tester's take without the icon had only
     the line that gives the action; a junk-away with it, only the line that does not)."""
-    t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING)
+    t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=TWO_ACTIONS)
     offers = {str(o["label"]): o["action"] for o in t.rules.seat_actions(t.state, "Ana")}
     assert offers["tech: take 4"] == {"action": "technique", "player": "Ana", "take": 4}
     assert offers["tech +1: take 4"] == {"action": "technique", "player": "Ana", "bonus": True, "take": 4}
     assert offers["tech +1: 2 junk away, draw 2"] == {"action": "technique", "player": "Ana", "throw": 2,
                                                       "draw": 2, "bonus": True}
     t.match.apply(dict(offers["tech: take 4"]))
-    assert t.state["table"]["actions"] == 0 and t.state["players"][0]["counters"]["hand"] == 5
+    assert t.state["table"]["actions"] == 1 and t.state["players"][0]["counters"]["hand"] == 5
 
 
 def test_after_a_technique_took_a_market_card_the_turn_ends_with_the_new_cards_value_in_one_press():
@@ -593,10 +610,11 @@ def test_a_buy_from_the_menu_leaves_the_turn_open_for_a_question_before_the_clea
     assert str(t.rules.seat_actions(t.state, "Ana")[0]["label"]).endswith("end turn")
 
 
-def test_a_technique_that_gives_a_card_is_one_offer_asking_only_the_cards_drawn():
+def test_a_technique_that_gives_a_card_is_one_offer_asking_only_the_cards_drawn_and_ends_the_turn():
     """Acción técnica, Nota: «robar, tomar o intercambiar»: a technique that gives a card from the hand
     to another player and draws (a panda's "share") is one line per player with the draw asked from 2;
-    the hands move by one card each way and the giver draws."""
+    the hands move by one card each way and the giver draws. As the turn's only action its clean-up
+    follows (a play-tester's panda left the turn open, and "end turn" was 41 lines up)."""
     t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING)
     labels = [str(i["label"]) for i in t.rules.seat_actions(t.state, "Ana")]
     assert {"tech: a card to Ben", "tech +1: a card to Ben"} <= set(labels)
@@ -606,10 +624,22 @@ def test_a_technique_that_gives_a_card_is_one_offer_asking_only_the_cards_drawn(
     assert t.view("Ana").action == "tech: a card to Ben…"  # more to ask
     t.click("Ana", MAIN)  # the draw, asked from 2
     t.click("Ana", MAIN)
-    assert t.done[-1] == {"action": "technique", "player": "Ana", "give_to": "Ben", "draw": 2}
+    assert t.done[-1] == {"action": "technique", "player": "Ana", "give_to": "Ben", "draw": 2, "clean_up": True}
     ana, ben = (p["counters"] for p in t.state["players"])
     assert ben["hand"] == 6  # his five and the card given
-    assert ana["hand"] == 5  # 5 − the technique − the card given + 2 drawn
+    assert ana["hand"] == 5 and ana["discard"] == 1  # 5 − the technique − the card given + 2 drawn; the panda
+    assert t.presses == 3 and t.state["turn"]["player"] == "Ben"
+
+
+def test_a_technique_that_takes_a_market_card_as_the_last_action_asks_the_new_cards_value():
+    """Fase de limpieza: the take empties a market slot, the clean-up that follows turns up one card: the
+    line asks its value (from 2), as a buy's does."""
+    t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING)
+    offer = next(o for o in t.rules.seat_actions(t.state, "Ana") if str(o["label"]) == "tech: take 4")
+    assert offer["action"] == {"action": "technique", "player": "Ana", "take": 4, "clean_up": True,
+                               "new_value": 2} and offer["ask"] == ["new_value"]
+    t.match.apply({**offer["action"], "new_value": 3})
+    assert t.state["turn"]["player"] == "Ben" and t.state["market"][4]["value"] == 3
 
 
 def test_a_technique_takes_only_from_another_players_named_pile():

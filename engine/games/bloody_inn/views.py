@@ -420,12 +420,11 @@ class BloodyInnViews(Game):
     def _night(self, state: dict[str, Any], p: dict[str, Any]) -> list[Offer]:
         """A night turn's offers, the likeliest first: a burial when a corpse waits and the hand can
         pay («Enterrar un cadáver»), peasants from the bistro when the hand is empty, else passing;
-        then laundering (all it can: the smaller amounts after the bribes), a kill and a bribe with
-        every choice asked, the bistro's peasants, a kill and a bribe per rank paid the usual way (the
-        rank is on the card: only the room is asked),
-        the other ways the hand could pay a kill (a traveller back to hand, a traveller played
-        instead of a peasant), a peasant killed in the bistro, the other ways to pay a bribe, the
-        build with a power, and last (up from the first offer: the offers wrap) a build per rank,
+        then laundering (all it can: the smaller amounts after the bribes), two peasants from the bistro,
+        a kill and a bribe per rank paid the usual way (the rank is on the card: only the room is asked),
+        one peasant, the other ways the hand could pay a kill (a traveller back to hand, a traveller played
+        instead of a peasant), a peasant killed in the bistro, a kill and a bribe with every choice asked,
+        the other ways to pay a bribe, the build with a power, and last (up from the first offer: the offers wrap) a build per rank,
         each way to pay it (its name, then a power of its own when the name does not say it). No card
         action asks more than its room, or its name and power."""
         name = p["name"]
@@ -474,20 +473,22 @@ class BloodyInnViews(Game):
             peasants = []
         else:
             out += passes
+        # Down from the first offer: two peasants from the bistro, the usual kills and bribes (a
+        # play-tester found a rank-2 kill 9th of 13, behind the full entries, its place changing with the
+        # hand), one peasant, the kills' other ways, a peasant killed in the bistro, the bribes' other
+        # ways, the full entries, the bribes' other ways, the smaller amounts to bank; up from it (the
+        # offers wrap): the builds, each rank's usual way then its others, and the build with a power
+        out += peasants[:1] + firsts["kill"] + firsts["bribe"] + peasants[1:] + others["kill"]
+        if bistro:
+            out.append(offer(word("label", "kill: bistro"),
+                             {"action": "kill", "player": name, "bistro": True, **self._pocket("kill", 0)},
+                             ask=list(self._pocket("kill", 0))))
         if rooms:  # the full entry: any rank, every cost choice asked
             first = {"action": "kill", "player": name, "room": rooms[0]["room"]}
             out += [offer(word("label", "kill a guest"), first,
                           ask=["room", "rank"] + self._cost_asks(p, None, "kill")),
                     offer(word("label", "bribe a guest"), {**first, "action": "bribe"},
                           ask=["room", "rank"] + self._cost_asks(p, None, "bribe"))]
-        # Down from the first offer: the usual kills and bribes, then the kills' other ways, a peasant
-        # killed in the bistro, the bribes' other ways; up from it (the offers wrap): the builds, each
-        # rank's usual way then its others, and the build with a power
-        out += peasants + firsts["kill"] + firsts["bribe"] + others["kill"]
-        if bistro:
-            out.append(offer(word("label", "kill: bistro"),
-                             {"action": "kill", "player": name, "bistro": True, **self._pocket("kill", 0)},
-                             ask=list(self._pocket("kill", 0))))
         out += others["bribe"] + banks
         if "build" in verbs:  # an annex with a power the device applies: the full entry, its
             # amount too (a power the table reads off its own card: a chapel waiving 3 wages)

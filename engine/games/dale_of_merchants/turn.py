@@ -37,6 +37,8 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
         Int("discard", required=False, lo=1,
             doc=_("that many cards of the hand to the discard pile (a card that discards some, not the whole hand)")),
         Int("draw", required=False, lo=1),
+        Bool("clean_up"),
+        Int("new_value", required=False, lo=0, hi=MAX_VALUE),
     ))
     def _technique(self, t: Txn, a: Args) -> None:
         """Technique action: play a technique card from hand. "bonus": true when it shows the
@@ -52,7 +54,9 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
         that player's hand (as ``move``); "discard_hand", the rest of the hand goes to the player's
         discard pile (a card that says to discard the hand and draw anew), or "discard", that many cards
         of it (a card that discards some: «descarta … y roba otras tantas», a fifth rulebook reader's
-        macaw); "draw", the player draws that many cards (as ``draw``)."""
+        macaw); "draw", the player draws that many cards (as ``draw``). "clean_up": the clean-up follows
+        at once (the turn's last action, its effects entered: the card goes to the discard pile then);
+        "new_value": the value of the market card it turns up."""
         who = self._active(t, a)
         bonus = a.bool("bonus")
         to = a.str("to")
@@ -109,6 +113,7 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
         if draw is not None:
             drawn, _junk = self._draw(t, who, draw, junk=self.options["effect_draws_junk"])
             t.event(_("{who} draws {drawn}", who=who, drawn=drawn))
+        self._then_clean_up(t, a, who)
 
     @action("stall", fields=(
         Player("player", required=False),

@@ -21,6 +21,8 @@ NEW_CARD_VALUES = tuple(range(NEW_CARD_START, TOP_PRINTED + 1))
 SHAPE_CARDS = 3
 #: The most cards a technique's "draw" is offered with in one line.
 TECHNIQUE_DRAWS = 2
+#: A technique's effect fields: a line that gives one enters the card's effect (not a technique alone).
+EFFECT_FIELDS = frozenset({"throw", "take", "from_player", "give_to", "discard_hand", "discard", "draw"})
 
 
 def hand_payments(price: int, hand: int, known: list[int]) -> list[list[int]]:
@@ -324,7 +326,7 @@ class DaleOfMerchantsViews(Game):
             # text no offer has, which a play-tester met often and found 33–72 lines down), then the
             # techniques with their effect.
             items += asked_about + first + generic + effects + primary[1:] + shapes + others + checks + \
-                self._techniques(state, name, hand) + [
+                [self._ending(o, then) for o in self._techniques(state, name, hand)] + [
                     {"label": word("label", "technique"), "action": {"action": "technique", "player": name}},
                     {"label": word("label", "technique +1"),
                      "action": {"action": "technique", "player": name, "bonus": True}},
@@ -351,6 +353,26 @@ class DaleOfMerchantsViews(Game):
                 items.append({"label": word("label", "bonus action"),
                               "action": {"action": "adjust", "counter": "actions", "delta": 1}})
         return self._each_new_value(items, waiting)
+
+    @staticmethod
+    def _ending(item: Offer, then: Any) -> Offer:
+        """A technique line that enters its card's effect and gives no bonus action, as the turn's last
+        action: its clean-up follows, as a buy's does (a play-tester's panda, «roba 2» and a card given,
+        left the turn open: «end turn» was 41 lines away). A technique alone, or one with the bonus
+        action, leaves the turn to what comes after it."""
+        action = item["action"]
+        if action.get("bonus") or not EFFECT_FIELDS & set(action):
+            return item
+        take = "take" in action
+        done, asked = then(1 if take else 0)
+        if not done or (asked and not take):
+            # a card to turn up that the technique did not empty (an earlier take's): the line stays
+            # whole, and the first offer after it is that card's value with the end of the turn
+            return item
+        out: Offer = {**item, "action": {**action, **done}}
+        if asked:
+            out["ask"] = [*item.get("ask", ()), *asked]
+        return out
 
     @staticmethod
     def _each_new_value(items: list[Offer], first: int) -> list[Offer]:
