@@ -822,3 +822,16 @@ def test_after_a_take_the_stacks_other_shapes_in_the_players_set_follow_the_stac
     assert t.done[-1] == {"action": "stall", "player": "Ana", "values": [2, 1], "set": "pandas", "clean_up": True,
                           "new_value": 2}
     assert t.state["players"][0]["stacks"][-1] == {"set": "pandas", "values": [2, 1]}
+
+
+def test_after_a_technique_its_bonus_actions_buys_and_stacks_come_before_the_effect_lines():
+    """A play-tester's bonus buy after «Guardar nueces» (a technique with its draw in one line) sat 21st,
+    behind the 13 effect lines (take card N, throw card N away, …) of a card already done: the buys and the
+    stacks come first now; the effect lines follow them, before the other payments."""
+    t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING + [
+        {"action": "technique", "player": "Ana", "bonus": True, "draw": 1}])
+    labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
+    buys = [i for i, label in enumerate(labels) if label.startswith(("buy #", "new 2, buy #"))]
+    effects = [labels.index(label) for label in ("take card 1", "draw cards", "throw a hand card away")]
+    assert len(buys) >= 2 and max(buys) < min(effects), labels  # every buy the hand can pay
+    assert any(label.startswith("stack 1") for label in labels[:min(effects)])

@@ -322,10 +322,13 @@ class DaleOfMerchantsViews(Game):
             # in every set, side by side (the set of the player's stacks first).
             took = bool(turn["played"] and turn.get("taken"))
             first = sets + likely + primary[:1] if took else primary[:1] + sets
-            # Up from the first offer: discard, a technique alone (its effects entered after: a card whose
-            # text no offer has, which a play-tester met often and found 33–72 lines down), then the
-            # techniques with their effect.
-            items += asked_about + first + generic + effects + primary[1:] + shapes + others + checks + \
+            # After a technique, its effects past the buys and the stacks' shapes, before the other
+            # payments: most techniques are entered with their effect in one line now (111 of 125 in the
+            # rulebook stories), and a play-tester's bonus buy sat behind the 13 effect lines of a card
+            # already done. Up from the first offer: discard, a technique alone (its effects entered after:
+            # a card whose text no offer has, which a play-tester met often and found 33–72 lines down),
+            # then the techniques with their effect.
+            items += asked_about + first + generic + primary[1:] + shapes + effects + others + checks + \
                 [self._ending(o, then) for o in self._techniques(state, name, hand)] + [
                     {"label": word("label", "technique"), "action": {"action": "technique", "player": name}},
                     {"label": word("label", "technique +1"),
