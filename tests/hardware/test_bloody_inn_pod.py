@@ -129,6 +129,17 @@ def test_a_first_round_kill_is_offered_per_rank_and_asks_only_the_room():
     assert after["players"][0]["corpses"] == [{"rank": 2, "money": 18}] and after["players"][0]["hand"] == 0
 
 
+def test_the_nights_usual_kills_and_bribes_come_before_the_full_entries():
+    """A play-tester looked for a rank-2 kill 9th of 13 offers, behind "kill a guest" and "bribe a guest"
+    (every choice asked), its place changing with the hand: down from the first offer come the bistro's
+    two peasants, then the kills and the bribes per rank, and the full entries only after them."""
+    m = table([{"action": "welcome"}])
+    labels = [str(o["label"]) for o in m.rules.seat_actions(m.state, "Ana")]
+    usual = [i for i, label in enumerate(labels) if label.startswith(("kill a rank-", "bribe a rank-"))]
+    assert usual and max(usual) < labels.index("kill a guest") < labels.index("bribe a guest"), labels
+    assert usual[0] <= 3  # after the passes (pass, cash a check): a held press of a step or two
+
+
 def test_a_mixed_hand_has_an_offer_per_way_to_pay_and_each_asks_only_the_room():
     """«Debes jugar una cantidad de cartas definidas por el rango de la carta elegida. Luego, recuperas
     todas las cartas que hayas jugado que tengan aptitud para la acción elegida; pierde las otras cartas.»

@@ -448,6 +448,20 @@ def test_a_technique_that_moves_cards_as_the_turns_last_action_is_one_offer_that
     assert t.state["turn"]["player"] == "Ana"
 
 
+def test_a_technique_line_leaves_the_clean_up_to_the_next_offer_when_an_earlier_take_emptied_a_slot():
+    """A bonus take emptied a market slot; the turn's last technique (one that takes nothing) then keeps its
+    line whole (no "…" and a value step on a line whose card did not empty it) and the end of the turn with
+    that card's value is the first offer after it."""
+    t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING + [
+        {"action": "technique", "player": "Ana", "bonus": True, "take": 4}])
+    offers = {str(o["label"]): o for o in t.rules.seat_actions(t.state, "Ana")}
+    assert offers["tech: 1 junk away, draw 1"]["action"] == {"action": "technique", "player": "Ana", "throw": 1,
+                                                            "draw": 1}
+    assert "ask" not in offers["tech: 1 junk away, draw 1"]
+    t.match.apply(offers["tech: 1 junk away, draw 1"]["action"])
+    assert str(t.rules.seat_actions(t.state, "Ana")[0]["label"]) == "new 2, end turn"
+
+
 def test_a_technique_alone_or_with_its_bonus_action_leaves_the_turn_open():
     """A technique entered without its effect (the effects come after it) and one with the bonus-action icon
     do not end the turn: no clean-up in their lines."""

@@ -424,8 +424,8 @@ class BloodyInnViews(Game):
         a kill and a bribe per rank paid the usual way (the rank is on the card: only the room is asked),
         one peasant, the other ways the hand could pay a kill (a traveller back to hand, a traveller played
         instead of a peasant), a peasant killed in the bistro, a kill and a bribe with every choice asked,
-        the other ways to pay a bribe, the build with a power, and last (up from the first offer: the offers wrap) a build per rank,
-        each way to pay it (its name, then a power of its own when the name does not say it). No card
+        the other ways to pay a bribe, the build with a power, and last (up from the first offer: the
+        offers wrap) a build per rank, each way to pay it (its name, then a power of its own when the name does not say it). No card
         action asks more than its room, or its name and power."""
         name = p["name"]
         me = {"action": "pass", "player": name}
@@ -475,9 +475,9 @@ class BloodyInnViews(Game):
             out += passes
         # Down from the first offer: two peasants from the bistro, the usual kills and bribes (a
         # play-tester found a rank-2 kill 9th of 13, behind the full entries, its place changing with the
-        # hand), one peasant, the kills' other ways, a peasant killed in the bistro, the bribes' other
-        # ways, the full entries, the bribes' other ways, the smaller amounts to bank; up from it (the
-        # offers wrap): the builds, each rank's usual way then its others, and the build with a power
+        # hand), one peasant, the kills' other ways, a peasant killed in the bistro, the full entries, the
+        # bribes' other ways, the smaller amounts to bank; up from it (the offers wrap): the builds, each
+        # rank's usual way then its others, and the build with a power
         out += peasants[:1] + firsts["kill"] + firsts["bribe"] + peasants[1:] + others["kill"]
         if bistro:
             out.append(offer(word("label", "kill: bistro"),
