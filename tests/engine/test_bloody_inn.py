@@ -418,7 +418,9 @@ def test_an_extra_kill_after_the_nights_last_kill_comes_before_the_morning():
     # the table waits for Cai: the first player's morning is behind a preview, her pod says why
     assert m.rules.seat_view(m.state, "Ana")["status"] == "Cai: +kill?"
     assert all(o.get("confirm") for o in m.rules.seat_actions(m.state, "Ana"))
-    assert m.rules.pod_value_words(m.state, "Cai", "kill", "money", 12) == "pocket 12F"
+    # the money step says what the number is, once: "money: pocket (F)" above the 12 (a play-tester read
+    # "pocket 12F" above a "12" as two amounts)
+    assert m.rules.pod_value_words(m.state, "Cai", "kill", "money", 12) == "pocket (F)"
     refused(m, {"action": "kill", "player": "Ben", "room": 6, "rank": 1, "extra": True}, "the morning comes next")
     m.apply({"action": "kill", "room": 6, "rank": 1, "peasants": 1, "extra": True})  # no turn's player: Cai's
     assert [c["money"] for c in player(m, "Cai")["corpses"]] == [12, 12]

@@ -156,9 +156,12 @@ def test_one_action_per_turn():
 def test_technique_with_bonus_icon_grants_another_action_and_chains():
     """Acción técnica: a bonus technique used as the bonus action gives another, and so on."""
     m = match()
+    assert m.rules.seat_view(m.state, "Ana")["status"] == "your last action"  # the turn's one action
     for _ in range(3):
         play(m, {"action": "technique", "bonus": True})
         assert m.view()["turn"]["actions_left"] == 1
+        # the action left is a bonus one, which the player may skip ("end turn" is offered beside it): said
+        assert m.rules.seat_view(m.state, "Ana")["status"] == "your bonus action"
     play(m, {"action": "technique"})
     assert m.view()["turn"] == {"player": "Ana", "number": 1, "actions_left": 0, "actions_taken": 4}
     # «La carta de técnica jugada va a la pila de descartes después de que se hayan resuelto sus

@@ -674,3 +674,33 @@ def test_laundering_any_number_of_checks_is_one_offer_each_the_most_first():
     m.apply(dict(menu["bank 20F"].action))
     ana = next(p for p in m.state["players"] if p["name"] == "Ana")["counters"]
     assert ana["cash"] == cash - 20 and ana["checks"] == checks_held + 2
+
+
+def test_a_table_annex_with_no_card_says_its_blank_power_is_not_told():
+    """An annex not on the card list (a table's own Matadero) is built with `card –`; its power left at "–"
+    is an annex the device applies nothing for and forbids nothing to (its owner is offered the extra kills,
+    adds its francs by hand). A play-tester could not tell "–" from "none" or "the card's": the step says
+    "not told" — and once a card is chosen, the card's power."""
+    t = Table("bloody-inn", ["Ana", "Ben"], actions=[{"action": "welcome"},
+                                                      {"action": "correct", "player": "Ana", "hand": 3}])
+    labels = [str(a["label"]) for a in t.rules.seat_actions(t.state, "Ana")]
+    t.hold("Ana", DOWN, repeats=labels.index("build a rank-1 annex") - 2)
+    t.click("Ana", MAIN)
+    assert (t.view("Ana").prompt, t.view("Ana").value) == ("card", "–")
+    t.click("Ana", MAIN)  # no card: a table's own annex
+    assert (t.view("Ana").prompt, t.view("Ana").value) == ("effect: not told", "–")
+    t.click("Ana", MAIN)
+    annex = t.state["players"][0]["annexes"][-1]
+    assert "effect" not in annex and annex["rank"] == 1
+
+
+def test_the_bistros_peasants_are_said_by_the_pods_table_counters():
+    """«coloca a los Campesinos en el bistró»: the bistro fills and empties with every payment and every
+    "bribe: 2 peasants"; a play-tester could follow it on no pod. The menu's "table counters" says it beside
+    the round and the entrance (the corner keeps the round)."""
+    t = Table("bloody-inn", ["Ana", "Ben"], actions=[{"action": "welcome"}])
+    before = grammar.table_words(t.rules, t.state, "Ana").translated(None)
+    t.match.apply({"action": "kill", "room": 3, "rank": 1, "peasants": 1})  # Ana: a peasant to the bistro
+    after = grammar.table_words(t.rules, t.state, "Ben").translated(None)
+    assert "bistro 0" in before and "bistro 1" in after, (before, after)
+    assert t.view("Ana").table[:1] == t.view("Ben").table[:1]  # the corner: the round

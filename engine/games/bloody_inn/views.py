@@ -87,8 +87,11 @@ class BloodyInnViews(Game):
             status = word("status", "final count")
         else:
             status = ""
+        # the bistro's peasants too (a play-tester could follow them on no pod): the corner shows the round, the
+        # menu's "table counters" every row
         table = [[word("counter", "round"), state["table"]["round"]],
-                 [word("label", "entrance"), state["inn"]["entrance"]]]
+                 [word("label", "entrance"), state["inn"]["entrance"]],
+                 [word("label", "bistro"), state["inn"]["bistro"]]]
         if state["last_round"] and not state["over"]:
             table[0] = [word("label", "LAST round"), state["table"]["round"]]
         return {
@@ -123,15 +126,19 @@ class BloodyInnViews(Game):
         """A guest's room by its key ("room: Ben's", "neutral", "police"), also a room a traveller is lodged in
         card by card (a play-tester had to work out from the docs that room 3 is Cai's); a corpse to bury by
         what tells it apart on the table, its rank and pocket ("rank 1, 12F"); a build's power left at "–",
-        the card's ("the card's: other"), and its amount left at "–", the power's usual (a play-tester could
-        not tell whether "–" would do); a kill's money as the card's pocket ("pocket 4F": a play-tester read a
-        bare "4" as anything but the guest's money)."""
+        the card's ("the card's: other"), or with no card "not told" (a play-tester could not tell what "–"
+        meant for a table's own annex), and its amount left at "–", the power's usual (a play-tester could
+        not tell whether "–" would do); a kill's money as the card's pocket in francs ("money: pocket (F)" above
+        the number: a play-tester read a bare "4" as anything but the guest's money, and another read "pocket
+        8F" above an "8" as two amounts)."""
         if action == "kill" and field == "money" and isinstance(value, int):
-            return _("pocket {money}F", money=value)
+            return _("pocket (F)")
         if action == "build" and value is None and entered is not None:
             card = entered.get("card")
             if field == "effect" and card in NAME_EFFECT:
                 return _("the card's: {power}", power=word("choice", NAME_EFFECT[card]))
+            if field == "effect" and card is None:  # no card, no power: the device applies nothing, forbids nothing
+                return _("not told")
             effect = entered.get("effect")
             if field == "amount" and effect is not None and DEFAULT_AMOUNT.get(effect) is not None:
                 return _("usually {n}", n=DEFAULT_AMOUNT[effect])

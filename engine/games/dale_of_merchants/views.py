@@ -217,8 +217,11 @@ class DaleOfMerchantsViews(Game):
             status = word("status", "choose decks")
         elif state["turn"]["player"] == name and actions == 1:
             # the one action left ends the turn (its clean-up follows): said so, a bonus action's too (a
-            # play-tester on a bonus action could not tell whether her stack would end her turn)
-            status = word("status", "your last action")
+            # play-tester on a bonus action could not tell whether her stack would end her turn); a bonus
+            # action (one left after an action taken: a technique's ⚡) says so (another read "your last
+            # action" beside "end turn" and could not tell the action left was one he may skip)
+            status = (word("status", "your bonus action") if state["turn"]["actions_taken"]
+                      else word("status", "your last action"))
         elif state["turn"]["player"] == name:
             status = N_("your turn: {n} action", "your turn: {n} actions", actions) if actions else \
                 word("status", "your turn: end turn")
