@@ -117,6 +117,9 @@ class Offer(TypedDict, total=False):
     guarded: bool
     #: shown (its preview) before it is done: one more press (an action a stray press must not do)
     confirm: bool
+    #: the kind of line ("buy", "stack", "tech +1"), in a game whose moments offer long lists: a select click
+    #: on the pod goes to the next run of another kind (consecutive offers of one kind are a run)
+    group: str
 
 
 def offer(label: Msg | str, action: dict[str, Any], *, ask: list[str] | None = None, confirm: bool = False) -> Offer:

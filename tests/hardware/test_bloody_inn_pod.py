@@ -704,3 +704,24 @@ def test_the_bistros_peasants_are_said_by_the_pods_table_counters():
     after = grammar.table_words(t.rules, t.state, "Ben").translated(None)
     assert "bistro 0" in before and "bistro 1" in after, (before, after)
     assert t.view("Ana").table[:1] == t.view("Ben").table[:1]  # the corner: the round
+
+
+def test_the_morning_tells_each_pod_its_own_lines_also_when_they_cancel_out():
+    """«salida de viajeros» then «pago de salarios»: a play-tester's Ana earned 1F for the guest still in her
+    room and paid it back in wages; her cash did not move and her pod said nothing, so she trusted it only
+    once checked. A pod whose counters the morning left as they were is told the lines about its player; a
+    pod whose player is named twice (the first-player card) is told the line that is about them, not the
+    whole morning's kinds ("the morning: police, departure, wages")."""
+    m = Match(make_rules({"game": "bloody-inn", "players": ["Ana", "Ben", "Cai"],
+                          "options": {"peasant_wages": False}}))
+    m.apply({"action": "welcome"})
+    m.apply({"action": "bribe", "room": 4, "rank": 1, "peasants": 1})  # Ana: an accomplice, 1F of wages
+    for _ in range(5):
+        m.apply({"action": "pass"})
+    before, morning = m.state, {"action": "morning"}
+    after, events = m.rules.apply(before, morning)[:2]
+    told = {k: v.translated(None) for k, v in
+            grammar.affected(m.rules, before, after, m.rules.actor(before, morning), morning, events).items()}
+    assert after["players"][0]["counters"] == before["players"][0]["counters"]  # Ana: +1F, −1F
+    assert told["Ana"] == "Ana earns 1F: room 1 still has its guest · Ana pays 1F in wages"
+    assert told["Ben"] == "Ben earns 1F: room 2 still has its guest: cash +1"  # not "the morning: …"

@@ -849,3 +849,39 @@ def test_after_a_technique_its_bonus_actions_buys_and_stacks_come_before_the_eff
     effects = [labels.index(label) for label in ("take card 1", "draw cards", "throw a hand card away")]
     assert len(buys) >= 2 and max(buys) < min(effects), labels  # every buy the hand can pay
     assert any(label.startswith("stack 1") for label in labels[:min(effects)])
+
+
+def test_the_market_left_to_right_is_said_by_the_pods_table_counters():
+    """Preparar 3: the five market cards «en el tablero», from left to right as the board is seen. A
+    play-tester could not tell from any pod whether the market had slid after a buy: the menu's "table
+    counters" says the values the device believes, "-" for a card it was not told."""
+    m = table()
+    assert "market - - - - -" in g.table_words(m.rules, m.state, "Ana").translated(None)
+    m.apply({"action": "set_market", "values": [3, 4, 2, 5, 2]})
+    assert "market 3 4 2 5 2" in g.table_words(m.rules, m.state, "Ben").translated(None)
+
+
+def test_select_goes_from_one_kind_of_offer_to_the_next_and_past_the_last_to_the_counters():
+    """A Dale turn offers 95–151 lines (every buy by every payment, every stack, every technique by its effect);
+    play-testers scrolled them one line at a time to learn where each kind begins (a panda's gift 111th of
+    151). Dale's counters are the rules' (no ± by hand), so select has nothing else to do on the offers: a
+    click goes to the first line of the next kind (the stacks, the buys, the techniques by what they do),
+    past the last kind to the counters, and from them back to the first offer. It changes nothing."""
+    t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING)
+    offers = t.rules.seat_actions(t.state, "Ana")
+    before = copy.deepcopy(t.state)
+    shown = [t.view("Ana").action]
+    for _ in range(40):
+        t.click("Ana", SELECT)
+        if t.view("Ana").action in shown:
+            break
+        shown.append(t.view("Ana").action)
+    heads = [str(offers[0]["label"])] + [str(o["label"]) for i, o in enumerate(offers[1:], 1)
+                                          if o["group"] != offers[i - 1]["group"]]
+    assert [s.rstrip("…") for s in shown] == [h.rstrip("…") for h in heads]
+    assert len(heads) >= 8 and heads[1].startswith("stack 1") and any(h.startswith("tech: take") for h in heads)
+    assert t.view("Ana").tuning  # past the last kind: the counters (stall chosen, framed)
+    t.click("Ana", SELECT, 4)  # stall, hand, deck, discard: back to the offers, at the first
+    assert t.view("Ana").action.rstrip("…") == heads[0].rstrip("…") and t.state == before
+    t.click("Ana", DOWN)  # the line after the first, as ever
+    assert t.view("Ana").action.rstrip("…") == str(offers[1]["label"]).rstrip("…")

@@ -483,7 +483,14 @@ def affected(rules: Any, before: dict[str, Any], after: dict[str, Any], actor: s
     out: dict[str, Msg] = {}
     for p in after["players"]:
         who = p["name"]
-        if who == actor or _player(before, who) == p:
+        if who == actor:
+            continue
+        if _player(before, who) == p:
+            # what the rules did to them and undid (a play-tester's Ana earned 1F at the departure and paid it
+            # in wages: her pod said nothing, and she trusted her cash only once it was checked)
+            own = [e for e in events if _subject(e, who)] if action is not None else []
+            if len(own) > 1:
+                out[who] = _joined(own)
             continue
         items = _counter_items(rules, before, after, who)
         if action is None or not items:
@@ -503,6 +510,8 @@ def _told(rules: Any, before: dict[str, Any], action: dict[str, Any], actor: str
           items: list[tuple[str, Msg]], events: Sequence[Any], named: bool) -> Msg:
     """``who``'s changes, each under the line that says why (see :func:`affected`)."""
     lines = [e for e in events if re.search(rf"\b{re.escape(who)}\b", str(e))]
+    if len(lines) > 1 and sum(_subject(e, who) for e in lines) == 1:  # the one line of which they are the subject
+        lines = [e for e in lines if _subject(e, who)]
     # a change no line explains: the action's ("from Ana", -1) to a player it names, else the one line
     # that names the player, else the action in words (-2)
     fallback = -1 if named and actor else (0 if len(lines) == 1 else -2)
@@ -520,10 +529,21 @@ def _told(rules: Any, before: dict[str, Any], action: dict[str, Any], actor: str
         # a line that already says the change ("Ana drinks: ale: alcohol +1") is said once
         parts.append(cause if all(str(x) in str(cause) for x in found) else
                      _("{what}: {changes}", what=cause, changes=what))
+    return _joined(parts)
+
+
+def _joined(parts: Sequence[Msg]) -> Msg:
+    """Lines said as one message: "a · b · c"."""
     told = parts[0]
     for part in parts[1:]:
         told = _("{told} · {more}", told=told, more=part)
     return told
+
+
+def _subject(line: Any, who: str) -> bool:
+    """Whether a rules' line is about ``who`` doing or getting something: it starts with their name ("Ana
+    earns 1F: …", not "round 4: Ana takes the first-player card")."""
+    return re.match(rf"{re.escape(who)}\b", str(line)) is not None
 
 
 def _named_players(action: dict[str, Any]) -> set[str]:

@@ -16,7 +16,10 @@ The grammar (``click`` = released before the hold time)::
                                                counters are its whole input, always chosen), so a
                                                stray up/down changes nothing
              select      click                 choose the counter shown; then the next counter
-                                               (after the last: the offers)
+                                               (after the last: the offers); where the offers
+                                               come in kinds (a Dale turn's buys, stacks,
+                                               techniques), first the next kind's first offer,
+                                               after the last kind the counters
              select      hold                  the MENU
              main        press                 the offer shown (the game's most likely first):
                                                done at once, or its entry steps; then the pod
@@ -271,7 +274,16 @@ class SeatControls:
                 self._go(MENU)
                 self.cursor = 0
                 return CHANGED
-            return self._next_focus(rules, state, len(actions) > 1) if click else NOTHING
+            if not click:
+                return NOTHING
+            if self.choosing:
+                run = next_run(actions, self.pick)
+                if run is not None:  # a long list of kinds: the next kind's first line
+                    self.pick = run
+                    return CHANGED
+                if any(a.get("group") for a in actions):
+                    self.pick = 0  # past the last kind, the counters; back from them, the first offer
+            return self._next_focus(rules, state, len(actions) > 1)
         if button == MAIN and kind == PRESS:
             if not actions:
                 return Intent(message=_("nothing to do now"))
@@ -627,6 +639,15 @@ class SeatControls:
         your_turn = isinstance(turn, dict) and turn.get("player") == self.player and not state.get("over")
         return PodView(seat=seat_number(state, self.player), player=self.player, screen=screen, title=str(title),
                        your_turn=bool(your_turn), message=str(translated(message, catalog)), **kw)
+
+
+def next_run(actions: list[Offer], pick: int) -> int | None:
+    """Where the next run of offers of another kind starts after ``pick`` (the offers' ``group``), or None:
+    the offers have no kinds, or ``pick`` is in the last run."""
+    kinds = [a.get("group") for a in actions]
+    if not any(kinds):
+        return None
+    return next((i for i in range(pick + 1, len(kinds)) if kinds[i] != kinds[i - 1]), None)
 
 
 def settle(ctl: SeatControls, intent: Intent, rules, state: dict,

@@ -231,8 +231,12 @@ class DaleOfMerchantsViews(Game):
             "counters": [[word("counter", k), p["counters"][k]] for k in ("stall", "hand", "deck", "discard")],
             "status": status,
             "alert": False,
+            # the market's values left to right, as the board is seen (a play-tester could not tell from any
+            # pod whether the market had slid): the menu's "table counters" says it, the corner the actions
             "table": [[word("counter", "actions"), actions],
-                      [word("label", "market deck"), state["table"]["market_deck"]]],
+                      [word("label", "market deck"), state["table"]["market_deck"]],
+                      [word("label", "market"), " ".join("-" if c["value"] is None else str(c["value"])
+                                                          for c in reversed(state["market"]))]],
         }
 
     def pod_field(self, state: dict[str, Any], name: str, action: str, field: Field) -> Field | None:
@@ -358,7 +362,7 @@ class DaleOfMerchantsViews(Game):
             if not actions and turn["techniques"] > turn["bonuses"]:
                 items.append({"label": word("label", "bonus action"),
                               "action": {"action": "adjust", "counter": "actions", "delta": 1}})
-        return self._each_new_value(items, waiting)
+        return _grouped(self._each_new_value(items, waiting))
 
     @staticmethod
     def _ending(item: Offer, then: Any) -> Offer:
@@ -643,3 +647,29 @@ class DaleOfMerchantsViews(Game):
         likely = max(reversed(built), key=built.count) if built else state["decks"][0]
         values = [number] if number <= TOP_PRINTED else [TOP_PRINTED, number - TOP_PRINTED]
         return {"values": values, "set": likely}
+
+
+#: The kind of each offer by its action (a technique by whether it gives the bonus action; a card effect
+#: entered after it, whatever it moves, is an "effect"): a turn offers 95–151 lines, and play-testers
+#: scrolled through the kinds one line at a time to learn where each begins (Dale's counters are the
+#: rules', so select has nothing else to do there).
+_KINDS = {"buy": "buy", "check_payment": "pay?", "stall": "stack", "inventory": "discard", "end_turn": "end turn",
+          "take": "effect", "draw": "effect", "move": "effect", "set_market": "market", "market": "market",
+          "adjust": "bonus"}
+
+
+def _grouped(items: list[Offer]) -> list[Offer]:
+    """Each offer with its ``group`` (the kind of line): a select click on the pod jumps to the next kind. A
+    technique's lines by what the card does (take from the market; draw, with a discard or not; a card from
+    or to another player; junk away), with the bonus action or without; a payment asked about ("pay #4:
+    3+2?") apart from the buys."""
+    for item in items:
+        action = item["action"]
+        name = str(action.get("action", ""))
+        if name == "technique":
+            does = ("take" if "take" in action else "players" if "from_player" in action or "give_to" in action
+                    else "junk" if "throw" in action else "draw" if "draw" in action else "")
+            item["group"] = f"tech +1 {does}" if action.get("bonus") else f"tech {does}"
+        else:
+            item["group"] = _KINDS.get(name, name)
+    return items
