@@ -168,6 +168,9 @@ class Game:
     #: A pod's up/down change a counter by hand only once its player chose it with select, for the
     #: turn (a stray press changes nothing); False for a game whose counters are its whole input.
     select_chooses_counter: ClassVar[bool] = True
+    #: The order a pod's select visits the kinds of offer in (each :class:`Offer`'s ``group``), in a game whose
+    #: moments offer long lists; kinds not named follow in the list's order.
+    offer_kinds: ClassVar[tuple[str, ...]] = ()
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)

@@ -277,7 +277,7 @@ class SeatControls:
             if not click:
                 return NOTHING
             if self.choosing:
-                run = next_run(actions, self.pick)
+                run = next_run(actions, self.pick, getattr(rules, "offer_kinds", ()))
                 if run is not None:  # a long list of kinds: the next kind's first line
                     self.pick = run
                     return CHANGED
@@ -641,13 +641,23 @@ class SeatControls:
                        your_turn=bool(your_turn), message=str(translated(message, catalog)), **kw)
 
 
-def next_run(actions: list[Offer], pick: int) -> int | None:
-    """Where the next run of offers of another kind starts after ``pick`` (the offers' ``group``), or None:
-    the offers have no kinds, or ``pick`` is in the last run."""
+def next_run(actions: list[Offer], pick: int, order: tuple[str, ...] = ()) -> int | None:
+    """Where select goes from the offer ``pick``: the first line of the next kind of offer (the offers' ``group``),
+    the kinds in the game's ``order`` (the others after, as the list has them), each kind's first line past
+    the first offer (the first offer's own kind goes on after it); from the first offer, the first kind. None:
+    the offers have no kinds, or ``pick`` is in the last one (select then goes on to the counters)."""
     kinds = [a.get("group") for a in actions]
     if not any(kinds):
         return None
-    return next((i for i in range(pick + 1, len(kinds)) if kinds[i] != kinds[i - 1]), None)
+    first: dict[str, int] = {}
+    for i, kind in enumerate(kinds):
+        if i and kind is not None:
+            first.setdefault(kind, i)
+    ranked = sorted(first, key=lambda k: (order.index(k) if k in order else len(order), first[k]))
+    if pick:
+        here = kinds[pick]
+        ranked = ranked[ranked.index(here) + 1:] if here in ranked else []
+    return next((first[k] for k in ranked if first[k] != pick), None)
 
 
 def settle(ctl: SeatControls, intent: Intent, rules, state: dict,

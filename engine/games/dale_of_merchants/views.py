@@ -181,10 +181,21 @@ def stack_label(number: int, values: list[int], deck: str | None = None) -> Any:
     return _("stack {number}: {values} {deck}", number=number, values=shown, deck=word("deck", deck))
 
 
+#: The order select visits the kinds of offer in (``Game.offer_kinds``): the stacks of one card of each set,
+#: the other stacks (their set or values asked), the buys, then the
+#: techniques with the bonus action (81 of the 109 techniques with an effect in the rulebook stories) by
+#: what they do, the most told first, those without it, a technique alone, a discard, the payments asked
+#: about (a play-tester's bonus technique was eleven selects away behind the plain half; another's stacks
+#: and buys each came twice on the way, as runs of the list did).
+OFFER_KINDS = ("stack", "stack…", "buy", "tech +1 players", "tech +1 draw", "tech +1 junk", "tech +1 take", "tech players",
+               "tech draw", "tech junk", "tech take", "tech +1 ", "tech ", "discard", "pay?", "end turn", "bonus",
+               "market")
+
 class DaleOfMerchantsViews(Game):
     """What the game shows: the public view's own keys and each seat's pod."""
 
     main_counter = "stall"
+    offer_kinds = OFFER_KINDS
 
     # -- views ---------------------------------------------------------------------
     def view_extra(self, state: dict[str, Any]) -> dict[str, Any]:
@@ -612,7 +623,8 @@ class DaleOfMerchantsViews(Game):
             bonus.append({"label": _("tech +1: discard {discarded}, draw {n}", discarded=n, n=n),
                           "action": {**some, "bonus": True}})
         # the takes nearer the end (one held press up), the leftmost card furthest
-        return plain_takes + moves[::-1] + bonus[::-1] + draws + takes
+        # the draws "draw 2", "draw 1": up from the first offer (past the takes) reaches the common one first
+        return plain_takes + moves[::-1] + bonus[::-1] + draws[::-1] + takes
 
     @staticmethod
     def _effects(state: dict[str, Any], name: str) -> list[Offer]:
@@ -670,6 +682,8 @@ def _grouped(items: list[Offer]) -> list[Offer]:
             does = ("take" if "take" in action else "players" if "from_player" in action or "give_to" in action
                     else "junk" if "throw" in action else "draw" if "draw" in action else "")
             item["group"] = f"tech +1 {does}" if action.get("bonus") else f"tech {does}"
+        elif name == "stall" and {"set", "values"} & set(item.get("ask", ())):
+            item["group"] = "stack…"  # by its values, its set asked ("stack 2: 1+1…"), or any other stack
         else:
             item["group"] = _KINDS.get(name, name)
     return items
