@@ -842,7 +842,10 @@ def play_pod(story, played=None, *, max_presses: int = MAX_PRESSES, max_nodes: i
                                        tried.state, guided=True)
                 else:
                     result.nodes += tried.nodes
-            if result.presses is None or result.guided:  # the offer walk may find a combination of offers
+            # the offer walk may find a combination of offers, or one offer a long held press away that the blind
+            # search's holds do not reach (it stops at the event's numbers: a select that jumps to a kind of
+            # offer gave it a 4-press way to a line one hold of 36 steps shows)
+            if result.presses is None or result.guided or len(result.presses) > 2:
                 walk = robot.offer_walk(controls[who], state, target, actions)
                 if walk.presses is not None and (result.presses is None or len(walk.presses) < len(result.presses)):
                     walk.nodes += result.nodes

@@ -614,7 +614,7 @@ def test_pod_main_button_does_the_routine_action_of_the_moment():
         first = rules.seat_actions(m.state, "Ana")[0]
         labels.append(first["label"])
         m.apply(first["action"])
-    assert labels == ["drink for Ben", "ale"]  # phase 4 offers the common drinks by name
+    assert labels == ["drink for Ben", "ale +1"]  # phase 4 offers the common drinks by name
     assert m.state["turn"]["player"] == "Ben" and rules.seat_actions(m.state, "Ana") == []
     view = rules.seat_view(m.state, "Ben")
     assert view["status"] == "your turn: discard" and view["counters"][0] == ["fortitude", 20]

@@ -211,9 +211,20 @@ def test_the_pods_offers_the_common_drinks_by_name_each_also_with_a_chaser():
     # a card of another box by what it does: alcohol +1…+4, fortitude −1 or +1
     assert [(o["action"].get("alcohol"), o["action"].get("fortitude")) for o in offers[16:24]] == [
         (a, f) for f in (-1, 1) for a in (1, 2, 3, 4)]
+    # a drink revealed and ignored (a card that ignores a drink: the drink and its chasers are one): the card
+    # goes, nothing else
+    assert [(str(o["label"]), o["action"]) for o in offers[24:26]] == [
+        ("drink ignored", {"action": "drink", "player": "Ana"}),
+        ("drink + chaser ignored", {"action": "drink", "player": "Ana", "chasers": 1})]
     # «Si es otra Bebida con un Cazador, agrega sus efectos … y revela la siguiente»: a chaser's own chaser
-    assert offers[24]["ask"] == ["drink", "chaser", "second_chaser", "alcohol", "fortitude"]
-    assert [o["action"]["action"] for o in offers[25:27]] == ["drink_event", "drink_event"]  # «Eventos de bebidas»
+    assert offers[26]["ask"] == ["drink", "chaser", "second_chaser", "alcohol", "fortitude"]
+    assert [o["action"]["action"] for o in offers[27:29]] == ["drink_event", "drink_event"]  # «Eventos de bebidas»
+    # each drink by name says what it does, so that a card named otherwise is matched by its effect (a
+    # play-tester's «Vino élfico» was +2: the device's elven wine is +3)
+    assert [str(o["label"]) for o in offers[:8]] == [
+        "ale +1", "wine +2", "elven wine +3", "dragon breath ale +4", "water −1", "holy water fortitude +2",
+        "dirty dishwater fortitude −1", "orcish rotgut fortitude −2"]
+    assert str(offers[9]["label"]) == "wine + chaser"
     assert offers[-1]["ask"] == ["alcohol", "fortitude", "gold", "chasers"] and "drink" not in offers[-1]["action"]
     before = canonical(m.state)
     m.apply(offers[0]["action"])

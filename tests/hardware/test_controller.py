@@ -111,7 +111,7 @@ def rdi_drink_phase() -> Table:
     t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"])
     t.click("Ana", MAIN)  # drink for Ben: phases 1 and 2 cost nothing
     view = t.view("Ana")  # the drinks by name, up/down go through them
-    assert t.state["turn"]["phase"] == "drink" and view.action == "ale" and view.choosing
+    assert t.state["turn"]["phase"] == "drink" and view.action == "ale +1" and view.choosing
     t.done.clear()
     t.presses = 0
     return t
@@ -271,8 +271,8 @@ def test_up_down_go_through_the_games_offers_and_select_leaves_them_for_the_coun
     t.click("Ana", SELECT)
     view = t.view("Ana")
     assert not view.choosing and view.focus_name == "fortitude" and view.action == "everyone…"  # main still does it
-    t.click("Ana", UP)
-    assert t.done == [{"action": "adjust", "player": "Ana", "counter": "fortitude", "delta": 1}]
+    t.click("Ana", DOWN)  # (up: fortitude is at its highest, 20 — said, nothing sent)
+    assert t.done == [{"action": "adjust", "player": "Ana", "counter": "fortitude", "delta": -1}]
     t.click("Ana", SELECT)  # a counter changed is done with: the offers again, at once
     assert t.view("Ana").choosing and t.view("Ana").action == "everyone…"  # the offer it left
     t.click("Ana", SELECT)  # to the counters again: fortitude, chosen
@@ -288,7 +288,7 @@ def test_new_offers_start_at_the_most_likely_with_the_focus_on_them():
     t.click("Ana", DOWN)
     t.click("Ana", MAIN)  # drink for Cai: the turn goes on to phase 4
     view = t.view("Ana")
-    assert view.choosing and (view.action, view.pick) == ("ale", 0)
+    assert view.choosing and (view.action, view.pick) == ("ale +1", 0)
     t.click("Ana", SELECT)  # to the counters, then the situation changes under the pod
     t.match.apply({"action": "adjust", "player": "Ana", "counter": "drink_me", "delta": -1})
     view = t.view("Ana")  # an empty pile: one offer, sober up, and ± back on the counter
@@ -869,9 +869,9 @@ def test_a_drink_event_is_two_presses_on_the_revealers_pod_then_each_players_car
     assert t.view("Ana").action == "event: everyone drinks"
     t.click("Ana", MAIN)
     assert t.state["drink_event"]["waiting"] == ["Ana", "Ben", "Cai"]
-    assert t.view("Ben").action == "ale" and t.view("Ben").status == "drink from the deck"
+    assert t.view("Ben").action == "ale +1" and t.view("Ben").status == "drink from the deck"
     t.click("Ben", DOWN)
-    assert t.view("Ben").action == "wine"
+    assert t.view("Ben").action == "wine +2"
     t.click("Ben", MAIN)
     t.click("Cai", MAIN)
     t.click("Ana", MAIN)

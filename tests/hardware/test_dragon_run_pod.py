@@ -259,7 +259,7 @@ def test_the_start_of_a_turn_offers_charges_and_hides_down_and_the_power_and_cri
         "room: give 1 left, again", "room: discard", "room: give left", "room: discard 0, pass",
         "room: discard 0, again", "room: discard 2, pass", "room: discard 2, again", "room: discard 3, pass",
         "room: discard 3, again", "2 treasures: pass", "2 treasures: again",
-        "potion: draw 2", "potion", "talisman: 3", "talisman: 2", "talisman: 1", "talisman: 0", "cry", "cry: discard 3", "cry: discard 2",
+        "potion: draw 2", "potion", "cry", "cry: discard 3", "cry: discard 2", "talisman: 3", "talisman: 2", "talisman: 1", "talisman: 0",
         "power", "power: discard, draw", "power: draw a card", "power: a card from Cai", "power: a card from Ben"]
     m = game({"action": "adjust", "counter": "dungeon", "delta": -3}, hands={**HANDS, "Ana": [1, 1, 0, 0]})
     items = routine(m, "Ana")
@@ -389,10 +389,10 @@ def test_crying_and_the_power_are_presses_up():
     t.click("Ana", MAIN)
     assert t.done == [{"action": "power", "player": "Ana"}] and t.presses == 5
     assert t.view("Ana").action == "other room: pass"  # the power is used: the offers changed
-    t.click("Ana", UP)  # the last, now the cheapest cry
+    t.click("Ana", UP, 5)  # the last, now the talismans (0, 1, 2, 3: the cheapest first), then the cheapest cry
     assert t.view("Ana").action == "cry: discard 2"
     t.click("Ana", MAIN)
-    assert t.done[-1] == {"action": "cry", "player": "Ana", "discard": [2]} and t.presses == 7
+    assert t.done[-1] == {"action": "cry", "player": "Ana", "discard": [2]} and t.presses == 11
     assert t.state["turn"]["player"] == "Ben"
 
 
@@ -401,13 +401,13 @@ def test_a_potion_that_draws_a_card_and_a_talisman_from_the_turns_offers():
     potion's value from the cheapest card held, then the card it makes the player draw ("–": none); a talisman
     by the card's value, one offer each, asking nothing."""
     t = Table("dragon-run", ["Ana", "Ben"], {"hands": {"Ana": [3, 2, 1, 0], "Ben": [4, 2, 1, 1]}})
-    t.hold("Ana", UP, repeats=8)  # power ×4, cry: discard 2, cry: discard 3, cry, talisman: 0, 1, 2
+    t.hold("Ana", UP, repeats=5)  # power ×4, talisman: 0, 1, 2 (before the cries: a play-tester could not aim past them)
     assert t.view("Ana").action == "talisman: 2"
     t.click("Ana", MAIN)
     assert t.done == [{"action": "talisman", "player": "Ana", "value": 2}] and t.presses == 2
     assert t.state["players"][0]["talismans"] == [2] and t.state["players"][0]["cards"] == [3, 1, 0]
     t.presses = 0
-    t.hold("Ana", UP, repeats=8)  # power ×4, cry: discard 3, cry, talisman: 0, 1, 3, potion
+    t.hold("Ana", UP, repeats=8)  # power ×4, talisman: 0, 1, 3, cry: discard 3, cry, potion
     assert t.view("Ana").action == "potion…"
     t.click("Ana", MAIN)
     assert (t.view("Ana").prompt, t.view("Ana").value) == ("value", "0")
@@ -602,3 +602,16 @@ def test_a_room_that_discards_a_card_of_the_players_choice_is_one_offer_per_valu
     m.apply(dict(items["room: discard 2, pass"].action))
     ana = next(p for p in m.state["players"] if p["name"] == "Ana")
     assert sorted(ana["cards"]) == [0, 1, 3] and m.state["turn"]["player"] == "Ben"
+
+
+def test_the_dragon_tells_each_player_whose_power_is_ready_again():
+    """«Vuelve a mezclar … y endereza los personajes»: the dragon makes every power ready again. No counter shows
+    a power, and a play-tester's players never learnt theirs had come back: each pod whose power was used is
+    told, the others not."""
+    m = game({"action": "power", "player": "Ana"}, {"action": "charge", "player": "Ana", "location": "other",
+                                                    "then": "pass"})
+    before, dragon = m.state, {"action": "charge", "player": "Ben", "location": "dragon"}
+    after, events = m.rules.apply(before, dragon)[:2]
+    told = {k: v.translated(None) for k, v in
+            g.affected(m.rules, before, after, m.rules.actor(before, dragon), dragon, events).items()}
+    assert told.get("Ana") == "Ana's power is ready again" and "Cai" not in told

@@ -81,7 +81,7 @@ def test_the_contests_payout_tells_each_player_who_won_not_whose_drink_came_last
                   {"action": "drink", "player": "Ben", "extra": True, "from": "deck", "drink": "wine"}):
             s.apply(a)
         hub = Owner(s, clock=lambda: 0.0)
-        assert hub.view(3).action == "ale"
+        assert hub.view(3).action == "ale +1"
         hub.press(InputEvent(3, MAIN, PRESS))
         hub.press(InputEvent(3, MAIN, RELEASE))  # Cai's ale: Ben's wine is the strongest
         assert [p["counters"]["gold"] for p in s.state["players"]] == [9, 12, 9]

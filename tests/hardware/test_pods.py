@@ -97,9 +97,19 @@ def test_up_or_down_on_a_counter_not_chosen_changes_nothing(table_factory, game_
     assert canonical(t.state) != before
 
 
+def toward_room(t, name: str, counter: str) -> tuple[str, int]:
+    """up (+1), or down (−1) for a counter at its highest (a press at a bound changes nothing and is not sent)."""
+    spec = t.rules.player_counters.get(counter)
+    value = next(p for p in t.state["players"] if p["name"] == name)["counters"].get(counter)
+    if spec is not None and value is not None and spec.clamp(value + 1) == value:
+        return "down", -1
+    return "up", 1
+
+
 @pytest.mark.parametrize("game_id", GAMES)
 def test_chattering_press_adjusts_focused_counter_once(table_factory, game_id):
-    """A chattering contact gives exactly one press; up = focused counter +1 (button map)."""
+    """A chattering contact gives exactly one press; up = focused counter +1 (button map; down −1 for a
+    counter at its highest)."""
     t = table_factory(game_id)
     seat, name = counter_seat(t)
     counter, _ = focused(t, seat)
@@ -107,12 +117,13 @@ def test_chattering_press_adjusts_focused_counter_once(table_factory, game_id):
         choose(t, seat)
     before = t.state
     attempts = t.seats.applied + t.seats.refused
-    t.press(seat, "up", chatter=6)
+    button, delta = toward_room(t, name, counter)
+    t.press(seat, button, chatter=6)
     if not free(t, name, counter):  # a count the game's actions keep: a press is no adjustment
         assert t.seats.applied + t.seats.refused == attempts and canonical(t.state) == canonical(before)
         return
     assert t.seats.applied + t.seats.refused == attempts + 1
-    action = {"action": "adjust", "player": name, "counter": counter, "delta": 1}
+    action = {"action": "adjust", "player": name, "counter": counter, "delta": delta}
     assert canonical(t.state) == canonical(expected_after(t.rules, before, action))
     assert_pods_show_views(t)
 
@@ -148,13 +159,14 @@ def test_hold_repeats(table_factory, game_id):
     # The press is accepted after the debounce time, the hold hold_time later, then the repeats;
     # repeats stop as soon as the contact opens.
     held = TIMING.debounce + TIMING.hold_time + 3 * TIMING.repeat_interval + 0.01
-    t.press(seat, "up", hold=held)
+    button, _delta = toward_room(t, name, focused(t, seat)[0])
+    t.press(seat, button, hold=held)
     if not free(t, name, focused(t, seat)[0]):  # a count the game's actions keep: a held press changes nothing
         assert t.seats.applied + t.seats.refused == attempts
         return
     assert t.seats.applied + t.seats.refused - attempts == 1 + 1 + 3  # press, hold, 3 repeats
     attempts = t.seats.applied + t.seats.refused
-    t.press(seat, "up", hold=TIMING.debounce + TIMING.hold_time - 0.05)  # released before the hold
+    t.press(seat, button, hold=TIMING.debounce + TIMING.hold_time - 0.05)  # released before the hold
     assert t.seats.applied + t.seats.refused - attempts == 1
     assert_pods_show_views(t)
 

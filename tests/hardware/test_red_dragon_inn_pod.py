@@ -19,7 +19,7 @@ def test_ana_buys_ben_a_drink_and_ben_drinks_a_wine_with_an_ale_chaser_from_thei
     assert t.done == [{"action": "buy", "player": "Ana", "to": "Ben"}] and t.presses == 1
     assert t.state["players"][1]["counters"]["drink_me"] == 2
     view = t.view("Ana")  # phase 4: the common drinks by name, the first shown
-    assert view.choosing and (view.action, view.pick, view.choices) == ("ale", 0, 28)
+    assert view.choosing and (view.action, view.pick, view.choices) == ("ale +1", 0, 30)
     t.click("Ana", MAIN)  # an Ale: one press
     assert t.done[-1] == {"action": "drink", "player": "Ana", "drink": "ale"} and t.presses == 2
     assert t.state["turn"]["player"] == "Ben"
@@ -196,10 +196,10 @@ def test_a_card_that_costs_another_player_fortitude_is_two_presses_on_the_player
     t.hold("Ana", DOWN, repeats=2)
     t.click("Ana", MAIN)  # a click: −1 only
     assert t.state["players"][2]["counters"]["fortitude"] == 14
-    t.click("Ana", SELECT)  # off the offers: to the counters, fortitude first (a card that gains it)
+    t.click("Ana", SELECT)  # off the offers: to the counters, fortitude first (a card that gains or costs it)
     assert not t.view("Ana").choosing
-    t.click("Ana", UP)
-    assert t.done[-1] == {"action": "adjust", "player": "Ana", "counter": "fortitude", "delta": 1}
+    t.click("Ana", DOWN)  # (at 20 an up changes nothing: said, nothing sent)
+    assert t.done[-1] == {"action": "adjust", "player": "Ana", "counter": "fortitude", "delta": -1}
 
 
 def test_a_card_clicked_once_stays_shown_so_each_click_is_one_point():
@@ -433,3 +433,35 @@ def test_a_card_that_takes_gold_from_another_player_is_two_presses_on_the_player
     t.hold("Ana", MAIN)  # the press, then the hold: 2 coins
     assert t.done == [{"action": "transfer", "from": "Ben", "to": "Ana", "counter": "gold", "amount": 1}] * 2
     assert [p["counters"]["gold"] for p in t.state["players"]] == [12, 8, 10] and t.presses == 2
+
+
+def test_a_drink_and_its_chaser_ignored_by_a_card_are_two_presses():
+    """«Ignora una bebida» (a card such as «¡Yo no pedí esto!»): the drink and its chasers are one drink, so one
+    card ignores them all — both cards go to the discard, nothing else changes, and the turn moves on. A
+    play-tester entered it as "other drink…" with every amount at 0: 7 presses for nothing."""
+    t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"])
+    t.match.apply({"action": "buy", "player": "Cai", "to": "Ana", "extra": True})  # a second card on Ana's pile
+    t.click("Ana", MAIN)  # drink for Ben
+    before = t.state["players"][0]["counters"]
+    labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
+    t.presses = 0
+    t.hold("Ana", DOWN, repeats=labels.index("drink + chaser ignored") - 2)
+    assert t.view("Ana").action == "drink + chaser ignored"
+    t.click("Ana", MAIN)
+    after = t.state["players"][0]["counters"]
+    assert t.presses == 2 and after["drink_me"] == before["drink_me"] - 2 == 0
+    assert (after["alcohol"], after["fortitude"]) == (before["alcohol"], before["fortitude"])
+    assert t.state["turn"]["player"] == "Ben"
+
+
+def test_a_press_on_a_counter_at_its_bound_says_so_and_records_nothing():
+    """«hasta un máximo de 20»: a play-tester's potion said +3 to a fortitude of 19; the second up on 20 showed
+    "✓ fortitude +1" again, and an adjust that did nothing went into the history. At its bound the press says
+    so and nothing is recorded."""
+    t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"])
+    t.click("Ana", SELECT)  # fortitude, chosen
+    t.click("Ana", UP)
+    assert t.done == [] and t.state["players"][0]["counters"]["fortitude"] == 20
+    assert str(t.said[-1]) == "fortitude is at its highest, 20"
+    t.click("Ana", DOWN)
+    assert t.done[-1] == {"action": "adjust", "player": "Ana", "counter": "fortitude", "delta": -1}

@@ -501,6 +501,10 @@ def affected(rules: Any, before: dict[str, Any], after: dict[str, Any], actor: s
                 # (Dragon Run: a card worth 0 taken from Cai's hand left his pod silent; a play-tester's Cai
                 # never knew)
                 out[who] = _("from {who}: {what}", who=actor, what=rules.words(before, action))
+            elif action is not None and (own := [e for e in events if _subject(e, who)]):
+                # what changed for them that no counter shows, in the rules' lines about them (Dragon Run: the
+                # powers the dragon made ready again, which a play-tester's pods never said)
+                out[who] = _joined(own)
             continue
         out[who] = _told(rules, before, action, actor, who, items, events, who in named)
     return out

@@ -333,6 +333,14 @@ class SeatControls:
         name, fixed = self._fixed(rules, state)
         if fixed is not None or name is None:
             return fixed or NOTHING
+        spec = rules.player_counters[name]
+        value = next(p for p in state["players"] if p["name"] == self.player)["counters"][name]
+        if spec.clamp(value + delta) == value:
+            # at its bound a press changes nothing: said, and nothing journalled (a play-tester's second up on
+            # fortitude 20 showed "✓ fortitude +1" again and recorded an adjust that did nothing)
+            return Intent(message=_("{counter} is at its highest, {value}", counter=word("counter", name), value=value)
+                          if delta > 0 else _("{counter} is at its lowest, {value}", counter=word("counter", name),
+                                              value=value))
         action = {"action": "adjust", "player": self.player, "counter": name, "delta": delta}
         item = g.Item(g.SEAT, _("{counter} {delta}", counter=word("counter", name), delta=g.signed(delta)), action)
         self._stepped = True

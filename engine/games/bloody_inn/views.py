@@ -5,19 +5,12 @@ from typing import Any
 
 from ...fields import Bool, Field, Int, Str
 from ...game import Game, Offer, offer
-from ...messages import N_, Msg, _, listing, word
+from ...messages import N_, Msg, _, word
+from . import payments
 from .annexes import DEFAULT_AMOUNT, NAME_EFFECT, built, discount, grants_extra, powers, unknown_power
 from .rules import CASH_MAX, CHECK, MAX_RANK, wages_due
 from .table import seat_order
-from .words import _peasants, annex_word, short_name
-
-
-def _back(n: int) -> Msg:
-    return N_("{n} back to hand", "{n} back to hand", n)
-
-
-def _lost(n: int) -> Msg:
-    return N_("{n} lost", "{n} lost", n)
+from .words import annex_word, short_name
 
 
 class BloodyInnViews(Game):
@@ -325,7 +318,7 @@ class BloodyInnViews(Game):
                               **self._pocket("kill", 0)}, ask=list(self._pocket("kill", 0)), confirm=unknown))
         if not rooms or not (grants_extra(p, "kill", in_room=True) or unknown):
             return out
-        start = self._likely_room(state, p["name"])
+        start = payments.likely_room(state, p["name"])
         if unknown:
             for rank in range(MAX_RANK + 1):  # its price may be less: the cards played are asked
                 out.append({"label": _("+kill, rank {rank}", rank=rank),
@@ -457,13 +450,13 @@ class BloodyInnViews(Game):
         firsts: dict[str, list[Offer]] = {"kill": [], "bribe": [], "build": []}
         others: dict[str, list[Offer]] = {"kill": [], "bribe": [], "build": []}
         every: dict[str, list[Offer]] = {"kill": [], "bribe": [], "build": []}
-        verbs = (("kill", "bribe") if rooms else ()) + (("build",) if self._builder(p) else ())
-        start = self._likely_room(state, name) if rooms else None
+        verbs = (("kill", "bribe") if rooms else ()) + (("build",) if payments.builder(p) else ())
+        start = payments.likely_room(state, name) if rooms else None
         for verb in verbs:
             for rank in range(MAX_RANK + 1):
                 ways = self.ways_to_pay(p, rank, verb)
                 for i, (given, cards) in enumerate(ways):
-                    label = self._way_label(verb, rank, cards if len(ways) > 1 else None)
+                    label = payments.way_label(verb, rank, cards if len(ways) > 1 else None)
                     if verb == "build":  # the card says the power; a power of the table's own is asked after
                         way = offer(label, {"action": "build", "player": name, "rank": rank, **given},
                                     ask=["card", "effect", "amount"])
@@ -510,85 +503,15 @@ class BloodyInnViews(Game):
             return {}
         return {"money": int(self.options["pocket"][rank])}
 
-    @staticmethod
-    def _builder(p: dict[str, Any]) -> bool:
-        """Whether the hand holds a traveller who may become an annex (not a peasant, not police)."""
-        travellers: int = p["hand"] - p["peasants"]
-        police: int = p.get("police", 0)
-        return travellers - min(police, travellers) > 0
-
-    @staticmethod
-    def ways_to_pay(p: dict[str, Any], rank: int, action: str) -> list[tuple[dict[str, Any], str]]:
-        """Each way the hand can pay a rank-``rank`` card action, the usual first: the cards played
-        (the rank less the discounts) split into peasants (to the bistro), travellers back to hand
-        (the aptitude) and travellers lost («recuperas todas las cartas que hayas jugado que tengan
-        aptitud …; pierde las otras cartas»). The usual way spends peasants first, the most the
-        hand holds, and a traveller played besides is lost (what the rules say of a card without
-        the action's aptitude, and the engine's default: kept 0). Police officers are never back
-        (no aptitude); a build's annex is a traveller of its own. Each way is the action's
-        ``peasants`` and ``kept`` (none when the hand pays one way only: the engine fills them) and
-        its cards in a few signs: "p" a peasant, "↩" a traveller back, "×" one lost."""
-        peasants = p["peasants"]
-        travellers = p["hand"] - peasants - (1 if action == "build" else 0)
-        free = travellers - min(p.get("police", 0), travellers)  # travellers who may come back
-        played = max(0, rank - discount(p, action))  # the engine's default (the menu's entry says fewer)
-        if played > peasants + travellers:
-            return []
-        if played == 0:
-            return [({}, "")]
-        ways: list[tuple[dict[str, Any], str]] = []
-        for np in range(min(played, peasants), max(0, played - travellers) - 1, -1):
-            for back in range(0, min(played - np, max(free, 0)) + 1):
-                cards = "p" * np + "↩" * back + "×" * (played - np - back)
-                ways.append(({"peasants": np, "kept": back}, cards))
-        if len(ways) == 1:
-            return [({}, ways[0][1])]
-        return ways
+    # the ways to pay and the words for them (payments.py), as the touchscreen's burial and the tests ask them
+    ways_to_pay = staticmethod(payments.ways_to_pay)
+    corpse_words = staticmethod(payments.corpse_words)
+    way_signs = staticmethod(payments.way_signs)
+    way_words = staticmethod(payments.way_words)
 
     #: The touchscreen's burial: its prompts (the game's words, with their Spanish in the game's catalog)
     CORPSE_PROMPT = _("the corpse:")
     CARDS_PROMPT = _("the cards played:")
-
-    @staticmethod
-    def corpse_words(corpse: dict[str, Any]) -> Msg:
-        """A corpse as a player tells it apart: "rank 2, 18F"."""
-        return _("rank {rank}, {money}F", rank=corpse["rank"], money=corpse["money"])
-
-    @staticmethod
-    def way_signs(cards: str) -> Msg:
-        """A way to pay in its signs, the peasant's letter in the table's language ("p↩", "c↩")."""
-        return listing([word("card", "p") if c == "p" else c for c in cards], "")
-
-    @staticmethod
-    def way_words(cards: str) -> Msg:
-        """A way to pay in words, for the touchscreen: "1 peasant, 1 back to hand"."""
-        parts: list[Msg] = []
-        for sign, say in (("p", _peasants), ("↩", _back), ("×", _lost)):
-            if cards.count(sign):
-                parts.append(say(cards.count(sign)))
-        return listing(parts) if parts else _("no card")
-
-    @staticmethod
-    def _way_label(verb: str, rank: int, cards: str | None) -> Msg:
-        """"kill a rank-2 guest" when the hand pays one way; "kill 2: p↩" (a peasant, a traveller back)
-        when it could pay several: short enough for the pod's bar to show every sign."""
-        if cards is None:
-            return {"kill": _("kill a rank-{rank} guest", rank=rank), "bribe": _("bribe a rank-{rank} guest", rank=rank),
-                    "build": _("build a rank-{rank} annex", rank=rank)}[verb]
-        signs = BloodyInnViews.way_signs(cards)
-        return {"kill": _("kill {rank}: {cards}", rank=rank, cards=signs),
-                "bribe": _("bribe {rank}: {cards}", rank=rank, cards=signs),
-                "build": _("build {rank}: {cards}", rank=rank, cards=signs)}[verb]
-
-    @staticmethod
-    def _likely_room(state: dict[str, Any], name: str) -> int:
-        """Where a kill's or a bribe's room starts: the guest in your own room (the one tables take
-        most: the rulebook stories' players killed or bribed there in about half their card actions),
-        then the first guest who is not police, else the first guest."""
-        rooms = [r for r in state["inn"]["rooms"] if r["guest"]]
-        own = [r for r in rooms if not r["police"] and r["key"] == name]
-        good = [r for r in rooms if not r["police"]]
-        return int((own or good or rooms)[0]["room"])
 
     def _burials(self, state: dict[str, Any], p: dict[str, Any]) -> list[Offer]:
         """A burial per annex with room left (your own first, your barn after your built annexes), paid

@@ -322,6 +322,8 @@ class DragonRunTurn(DragonRunTable):
         self._reshuffle(t)
         for p in t.players:
             if not p["out"]:
+                if p["power"] != "ready":  # said, on that player's pod (a play-tester's powers came back unseen)
+                    t.event(_("{name}'s power is ready again", name=p["name"]))
                 p["power"] = "ready"
         if t.state["turn"]["player"] == name:  # a killed player's turn has already passed
             self._next_player(t)

@@ -319,12 +319,16 @@ class DragonRunViews(Game):
         out += effects  # a room whose card moves treasure cards, after the hides
         near, far = self._power_offers(state, p, me) if p["power"] == "ready" else ([], [])
         out += far  # the power's other effects, before the cards: reached up past them
-        # From here on, reached with up (the list wraps): the last offers are the first ones up.
-        out += cards
+        # From here on, reached with up (the list wraps): the last offers are the first ones up. The talismans
+        # (one line per value held, the 0 first up) before the cries: a play-tester's "talisman: 0" sat past
+        # every cry line, as many as the hand made, and a held press could not be aimed at it.
+        talismans = [o for o in cards if o["action"]["action"] == "talisman"]
+        out += [o for o in cards if o["action"]["action"] != "talisman"]
         if cries:
             out.append({"label": word("label", "cry"), "action": {"action": "cry", "discard": cries[0]["action"][
                 "discard"], **me}, "ask": ["discard"]})
             out += cries[::-1]
+        out += talismans
         # «Al comienzo de cada turno, ANTES de elegir su acción obligatoria»: the power last, one press up
         # (the effect this character used before, when there was one; the plain power next to it).
         out += near[::-1]

@@ -22,6 +22,17 @@ FIRST_DRINK = next(iter(COMMON_DRINKS))
 #: chaser by name asks nothing more (:meth:`RedDragonInnViews.pod_step_wanted`).
 OTHER_CHASER_ASKS = ("alcohol", "fortitude")
 
+def drink_label(d: str) -> Msg:
+    """A common drink as a pod offers it: its name and what it does, so that a card of another name or edition
+    is matched by its effect ("elven wine +3", "water −1", "holy water fortitude +2"; no colon: "dirty dishwater
+    fortitude −1" fits the offer bar's two lines only so)."""
+    _name, alcohol, fortitude = COMMON_DRINKS[d]
+    if alcohol:
+        return _("{drink} {alcohol}", drink=DRINK_WORDS[d], alcohol=f"{alcohol:+d}".replace("-", "−"))
+    return _("{drink} {counter} {delta}", drink=DRINK_WORDS[d], counter=word("counter", "fortitude"),
+             delta=f"{fortitude:+d}".replace("-", "−"))
+
+
 #: A drink event on the pod's list (phase 4).
 EVENT_LABELS = {"round": _("event: everyone drinks"), "contest": _("event: drinking contest")}
 
@@ -204,7 +215,7 @@ class RedDragonInnViews(Game):
         if event is not None and name in event["waiting"]:
             # A drink event: this player's card from the drink deck, by name, whoever's turn it is.
             drink = {"action": "drink", "player": name, "extra": True, "from": "deck"}
-            out = self._named_drinks(drink) + self._by_effect(drink) + self._second_chasers(drink)
+            out = self._named_drinks(drink) + self._by_effect(drink) + self._ignored(drink) + self._second_chasers(drink)
             out.append({"label": word("label", "other drink"), "action": drink, "ask": list(self.OTHER_DRINK_ASKS)})
             return (self._hits(others) if state["pending"] else []) + out
         if event is not None and not state["pending"]:
@@ -294,7 +305,7 @@ class RedDragonInnViews(Game):
         if not p["counters"]["drink_me"]:
             return [{"label": word("label", "sober up"), "action": {"action": "drink", "player": name}}]
         drink = {"action": "drink", "player": name}
-        out = self._named_drinks(drink) + self._by_effect(drink) + self._second_chasers(drink)
+        out = self._named_drinks(drink) + self._by_effect(drink) + self._ignored(drink) + self._second_chasers(drink)
         # A drink event revealed instead of a drink: every player then drinks one from the deck. Up from the
         # top of the list: any other drink (one press), then the events.
         out += [{"label": EVENT_LABELS[kind], "action": {"action": "drink_event", "player": name, "kind": kind}}
@@ -304,12 +315,22 @@ class RedDragonInnViews(Game):
 
     @staticmethod
     def _named_drinks(drink: dict[str, Any]) -> list[Offer]:
-        """Each common drink by name, then each with a chaser (the chaser asked, starting at the first
-        common drink, an ale, not at "–": the offer says there is one, a press fewer for the likeliest)."""
-        out: list[Offer] = [{"label": DRINK_WORDS[d], "action": dict(drink, drink=d)} for d in COMMON_DRINKS]
+        """Each common drink by name and what it does ("elven wine +3", "holy water fortitude +2"), then each
+        by name with a chaser (what it does would not fit beside "+ chaser": the plain lines say it) (the chaser asked, starting at the first common drink, an ale, not at "–": the offer
+        says there is one, a press fewer for the likeliest). A play-tester's «Vino élfico» was a +2 card:
+        the name alone ("vino élfico") took the device's +3, where "+3" beside it would have said no."""
+        out: list[Offer] = [{"label": drink_label(d), "action": dict(drink, drink=d)} for d in COMMON_DRINKS]
         out += [{"label": _("{drink} + chaser", drink=DRINK_WORDS[d]), "action": dict(drink, drink=d, chaser=FIRST_DRINK),
                  "ask": ["chaser", *OTHER_CHASER_ASKS]} for d in COMMON_DRINKS]
         return out
+
+    @staticmethod
+    def _ignored(drink: dict[str, Any]) -> list[Offer]:
+        """A drink revealed and ignored («Ignora una bebida»: a card such as «¡Yo no pedí esto!»), alone or
+        with its chaser (the drink and its chasers are one drink: all ignored) — the card discarded, nothing
+        else. A play-tester entered one as "other drink…" with every amount at 0: 7 presses for nothing."""
+        return [{"label": word("label", "drink ignored"), "action": dict(drink)},
+                {"label": word("label", "drink + chaser ignored"), "action": dict(drink, chasers=1)}]
 
     @staticmethod
     def _second_chasers(drink: dict[str, Any]) -> list[Offer]:
