@@ -117,8 +117,8 @@ class Offer(TypedDict, total=False):
     guarded: bool
     #: shown (its preview) before it is done: one more press (an action a stray press must not do)
     confirm: bool
-    #: the kind of line ("buy", "stack", "tech +1"), in a game whose moments offer long lists: a select click
-    #: on the pod goes to the next run of another kind (consecutive offers of one kind are a run)
+    #: the kind of line ("buy", "stack", "tech +1 draw"), in a game whose moments offer long lists: a select
+    #: click on the pod goes to the first line of the next kind (in the game's ``offer_kinds`` order)
     group: str
 
 

@@ -703,7 +703,7 @@ def test_the_bistros_peasants_are_said_by_the_pods_table_counters():
     t.match.apply({"action": "kill", "room": 3, "rank": 1, "peasants": 1})  # Ana: a peasant to the bistro
     after = grammar.table_words(t.rules, t.state, "Ben").translated(None)
     assert "bistro 0" in before and "bistro 1" in after, (before, after)
-    assert t.view("Ana").table[:1] == t.view("Ben").table[:1]  # the corner: the round
+    assert [k for k, _v in t.view("Ana").table][:1] == ["round"]  # the corner's one table row: the round
 
 
 def test_the_morning_tells_each_pod_its_own_lines_also_when_they_cancel_out():

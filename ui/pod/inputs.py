@@ -277,9 +277,9 @@ class SeatControls:
             if not click:
                 return NOTHING
             if self.choosing:
-                run = next_run(actions, self.pick, getattr(rules, "offer_kinds", ()))
-                if run is not None:  # a long list of kinds: the next kind's first line
-                    self.pick = run
+                kind = next_kind(actions, self.pick, getattr(rules, "offer_kinds", ()))
+                if kind is not None:  # a long list of kinds: the next kind's first line
+                    self.pick = kind
                     return CHANGED
                 if any(a.get("group") for a in actions):
                     self.pick = 0  # past the last kind, the counters; back from them, the first offer
@@ -649,7 +649,7 @@ class SeatControls:
                        your_turn=bool(your_turn), message=str(translated(message, catalog)), **kw)
 
 
-def next_run(actions: list[Offer], pick: int, order: tuple[str, ...] = ()) -> int | None:
+def next_kind(actions: list[Offer], pick: int, order: tuple[str, ...] = ()) -> int | None:
     """Where select goes from the offer ``pick``: the first line of the next kind of offer (the offers' ``group``),
     the kinds in the game's ``order`` (the others after, as the list has them), each kind's first line past
     the first offer (the first offer's own kind goes on after it); from the first offer, the first kind. None:

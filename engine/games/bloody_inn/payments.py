@@ -23,6 +23,7 @@ def builder(p: dict[str, Any]) -> bool:
     police: int = p.get("police", 0)
     return travellers - min(police, travellers) > 0
 
+
 def ways_to_pay(p: dict[str, Any], rank: int, action: str) -> list[tuple[dict[str, Any], str]]:
     """Each way the hand can pay a rank-``rank`` card action, the usual first: the cards played
     (the rank less the discounts) split into peasants (to the bistro), travellers back to hand
@@ -50,13 +51,16 @@ def ways_to_pay(p: dict[str, Any], rank: int, action: str) -> list[tuple[dict[st
         return [({}, ways[0][1])]
     return ways
 
+
 def corpse_words(corpse: dict[str, Any]) -> Msg:
     """A corpse as a player tells it apart: "rank 2, 18F"."""
     return _("rank {rank}, {money}F", rank=corpse["rank"], money=corpse["money"])
 
+
 def way_signs(cards: str) -> Msg:
     """A way to pay in its signs, the peasant's letter in the table's language ("p↩", "c↩")."""
     return listing([word("card", "p") if c == "p" else c for c in cards], "")
+
 
 def way_words(cards: str) -> Msg:
     """A way to pay in words, for the touchscreen: "1 peasant, 1 back to hand"."""
@@ -65,6 +69,7 @@ def way_words(cards: str) -> Msg:
         if cards.count(sign):
             parts.append(say(cards.count(sign)))
     return listing(parts) if parts else _("no card")
+
 
 def way_label(verb: str, rank: int, cards: str | None) -> Msg:
     """"kill a rank-2 guest" when the hand pays one way; "kill 2: p↩" (a peasant, a traveller back)
@@ -76,6 +81,7 @@ def way_label(verb: str, rank: int, cards: str | None) -> Msg:
     return {"kill": _("kill {rank}: {cards}", rank=rank, cards=signs),
             "bribe": _("bribe {rank}: {cards}", rank=rank, cards=signs),
             "build": _("build {rank}: {cards}", rank=rank, cards=signs)}[verb]
+
 
 def likely_room(state: dict[str, Any], name: str) -> int:
     """Where a kill's or a bribe's room starts: the guest in your own room (the one tables take

@@ -666,7 +666,7 @@ class DaleOfMerchantsViews(Game):
 #: scrolled through the kinds one line at a time to learn where each begins (Dale's counters are the
 #: rules', so select has nothing else to do there).
 _KINDS = {"buy": "buy", "check_payment": "pay?", "stall": "stack", "inventory": "discard", "end_turn": "end turn",
-          "take": "effect", "draw": "effect", "move": "effect", "set_market": "market", "market": "market",
+          "take": "effect", "draw": "effect", "move": "effect", "set_market": "market",
           "adjust": "bonus"}
 
 

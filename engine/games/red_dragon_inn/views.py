@@ -316,8 +316,9 @@ class RedDragonInnViews(Game):
     @staticmethod
     def _named_drinks(drink: dict[str, Any]) -> list[Offer]:
         """Each common drink by name and what it does ("elven wine +3", "holy water fortitude +2"), then each
-        by name with a chaser (what it does would not fit beside "+ chaser": the plain lines say it) (the chaser asked, starting at the first common drink, an ale, not at "–": the offer
-        says there is one, a press fewer for the likeliest). A play-tester's «Vino élfico» was a +2 card:
+        by name with a chaser (what it does would not fit beside "+ chaser": the plain lines say it), the chaser
+        asked, starting at the first common drink, an ale, not at "–" (the offer says there is one, a press
+        fewer for the likeliest). A play-tester's «Vino élfico» was a +2 card:
         the name alone ("vino élfico") took the device's +3, where "+3" beside it would have said no."""
         out: list[Offer] = [{"label": drink_label(d), "action": dict(drink, drink=d)} for d in COMMON_DRINKS]
         out += [{"label": _("{drink} + chaser", drink=DRINK_WORDS[d]), "action": dict(drink, drink=d, chaser=FIRST_DRINK),
