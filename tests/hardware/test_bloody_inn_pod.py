@@ -10,7 +10,7 @@ import pytest
 from tablekeeper.engine.errors import RuleError
 from tablekeeper.engine.match import Match
 from tablekeeper.engine.registry import make_rules
-from tablekeeper.hardware.pod import DOWN, MAIN, UP
+from tablekeeper.hardware.pod import DOWN, MAIN, SELECT, UP
 from tablekeeper.ui.pod import grammar
 
 from .test_controller import Table
@@ -588,7 +588,10 @@ def test_a_stray_up_or_down_on_an_idle_pod_moves_no_franc_and_no_check():
     assert welcomed["first_player"] == "Ana" and u.rules.moved_by_hand(welcomed, "Ben", "cash") is True
     u.match.apply({"action": "pass"})  # Ana's: the night goes on with Ben's second action
     assert u.state["turn"]["player"] == "Ben"
-    u.click("Ben", "select")  # from his offers to his counters
+    for _kind in range(len(u.rules.offer_kinds) + 1):  # past his offers' kinds to his counters
+        if u.view("Ben").tuning:
+            break
+        u.click("Ben", "select")
     u.click("Ben", UP, 2)
     assert u.state["players"][1]["counters"]["cash"] == cash + 2
     assert u.rules.moved_by_hand(u.state, "Ben", "checks") is False
@@ -725,3 +728,36 @@ def test_the_morning_tells_each_pod_its_own_lines_also_when_they_cancel_out():
     assert after["players"][0]["counters"] == before["players"][0]["counters"]  # Ana: +1F, −1F
     assert told["Ana"] == "Ana earns 1F: room 1 still has its guest · Ana pays 1F in wages"
     assert told["Ben"] == "Ben earns 1F: room 2 still has its guest: cash +1"  # not "the morning: …"
+
+
+def test_select_goes_from_one_kind_of_night_offer_to_the_next_and_past_the_last_to_the_counters():
+    """A night turn with a corpse waiting and a mixed hand offers 30-odd lines («Enterrar un cadáver», «Matar a
+    un viajero», «Sobornar a un viajero», «Construir un anexo», «Blanquear»): a play-tester's bribe was 13th
+    of 18 behind five burials, his burial with a traveller back to the hand 7th of 32 — twelve presses of
+    searching each. A select click goes to the first line of the next kind (the burials, their other ways,
+    passing, the kills and bribes per rank, their other ways, the bank, the builds), each once, past the last
+    to the counters, and from them back to the first offer. It changes nothing."""
+    t = Table("bloody-inn", ["Ana", "Ben"], actions=[{"action": "welcome"},
+                                                     {"action": "correct", "player": "Ana", "hand": 4},
+                                                     {"action": "kill", "room": 2, "rank": 1}, {"action": "pass"}])
+    offers = t.rules.seat_actions(t.state, "Ana")
+    assert all(o.get("group") for o in offers)
+    before = t.state
+    landed = []
+    for _ in range(len(t.rules.offer_kinds) + 2):
+        t.click("Ana", SELECT)
+        if t.view("Ana").tuning:  # past the last kind: the counters
+            break
+        label = t.view("Ana").action.rstrip("…")
+        landed.append(next(o for o in offers[1:] if str(o["label"]).rstrip("…") == label))
+    kinds = [o["group"] for o in landed]
+    assert kinds == ["bury", "bury…", "pass", "kill", "bribe", "kill…", "bribe…", "bank", "build"]
+    assert [str(o["label"]) for o in landed][2:5] == ["pass", "kill a rank-0 guest", "bribe a rank-0 guest"]
+    # each landing is its kind's first line past the first offer
+    assert all(offers.index(o) == next(i for i, x in enumerate(offers) if i and x["group"] == o["group"])
+               for o in landed)
+    assert t.view("Ana").focus_name == "cash"
+    t.click("Ana", SELECT, 4)  # cash, checks, hand, corpses: back to the offers, at the first
+    assert t.view("Ana").action.rstrip("…") == str(offers[0]["label"]) and t.state == before and t.done == []
+    t.click("Ana", DOWN)  # the line after the first, as ever
+    assert t.view("Ana").action.rstrip("…") == str(offers[1]["label"])

@@ -268,14 +268,30 @@ def test_undo_from_a_pods_menu_takes_back_its_own_players_action_and_says_what(t
 
 def test_a_player_paying_for_another_players_press_is_told_what_happened(table_factory):
     """Through the owner, as a table plays: Ana's morning makes Ben pay his wages, and Ben's pod says what
-    happened ("the morning: …: cash −1"), not "from Ana" as if Ana had taken his money."""
+    happened (his guest's departure and his wages: cash −1), not "from Ana" as if Ana had taken his money."""
     t = table_factory("bloody-inn", players=["Ana", "Ben"])
     for seat in (1, 1, 2, 1, 2):  # Ana's welcome, then both players pass twice
         t.press(seat, "main")
     assert t.state["phase"] == "morning"
     t.press(1, "main")  # Ana, the first player: the morning
     message = t.seats.view(2).message
-    assert message.startswith("the morning") and "cash −" in message and "from Ana" not in message, message
+    assert message.startswith("Ben earns 1F") and "Ben pays" in message and "cash −" in message, message
+    assert "from Ana" not in message
+
+
+def test_the_first_player_who_pressed_the_morning_is_told_what_it_did_to_them(table_factory):
+    """«salida de viajeros»: the morning is the table's, pressed on the first player's pod; a play-tester's first
+    player saw "✓ morning" while her cash went 5 → 6, where the other pods said what it did to theirs. The
+    pod that pressed it says its player's own lines too."""
+    t = table_factory("bloody-inn", players=["Ana", "Ben"])
+    for seat in (1, 1, 2, 1, 2):  # Ana's welcome, then both players pass twice
+        t.press(seat, "main")
+    cash = t.state["players"][0]["counters"]["cash"]
+    t.press(1, "main")  # Ana, the first player: the morning
+    assert t.state["players"][0]["counters"]["cash"] == cash - 1  # her room's guest left: 1F; 2 peasants' wages
+    message = t.seats.view(1).message
+    assert message.startswith("Ana earns 1F") and "cash −1" in message and "Ben" not in message, message
+    assert t.seats.view(1).status == "✓ morning"
 
 
 def test_the_pod_that_pressed_says_what_its_press_did_for_a_moment_where_the_status_goes(table_factory):

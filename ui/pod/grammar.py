@@ -529,7 +529,10 @@ def _told(rules: Any, before: dict[str, Any], action: dict[str, Any], actor: str
         if i == -1:
             parts.append(_("from {who}: {changes}", who=actor, changes=what))
             continue
-        cause = lines[i] if i >= 0 else rules.words(before, action)
+        own = [e for e in lines if _subject(e, who)]
+        # no one line says why: the lines about them when there are several (a morning's departure and wages:
+        # a play-tester's pod said "the morning: police, departure, wages: cash −1"), else the action in words
+        cause = lines[i] if i >= 0 else _joined(own) if len(own) > 1 else rules.words(before, action)
         # a line that already says the change ("Ana drinks: ale: alcohol +1") is said once
         parts.append(cause if all(str(x) in str(cause) for x in found) else
                      _("{what}: {changes}", what=cause, changes=what))

@@ -179,6 +179,13 @@ class Seats:
                 # an outcome the entry did not say (a hide's roll against the cards left): a play-tester saw
                 # only "MUST CHARGE" and could not show the table that 4 was not above 7
                 self._message(seat, listing(events, " · "), now)
+            elif events and action is not None and "player" not in action and action.get("action") not in ("undo", "redo"):
+                # the table's own action (a morning, a welcome) told to the player who pressed it too, what it did
+                # to them (a play-tester's first player saw "✓ morning" while her cash went 5 → 6; the others'
+                # pods said theirs)
+                own = affected(rules, before, state, None, action, events).get(ctl.player)
+                if own is not None:
+                    self._message(seat, own, now)
 
     def _done_text(self, sent, action: dict | None) -> str:
         """The offer a pod did, after the choices and numbers its steps asked as entered, first where the

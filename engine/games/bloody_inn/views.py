@@ -12,12 +12,20 @@ from .rules import CASH_MAX, CHECK, MAX_RANK, wages_due
 from .table import seat_order
 from .words import annex_word, short_name
 
+#: The order select visits a night turn's kinds of offer in (``Game.offer_kinds``), the list's own order but
+#: the amounts to bank after the card actions: the burials paid the usual way, the other ways to pay them,
+#: passing, peasants from the bistro, the kills and bribes per rank, their other ways and the full entries,
+#: the bank, the builds (a play-tester's bribe was 13th of 18 behind five burials, his burial with a card
+#: back to the hand 7th of 32: twelve presses of searching each).
+OFFER_KINDS = ("bury", "bury…", "pass", "bistro", "kill", "bribe", "kill…", "bribe…", "bank", "build")
+
 
 class BloodyInnViews(Game):
     """What the game shows: the public view's own keys and each seat's pod."""
 
     main_counter = "cash"
     off_pod = frozenset({"correct"})  # what the device keeps, set right on the touchscreen
+    offer_kinds = OFFER_KINDS
 
     def view_extra(self, state: dict[str, Any]) -> dict[str, Any]:
         return {
@@ -429,22 +437,22 @@ class BloodyInnViews(Game):
         action asks more than its room, or its name and power."""
         name = p["name"]
         me = {"action": "pass", "player": name}
-        passes: list[Offer] = [{"label": word("label", "pass"), "action": dict(me)}]
+        passes: list[Offer] = [{"label": word("label", "pass"), "action": dict(me), "group": "pass"}]
         cash, checks = p["counters"]["cash"], p["counters"]["checks"]
         if cash >= CHECK:
             passes.append({"label": _("bank {amount}F", amount=CHECK * (cash // CHECK)),
-                           "action": {**me, "checks": cash // CHECK}})
+                           "action": {**me, "checks": cash // CHECK}, "group": "bank"})
         if checks and cash + CHECK <= CASH_MAX:
-            passes.append({"label": word("label", "cash a check"), "action": {**me, "checks": -1}})
+            passes.append({"label": word("label", "cash a check"), "action": {**me, "checks": -1}, "group": "bank"})
         # the notary takes as many checks as the player likes: the smaller amounts further down (a third
         # rulebook reader's players banked 20F of 39F: 6 presses through the menu)
-        banks: list[Offer] = [{"label": _("bank {amount}F", amount=CHECK * n), "action": {**me, "checks": n}}
-                              for n in range(cash // CHECK - 1, 0, -1)]
+        banks: list[Offer] = [{"label": _("bank {amount}F", amount=CHECK * n), "action": {**me, "checks": n},
+                               "group": "bank"} for n in range(cash // CHECK - 1, 0, -1)]
         burials = self._burials(state, p)
         bistro = state["inn"]["bistro"]
         peasants: list[Offer] = [
             {"label": word("label", "bribe: 2 peasants") if n == 2 else word("label", "bribe: 1 peasant"),
-             "action": {"action": "bribe", "player": name, "bistro": n}} for n in (2, 1) if bistro >= n]
+             "action": {"action": "bribe", "player": name, "bistro": n}, "group": "bistro"} for n in (2, 1) if bistro >= n]
         rooms = [r for r in state["inn"]["rooms"] if r["guest"]]
         # per verb and rank: the usual way to pay, and every other way the hand could pay
         firsts: dict[str, list[Offer]] = {"kill": [], "bribe": [], "build": []}
@@ -463,6 +471,7 @@ class BloodyInnViews(Game):
                     else:
                         way = offer(label, {"action": verb, "player": name, "room": start, "rank": rank, **given,
                                             **self._pocket(verb, rank)}, ask=["room"] + list(self._pocket(verb, rank)))
+                    way["group"] = verb if verb == "build" or not i else f"{verb}…"
                     (others if i else firsts)[verb].append(way)
                     every[verb].append(way)
         out: list[Offer] = []
@@ -480,20 +489,21 @@ class BloodyInnViews(Game):
         # rank's usual way then its others, and the build with a power
         out += peasants[:1] + firsts["kill"] + firsts["bribe"] + peasants[1:] + others["kill"]
         if bistro:
-            out.append(offer(word("label", "kill: bistro"),
-                             {"action": "kill", "player": name, "bistro": True, **self._pocket("kill", 0)},
-                             ask=list(self._pocket("kill", 0))))
+            out.append({**offer(word("label", "kill: bistro"),
+                                {"action": "kill", "player": name, "bistro": True, **self._pocket("kill", 0)},
+                                ask=list(self._pocket("kill", 0))), "group": "kill…"})
         if rooms:  # the full entry: any rank, every cost choice asked
             first = {"action": "kill", "player": name, "room": rooms[0]["room"]}
-            out += [offer(word("label", "kill a guest"), first,
-                          ask=["room", "rank"] + self._cost_asks(p, None, "kill")),
-                    offer(word("label", "bribe a guest"), {**first, "action": "bribe"},
-                          ask=["room", "rank"] + self._cost_asks(p, None, "bribe"))]
+            out += [{**offer(word("label", "kill a guest"), first,
+                             ask=["room", "rank"] + self._cost_asks(p, None, "kill")), "group": "kill…"},
+                    {**offer(word("label", "bribe a guest"), {**first, "action": "bribe"},
+                             ask=["room", "rank"] + self._cost_asks(p, None, "bribe")), "group": "bribe…"}]
         out += others["bribe"] + banks
         if "build" in verbs:  # an annex with a power the device applies: the full entry, its
             # amount too (a power the table reads off its own card: a chapel waiving 3 wages)
             out.append({"label": word("label", "build an annex"), "action": {"action": "build", "player": name},
-                        "ask": ["rank", "card", "effect", "amount"] + self._cost_asks(p, None, "build")})
+                        "ask": ["rank", "card", "effect", "amount"] + self._cost_asks(p, None, "build"),
+                        "group": "build"})
         return out + every["build"]
 
     def _pocket(self, verb: str, rank: int) -> dict[str, int]:
@@ -560,9 +570,10 @@ class BloodyInnViews(Game):
                     for n, (given, cards) in enumerate(ways):
                         way = offer(label if n == 0 else _("bury {cards}: {place}", cards=self.way_signs(cards),
                                                            place=place), {**action, **given})
+                        way["group"] = "bury…" if n else "bury"
                         (others if n else usual).append(way)
                     continue
                 given, cost = self._cost(p, rank, "bury")
                 ask = ([] if alike else ["corpse"]) + cost
-                usual.append(offer(label, {**action, **given}, ask=ask))
+                usual.append({**offer(label, {**action, **given}, ask=ask), "group": "bury"})
         return usual + others
