@@ -933,8 +933,15 @@ def test_a_power_that_swaps_a_card_of_the_hand_for_one_of_the_deck_is_one_entry(
     assert (m.state["treasure_deck"]["deck"], m.state["treasure_deck"]["discard"]) == (deck - 1, discard + 1)
     assert cards_counted(m.state) == cards_counted(game().state)
     m.state["players"][0]["power"] = "ready"  # as after the dragon came up
-    powers = [o["label"] for o in m.rules.seat_actions(m.state, "Ana") if o["action"]["action"] == "power"]
-    assert powers == ["power: discard, draw"]
+    # once used, a line per value held, the cheapest one press up from the first offer: only the card drawn
+    # asked (a play-tester's Mercader took 5 presses a turn)
+    offers = m.rules.seat_actions(m.state, "Ana")
+    powers = [o for o in offers if o["action"]["action"] == "power"]
+    assert [o["label"] for o in powers] == ["power: discard 4, draw", "power: discard 3, draw", "power: discard 2, draw",
+                                            "power: discard 0, draw"]
+    assert offers[-1] is powers[-1] and offers[-1]["ask"] == ["value"] and offers[-1]["action"]["discard"] == 0
+    after = m.rules.apply(m.state, {**powers[-2]["action"], "value": 1})[0]
+    assert sorted(after["players"][0]["cards"]) == [0, 1, 3, 4]
 
 
 def test_a_power_that_takes_a_card_from_another_hand_takes_one_worth_zero_too():

@@ -72,10 +72,10 @@ SCENES: dict[str, tuple[dict, list[dict], list[tuple[str, str, int]], str]] = {
     "bi-kill-room": ({"game": "bloody-inn", "players": ["Ana", "Ben"]}, [{"action": "welcome"}],
                      [(DOWN, "click", 3), (MAIN, "click", 1), (UP, "click", 2)], ""),
     "bi-ways": ({"game": "bloody-inn", "players": ["Ana", "Ben"]},
-                [{"action": "welcome"}, {"action": "correct", "player": "Ana", "hand": 3}], [(UP, "click", 6)], ""),
+                [{"action": "welcome"}, {"action": "correct", "player": "Ana", "hand": 3}], [(UP, "click", 7)], ""),
     "bi-ways-room": ({"game": "bloody-inn", "players": ["Ana", "Ben"]},
                      [{"action": "welcome"}, {"action": "correct", "player": "Ana", "hand": 3}],
-                     [(UP, "click", 6), (MAIN, "click", 1), (UP, "click", 1)], ""),
+                     [(UP, "click", 7), (MAIN, "click", 1), (UP, "click", 1)], ""),
     # Dragon Run's own flows (docs/games/dragon-run.md)
     "dr-deal": ({"game": "dragon-run", "players": ["Ana", "Ben"]}, [],
                 [(MAIN, "click", 1), (UP, "click", 4), (SELECT, "click", 1), (UP, "click", 3)], ""),

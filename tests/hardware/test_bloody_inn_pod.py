@@ -549,7 +549,7 @@ def test_a_bribe_with_a_traveller_back_is_four_presses():
     comes back."""
     t = Table("bloody-inn", ["Ana", "Ben"], actions=[{"action": "welcome"},
                                                      {"action": "correct", "player": "Ana", "hand": 3}])
-    t.hold("Ana", UP, repeats=4)  # press, hold, 4 repeats: six offers up from the first
+    t.hold("Ana", UP, repeats=5)  # press, hold, 5 repeats: seven offers up from the first
     assert t.view("Ana").action == "bribe 2: p↩…"
     t.click("Ana", MAIN)  # the room, from room 1 (Ana's)
     t.click("Ana", UP)
@@ -735,8 +735,9 @@ def test_select_goes_from_one_kind_of_night_offer_to_the_next_and_past_the_last_
     un viajero», «Sobornar a un viajero», «Construir un anexo», «Blanquear»): a play-tester's bribe was 13th
     of 18 behind five burials, his burial with a traveller back to the hand 7th of 32 — twelve presses of
     searching each. A select click goes to the first line of the next kind (the burials, their other ways,
-    passing, the kills and bribes per rank, their other ways, the bank, the builds), each once, past the last
-    to the counters, and from them back to the first offer. It changes nothing."""
+    passing, the kills and bribes per rank, their other ways, the bank, the builds), each once — from the
+    first offer not its own kind's next line, which down reaches —, past the last to the counters, and from
+    them back to the first offer. It changes nothing."""
     t = Table("bloody-inn", ["Ana", "Ben"], actions=[{"action": "welcome"},
                                                      {"action": "correct", "player": "Ana", "hand": 4},
                                                      {"action": "kill", "room": 2, "rank": 1}, {"action": "pass"}])
@@ -751,8 +752,11 @@ def test_select_goes_from_one_kind_of_night_offer_to_the_next_and_past_the_last_
         label = t.view("Ana").action.rstrip("…")
         landed.append(next(o for o in offers[1:] if str(o["label"]).rstrip("…") == label))
     kinds = [o["group"] for o in landed]
-    assert kinds == ["bury", "bury…", "pass", "kill", "bribe", "kill…", "bribe…", "bank", "build"]
-    assert [str(o["label"]) for o in landed][2:5] == ["pass", "kill a rank-0 guest", "bribe a rank-0 guest"]
+    # from the first offer (a burial) the next kind: the other burials are down's way, right after it (a
+    # play-tester's first select stayed among the burials he meant to leave)
+    assert offers[1]["group"] == offers[0]["group"] == "bury"
+    assert kinds == ["bury…", "pass", "kill", "bribe", "kill…", "bribe…", "bank", "build"]
+    assert [str(o["label"]) for o in landed][1:4] == ["pass", "kill a rank-0 guest", "bribe a rank-0 guest"]
     # each landing is its kind's first line past the first offer
     assert all(offers.index(o) == next(i for i, x in enumerate(offers) if i and x["group"] == o["group"])
                for o in landed)
@@ -761,3 +765,46 @@ def test_select_goes_from_one_kind_of_night_offer_to_the_next_and_past_the_last_
     assert t.view("Ana").action.rstrip("…") == str(offers[0]["label"]) and t.state == before and t.done == []
     t.click("Ana", DOWN)  # the line after the first, as ever
     assert t.view("Ana").action.rstrip("…") == str(offers[1]["label"])
+
+
+def test_the_welcomes_police_rooms_are_the_empty_rooms_by_their_keys():
+    """«Coloque al viajero en una habitación abierta»: two police officers at a welcome are entered as a list of
+    rooms. A play-tester's `down` from "–" did nothing and said nothing, and a held `up` went on to a room 11
+    the inn does not have, accepted without a word; the step named rooms by number where every other room step
+    names the key. The list's numbers are the empty rooms, round and round (down from "–" to the last), a room
+    already in the list passed over, each said by its key."""
+    t = Table("bloody-inn", ["Ana", "Ben"])
+    offers = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
+    t.click("Ana", DOWN, offers.index("welcome: police"))
+    assert t.view("Ana").action == "welcome: police…"
+    t.click("Ana", MAIN)  # the step: police rooms, from "–"
+    last = max(r["room"] for r in t.state["inn"]["rooms"])
+    t.click("Ana", DOWN)  # round to the last room
+    view = t.view("Ana")
+    assert view.value == str(last) and view.prompt.endswith(": neutral"), (view.value, view.prompt)
+    t.hold("Ana", UP, repeats=12)  # far past the inn's rooms: round and round them
+    assert 1 <= int(t.view("Ana").value) <= last
+    t.click("Ana", DOWN, int(t.view("Ana").value) - 1)  # down to room 1
+    view = t.view("Ana")
+    assert view.value == "1" and view.prompt.endswith(": Ana's"), (view.value, view.prompt)
+    t.click("Ana", SELECT)  # room 1 in the list; the next number
+    t.click("Ana", UP)  # room 1 passed over: room 2, Ben's
+    assert t.view("Ana").value == "2" and t.view("Ana").prompt.endswith(": Ben's")
+    t.click("Ana", MAIN)  # the list ends with it, and the welcome is done
+    assert t.done == [{"action": "welcome", "police_rooms": [1, 2]}], t.done
+    assert [r["room"] for r in t.state["inn"]["rooms"] if r["police"]] == [1, 2]
+
+
+def test_a_bribe_paid_with_travellers_keeps_them_first_a_kill_loses_them_first():
+    """«recuperas todas las cartas que hayas jugado que tengan aptitud para la acción elegida; pierde las otras
+    cartas»: which travellers come back depends on their cards. In the rulebook readers' stories 16 bribes paid
+    with travellers had them all back and 3 lost them, while kills lost them 7 times to 1: a bribe's usual line
+    (down from the first offer, with the kills') keeps the travellers, a kill's loses them (a play-tester's
+    "bribe 1: ↩" was 13th of 15)."""
+    m = table([{"action": "welcome"}, {"action": "correct", "player": "Ana", "hand": 2},
+               {"action": "correct", "player": "Ana", "peasants": 0}])
+    assert (m.state["players"][0]["hand"], m.state["players"][0]["peasants"]) == (2, 0)
+    labels = [str(o["label"]) for o in m.rules.seat_actions(m.state, "Ana")]
+    assert labels.index("kill 1: ×") < labels.index("bribe 1: ↩") < labels.index("kill 1: ↩") < labels.index("bribe 1: ×")
+    usual = next(o for o in m.rules.seat_actions(m.state, "Ana") if str(o["label"]) == "bribe 1: ↩")
+    assert usual["group"] == "bribe" and (usual["action"]["peasants"], usual["action"]["kept"]) == (0, 1)

@@ -229,10 +229,14 @@ def test_a_dead_players_pod_lists_only_the_corrections():
 
 
 def test_talismans_in_play_show_apart_from_the_hand():
-    """«Los talismanes permanecen frente a ti»: the pod shows them apart from the treasure in hand."""
+    """«Los talismanes permanecen frente a ti»: the pod shows how many are in play, apart from the treasure in
+    hand (their values are on the cards in front of the player, and the final count adds them: a play-tester
+    read the sum "talismans 0" of one talisman worth 0 as none in play)."""
     m = game({"action": "talisman", "value": 3})
     counters = [[str(k), v] for k, v in m.rules.seat_view(m.state, "Ana")["counters"]]
-    assert counters == [["treasure", 3], ["wounds", 0], ["highest", 2], ["talismans", 3]]
+    assert counters == [["treasure", 3], ["wounds", 0], ["highest", 2], ["talismans", 1]]
+    m.apply({"action": "talisman", "player": "Ana", "value": 0})
+    assert [[str(k), v] for k, v in m.rules.seat_view(m.state, "Ana")["counters"]][-1] == ["talismans", 2]
     assert [str(k) for k, _v in m.rules.seat_view(m.state, "Ben")["counters"]] == ["treasure", "wounds", "highest"]
 
 

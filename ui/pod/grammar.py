@@ -146,7 +146,7 @@ def _askable(rules: Any, state: dict[str, Any], me: str, action: str, field: Fie
     options: tuple[Any, ...] = ()
     if step == PLAYER:
         options = players_for(state, me, f.name)
-    elif step in (CHOICE, NUMBER):  # a number with choices steps through those values only
+    elif step in (CHOICE, NUMBER, LIST):  # a number with choices steps through those values only
         options = tuple(f.choices or ())
     return Ask(f, step, options, unset=not f.required and f.default is None and step != BOOL)
 

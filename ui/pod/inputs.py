@@ -484,8 +484,9 @@ class SeatControls:
                 delta *= FAST if kind == REPEAT and self._run > SLOW_REPEATS else 1
             if ask.step == g.NUMBER:
                 self._values[name] = ask.number(self._values[name], delta)
-            elif ask.step == g.LIST:
-                self._elem = g.Ask(ask.field, g.NUMBER).number(self._elem, delta, unset=True)
+            elif ask.step == g.LIST:  # with choices (a welcome's rooms), those not in the list yet
+                left = tuple(o for o in ask.options if o not in self._values[name]) or ask.options
+                self._elem = g.Ask(ask.field, g.NUMBER, left).number(self._elem, delta, unset=True)
             elif ask.step == g.BOOL:
                 self._values[name] = not self._values[name]
             else:
@@ -592,7 +593,8 @@ class SeatControls:
             shown = str(value)
         prompt = _say(ask.label, catalog)
         words = rules.pod_value_words(state, self.player, self._item.action.get("action") if self._item else "",
-                                      name, value, entered=self._action(rules, state) if self._item else None)
+                                      name, self._elem if ask.step == g.LIST else value,
+                                      entered=self._action(rules, state) if self._item else None)
         if words is not None:  # what the number stands for: "corpse: rank 1, 12F"
             prompt = f"{prompt}: {_say(words, catalog)}"
         live = self._live(rules, state, steps)
@@ -652,8 +654,9 @@ class SeatControls:
 def next_kind(actions: list[Offer], pick: int, order: tuple[str, ...] = ()) -> int | None:
     """Where select goes from the offer ``pick``: the first line of the next kind of offer (the offers' ``group``),
     the kinds in the game's ``order`` (the others after, as the list has them), each kind's first line past
-    the first offer (the first offer's own kind goes on after it); from the first offer, the first kind. None:
-    the offers have no kinds, or ``pick`` is in the last one (select then goes on to the counters)."""
+    the first offer; from the first offer, the first kind but its own when that goes on right after it (down's
+    way: a play-tester's first select stayed among the burials he meant to leave). None: the offers have no
+    kinds, or ``pick`` is in the last one (select then goes on to the counters)."""
     kinds = [a.get("group") for a in actions]
     if not any(kinds):
         return None
@@ -665,6 +668,8 @@ def next_kind(actions: list[Offer], pick: int, order: tuple[str, ...] = ()) -> i
     if pick:
         here = kinds[pick]
         ranked = ranked[ranked.index(here) + 1:] if here in ranked else []
+    else:
+        ranked = [k for k in ranked if not (k == kinds[0] and first[k] == 1)]
     return next((first[k] for k in ranked if first[k] != pick), None)
 
 

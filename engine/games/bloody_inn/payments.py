@@ -30,7 +30,7 @@ def ways_to_pay(p: dict[str, Any], rank: int, action: str) -> list[tuple[dict[st
     (the aptitude) and travellers lost («recuperas todas las cartas que hayas jugado que tengan
     aptitud …; pierde las otras cartas»). The usual way spends peasants first, the most the
     hand holds, and a traveller played besides is lost (what the rules say of a card without
-    the action's aptitude, and the engine's default: kept 0). Police officers are never back
+    the action's aptitude, and the engine's default: kept 0) — for a bribe, back to hand. Police officers are never back
     (no aptitude); a build's annex is a traveller of its own. Each way is the action's
     ``peasants`` and ``kept`` (none when the hand pays one way only: the engine fills them) and
     its cards in a few signs: "p" a peasant, "↩" a traveller back, "×" one lost."""
@@ -44,7 +44,10 @@ def ways_to_pay(p: dict[str, Any], rank: int, action: str) -> list[tuple[dict[st
         return [({}, "")]
     ways: list[tuple[dict[str, Any], str]] = []
     for np in range(min(played, peasants), max(0, played - travellers) - 1, -1):
-        for back in range(0, min(played - np, max(free, 0)) + 1):
+        backs = range(0, min(played - np, max(free, 0)) + 1)
+        # a bribe's travellers most often come back (the rulebook stories: 16 bribes paid with travellers all back,
+        # 3 with them lost; a play-tester's "bribe 1: ↩" was 13th of 15): the bribe's usual way keeps them
+        for back in reversed(backs) if action == "bribe" else backs:
             cards = "p" * np + "↩" * back + "×" * (played - np - back)
             ways.append(({"peasants": np, "kept": back}, cards))
     if len(ways) == 1:

@@ -143,6 +143,9 @@ class BloodyInnViews(Game):
             effect = entered.get("effect")
             if field == "amount" and effect is not None and DEFAULT_AMOUNT.get(effect) is not None:
                 return _("usually {n}", n=DEFAULT_AMOUNT[effect])
+        if action == "welcome" and field in ("police_rooms", "first") and isinstance(value, int):
+            room = next((r for r in state["inn"]["rooms"] if r["room"] == value), None)
+            return self.room_word(room) if room is not None else None
         if action in ("kill", "bribe", "welcome") and field == "room" and isinstance(value, int):
             room = next((r for r in state["inn"]["rooms"] if r["room"] == value), None)
             if room is None:
@@ -199,6 +202,12 @@ class BloodyInnViews(Game):
             rooms = [r["room"] for r in state["inn"]["rooms"] if not r["guest"]]
             if rooms:
                 return Field("room", "int", False, None, tuple(rooms), min(rooms), max(rooms), doc=field.doc)
+        if field.name in ("police_rooms", "first") and action == "welcome":
+            # the rooms the welcome fills, each by its key (a play-tester's held up went on to a room 11 the inn does
+            # not have, and down from "–" did nothing)
+            rooms = [r["room"] for r in state["inn"]["rooms"] if not r["guest"]]
+            if rooms:
+                return Field(field.name, "ints", False, [], tuple(rooms), min(rooms), max(rooms), doc=field.doc)
         if field.name == "corpse" and action == "bury":  # one of the burier's own corpses, no further
             mine = next(p for p in state["players"] if p["name"] == name)
             return Int("corpse", required=False, lo=1, hi=max(1, len(mine["corpses"])), doc=field.doc)

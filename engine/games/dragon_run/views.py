@@ -82,8 +82,9 @@ class DragonRunViews(Game):
                     [word("counter", "wounds"), p["counters"]["wounds"]], [word("counter", "highest"), highest]]
         if p["unknown"]:  # beside the treasure: "4 cards, 3+?"
             counters.insert(1, [word("counter", "cards"), len(p["cards"]) + p["unknown"]])
-        if p["talismans"]:  # in play, apart from the treasure in hand
-            counters.append([word("counter", "talismans"), sum(p["talismans"])])
+        if p["talismans"]:  # in play, apart from the treasure in hand: how many (their values are on the cards
+            # in front of the player; a play-tester read the sum "talismans 0" of one Escama as none in play)
+            counters.append([word("counter", "talismans"), len(p["talismans"])])
         return {
             "counters": counters,
             "status": status,
@@ -359,6 +360,13 @@ class DragonRunViews(Game):
         plain: list[Offer] = [{"label": word("label", "power"), "action": {"action": "power", **me}}]
         kinds = {"take": take, "draw": draw, "swap": swap, "heal": heal, "plain": plain}
         known = p.get("power_kind")
+        if known == "swap" and p["cards"]:
+            # once the card showed it swaps: a line per value held to discard, the cheapest nearest, only the card
+            # drawn asked (a play-tester's Mercader took 5 presses a turn, the dearest routine event of the round);
+            # the line asking both while some cards are not known
+            kinds["swap"] = [offer(_("power: discard {value}, draw", value=v),
+                                   {"action": "power", **me, "draw": True, "value": 1, "discard": v}, ask=["value"])
+                             for v in sorted(set(p["cards"]))] + (swap if p["unknown"] else [])
         if known in kinds:
             return kinds[known], []
         return take + draw + swap + heal + plain, []
