@@ -40,6 +40,9 @@ EVENT_LABELS = {"round": _("event: everyone drinks"), "contest": _("event: drink
 #: The drinks offered by what they do (alcohol, fortitude) beside the common ones by name (RULES.md,
 #: "Common drinks"): alcohol with a fortitude change, which no common drink gives.
 EFFECT_DRINKS = tuple((a, f) for f in (-1, 1) for a in range(1, 5))
+#: The alcohol a common drink and its common chaser add up to: an ale and an ale, 2, to a dragon breath ale and
+#: an elven wine, 7.
+CHASER_TOTALS = tuple(range(2, 8))
 
 
 class RedDragonInnViews(Game):
@@ -188,7 +191,8 @@ class RedDragonInnViews(Game):
           give another player an extra drink, the
           character's extra counter ±1 and a table-wide effect;
         * phase 3: a drink for each other player;
-        * phase 4: the common drink revealed, by name (one press once it is shown), each with a chaser
+        * phase 4: the common drink revealed, by name (one press once it is shown), a drink and its chaser by
+          the alcohol they add up to, each drink with a chaser
           (then the chaser is asked), and any other drink (its effects are asked); an empty Drink Me!
           pile: sober up.
 
@@ -321,6 +325,11 @@ class RedDragonInnViews(Game):
         fewer for the likeliest). A play-tester's «Vino élfico» was a +2 card:
         the name alone ("vino élfico") took the device's +3, where "+3" beside it would have said no."""
         out: list[Offer] = [{"label": drink_label(d), "action": dict(drink, drink=d)} for d in COMMON_DRINKS]
+        # a drink and its chaser by the alcohol they add up to («suma sus efectos»: the table adds them as it
+        # reads them), one line per total: a play-tester's ale with an elven-wine chaser was +4 worked out, and
+        # 4 presses by name (the drink's "+ chaser" line, then the chaser's name)
+        out += [{"label": _("chaser, {alcohol} +{n}", alcohol=word("counter", "alcohol"), n=n),
+                 "action": dict(drink, alcohol=n, chasers=1)} for n in CHASER_TOTALS]
         out += [{"label": _("{drink} + chaser", drink=DRINK_WORDS[d]), "action": dict(drink, drink=d, chaser=FIRST_DRINK),
                  "ask": ["chaser", *OTHER_CHASER_ASKS]} for d in COMMON_DRINKS]
         return out
