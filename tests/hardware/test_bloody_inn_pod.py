@@ -452,7 +452,7 @@ def test_a_powers_amount_is_asked_only_when_the_table_gives_the_annex_a_power():
         t.click("Ana", MAIN)
         assert (t.view("Ana").prompt, t.view("Ana").value) == ("effect: the card's: other", "–")  # "–" says what it is
         if power:
-            t.click("Ana", UP, 2)  # a power of the table's own: waived wages
+            t.click("Ana", UP, 4)  # a power of the table's own: waived wages (after none, end game, per annex)
             t.click("Ana", MAIN)
             assert (t.view("Ana").prompt, t.view("Ana").value) == ("amount: usually 1", "–")  # its amount, asked now
             t.click("Ana", UP, 3)
@@ -465,7 +465,7 @@ def test_a_powers_amount_is_asked_only_when_the_table_gives_the_annex_a_power():
     waived = build(power=True)
     annex = waived.state["players"][0]["annexes"][-1]
     assert (annex["name"], annex["effect"], annex["amount"]) == ("chapel", "wages_waived", 3)
-    assert waived.presses == 4 + 3 + 3  # the power (two ups, main), the amount (three ups)
+    assert waived.presses == 4 + 5 + 3  # the power (four ups, main), the amount (three ups)
 
 
 def test_the_butchers_owner_is_offered_the_extra_kill_out_of_turn():
@@ -689,9 +689,18 @@ def test_a_table_annex_with_no_card_says_its_blank_power_is_not_told():
     labels = [str(a["label"]) for a in t.rules.seat_actions(t.state, "Ana")]
     t.hold("Ana", DOWN, repeats=labels.index("build a rank-1 annex") - 2)
     t.click("Ana", MAIN)
-    assert (t.view("Ana").prompt, t.view("Ana").value) == ("card", "–")
+    # "–" is a card none of the list's (a play-tester went through the whole list to be sure)
+    assert (t.view("Ana").prompt, t.view("Ana").value) == ("card: none of these", "–")
     t.click("Ana", MAIN)  # no card: a table's own annex
     assert (t.view("Ana").prompt, t.view("Ana").value) == ("effect: not told", "–")
+    # up from "–", the powers the rulebook readers' tables built most: none, the end of the game, per other annex
+    # (a play-tester went up ten powers to "end game")
+    seen = []
+    for _ in range(3):
+        t.click("Ana", UP)
+        seen.append(t.view("Ana").value)
+    assert seen == ["none", "end game", "per annex bonus"], seen
+    t.click("Ana", DOWN, 3)
     t.click("Ana", MAIN)
     annex = t.state["players"][0]["annexes"][-1]
     assert "effect" not in annex and annex["rank"] == 1
@@ -734,8 +743,8 @@ def test_select_goes_from_one_kind_of_night_offer_to_the_next_and_past_the_last_
     """A night turn with a corpse waiting and a mixed hand offers 30-odd lines («Enterrar un cadáver», «Matar a
     un viajero», «Sobornar a un viajero», «Construir un anexo», «Blanquear»): a play-tester's bribe was 13th
     of 18 behind five burials, his burial with a traveller back to the hand 7th of 32 — twelve presses of
-    searching each. A select click goes to the first line of the next kind (the burials, their other ways,
-    passing, the kills and bribes per rank, their other ways, the bank, the builds), each once — from the
+    searching each. A select click goes to the first line of the next kind, in the list's order (the burials,
+    their other ways, passing, the bank, the kills and bribes per rank, their other ways, the builds), each once — from the
     first offer not its own kind's next line, which down reaches —, past the last to the counters, and from
     them back to the first offer. It changes nothing."""
     t = Table("bloody-inn", ["Ana", "Ben"], actions=[{"action": "welcome"},
@@ -755,8 +764,8 @@ def test_select_goes_from_one_kind_of_night_offer_to_the_next_and_past_the_last_
     # from the first offer (a burial) the next kind: the other burials are down's way, right after it (a
     # play-tester's first select stayed among the burials he meant to leave)
     assert offers[1]["group"] == offers[0]["group"] == "bury"
-    assert kinds == ["bury…", "pass", "kill", "bribe", "kill…", "bribe…", "bank", "build"]
-    assert [str(o["label"]) for o in landed][1:4] == ["pass", "kill a rank-0 guest", "bribe a rank-0 guest"]
+    assert kinds == ["bury…", "pass", "bank", "kill", "bribe", "kill…", "bribe…", "build"]
+    assert [str(o["label"]) for o in landed][1:5] == ["pass", "cash a check", "kill a rank-0 guest", "bribe a rank-0 guest"]
     # each landing is its kind's first line past the first offer
     assert all(offers.index(o) == next(i for i, x in enumerate(offers) if i and x["group"] == o["group"])
                for o in landed)

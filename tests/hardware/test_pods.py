@@ -321,6 +321,25 @@ def test_a_counter_changed_by_hand_is_ticked_with_a_minus_sign(table_factory):
     assert t.seats.view(1).status == "✓ fortitude \u22121"
 
 
+def test_a_counter_changed_by_hand_is_done_with_when_its_tick_goes(table_factory):
+    """A play-tester's pod stayed on his fortitude after «Poción de vigor» (select, up ×3): the next offer he
+    wanted needed a select first, and a down meant for it would have lowered his fortitude again. Once the
+    counter's tick goes, up and down go through the offers again; while it shows, the counter still moves."""
+    t = table_factory("red-dragon-inn", players=["Ana", "Ben", "Cai"])
+    t.session.apply({"action": "adjust", "player": "Ana", "counter": "fortitude", "delta": -3})
+    t.settle()
+    choose(t, 1)
+    t.press(1, "up")
+    t.press(1, "up")  # within the tick: the counter still moves
+    assert t.state["players"][0]["counters"]["fortitude"] == 19 and t.seats.view(1).tuning
+    t.settle(t.seats.message_seconds + 0.1)
+    view = t.seats.view(1)
+    assert view.choosing and not view.tuning and view.pick == 0
+    before = canonical(t.state)
+    t.press(1, "down")  # the next offer, not fortitude −1
+    assert canonical(t.state) == before and t.seats.view(1).pick == 1
+
+
 def test_the_pods_check_names_what_its_steps_asked(table_factory):
     """A play-tester built a chapel with a power of the table's own and read "✓ build 2: p×": nothing said
     the chapel or its power was kept. The "✓" names the choices the steps asked, as entered, first (the
@@ -336,8 +355,8 @@ def test_the_pods_check_names_what_its_steps_asked(table_factory):
     t.press(1, "main")
     t.press(1, "down")  # the chapel, the last of the base game's annexes
     t.press(1, "main")
-    t.press(1, "up")  # a power of the table's own: morning bonus, then waived wages
-    t.press(1, "up")
+    for _ in range(4):  # a power of the table's own: none, end game, per annex bonus, then waived wages
+        t.press(1, "up")
     t.press(1, "main")
     t.press(1, "main")  # its amount left at its usual
     assert t.state["players"][0]["annexes"][-1]["effect"] == "wages_waived"

@@ -346,6 +346,18 @@ class SeatControls:
         self._stepped = True
         return self._send(item, action)
 
+    def counter_done(self, rules) -> None:
+        """The tick of a counter this pod changed by hand went (:class:`~.seats.Seats`): the counter is done with,
+        and up/down go through the offers again, as a select click after it would have them (a play-tester's
+        pod stayed on his fortitude: a down meant for the next offer would have lowered it again). Not in a game
+        whose counters are its whole input."""
+        if not self._stepped or self.screen != HOME or not getattr(rules, "select_chooses_counter", True):
+            return
+        self._stepped = False
+        self.choosing = True  # where there is a choice of offers (:meth:`_offered`)
+        self._chosen = None
+        self.focus, self._focused = None, None
+
     def _not_chosen(self, rules, state) -> Intent:
         """What up/down say on a counter select has not chosen: why nothing changed, and how to change it."""
         name, fixed = self._fixed(rules, state)

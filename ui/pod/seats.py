@@ -316,15 +316,18 @@ class Seats:
         # Each seat's view is computed once per situation: the game's version (every commit), the
         # seat's own state (focus, menu, entry), its message, the language; anything else (a
         # loop tick, another seat's press) reuses it, and the pod then sends nothing.
+        done = self.dones.get(seat)
+        if done is not None and now >= done.until:
+            del self.dones[seat]
+            done = None
+            # a counter changed by hand is done with once its tick goes: the offers again, as select would take
+            # it (a play-tester's down, meant for the next offer, would have lowered his fortitude again)
+            ctl.counter_done(rules)
         local = ctl.shown_key()
         flash = self.flashes.get(seat)
         if flash is not None and now >= flash[1]:
             del self.flashes[seat]
             flash = None
-        done = self.dones.get(seat)
-        if done is not None and now >= done.until:
-            del self.dones[seat]
-            done = None
         stuck = self.stuck.buttons(seat)
         key = (id(self.session), version, local, str(message), id(self.catalog), stuck,
                done.status() if done else "", flash[0] if flash else ())

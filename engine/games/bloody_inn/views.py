@@ -12,12 +12,17 @@ from .rules import CASH_MAX, CHECK, MAX_RANK, wages_due
 from .table import seat_order
 from .words import annex_word, short_name
 
-#: The order select visits a night turn's kinds of offer in (``Game.offer_kinds``), the list's own order but
-#: the amounts to bank after the card actions: the burials paid the usual way, the other ways to pay them,
-#: passing, peasants from the bistro, the kills and bribes per rank, their other ways and the full entries,
-#: the bank, the builds (a play-tester's bribe was 13th of 18 behind five burials, his burial with a card
-#: back to the hand 7th of 32: twelve presses of searching each).
-OFFER_KINDS = ("bury", "bury…", "pass", "bistro", "kill", "bribe", "kill…", "bribe…", "bank", "build")
+#: The order select visits a night turn's kinds of offer in (``Game.offer_kinds``), the list's own order (a
+#: play-tester found select skipping the bank next to "pass" irregular): the burials paid the usual way, the other
+#: ways to pay them, passing, the bank, peasants from the bistro, the kills and bribes per rank, their other ways
+#: and the full entries, the builds (a play-tester's bribe was 13th of 18 behind five burials, his burial with a
+#: card back to the hand 7th of 32: twelve presses of searching each).
+OFFER_KINDS = ("bury", "bury…", "pass", "bank", "bistro", "kill", "bribe", "kill…", "bribe…", "build")
+#: A build's powers as a pod steps through them, up from "–": the most built in the rulebook readers' stories first
+#: (none 8, the end of the game 5, per other annex 4, wages waived 3; the table's own annexes), down from "–"
+#: the least (another power, a room opened).
+POD_EFFECTS = ("none", "end_game", "per_annex_bonus", "wages_waived", "morning_bonus", "gain_now", "extra_kill",
+               "extra_action", "build_discount", "bribe_discount", "kill_discount", "bury_discount", "open_room", "other")
 
 
 class BloodyInnViews(Game):
@@ -134,6 +139,9 @@ class BloodyInnViews(Game):
         8F" above an "8" as two amounts)."""
         if action == "kill" and field == "money" and isinstance(value, int):
             return _("pocket (F)")
+        if action == "build" and field == "card" and value is None:
+            # a play-tester went through the whole list to be sure "–" was his table's own card
+            return _("none of these")
         if action == "build" and value is None and entered is not None:
             card = entered.get("card")
             if field == "effect" and card in NAME_EFFECT:
@@ -192,6 +200,9 @@ class BloodyInnViews(Game):
             return Bool("bistro", doc=field.doc)
         if field.name == "name" and action == "build":  # the base game's cards are asked as "card"
             return None
+        if field.name == "effect" and action == "build":
+            # the likeliest first up from "–" (a table's own annex: a play-tester went up ten powers to "end game")
+            return Str("effect", required=False, choices=POD_EFFECTS, doc=field.doc)
         if field.name == "amount" and action == "build":  # a power of nothing is no power: from 1
             return Int("amount", required=False, lo=1, hi=field.hi, doc=field.doc)
         if field.name == "room" and action in ("kill", "bribe"):  # a guest's room: the rooms with a guest only
