@@ -337,15 +337,16 @@ class BloodyInnViews(Game):
         # event of fifteen stories the pods could not enter)
         unknown = unknown_power(p) and not grants_extra(p, "kill", in_room=True)
         out: list[Offer] = []
+        bistro: list[Offer] = []
         if state["inn"]["bistro"] and (grants_extra(p, "kill", in_room=False) or unknown) and not again:
             # a table's own power that grants another action (not the butcher's shop, rooms only): a
             # peasant in the bistro, as the night's own offer
             # a power the device does not know: shown before it is done (a stray main kills nobody)
-            out.append(offer(word("label", "+kill: bistro"),
-                             {"action": "kill", "player": p["name"], "bistro": True, "extra": True,
-                              **self._pocket("kill", 0)}, ask=list(self._pocket("kill", 0)), confirm=unknown))
+            bistro.append(offer(word("label", "+kill: bistro"),
+                                {"action": "kill", "player": p["name"], "bistro": True, "extra": True,
+                                 **self._pocket("kill", 0)}, ask=list(self._pocket("kill", 0)), confirm=unknown))
         if not rooms or not (grants_extra(p, "kill", in_room=True) or unknown):
-            return out
+            return bistro
         start = payments.likely_room(state, p["name"])
         if unknown:
             for rank in range(MAX_RANK + 1):  # its price may be less: the cards played are asked
@@ -353,7 +354,9 @@ class BloodyInnViews(Game):
                             "ask": ["room", "played"] + list(self._pocket("kill", rank)),
                             "action": {"action": "kill", "player": p["name"], "room": start, "rank": rank,
                                        "extra": True, "played": min(rank, p["hand"]), **self._pocket("kill", rank)}})
-            return out
+            # the rooms' kills first: the rulebook stories' extra kills were in a room 6 times, in the bistro 3 (a
+            # play-tester's butcher's shop, its power not told, offered the bistro first)
+            return out + bistro
         for rank in range(MAX_RANK + 1):
             ways = self.ways_to_pay(p, rank, "kill")
             if ways:
@@ -361,7 +364,7 @@ class BloodyInnViews(Game):
                 out.append({"label": _("+kill, rank {rank}", rank=rank), "ask": ["room"] + list(self._pocket("kill", rank)),
                             "action": {"action": "kill", "player": p["name"], "room": start, "rank": rank,
                                        "extra": True, **given, **self._pocket("kill", rank)}})
-        return out
+        return out + bistro
 
     @staticmethod
     def _welcomes(state: dict[str, Any]) -> list[Offer]:
