@@ -354,8 +354,9 @@ class BloodyInnViews(Game):
                             "ask": ["room", "played"] + list(self._pocket("kill", rank)),
                             "action": {"action": "kill", "player": p["name"], "room": start, "rank": rank,
                                        "extra": True, "played": min(rank, p["hand"]), **self._pocket("kill", rank)}})
-            # the rooms' kills first: the rulebook stories' extra kills were in a room 6 times, in the bistro 3 (a
-            # play-tester's butcher's shop, its power not told, offered the bistro first)
+            # the rooms' kills first, where a play-tester looked for them (his butcher's shop, its power not told,
+            # offered the bistro first); where both are offered the rulebook stories' extra kills were in a room 3
+            # times, in the bistro 3
             return out + bistro
         for rank in range(MAX_RANK + 1):
             ways = self.ways_to_pay(p, rank, "kill")
