@@ -745,7 +745,7 @@ def test_the_morning_tells_each_pod_its_own_lines_also_when_they_cancel_out():
 
 def test_select_goes_from_one_kind_of_night_offer_to_the_next_and_past_the_last_to_the_counters():
     """A night turn with a corpse waiting and a mixed hand offers 30-odd lines («Enterrar un cadáver», «Matar a
-    un viajero», «Sobornar a un viajero», «Construir un anexo», «Blanquear»): a play-tester's bribe was 13th
+    un invitado», «Sobornar a un viajero», «Construir un anexo», «Pasar (y lavar dinero)»): a play-tester's bribe was 13th
     of 18 behind five burials, his burial with a traveller back to the hand 7th of 32 — twelve presses of
     searching each. A select click goes to the first line of the next kind, in the list's order (the burials,
     their other ways, passing, the bank, the kills and bribes per rank, their other ways, the builds), each once — from the

@@ -519,6 +519,9 @@ def _told(rules: Any, before: dict[str, Any], action: dict[str, Any], actor: str
     # a change no line explains: the action's ("from Ana", -1) to a player it names, else the one line
     # that names the player, else the action in words (-2)
     fallback = -1 if named and actor else (0 if len(lines) == 1 else -2)
+    # no one line says why: the lines about them when there are several (a morning's departure and wages: a
+    # play-tester's pod said "the morning: police, departure, wages: cash −1"), else the action in words
+    own = [e for e in lines if _subject(e, who)]
     groups: dict[int, list[Msg]] = {}  # a cause → its changes, in order
     for label, item in items:
         why = [i for i, e in enumerate(lines) if label in str(e)]
@@ -529,9 +532,6 @@ def _told(rules: Any, before: dict[str, Any], action: dict[str, Any], actor: str
         if i == -1:
             parts.append(_("from {who}: {changes}", who=actor, changes=what))
             continue
-        own = [e for e in lines if _subject(e, who)]
-        # no one line says why: the lines about them when there are several (a morning's departure and wages:
-        # a play-tester's pod said "the morning: police, departure, wages: cash −1"), else the action in words
         cause = lines[i] if i >= 0 else _joined(own) if len(own) > 1 else rules.words(before, action)
         # a line that already says the change ("Ana drinks: ale: alcohol +1") is said once
         parts.append(cause if all(str(x) in str(cause) for x in found) else

@@ -319,14 +319,15 @@ class RedDragonInnViews(Game):
 
     @staticmethod
     def _named_drinks(drink: dict[str, Any]) -> list[Offer]:
-        """Each common drink by name and what it does ("elven wine +3", "holy water fortitude +2"), then each
+        """Each common drink by name and what it does ("elven wine +3", "holy water fortitude +2"), a drink and
+        its chaser by their alcohol added up ("chaser, alcohol +4"), then each
         by name with a chaser (what it does would not fit beside "+ chaser": the plain lines say it), the chaser
         asked, starting at the first common drink, an ale, not at "–" (the offer says there is one, a press
         fewer for the likeliest). A play-tester's «Vino élfico» was a +2 card:
         the name alone ("vino élfico") took the device's +3, where "+3" beside it would have said no."""
         out: list[Offer] = [{"label": drink_label(d), "action": dict(drink, drink=d)} for d in COMMON_DRINKS]
-        # a drink and its chaser by the alcohol they add up to («suma sus efectos»: the table adds them as it
-        # reads them), one line per total: a play-tester's ale with an elven-wine chaser was +4 worked out, and
+        # a drink and its chaser by the alcohol they add up to («añade sus efectos a la bebida original»: the table
+        # adds them as it reads them), one line per total: a play-tester's ale with an elven-wine chaser was +4 worked out, and
         # 4 presses by name (the drink's "+ chaser" line, then the chaser's name)
         out += [{"label": _("chaser, {alcohol} +{n}", alcohol=word("counter", "alcohol"), n=n),
                  "action": dict(drink, alcohol=n, chasers=1)} for n in CHASER_TOTALS]
