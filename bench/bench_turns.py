@@ -42,7 +42,7 @@ a game without a story has no figures.
   does: the acting pod starts each event from where its last one left it
   (focus, menus), every pod is shown every new state (``view``, as the hub
   refreshes the pods) and is back on its offers after a counter it changed
-  by hand (``counter_done``: between two events the counter's tick goes), and presses that the grammar forces (a select to
+  by hand, on the first after a card clicked once (``tick_gone``: between two events the tick goes), and presses that the grammar forces (a select to
   reach another counter) are real presses. Chance the device draws itself
   (``rules.prepare``: the dice of a hide, Dale's animal decks) is taken
   from the story: a pod action of the same name as one of the event's
@@ -872,7 +872,7 @@ def play_pod(story, played=None, *, max_presses: int = MAX_PRESSES, max_nodes: i
         for c in controls.values():
             # between two events a table takes longer than a counter's tick: a pod whose counter was changed by
             # hand is on the offers again, as the owner's seats put it once its ✓ goes
-            c.counter_done(rules)
+            c.tick_gone(rules)
             c.view(rules, state)
         if log:
             how = " ".join(map(str, result.presses)) if result.presses is not None else "NOT POSSIBLE"

@@ -117,6 +117,10 @@ class Offer(TypedDict, total=False):
     guarded: bool
     #: shown (its preview) before it is done: one more press (an action a stray press must not do)
     confirm: bool
+    #: a list step's fewest numbers: main adds the number shown and starts the next, from the option after it,
+    #: until the list holds that many (a welcome with two police officers: a play-tester's main on the first
+    #: room ended the list)
+    least: int
     #: the kind of line ("buy", "stack", "tech +1 draw"), in a game whose moments offer long lists: a select
     #: click on the pod goes to the first line of the next kind (in the game's ``offer_kinds`` order)
     group: str
@@ -413,9 +417,11 @@ class Game:
         power's amount only when a power with an amount was chosen). Default: every step is asked."""
         return True
 
-    def pod_field(self, state: dict[str, Any], name: str, action: str, field: Field) -> Field | None:
+    def pod_field(self, state: dict[str, Any], name: str, action: str, field: Field,
+                  given: dict[str, Any] | None = None) -> Field | None:
         """How a seat's pod asks ``field`` of ``action`` for ``name``: a field (the declared one, or a
-        stand-in a pod can enter with four buttons), or None: the pod leaves it out.
+        stand-in a pod can enter with four buttons), or None: the pod leaves it out. ``given``: what the
+        offer being entered already holds (a card taken from another hand: whose), None from the menu.
 
         Default: the declared field; a counter's name is a choice among the
         player counters; free text and ``raw`` values are left out (a game that

@@ -800,12 +800,35 @@ def test_the_welcomes_police_rooms_are_the_empty_rooms_by_their_keys():
     t.click("Ana", DOWN, int(t.view("Ana").value) - 1)  # down to room 1
     view = t.view("Ana")
     assert view.value == "1" and view.prompt.endswith(": Ana's"), (view.value, view.prompt)
-    t.click("Ana", SELECT)  # room 1 in the list; the next number
-    t.click("Ana", UP)  # room 1 passed over: room 2, Ben's
+    t.click("Ana", SELECT)  # room 1 in the list; the next number, from the room after it
     assert t.view("Ana").value == "2" and t.view("Ana").prompt.endswith(": Ben's")
+    t.click("Ana", UP)  # room 3
+    t.click("Ana", DOWN)  # room 2 again
     t.click("Ana", MAIN)  # the list ends with it, and the welcome is done
     assert t.done == [{"action": "welcome", "police_rooms": [1, 2]}], t.done
     assert [r["room"] for r in t.state["inn"]["rooms"] if r["police"]] == [1, 2]
+
+
+def test_two_police_officers_at_a_welcome_are_main_on_each_room():
+    """«Coloque al viajero en una habitación abierta»: the welcome's offer for two police officers or more (one
+    has an offer per room). A play-tester's main on the first room ended the list with that room alone, and the
+    second officer had to be undone and entered again (11 presses): main adds the room shown and goes on to
+    the next empty room until two are in the list, saying so; main on the second does the welcome. A third
+    officer is added with select, as in any list."""
+    t = Table("bloody-inn", ["Ana", "Ben"])
+    offers = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
+    t.click("Ana", DOWN, offers.index("welcome: police"))
+    t.click("Ana", MAIN)  # the step: police rooms, from "–"
+    t.click("Ana", UP, 2)  # room 2, Ben's
+    assert t.view("Ana").hint == "main: add, next"
+    t.click("Ana", MAIN)  # room 2 in the list; the next from room 3
+    view = t.view("Ana")
+    assert t.done == [] and view.lines == ("2",) and view.value == "3", (view.lines, view.value)
+    assert view.hint == "select: add, main: end"
+    t.click("Ana", UP)  # room 4
+    t.click("Ana", MAIN)  # the second room: the welcome is done
+    assert t.done == [{"action": "welcome", "police_rooms": [2, 4]}], t.done
+    assert t.presses == len(offers[:offers.index("welcome: police")]) + 6
 
 
 def test_a_bribe_paid_with_travellers_keeps_them_first_a_kill_loses_them_first():

@@ -86,11 +86,19 @@ def test_a_charge_without_its_icon_offers_pass_another_turn_and_the_next_charge(
     """«luego elige entre: Pasa ... Presiona tu suerte»: after a charge without its icon the next charge comes
     first — a room whose card says "draw again" (`other room: go on`, a rulebook reader's corridor) is charged
     again with one offer, as a play-tester expected, not from the menu, whose charge never asks the icon —
-    then the choice, then the cards of the turn."""
+    then the choice, then the cards of the turn; the rooms where a turn's start has them, pass in its first
+    hide's place and another turn after them (a play-tester's held press for "room + treasure: pass…" after a
+    corridor landed on a pass that had not been there at the turn's start)."""
     m = game({"action": "charge", "location": "treasure_hall", "value": 4})
     items = routine(m, "Ana")
     assert list(items)[:3] == ["other room: pass", "dragon", "other room: again"]
-    assert list(items).index("pass") < list(items).index("another turn") < list(items).index("room + treasure: pass")
+    assert list(items).index("pass") < list(items).index("room + treasure: pass") < list(items).index("another turn")
+    start = list(routine(game({"action": "adjust", "counter": "dungeon", "delta": -3}), "Ana"))
+    corridor = list(routine(game({"action": "adjust", "counter": "dungeon", "delta": -3},
+                                 {"action": "charge", "location": "other"}), "Ana"))
+    assert start[start.index("room + treasure: pass") - 1].startswith("hide")
+    assert corridor.index("room + treasure: pass") == start.index("room + treasure: pass")
+    assert corridor[corridor.index("room + treasure: pass") - 1] == "pass"
     assert list(items)[-6:] == ["potion", "talisman: 4", "talisman: 3", "talisman: 2", "talisman: 1", "talisman: 0"]
     after, _events = g.dry_run(m.rules, m.state, items["other room: pass"].action)
     assert after["turn"]["player"] == "Ben" and after["table"]["dungeon"] == m.state["table"]["dungeon"] - 1
@@ -619,3 +627,17 @@ def test_the_dragon_tells_each_player_whose_power_is_ready_again():
     told = {k: v.translated(None) for k, v in
             g.affected(m.rules, before, after, m.rules.actor(before, dragon), dragon, events).items()}
     assert told.get("Ana") == "Ana's power is ready again" and "Cai" not in told
+
+
+def test_a_card_taken_from_a_hand_the_device_knows_goes_through_the_values_that_hand_holds():
+    """«Cada personaje tiene un poder único»: a card taken from another adventurer's hand is one of that hand's
+    cards. Where the device knows the hand whole, the value step goes through the values it holds (a
+    play-tester's steal of Ben's 5 went 1, 2, 3, 4, 5, through values Ben did not hold), and the hands are
+    offered from the player's left on, as the game's page says (Ben's pod offered Ana's hand first)."""
+    m = game(hands={"Ana": [3, 2, 1, 0], "Ben": [5, 1, 1, 2], "Cai": [1, 1, 1, 0]})
+    asked = steps(m, "Ana", routine(m, "Ana")["power: a card from Ben"])
+    assert asked["value"].options == (1, 2, 5) and not asked["value"].unset
+    assert [asked["value"].number(v, 1) for v in (1, 2, 5)] == [2, 5, 1]
+    m.apply({"action": "charge", "location": "other", "then": "pass"})  # Ben's turn
+    takes = [k for k in routine(m, "Ben") if k.startswith("power: a card from")]
+    assert takes == ["power: a card from Ana", "power: a card from Cai"]  # the list's end: Cai, on his left, up first

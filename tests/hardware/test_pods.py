@@ -340,6 +340,26 @@ def test_a_counter_changed_by_hand_is_done_with_when_its_tick_goes(table_factory
     assert canonical(t.state) == before and t.seats.view(1).pick == 1
 
 
+def test_a_card_clicked_once_gives_way_to_the_most_likely_offer_when_its_tick_goes(table_factory):
+    """A card clicked once stays under the finger, so that a second click plays it again (two extra drinks). A
+    play-tester's bar then stayed on "extra drink for Cai 15/21" into his turn's later events, where a held
+    main had brought back the first offer, and he counted his steps from the wrong one: once the card's tick
+    goes, the pod shows the most likely offer again; while it shows, a second click does the card again."""
+    t = table_factory("red-dragon-inn", players=["Ana", "Ben", "Cai"])
+    labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
+    for _ in range(labels.index("Cai: fortitude −1")):
+        t.press(1, "down")
+    t.press(1, "main")
+    t.press(1, "main")  # within the tick: the card again
+    assert t.state["players"][2]["counters"]["fortitude"] == 18
+    assert t.seats.view(1).action == "Cai: fortitude −1"
+    t.settle(t.seats.message_seconds + 0.1)
+    first = str(t.rules.seat_actions(t.state, "Ana")[0]["label"])
+    assert t.seats.view(1).pick == 0 and t.seats.view(1).action == first
+    t.press(1, "main")  # the most likely offer, not the card a third time
+    assert t.state["players"][2]["counters"]["fortitude"] == 18
+
+
 def test_the_pods_check_names_what_its_steps_asked(table_factory):
     """A play-tester built a chapel with a power of the table's own and read "✓ build 2: p×": nothing said
     the chapel or its power was kept. The "✓" names the choices the steps asked, as entered, first (the

@@ -50,6 +50,7 @@ class Item:
     label: str  # a Msg: translated when shown
     action: dict[str, Any]
     ask: tuple[str, ...] = ()
+    least: int = 0  # a list step's fewest numbers (Offer.least)
 
     @cached_property
     def ident(self) -> tuple[str, str, str, tuple[str, ...]]:
@@ -136,8 +137,9 @@ def players_for(state: dict[str, Any], me: str, field_name: str) -> tuple[str, .
     return (me,) + left if field_name in ACTOR_FIELDS + ("from",) else left + (me,)
 
 
-def _askable(rules: Any, state: dict[str, Any], me: str, action: str, field: Field) -> Ask | None:
-    f = rules.pod_field(state, me, action, field)
+def _askable(rules: Any, state: dict[str, Any], me: str, action: str, field: Field,
+             given: dict[str, Any] | None = None) -> Ask | None:
+    f = rules.pod_field(state, me, action, field, given)
     if f is None:
         return None
     step = STEP_OF_KIND.get(f.kind)
@@ -187,7 +189,7 @@ def _asks(rules: Any, state: dict[str, Any], me: str, item: Item) -> tuple[Ask, 
     rest.sort(key=lambda f: not f.required)
     out = []
     for f in wanted + rest:
-        a = _askable(rules, state, me, info.name, f)
+        a = _askable(rules, state, me, info.name, f, item.action if item.kind == SEAT else None)
         if a is None:
             if f.required:
                 return None
@@ -275,9 +277,13 @@ def menu(rules: Any, state: dict[str, Any], me: str) -> tuple[Item, ...]:
     return _remembered("menu", rules, state, me, _menu)
 
 
+def seat_item(o: Any) -> Item:
+    """The menu line of one of the game's offers (an :class:`Offer`)."""
+    return Item(SEAT, o.get("label", ""), dict(o["action"]), tuple(o.get("ask", ())), o.get("least", 0))
+
+
 def _menu(rules: Any, state: dict[str, Any], me: str) -> tuple[Item, ...]:
-    items = [Item(SEAT, a.get("label", ""), dict(a["action"]), tuple(a.get("ask", ())))
-             for a in offers(rules, state, me)]
+    items = [seat_item(a) for a in offers(rules, state, me)]
     routine = [canonical(i.action) for i in items]
     asked = {canonical(i.action) for i in items if i.ask}  # offered with the game's own questions
     for name in rules.pod_actions(state, me):

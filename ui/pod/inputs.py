@@ -114,6 +114,7 @@ class SeatControls:
         self._again: Any = None  # the label of the "repeat" offer main is held on, as the game gave it
         self._again_action: dict | None = None  # its action, done again while main is held
         self._again_held = False  # main was held on it (not only clicked): let go, the most likely again
+        self._stayed = False  # a card clicked once stays under the finger until its tick goes (:meth:`tick_gone`)
         self._labels: tuple[str, ...] = ()  # the seat_actions' labels pick and choosing refer to
         self.screen = HOME
         self.cursor = 0  # the menu's chosen line
@@ -149,7 +150,7 @@ class SeatControls:
         """:meth:`key` without the gesture under way (which buttons are down, held, repeating): what the
         view depends on. An event that leaves it as it was, and asks nothing, has nothing to show."""
         return (self.screen, self.focus, self._focused, self.pick, self.choosing, self._chosen, self._stepped,
-                None if self._again is None else str(self._again), self._again_held,
+                None if self._again is None else str(self._again), self._again_held, self._stayed,
                 self._labels, self.cursor,
                 self._item.ident if self._item else None, self._from, self._left, self._step,
                 tuple(sorted(self._values.items())), self._elem, self._confirm)
@@ -293,7 +294,7 @@ class SeatControls:
                 self._again_action = dict(chosen["action"])
             else:
                 self._left, self.pick = self.pick, 0  # the next time, the most likely again
-            item = g.Item(g.SEAT, chosen.get("label", ""), dict(chosen["action"]), tuple(chosen.get("ask", ())))
+            item = g.seat_item(chosen)
             return self._start(rules, state, item, HOME, confirm=bool(chosen.get("confirm")))
         if button == MAIN and self._again is not None:
             if kind == RELEASE:  # clicked once: the card stays shown (wherever it went), main again does it once more
@@ -306,6 +307,7 @@ class SeatControls:
                 stay = (not self._again_held or guarded) and again in shown
                 self._again_held = False
                 self.pick = shown.index(again) if stay else 0
+                self._stayed = stay and not guarded and self.pick != 0
                 self.choosing = self.choosing or (stay and len(shown) > 1)
                 return CHANGED
             if kind in (HOLD, REPEAT) and self._again_action is not None:
@@ -346,11 +348,17 @@ class SeatControls:
         self._stepped = True
         return self._send(item, action)
 
-    def counter_done(self, rules) -> None:
-        """The tick of a counter this pod changed by hand went (:class:`~.seats.Seats`): the counter is done with,
-        and up/down go through the offers again, as a select click after it would have them (a play-tester's
-        pod stayed on his fortitude: a down meant for the next offer would have lowered it again). Not in a game
-        whose counters are its whole input."""
+    def tick_gone(self, rules) -> None:
+        """The tick (✓) of what this pod did went (:class:`~.seats.Seats`). A card clicked once stayed under the
+        finger for a second click (a second extra drink): the most likely offer again, as after a held one (a
+        play-tester's bar stayed on "extra drink for Cai 15/21" into his turn's later events, and he counted his
+        steps from the wrong offer). A counter changed by hand is done with, and up/down go through the offers
+        again, as a select click after it would have them (a play-tester's pod stayed on his fortitude: a down
+        meant for the next offer would have lowered it again); not in a game whose counters are its whole
+        input."""
+        if self._stayed and self.screen == HOME and self._again is None:
+            self._stayed = False
+            self.pick = 0
         if not self._stepped or self.screen != HOME or not getattr(rules, "select_chooses_counter", True):
             return
         self._stepped = False
@@ -511,8 +519,7 @@ class SeatControls:
             if not click:
                 return NOTHING
             if ask.step == g.LIST and self._elem is not None:
-                self._values[name] = tuple(self._values[name]) + (self._elem,)
-                self._elem = None
+                self._add(ask)
                 return CHANGED
             if ask.step == g.LIST and self._values[name]:
                 *rest, last = self._values[name]
@@ -520,9 +527,8 @@ class SeatControls:
                 return CHANGED
             return self._back(self._live(rules, state, steps))
         if button == MAIN and (click or held):
-            if ask.step == g.LIST and self._elem is not None:
-                self._values[name] = tuple(self._values[name]) + (self._elem,)
-                self._elem = None
+            if ask.step == g.LIST and self._elem is not None and self._add(ask) and click:
+                return CHANGED  # fewer numbers than the offer's least: the next one, from the option after
             later = [i for i in self._live(rules, state, steps) if i > self._step]
             if click and later:
                 self._step = later[0]
@@ -531,6 +537,19 @@ class SeatControls:
                 return self._do(rules, state)
             return self._to_preview(rules, state)
         return NOTHING
+
+    def _add(self, ask: g.Ask) -> bool:
+        """Add the list's number being set; below the offer's ``least`` (a welcome's two police officers) start
+        the next at the option after it, not yet in the list (True), else at "–" (False)."""
+        assert self._item is not None
+        name = ask.field.name
+        added, self._elem = self._elem, None
+        self._values[name] = tuple(self._values[name]) + (added,)
+        left = sorted(o for o in ask.options if o not in self._values[name])
+        if len(self._values[name]) >= self._item.least or not left:
+            return False
+        self._elem = next((o for o in left if o > added), left[0])
+        return True
 
     def _back(self, live: tuple[int, ...]) -> Intent:
         earlier = [i for i in live if i < self._step]
@@ -613,7 +632,9 @@ class SeatControls:
         return self._screen_view(state, ENTRY, _say(self._item.label if self._item else "", catalog),
                                  message, catalog, lines=lines, prompt=prompt,
                                  value=shown, step=f"{live.index(self._step) + 1}/{len(live)}" if len(live) > 1 else "",
-                                 hint=translated(_("select: add, main: end") if ask.step == g.LIST
+                                 hint=translated(_("main: add, next") if ask.step == g.LIST
+                                                 and len(value or ()) + 1 < (self._item.least if self._item else 0)
+                                                 else _("select: add, main: end") if ask.step == g.LIST
                                                  else _("main: next, select: back")
                                                  if live[-1] > self._step
                                                  else _("main: do it, select: back"), catalog),

@@ -321,8 +321,9 @@ class Seats:
             del self.dones[seat]
             done = None
             # a counter changed by hand is done with once its tick goes: the offers again, as select would take
-            # it (a play-tester's down, meant for the next offer, would have lowered his fortitude again)
-            ctl.counter_done(rules)
+            # it (a play-tester's down, meant for the next offer, would have lowered his fortitude again); a card
+            # clicked once, kept under the finger for a second click, gives way to the most likely offer
+            ctl.tick_gone(rules)
         local = ctl.shown_key()
         flash = self.flashes.get(seat)
         if flash is not None and now >= flash[1]:

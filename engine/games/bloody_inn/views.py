@@ -191,7 +191,8 @@ class BloodyInnViews(Game):
             return effect is not None and DEFAULT_AMOUNT.get(effect) is not None
         return True
 
-    def pod_field(self, state: dict[str, Any], name: str, action: str, field: Field) -> Field | None:
+    def pod_field(self, state: dict[str, Any], name: str, action: str, field: Field,
+                  given: dict[str, Any] | None = None) -> Field | None:
         """A pod asks "bistro" as a number of peasants (bribe: 1–2) or a yes (kill: one peasant), an
         annex's "name" from the base game's annexes, and the "annex" of a burial from the annexes built."""
         if field.name == "bistro" and action == "bribe":
@@ -229,7 +230,7 @@ class BloodyInnViews(Game):
             for p in [mine] + [p for p in state["players"] if p is not mine]:
                 names += [annex_word(x["name"]) for x in p["annexes"] if x["name"] not in names]
             return Str("annex", required=False, choices=list(names), doc=field.doc)
-        return super().pod_field(state, name, action, field)
+        return super().pod_field(state, name, action, field, given)
 
     @staticmethod
     def _cost(p: dict[str, Any], rank: int | None, action: str) -> tuple[dict[str, Any], list[str]]:
@@ -399,8 +400,10 @@ class BloodyInnViews(Game):
         # number the story's "white-key room 3" was)
         out += [{"label": _("welcome: police, {where}", where=BloodyInnViews.room_word(r, numbered=True)),
                  "action": {"action": "welcome", "police_rooms": [r["room"]]}} for r in rooms]
+        # two officers or more (one has its own offers, above): main adds the room shown and goes on to the next
+        # empty room until two are in the list (a play-tester's main on the first room ended the list)
         out.append({"label": word("label", "welcome: police"), "action": {"action": "welcome"},
-                    "ask": ["police_rooms"]})
+                    "ask": ["police_rooms"], "least": 2})
         if empty:  # one police officer into one room, for a table that follows the order card by card
             out.append({"label": word("label", "welcome one: police"),
                         "action": {"action": "welcome", "room": empty[0], "police": True}, "ask": ["room"]})

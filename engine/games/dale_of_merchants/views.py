@@ -250,7 +250,8 @@ class DaleOfMerchantsViews(Game):
                                                           for c in reversed(state["market"]))]],
         }
 
-    def pod_field(self, state: dict[str, Any], name: str, action: str, field: Field) -> Field | None:
+    def pod_field(self, state: dict[str, Any], name: str, action: str, field: Field,
+                  given: dict[str, Any] | None = None) -> Field | None:
         """How a pod asks this game's fields: the opening deal's five values as one list, a stall's "set"
         among the decks in play, a market card by its place counted from the left ("position"; the
         surcharge "slot" is the same card counted the other way, never asked). "clean_up" is never
@@ -276,7 +277,7 @@ class DaleOfMerchantsViews(Game):
             return Ints(field.name, lo=1, hi=field.hi, doc=field.doc)
         if action == "stall" and field.name == "set" and state["decks"]:
             return Str("set", choices=tuple(state["decks"]), doc=field.doc)
-        return super().pod_field(state, name, action, field)
+        return super().pod_field(state, name, action, field, given)
 
     def seat_actions(self, state: dict[str, Any], name: str) -> list[Offer]:
         """The routine actions of the moment, each with what the device knows filled in and only the

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...fields import Field, Int, Str
+from ...fields import Field, Str
 from ...game import Game, Offer, offer
 from ...messages import Msg, _, word
 from .rules import DIE_FACES, HAND_SIZE, ICONS, OTHER_LOCATIONS, _cheapest, _highest_range
@@ -306,8 +306,10 @@ class DragonRunViews(Game):
         if phase == "after_location":
             # a room whose card says "draw again" (`other room: go on`, the one routine charge without its
             # icon): the next charge first, as a play-tester expected; then pass and another turn (the
-            # treasure hall's choice when it came from the menu)
-            return charge + [pass_, again] + rooms + effects + cards
+            # treasure hall's choice when it came from the menu), pass where a turn's start has its first hide
+            # and another turn after the rooms, so that the rooms are where they were (a play-tester's held
+            # press for "room + treasure: pass…" landed on a pass that had not been there)
+            return charge + [pass_] + rooms + [again] + effects + cards
         # «no roll can escape» with 9 or 10 location cards left: hiding then only costs treasure.
         can_hide = state["table"]["dungeon"] < DIE_FACES - 1
         hides = self._discards("hide", p, 1, me) if can_hide else []
@@ -345,8 +347,11 @@ class DragonRunViews(Game):
         effect, the plain power farthest, so that the nearest offer is never a power spent for nothing."""
         # a hand the first move deals unseen holds its 4 cards already (a play-tester's Rogue found no
         # steal before the game's first move)
-        others = [q for q in state["players"] if not q["out"] and q["name"] != p["name"]
-                  and (q["cards"] or q["unknown"] or q["name"] in state["to_deal"])]
+        # the hands from your left on, as the docs say (a play-tester's Ben and Cai found Ana's first)
+        seats = [q["name"] for q in state["players"]]
+        i = seats.index(p["name"])
+        left = [state["players"][(i + k) % len(seats)] for k in range(1, len(seats))]
+        others = [q for q in left if not q["out"] and (q["cards"] or q["unknown"] or q["name"] in state["to_deal"])]
         take = [offer(_("power: a card from {name}", name=q["name"]),
                       {"action": "power", **me, "take_from": q["name"],
                        "value": 0 if q["name"] in state["to_deal"] else _cheapest_held(q)}, ask=["value"])
@@ -404,7 +409,8 @@ class DragonRunViews(Game):
         out = own + [n for n in rest if n not in own and n not in drop and n != "count"]
         return out + ["count"] if "count" in rest and "count" not in drop else out  # the end's, last
 
-    def pod_field(self, state: dict[str, Any], name: str, action: str, field: Field) -> Field | None:
+    def pod_field(self, state: dict[str, Any], name: str, action: str, field: Field,
+                  given: dict[str, Any] | None = None) -> Field | None:
         """A potion's or talisman's value steps through the values in hand; the room's icon ("then") is
         given by the routine items (asked in the generic charge it would come after the treasure hall's
         value, which is all a treasure hall needs before its own pass or another turn)."""
@@ -414,11 +420,17 @@ class DragonRunViews(Game):
             return Str("then", choices=ICONS, doc=field.doc)  # the icon, asked last: pass first
         if action == "play" and field.name in ("draw", "second", "heal") and state["turn"]["player"] != name:
             return None  # the cancel potion, the only one on another player's turn, makes nobody draw or heal
-        if (action, field.name) in HELD_VALUES:
-            p = next(p for p in state["players"] if p["name"] == name)
+        # a card of a hand the device knows whole goes through the values that hand holds: your own potion's or
+        # talisman's, and a card taken from another hand (a play-tester's steal of Ben's 5 went 1, 2, 3, 4, 5
+        # through values Ben did not hold)
+        whose = name if (action, field.name) in HELD_VALUES else (
+            (given or {}).get("take_from") if (action, field.name) == ("power", "value") else None)
+        if whose is not None:
+            p = next(p for p in state["players"] if p["name"] == whose)
             if p["cards"] and not p["unknown"]:
-                return Int(field.name, lo=min(p["cards"]), hi=max(p["cards"]), doc=field.doc)
-        return super().pod_field(state, name, action, field)
+                held = tuple(sorted(set(p["cards"])))
+                return Field(field.name, "int", True, None, held, held[0], held[-1], doc=field.doc)
+        return super().pod_field(state, name, action, field, given)
 
 
 def _potion_to_cancel(state: dict[str, Any], name: str) -> bool:
