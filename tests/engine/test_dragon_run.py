@@ -628,11 +628,12 @@ def test_pod_shows_temper_and_offers_legal_routine_actions():
         # a card of the player's choice, each other value held (a 0 too: a worthless card is thrown away)
         "room: discard 0, pass", "room: discard 0, again", "room: discard 2, pass", "room: discard 2, again",
         "room: discard 3, pass", "room: discard 3, again",
-                                             "2 treasures: pass", "2 treasures: again", "potion: draw 2", "potion",
+                                             "2 treasures: pass", "2 treasures: again",
                                              "cry", "cry: discard 3", "cry: discard 2",
-                                             "talisman: 3", "talisman: 2", "talisman: 1", "talisman: 0", "power", "power: discard, draw", "power: draw a card",
+                                             "talisman: 3", "talisman: 2", "talisman: 1", "talisman: 0", "potion: draw 2", "potion",
+                                             "power", "power: discard, draw", "power: draw a card",
                                              "power: a card from Cai", "power: a card from Ben"]
-    assert offered[-10]["action"]["discard"] == [2]  # the cheapest cry, before the talismans and the power's five
+    assert offered[-12]["action"]["discard"] == [2]  # the cheapest cry, before the talismans, potions and the power's five
     assert m.rules.seat_actions(m.state, "Ben") == []  # no potion played: nothing to cancel
     do(m, act("adjust", counter="dungeon", delta=-2))
     offered = m.rules.seat_actions(m.state, "Ana")

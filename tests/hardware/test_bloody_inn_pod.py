@@ -247,6 +247,24 @@ def test_a_burial_offers_your_built_annexes_before_your_barn():
     assert labels[:2] == ["bury: distillery", "bury: barn"], labels
 
 
+def test_a_burial_offers_the_other_players_built_annexes_before_their_barns():
+    """«debajo de un anexo de su elección, independientemente de quién sea el propietario»: a play-tester's
+    burial list began with the other players' barns, which his table never used, the annex he wanted
+    behind them. After your own annexes and your barn, the others' built annexes (from your left), then
+    their barns."""
+    import copy
+
+    m = Match(make_rules({"game": "bloody-inn", "players": ["Ana", "Ben", "Cai"], "options": {"first": "Ana"}}))
+    for a in ({"action": "welcome"}, {"action": "pass"}, {"action": "pass"},
+              {"action": "correct", "player": "Cai", "hand": 4, "peasants": 3},
+              {"action": "build", "player": "Cai", "rank": 2, "name": "distillery", "peasants": 2}):
+        m.apply(a)
+    state = copy.deepcopy(m.state)
+    state["players"][0]["corpses"] = [{"rank": 0, "money": 8}]
+    labels = [str(o["label"]) for o in m.rules.seat_actions(state, "Ana") if str(o["label"]).startswith("bury")]
+    assert labels == ["bury: barn", "bury: Cai's distillery", "bury: Ben's barn", "bury: Cai's barn"], labels
+
+
 def test_a_burial_paid_with_a_traveller_who_comes_back_is_its_own_offer():
     """«Luego, recuperas todas las cartas que hayas jugado que tengan aptitud para la acción elegida»: with
     a peasant and a traveller in hand a rank-1 corpse is buried with the peasant (the usual way, first),
@@ -748,9 +766,10 @@ def test_select_goes_from_one_kind_of_night_offer_to_the_next_and_past_the_last_
     un invitado», «Sobornar a un viajero», «Construir un anexo», «Pasar (y lavar dinero)»): a play-tester's bribe was 13th
     of 18 behind five burials, his burial with a traveller back to the hand 7th of 32 — twelve presses of
     searching each. A select click goes to the first line of the next kind, in the list's order (the burials,
-    their other ways, passing, the bank, the kills and bribes per rank, their other ways, the builds), each once — from the
-    first offer not its own kind's next line, which down reaches —, past the last to the counters, and from
-    them back to the first offer. It changes nothing."""
+    their other ways, passing and laundering — one action, «5. Pasar (y lavar dinero)»: a later tester's kill was a
+    select more away behind "cash a check" —, the kills and bribes per rank, their other ways, the builds), each
+    once — from the first offer not its own kind's next line, which down reaches —, past the last to the
+    counters, and from them back to the first offer. It changes nothing."""
     t = Table("bloody-inn", ["Ana", "Ben"], actions=[{"action": "welcome"},
                                                      {"action": "correct", "player": "Ana", "hand": 4},
                                                      {"action": "kill", "room": 2, "rank": 1}, {"action": "pass"}])
@@ -768,8 +787,13 @@ def test_select_goes_from_one_kind_of_night_offer_to_the_next_and_past_the_last_
     # from the first offer (a burial) the next kind: the other burials are down's way, right after it (a
     # play-tester's first select stayed among the burials he meant to leave)
     assert offers[1]["group"] == offers[0]["group"] == "bury"
-    assert kinds == ["bury…", "pass", "bank", "kill", "bribe", "kill…", "bribe…", "build"]
-    assert [str(o["label"]) for o in landed][1:5] == ["pass", "cash a check", "kill a rank-0 guest", "bribe a rank-0 guest"]
+    assert kinds == ["bury…", "pass", "kill", "bribe", "kill…", "bribe…", "build"]
+    # the bribes from rank 1, the stories' likeliest (33 of 59; a play-tester went down from rank 0 every time)
+    assert [str(o["label"]) for o in landed][1:4] == ["pass", "kill a rank-0 guest", "bribe 1: p"]
+    assert "cash a check" in [str(o["label"]) for o in offers if o["group"] == "pass"]
+    # the bribes' other ways are a stop of their own: the full entries go with the kills' (a play-tester's select
+    # went from "bribe a guest" on to the builds, past the way he wanted)
+    assert str(landed[kinds.index("bribe…")]["label"]).startswith("bribe 1: "), landed[kinds.index("bribe…")]
     # each landing is its kind's first line past the first offer
     assert all(offers.index(o) == next(i for i, x in enumerate(offers) if i and x["group"] == o["group"])
                for o in landed)

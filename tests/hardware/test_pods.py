@@ -14,6 +14,7 @@ from tablekeeper.engine.messages import translated
 from tablekeeper.hardware.face import SHIFTS, Care, shifted
 from tablekeeper.hardware.render import render
 from tablekeeper.ui.i18n import load_catalog
+from tablekeeper.ui.pod.seats import KEPT_SECONDS
 
 from .conftest import GAMES, TIMING
 
@@ -344,16 +345,20 @@ def test_a_card_clicked_once_gives_way_to_the_most_likely_offer_when_its_tick_go
     """A card clicked once stays under the finger, so that a second click plays it again (two extra drinks). A
     play-tester's bar then stayed on "extra drink for Cai 15/21" into his turn's later events, where a held
     main had brought back the first offer, and he counted his steps from the wrong one: once the card's tick
-    goes, the pod shows the most likely offer again; while it shows, a second click does the card again."""
+    goes — a while after the usual tick: another play-tester's second click came 4 s after the first — the pod
+    shows the most likely offer again; while it shows, a second click does the card again."""
     t = table_factory("red-dragon-inn", players=["Ana", "Ben", "Cai"])
     labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
     for _ in range(labels.index("Cai: fortitude −1")):
         t.press(1, "down")
     t.press(1, "main")
-    t.press(1, "main")  # within the tick: the card again
-    assert t.state["players"][2]["counters"]["fortitude"] == 18
+    t.settle(t.seats.message_seconds + 1)  # past the usual tick: still there
     assert t.seats.view(1).action == "Cai: fortitude −1"
+    t.press(1, "main")  # the card again
+    assert t.state["players"][2]["counters"]["fortitude"] == 18
+    assert t.seats.view(1).action == "Cai: fortitude −1" and t.seats.view(1).status == "✓ Cai: fortitude −1 ×2"
     t.settle(t.seats.message_seconds + 0.1)
+    t.settle(KEPT_SECONDS + 0.1)
     first = str(t.rules.seat_actions(t.state, "Ana")[0]["label"])
     assert t.seats.view(1).pick == 0 and t.seats.view(1).action == first
     t.press(1, "main")  # the most likely offer, not the card a third time

@@ -156,6 +156,11 @@ class SeatControls:
                 tuple(sorted(self._values.items())), self._elem, self._confirm)
 
     @property
+    def stayed(self) -> bool:
+        """A card clicked once is under the finger for a second click (until :meth:`tick_gone`)."""
+        return self._stayed
+
+    @property
     def sent(self) -> g.Item | None:
         """The action this pod sent, until the owner tells how it went (:meth:`told`)."""
         return self._sent
@@ -349,10 +354,11 @@ class SeatControls:
         return self._send(item, action)
 
     def tick_gone(self, rules) -> None:
-        """The tick (✓) of what this pod did went (:class:`~.seats.Seats`). A card clicked once stayed under the
-        finger for a second click (a second extra drink): the most likely offer again, as after a held one (a
-        play-tester's bar stayed on "extra drink for Cai 15/21" into his turn's later events, and he counted his
-        steps from the wrong offer). A counter changed by hand is done with, and up/down go through the offers
+        """The tick (✓) of what this pod did went (:class:`~.seats.Seats`; for a card clicked once, a while after
+        the usual tick: a second play-tester's second extra drink came 4 s after the first). A card clicked once
+        stayed under the finger for a second click (a second extra drink): the most likely offer again, as after
+        a held one (a play-tester's bar stayed on "extra drink for Cai 15/21" into his turn's later events, and he
+        counted his steps from the wrong offer). A counter changed by hand is done with, and up/down go through the offers
         again, as a select click after it would have them (a play-tester's pod stayed on his fortitude: a down
         meant for the next offer would have lowered it again); not in a game whose counters are its whole
         input."""

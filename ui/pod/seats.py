@@ -33,6 +33,9 @@ from .inputs import ENDS, HELD, REFUSED, TOOK, Intent, SeatControls
 from .stuck import FREED, HELD_BACK, PASS, STUCK, STUCK_AFTER, StuckButtons, app_notice, log_line, screen_notice
 
 MESSAGE_SECONDS = 3.0
+#: How much longer a card clicked once stays under the finger, its ✓ shown, for a second click (a play-tester's
+#: second extra drink came 4 s after the first, past the ✓'s 3 s).
+KEPT_SECONDS = 5.0
 
 
 class Done(NamedTuple):
@@ -43,6 +46,7 @@ class Done(NamedTuple):
     until: float
     action: str  # canonical
     times: int = 1
+    kept: bool = False  # the card stays under the finger a while longer (:data:`KEPT_SECONDS`)
 
     def status(self) -> str:
         return f"✓ {self.text}" + (f" ×{self.times}" if self.times > 1 else "")
@@ -317,7 +321,10 @@ class Seats:
         # seat's own state (focus, menu, entry), its message, the language; anything else (a
         # loop tick, another seat's press) reuses it, and the pod then sends nothing.
         done = self.dones.get(seat)
-        if done is not None and now >= done.until:
+        if done is not None and now >= done.until and ctl.stayed and not done.kept:
+            # a card clicked once stays under the finger, its ✓ shown, a while longer for a second click
+            done = self.dones[seat] = done._replace(until=done.until + KEPT_SECONDS, kept=True)
+        elif done is not None and now >= done.until:
             del self.dones[seat]
             done = None
             # a counter changed by hand is done with once its tick goes: the offers again, as select would take

@@ -17,7 +17,14 @@ from .words import annex_word, short_name
 #: ways to pay them, passing, the bank, peasants from the bistro, the kills and bribes per rank, their other ways
 #: and the full entries, the builds (a play-tester's bribe was 13th of 18 behind five burials, his burial with a
 #: card back to the hand 7th of 32: twelve presses of searching each).
-OFFER_KINDS = ("bury", "bury…", "pass", "bank", "bistro", "kill", "bribe", "kill…", "bribe…", "build")
+#: The kinds of night offer a select click goes through, in the list's order; laundering is passing's («5. Pasar
+#: (y lavar dinero)»: one action; a play-tester's kill was a select more away behind "cash a check").
+OFFER_KINDS = ("bury", "bury…", "pass", "bistro", "kill", "bribe", "kill…", "bribe…", "build")
+#: The ranks a verb's usual ways come in, the likeliest first, where that is not the rank's own order: the rulebook
+#: stories' bribes of a room's guest were of rank 1 33 times, rank 2 19, rank 0 6, rank 3 once (a play-tester's
+#: select landed on "bribe a rank-0 guest" and went down to rank 1 or 2 every time); their kills 19, 21, 8 and 1,
+#: in the rank's order.
+RANKS_BY_LIKELIHOOD: dict[str, tuple[int, ...]] = {"bribe": (1, 2, 0, 3)}
 #: A build's powers as a pod steps through them, up from "–": the most built in the rulebook readers' stories first
 #: (none 8, the end of the game 5, per other annex 4, wages waived 3; the table's own annexes), down from "–"
 #: the least (another power, a room opened).
@@ -468,13 +475,13 @@ class BloodyInnViews(Game):
         cash, checks = p["counters"]["cash"], p["counters"]["checks"]
         if cash >= CHECK:
             passes.append({"label": _("bank {amount}F", amount=CHECK * (cash // CHECK)),
-                           "action": {**me, "checks": cash // CHECK}, "group": "bank"})
+                           "action": {**me, "checks": cash // CHECK}, "group": "pass"})
         if checks and cash + CHECK <= CASH_MAX:
-            passes.append({"label": word("label", "cash a check"), "action": {**me, "checks": -1}, "group": "bank"})
+            passes.append({"label": word("label", "cash a check"), "action": {**me, "checks": -1}, "group": "pass"})
         # the notary takes as many checks as the player likes: the smaller amounts further down (a third
         # rulebook reader's players banked 20F of 39F: 6 presses through the menu)
         banks: list[Offer] = [{"label": _("bank {amount}F", amount=CHECK * n), "action": {**me, "checks": n},
-                               "group": "bank"} for n in range(cash // CHECK - 1, 0, -1)]
+                               "group": "pass"} for n in range(cash // CHECK - 1, 0, -1)]
         burials = self._burials(state, p)
         bistro = state["inn"]["bistro"]
         peasants: list[Offer] = [
@@ -488,7 +495,7 @@ class BloodyInnViews(Game):
         verbs = (("kill", "bribe") if rooms else ()) + (("build",) if payments.builder(p) else ())
         start = payments.likely_room(state, name) if rooms else None
         for verb in verbs:
-            for rank in range(MAX_RANK + 1):
+            for rank in RANKS_BY_LIKELIHOOD.get(verb, range(MAX_RANK + 1)):
                 ways = self.ways_to_pay(p, rank, verb)
                 for i, (given, cards) in enumerate(ways):
                     label = payments.way_label(verb, rank, cards if len(ways) > 1 else None)
@@ -519,12 +526,14 @@ class BloodyInnViews(Game):
             out.append({**offer(word("label", "kill: bistro"),
                                 {"action": "kill", "player": name, "bistro": True, **self._pocket("kill", 0)},
                                 ask=list(self._pocket("kill", 0))), "group": "kill…"})
-        if rooms:  # the full entry: any rank, every cost choice asked
+        if rooms:  # the full entry: any rank, every cost choice asked; both with the kills' other ways, so that a
+            # select click goes from them to the bribes' other ways (a play-tester's select went from "bribe a guest"
+            # on to the builds, past the way he wanted)
             first = {"action": "kill", "player": name, "room": rooms[0]["room"]}
             out += [{**offer(word("label", "kill a guest"), first,
                              ask=["room", "rank"] + self._cost_asks(p, None, "kill")), "group": "kill…"},
                     {**offer(word("label", "bribe a guest"), {**first, "action": "bribe"},
-                             ask=["room", "rank"] + self._cost_asks(p, None, "bribe")), "group": "bribe…"}]
+                             ask=["room", "rank"] + self._cost_asks(p, None, "bribe")), "group": "kill…"}]
         out += others["bribe"] + banks
         if "build" in verbs:  # an annex with a power the device applies: the full entry, its
             # amount too (a power the table reads off its own card: a chapel waiving 3 wages)
@@ -564,43 +573,47 @@ class BloodyInnViews(Game):
             return []
         usual: list[Offer] = []
         others: list[Offer] = []
-        players = [p] + [q for q in state["players"] if q is not p]
+        seats = state["players"]
+        players = [seats[(seats.index(p) + k) % len(seats)] for k in range(len(seats))]  # you, then from your left
         names = [x["name"] for q in players for x in q["annexes"]]
-        for q in players:
-            # your own annexes before your barn: the rulebook stories' tables buried under a built annex of
-            # their own 17 times, in the barn 4 (a play-tester's first offer was the barn his table never used)
-            order = list(range(1, len(q["annexes"]))) + [0] if q is p else range(len(q["annexes"]))
-            for i in order:
-                x = q["annexes"][i]
-                if len(x["buried"]) >= x["rank"]:
-                    continue
-                # the corpse asked starts at the likeliest: the richest pocket under your own annex (you keep
-                # it all), the poorest under another's (you share it), as a rulebook reader's story played it
-                pockets = [c["money"] for c in corpses]
-                likely = pockets.index(max(pockets) if q is p else min(pockets)) + 1
-                action: dict[str, Any] = {"action": "bury", "player": p["name"], "corpse": likely}
-                if q is p and i == 0:
-                    action["annex"] = 0  # the barn, as it always was
-                    place: Msg = word("label", "barn")
-                    label = word("label", "bury: barn")
-                elif q is p:
-                    action["annex"] = x["name"]
-                    place = annex_word(short_name(x["name"], names))
-                    label = _("bury: {annex}", annex=place)
-                else:
-                    action.update(owner=q["name"], annex=x["name"])
-                    shown = annex_word(short_name(x["name"], names))
-                    place = _("{owner}'s {annex}", owner=q["name"], annex=shown)
-                    label = _("bury: {owner}'s {annex}", owner=q["name"], annex=shown)
-                ways = self.ways_to_pay(p, rank, "bury") if rank is not None and not unknown_power(p) else []
-                if len(ways) > 1:
-                    for n, (given, cards) in enumerate(ways):
-                        way = offer(label if n == 0 else _("bury {cards}: {place}", cards=self.way_signs(cards),
-                                                           place=place), {**action, **given})
-                        way["group"] = "bury…" if n else "bury"
-                        (others if n else usual).append(way)
-                    continue
-                given, cost = self._cost(p, rank, "bury")
-                ask = ([] if alike else ["corpse"]) + cost
-                usual.append({**offer(label, {**action, **given}, ask=ask), "group": "bury"})
+        # your own annexes before your barn: the rulebook stories' tables buried under a built annex of their own
+        # 17 times, in the barn 4 (a play-tester's first offer was the barn his table never used); then the
+        # others' built annexes, then their barns (another's burial list began with three barns his table never
+        # used, the annex he wanted behind them)
+        places = [(p, i) for i in range(1, len(p["annexes"]))] + [(p, 0)]
+        places += [(q, i) for q in players[1:] for i in range(1, len(q["annexes"]))]
+        places += [(q, 0) for q in players[1:]]
+        for q, i in places:
+            x = q["annexes"][i]
+            if len(x["buried"]) >= x["rank"]:
+                continue
+            # the corpse asked starts at the likeliest: the richest pocket under your own annex (you keep
+            # it all), the poorest under another's (you share it), as a rulebook reader's story played it
+            pockets = [c["money"] for c in corpses]
+            likely = pockets.index(max(pockets) if q is p else min(pockets)) + 1
+            action: dict[str, Any] = {"action": "bury", "player": p["name"], "corpse": likely}
+            if q is p and i == 0:
+                action["annex"] = 0  # the barn, as it always was
+                place: Msg = word("label", "barn")
+                label = word("label", "bury: barn")
+            elif q is p:
+                action["annex"] = x["name"]
+                place = annex_word(short_name(x["name"], names))
+                label = _("bury: {annex}", annex=place)
+            else:
+                action.update(owner=q["name"], annex=x["name"])
+                shown = annex_word(short_name(x["name"], names))
+                place = _("{owner}'s {annex}", owner=q["name"], annex=shown)
+                label = _("bury: {owner}'s {annex}", owner=q["name"], annex=shown)
+            ways = self.ways_to_pay(p, rank, "bury") if rank is not None and not unknown_power(p) else []
+            if len(ways) > 1:
+                for n, (given, cards) in enumerate(ways):
+                    way = offer(label if n == 0 else _("bury {cards}: {place}", cards=self.way_signs(cards),
+                                                       place=place), {**action, **given})
+                    way["group"] = "bury…" if n else "bury"
+                    (others if n else usual).append(way)
+                continue
+            given, cost = self._cost(p, rank, "bury")
+            ask = ([] if alike else ["corpse"]) + cost
+            usual.append({**offer(label, {**action, **given}, ask=ask), "group": "bury"})
         return usual + others

@@ -322,16 +322,18 @@ class DragonRunViews(Game):
         out += effects  # a room whose card moves treasure cards, after the hides
         near, far = self._power_offers(state, p, me) if p["power"] == "ready" else ([], [])
         out += far  # the power's other effects, before the cards: reached up past them
-        # From here on, reached with up (the list wraps): the last offers are the first ones up. The talismans
-        # (one line per value held, the 0 first up) before the cries: a play-tester's "talisman: 0" sat past
-        # every cry line, as many as the hand made, and a held press could not be aimed at it.
+        # From here on, reached with up (the list wraps): the last offers are the first ones up. The potions
+        # first up past the power (the rulebook stories played 17 potions, 11 talismans; a play-tester's potion
+        # was 31st of 46, behind five talisman lines and four cries), then the talismans (one line per value
+        # held, the 0 first up) before the cries: a play-tester's "talisman: 0" sat past every cry line, as many
+        # as the hand made, and a held press could not be aimed at it.
         talismans = [o for o in cards if o["action"]["action"] == "talisman"]
-        out += [o for o in cards if o["action"]["action"] != "talisman"]
         if cries:
             out.append({"label": word("label", "cry"), "action": {"action": "cry", "discard": cries[0]["action"][
                 "discard"], **me}, "ask": ["discard"]})
             out += cries[::-1]
         out += talismans
+        out += [o for o in cards if o["action"]["action"] != "talisman"]
         # «Al comienzo de cada turno, ANTES de elegir su acción obligatoria»: the power last, one press up
         # (the effect this character used before, when there was one; the plain power next to it).
         out += near[::-1]
