@@ -678,6 +678,13 @@ def test_with_the_lucky_ocelots_a_buy_paid_with_a_die_raised_card_is_an_offer():
     assert "buy #1: 2+5×1" not in labels  # six cards: the hand holds five
     plain = table(actions=OPENING)
     assert not any(str(i.label).startswith("buy #1: 6") for i in g.menu(plain.rules, plain.state, "Ana"))
+    # a select stop of their own, right after the buys (a tester's was line 42 of 162, among every card's other
+    # payments: 49 presses of searching)
+    offers = m.rules.seat_actions(m.state, "Ana")
+    die = [str(o["label"]) for o in offers if o["group"] == "buy die"]
+    assert {"buy #5: 2", "buy #1: 6+1", "buy #1: 3+4×1"} <= set(die) and offers[0]["group"] == "buy"
+    kinds = m.rules.offer_kinds
+    assert kinds.index("buy die") == kinds.index("buy") + 1
 
 
 def test_a_die_raised_card_is_offered_beside_another_known_card_not_only_with_junk():
@@ -883,6 +890,15 @@ def test_select_goes_from_one_kind_of_offer_to_the_next_and_past_the_last_to_the
     present = [k for k in t.rules.offer_kinds if any(o["group"] == k for o in offers[1:])]
     assert kinds == present and len(kinds) >= 8  # each kind once, in the game's order
     assert kinds[:3] == ["stack", "stack…", "buy"] and kinds[3].startswith("tech +1 ")
+    # the techniques the rulebook stories told most first, whether with the bonus or not: drawing with it (48), a
+    # card from or to another player without it (22: two play-testers' steals were eight selects away, behind
+    # all four kinds with the bonus), junk away with it (17), another player with it (10)
+    techs = [k for k in kinds if k.startswith("tech")]
+    assert techs[:4] == ["tech +1 draw", "tech players", "tech +1 junk", "tech +1 players"], techs
+    # drawing lands on a new hand, the usual redraw, not on part of the hand discarded (a kind of its own, last:
+    # a play-tester's select landed on "tech +1: discard 3, draw 3", his Rummage 13 lines further)
+    assert str(landed[kinds.index("tech +1 draw")]["label"]).startswith("tech +1: discard 4, draw ")
+    assert kinds.index("tech +1 draw part") > kinds.index("tech +1 junk")
     # each landing is its kind's first line past the first offer
     assert all(offers.index(o) == next(i for i, x in enumerate(offers) if i and x["group"] == o["group"])
                for o in landed)
@@ -890,3 +906,16 @@ def test_select_goes_from_one_kind_of_offer_to_the_next_and_past_the_last_to_the
     assert t.view("Ana").action.rstrip("…") == str(offers[0]["label"]).rstrip("…") and t.state == before
     t.click("Ana", DOWN)  # the line after the first, as ever
     assert t.view("Ana").action.rstrip("…") == str(offers[1]["label"]).rstrip("…")
+
+
+def test_going_down_a_techniques_lines_the_other_players_come_from_your_left():
+    """«robar, tomar o intercambiar» cards with another player: a play-tester's gift went "a card to Ana", Dee, Cai
+    from Ben's pod (from his right) and his held press overshot the player he wanted. Going down the list, in
+    both halves (with the bonus action and without), the players come from your left on: Ben, Cai, Dee for Ana."""
+    t = Table(GAME, ["Ana", "Ben", "Cai", "Dee"], {"decks": DECKS + ["ocelots", "squirrels"]}, actions=OPENING)
+    labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
+    for half in ("tech: ", "tech +1: "):
+        gifts = [x for x in labels if x.startswith(half + "a card to ")]
+        assert gifts == [f"{half}a card to {who}" for who in ("Ben", "Cai", "Dee")], gifts
+        decks = [x for x in labels if x.startswith(half) and x.endswith("'s deck")]
+        assert decks == [f"{half}{who}'s deck" for who in ("Ben", "Cai", "Dee")], decks

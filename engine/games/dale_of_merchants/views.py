@@ -182,14 +182,18 @@ def stack_label(number: int, values: list[int], deck: str | None = None) -> Any:
 
 
 #: The order select visits the kinds of offer in (``Game.offer_kinds``): the stacks of one card of each set,
-#: the other stacks (their set or values asked), the buys, then the
-#: techniques with the bonus action (81 of the 109 techniques with an effect in the rulebook stories) by
-#: what they do, the most told first, those without it, a technique alone, a discard, the payments asked
-#: about (a play-tester's bonus technique was eleven selects away behind the plain half; another's stacks
-#: and buys each came twice on the way, as runs of the list did).
-OFFER_KINDS = ("stack", "stack…", "buy", "tech +1 players", "tech +1 draw", "tech +1 junk", "tech +1 take", "tech players",
-               "tech draw", "tech junk", "tech take", "tech +1 ", "tech ", "discard", "pay?", "end turn", "bonus",
-               "market")
+#: the other stacks (their set or values asked), the buys, the payments with a card a die raised (a lucky
+#: ocelot: a tester's was line 42 of 162, among every card's other payments), then the techniques by what they
+#: do and whether they take the bonus action, the most told in the rulebook stories first (drawing with the
+#: bonus 48 times, a card from or to another player without it 22, junk away with the bonus 17, another player
+#: with it 10, drawing without it 9, a market card taken 5 and 5, junk away without it 4: two play-testers'
+#: steals without the bonus were eight selects away, behind all four kinds with it), part of the hand
+#: discarded and redrawn (the rarest), a technique alone, a discard, the payments asked about (a play-tester's
+#: bonus technique was eleven selects away behind the plain half; another's stacks and buys each came twice on
+#: the way, as runs of the list did).
+OFFER_KINDS = ("stack", "stack…", "buy", "buy die", "tech +1 draw", "tech players", "tech +1 junk", "tech +1 players",
+               "tech draw", "tech +1 take", "tech take", "tech junk", "tech +1 draw part", "tech draw part", "tech +1 ", "tech ",
+               "discard", "pay?", "end turn", "bonus", "market")
 
 class DaleOfMerchantsViews(Game):
     """What the game shows: the public view's own keys and each seat's pod."""
@@ -475,8 +479,10 @@ class DaleOfMerchantsViews(Game):
         for price, slot in cards:
             position = slot_position(slot)
             payments = hand_payments(price, hand, known)
+            die: list[list[int]] = []
             if "ocelots" in state["decks"]:  # a lucky ocelot paid with its die's value
-                payments += [paid for paid in die_payments(price, hand, known) if paid not in payments]
+                die = [paid for paid in die_payments(price, hand, known) if paid not in payments]
+                payments += die
             if check and check["ok"] and check["price"] == price and len(check["paid"]) <= hand:
                 accepted = list(check["paid"])
                 payments = [accepted] + [x for x in payments if x != accepted]
@@ -484,6 +490,8 @@ class DaleOfMerchantsViews(Game):
             for paid in payments:
                 offers.append(offer(_("buy #{position}: {paid}", position=position, paid=sum_words(paid)),
                                     {"action": "buy", "player": name, "slot": slot, "paid": paid, **done}, ask=asked))
+                if paid in die:  # a select stop of its own (a tester's die-raised payment was line 42 of 162)
+                    offers[-1]["group"] = "buy die"
             if check and check["price"] == price:
                 asked_about += offers  # the card the player just asked the referee about: all its payments first
             else:
@@ -599,7 +607,9 @@ class DaleOfMerchantsViews(Game):
                    "action": {"action": "technique", "player": name, "throw": n, "bonus": True}} for n in junk]
         names = [p["name"] for p in state["players"]]
         me = names.index(name)
-        for other in names[me + 1:] + names[:me]:  # the players on the left first
+        # built from the right, as the list's halves are reversed below: going down the list, the players from your
+        # left on (a play-tester's gift went Ana, Dee, Cai from Ben's pod and overshot the player he wanted)
+        for other in reversed(names[me + 1:] + names[:me]):
             q = next(p for p in state["players"] if p["name"] == other)
             for pile in ("deck", "discard", "hand"):  # a card from the hand: drawn at random from it
                 counts = q["counters"]
@@ -680,11 +690,14 @@ def _grouped(items: list[Offer]) -> list[Offer]:
         action = item["action"]
         name = str(action.get("action", ""))
         if name == "technique":
+            # part of the hand discarded and as many drawn: a kind of its own, the rarest, which select reaches
+            # last (a play-tester's select landed on "tech +1: discard 3, draw 3", his Rummage 13 lines further)
             does = ("take" if "take" in action else "players" if "from_player" in action or "give_to" in action
-                    else "junk" if "throw" in action else "draw" if "draw" in action else "")
+                    else "junk" if "throw" in action else "draw part" if "discard" in action
+                    else "draw" if "draw" in action else "")
             item["group"] = f"tech +1 {does}" if action.get("bonus") else f"tech {does}"
         elif name == "stall" and {"set", "values"} & set(item.get("ask", ())):
             item["group"] = "stack…"  # by its values, its set asked ("stack 2: 1+1…"), or any other stack
-        else:
+        elif item.get("group") != "buy die":  # (a payment with a die-raised card: its own kind, set by _buys)
             item["group"] = _KINDS.get(name, name)
     return items
