@@ -365,6 +365,20 @@ def test_a_card_clicked_once_gives_way_to_the_most_likely_offer_when_its_tick_go
     assert t.state["players"][2]["counters"]["fortitude"] == 18
 
 
+def test_a_player_who_moves_on_from_a_card_clicked_once_stays_where_they_went(table_factory):
+    """A card clicked once gives way to the most likely offer when its tick goes — unless the player has moved on
+    from it (down to the next offer): the pod stays where they went."""
+    t = table_factory("red-dragon-inn", players=["Ana", "Ben", "Cai"])
+    labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
+    for _ in range(labels.index("Cai: fortitude −1")):
+        t.press(1, "down")
+    t.press(1, "main")
+    t.press(1, "down")
+    moved = t.seats.view(1).pick
+    t.settle(t.seats.message_seconds + KEPT_SECONDS + 1)
+    assert t.seats.view(1).pick == moved != 0
+
+
 def test_the_pods_check_names_what_its_steps_asked(table_factory):
     """A play-tester built a chapel with a power of the table's own and read "✓ build 2: p×": nothing said
     the chapel or its power was kept. The "✓" names the choices the steps asked, as entered, first (the

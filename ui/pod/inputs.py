@@ -187,6 +187,8 @@ class SeatControls:
         if kind == PRESS:
             self._armed.add(button)
             self._run = 0
+            if button != MAIN:  # the player moved on from a card clicked once: where they go, the pod stays
+                self._stayed = False
         elif kind == HOLD:
             self._held.add(button)
         elif kind == REPEAT:
