@@ -42,8 +42,9 @@ a game without a story has no figures.
   does: the acting pod starts each event from where its last one left it
   (focus, menus), every pod is shown every new state (``view``, as the hub
   refreshes the pods) and is back on its offers after a counter it changed
-  by hand, on the first after a card clicked once (``tick_gone``: between two events the tick goes), and presses that the grammar forces (a select to
-  reach another counter) are real presses. Chance the device draws itself
+  by hand, on the first after a card clicked once (``tick_gone``: between
+  two events the tick goes), and presses that the grammar forces (a select
+  to reach another counter) are real presses. Chance the device draws itself
   (``rules.prepare``: the dice of a hide, Dale's animal decks) is taken
   from the story: a pod action of the same name as one of the event's
   actions, whose randomness the device would fill in, becomes the story's
@@ -870,8 +871,8 @@ def play_pod(story, played=None, *, max_presses: int = MAX_PRESSES, max_nodes: i
         else:
             state = after  # done some other way; the story goes on
         for c in controls.values():
-            # between two events a table takes longer than a counter's tick: a pod whose counter was changed by
-            # hand is on the offers again, as the owner's seats put it once its ✓ goes
+            # between two events a table takes longer than a tick: a pod whose counter was changed by hand is on the
+            # offers again, one on a card clicked once on its first offer, as the owner's seats put it once its ✓ goes
             c.tick_gone(rules)
             c.view(rules, state)
         if log:

@@ -360,8 +360,8 @@ class SeatControls:
         the usual tick: a second play-tester's second extra drink came 4 s after the first). A card clicked once
         stayed under the finger for a second click (a second extra drink): the most likely offer again, as after
         a held one (a play-tester's bar stayed on "extra drink for Cai 15/21" into his turn's later events, and he
-        counted his steps from the wrong offer). A counter changed by hand is done with, and up/down go through the offers
-        again, as a select click after it would have them (a play-tester's pod stayed on his fortitude: a down
+        counted his steps from the wrong offer). A counter changed by hand is done with, and up/down go through
+        the offers again, as a select click after it would have them (a play-tester's pod stayed on his fortitude: a down
         meant for the next offer would have lowered it again); not in a game whose counters are its whole
         input."""
         if self._stayed and self.screen == HOME and self._again is None:

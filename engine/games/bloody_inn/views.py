@@ -13,15 +13,14 @@ from .table import seat_order
 from .words import annex_word, short_name
 
 #: The order select visits a night turn's kinds of offer in (``Game.offer_kinds``), the list's own order (a
-#: play-tester found select skipping the bank next to "pass" irregular): the burials paid the usual way, the other
-#: ways to pay them, passing, the bank, peasants from the bistro, the kills and bribes per rank, their other ways
-#: and the full entries, the builds (a play-tester's bribe was 13th of 18 behind five burials, his burial with a
-#: card back to the hand 7th of 32: twelve presses of searching each).
-#: The kinds of night offer a select click goes through, in the list's order; laundering is passing's («5. Pasar
-#: (y lavar dinero)»: one action; a play-tester's kill was a select more away behind "cash a check").
+#: play-tester found select skipping the bank next to "pass" irregular): the burials paid the usual way, the
+#: other ways to pay them, passing with laundering («5. Pasar (y lavar dinero)»: one action; a play-tester's kill
+#: was a select more away behind "cash a check"), peasants from the bistro, the kills and bribes per rank, their
+#: other ways with the full entries, the bribes' other ways, the builds (a play-tester's bribe was 13th of 18
+#: behind five burials, his burial with a card back to the hand 7th of 32: twelve presses of searching each).
 OFFER_KINDS = ("bury", "bury…", "pass", "bistro", "kill", "bribe", "kill…", "bribe…", "build")
-#: The ranks a verb's usual ways come in, the likeliest first, where that is not the rank's own order: the rulebook
-#: stories' bribes of a room's guest were of rank 1 33 times, rank 2 19, rank 0 6, rank 3 once (a play-tester's
+#: The ranks a verb's usual ways come in, the likeliest first, where that is not the rank's own order: the
+#: rulebook stories' bribes of a room's guest were of rank 1 33 times, rank 2 19, rank 0 6, rank 3 once (a play-tester's
 #: select landed on "bribe a rank-0 guest" and went down to rank 1 or 2 every time); their kills 19, 21, 8 and 1,
 #: in the rank's order.
 RANKS_BY_LIKELIHOOD: dict[str, tuple[int, ...]] = {"bribe": (1, 2, 0, 3)}

@@ -192,8 +192,8 @@ def stack_label(number: int, values: list[int], deck: str | None = None) -> Any:
 #: bonus technique was eleven selects away behind the plain half; another's stacks and buys each came twice on
 #: the way, as runs of the list did).
 OFFER_KINDS = ("stack", "stack…", "buy", "buy die", "tech +1 draw", "tech players", "tech +1 junk", "tech +1 players",
-               "tech draw", "tech +1 take", "tech take", "tech junk", "tech +1 draw part", "tech draw part", "tech +1 ", "tech ",
-               "discard", "pay?", "end turn", "bonus", "market")
+               "tech draw", "tech +1 take", "tech take", "tech junk", "tech +1 draw part", "tech draw part",
+               "tech +1 ", "tech ", "discard", "pay?", "end turn", "bonus", "market")
 
 class DaleOfMerchantsViews(Game):
     """What the game shows: the public view's own keys and each seat's pod."""
@@ -698,6 +698,6 @@ def _grouped(items: list[Offer]) -> list[Offer]:
             item["group"] = f"tech +1 {does}" if action.get("bonus") else f"tech {does}"
         elif name == "stall" and {"set", "values"} & set(item.get("ask", ())):
             item["group"] = "stack…"  # by its values, its set asked ("stack 2: 1+1…"), or any other stack
-        elif item.get("group") != "buy die":  # (a payment with a die-raised card: its own kind, set by _buys)
-            item["group"] = _KINDS.get(name, name)
+        else:  # by the action, but where the offer says its kind (a payment with a die-raised card)
+            item.setdefault("group", _KINDS.get(name, name))
     return items
