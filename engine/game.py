@@ -175,6 +175,9 @@ class Game:
     #: The order a pod's select visits the kinds of offer in (each :class:`Offer`'s ``group``), in a game whose
     #: moments offer long lists; kinds not named follow in the list's order.
     offer_kinds: ClassVar[tuple[str, ...]] = ()
+    #: Counters a pod tells by their new value, not by how much they moved: a figure the device works out
+    #: whose difference means nothing ("highest 5", the hand's highest card, not "highest −1").
+    told_by_value: ClassVar[tuple[str, ...]] = ()
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)

@@ -9,6 +9,7 @@ import pytest
 
 from tablekeeper.engine.errors import RuleError
 from tablekeeper.engine.match import Match
+from tablekeeper.engine.messages import translated
 from tablekeeper.engine.registry import make_rules
 from tablekeeper.hardware.pod import DOWN, MAIN, SELECT, UP
 from tablekeeper.ui.pod import grammar
@@ -441,6 +442,24 @@ def test_a_build_is_offered_per_rank_and_asks_the_annexs_card_first():
     assert asked(m, "Ana", menu["build an annex"])[:4] == ["rank", "card", "effect", "amount"]
 
 
+def test_a_builds_card_step_says_each_cards_power_beside_its_name():
+    """«A partir de ahora, puede beneficiarse de su efecto»: the card step names the power the card brings, so a
+    table whose own annex only looks like one of the list's sees it is not (a play-tester's «Dormitorio de
+    servicio», which waived 2 wages, against the list's "room service")."""
+    m = table([{"action": "welcome"}, {"action": "correct", "player": "Ana", "hand": 3}])
+
+    def said(card):
+        return str(translated(m.rules.pod_value_words(m.state, "Ana", "build", "card", card, entered={"action": "build"}),
+                              None))
+
+    assert said("distillery") == "wages −1"
+    assert said("park") == "now +4F"
+    assert said("gardens") == "morning +2F"
+    assert said("butcher's shop") == "extra kill"
+    assert said("room service") == "other power"
+    assert said(None) == "none of these"
+
+
 def test_an_annex_built_from_its_card_has_the_cards_power():
     """«Coloque la carta de Viajero elegida frente a usted … A partir de ahora, puede beneficiarse de su
     efecto»: a gardens chosen on the pod pays 2F at every departure (the publisher's card list) without
@@ -476,7 +495,7 @@ def test_a_powers_amount_is_asked_only_when_the_table_gives_the_annex_a_power():
         if power:
             t.click("Ana", UP, 4)  # a power of the table's own: waived wages (after none, end game, per annex)
             t.click("Ana", MAIN)
-            assert (t.view("Ana").prompt, t.view("Ana").value) == ("amount: usually 1", "–")  # its amount, asked now
+            assert (t.view("Ana").prompt, t.view("Ana").value) == ("amount: – gives 1", "–")  # its amount, asked now: "–" is the usual
             t.click("Ana", UP, 3)
         t.click("Ana", MAIN)
         return t

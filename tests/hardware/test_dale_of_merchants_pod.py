@@ -684,7 +684,28 @@ def test_with_the_lucky_ocelots_a_buy_paid_with_a_die_raised_card_is_an_offer():
     die = [str(o["label"]) for o in offers if o["group"] == "buy die"]
     assert {"buy #5: 2", "buy #1: 6+1", "buy #1: 3+4×1"} <= set(die) and offers[0]["group"] == "buy"
     kinds = m.rules.offer_kinds
-    assert kinds.index("buy die") == kinds.index("buy") + 1
+    assert kinds.index("buy die") == kinds.index("buy other") + 1 == kinds.index("buy") + 2
+
+
+def test_select_goes_from_the_likeliest_buys_to_each_cards_other_payments():
+    """«Compre 1 carta del mercado pagando su precio en una combinación de cualquier carta de su mano»: each
+    card's other payments are a select stop of their own, right after the likeliest buys (a play-tester's
+    select went from "buy, other payment…" to the die-raised payments, past his "buy #5: 2+1", line 14)."""
+    t = Table(GAME, ["Ana", "Ben"], {"decks": ["macaws", "pandas", "ocelots"]},
+              actions=TWO_ACTIONS + [{"action": "technique", "take": 2}])  # a 4 into Ana's hand, known
+    offers = t.rules.seat_actions(t.state, "Ana")
+    first_other = next(i for i, o in enumerate(offers) if o["group"] == "buy other")
+    assert offers[first_other]["action"]["action"] == "buy"
+    assert all(o["group"] != "buy" for o in offers[first_other:])  # past the likeliest ones
+    landed = []
+    while len(landed) < 10:
+        t.click("Ana", SELECT)
+        landed.append(t.view("Ana").pick)
+        if landed[-1] == first_other:
+            break
+    kinds = [offers[i]["group"] for i in landed]
+    assert kinds[-2:] == ["buy", "buy other"] and landed[-1] == first_other
+    assert "buy die" not in kinds  # reached before the die-raised ones
 
 
 def test_a_die_raised_card_is_offered_beside_another_known_card_not_only_with_junk():

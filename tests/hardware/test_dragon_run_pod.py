@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tablekeeper.engine import Match, RuleError, make_rules
+from tablekeeper.engine.messages import translated
 from tablekeeper.hardware.pod import DOWN, MAIN, SELECT, UP
 from tablekeeper.ui.pod import grammar as g
 
@@ -141,6 +142,20 @@ def test_hide_is_not_offered_when_no_roll_can_escape():
         m = game({"action": "adjust", "counter": "dungeon", "delta": left - 10})
         assert ("hide" in routine(m, "Ana")) is offered
         assert "hide" in others(m, "Ana")
+
+
+def test_the_menus_hide_asks_a_physical_dies_face_too():
+    """«Luego, haz una prueba»: a table that rolls its own die hides from the menu with 10 cards left (no hide is
+    offered then) and its face is the one journalled — the die is asked, "–" letting the device roll (a
+    play-tester's table rolled 0; the menu's hide asked only the cards and the device rolled a 2)."""
+    m = game()
+    assert m.state["table"]["dungeon"] == 10
+    item = next(i for i in g.menu(m.rules, m.state, "Ana") if i.kind == g.OTHER and i.action["action"] == "hide")
+    asked = steps(m, "Ana", item)
+    assert "roll" in asked and asked["roll"].unset and asked["roll"].start() is None
+    m.apply(g.complete(item, tuple(asked.values()), {**{n: a.start() for n, a in asked.items()},
+                                                     "discard": (1,), "roll": 0}))
+    assert m.state["last_roll"] == {"player": "Ana", "roll": 0, "dungeon": 10, "escaped": False}
 
 
 def test_cry_asks_the_cards_from_the_cheapest():
@@ -645,3 +660,14 @@ def test_a_card_taken_from_a_hand_the_device_knows_goes_through_the_values_that_
     m.apply({"action": "charge", "location": "other", "then": "pass"})  # Ben's turn
     takes = [k for k in routine(m, "Ben") if k.startswith("power: a card from")]
     assert takes == ["power: a card from Ana", "power: a card from Cai"]  # the list's end: Cai, on his left, up first
+
+
+def test_a_steal_tells_the_robbed_player_their_new_highest_card_not_a_difference():
+    """«Robar: toma una carta del tesoro al azar de la mano de otro jugador»: Ben's pod says what he lost
+    and his highest card now ("highest 2"), not "highest −2", which a play-tester read as a card worth 2."""
+    m = game()
+    steal = {"action": "power", "player": "Ana", "take_from": "Ben", "value": 4}
+    after, events = m.rules.apply(m.state, steal)
+    said = {k: str(translated(v, None)) for k, v in g.affected(m.rules, m.state, after, "Ana", steal, events).items()}
+    assert "highest 2" in said["Ben"] and "−4" in said["Ben"], said
+    assert "highest −" not in said["Ben"]

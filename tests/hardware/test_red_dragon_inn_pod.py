@@ -465,3 +465,24 @@ def test_a_press_on_a_counter_at_its_bound_says_so_and_records_nothing():
     assert str(t.said[-1]) == "fortitude is at its highest, 20"
     t.click("Ana", DOWN)
     assert t.done[-1] == {"action": "adjust", "player": "Ana", "counter": "fortitude", "delta": -1}
+
+
+def test_a_last_chance_mid_contest_keeps_the_waiting_players_card_first_and_a_hit_asks_its_player():
+    """«tienes una última oportunidad de jugar cartas»: while Cai's last chance is open in a drinking
+    contest, Dee still owes «¡Concurso de bebida!»'s card from the deck — it stays her first offer; a card
+    on someone is one `up` away and asks its player (from the one passing out), so a reflex main hits nobody."""
+    t = Table("red-dragon-inn", ["Ana", "Ben", "Cai", "Dee"],
+              actions=[{"action": "adjust", "player": "Cai", "counter": "alcohol", "delta": 18}])
+    t.match.apply({"action": "buy", "player": "Ana", "to": "Ben"})
+    t.match.apply({"action": "drink_event", "player": "Ana", "kind": "contest"})
+    t.match.apply({"action": "drink", "player": "Ana", "extra": True, "from": "deck", "drink": "ale"})
+    t.match.apply({"action": "drink", "player": "Ben", "extra": True, "from": "deck", "drink": "ale"})
+    t.match.apply({"action": "drink", "player": "Cai", "extra": True, "from": "deck", "alcohol": 2})
+    assert t.state["pending"] == [{"name": "Cai", "reason": "passing out"}]
+    assert t.view("Dee").action == "ale +1"
+    fortitude = [p["counters"]["fortitude"] for p in t.state["players"]]
+    t.click("Dee", UP)
+    assert t.view("Dee").action == "?: fortitude −1…"
+    t.click("Dee", MAIN)  # the question only: nobody is hit yet
+    assert [p["counters"]["fortitude"] for p in t.state["players"]] == fortitude
+    assert (t.view("Dee").prompt, t.view("Dee").value) == ("player", "Cai")

@@ -180,8 +180,13 @@ def _asks(rules: Any, state: dict[str, Any], me: str, item: Item) -> tuple[Ask, 
     info = rules.actions.get(item.action.get("action"))
     if info is None:
         return None
-    filled = set(item.action) | _filled_by_device(rules, state, item.action)
     declared = {f.name: f for f in info.fields}
+    device = _filled_by_device(rules, state, item.action)
+    if item.kind != SEAT:
+        # the menu's every field: one the device fills in (a die) asked too, optional, "–" letting it decide
+        # (a play-tester's menu hide took no physical die's face: the device rolled, the table's 0 lost)
+        device = {n for n in device if n not in declared or declared[n].required}
+    filled = set(item.action) | device
     wanted: list[Field] = [declared[n] for n in item.ask if n in declared]  # in the order the game lists them
     rest = [f for f in info.fields if f.name not in filled and f not in wanted]
     if item.kind == SEAT:
@@ -408,7 +413,8 @@ def _counter_items(rules: Any, before: dict[str, Any], after: dict[str, Any],
         was = old.get(str(k), (k, None))[1]
         if was == v:
             continue
-        if isinstance(v, int) and isinstance(was, int) and not isinstance(v, bool):
+        if isinstance(v, int) and isinstance(was, int) and not isinstance(v, bool) \
+                and str(k) not in getattr(rules, "told_by_value", ()):
             out.append((str(label), _("{counter} {delta}", counter=label, delta=signed(v - was))))
         else:
             out.append((str(label), _("{counter} {value}", counter=label, value=v)))

@@ -7,7 +7,7 @@ from ...fields import Bool, Field, Int, Str
 from ...game import Game, Offer, offer
 from ...messages import N_, Msg, _, word
 from . import payments
-from .annexes import DEFAULT_AMOUNT, NAME_EFFECT, built, discount, grants_extra, powers, unknown_power
+from .annexes import DEFAULT_AMOUNT, NAME_AMOUNT, NAME_EFFECT, built, discount, grants_extra, powers, unknown_power
 from .rules import CASH_MAX, CHECK, MAX_RANK, wages_due
 from .table import seat_order
 from .words import annex_word, short_name
@@ -27,6 +27,9 @@ RANKS_BY_LIKELIHOOD: dict[str, tuple[int, ...]] = {"bribe": (1, 2, 0, 3)}
 #: A build's powers as a pod steps through them, up from "–": the most built in the rulebook readers' stories first
 #: (none 8, the end of the game 5, per other annex 4, wages waived 3; the table's own annexes), down from "–"
 #: the least (another power, a room opened).
+#: A card's power in a few words, its amount in them ("morning +2F"): the card step's line beside the name.
+_SHORT_POWERS = {"morning_bonus": "morning +{n}F", "wages_waived": "wages −{n}", "bribe_discount": "bribe −{n}",
+                 "build_discount": "build −{n}", "gain_now": "now +{n}F"}
 POD_EFFECTS = ("none", "end_game", "per_annex_bonus", "wages_waived", "morning_bonus", "gain_now", "extra_kill",
                "extra_action", "build_discount", "bribe_discount", "kill_discount", "bury_discount", "open_room", "other")
 
@@ -140,7 +143,7 @@ class BloodyInnViews(Game):
         what tells it apart on the table, its rank and pocket ("rank 1, 12F"); a build's power left at "–",
         the card's ("the card's: other"), or with no card "not told" (a play-tester could not tell what "–"
         meant for a table's own annex), and its amount left at "–", the power's usual (a play-tester could
-        not tell whether "–" would do); a kill's money as the card's pocket in francs ("money: pocket (F)" above
+        not tell whether "–" would do, nor, from "usually 1", what "–" gave: "– gives 1"); a kill's money as the card's pocket in francs ("money: pocket (F)" above
         the number: a play-tester read a bare "4" as anything but the guest's money, and another read "pocket
         8F" above an "8" as two amounts)."""
         if action == "kill" and field == "money" and isinstance(value, int):
@@ -148,6 +151,15 @@ class BloodyInnViews(Game):
         if action == "build" and field == "card" and value is None:
             # a play-tester went through the whole list to be sure "–" was his table's own card
             return _("none of these")
+        if action == "build" and field == "card" and value in NAME_EFFECT:
+            # the card's power beside its name (a play-tester could not tell whether his table's «Dormitorio de
+            # servicio» was the list's "room service", and its preview did not say what it does)
+            power_of = NAME_EFFECT[value]
+            amount = NAME_AMOUNT.get(value, DEFAULT_AMOUNT.get(power_of))
+            if power_of == "other":  # a power the device does not apply: said so, not a bare "other"
+                return _("other power")
+            short = _SHORT_POWERS.get(power_of)
+            return _(short, n=amount) if short and amount else word("choice", power_of)
         if action == "build" and value is None and entered is not None:
             card = entered.get("card")
             if field == "effect" and card in NAME_EFFECT:
@@ -156,7 +168,7 @@ class BloodyInnViews(Game):
                 return _("not told")
             effect = entered.get("effect")
             if field == "amount" and effect is not None and DEFAULT_AMOUNT.get(effect) is not None:
-                return _("usually {n}", n=DEFAULT_AMOUNT[effect])
+                return _("– gives {n}", n=DEFAULT_AMOUNT[effect])
         if action == "welcome" and field in ("police_rooms", "first") and isinstance(value, int):
             room = next((r for r in state["inn"]["rooms"] if r["room"] == value), None)
             return self.room_word(room) if room is not None else None

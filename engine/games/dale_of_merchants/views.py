@@ -182,7 +182,8 @@ def stack_label(number: int, values: list[int], deck: str | None = None) -> Any:
 
 
 #: The order select visits the kinds of offer in (``Game.offer_kinds``): the stacks of one card of each set,
-#: the other stacks (their set or values asked), the buys, the payments with a card a die raised (a lucky
+#: the other stacks (their set or values asked), the buys (each card's likeliest payment), the other payments
+#: (a play-tester's select skipped them, the likeliest's kind), the payments with a card a die raised (a lucky
 #: ocelot: a tester's was line 42 of 162, among every card's other payments), then the techniques by what they
 #: do and whether they take the bonus action, the most told in the rulebook stories first (drawing with the
 #: bonus 48 times, a card from or to another player without it 22, junk away with the bonus 17, another player
@@ -191,8 +192,8 @@ def stack_label(number: int, values: list[int], deck: str | None = None) -> Any:
 #: discarded and redrawn (the rarest), a technique alone, a discard, the payments asked about (a play-tester's
 #: bonus technique was eleven selects away behind the plain half; another's stacks and buys each came twice on
 #: the way, as runs of the list did).
-OFFER_KINDS = ("stack", "stack…", "buy", "buy die", "tech +1 draw", "tech players", "tech +1 junk", "tech +1 players",
-               "tech draw", "tech +1 take", "tech take", "tech junk", "tech +1 draw part", "tech draw part",
+OFFER_KINDS = ("stack", "stack…", "buy", "buy other", "buy die", "tech +1 draw", "tech players", "tech +1 junk",
+               "tech +1 players", "tech draw", "tech +1 take", "tech take", "tech junk", "tech +1 draw part", "tech draw part",
                "tech +1 ", "tech ", "discard", "pay?", "end turn", "bonus", "market")
 
 class DaleOfMerchantsViews(Game):
@@ -496,6 +497,10 @@ class DaleOfMerchantsViews(Game):
                 asked_about += offers  # the card the player just asked the referee about: all its payments first
             else:
                 primary += offers[:1]
+                for other in offers[1:]:
+                    # the other payments a select stop of their own, right after the likeliest (a play-tester's
+                    # select went from "buy, other payment…" to the die-raised ones past his "buy #5: 2+1")
+                    other.setdefault("group", "buy other")
                 ranked.append(offers[1:])
             doubtful = doubtful_payments(price, hand, known)
             if "ocelots" in state["decks"]:

@@ -10,7 +10,7 @@ from .rules import DIE_FACES, HAND_SIZE, ICONS, OTHER_LOCATIONS, _cheapest, _hig
 
 #: A pod's status line for the active player, by turn phase.
 PHASE_STATUS = {"start": word("status", "charge/hide/cry"), "must_charge": word("status", "MUST CHARGE"),
-                "escaped": word("status", "escaped: charge/pass"), "after_location": word("status", "pass or again"),
+                "escaped": word("status", "escaped: charge/pass"), "after_location": word("status", "charge/pass/again"),
                 "deal": word("status", "charge/hide/cry")}
 
 #: The actions a pod's menu lists after the routine ones, most likely first: the cards played during a
@@ -30,6 +30,8 @@ class DragonRunViews(Game):
     """What the game shows: the public view's own keys and each seat's pod."""
 
     main_counter = "treasure"
+    # a steal of Ben's 6 told him "highest −1" (6 → 5), which a play-tester read as a card worth 1 moved
+    told_by_value = ("highest",)
     main_table_counter = "temper"  # at 0 the dragon wakes: the game's clock and its tension
 
     # -- views --------------------------------------------------------------------

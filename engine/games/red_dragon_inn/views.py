@@ -157,6 +157,15 @@ class RedDragonInnViews(Game):
                     "action": {"action": "leave", "player": name}})
         return out
 
+    @staticmethod
+    def _guarded_hit(state: dict[str, Any], others: list[str]) -> Offer:
+        """A card that costs someone 1 fortitude during another's last chance, the player asked (from the one
+        passing out): one stray main opens the question and hits nobody."""
+        target = next((e["name"] for e in state["pending"] if e["name"] in others), others[0])
+        return {"label": _("?: {counter} −1", counter=word("counter", "fortitude")),
+                "action": {"action": "adjust", "player": target, "counter": "fortitude", "delta": -1},
+                "ask": ["player"]}
+
     def _turn_goes_on(self, state: dict[str, Any], name: str) -> list[Offer]:
         """During another player's last chance, the offers of the turn of ``name`` when it is theirs, as they
         will be once the losses are applied: «resolve, or any other action, applies them first» (a
@@ -221,7 +230,12 @@ class RedDragonInnViews(Game):
             drink = {"action": "drink", "player": name, "extra": True, "from": "deck"}
             out = self._named_drinks(drink) + self._by_effect(drink) + self._ignored(drink) + self._second_chasers(drink)
             out.append({"label": word("label", "other drink"), "action": drink, "ask": list(self.OTHER_DRINK_ASKS)})
-            return (self._hits(others) if state["pending"] else []) + out
+            if state["pending"] and others:
+                # another's last chance mid-event: this player's card still first (a play-tester's pod put "Ben:
+                # fortitude −1" where the contest's "ale +1" had been, one reflex main from a hit); a card on
+                # someone last, one up away, the player asked
+                out.append(self._guarded_hit(state, others))
+            return out
         if event is not None and not state["pending"]:
             return []  # drunk already: the others' cards come first, and every move of the turn waits
         if state["pending"]:
@@ -239,13 +253,7 @@ class RedDragonInnViews(Game):
                 return [resolve, *hits]
             # Another's last chance: a card on someone, the player asked (from the one passing out), so that
             # a stray main on an idle pod opens the question and hits nobody (a play-tester's did)
-            target = next((e["name"] for e in state["pending"] if e["name"] in others), others[0] if others else None)
-            if target is None:
-                return []
-            hit: Offer = {"label": _("?: {counter} −1", counter=word("counter", "fortitude")),
-                          "action": {"action": "adjust", "player": target, "counter": "fortitude", "delta": -1},
-                          "ask": ["player"]}
-            return [hit, *self._turn_goes_on(state, name)]
+            return [self._guarded_hit(state, others), *self._turn_goes_on(state, name)] if others else []
         g = state["gambling"]
         if g is not None:
             if g["to_act"] != name:
