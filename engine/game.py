@@ -414,6 +414,11 @@ class Game:
         name; ``entered``: the action as the steps so far make it. None: nothing to add."""
         return None
 
+    def pod_value_shown(self, state: dict[str, Any], name: str, action: str, field: str, value: Any) -> Msg | None:
+        """What a pod shows in place of a number being entered, when the number is the device's own and the
+        table has none to read (a room of the inn by its key: "neutral 2", not "6"). None: the number."""
+        return None
+
     def pod_step_wanted(self, state: dict[str, Any], name: str, action: dict[str, Any], field: str) -> bool:
         """Whether a seat's pod asks ``field`` once ``action`` holds what the earlier steps entered: a
         step that matters only for some answers to an earlier one is passed over for the others (a

@@ -671,3 +671,24 @@ def test_a_steal_tells_the_robbed_player_their_new_highest_card_not_a_difference
     said = {k: str(translated(v, None)) for k, v in g.affected(m.rules, m.state, after, "Ana", steal, events).items()}
     assert "highest 2" in said["Ben"] and "−4" in said["Ben"], said
     assert "highest −" not in said["Ben"]
+
+
+def test_select_goes_from_one_kind_of_offer_to_the_next_then_to_the_counters():
+    """«Cargar … Ocultar … Llorar»: a turn offers 30–45 lines (a hide per card held, a room per value and icon);
+    select goes to the first line of the next kind — the hides, the rooms whose card moves treasure (a
+    play-tester's «Cámara de ecos» was the 14th of 39 lines, a held press that had to stop on the 13th step),
+    the potions, the talismans, the cries, the power — and past the last to the counters. It changes nothing."""
+    t = Table("dragon-run", ["Ana", "Ben"], {"hands": {"Ana": [3, 2, 1, 0], "Ben": [4, 2, 1, 1]}},
+              actions=[{"action": "adjust", "counter": "dungeon", "delta": -3}])
+    offers = t.rules.seat_actions(t.state, "Ana")
+    before = t.state
+    landed = []
+    for _ in range(12):
+        t.click("Ana", SELECT)
+        if t.view("Ana").tuning:  # past the last kind: a counter chosen
+            break
+        landed.append(t.view("Ana").pick)
+    kinds = [offers[i]["group"] for i in landed]
+    assert kinds == ["hide", "room", "potion", "talisman", "cry", "power"], kinds
+    assert str(offers[landed[1]]["label"]).startswith("room: discard 1")
+    assert t.view("Ana").tuning and t.state == before

@@ -619,9 +619,16 @@ class SeatControls:
         name = ask.field.name
         value = self._values.get(name)
         lines: tuple[str, ...] = ()
+        action_name = self._item.action.get("action") if self._item else ""
+
+        def number(v: Any) -> str:  # a number as the table reads it: the game's word for it, if it has one
+            said = rules.pod_value_shown(state, self.player, action_name, name, v)
+            return str(v) if said is None else str(_say(said, catalog))
+
         if ask.step == g.LIST:
-            lines = (" ".join(str(v) for v in value) if value else "",)
-            shown = "–" if self._elem is None else str(self._elem)
+            each = [number(v) for v in value or ()]
+            lines = ((", " if each != [str(v) for v in value] else " ").join(each) if value else "",)
+            shown = "–" if self._elem is None else number(self._elem)
         elif ask.step == g.BOOL:
             shown = str(translated(_("yes") if value else _("no"), catalog))
         elif value is None:
@@ -629,9 +636,9 @@ class SeatControls:
         elif ask.step == g.CHOICE:
             shown = _say(g.choice_word(ask.field.name, value), catalog)
         else:
-            shown = str(value)
+            shown = number(value)
         prompt = _say(ask.label, catalog)
-        words = rules.pod_value_words(state, self.player, self._item.action.get("action") if self._item else "",
+        words = rules.pod_value_words(state, self.player, action_name,
                                       name, self._elem if ask.step == g.LIST else value,
                                       entered=self._action(rules, state) if self._item else None)
         if words is not None:  # what the number stands for: "corpse: rank 1, 12F"

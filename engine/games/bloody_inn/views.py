@@ -169,15 +169,6 @@ class BloodyInnViews(Game):
             effect = entered.get("effect")
             if field == "amount" and effect is not None and DEFAULT_AMOUNT.get(effect) is not None:
                 return _("– gives {n}", n=DEFAULT_AMOUNT[effect])
-        if action == "welcome" and field in ("police_rooms", "first") and isinstance(value, int):
-            room = next((r for r in state["inn"]["rooms"] if r["room"] == value), None)
-            return self.room_word(room) if room is not None else None
-        if action in ("kill", "bribe", "welcome") and field == "room" and isinstance(value, int):
-            room = next((r for r in state["inn"]["rooms"] if r["room"] == value), None)
-            if room is None:
-                return None
-            where = self.room_word(room)
-            return _("{where}, police", where=where) if room["police"] else where
         if action != "bury" or field != "corpse" or not isinstance(value, int):
             return None
         corpses = next(p for p in state["players"] if p["name"] == name)["corpses"]
@@ -190,16 +181,31 @@ class BloodyInnViews(Game):
             return True
         return super().tells(entry)
 
+    def pod_value_shown(self, state: dict[str, Any], name: str, action: str, field: str, value: Any) -> Msg | None:
+        """A room being entered by its key, as the board shows it ("Ben's", "neutral 2, police"), not the
+        device's number: four play-testers looked for a story's "N1" or "white-key room 1" among rooms the
+        pod numbered 5–8, and the keys are what the board has."""
+        rooms = state["inn"]["rooms"]
+        if (action in ("kill", "bribe", "welcome") and field == "room"
+                or action == "welcome" and field in ("police_rooms", "first")) and isinstance(value, int):
+            room = next((r for r in rooms if r["room"] == value), None)
+            if room is None:
+                return None
+            where = self.room_word(room, rooms)
+            return _("{where}, police", where=where) if room["police"] and field == "room" else where
+        return None
+
     @staticmethod
-    def room_word(room: dict[str, Any], *, numbered: bool = False) -> Msg:
-        """A room as the board shows it, by its key: "Ben's", "neutral" ("neutral 7" where the number
-        must tell the four neutral rooms apart), and so a room an annex opened ("Cai's 9": Cai's first
-        room stays "Cai's")."""
+    def room_word(room: dict[str, Any], rooms: list[dict[str, Any]]) -> Msg:
+        """A room as the board shows it, by its key: "Ben's"; the neutral keys' rooms counted apart, "neutral
+        1" to "neutral 4", in the inn's order (the stories' "N1" or "white-key room 1"); a room an annex opened
+        with its number ("Cai's 9": Cai's first room stays "Cai's")."""
         if room["key"] is not None:
-            if room.get("opened") and numbered:  # (a room step shows the number beside it: "Cai's 9 9")
+            if room.get("opened"):
                 return _("{name}'s {room}", name=room["key"], room=room["room"])
             return _("{name}'s", name=room["key"])
-        return _("neutral {room}", room=room["room"]) if numbered else _("neutral")
+        neutral = [r["room"] for r in rooms if r["key"] is None]
+        return _("neutral {room}", room=neutral.index(room["room"]) + 1)
 
     def pod_step_wanted(self, state: dict[str, Any], name: str, action: dict[str, Any], field: str) -> bool:
         """A build's "amount" is asked only once a power of the table's own with an amount was chosen
@@ -416,7 +422,7 @@ class BloodyInnViews(Game):
                     out.append({"label": label, "action": {"action": "welcome", "first": first}})
         # each room by its number and its key, as the board shows it (a play-tester had to work out which
         # number the story's "white-key room 3" was)
-        out += [{"label": _("welcome: police, {where}", where=BloodyInnViews.room_word(r, numbered=True)),
+        out += [{"label": _("welcome: police, {where}", where=BloodyInnViews.room_word(r, inn["rooms"])),
                  "action": {"action": "welcome", "police_rooms": [r["room"]]}} for r in rooms]
         # two officers or more (one has its own offers, above): main adds the room shown and goes on to the next
         # empty room until two are in the list (a play-tester's main on the first room ended the list)
@@ -425,8 +431,9 @@ class BloodyInnViews(Game):
         if empty:  # one police officer into one room, for a table that follows the order card by card
             out.append({"label": word("label", "welcome one: police"),
                         "action": {"action": "welcome", "room": empty[0], "police": True}, "ask": ["room"]})
-        out += [{"label": _("welcome one: room {room}", room=n), "action": {"action": "welcome", "room": n}}
-                for n in reversed(empty)]  # from the end of the offers (up), the first room first
+        out += [{"label": _("welcome one: {where}", where=BloodyInnViews.room_word(r, inn["rooms"])),
+                 "action": {"action": "welcome", "room": r["room"]}}
+                for r in reversed(rooms)]  # from the end of the offers (up), the first room first
         return out
 
     def _mornings(self, state: dict[str, Any]) -> list[Offer]:

@@ -26,10 +26,29 @@ GENERIC = frozenset({"adjust", "transfer", "resolve"})
 HELD_VALUES = {("play", "value"), ("talisman", "value")}
 
 
+#: The order select visits a turn's kinds of offer in (``Game.offer_kinds``): the charges (the first offer's own,
+#: so the first select goes on to the next), the hides, the rooms whose card moves treasure (a play-tester's
+#: «Cámara de ecos» was the 14th of 39 lines, behind a hide per card held: one held press that had to stop on
+#: the 13th step), then the cards played, the cry and the power, which are also up from the first offer.
+OFFER_KINDS = ("charge", "hide", "room", "potion", "talisman", "cry", "power")
+_KINDS = {"charge": "charge", "again": "charge", "hide": "hide", "room": "room", "play": "potion",
+          "talisman": "talisman", "cry": "cry", "power": "power"}
+
+
+def _grouped(offers: list[Offer]) -> list[Offer]:
+    """Each offer with its ``group``, the kind of line a select click on the pod jumps to (by its action)."""
+    for item in offers:
+        kind = _KINDS.get(str(item["action"].get("action", "")))
+        if kind is not None:
+            item.setdefault("group", kind)
+    return offers
+
+
 class DragonRunViews(Game):
     """What the game shows: the public view's own keys and each seat's pod."""
 
     main_counter = "treasure"
+    offer_kinds = OFFER_KINDS
     # a steal of Ben's 6 told him "highest −1" (6 → 5), which a play-tester read as a card worth 1 moved
     told_by_value = ("highest",)
     main_table_counter = "temper"  # at 0 the dragon wakes: the game's clock and its tension
@@ -272,7 +291,7 @@ class DragonRunViews(Game):
                      "ask": ["value"]}]
         if name in state["to_deal"]:  # the first move deals this hand unseen: offer as for 4 unknown cards
             p = {**p, "unknown": p["unknown"] + HAND_SIZE}
-        return out + self._turn_offers(state, p, me)
+        return _grouped(out + self._turn_offers(state, p, me))
 
     @staticmethod
     def _count_offers(state: dict[str, Any], p: dict[str, Any], me: dict[str, str]) -> list[Offer]:
