@@ -175,6 +175,9 @@ class Game:
     #: The order a pod's select visits the kinds of offer in (each :class:`Offer`'s ``group``), in a game whose
     #: moments offer long lists; kinds not named follow in the list's order.
     offer_kinds: ClassVar[tuple[str, ...]] = ()
+    #: The kinds reached with up from the first offer (the list wraps): select lands on the line up reaches
+    #: first, each kind's last in the list.
+    offer_kinds_up: ClassVar[tuple[str, ...]] = ()
     #: Counters a pod tells by their new value, not by how much they moved: a figure the device works out
     #: whose difference means nothing ("highest 5", the hand's highest card, not "highest −1").
     told_by_value: ClassVar[tuple[str, ...]] = ()

@@ -691,4 +691,8 @@ def test_select_goes_from_one_kind_of_offer_to_the_next_then_to_the_counters():
     kinds = [offers[i]["group"] for i in landed]
     assert kinds == ["hide", "room", "potion", "talisman", "cry", "power"], kinds
     assert str(offers[landed[1]]["label"]).startswith("room: discard 1")
+    # the kinds up from the first offer: the line up reaches first (a play-tester's select landed on
+    # "potion: draw 2…", where up reaches "potion…" first; a talisman's cheapest, 0, first)
+    assert [str(offers[i]["label"]) for i in landed[2:4]] == ["potion", "talisman: 0"]
+    assert all(offers[i + 1]["group"] != offers[i]["group"] for i in landed[2:] if i + 1 < len(offers))
     assert t.view("Ana").tuning and t.state == before

@@ -285,7 +285,8 @@ class SeatControls:
             if not click:
                 return NOTHING
             if self.choosing:
-                kind = next_kind(actions, self.pick, getattr(rules, "offer_kinds", ()))
+                kind = next_kind(actions, self.pick, getattr(rules, "offer_kinds", ()),
+                                 getattr(rules, "offer_kinds_up", ()))
                 if kind is not None:  # a long list of kinds: the next kind's first line
                     self.pick = kind
                     return CHANGED
@@ -699,19 +700,24 @@ class SeatControls:
                        your_turn=bool(your_turn), message=str(translated(message, catalog)), **kw)
 
 
-def next_kind(actions: list[Offer], pick: int, order: tuple[str, ...] = ()) -> int | None:
+def next_kind(actions: list[Offer], pick: int, order: tuple[str, ...] = (), up: tuple[str, ...] = ()) -> int | None:
     """Where select goes from the offer ``pick``: the first line of the next kind of offer (the offers' ``group``),
     the kinds in the game's ``order`` (the others after, as the list has them), each kind's first line past
-    the first offer; from the first offer, the first kind but its own when that goes on right after it (down's
-    way: a play-tester's first select stayed among the burials he meant to leave). None: the offers have no
-    kinds, or ``pick`` is in the last one (select then goes on to the counters)."""
+    the first offer — for a kind in ``up`` (reached with up from the first offer, which wraps to the end), the
+    line up reaches first, its last in the list (a play-tester's select landed on "potion: draw 2…" where up
+    reaches "potion…" first); from the first offer, the first kind but its own when that goes on right after it
+    (down's way: a play-tester's first select stayed among the burials he meant to leave). None: the offers have
+    no kinds, or ``pick`` is in the last one (select then goes on to the counters)."""
     kinds = [a.get("group") for a in actions]
     if not any(kinds):
         return None
     first: dict[str, int] = {}
     for i, kind in enumerate(kinds):
         if i and kind is not None:
-            first.setdefault(kind, i)
+            if kind in up:
+                first[kind] = i
+            else:
+                first.setdefault(kind, i)
     ranked = sorted(first, key=lambda k: (order.index(k) if k in order else len(order), first[k]))
     if pick:
         here = kinds[pick]

@@ -154,8 +154,8 @@ def stack_shapes(number: int, ones: int = 1) -> list[list[int]]:
 
 
 
-def sum_words(values: list[int]) -> str:
-    """Card values as a pod says them: "3+2", and four or more equal ones as "5×1" ("2+4×1")."""
+def sum_words(values: list[int], run: int = 4) -> str:
+    """Card values as a pod says them: "3+2", and ``run`` or more equal ones as "5×1" ("2+4×1")."""
     parts: list[str] = []
     i = 0
     while i < len(values):
@@ -163,9 +163,20 @@ def sum_words(values: list[int]) -> str:
         while j < len(values) and values[j] == values[i]:
             j += 1
         n = j - i
-        parts += [f"{n}×{values[i]}"] if n >= 4 else [str(values[i])] * n
+        parts += [f"{n}×{values[i]}"] if n >= run else [str(values[i])] * n
         i = j
     return "+".join(parts)
+
+
+def die_words(paid: list[int], known: list[int]) -> str:
+    """A payment with one card a die raised, that card first and marked with a die: "⚄3+3×1" (a play-tester
+    read "4×1" as a 1 raised to 4, the next could not tell the die-raised lines from the guesses); three equal
+    cards or more as "3×1", so that the die's room is taken from the line."""
+    raised = max(v for v in paid if v in DIE_VALUES and paid.count(v) > known.count(v))
+    rest = list(paid)
+    rest.remove(raised)
+    return f"⚄{raised}" + (f"+{sum_words(rest, run=3)}" if rest else "")
+
 
 def stack_label(number: int, values: list[int], deck: str | None = None) -> Any:
     """A stall stack's offer: "stack 4: 3+1 pandas"; of four cards or more the number is left out (it is
@@ -489,7 +500,8 @@ class DaleOfMerchantsViews(Game):
                 payments = [accepted] + [x for x in payments if x != accepted]
             offers: list[Offer] = []
             for paid in payments:
-                offers.append(offer(_("buy #{position}: {paid}", position=position, paid=sum_words(paid)),
+                words = die_words(paid, known) if paid in die else sum_words(paid)
+                offers.append(offer(_("buy #{position}: {paid}", position=position, paid=words),
                                     {"action": "buy", "player": name, "slot": slot, "paid": paid, **done}, ask=asked))
                 if paid in die:  # a select stop of its own (a tester's die-raised payment was line 42 of 162)
                     offers[-1]["group"] = "buy die"
@@ -503,10 +515,12 @@ class DaleOfMerchantsViews(Game):
                     other.setdefault("group", "buy other")
                 ranked.append(offers[1:])
             doubtful = doubtful_payments(price, hand, known)
+            raised: list[list[int]] = []
             if "ocelots" in state["decks"]:
-                doubtful += [paid for paid in die_doubtful_payments(price, hand, known) if paid not in doubtful]
-            checks += [offer(_("pay #{position}: {paid}?", position=position, paid=sum_words(paid)),
-                             {"action": "check_payment", "slot": slot, "paid": paid}) for paid in doubtful]
+                raised = [paid for paid in die_doubtful_payments(price, hand, known) if paid not in doubtful]
+            checks += [offer(_("pay #{position}: {paid}?", position=position,
+                               paid=die_words(paid, known) if paid in raised else sum_words(paid)),
+                             {"action": "check_payment", "slot": slot, "paid": paid}) for paid in doubtful + raised]
         if cards:
             # Any other buy (a die-raised ocelot, cards the device did not see): one offer asking the card
             # (from the cheapest) and the values paid from none, so no offered payment is taken apart.
