@@ -235,6 +235,21 @@ def test_a_warning_before_the_last_action_when_wages_exceed_cash():
     assert view["alert"] is True and view["status"] == "wages 7F > cash 5F"
 
 
+def test_wages_past_the_cash_are_said_on_the_players_pod_while_others_play():
+    """RULES.md C: "Who cannot pay pays all their cash, then discards one unpaid accomplice per franc short":
+    the moment a hand's wages pass the cash (Ben's first action brought him 7 cards on 5F), his pod says so
+    through the others' turns — not only before his last action (a play-tester's last bribe left her with 4F
+    of wages on 2F and nothing said it) — without the alarm, which stays for his own last action."""
+    m = night()
+    assert m.rules.seat_view(m.state, "Ben")["status"] == ""
+    m.apply({"action": "pass"})  # Ana's first action
+    m.apply({"action": "correct", "player": "Ben", "hand": 7})
+    m.apply({"action": "pass"})  # Ben's first: another player's turn now
+    assert m.state["turn"]["player"] != "Ben"
+    view = m.rules.seat_view(m.state, "Ben")
+    assert view["status"] == "wages 7F > cash 5F" and view["alert"] is False
+
+
 def test_the_police_alert_says_its_reason_on_the_players_own_turn():
     """«Si hay al menos una tarjeta de policía en una habitación abierta en la posada, ¡la policía
     investiga! Cada jugador que tenga al menos un cadáver insepulto debe … pagar 10 francos por cada

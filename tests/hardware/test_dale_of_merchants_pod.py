@@ -913,11 +913,12 @@ def test_select_goes_from_one_kind_of_offer_to_the_next_and_past_the_last_to_the
     present = [k for k in t.rules.offer_kinds if any(o["group"] == k for o in offers[1:])]
     assert kinds == present and len(kinds) >= 8  # each kind once, in the game's order
     assert kinds[:3] == ["stack", "stack…", "buy"] and kinds[3].startswith("tech +1 ")
-    # the techniques the rulebook stories told most first, whether with the bonus or not: drawing with it (48), a
-    # card from or to another player without it (22: two play-testers' steals were eight selects away, behind
-    # all four kinds with the bonus), junk away with it (17), another player with it (10)
+    # the techniques the rulebook stories told most first, whether with the bonus or not: a card from or to another
+    # player with it (38, 30 of them gifts: a tester's four gifts cost 46 presses eight selects away), without it
+    # (20: two play-testers' steals were eight selects away, behind all four kinds with the bonus), junk away with
+    # it (17), drawing with it (16)
     techs = [k for k in kinds if k.startswith("tech")]
-    assert techs[:4] == ["tech +1 draw", "tech players", "tech +1 junk", "tech +1 players"], techs
+    assert techs[:4] == ["tech +1 players", "tech players", "tech +1 junk", "tech +1 draw"], techs
     # drawing lands on a new hand, the usual redraw, not on part of the hand discarded (a kind of its own, last:
     # a play-tester's select landed on "tech +1: discard 3, draw 3", his Rummage 13 lines further)
     assert str(landed[kinds.index("tech +1 draw")]["label"]).startswith("tech +1: discard 4, draw ")

@@ -404,7 +404,8 @@ def test_the_pods_check_names_what_its_steps_asked(table_factory):
 
 def test_the_pods_check_names_a_number_its_steps_asked(table_factory):
     """A play-tester entered a treasure's value and read only "✓ room + treasure: again": a wrong value
-    would not have shown. A number asked is named too, as entered ("room 2 · kill a rank-0 guest")."""
+    would not have shown. A number asked is named too, as entered, in the words its step showed it in
+    ("Ben's · kill a rank-0 guest": a play-tester's step said "neutral 2" and its ✓ "room 6")."""
     t = table_factory("bloody-inn", players=["Ana", "Ben"])
     t.press(1, "main")  # Ana's welcome
     labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
@@ -414,7 +415,7 @@ def test_the_pods_check_names_a_number_its_steps_asked(table_factory):
     t.press(1, "up")  # Ben's, room 2
     t.press(1, "main")
     assert t.state["inn"]["rooms"][1]["guest"] is False and t.state["inn"]["rooms"][0]["guest"] is True
-    assert t.seats.view(1).status == "✓ room 2 · kill a rank-0 guest"
+    assert t.seats.view(1).status == "✓ Ben's · kill a rank-0 guest"
 
 
 def test_a_card_held_on_for_several_points_is_told_to_its_target_as_one_total(table_factory):

@@ -173,7 +173,8 @@ class Seats:
             if sent is not None:
                 last = self.dones.get(seat)
                 times = last.times + 1 if last is not None and now < last.until and key and last.action == key else 1
-                self.dones[seat] = Done(self._done_text(sent, action), now + self.message_seconds, key, times)
+                self.dones[seat] = Done(self._done_text(sent, action, before, ctl.player), now + self.message_seconds,
+                                        key, times)
             self._tell_others(rules, ctl.player, before, state, now, action, key, events)
             if events and action is not None and rules.is_note(action):
                 # a note changes no figure: what it said (a referee's verdict) is its whole answer, on the
@@ -191,15 +192,21 @@ class Seats:
                 if own is not None:
                     self._message(seat, own, now)
 
-    def _done_text(self, sent, action: dict | None) -> str:
+    def _done_text(self, sent, action: dict | None, before: dict | None = None, player: str = "") -> str:
         """The offer a pod did, after the choices and numbers its steps asked as entered, first where the
         header's corner cuts it ("chapel, wages waived · build 2: p×": a play-tester saw "✓ build 2: p×"
-        and could not tell the chapel's power was kept; "value 2 · room + treasure: again")."""
+        and could not tell the chapel's power was kept; "value 2 · room + treasure: again"); a number the
+        step showed in the game's words, in them ("neutral 2 · bribe 1: ↩", where a play-tester's step said
+        "neutral 2" and its ✓ "room 6")."""
         text = str(translated(sent.label, self.catalog))
         chosen = []
         for name in sent.ask:
             value = action.get(name) if action is not None else None
-            if isinstance(value, str):
+            shown = (self.rules.pod_value_shown(before, player, str(action.get("action", "")), name, value)
+                     if before is not None and action is not None and isinstance(value, int) else None)
+            if shown is not None:
+                chosen.append(shown)
+            elif isinstance(value, str):
                 chosen.append(choice_word(name, value))
             elif isinstance(value, int) and not isinstance(value, bool):
                 # a number as entered (a play-tester could not tell which treasure value he had given)

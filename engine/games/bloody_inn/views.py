@@ -100,6 +100,10 @@ class BloodyInnViews(Game):
                       else _("{name}: morning", name=state["first_player"]))
         elif phase == "count":
             status = word("status", "final count")
+        elif phase == "night" and due > p["counters"]["cash"]:
+            # between the player's own actions too: the wages the hand makes pass the cash (a play-tester's last
+            # bribe took two peasants on 2F and nothing said 4F of wages were coming)
+            status = _("wages {due}F > cash {cash}F", due=due, cash=p["counters"]["cash"])
         else:
             status = ""
         # the bistro's peasants too (a play-tester could follow them on no pod): the corner shows the round, the

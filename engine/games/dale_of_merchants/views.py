@@ -196,16 +196,14 @@ def stack_label(number: int, values: list[int], deck: str | None = None) -> Any:
 #: the other stacks (their set or values asked), the buys (each card's likeliest payment), the other payments
 #: (a play-tester's select skipped them, the likeliest's kind), the payments with a card a die raised (a lucky
 #: ocelot: a tester's was line 42 of 162, among every card's other payments), then the techniques by what they
-#: do and whether they take the bonus action, the most told in the rulebook stories first (drawing with the
-#: bonus 48 times, a card from or to another player without it 22, junk away with the bonus 17, another player
-#: with it 10, drawing without it 9, a market card taken 5 and 5, junk away without it 4: two play-testers'
-#: steals without the bonus were eight selects away, behind all four kinds with it), part of the hand
-#: discarded and redrawn (the rarest), a technique alone, a discard, the payments asked about (a play-tester's
-#: bonus technique was eleven selects away behind the plain half; another's stacks and buys each came twice on
-#: the way, as runs of the list did).
-OFFER_KINDS = ("stack", "stack…", "buy", "buy other", "buy die", "tech +1 draw", "tech players", "tech +1 junk",
-               "tech +1 players", "tech draw", "tech +1 take", "tech take", "tech junk", "tech +1 draw part", "tech draw part",
-               "tech +1 ", "tech ", "discard", "pay?", "end turn", "bonus", "market")
+#: do and whether they take the bonus action, the most told in the five rulebook stories first (counted by the
+#: kinds below: a card from or to another player with the bonus 38 times — 30 of them a gift —, without it 20,
+#: junk away with the bonus 17, drawing with it 16, a market card taken with it 5; an earlier count took the
+#: gifts, which draw too, for draws, and a tester's four gifts cost 46 presses eight selects away), part of the
+#: hand discarded and redrawn (the rarest), a technique alone, a discard, the payments asked about.
+OFFER_KINDS = ("stack", "stack…", "buy", "buy other", "buy die", "tech +1 players", "tech players", "tech +1 junk",
+               "tech +1 draw", "tech draw", "tech +1 take", "tech take", "tech junk", "tech +1 draw part",
+               "tech draw part", "tech +1 ", "tech ", "discard", "pay?", "end turn", "bonus", "market")
 
 class DaleOfMerchantsViews(Game):
     """What the game shows: the public view's own keys and each seat's pod."""
