@@ -1,6 +1,7 @@
 """What The Bloody Inn shows: the public view's own keys, each seat's pod and its routine actions."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ...fields import Bool, Field, Int, Str
@@ -24,12 +25,14 @@ OFFER_KINDS = ("bury", "bury…", "pass", "bistro", "kill", "bribe", "kill…", 
 #: select landed on "bribe a rank-0 guest" and went down to rank 1 or 2 every time); their kills 19, 21, 8 and 1,
 #: in the rank's order.
 RANKS_BY_LIKELIHOOD: dict[str, tuple[int, ...]] = {"bribe": (1, 2, 0, 3)}
+#: A card's power in a few words, its amount in them ("morning +2F"): the card step's line beside the name.
+_SHORT_POWERS: dict[str, Callable[[int], Msg]] = {
+    "morning_bonus": lambda n: _("morning +{n}F", n=n), "wages_waived": lambda n: _("wages −{n}", n=n),
+    "bribe_discount": lambda n: _("bribe −{n}", n=n), "build_discount": lambda n: _("build −{n}", n=n),
+    "gain_now": lambda n: _("now +{n}F", n=n)}
 #: A build's powers as a pod steps through them, up from "–": the most built in the rulebook readers' stories first
 #: (none 8, the end of the game 5, per other annex 4, wages waived 3; the table's own annexes), down from "–"
 #: the least (another power, a room opened).
-#: A card's power in a few words, its amount in them ("morning +2F"): the card step's line beside the name.
-_SHORT_POWERS = {"morning_bonus": "morning +{n}F", "wages_waived": "wages −{n}", "bribe_discount": "bribe −{n}",
-                 "build_discount": "build −{n}", "gain_now": "now +{n}F"}
 POD_EFFECTS = ("none", "end_game", "per_annex_bonus", "wages_waived", "morning_bonus", "gain_now", "extra_kill",
                "extra_action", "build_discount", "bribe_discount", "kill_discount", "bury_discount", "open_room", "other")
 
@@ -142,14 +145,13 @@ class BloodyInnViews(Game):
 
     def pod_value_words(self, state: dict[str, Any], name: str, action: str, field: str, value: Any,
                         entered: dict[str, Any] | None = None) -> Msg | None:
-        """A guest's room by its key ("room: Ben's", "neutral", "police"), also a room a traveller is lodged in
-        card by card (a play-tester had to work out from the docs that room 3 is Cai's); a corpse to bury by
-        what tells it apart on the table, its rank and pocket ("rank 1, 12F"); a build's power left at "–",
-        the card's ("the card's: other"), or with no card "not told" (a play-tester could not tell what "–"
-        meant for a table's own annex), and its amount left at "–", the power's usual (a play-tester could
-        not tell whether "–" would do, nor, from "usually 1", what "–" gave: "– gives 1"); a kill's money as the card's pocket in francs ("money: pocket (F)" above
+        """A corpse to bury by what tells it apart on the table, its rank and pocket ("rank 1, 12F"); a build's
+        card by its power ("wages −1"), its power left at "–" the card's ("the card's: other"), or with no card
+        "not told" (a play-tester could not tell what "–" meant for a table's own annex), and its amount left
+        at "–", the power's usual (a play-tester could not tell whether "–" would do, nor, from "usually 1",
+        what "–" gave: "– gives 1"); a kill's money as the card's pocket in francs ("money: pocket (F)" above
         the number: a play-tester read a bare "4" as anything but the guest's money, and another read "pocket
-        8F" above an "8" as two amounts)."""
+        8F" above an "8" as two amounts). A room is said by ``pod_value_shown``."""
         if action == "kill" and field == "money" and isinstance(value, int):
             return _("pocket (F)")
         if action == "build" and field == "card" and value is None:
@@ -163,7 +165,7 @@ class BloodyInnViews(Game):
             if power_of == "other":  # a power the device does not apply: said so, not a bare "other"
                 return _("other power")
             short = _SHORT_POWERS.get(power_of)
-            return _(short, n=amount) if short and amount else word("choice", power_of)
+            return short(amount) if short and amount else word("choice", power_of)
         if action == "build" and value is None and entered is not None:
             card = entered.get("card")
             if field == "effect" and card in NAME_EFFECT:

@@ -49,7 +49,7 @@ class DragonRunViews(Game):
 
     main_counter = "treasure"
     offer_kinds = OFFER_KINDS
-    offer_kinds_up = ("potion", "talisman", "cry", "power")
+    offer_kinds_up = OFFER_KINDS[3:]  # the cards played, the cry and the power: up from the first offer
     # a steal of Ben's 6 told him "highest −1" (6 → 5), which a play-tester read as a card worth 1 moved
     told_by_value = ("highest",)
     main_table_counter = "temper"  # at 0 the dragon wakes: the game's clock and its tension
