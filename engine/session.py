@@ -17,14 +17,23 @@ from .text import ACTION_BYTES_MAX, check_value, clean_players
 
 @dataclass
 class Outcome:
-    """What an acknowledged action did."""
+    """What an acknowledged action did, and the game after it: the owner of a table hands ``state`` to
+    whoever shows it, without asking the session again."""
 
     kind: str  # "action", "undo", "redo", "noop"
     entry: dict[str, Any]
     seq: int | None  # journal sequence number; None for a no-op (not journalled)
     events: list[str]
-    view: dict[str, Any]
+    state: dict[str, Any]  # the game after it (the match's own: read it, never change it)
+    rules: Game
     text: str = ""  # the action in words, naming who did it (empty for undo/redo)
+    note: bool = False  # a note: it changes no figure (Game.is_note)
+    version: int = 0  # the session's version after it (Session.version)
+
+    @property
+    def view(self) -> dict[str, Any]:
+        """The game after it as the rules show it (`tablekeeper act` prints it); worked out when asked."""
+        return self.rules.view(self.state)
 
 
 class Image(NamedTuple):
@@ -40,6 +49,7 @@ class Image(NamedTuple):
     done: tuple[dict[str, Any], ...]  # journal entries are never changed once done: shared, not copied
     can_undo: bool
     can_redo: bool
+    version: int  # Session.version: it changes with every action, undo and redo
 
 
 class Session:
@@ -84,7 +94,7 @@ class Session:
         """The whole game now, copied where it could change (:class:`Image`)."""
         match = self.match
         return Image(self.record.id, self.record.game, match.rules, clone(self.record.setup), clone(match.state),
-                     match.view(), tuple(match.done), bool(match.done), bool(match.undone))
+                     match.view(), tuple(match.done), bool(match.done), bool(match.undone), self._next_seq)
 
     # -- opening ---------------------------------------------------------------
     @classmethod
@@ -189,7 +199,7 @@ class Session:
         if p.kind in ("action", "noop"):
             text = self.rules.words(self.match.state, p.entry)
         if p.kind == "noop":
-            return Outcome("noop", p.entry, None, p.events, self.rules.view(p.state), text)
+            return Outcome("noop", p.entry, None, p.events, p.state, self.rules, text, version=self._next_seq)
         was_over = self.match.state["over"]
         now_over = p.state["over"]
         if short_of_end and now_over and not was_over:
@@ -200,7 +210,8 @@ class Session:
         seq = self._next_seq
         self._next_seq += 1
         self.match.accept(p)
-        return Outcome(p.kind, p.entry, seq, p.events, self.rules.view(p.state), text)
+        return Outcome(p.kind, p.entry, seq, p.events, self.match.state, self.rules, text,
+                       note=p.kind == "action" and self.rules.is_note(p.entry), version=self._next_seq)
 
     def history(self, since: int = 0) -> list[dict[str, Any]]:
         """The journal of this game in words: one item per entry from ``since`` on.

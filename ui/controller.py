@@ -76,6 +76,7 @@ class Table:
     done: tuple[dict, ...]
     can_undo: bool
     can_redo: bool
+    version: int = 0  # changes with every action, undo and redo (Session.version)
     #: Each seat's pod view (hardware.pod.PodView) by seat number; empty when the owner keeps no pods.
     pods: Mapping[int, Any] = field(default_factory=lambda: MappingProxyType({}))
 
@@ -268,9 +269,10 @@ class Keeper:
         def job():
             if self.seats is None or self.session is None:
                 return
-            seats = self.seats
+            seats, session = self.seats, self.session
             now = self.clock()
-            intent = seats.answer(event, now)
+            before = session.state  # the game once for the press: the seats answer in it
+            intent = seats.answer(event, before, now)
             if intent is not None and intent.held:
                 vars(job)["quiet"] = True  # a stuck button's repeats change nothing: no snapshot, no pod woken
                 return
@@ -282,15 +284,16 @@ class Keeper:
                 vars(job)["quiet"] = True  # the half of a click that does nothing (a press, or its release)
                 return
             if intent.action is not None:
-                before = self.session.state
                 try:
+                    if intent.action.get("action") == "undo":
+                        self._undo_own(seats.player(event.seat))
                     outcome = self._apply(intent.action, short_of_end=intent.short_of_end)
                 except WouldEnd:  # nothing written: its player confirms it first
                     seats.short_of_end(event.seat, now)
                 except TablekeeperError as e:  # refused by the rules, or not written: nothing changed
                     seats.refuse(event.seat, e, now)
                 else:
-                    seats.took(event.seat, before, now, intent.action, outcome.events)
+                    seats.took(event.seat, before, outcome.state, now, intent.action, outcome.events)
                     if outcome.kind in ("undo", "redo"):
                         # the pod that undid says what it took back ("undone: Ana: cash −3"): its counters
                         # alone may not show it (an undone offer of another player's)
@@ -298,6 +301,18 @@ class Keeper:
             if intent.message:
                 seats.say(event.seat, intent.message, now)
         self._enqueue(job)
+
+    def _undo_own(self, player: str | None) -> None:
+        """A pod takes back its own player's last action (or a correction nobody did), not another's: a player
+        out of the game, or one looking through the menu, cannot undo Ana's move behind her back; the
+        touchscreen undoes anything. Raises a RuleError for another's."""
+        if self.session is None:
+            return
+        whose = self.session.match.last_move_by()
+        if whose is not None and whose != player:
+            from .pod.seats import others_undo
+
+            raise others_undo(whose)
 
     def backlog(self) -> int:
         """How many jobs wait for the worker now (a serial pod drops its events beyond a limit when
@@ -520,11 +535,11 @@ class Keeper:
                 from ..hardware.render import message_pages
                 from .pod.seats import Seats
 
-                self.seats = Seats(session, catalog=self.catalog, clock=self.clock, pages=message_pages,
+                self.seats = Seats(session.rules, session.state, session.version, catalog=self.catalog, clock=self.clock, pages=message_pages,
                                    numbering=self._numbers, report=self.report,
                                    notice=lambda text: self._notice("warning", text))
             else:
-                self.seats.use(session)
+                self.seats.use(session.rules, session.state, session.version)
         self._history = []
         self._done_texts, self._undone_texts = [], []
         for h in session.history():
@@ -532,7 +547,7 @@ class Keeper:
         for w in session.journal.take_warnings():
             self._notice("warning", w)
 
-    def _history_item(self, seq: int, entry: dict, text: str) -> HistoryItem:
+    def _history_item(self, seq: int, entry: dict, text: str, note: bool | None = None) -> HistoryItem:
         """One journal entry in words; an undo names what it undid (like the live events do)."""
         name = entry.get("action")
         if name == "undo":
@@ -546,7 +561,8 @@ class Keeper:
             what = self._undone_texts.pop() if self._undone_texts else ""
             self._done_texts.append((what, False))
             return HistoryItem(seq, "redo", msg("redone: {what}", what=what), entry)
-        note = self.session is not None and self.session.rules.is_note(entry)
+        if note is None:  # a live action's outcome says it; the journal read back is asked
+            note = self.session is not None and self.session.rules.is_note(entry)
         self._done_texts.append((text, note))
         self._undone_texts.clear()
         return HistoryItem(seq, "action", text, entry)
@@ -569,7 +585,7 @@ class Keeper:
         assert outcome.seq is not None  # journalled: only a no-op (returned above) has none
         entry = outcome.entry
         described = outcome.text if outcome.kind == "action" else ""
-        item = self._history_item(outcome.seq, entry, described)
+        item = self._history_item(outcome.seq, entry, described, outcome.note)
         self._history.append(item)
         text = item.text
         shown = outcome.events[1:] if outcome.kind in ("undo", "redo") else outcome.events
@@ -591,7 +607,10 @@ class Keeper:
         table = None
         if image is not None:
             table = Table(**image._asdict(), history=tuple(self._history),
-                          pods=MappingProxyType(self.seats.views() if self.seats is not None else {}))
+                          # the seats read the match's own state (what they remember is kept by it), the
+                          # snapshot's copy is for other threads
+                          pods=MappingProxyType(self.seats.views(s.state, image.version)
+                                                if self.seats is not None and s is not None else {}))
         with self._lock:
             self._snapshot = Snapshot(self._snapshot.serial + 1, games, table)
             snap = self._snapshot

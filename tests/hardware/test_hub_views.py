@@ -178,3 +178,25 @@ def test_a_changed_value_lights_up_on_its_pod_for_a_moment(tmp_path):
         after = hub.view(1)
         assert after.changed == () and after.focus_value == 1
         assert render(lit).tobytes() != render(after).tobytes()  # drawn inverted while lit
+
+
+def test_the_seats_answer_in_the_state_the_owner_hands_them_without_a_session():
+    """The pods' interface holds the game's rules and the state it is handed, never the session: an
+    event is read in the state given with it, and the views show the state given with them."""
+    from tablekeeper.engine.match import Match
+    from tablekeeper.engine.registry import make_rules
+    from tablekeeper.ui.pod.seats import Seats
+
+    rules = make_rules({"game": "counters", "players": ["Ana", "Ben"], "options": {}})
+    match = Match(rules)
+    seats = Seats(rules, match.state, 0, clock=lambda: 0.0)
+    intent = seats.answer(InputEvent(1, UP, PRESS), match.state)
+    assert intent is not None and intent.action is not None and intent.action["player"] == "Ana"
+    before = match.state
+    match.apply(intent.action)
+    seats.took(1, before, match.state, 0.0, intent.action, [])
+    views = seats.views(match.state, 1)
+    focus = views[1].counters[0]
+    assert focus[1] == 1 and seats.view(2).counters[0][1] == 0  # Ana's +1, on her pod; Ben's stays
+    # handed an older state (an undo's), the views show it
+    assert seats.views(before, 2)[1].counters[0][1] == 0

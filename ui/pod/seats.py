@@ -55,6 +55,11 @@ WORD_SECONDS = 0.4
 #: How long a pod shows a changed value inverted.
 FLASH_SECONDS = 0.6
 
+def others_undo(who: str) -> RuleError:
+    """Why a pod may not undo ``who``'s last action (the owner checks: :meth:`Keeper._undo_own`)."""
+    return RuleError(_("the last action is {who}'s: undo it on {who}'s pod or the touchscreen", who=who))
+
+
 class Seats:
     """Every seat of one game: input maps, transient messages, views (one thread only).
 
@@ -69,13 +74,15 @@ class Seats:
     to read it (:data:`MESSAGE_SECONDS`, more for many words).
     """
 
-    def __init__(self, session, *, clock: Callable[[], float] = time.monotonic,
+    def __init__(self, rules, state: dict, version: int = 0, *, clock: Callable[[], float] = time.monotonic,
                  report: Callable[[str], None] | None = None, message_seconds: float = MESSAGE_SECONDS,
                  catalog=None,
                  numbering: Callable[[list[str]], Mapping[str, int]] | None = None,
                  notice: Callable[[str], None] | None = None, stuck_after: float = STUCK_AFTER,
                  pages: Callable[[str], list[str]] | None = None):
-        self.session = session
+        # The game as the owner last handed it (a press's state, an action's result, a published image): the seats
+        # never ask the engine's session for it.
+        self.rules, self.state, self.version = rules, state, version
         self.catalog = catalog  # the table's language for every pod (None: English)
         self.clock = clock
         self.report = report or (lambda text: None)
@@ -105,8 +112,7 @@ class Seats:
         self._bind()
 
     def _bind(self) -> None:
-        self.rules = self.session.rules  # one game's rules for the whole session
-        players = [p["name"] for p in self.session.state["players"]]
+        players = [p["name"] for p in self.state["players"]]
         numbers = self.numbering(players)
         self.controls = {}
         for i, name in enumerate(players):
@@ -116,9 +122,9 @@ class Seats:
             self.controls[seat] = SeatControls(seat, name)
         self._computed.clear()
 
-    def use(self, session) -> None:
-        """Play another session (a new game) with the same seats."""
-        self.session = session
+    def use(self, rules, state: dict, version: int = 0) -> None:
+        """Play another game (its rules, its state now) with the same seats."""
+        self.rules, self.state, self.version = rules, state, version
         self.messages.clear()
         self._runs.clear()
         self.flashes.clear()
@@ -127,12 +133,13 @@ class Seats:
         self._bind()
 
     # -- one event -----------------------------------------------------------------
-    def answer(self, event: InputEvent, now: float | None = None) -> Intent | None:
-        """What ``event`` means on its seat: an intent (its action for the owner to apply, or a
-        pod-local change already made; :data:`~.inputs.HELD` for a hold or repeat of a button already
-        stuck: nothing changed at all), or None when it goes no further (the hold that makes a button
-        stuck, a seat without a player). Applies nothing."""
+    def answer(self, event: InputEvent, state: dict, now: float | None = None) -> Intent | None:
+        """What ``event`` means on its seat in the game's ``state``: an intent (its action for the owner to
+        apply, or a pod-local change already made; :data:`~.inputs.HELD` for a hold or repeat of a button
+        already stuck: nothing changed at all), or None when it goes no further (the hold that makes a
+        button stuck, a seat without a player). Applies nothing."""
         now = self.clock() if now is None else now
+        self.state = state
         verdict = self._admit(event)
         if verdict == HELD_BACK:
             return HELD
@@ -142,32 +149,29 @@ class Seats:
         if ctl is None:
             return None
         shown = ctl.shown_key()
-        intent = ctl.handle(event, self.rules, self.session.state)
+        intent = ctl.handle(event, self.rules, state)
         if verdict == FREED or (not intent.changed and ctl.shown_key() != shown):
             intent = replace(intent, changed=True)  # the pod shows something else: the owner publishes it
-        if intent.action is not None and intent.action.get("action") == "undo":
-            # A pod takes back its own player's last action (or a correction nobody did), not another's:
-            # a player out of the game, or one looking through the menu, cannot undo Ana's move behind
-            # her back; the touchscreen undoes anything.
-            whose = self.session.match.last_move_by()
-            if whose is not None and whose != ctl.player:
-                ctl.told(REFUSED, self.rules, self.session.state)
-                return Intent(message=_("the last action is {who}'s: undo it on {who}'s pod or the touchscreen",
-                                        who=whose), changed=True)
         return intent
 
-    def took(self, seat: int, before: dict, now: float | None = None, action: dict | None = None,
+    def player(self, seat: int) -> str | None:
+        """Who plays on ``seat``'s pod (None: nobody)."""
+        ctl = self.controls.get(seat)
+        return ctl.player if ctl is not None else None
+
+    def took(self, seat: int, before: dict, after: dict, now: float | None = None, action: dict | None = None,
              events: Sequence[str] = ()) -> None:
-        """The owner applied ``seat``'s ``action`` (the state was ``before``; ``events``: what the rules said
-        of it): its old message goes, and every other player it changed sees what happened to them on
-        their own pod."""
+        """The owner applied ``seat``'s ``action`` (the state was ``before``, is ``after``; ``events``: what the
+        rules said of it): its old message goes, and every other player it changed sees what happened to them
+        on their own pod."""
         now = self.clock() if now is None else now
+        self.state = after
         self.applied += 1
         self.messages.pop(seat, None)
         ctl = self.controls.get(seat)
         if ctl is not None:
             sent = ctl.sent
-            rules, state = self.rules, self.session.state
+            rules, state = self.rules, after
             ctl.told(TOOK, rules, state)
             key = canonical(action) if action is not None else ""
             if sent is not None:
@@ -222,7 +226,7 @@ class Seats:
         why = error.args[0] if len(error.args) == 1 else str(error)
         ctl = self.controls.get(seat)
         if ctl is not None:
-            ctl.told(REFUSED, self.rules, self.session.state)
+            ctl.told(REFUSED, self.rules, self.state)
         if isinstance(error, RuleError):
             self.refused += 1
             self._message(seat, why, now)
@@ -235,7 +239,7 @@ class Seats:
         what it does and waits for its player to confirm it."""
         ctl = self.controls.get(seat)
         if ctl is not None:
-            said = ctl.told(ENDS, self.rules, self.session.state)
+            said = ctl.told(ENDS, self.rules, self.state)
             self._message(seat, said.message, self.clock() if now is None else now)
 
     def say(self, seat: int, text: str, now: float | None = None) -> None:
@@ -310,8 +314,8 @@ class Seats:
 
     # -- what the pods show ----------------------------------------------------------
     def view(self, seat: int, now: float | None = None) -> PodView:
-        session = self.session
-        return self._view(seat, self.clock() if now is None else now, self.rules, session.state, session.version)
+        """``seat``'s view now, of the game as last handed to the seats."""
+        return self._view(seat, self.clock() if now is None else now, self.rules, self.state, self.version)
 
     def _view(self, seat: int, now: float, rules, state: dict, version: int) -> PodView:
         ctl = self.controls.get(seat)
@@ -344,7 +348,7 @@ class Seats:
             del self.flashes[seat]
             flash = None
         stuck = self.stuck.buttons(seat)
-        key = (id(self.session), version, local, str(message), id(self.catalog), stuck,
+        key = (id(self.rules), version, local, str(message), id(self.catalog), stuck,
                done.status() if done else "", flash[0] if flash else ())
         cached = self._computed.get(seat)
         if cached is not None and cached[0] == key:
@@ -371,11 +375,15 @@ class Seats:
         self._computed[seat] = (key, view)
         return view
 
-    def views(self, now: float | None = None) -> dict[int, PodView]:
-        """Every seat's view now, by seat number."""
+    def views(self, state: dict | None = None, version: int | None = None, now: float | None = None
+              ) -> dict[int, PodView]:
+        """Every seat's view now, by seat number, of the game's ``state`` at ``version`` (None: as last handed)."""
         now = self.clock() if now is None else now
-        session = self.session  # the game once for every seat
-        state, version = session.state, session.version
+        if state is not None:
+            self.state = state
+        if version is not None:
+            self.version = version
+        state, version = self.state, self.version
         every_seat(self.rules, state, [ctl.player for ctl in self.controls.values()])
         views = {seat: self._view(seat, now, self.rules, state, version) for seat in sorted(self.controls)}
         self.due = self.next_due(now)
