@@ -943,3 +943,24 @@ def test_going_down_a_techniques_lines_the_other_players_come_from_your_left():
         assert gifts == [f"{half}a card to {who}" for who in ("Ben", "Cai", "Dee")], gifts
         decks = [x for x in labels if x.startswith(half) and x.endswith("'s deck")]
         assert decks == [f"{half}{who}'s deck" for who in ("Ben", "Cai", "Dee")], decks
+
+
+def test_right_after_a_technique_entered_alone_select_goes_to_its_effects_first():
+    """«Acción técnica: … resuelva sus efectos»: a technique entered alone ("technique +1", its effect to
+    follow) makes its effects the next entry — a play-tester's "discard a hand card" after a Wager was the 21st
+    select stop, past every kind of buy, stack and technique. Once another action is taken, the effect lines
+    go back to the last stop."""
+    t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING + [
+        {"action": "technique", "player": "Ana", "bonus": True}])
+    assert t.state["turn"]["alone"] is True
+    t.click("Ana", SELECT)
+    landed = t.view("Ana").action.rstrip("…")
+    offers = t.rules.seat_actions(t.state, "Ana")
+    effect = next(o for o in offers if str(o["label"]).rstrip("…") == landed)
+    assert effect["group"] == "effect now" and effect["action"]["action"] in ("take", "draw", "move"), landed
+    # entered with its effect in one line, the technique's effect lines are the last stop again
+    done = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING + [
+        {"action": "technique", "player": "Ana", "bonus": True, "draw": 1}])
+    assert done.state["turn"]["alone"] is False
+    groups = [o["group"] for o in done.rules.seat_actions(done.state, "Ana")]
+    assert "effect" in groups and "effect now" not in groups

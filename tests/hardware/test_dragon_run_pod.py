@@ -364,20 +364,37 @@ def test_a_room_that_gives_two_treasures_is_six_presses_with_its_icon_in_the_off
     assert t.state["turn"]["player"] == "Ben"
 
 
-def test_a_hide_with_the_cheapest_card_is_two_presses_and_after_an_escape_pass_is_first():
+def test_a_hide_with_the_cheapest_card_asks_the_die_and_after_an_escape_pass_is_first():
     """«2. Ocultar: Primero descarte la (s) Carta (s) del Tesoro con un valor de al menos 1 punto. Luego, haz una
-    prueba anticipada» and «A. ... Elija entre: Carga en la siguiente habitación / Pasa el turno»: the device
-    rolls; after an escape the pod offers pass first."""
+    prueba anticipada» and «A. ... Elija entre: Carga en la siguiente habitación / Pasa el turno»: the hide asks
+    the die, "–" first (main: the device rolls); after an escape the pod offers pass first."""
     t = Table("dragon-run", ["Ana", "Ben"], {"hands": {"Ana": [3, 2, 1, 0], "Ben": [4, 2, 1, 1]}},
               actions=[{"action": "adjust", "counter": "dungeon", "delta": -8}])  # 2 left: the die's 3 escapes
     t.hold("Ana", DOWN, repeats=3)
-    assert t.view("Ana").action == "hide: discard 1"
+    assert t.view("Ana").action == "hide: discard 1…"
     t.click("Ana", MAIN)
-    assert t.done == [{"action": "hide", "player": "Ana", "discard": [1]}] and t.presses == 2
+    assert (t.view("Ana").prompt, t.view("Ana").value) == ("roll", "–") and not t.done
+    t.click("Ana", MAIN)
+    assert t.done == [{"action": "hide", "player": "Ana", "discard": [1]}] and t.presses == 3
     assert t.state["last_roll"] == {"player": "Ana", "roll": 3, "dungeon": 2, "escaped": True}
     assert t.view("Ana").action == "pass"
     t.click("Ana", MAIN)
-    assert t.state["turn"]["player"] == "Ben" and t.presses == 3
+    assert t.state["turn"]["player"] == "Ben" and t.presses == 4
+
+
+def test_a_hide_enters_the_tables_own_die():
+    """«Luego, haz una prueba anticipada»: the table rolls its own d10; the hide's die step takes its face (the
+    rulebook readers' 25 hides all rolled it): the first hide, main, the face, main — nothing else asked."""
+    t = Table("dragon-run", ["Ana", "Ben"], {"hands": {"Ana": [3, 2, 1, 0], "Ben": [4, 2, 1, 1]}},
+              actions=[{"action": "adjust", "counter": "dungeon", "delta": -6}])
+    t.hold("Ana", DOWN, repeats=3)
+    assert t.view("Ana").action == "hide: discard 1…"
+    t.click("Ana", MAIN)
+    t.hold("Ana", UP, repeats=4)  # the die shows 5: – → 0, 1, 2, 3, 4, 5
+    assert t.view("Ana").value == "5"
+    t.click("Ana", MAIN)
+    assert t.done == [{"action": "hide", "player": "Ana", "discard": [1], "roll": 5}] and t.presses == 4
+    assert t.state["last_roll"]["escaped"] is True
 
 
 def test_a_hide_with_another_card_or_a_physical_die():
@@ -386,7 +403,7 @@ def test_a_hide_with_another_card_or_a_physical_die():
     t = Table("dragon-run", ["Ana", "Ben"], {"hands": {"Ana": [3, 2, 1, 0], "Ben": [4, 2, 1, 1]}},
               actions=[{"action": "adjust", "counter": "dungeon", "delta": -6}])
     t.hold("Ana", DOWN, repeats=7)  # index 9
-    assert t.view("Ana").action == "hide: discard 2"
+    assert t.view("Ana").action == "hide: discard 2…"
     t.click("Ana", DOWN, 2)
     assert t.view("Ana").action == "hide…"
     t.click("Ana", MAIN)

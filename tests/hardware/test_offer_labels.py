@@ -113,3 +113,29 @@ def test_two_annexes_named_alike_by_a_script_are_told_apart_in_the_burials_offer
     burials = _burials_of_ben(["Casa de postas", "Casa de campo"])
     labels = sorted(str(translated(label, None)) for label, _asks, _n in burials)
     assert labels == ["bury: Ana's Casa de campo", "bury: Ana's Casa de postas"]
+
+
+def test_an_annex_known_only_by_its_number_shows_its_corpses_and_its_room_in_a_burials_offer():
+    """«Entierro … bajo uno de sus anexos»: one's own annexes built without a card's name ("annex 1", "annex 2")
+    are told apart by what the table sees on them, the corpses under each and its room (its rank); a
+    play-tester's story buried under «its Notaría (now 2/2)» and "bury: annex 1" / "bury: annex 2" did not say
+    which was which."""
+    from tablekeeper.engine import Match, make_rules
+
+    m = Match(make_rules({"game": "bloody-inn", "players": ["Ana", "Ben"]}))
+    m.apply({"action": "welcome"})
+    m.apply({"action": "correct", "player": "Ana", "hand": 9})
+    m.apply({"action": "build", "rank": 2, "peasants": 2})  # Ana: "annex 1", room for 2
+    m.apply({"action": "pass"})  # Ben
+    m.apply({"action": "build", "rank": 3, "peasants": 0})  # Ana: "annex 2", room for 3
+    m.apply({"action": "pass"})  # Ben
+    m.apply({"action": "morning"})
+    m.apply({"action": "welcome"})  # Ben's: the first-player card passed to him
+    m.apply({"action": "pass"})  # Ben
+    m.apply({"action": "kill", "room": 3, "rank": 0})  # Ana: a corpse to bury
+    m.apply({"action": "pass"})  # Ben
+    bury = [o for o in m.rules.seat_actions(m.state, "Ana") if o["action"]["action"] == "bury"]
+    assert [str(translated(o["label"], None)) for o in bury][:2] == ["bury: annex 1 0/2", "bury: annex 2 0/3"]
+    assert [str(translated(o["label"], spanish())) for o in bury][:2] == ["enterrar: anexo 1 0/2",
+                                                                          "enterrar: anexo 2 0/3"]
+    assert not cut_offers([(o["label"], bool(o.get("ask")), len(bury)) for o in bury])

@@ -37,6 +37,16 @@ POD_EFFECTS = ("none", "end_game", "per_annex_bonus", "wages_waived", "morning_b
                "extra_action", "build_discount", "bribe_discount", "kill_discount", "bury_discount", "open_room", "other")
 
 
+def _filled(annex: dict[str, Any], names: list[str]) -> Msg:
+    """One's own annex where a burial offer names it: by its name, and one known only by its number with its
+    corpses and its room ("annex 1 1/2"): a play-tester's story buried under «its Notaría (now 2/2)», and "bury: annex 1"
+    and "bury: annex 2" did not say which of the two it was, nor which had room for one more."""
+    shown = annex_word(short_name(annex["name"], names))
+    if annex["name"].startswith("annex ") and annex["name"][len("annex "):].isdigit():
+        return _("{annex} {buried}/{room}", annex=shown, buried=len(annex["buried"]), room=annex["rank"])
+    return shown
+
+
 class BloodyInnViews(Game):
     """What the game shows: the public view's own keys and each seat's pod."""
 
@@ -622,11 +632,11 @@ class BloodyInnViews(Game):
                 label = word("label", "bury: barn")
             elif q is p:
                 action["annex"] = x["name"]
-                place = annex_word(short_name(x["name"], names))
+                place = _filled(x, names)
                 label = _("bury: {annex}", annex=place)
             else:
                 action.update(owner=q["name"], annex=x["name"])
-                shown = annex_word(short_name(x["name"], names))
+                shown = annex_word(short_name(x["name"], names))  # the fill too would not fit beside the owner
                 place = _("{owner}'s {annex}", owner=q["name"], annex=shown)
                 label = _("bury: {owner}'s {annex}", owner=q["name"], annex=shown)
             ways = self.ways_to_pay(p, rank, "bury") if rank is not None and not unknown_power(p) else []

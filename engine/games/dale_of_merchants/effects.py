@@ -20,6 +20,7 @@ class DaleOfMerchantsEffects(DaleOfMerchantsTable):
         deck runs out; with both empty, as many as there were)."""
         who = a.player("player")
         count = a.int("count")
+        t.state["turn"]["alone"] = False  # the technique's effect is entered (as if in one line with it)
         drawn, _junk = self._draw(t, who, count, junk=self.options["effect_draws_junk"])
         t.event(_("{who} draws {drawn}", who=who, drawn=drawn))
 
@@ -40,6 +41,7 @@ class DaleOfMerchantsEffects(DaleOfMerchantsTable):
         src = a.str("from")
         dst = a.str("to")
         count = a.int("count")
+        t.state["turn"]["alone"] = False  # the technique's effect is entered (as if in one line with it)
         giver = a.player("from_player", who)
         if giver != who:
             if src not in PLAYER_PILES:

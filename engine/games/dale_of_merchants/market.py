@@ -176,4 +176,5 @@ class DaleOfMerchantsMarket(DaleOfMerchantsTable):
         slot = self._slot(t, a)
         assert slot is not None
         to = a.str("to")
+        t.state["turn"]["alone"] = False  # the technique's effect is entered (as if in one line with it)
         self._take_card(t, who, slot, to)

@@ -189,8 +189,9 @@ class DaleOfMerchantsTable(Game):
         # "played": where each technique card played this turn goes once its effects are resolved
         # (Acción técnica: "La carta de técnica jugada va a la pila de descartes después de que se
         # hayan resuelto sus efectos"); "techniques"/"bonuses": techniques played, bonus actions granted.
+        # "alone": the last action was a technique entered without its effect (they are entered next).
         state["turn"] = {"player": self.players[0], "number": 1, "actions_taken": 0, "played": [],
-                         "techniques": 0, "bonuses": 0, "taken": []}
+                         "techniques": 0, "bonuses": 0, "taken": [], "alone": False}
         state["payment_check"] = None
         for p in state["players"]:
             p["stacks"] = []
@@ -247,6 +248,7 @@ class DaleOfMerchantsTable(Game):
             t.event(N_("the technique played goes to {piles}", "the {n} techniques played go to {piles}",
                        len(played), piles=piles))
         t.state["turn"]["played"] = []
+        t.state["turn"]["alone"] = False
 
     # -- the piles -------------------------------------------------------------------
     @staticmethod

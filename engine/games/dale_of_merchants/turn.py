@@ -84,6 +84,7 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
         t.add(who, "hand", -1)
         turn = t.state["turn"]
         turn["played"].append(to)
+        turn["alone"] = all(x is None for x in (throw, take, giver, give_to, discard, draw)) and not discard_hand
         turn["techniques"] += 1
         if bonus:
             turn["bonuses"] += 1

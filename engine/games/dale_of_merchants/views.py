@@ -200,10 +200,14 @@ def stack_label(number: int, values: list[int], deck: str | None = None) -> Any:
 #: kinds below: a card from or to another player with the bonus 38 times — 30 of them a gift —, without it 20,
 #: junk away with the bonus 17, drawing with it 16, a market card taken with it 5; an earlier count took the
 #: gifts, which draw too, for draws, and a tester's four gifts cost 46 presses eight selects away), part of the
-#: hand discarded and redrawn (the rarest), a technique alone, a discard, the payments asked about.
-OFFER_KINDS = ("stack", "stack…", "buy", "buy other", "buy die", "tech +1 players", "tech players", "tech +1 junk",
-               "tech +1 draw", "tech draw", "tech +1 take", "tech take", "tech junk", "tech +1 draw part",
-               "tech draw part", "tech +1 ", "tech ", "discard", "pay?", "end turn", "bonus", "market")
+#: hand discarded and redrawn (the rarest), a technique alone, a discard, the payments asked about. First of
+#: all, right after a technique entered alone, its effects (a card taken, given, thrown away, drawn: "effect
+#: now"): what the turn needs next, and a play-tester's select reached them 21st, past every other kind; after a
+#: technique entered with its effect, the effect lines are last (most techniques are: 111 of 125).
+OFFER_KINDS = ("effect now", "stack", "stack…", "buy", "buy other", "buy die", "tech +1 players",
+               "tech players", "tech +1 junk", "tech +1 draw", "tech draw", "tech +1 take", "tech take", "tech junk",
+               "tech +1 draw part", "tech draw part", "tech +1 ", "tech ", "discard", "pay?", "end turn", "bonus",
+               "market")
 
 class DaleOfMerchantsViews(Game):
     """What the game shows: the public view's own keys and each seat's pod."""
@@ -388,7 +392,7 @@ class DaleOfMerchantsViews(Game):
             if not actions and turn["techniques"] > turn["bonuses"]:
                 items.append({"label": word("label", "bonus action"),
                               "action": {"action": "adjust", "counter": "actions", "delta": 1}})
-        return _grouped(self._each_new_value(items, waiting))
+        return _grouped(self._each_new_value(items, waiting), effects_now=bool(turn.get("alone")))
 
     @staticmethod
     def _ending(item: Offer, then: Any) -> Offer:
@@ -698,11 +702,11 @@ _KINDS = {"buy": "buy", "check_payment": "pay?", "stall": "stack", "inventory": 
           "adjust": "bonus"}
 
 
-def _grouped(items: list[Offer]) -> list[Offer]:
+def _grouped(items: list[Offer], effects_now: bool = False) -> list[Offer]:
     """Each offer with its ``group`` (the kind of line): a select click on the pod jumps to the next kind. A
     technique's lines by what the card does (take from the market; draw, with a discard or not; a card from
     or to another player; junk away), with the bonus action or without; a payment asked about ("pay #4:
-    3+2?") apart from the buys."""
+    3+2?") apart from the buys; right after a technique entered alone (``effects_now``), its effects first."""
     for item in items:
         action = item["action"]
         name = str(action.get("action", ""))
@@ -717,4 +721,6 @@ def _grouped(items: list[Offer]) -> list[Offer]:
             item["group"] = "stack…"  # by its values, its set asked ("stack 2: 1+1…"), or any other stack
         else:  # by the action, but where the offer says its kind (a payment with a die-raised card)
             item.setdefault("group", _KINDS.get(name, name))
+            if effects_now and item["group"] == "effect":
+                item["group"] = "effect now"
     return items

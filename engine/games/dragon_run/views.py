@@ -244,7 +244,9 @@ class DragonRunViews(Game):
     @staticmethod
     def _discards(kind: str, p: dict[str, Any], at_least: int, me: dict[str, str]) -> list[Offer]:
         """Hide or cry with nothing to ask: the cheapest cards first, then each other single card that is
-        enough (to keep a potion or a talisman); the die of a hide is the device's. When the device does
+        enough (to keep a potion or a talisman). A hide asks the die: a physical d10's face, or "–" and the
+        device rolls it (every hide of the rulebook readers' stories, 25 of 25, rolled the table's die, and
+        a play-tester's first hide offers rolled the device's, which did not match it). When the device does
         not know every card, the cheapest is one card worth just enough (a 1 to hide, a 2 to cry): the
         likeliest, and the player's word that the hand holds it."""
         cards = p["cards"]
@@ -263,7 +265,10 @@ class DragonRunViews(Game):
             cards_ = "+".join(map(str, pick))
             label = _("hide: discard {cards}", cards=cards_) if kind == "hide" else _("cry: discard {cards}",
                                                                                       cards=cards_)
-            out.append({"label": label, "action": {"action": kind, **me, "discard": pick}})
+            offer: Offer = {"label": label, "action": {"action": kind, **me, "discard": pick}}
+            if kind == "hide":
+                offer["ask"] = ["roll"]
+            out.append(offer)
         return out
 
     def seat_actions(self, state: dict[str, Any], name: str) -> list[Offer]:
