@@ -645,6 +645,20 @@ def test_a_technique_that_gives_a_card_is_one_offer_asking_only_the_cards_drawn_
     assert t.presses == 3 and t.state["turn"]["player"] == "Ben"
 
 
+def test_a_players_next_gift_draws_as_many_as_the_last_one_did():
+    """«Acción técnica: … resuelva sus efectos»: a gift's draw is its card's own number (a fourth rulebook reader's
+    panda drew 1, eleven times; a play-tester stepped it down from 2 at every gift). The first gift's draw is asked
+    from 2; the player's next gift starts where the last one was."""
+    m = table(actions=OPENING + [{"action": "adjust", "counter": "actions", "delta": 1}])
+    give = next(o for o in m.rules.seat_actions(m.state, "Ana") if str(o["label"]) == "tech: a card to Ben")
+    assert give["action"]["draw"] == 2 and give["ask"] == ["draw"]
+    m.apply({**give["action"], "draw": 1})
+    again = next(o for o in m.rules.seat_actions(m.state, "Ana") if str(o["label"]) == "tech: a card to Ben")
+    assert again["action"]["draw"] == 1
+    assert next(o for o in m.rules.seat_actions(m.state, "Ana")
+                if str(o["label"]) == "tech +1: a card to Ben")["action"]["draw"] == 1
+
+
 def test_a_technique_that_takes_a_market_card_as_the_last_action_asks_the_new_cards_value():
     """Fase de limpieza: the take empties a market slot, the clean-up that follows turns up one card: the
     line asks its value (from 2), as a buy's does."""
@@ -684,7 +698,15 @@ def test_with_the_lucky_ocelots_a_buy_paid_with_a_die_raised_card_is_an_offer():
     # payments: 49 presses of searching)
     offers = m.rules.seat_actions(m.state, "Ana")
     die = [str(o["label"]) for o in offers if o["group"] == "buy die"]
-    assert {"buy #5: ⚄2", "buy #1: ⚄6+1", "buy #1: ⚄3+4×1"} <= set(die) and offers[0]["group"] == "buy"
+    assert {"buy #5: ⚄2", "buy #1: ⚄6+1"} <= set(die) and offers[0]["group"] == "buy"
+    # a card whose likeliest payment is die-raised stays among the likeliest buys (select's "buy" stop); the
+    # others with a die-raised card are one block after every other payment, select's "buy die" stop its first
+    likeliest = next(o for o in offers if str(o["label"]) == "buy #1: ⚄3+4×1")
+    assert likeliest["group"] == "buy"
+    groups = [o["group"] for o in offers]
+    first_die = groups.index("buy die")
+    assert "buy die" not in groups[:first_die] and set(groups[first_die:first_die + len(die)]) == {"buy die"}
+    assert "buy other" not in groups[first_die:]
     kinds = m.rules.offer_kinds
     assert kinds.index("buy die") == kinds.index("buy other") + 1 == kinds.index("buy") + 2
 

@@ -440,6 +440,27 @@ def test_crying_and_the_power_are_presses_up():
     assert t.state["turn"]["player"] == "Ben"
 
 
+def test_a_characters_name_puts_its_likely_power_one_press_up_at_its_first_use():
+    """«Cada personaje tiene un poder único, como se indica en su tarjeta de personaje»: the device is not told the
+    powers, but a card's name suggests one — the rulebook readers' Rangers and Exploradoras looked at the dungeon,
+    their Ladronas took a card, their Sanadores healed; two play-testers went up past every other effect to their
+    first look and heal. The suggested effect is the first one up; every effect is still offered."""
+    hands = {"hands": {"Ana": [3, 2, 1, 0], "Ben": [4, 2, 1, 1]}}
+    t = Table("dragon-run", ["Ana", "Ben"], {**hands, "characters": {"Ana": "La Exploradora", "Ben": "Ladrón"}})
+    t.click("Ana", UP)
+    assert t.view("Ana").action == "power"  # the look: nothing moves
+    t.click("Ana", MAIN)
+    assert t.done == [{"action": "power", "player": "Ana"}] and t.presses == 2
+    m = Match(make_rules({"game": "dragon-run", "players": ["Ana", "Ben"],
+                          "options": {**hands, "characters": {"Ana": "El Sanador"}}}))
+    m.apply({"action": "adjust", "player": "Ben", "counter": "wounds", "delta": 1})
+    assert str(m.rules.seat_actions(m.state, "Ana")[-1]["label"]) == "power: heal Ben"  # one press up
+    # a name that says nothing keeps the order: a card from a hand first up, the plain power farthest
+    plain = Table("dragon-run", ["Ana", "Ben"], {**hands, "characters": {"Ana": "Bertha"}})
+    plain.click("Ana", UP)
+    assert plain.view("Ana").action == "power: a card from Ben…"
+
+
 def test_a_potion_that_draws_a_card_and_a_talisman_from_the_turns_offers():
     """«Puedes jugar tantas pociones y talismanes como quieras en cualquier momento durante tu propio turno»: the
     potion's value from the cheapest card held, then the card it makes the player draw ("–": none); a talisman

@@ -105,6 +105,8 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
             t.add(who, "hand", -1)
             t.add(give_to, "hand", 1)
             t.event(_("{who} gives a card from the hand to {other}", who=who, other=give_to))
+            if draw is not None:  # the card's own number: a pod's next gift starts there
+                t.player(who)["gift_draw"] = draw
         if discard_hand or discard is not None:
             rest = t.get(who, "hand") if discard is None else discard
             t.add(who, "hand", -rest)

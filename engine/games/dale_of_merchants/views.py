@@ -510,6 +510,8 @@ class DaleOfMerchantsViews(Game):
             if check and check["price"] == price:
                 asked_about += offers  # the card the player just asked the referee about: all its payments first
             else:
+                if offers:  # the likeliest buys one select stop, whichever way each is paid
+                    offers[0]["group"] = "buy"
                 primary += offers[:1]
                 for other in offers[1:]:
                     # the other payments a select stop of their own, right after the likeliest (a play-tester's
@@ -533,6 +535,10 @@ class DaleOfMerchantsViews(Game):
         # (tried card by card, as a play-tester looked for them: the robot's clicks per round went from
         # 52 to 58 on the rulebook story, the likelier payments being further)
         others = [card[rank] for rank in range(max(map(len, ranked), default=0)) for card in ranked if rank < len(card)]
+        # the payments with a die-raised card after the others, together: select's stop lands on the first of them
+        # and they go on from there (a play-tester's were spread over lines 33–73 among the other payments, and
+        # the stop landed on one among the likeliest buys, line 11)
+        others = [o for o in others if o.get("group") != "buy die"] + [o for o in others if o.get("group") == "buy die"]
         return asked_about, primary, others, generic, checks
 
     def _stacks(self, state: dict[str, Any], p: dict[str, Any], hand: int, then: tuple[dict[str, Any], list[str]]
@@ -628,6 +634,7 @@ class DaleOfMerchantsViews(Game):
                    "action": {"action": "technique", "player": name, "throw": n, "bonus": True}} for n in junk]
         names = [p["name"] for p in state["players"]]
         me = names.index(name)
+        gift_draw = state["players"][me].get("gift_draw") or 2
         # built from the right, as the list's halves are reversed below: going down the list, the players from your
         # left on (a play-tester's gift went Ana, Dee, Cai from Ben's pod and overshot the player he wanted)
         for other in reversed(names[me + 1:] + names[:me]):
@@ -641,8 +648,9 @@ class DaleOfMerchantsViews(Game):
                                   "action": steal})
                     bonus.append({"label": _("tech +1: {who}'s {pile}", who=other, pile=word("pile", pile)),
                                   "action": {**steal, "bonus": True}})
-            if hand >= 2:  # a card from the hand to this player, then (asked) cards drawn
-                give = {"action": "technique", "player": name, "give_to": other, "draw": 2}
+            if hand >= 2:  # a card from the hand to this player, then (asked) cards drawn: 2, or as the player's
+                # last gift drew (the card's own number: a fourth rulebook reader's panda drew 1, eleven times)
+                give = {"action": "technique", "player": name, "give_to": other, "draw": gift_draw}
                 moves.append({"label": _("tech: a card to {who}", who=other), "action": give, "ask": ["draw"]})
                 bonus.append({"label": _("tech +1: a card to {who}", who=other), "action": {**give, "bonus": True},
                               "ask": ["draw"]})

@@ -1,6 +1,7 @@
 """What Dragon Run shows: the public view's own keys, each seat's pod and its routine actions."""
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from ...fields import Field, Str
@@ -42,6 +43,33 @@ def _grouped(offers: list[Offer]) -> list[Offer]:
         if kind is not None:
             item.setdefault("group", kind)
     return offers
+
+
+#: A character card's name, in either language, and the power it most likely has (its name tells: «Cada personaje
+#: tiene un poder único, como se indica en su tarjeta de personaje»). Only the order of a power's first use
+#: follows it, every effect still offered: the five rulebook readers' tables named their characters Rogue,
+#: Ladrona, Pícara (each took a card from a hand), Cleric, Sanador, Clérigo (healed), Ranger, Explorador(a) (looked
+#: at the dungeon), Dwarf miner, Afortunada, Maga (drew a card), Mercader (drew, or swapped one), and two
+#: play-testers went up past every effect to their first heal and look.
+_POWER_WORDS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
+    (("ladr", "picar", "rogue", "thief", "robber", "burglar", "bandid"), ("take",)),
+    (("sanad", "cleri", "curand", "heal", "priest", "sacerdot", "medic"), ("heal",)),
+    (("explor", "ranger", "scout", "vident", "seer", "rastread"), ("plain",)),
+    (("mercader", "merchant", "trader"), ("draw", "swap")),
+    (("miner", "minero", "dwarf", "enan", "afortunad", "lucky", "mago", "maga", "mage", "wizard"), ("draw",)),
+)
+
+
+def guessed_power(character: str | None) -> tuple[str, ...]:
+    """The power kinds a character's name suggests (``take``, ``heal``, ``plain``, ``draw``, ``swap``), likeliest
+    first; () when the name says nothing."""
+    if not character:
+        return ()
+    name = "".join(c for c in unicodedata.normalize("NFD", character.lower()) if not unicodedata.combining(c))
+    for words, kinds in _POWER_WORDS:
+        if any(w in name for w in words):
+            return kinds
+    return ()
 
 
 class DragonRunViews(Game):
@@ -403,7 +431,10 @@ class DragonRunViews(Game):
                              for v in sorted(set(p["cards"]))] + (swap if p["unknown"] else [])
         if known in kinds:
             return kinds[known], []
-        return take + draw + swap + heal + plain, []
+        order = ["take", "draw", "swap", "heal", "plain"]
+        guessed = guessed_power(p.get("character"))
+        order = [k for k in guessed if k in order] + [k for k in order if k not in guessed]
+        return [o for k in order for o in kinds[k]], []
 
     def pod_value_words(self, state: dict[str, Any], name: str, action: str, field: str, value: Any,
                         entered: dict[str, Any] | None = None) -> Msg | None:
