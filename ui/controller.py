@@ -145,6 +145,8 @@ class Keeper:
         self.clock = clock
         self.report = report or (lambda text: log.warning("%s", text))
         self.seats: Any = None  # pod.seats.Seats of the open game, when keeping pods
+        # (the session's version after it, the player whose pod pressed it) of the last action a pod applied
+        self._pressed_last: tuple[int, str | None] | None = None
         self.listeners: list[Callable[[Snapshot], None]] = []
         #: Called on the worker with each pod event before it is answered (not a stuck button's
         #: repeats): the pods' own care, such as waking a dimmed display.
@@ -293,6 +295,10 @@ class Keeper:
                 except TablekeeperError as e:  # refused by the rules, or not written: nothing changed
                     seats.refuse(event.seat, e, now)
                 else:
+                    # whose pod did it: that pod may undo it, whoever the action names (a play-tester's Cai hit
+                    # Ben from his own pod and could not take it back there: "the last action is Ben's")
+                    self._pressed_last = (outcome.version, seats.player(event.seat)) if outcome.kind == "action" \
+                        else None
                     seats.took(event.seat, before, outcome.state, now, intent.action, outcome.events)
                     if outcome.kind in ("undo", "redo"):
                         # the pod that undid says what it took back ("undone: Ana: cash −3"): its counters
@@ -305,8 +311,11 @@ class Keeper:
     def _undo_own(self, player: str | None) -> None:
         """A pod takes back its own player's last action (or a correction nobody did), not another's: a player
         out of the game, or one looking through the menu, cannot undo Ana's move behind her back; the
-        touchscreen undoes anything. Raises a RuleError for another's."""
+        touchscreen undoes anything; the pod that pressed the last action may undo it whoever it names (a hit
+        on Ben from Cai's pod). Raises a RuleError for another's."""
         if self.session is None:
+            return
+        if self._pressed_last == (self.session.version, player):  # the last entry is this pod's own press
             return
         whose = self.session.match.last_move_by()
         if whose is not None and whose != player:
@@ -529,6 +538,7 @@ class Keeper:
 
     def _set_session(self, session: Session) -> None:
         self.session = session
+        self._pressed_last = None
         self._top_game = max(self._top_game, session.game_id)
         if self.keeps_pods:
             if self.seats is None:

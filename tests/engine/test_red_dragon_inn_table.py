@@ -200,12 +200,13 @@ def test_the_pods_offers_the_common_drinks_by_name_each_also_with_a_chaser():
     offers = rules.seat_actions(m.state, "Ana")
     assert [o["action"].get("drink") for o in offers[:8]] == list(COMMON_DRINKS)
     # a drink and its chaser by the alcohol they add up to (a play-tester's ale and elven wine: +4 worked out,
-    # 4 presses by name): 2 cards from the pile, one line per total, nothing asked
+    # 4 presses by name): 2 cards from the pile, one line per total, nothing asked; +1 too: an ale whose chaser was
+    # a drink event card, no effect («si revelas una carta de evento de bebida, no hay efecto adicional»)
     assert [(str(o["label"]), o["action"].get("alcohol"), o["action"].get("chasers"), o.get("ask"))
-            for o in offers[8:14]] == [(f"chaser, alcohol +{n}", n, 1, None) for n in range(2, 8)]
-    assert [o.get("ask") for o in offers[14:22]] == [["chaser", "alcohol", "fortitude"]] * 8
+            for o in offers[8:15]] == [(f"chaser, alcohol +{n}", n, 1, None) for n in range(1, 8)]
+    assert [o.get("ask") for o in offers[15:23]] == [["chaser", "alcohol", "fortitude"]] * 8
     # what a chaser does is asked only when it is "other", a card not on the common list (a play-tester's mead)
-    chaser = offers[14]["action"]
+    chaser = offers[15]["action"]
     assert not rules.pod_step_wanted(m.state, "Ana", chaser, "alcohol")
     assert rules.pod_step_wanted(m.state, "Ana", {**chaser, "chaser": "other"}, "fortitude")
     # and says whose amount it is: the other chaser's alone (the named drink's is added by the device)
@@ -213,27 +214,27 @@ def test_the_pods_offers_the_common_drinks_by_name_each_also_with_a_chaser():
         == "chaser's"
     assert rules.pod_value_words(m.state, "Ana", "drink", "alcohol", 1, entered=chaser) is None
     # a card of another box by what it does: alcohol +1…+4, fortitude −1 or +1
-    assert [(o["action"].get("alcohol"), o["action"].get("fortitude")) for o in offers[22:30]] == [
+    assert [(o["action"].get("alcohol"), o["action"].get("fortitude")) for o in offers[23:31]] == [
         (a, f) for f in (-1, 1) for a in (1, 2, 3, 4)]
     # a drink revealed and ignored (a card that ignores a drink: the drink and its chasers are one): the card
     # goes, nothing else
-    assert [(str(o["label"]), o["action"]) for o in offers[30:32]] == [
+    assert [(str(o["label"]), o["action"]) for o in offers[31:33]] == [
         ("drink ignored", {"action": "drink", "player": "Ana"}),
         ("drink + chaser ignored", {"action": "drink", "player": "Ana", "chasers": 1})]
     # «Si es otra Bebida con un Cazador, agrega sus efectos … y revela la siguiente»: a chaser's own chaser
-    assert offers[32]["ask"] == ["drink", "chaser", "second_chaser", "alcohol", "fortitude"]
-    assert [o["action"]["action"] for o in offers[33:35]] == ["drink_event", "drink_event"]  # «Eventos de bebidas»
+    assert offers[33]["ask"] == ["drink", "chaser", "second_chaser", "alcohol", "fortitude"]
+    assert [o["action"]["action"] for o in offers[34:36]] == ["drink_event", "drink_event"]  # «Eventos de bebidas»
     # each drink by name says what it does, so that a card named otherwise is matched by its effect (a
     # play-tester's «Vino élfico» was +2: the device's elven wine is +3)
     assert [str(o["label"]) for o in offers[:8]] == [
         "ale +1", "wine +2", "elven wine +3", "dragon breath ale +4", "water −1", "holy water fortitude +2",
         "dirty dishwater fortitude −1", "orcish rotgut fortitude −2"]
-    assert str(offers[15]["label"]) == "wine + chaser"
+    assert str(offers[16]["label"]) == "wine + chaser"
     assert offers[-1]["ask"] == ["alcohol", "fortitude", "gold", "chasers"] and "drink" not in offers[-1]["action"]
     before = canonical(m.state)
     two = {**m.state, "players": [{**m.state["players"][0], "counters": {**c(m, "Ana"), "drink_me": 2}},
                                   *m.state["players"][1:]]}  # a drink and its chaser: two cards of the pile
-    after = m.rules.apply(two, offers[10]["action"])[0]
+    after = m.rules.apply(two, offers[11]["action"])[0]
     assert after["players"][0]["counters"]["alcohol"] == 4 and after["players"][0]["counters"]["drink_me"] == 0
     m.apply(offers[0]["action"])
     assert canonical(m.state) != before and c(m, "Ana")["alcohol"] == 1

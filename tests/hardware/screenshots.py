@@ -50,7 +50,7 @@ SCENES: dict[str, tuple[dict, list[dict], list[tuple[str, str, int]], str]] = {
                 [(DOWN, "click", 5)], ""),
     "rdi-chaser": ({"game": "red-dragon-inn", "players": ["Ana", "Ben", "Cai", "Dee"]},
                    [{"action": "buy", "to": "Ben"}],
-                   [(DOWN, "click", 17), (MAIN, "click", 1), (UP, "click", 4)], ""),
+                   [(DOWN, "click", 18), (MAIN, "click", 1), (UP, "click", 4)], ""),
     "rdi-gambling": ({"game": "red-dragon-inn", "players": ["Ana", "Ben", "Cai", "Dee"]},
                      [{"action": "buy", "to": "Ben"}, {"action": "drink", "drink": "ale"}, {"action": "gamble", "player": "Ben"},
                       {"action": "pass", "player": "Cai"}, {"action": "pass", "player": "Dee"}],

@@ -887,7 +887,10 @@ def test_a_room_that_takes_the_cheapest_card_is_one_press_with_its_icon():
     talisman, worth 0, is kept); each room effect with each icon is an offer that asks nothing."""
     t = dragon_run()
     labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
-    assert "room: discard 1, pass" in labels and "room: give 0 left, pass" not in labels
+    # the usual gift is the cheapest worth something; a 0 given is a card of the player's choice, further down
+    assert "room: discard 1, pass" in labels
+    assert labels.index("room: give 1 left, pass") < labels.index("room: give left") < labels.index(
+        "room: give 0 left, pass")
     t.click("Ana", DOWN, labels.index("room: give 1 left, again"))
     t.click("Ana", MAIN)  # one press: the charge, the card given, the icon
     ana, ben = t.state["players"]
@@ -917,11 +920,15 @@ def test_a_room_card_that_moves_treasure_is_one_offer_with_its_charge():
     t = dragon_run()
     labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
     start = labels.index("room: discard")
-    assert labels[start:start + 10] == ["room: discard", "room: give left",
+    assert labels[start:start + 16] == ["room: discard", "room: give left",
                                         # a card of the player's choice: each other value held, each icon
                                         "room: discard 0, pass", "room: discard 0, again",
                                         "room: discard 2, pass", "room: discard 2, again",
                                         "room: discard 3, pass", "room: discard 3, again",
+                                        # and given (a play-tester's trap room took a potion worth 0)
+                                        "room: give 0 left, pass", "room: give 0 left, again",
+                                        "room: give 2 left, pass", "room: give 2 left, again",
+                                        "room: give 3 left, pass", "room: give 3 left, again",
                                         "2 treasures: pass", "2 treasures: again"]
     t.click("Ana", DOWN, start)
     t.click("Ana", MAIN)  # the offer: the discard is asked, the cheapest card first

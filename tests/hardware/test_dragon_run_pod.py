@@ -63,7 +63,8 @@ def test_the_dragon_is_one_step_and_second_when_a_charge_is_compulsory():
                            "treasure hall: again", "room + treasure: pass", "room + treasure: again", "other room: go on", "room: discard 2, pass", "room: discard 2, again", "room: give 2 left, pass",
         "room: give 2 left, again", "room: discard",
                            "room: give left", "room: discard 0, pass", "room: discard 0, again",
-                           "room: discard 3, pass", "room: discard 3, again", "2 treasures: pass", "2 treasures: again", "potion: draw 2", "potion", "talisman: 3", "talisman: 2",
+                           "room: discard 3, pass", "room: discard 3, again", "room: give 0 left, pass", "room: give 0 left, again",
+                           "room: give 3 left, pass", "room: give 3 left, again", "2 treasures: pass", "2 treasures: again", "potion: draw 2", "potion", "talisman: 3", "talisman: 2",
                            "talisman: 0"]
     assert items["dragon"].action == {"action": "charge", "player": "Ana", "location": "dragon"}
     assert steps(m, "Ana", items["dragon"]) == {}
@@ -285,7 +286,9 @@ def test_the_start_of_a_turn_offers_charges_and_hides_down_and_the_power_and_cri
         "hide", "room: discard 1, pass", "room: discard 1, again", "room: give 1 left, pass",
         "room: give 1 left, again", "room: discard", "room: give left", "room: discard 0, pass",
         "room: discard 0, again", "room: discard 2, pass", "room: discard 2, again", "room: discard 3, pass",
-        "room: discard 3, again", "2 treasures: pass", "2 treasures: again",
+        "room: discard 3, again", "room: give 0 left, pass", "room: give 0 left, again", "room: give 2 left, pass",
+        "room: give 2 left, again", "room: give 3 left, pass", "room: give 3 left, again", "2 treasures: pass",
+        "2 treasures: again",
         "cry", "cry: discard 3", "cry: discard 2", "talisman: 3", "talisman: 2", "talisman: 1", "talisman: 0", "potion: draw 2", "potion",
         "power", "power: discard, draw", "power: draw a card", "power: a card from Cai", "power: a card from Ben"]
     m = game({"action": "adjust", "counter": "dungeon", "delta": -3}, hands={**HANDS, "Ana": [1, 1, 0, 0]})
@@ -455,6 +458,10 @@ def test_a_characters_name_puts_its_likely_power_one_press_up_at_its_first_use()
                           "options": {**hands, "characters": {"Ana": "El Sanador"}}}))
     m.apply({"action": "adjust", "player": "Ben", "counter": "wounds", "delta": 1})
     assert str(m.rules.seat_actions(m.state, "Ana")[-1]["label"]) == "power: heal Ben"  # one press up
+    m.apply({"action": "adjust", "player": "Ana", "counter": "wounds", "delta": 1})
+    # injured too, the healer herself first (a play-tester's Clérigo met "heal Ana" before his own)
+    assert [str(o["label"]) for o in m.rules.seat_actions(m.state, "Ana")[-1:-3:-1]] == [
+        "power: heal Ana", "power: heal Ben"]
     # a name that says nothing keeps the order: a card from a hand first up, the plain power farthest
     plain = Table("dragon-run", ["Ana", "Ben"], {**hands, "characters": {"Ana": "Bertha"}})
     plain.click("Ana", UP)

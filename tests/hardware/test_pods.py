@@ -267,6 +267,39 @@ def test_undo_from_a_pods_menu_takes_back_its_own_players_action_and_says_what(t
     assert t.seats.view(2).message == ""
 
 
+def test_a_pod_undoes_the_action_it_pressed_whoever_that_action_names(table_factory, monkeypatch):
+    """A pod takes back its own player's last action — and the action its own press made, whoever it names: a
+    play-tester's Cai hit Ben from his pod ("Ben: fortitude −2") and his undo there was refused as "Ben's". A third
+    pod still may not undo it."""
+    from tablekeeper.ui.pod.inputs import Intent
+
+    t = table_factory("counters", players=["Ana", "Ben", "Cai"])
+    ana = t.seats.controls[1]
+    real = ana.handle
+    hit = {"action": "adjust", "player": "Ben", "counter": "score", "delta": -1}
+    sent = []
+
+    def once(*a):  # the press makes the action once (its release: the pod's own handling)
+        if sent:
+            return real(*a)
+        sent.append(hit)
+        return Intent(action=dict(hit))
+
+    monkeypatch.setattr(ana, "handle", once)
+    t.press(1, "main")  # Ana's pod: Ben's score −1
+    assert t.state["players"][1]["counters"]["score"] == -1
+    t.clock.advance(t.seats.message_seconds + 0.1)
+    t.settle()
+    for seat in (3, 1):
+        t.press(seat, "select", hold=TIMING.hold_time + 0.05)  # the menu
+        t.press(seat, "up")  # undo
+        t.press(seat, "main")
+        if seat == 3:  # Cai's pod: neither his nor his press
+            assert t.state["players"][1]["counters"]["score"] == -1
+            assert t.seats.view(3).message == "the last action is Ben's: undo it on Ben's pod or the touchscreen"
+    assert t.state["players"][1]["counters"]["score"] == 0  # Ana's pod took back what it did
+
+
 def test_a_player_paying_for_another_players_press_is_told_what_happened(table_factory):
     """Through the owner, as a table plays: Ana's morning makes Ben pay his wages, and Ben's pod says what
     happened (his guest's departure and his wages: cash −1), not "from Ana" as if Ana had taken his money."""

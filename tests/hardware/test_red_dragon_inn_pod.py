@@ -19,7 +19,7 @@ def test_ana_buys_ben_a_drink_and_ben_drinks_a_wine_with_an_ale_chaser_from_thei
     assert t.done == [{"action": "buy", "player": "Ana", "to": "Ben"}] and t.presses == 1
     assert t.state["players"][1]["counters"]["drink_me"] == 2
     view = t.view("Ana")  # phase 4: the common drinks by name, the first shown
-    assert view.choosing and (view.action, view.pick, view.choices) == ("ale +1", 0, 36)
+    assert view.choosing and (view.action, view.pick, view.choices) == ("ale +1", 0, 37)
     t.click("Ana", MAIN)  # an Ale: one press
     assert t.done[-1] == {"action": "drink", "player": "Ana", "drink": "ale"} and t.presses == 2
     assert t.state["turn"]["player"] == "Ben"
@@ -28,7 +28,7 @@ def test_ana_buys_ben_a_drink_and_ben_drinks_a_wine_with_an_ale_chaser_from_thei
     assert t.view("Ben").action == "drink for Ana"
     t.click("Ben", MAIN)
     assert t.done[-1] == {"action": "buy", "player": "Ben", "to": "Ana"}
-    t.hold("Ben", DOWN, repeats=13)  # press, hold, 13 repeats: past the drinks and the chaser totals to wine + chaser
+    t.hold("Ben", DOWN, repeats=14)  # press, hold, 14 repeats: past the drinks and the chaser totals to wine + chaser
     assert t.view("Ben").action == "wine + chaser…"
     t.click("Ben", MAIN)  # the chaser is asked, from the first common drink
     assert (t.view("Ben").prompt, t.view("Ben").value) == ("chaser", "ale")
@@ -46,7 +46,7 @@ def test_the_chaser_an_offer_promises_has_no_blank_between_the_first_drink_and_o
     box), not a "–" that would record the wine with no chaser at all."""
     t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"])
     t.click("Ana", MAIN)  # drink for Ben
-    t.hold("Ana", DOWN, repeats=13)
+    t.hold("Ana", DOWN, repeats=14)
     assert t.view("Ana").action == "wine + chaser…"
     t.click("Ana", MAIN)
     assert (t.view("Ana").prompt, t.view("Ana").value) == ("chaser", "ale")
@@ -128,7 +128,7 @@ def test_a_drink_card_no_common_drink_matches_is_one_held_press_and_main():
     t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"])
     t.click("Ana", MAIN)  # drink for Ben
     t.presses = 0
-    t.hold("Ana", DOWN, repeats=22)  # past the 8 drinks by name, 6 chaser totals and the 8 with a chaser
+    t.hold("Ana", DOWN, repeats=23)  # past the 8 drinks by name, 7 chaser totals and the 8 with a chaser
     assert t.view("Ana").action == "alcohol +3, fortitude −1"
     t.click("Ana", MAIN)
     assert t.done[-1] == {"action": "drink", "player": "Ana", "alcohol": 3, "fortitude": -1} and t.presses == 2

@@ -228,6 +228,13 @@ class DragonRunViews(Game):
                          "action": {**room, "discard": [v], "then": "pass"}},
                         {"label": _("room: discard {value}, again", value=v),
                          "action": {**room, "discard": [v], "then": "again"}}]
+            # and given to the left: a play-tester's trap room took a potion worth 0 (14 presses: the offers had
+            # its discard, not its gift)
+            for v in sorted(set(p["cards"]) - {usual}):
+                out += [{"label": _("room: give {value} left, pass", value=v),
+                         "action": {**room, "give": v, "then": "pass"}},
+                        {"label": _("room: give {value} left, again", value=v),
+                         "action": {**room, "give": v, "then": "again"}}]
         # two treasure cards drawn (each from 1, as every card drawn), the icon in the offer as for the other
         # rooms: no third step
         two = {**room, "draws": 2, "value": 1, "second": 1}
@@ -417,8 +424,11 @@ class DragonRunViews(Game):
         swap = [offer(_("power: discard, draw"), {"action": "power", **me, "draw": True, "value": 1,
                                                   "discard": _cheapest_held(p)}, ask=["discard", "value"])
                 ] if p["cards"] or p["unknown"] else []
+        # oneself first (a play-tester's Cleric, injured beside Ana, met "heal Ana" first up)
+        healable = sorted((q for q in state["players"] if not q["out"] and q["counters"]["wounds"] == 1),
+                          key=lambda q: q["name"] != p["name"])
         heal = [offer(_("power: heal {name}", name=q["name"]), {"action": "power", **me, "heal": q["name"]})
-                for q in state["players"] if not q["out"] and q["counters"]["wounds"] == 1]
+                for q in healable]
         plain: list[Offer] = [{"label": word("label", "power"), "action": {"action": "power", **me}}]
         kinds = {"take": take, "draw": draw, "swap": swap, "heal": heal, "plain": plain}
         known = p.get("power_kind")

@@ -41,8 +41,9 @@ EVENT_LABELS = {"round": _("event: everyone drinks"), "contest": _("event: drink
 #: "Common drinks"): alcohol with a fortitude change, which no common drink gives.
 EFFECT_DRINKS = tuple((a, f) for f in (-1, 1) for a in range(1, 5))
 #: The alcohol a common drink and its common chaser add up to: an ale and an ale, 2, to a dragon breath ale and
-#: an elven wine, 7.
-CHASER_TOTALS = tuple(range(2, 8))
+#: an elven wine, 7; and 1, an ale whose chaser was a drink event card («si revelas una carta de evento de bebida,
+#: no hay efecto adicional»: a play-tester's took 6 presses through the "other" chaser) or a wine and a water.
+CHASER_TOTALS = tuple(range(1, 8))
 
 
 class RedDragonInnViews(Game):
