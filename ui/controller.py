@@ -145,8 +145,8 @@ class Keeper:
         self.clock = clock
         self.report = report or (lambda text: log.warning("%s", text))
         self.seats: Any = None  # pod.seats.Seats of the open game, when keeping pods
-        # (the session's version after it, the player whose pod pressed it) of the last action a pod applied
-        self._pressed_last: tuple[int, str | None] | None = None
+        # (the session's version after it, the seat whose pod pressed it) of the last action a pod applied
+        self._pressed_last: tuple[int, int] | None = None
         self.listeners: list[Callable[[Snapshot], None]] = []
         #: Called on the worker with each pod event before it is answered (not a stuck button's
         #: repeats): the pods' own care, such as waking a dimmed display.
@@ -288,7 +288,7 @@ class Keeper:
             if intent.action is not None:
                 try:
                     if intent.action.get("action") == "undo":
-                        self._undo_own(seats.player(event.seat))
+                        self._undo_own(event.seat)
                     outcome = self._apply(intent.action, short_of_end=intent.short_of_end)
                 except WouldEnd:  # nothing written: its player confirms it first
                     seats.short_of_end(event.seat, now)
@@ -297,8 +297,7 @@ class Keeper:
                 else:
                     # whose pod did it: that pod may undo it, whoever the action names (a play-tester's Cai hit
                     # Ben from his own pod and could not take it back there: "the last action is Ben's")
-                    self._pressed_last = (outcome.version, seats.player(event.seat)) if outcome.kind == "action" \
-                        else None
+                    self._pressed_last = (outcome.version, event.seat) if outcome.kind == "action" else None
                     seats.took(event.seat, before, outcome.state, now, intent.action, outcome.events)
                     if outcome.kind in ("undo", "redo"):
                         # the pod that undid says what it took back ("undone: Ana: cash −3"): its counters
@@ -308,15 +307,14 @@ class Keeper:
                 seats.say(event.seat, intent.message, now)
         self._enqueue(job)
 
-    def _undo_own(self, player: str | None) -> None:
+    def _undo_own(self, seat: int) -> None:
         """A pod takes back its own player's last action (or a correction nobody did), not another's: a player
         out of the game, or one looking through the menu, cannot undo Ana's move behind her back; the
         touchscreen undoes anything; the pod that pressed the last action may undo it whoever it names (a hit
         on Ben from Cai's pod). Raises a RuleError for another's."""
-        if self.session is None:
-            return
-        if self._pressed_last == (self.session.version, player):  # the last entry is this pod's own press
-            return
+        if self.session is None or self._pressed_last == (self.session.version, seat):
+            return  # the last entry is this pod's own press
+        player = self.seats.player(seat) if self.seats is not None else None
         whose = self.session.match.last_move_by()
         if whose is not None and whose != player:
             from .pod.seats import others_undo

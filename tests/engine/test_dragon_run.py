@@ -628,10 +628,10 @@ def test_pod_shows_temper_and_offers_legal_routine_actions():
         # a card of the player's choice, each other value held (a 0 too: a worthless card is thrown away)
         "room: discard 0, pass", "room: discard 0, again", "room: discard 2, pass", "room: discard 2, again",
         "room: discard 3, pass", "room: discard 3, again",
-        # and given to the left (a play-tester's trap room took a potion worth 0)
+                                             "2 treasures: pass", "2 treasures: again",
+        # and given to the left, last of the rooms (a play-tester's trap room took a potion worth 0)
         "room: give 0 left, pass", "room: give 0 left, again", "room: give 2 left, pass", "room: give 2 left, again",
         "room: give 3 left, pass", "room: give 3 left, again",
-                                             "2 treasures: pass", "2 treasures: again",
                                              "cry", "cry: discard 3", "cry: discard 2",
                                              "talisman: 3", "talisman: 2", "talisman: 1", "talisman: 0", "potion: draw 2", "potion",
                                              "power", "power: discard, draw", "power: draw a card",
@@ -647,9 +647,9 @@ def test_pod_shows_temper_and_offers_legal_routine_actions():
         "other room: pass", "dragon", "other room: again", "treasure hall: pass", "treasure hall: again",
         "room + treasure: pass", "room + treasure: again", "other room: go on", "room: discard 2, pass", "room: discard 2, again", "room: give 2 left, pass",
         "room: give 2 left, again", "room: discard", "room: give left", "room: discard 0, pass",
-        "room: discard 0, again", "room: discard 3, pass", "room: discard 3, again", "room: give 0 left, pass",
-        "room: give 0 left, again", "room: give 3 left, pass", "room: give 3 left, again", "2 treasures: pass",
-        "2 treasures: again", "potion: draw 2", "potion", "talisman: 3", "talisman: 2", "talisman: 0"]
+        "room: discard 0, again", "room: discard 3, pass", "room: discard 3, again", "2 treasures: pass",
+        "2 treasures: again", "room: give 0 left, pass", "room: give 0 left, again", "room: give 3 left, pass",
+        "room: give 3 left, again", "potion: draw 2", "potion", "talisman: 3", "talisman: 2", "talisman: 0"]
 
 
 def test_cheapest_discard_for_the_pod():

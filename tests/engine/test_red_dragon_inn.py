@@ -642,7 +642,9 @@ def test_pod_gambling_main_button_is_pass_for_the_player_to_act():
         ({"action": "leave", "player": "Cai"}, ["player"])]
     acts = rules.seat_actions(m.state, "Ben")
     assert acts[0]["label"] == "pass" and [str(a["label"]) for a in acts] == [
-        "pass", "gambling", "cheat", "winning hand", "gambling: everyone antes 1", "cheat: everyone antes 1",
+        # the cards the stories played most first: a cheat (19), a raise, «¡Subo la apuesta!» (16), a winning hand
+        # (14), a plain gambling card (6)
+        "pass", "cheat", "raise: everyone antes 1", "winning hand", "gambling", "cheat: everyone antes 1",
         "pot to the Inn", "Cai out of the round", "Ana out of the round", "leave the round"]  # Ana, in control: next to leaving
     m.apply(acts[0]["action"])
     assert m.state["gambling"]["to_act"] == "Cai"

@@ -54,7 +54,7 @@ SCENES: dict[str, tuple[dict, list[dict], list[tuple[str, str, int]], str]] = {
     "rdi-gambling": ({"game": "red-dragon-inn", "players": ["Ana", "Ben", "Cai", "Dee"]},
                      [{"action": "buy", "to": "Ben"}, {"action": "drink", "drink": "ale"}, {"action": "gamble", "player": "Ben"},
                       {"action": "pass", "player": "Cai"}, {"action": "pass", "player": "Dee"}],
-                     [(DOWN, "click", 2)], ""),
+                     [(DOWN, "click", 1)], ""),
     "list": ({"game": "dale-of-merchants", "players": ["Ana", "Ben"],
               "options": {"decks": ["macaws", "pandas", "raccoons"]}},
              [{"action": "set_market", "values": [3, 2, None, None, None]}],

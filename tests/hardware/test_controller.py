@@ -925,11 +925,11 @@ def test_a_room_card_that_moves_treasure_is_one_offer_with_its_charge():
                                         "room: discard 0, pass", "room: discard 0, again",
                                         "room: discard 2, pass", "room: discard 2, again",
                                         "room: discard 3, pass", "room: discard 3, again",
-                                        # and given (a play-tester's trap room took a potion worth 0)
+                                        "2 treasures: pass", "2 treasures: again",
+                                        # and given, last (a play-tester's trap room took a potion worth 0)
                                         "room: give 0 left, pass", "room: give 0 left, again",
                                         "room: give 2 left, pass", "room: give 2 left, again",
-                                        "room: give 3 left, pass", "room: give 3 left, again",
-                                        "2 treasures: pass", "2 treasures: again"]
+                                        "room: give 3 left, pass", "room: give 3 left, again"]
     t.click("Ana", DOWN, start)
     t.click("Ana", MAIN)  # the offer: the discard is asked, the cheapest card first
     assert t.view("Ana").prompt == "discard"

@@ -659,6 +659,20 @@ def test_a_players_next_gift_draws_as_many_as_the_last_one_did():
                 if str(o["label"]) == "tech +1: a card to Ben")["action"]["draw"] == 1
 
 
+def test_the_gifts_to_each_player_come_together_before_the_cards_taken_from_them():
+    """Acción técnica, Nota: «robar, tomar o intercambiar»: the stories' cards between players were gifts 30 times
+    of 38 (with the bonus); a play-tester's gift to his second player was 7 lines past the first, behind the first
+    player's hand, discard and deck. Going down, a card to each other player from the left, then their piles."""
+    m = table(players=("Ana", "Ben", "Cai", "Dee"), actions=OPENING,
+              decks=["macaws", "pandas", "raccoons", "squirrels", "ocelots"])
+    labels = [str(o["label"]) for o in m.rules.seat_actions(m.state, "Ana")]
+    gifts = [labels.index(f"tech +1: a card to {who}") for who in ("Ben", "Cai", "Dee")]
+    assert gifts == list(range(gifts[0], gifts[0] + 3))  # together, from the left
+    assert labels[gifts[-1] + 1] == "tech +1: Ben's hand"  # then the piles, from the left
+    assert [labels.index(f"tech: a card to {who}") for who in ("Ben", "Cai", "Dee")] == list(
+        range(labels.index("tech: a card to Ben"), labels.index("tech: a card to Ben") + 3))
+
+
 def test_a_technique_that_takes_a_market_card_as_the_last_action_asks_the_new_cards_value():
     """Fase de limpieza: the take empties a market slot, the clean-up that follows turns up one card: the
     line asks its value (from 2), as a buy's does."""

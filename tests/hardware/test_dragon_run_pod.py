@@ -63,8 +63,9 @@ def test_the_dragon_is_one_step_and_second_when_a_charge_is_compulsory():
                            "treasure hall: again", "room + treasure: pass", "room + treasure: again", "other room: go on", "room: discard 2, pass", "room: discard 2, again", "room: give 2 left, pass",
         "room: give 2 left, again", "room: discard",
                            "room: give left", "room: discard 0, pass", "room: discard 0, again",
-                           "room: discard 3, pass", "room: discard 3, again", "room: give 0 left, pass", "room: give 0 left, again",
-                           "room: give 3 left, pass", "room: give 3 left, again", "2 treasures: pass", "2 treasures: again", "potion: draw 2", "potion", "talisman: 3", "talisman: 2",
+                           "room: discard 3, pass", "room: discard 3, again", "2 treasures: pass", "2 treasures: again",
+                           "room: give 0 left, pass", "room: give 0 left, again", "room: give 3 left, pass",
+                           "room: give 3 left, again", "potion: draw 2", "potion", "talisman: 3", "talisman: 2",
                            "talisman: 0"]
     assert items["dragon"].action == {"action": "charge", "player": "Ana", "location": "dragon"}
     assert steps(m, "Ana", items["dragon"]) == {}
@@ -286,9 +287,9 @@ def test_the_start_of_a_turn_offers_charges_and_hides_down_and_the_power_and_cri
         "hide", "room: discard 1, pass", "room: discard 1, again", "room: give 1 left, pass",
         "room: give 1 left, again", "room: discard", "room: give left", "room: discard 0, pass",
         "room: discard 0, again", "room: discard 2, pass", "room: discard 2, again", "room: discard 3, pass",
-        "room: discard 3, again", "room: give 0 left, pass", "room: give 0 left, again", "room: give 2 left, pass",
-        "room: give 2 left, again", "room: give 3 left, pass", "room: give 3 left, again", "2 treasures: pass",
-        "2 treasures: again",
+        "room: discard 3, again", "2 treasures: pass", "2 treasures: again", "room: give 0 left, pass",
+        "room: give 0 left, again", "room: give 2 left, pass", "room: give 2 left, again", "room: give 3 left, pass",
+        "room: give 3 left, again",
         "cry", "cry: discard 3", "cry: discard 2", "talisman: 3", "talisman: 2", "talisman: 1", "talisman: 0", "potion: draw 2", "potion",
         "power", "power: discard, draw", "power: draw a card", "power: a card from Cai", "power: a card from Ben"]
     m = game({"action": "adjust", "counter": "dungeon", "delta": -3}, hands={**HANDS, "Ana": [1, 1, 0, 0]})

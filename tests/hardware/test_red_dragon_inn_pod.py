@@ -244,7 +244,8 @@ def test_a_gambling_go_plays_a_card_or_passes_from_the_pod():
     assert t.view("Ben").action == "pot to the Inn"
     t.click("Ben", UP)
     assert t.view("Ben").action == "cheat: everyone antes 1"
-    t.click("Ben", UP, 2)  # gambling: everyone antes 1, winning hand
+    t.click("Ben", UP, 2)  # gambling, winning hand
+    assert t.view("Ben").action == "winning hand"
     t.click("Ben", MAIN)
     assert t.done[-1] == {"action": "play", "player": "Ben", "card": "winning_hand"}
     offers = []
@@ -266,7 +267,7 @@ def test_a_card_that_throws_the_player_in_control_out_of_the_round_is_two_presse
     t.hold("Ana", DOWN, repeats=1)  # drink for …, drink for …, gamble
     assert t.view("Ana").action == "gamble"
     t.click("Ana", MAIN)
-    t.hold("Ben", DOWN)  # gambling, cheat
+    t.click("Ben", DOWN)  # cheat, the first card (the stories' most played)
     assert t.view("Ben").action == "cheat"
     t.click("Ben", MAIN)
     presses = t.presses

@@ -214,10 +214,11 @@ class BloodyInnViews(Game):
     @staticmethod
     def room_word(room: dict[str, Any], rooms: list[dict[str, Any]]) -> Msg:
         """A room as the board shows it, by its key: "Ben's"; the neutral keys' rooms counted apart, "neutral
-        1" to "neutral 4", in the inn's order (the stories' "N1" or "white-key room 1"); a room an annex opened
-        with its number ("Cai's 9": Cai's first room stays "Cai's")."""
+        1" to "neutral 4", in the inn's order (the stories' "N1" or "white-key room 1"); a player's rooms with
+        their numbers once an annex opened a second one ("Cai's 3", "Cai's 9": a play-tester's step said "Cai's" and
+        he could not tell which of the two it was)."""
         if room["key"] is not None:
-            if room.get("opened"):
+            if any(r["key"] == room["key"] and r.get("opened") for r in rooms):
                 return _("{name}'s {room}", name=room["key"], room=room["room"])
             return _("{name}'s", name=room["key"])
         neutral = [r["room"] for r in rooms if r["key"] is None]

@@ -636,7 +636,12 @@ class DaleOfMerchantsViews(Game):
         me = names.index(name)
         gift_draw = state["players"][me].get("gift_draw") or 2
         # built from the right, as the list's halves are reversed below: going down the list, the players from your
-        # left on (a play-tester's gift went Ana, Dee, Cai from Ben's pod and overshot the player he wanted)
+        # left on (a play-tester's gift went Ana, Dee, Cai from Ben's pod and overshot the player he wanted); the
+        # gifts to each player first, together, then the piles taken from each (the stories' cards between
+        # players were gifts 30 times of 38 with the bonus: a play-tester's gift to his second player was 7 lines
+        # past the first, behind the first player's piles)
+        gifts: list[Offer] = []
+        bonus_gifts: list[Offer] = []
         for other in reversed(names[me + 1:] + names[:me]):
             q = next(p for p in state["players"] if p["name"] == other)
             for pile in ("deck", "discard", "hand"):  # a card from the hand: drawn at random from it
@@ -651,9 +656,11 @@ class DaleOfMerchantsViews(Game):
             if hand >= 2:  # a card from the hand to this player, then (asked) cards drawn: 2, or as the player's
                 # last gift drew (the card's own number: a fourth rulebook reader's panda drew 1, eleven times)
                 give = {"action": "technique", "player": name, "give_to": other, "draw": gift_draw}
-                moves.append({"label": _("tech: a card to {who}", who=other), "action": give, "ask": ["draw"]})
-                bonus.append({"label": _("tech +1: a card to {who}", who=other), "action": {**give, "bonus": True},
-                              "ask": ["draw"]})
+                gifts.append({"label": _("tech: a card to {who}", who=other), "action": give, "ask": ["draw"]})
+                bonus_gifts.append({"label": _("tech +1: a card to {who}", who=other),
+                                    "action": {**give, "bonus": True}, "ask": ["draw"]})
+        moves += gifts
+        bonus += bonus_gifts
         # some of the hand discarded and as many drawn («descarta … y roba otras tantas», a fifth rulebook
         # reader's macaw kept its good cards: 8 presses through the steps): the furthest of their half, past
         # the other players' piles (the rarer lines: a held press to a steal does not go through them)

@@ -201,6 +201,7 @@ class DragonRunViews(Game):
             return []
         room = {"action": "room", **me}
         out: list[Offer] = []
+        given: list[Offer] = []
         if p["cards"] or p["unknown"]:
             # The card a player parts with is the cheapest treasure they hold (a 1 while some are not
             # known: the player's word for an unseen card; a potion or talisman, worth 0, is kept), each
@@ -228,13 +229,11 @@ class DragonRunViews(Game):
                          "action": {**room, "discard": [v], "then": "pass"}},
                         {"label": _("room: discard {value}, again", value=v),
                          "action": {**room, "discard": [v], "then": "again"}}]
-            # and given to the left: a play-tester's trap room took a potion worth 0 (14 presses: the offers had
-            # its discard, not its gift)
-            for v in sorted(set(p["cards"]) - {usual}):
-                out += [{"label": _("room: give {value} left, pass", value=v),
-                         "action": {**room, "give": v, "then": "pass"}},
-                        {"label": _("room: give {value} left, again", value=v),
-                         "action": {**room, "give": v, "then": "again"}}]
+                given += [{"label": _("room: give {value} left, pass", value=v),
+                           "action": {**room, "give": v, "then": "pass"}},
+                          {"label": _("room: give {value} left, again", value=v),
+                           "action": {**room, "give": v, "then": "again"}}]
+
         # two treasure cards drawn (each from 1, as every card drawn), the icon in the offer as for the other
         # rooms: no third step
         two = {**room, "draws": 2, "value": 1, "second": 1}
@@ -245,7 +244,10 @@ class DragonRunViews(Game):
         if p["counters"]["wounds"] == 1:  # an injured player: a room that heals (a fifth reader's chapel)
             out += [{"label": _("room: healed, pass"), "action": {**room, "heal": True, "then": "pass"}},
                     {"label": _("room: healed, again"), "action": {**room, "heal": True, "then": "again"}}]
-        return out
+        # each other value held given to the left, last of the rooms (the rarest: a play-tester's trap room took a
+        # potion worth 0, 14 presses, when the offers had its discard and not its gift; put before the two
+        # treasures, these lines sent the next tester's held press past them)
+        return out + given
 
     @staticmethod
     def _cards_in_turn(p: dict[str, Any], me: dict[str, str]) -> list[Offer]:

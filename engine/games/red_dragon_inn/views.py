@@ -261,12 +261,22 @@ class RedDragonInnViews(Game):
                 return self._out_of_turn_gambling(g, name)
             out = [{"label": word("label", "pass"), "action": {"action": "pass", "player": name}}]
             cards = [c for c in CARDS if g["last"] != "winning_hand" or c == "cheat"]
-            for card in cards:
-                out.append({"label": CARD_LABELS[card], "action": {"action": "play", "player": name, "card": card}})
-            for card in cards:
-                if card != "winning_hand":
-                    out.append({"label": _("{card}: everyone antes 1", card=CARD_LABELS[card]),
-                                "action": {"action": "play", "player": name, "card": card, "ante": True}})
+            # the cards the stories played most first: a cheat 19 times, a gambling card that makes everyone ante 1
+            # more («¡Subo la apuesta!», "raise") 16, a winning hand 14, a plain gambling card 6 (three play-testers
+            # could not tell which line their «Subo la apuesta» was, "gambling: everyone antes 1", fifth of ten)
+            plays: dict[str, Offer] = {
+                card: {"label": CARD_LABELS[card], "action": {"action": "play", "player": name, "card": card}}
+                for card in cards}
+            antes: dict[str, Offer] = {
+                card: {"label": word("label", "raise: everyone antes 1") if card == "gambling" else
+                       _("{card}: everyone antes 1", card=CARD_LABELS[card]),
+                       "action": {"action": "play", "player": name, "card": card, "ante": True}}
+                for card in cards if card != "winning_hand"}
+            for key in ("cheat", "raise", "winning_hand", "gambling", "cheat ante"):
+                offered = antes.get("gambling") if key == "raise" else antes.get("cheat") if key == "cheat ante" \
+                    else plays.get(key)
+                if offered is not None:
+                    out.append(offered)
             # A card that ends the round with the pot to the Inn (the Wench takes it as her tip)
             out.append({"label": word("label", "pot to the Inn"),
                         "action": {"action": "end_round", "winner": None, "by": name}})
