@@ -354,3 +354,21 @@ def test_a_player_who_passes_out_during_a_drink_event_no_longer_holds_it_up():
     assert out(m, "Ben") and m.state["drink_event"]["waiting"] == ["Dee"]
     m.apply(_from_deck("Dee", drink="ale"))
     assert "drink_event" not in m.state and m.state["turn"]["player"] == "Cai"
+
+
+def test_a_card_on_another_player_is_offered_for_the_likeliest_target_first():
+    """«2. Acción: Juega una Carta de Acción»: the stories played a hit on whoever was nearest to passing out 35
+    times of 57 (29 on the player on the left) and took gold from the richest 14 times of 24 (8 from the left);
+    a play-tester found each player at another place in each group of offers. The hits go as the drinks,
+    nearest to passing out first; the takes, the richest first; the player on the left first among equals."""
+    rules = make_rules({"game": GAME, "players": ["Ana", "Ben", "Cai", "Dee"]})
+    m = Match(rules)
+    m.apply({"action": "adjust", "player": "Dee", "counter": "alcohol", "delta": 10})
+    m.apply({"action": "adjust", "player": "Cai", "counter": "gold", "delta": 5})
+    labels = [str(o["label"]) for o in rules.seat_actions(m.state, "Ana")]
+    hits = [x for x in labels if x.endswith(": fortitude −1")]
+    takes = [x for x in labels if x.startswith("gold from ")]
+    drinks = [x for x in labels if x.startswith("drink for ")]
+    assert hits == ["Dee: fortitude −1", "Ben: fortitude −1", "Cai: fortitude −1"]
+    assert drinks == ["drink for Dee", "drink for Ben", "drink for Cai"]  # the same order
+    assert takes == ["gold from Cai", "gold from Ben", "gold from Dee"]

@@ -190,10 +190,11 @@ def test_a_card_that_costs_another_player_fortitude_is_two_presses_on_the_player
     assert t.state["players"][2]["counters"]["fortitude"] == 18 and t.presses == 2
     assert (t.state["turn"]["player"], t.state["turn"]["phase"]) == ("Ana", "discard")  # still phases 1–2
     assert t.view("Ana").action == "drink for Cai"  # let go: the most likely again (Cai, 2 fortitude down)
-    t.hold("Ana", DOWN, repeats=2)
+    t.hold("Ana", DOWN, repeats=1)  # Cai's hit first now: the one nearest to passing out, as the drinks
+    assert t.view("Ana").action == "Cai: fortitude −1"
     t.hold("Ana", MAIN, repeats=1)  # −3: press, hold, one repeat
     assert t.state["players"][2]["counters"]["fortitude"] == 15
-    t.hold("Ana", DOWN, repeats=2)
+    t.hold("Ana", DOWN, repeats=1)
     t.click("Ana", MAIN)  # a click: −1 only
     assert t.state["players"][2]["counters"]["fortitude"] == 14
     t.click("Ana", SELECT)  # off the offers: to the counters, fortitude first (a card that gains or costs it)
@@ -345,7 +346,7 @@ def test_the_card_main_is_held_on_stays_under_the_finger_while_the_offers_change
     chance) under his finger. The held card stays shown until main is let go."""
     t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"])
     t.match.apply({"action": "adjust", "player": "Cai", "counter": "alcohol", "delta": 17})  # 17 vs 20
-    t.hold("Ana", DOWN, repeats=2)
+    t.hold("Ana", DOWN, repeats=1)  # Cai's hit the first: he is nearest to passing out
     assert t.view("Ana").action == "Cai: fortitude −1"
     t.event("Ana", MAIN, PRESS)
     t.event("Ana", MAIN, HOLD)
@@ -362,7 +363,7 @@ def test_the_other_pods_say_whose_last_chance_the_table_waits_for():
     play-tester asked to be told). Every other pod's status names it; Cai's own says he is passing out."""
     t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"])
     t.match.apply({"action": "adjust", "player": "Cai", "counter": "alcohol", "delta": 19})
-    t.hold("Ana", DOWN, repeats=2)
+    t.hold("Ana", DOWN, repeats=1)  # Cai's hit the first: he is nearest to passing out
     assert t.view("Ana").action == "Cai: fortitude −1"
     t.click("Ana", MAIN)
     assert t.state["pending"]
@@ -378,7 +379,7 @@ def test_the_turns_offers_stay_on_its_players_pod_during_anothers_last_chance():
     as they will be once Cai is out (no drink for him); a stray main still only asks the card's target."""
     t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"])
     t.match.apply({"action": "adjust", "player": "Cai", "counter": "alcohol", "delta": 19})
-    t.hold("Ana", DOWN, repeats=2)
+    t.hold("Ana", DOWN, repeats=1)  # Cai's hit the first: he is nearest to passing out
     t.click("Ana", MAIN)  # Cai: fortitude −1: passing out
     assert t.state["pending"] and t.state["turn"]["player"] == "Ana"
     labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]

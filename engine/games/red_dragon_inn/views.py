@@ -302,8 +302,11 @@ class RedDragonInnViews(Game):
             if phase == "buy":
                 return out
             out.append({"label": word("label", "gamble"), "action": {"action": "gamble", "player": name}})
-            out += self._hits(others)
-            out += self._takes(others, name)
+            # a card on another player in the order the stories played them, as the drinks (a play-tester found each
+            # player at another place in each group): a hit for the one nearest to passing out (35 of 57 story hits
+            # went to the first so, 29 to the first from the left), gold from the richest (14 of 24 against 8)
+            out += self._hits(self._likeliest_to_drink(state, others))
+            out += self._takes(self._richest(state, others), name)
             # gold from every other player at once, the table-wide card a rulebook reader's Serena played
             # first («Diezmo para el templo»: each other player gives you 1 gold), complete, beside the takes
             out.append({"label": word("label", "each pays you 1 gold"),
@@ -380,6 +383,12 @@ class RedDragonInnViews(Game):
         return [{"label": _("{alcohol} {a}, {fortitude} {f}", alcohol=word("counter", "alcohol"), a=f"+{a}",
                             fortitude=word("counter", "fortitude"), f=f"{f:+d}".replace("-", "−")),
                  "action": dict(drink, alcohol=a, fortitude=f)} for a, f in EFFECT_DRINKS]
+
+    @staticmethod
+    def _richest(state: dict[str, Any], others: list[str]) -> list[str]:
+        """``others`` (in seat order from the left) the richest first, the player on the left first among equals."""
+        gold = {p["name"]: p["counters"]["gold"] for p in state["players"]}
+        return sorted(others, key=lambda q: -gold[q])
 
     @staticmethod
     def _others(state: dict[str, Any], name: str) -> list[str]:
