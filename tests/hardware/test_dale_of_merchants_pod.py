@@ -721,6 +721,16 @@ def test_with_the_lucky_ocelots_a_buy_paid_with_a_die_raised_card_is_an_offer():
     first_die = groups.index("buy die")
     assert "buy die" not in groups[:first_die] and set(groups[first_die:first_die + len(die)]) == {"buy die"}
     assert "buy other" not in groups[first_die:]
+    # card by card from the left, each card's by the die's value, the fewest cards first (a play-tester's two-card
+    # "buy #1: ⚄6+2" was line 49 of 139, the block going round the five cards per value)
+    from tablekeeper.engine.games.dale_of_merchants.views import die_raised
+
+    known = m.state["players"][0].get("known", [])
+    keys = [(o["action"]["slot"], die_raised(o["action"]["paid"], known), len(o["action"]["paid"]))
+            for o in offers if o["group"] == "buy die"]
+    positions = [5 - slot for slot, _v, _n in keys]
+    assert keys and [(p, v, n) for p, (_s, v, n) in zip(positions, keys)] == sorted(
+        (p, v, n) for p, (_s, v, n) in zip(positions, keys))
     kinds = m.rules.offer_kinds
     assert kinds.index("buy die") == kinds.index("buy other") + 1 == kinds.index("buy") + 2
 

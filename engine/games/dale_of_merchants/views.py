@@ -168,11 +168,16 @@ def sum_words(values: list[int], run: int = 4) -> str:
     return "+".join(parts)
 
 
+def die_raised(paid: list[int], known: list[int]) -> int:
+    """The value of the card a die raised in a payment: one card more of it than the player is known to own."""
+    return max(v for v in paid if v in DIE_VALUES and paid.count(v) > known.count(v))
+
+
 def die_words(paid: list[int], known: list[int]) -> str:
     """A payment with one card a die raised, that card first and marked with a die: "⚄3+3×1" (a play-tester
     read "4×1" as a 1 raised to 4, the next could not tell the die-raised lines from the guesses); three equal
     cards or more as "3×1", so that the die's room is taken from the line."""
-    raised = max(v for v in paid if v in DIE_VALUES and paid.count(v) > known.count(v))
+    raised = die_raised(paid, known)
     rest = list(paid)
     rest.remove(raised)
     return f"⚄{raised}" + (f"+{sum_words(rest, run=3)}" if rest else "")
@@ -538,7 +543,12 @@ class DaleOfMerchantsViews(Game):
         # the payments with a die-raised card after the others, together: select's stop lands on the first of them
         # and they go on from there (a play-tester's were spread over lines 33–73 among the other payments, and
         # the stop landed on one among the likeliest buys, line 11)
-        others = [o for o in others if o.get("group") != "buy die"] + [o for o in others if o.get("group") == "buy die"]
+        # and among them card by card from the left, each card's by the die's value, the fewest cards first (a
+        # play-tester's two-card "buy #1: ⚄6+2" was line 49 of 139, the block going round the five cards per value)
+        by_die = sorted((o for o in others if o.get("group") == "buy die"),
+                        key=lambda o: (slot_position(o["action"]["slot"]), die_raised(o["action"]["paid"], known),
+                                       len(o["action"]["paid"])))
+        others = [o for o in others if o.get("group") != "buy die"] + by_die
         return asked_about, primary, others, generic, checks
 
     def _stacks(self, state: dict[str, Any], p: dict[str, Any], hand: int, then: tuple[dict[str, Any], list[str]]
