@@ -11,7 +11,7 @@ from . import payments
 from .annexes import DEFAULT_AMOUNT, NAME_AMOUNT, NAME_EFFECT, built, discount, grants_extra, powers, unknown_power
 from .rules import CASH_MAX, CHECK, MAX_RANK, wages_due
 from .table import seat_order
-from .words import annex_word, short_name
+from .words import annex_number, annex_word, short_name
 
 #: The order select visits a night turn's kinds of offer in (``Game.offer_kinds``), the list's own order (a
 #: play-tester found select skipping the bank next to "pass" irregular): the burials paid the usual way, the
@@ -42,7 +42,7 @@ def _filled(annex: dict[str, Any], names: list[str]) -> Msg:
     corpses and its room ("annex 1 1/2"): a play-tester's story buried under «its Notaría (now 2/2)», and "bury: annex 1"
     and "bury: annex 2" did not say which of the two it was, nor which had room for one more."""
     shown = annex_word(short_name(annex["name"], names))
-    if annex["name"].startswith("annex ") and annex["name"][len("annex "):].isdigit():
+    if annex_number(annex["name"]) is not None:
         return _("{annex} {buried}/{room}", annex=shown, buried=len(annex["buried"]), room=annex["rank"])
     return shown
 

@@ -65,11 +65,17 @@ def power_words(effect: str, amount: int | None) -> Msg:
     return _("no power the device applies")
 
 
+def annex_number(name: str) -> int | None:
+    """The number of an annex known only by it (the default name "annex 2"), else None."""
+    number = name[len("annex "):] if name.startswith("annex ") else ""
+    return int(number) if number.isdigit() and str(int(number)) == number else None
+
+
 def annex_word(name: str) -> Msg:
     """An annex's name as a game word: the barn, a card's name, or the default "annex 2"."""
-    number = name[len("annex "):] if name.startswith("annex ") else ""
-    if number.isdigit() and str(int(number)) == number:
-        return _("annex {number}", number=int(number))
+    number = annex_number(name)
+    if number is not None:
+        return _("annex {number}", number=number)
     return word("annex", name)
 
 

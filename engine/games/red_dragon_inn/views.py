@@ -272,11 +272,9 @@ class RedDragonInnViews(Game):
                        _("{card}: everyone antes 1", card=CARD_LABELS[card]),
                        "action": {"action": "play", "player": name, "card": card, "ante": True}}
                 for card in cards if card != "winning_hand"}
-            for key in ("cheat", "raise", "winning_hand", "gambling", "cheat ante"):
-                offered = antes.get("gambling") if key == "raise" else antes.get("cheat") if key == "cheat ante" \
-                    else plays.get(key)
-                if offered is not None:
-                    out.append(offered)
+            order = [plays.get("cheat"), antes.get("gambling"), plays.get("winning_hand"), plays.get("gambling"),
+                     antes.get("cheat")]
+            out += [o for o in order if o is not None]
             # A card that ends the round with the pot to the Inn (the Wench takes it as her tip)
             out.append({"label": word("label", "pot to the Inn"),
                         "action": {"action": "end_round", "winner": None, "by": name}})
