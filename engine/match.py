@@ -108,6 +108,12 @@ class Match:
         player = entry.get("player")
         return who if who is not None else player if isinstance(player, str) else None
 
+    def last_move(self) -> tuple[int, dict[str, Any]] | None:
+        """The action an undo would take back: its place among the actions done, and its entry (the same
+        object while it stays done, an undo and a redo included). None: nothing to undo."""
+        k = self._undo_point()
+        return None if k is None else (k, self.done[k])
+
     def _undo_point(self) -> int | None:
         """Where undo goes back to: the last done action that is not a note (its index), or None."""
         return _undo_point(self.done, self.rules)

@@ -145,8 +145,9 @@ class Keeper:
         self.clock = clock
         self.report = report or (lambda text: log.warning("%s", text))
         self.seats: Any = None  # pod.seats.Seats of the open game, when keeping pods
-        # (the session's version after it, the seat whose pod pressed it) of the last action a pod applied
-        self._pressed_last: tuple[int, int] | None = None
+        # the actions a pod applied, by their place among the actions done: (the seat whose pod pressed it,
+        # the entry), so that pod may undo each in turn (a held main's two hits, undone one by one)
+        self._pressed: dict[int, tuple[int, dict]] = {}
         self.listeners: list[Callable[[Snapshot], None]] = []
         #: Called on the worker with each pod event before it is answered (not a stuck button's
         #: repeats): the pods' own care, such as waking a dimmed display.
@@ -297,7 +298,9 @@ class Keeper:
                 else:
                     # whose pod did it: that pod may undo it, whoever the action names (a play-tester's Cai hit
                     # Ben from his own pod and could not take it back there: "the last action is Ben's")
-                    self._pressed_last = (outcome.version, event.seat) if outcome.kind == "action" else None
+                    if outcome.kind == "action":
+                        done = self.session.match.done
+                        self._pressed[len(done) - 1] = (event.seat, done[-1])
                     seats.took(event.seat, before, outcome.state, now, intent.action, outcome.events)
                     if outcome.kind in ("undo", "redo"):
                         # the pod that undid says what it took back ("undone: Ana: cash −3"): its counters
@@ -312,8 +315,13 @@ class Keeper:
         out of the game, or one looking through the menu, cannot undo Ana's move behind her back; the
         touchscreen undoes anything; the pod that pressed the last action may undo it whoever it names (a hit
         on Ben from Cai's pod). Raises a RuleError for another's."""
-        if self.session is None or self._pressed_last == (self.session.version, seat):
-            return  # the last entry is this pod's own press
+        if self.session is None:
+            return
+        last = self.session.match.last_move()
+        if last is not None:
+            pressed = self._pressed.get(last[0])
+            if pressed is not None and pressed[0] == seat and pressed[1] is last[1]:
+                return  # this pod's own press (a later action in its place would be another entry)
         player = self.seats.player(seat) if self.seats is not None else None
         whose = self.session.match.last_move_by()
         if whose is not None and whose != player:
@@ -536,7 +544,7 @@ class Keeper:
 
     def _set_session(self, session: Session) -> None:
         self.session = session
-        self._pressed_last = None
+        self._pressed = {}
         self._top_game = max(self._top_game, session.game_id)
         if self.keeps_pods:
             if self.seats is None:

@@ -300,6 +300,39 @@ def test_a_pod_undoes_the_action_it_pressed_whoever_that_action_names(table_fact
     assert t.state["players"][1]["counters"]["score"] == 0  # Ana's pod took back what it did
 
 
+def test_a_pod_undoes_each_of_its_own_presses_in_turn(table_factory, monkeypatch):
+    """A held main made two hits on Dee from Ana's pod (two actions); a play-tester's first undo there took back
+    one, and the second was refused as "Dee's" though Ana's pod had pressed it too. Each action a pod pressed
+    stays its own to undo until another action takes its place."""
+    from tablekeeper.ui.pod.inputs import Intent
+
+    t = table_factory("counters", players=["Ana", "Ben", "Cai"])
+    ana = t.seats.controls[1]
+    real = ana.handle
+    hit = {"action": "adjust", "player": "Ben", "counter": "score", "delta": -1}
+    presses = iter([True, False, True, False])  # a press makes the hit, its release is the pod's own
+
+    def hits(*a):
+        if next(presses, False):
+            return Intent(action=dict(hit))
+        return real(*a)
+
+    monkeypatch.setattr(ana, "handle", hits)
+    t.press(1, "main")
+    t.press(1, "main")
+    assert t.state["players"][1]["counters"]["score"] == -2
+    monkeypatch.setattr(ana, "handle", real)
+    t.clock.advance(t.seats.message_seconds + 0.1)
+    t.settle()
+    for _ in range(2):
+        t.press(1, "select", hold=TIMING.hold_time + 0.05)  # the menu
+        t.press(1, "up")  # undo
+        t.press(1, "main")
+        t.clock.advance(t.seats.message_seconds + 0.1)
+        t.settle()
+    assert t.state["players"][1]["counters"]["score"] == 0  # both hits taken back on Ana's pod
+
+
 def test_a_player_paying_for_another_players_press_is_told_what_happened(table_factory):
     """Through the owner, as a table plays: Ana's morning makes Ben pay his wages, and Ben's pod says what
     happened (his guest's departure and his wages: cash −1), not "from Ana" as if Ana had taken his money."""

@@ -425,6 +425,28 @@ def test_after_a_card_held_on_in_a_last_chance_the_pod_stays_on_that_card_not_on
     assert t.state["players"][2]["counters"]["fortitude"] == 17 and t.state["pending"]
 
 
+def test_in_her_own_last_chance_a_hit_goes_first_to_the_nearest_to_passing_out_and_her_track_is_offered():
+    """«tienes una última oportunidad de jugar cartas»: a play-tester's Serena, at her last chance, played «¡Luz
+    cegadora!» (Dee −1 fortitude, piety −1): Dee, nearest to passing out, was second of the hits (seat order), and
+    the piety took select, select, down. The hits go as in the turn, the character's own track after them."""
+    t = Table("red-dragon-inn", ["Ana", "Ben", "Cai", "Dee"], {"characters": {"Ana": "Serena"}})
+    t.match.apply({"action": "adjust", "player": "Dee", "counter": "fortitude", "delta": -15})
+    t.match.apply({"action": "adjust", "player": "Ana", "counter": "alcohol", "delta": 20})  # Ana passing out
+    assert [e["name"] for e in t.state["pending"]] == ["Ana"]
+    labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
+    assert labels == ["resolve", "Dee: fortitude −1", "Ben: fortitude −1", "Cai: fortitude −1", "piety +1",
+                      "piety −1"]
+    t.click("Ana", DOWN)
+    t.click("Ana", MAIN)  # Dee −1: two presses, her chance still open
+    assert t.state["players"][3]["counters"]["fortitude"] == 4 and t.state["pending"]
+    assert t.view("Ana").action == "Dee: fortitude −1"  # the pod stays on the card played
+    t.click("Ana", UP)
+    t.click("Ana", UP)  # past resolve, up round to the last offer: piety −1
+    t.click("Ana", MAIN)
+    assert t.done[-1] == {"action": "adjust", "player": "Ana", "counter": "piety", "delta": -1}
+    assert t.state["players"][0]["counters"]["piety"] == 7 and t.state["pending"]
+
+
 def test_a_card_that_takes_gold_from_another_player_is_two_presses_on_the_players_pod():
     """An action card that takes gold from one player (rulebook story: «Juega una Carta de Acción», Ben takes 2
     from Ana) was 10 presses through the menu's transfer; it is an offer of phases 1–2 after the hits, one coin

@@ -243,7 +243,6 @@ class RedDragonInnViews(Game):
             # «tienes una última oportunidad de jugar cartas … para salvarte»: the player about to pass out says
             # when their last chance is over (resolve); the others may still play a card on someone, but a
             # stray main on their pods ends nobody's chance
-            hits = self._hits(others)
             if any(e["name"] == name for e in state["pending"]):
                 # guarded: after a card held on another player the pod stays on that card, not back on
                 # "resolve" (a play-tester's next main by reflex would have given up his chance)
@@ -251,7 +250,11 @@ class RedDragonInnViews(Game):
                 # the last chance (a play-tester's double main on "pass" would have given it up)
                 resolve: Offer = {"label": word("label", "resolve"), "action": {"action": "resolve"},
                                   "guarded": True, "confirm": True}
-                return [resolve, *hits]
+                # a card played to save oneself: a hit on the one nearest to passing out first, as in the turn
+                # (a play-tester's Ana, at her last chance, hit Dee, second in seat order), and the character's
+                # own track, which such a card may cost (Serena's «¡Luz cegadora!»: piety −1 took select,
+                # select, down)
+                return [resolve, *self._hits(self._likeliest_to_drink(state, others)), *self._own_track(p)]
             # Another's last chance: a card on someone, the player asked (from the one passing out), so that
             # a stray main on an idle pod opens the question and hits nobody (a play-tester's did)
             return [self._guarded_hit(state, others), *self._turn_goes_on(state, name)] if others else []
@@ -313,13 +316,7 @@ class RedDragonInnViews(Game):
             out += self._alcohol(others)
             out += [{"label": _("extra drink for {name}", name=q), "repeat": True,
                      "action": {"action": "buy", "player": name, "to": q, "extra": True}} for q in others]
-            for counter in p["counters"]:
-                if counter not in FIXED_COUNTERS:
-                    for delta in (1, -1):
-                        out.append({"label": _("{counter} {delta}", counter=word("counter", counter),
-                                               delta=f"{delta:+d}".replace("-", "−")), "repeat": True,
-                                    "action": {"action": "adjust", "player": name, "counter": counter,
-                                               "delta": delta}})
+            out += self._own_track(p)
             # a card that costs its player gold, paid to the Inn («Wulfric destroza una silla»: 2 gold), held for more
             out.append({"label": word("label", "pay the Inn 1 gold"), "repeat": True,
                         "action": {"action": "adjust", "player": name, "counter": "gold", "delta": -1}})
@@ -407,6 +404,14 @@ class RedDragonInnViews(Game):
         return [{"label": _("{name}: {counter} +1", name=q, counter=word("counter", "alcohol")), "repeat": True,
                  "action": {"action": "adjust", "player": q, "counter": "alcohol", "delta": 1}}
                 for q in others]
+
+    @staticmethod
+    def _own_track(p: dict[str, Any]) -> list[Offer]:
+        """The character's own counter (piety, …) ±1, a press a point."""
+        return [{"label": _("{counter} {delta}", counter=word("counter", counter),
+                            delta=f"{delta:+d}".replace("-", "−")), "repeat": True,
+                 "action": {"action": "adjust", "player": p["name"], "counter": counter, "delta": delta}}
+                for counter in p["counters"] if counter not in FIXED_COUNTERS for delta in (1, -1)]
 
     @staticmethod
     def _hits(others: list[str]) -> list[Offer]:
