@@ -731,8 +731,8 @@ def test_with_the_lucky_ocelots_a_buy_paid_with_a_die_raised_card_is_an_offer():
     positions = [5 - slot for slot, _v, _n in keys]
     assert keys and [(p, v, n) for p, (_s, v, n) in zip(positions, keys)] == sorted(
         (p, v, n) for p, (_s, v, n) in zip(positions, keys))
-    kinds = m.rules.offer_kinds
-    assert kinds.index("buy die") == kinds.index("buy other") + 1 == kinds.index("buy") + 2
+    # select goes down the list: the die-raised block after the other payments, before the techniques
+    assert first_die < min(i for i, k in enumerate(groups) if k.startswith("tech"))
 
 
 def test_select_goes_from_the_likeliest_buys_to_each_cards_other_payments():
@@ -752,8 +752,24 @@ def test_select_goes_from_the_likeliest_buys_to_each_cards_other_payments():
         if landed[-1] == first_other:
             break
     kinds = [offers[i]["group"] for i in landed]
-    assert kinds[-2:] == ["buy", "buy other"] and landed[-1] == first_other
+    assert "buy" in kinds and landed[-1] == first_other and landed == sorted(landed)  # down the list
     assert "buy die" not in kinds  # reached before the die-raised ones
+
+
+def test_each_cards_other_payments_are_together_in_the_likeliest_buys_order():
+    """«Compre 1 carta del mercado pagando su precio en una combinación de cualquier carta de su mano»: the other
+    payments went round the cards (each card's second likeliest, then each card's third…), and three play-testers
+    could not tell where their card's were: one card's lines five apart, a buy 16–30 lines down. They go card by
+    card, in the order of the likeliest buys."""
+    acts = OPENING + [{"action": "adjust", "counter": "actions", "delta": 2}, {"action": "technique", "take": 2},
+                      {"action": "technique", "take": 1}]  # a 4 and a 3 into Ana's hand, known
+    t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=acts)
+    offers = t.rules.seat_actions(t.state, "Ana")
+    likeliest = [o["action"]["slot"] for o in offers if o["group"] == "buy" and "slot" in o["action"]]
+    others = [o["action"]["slot"] for o in offers if o["group"] == "buy other"]
+    assert len(others) > len(set(others)) >= 3  # several cards, some with more than one other payment
+    runs = [slot for i, slot in enumerate(others) if i == 0 or others[i - 1] != slot]
+    assert runs == [slot for slot in dict.fromkeys(likeliest) if slot in others]  # each card's once, in order
 
 
 def test_a_die_raised_card_is_offered_beside_another_known_card_not_only_with_junk():
@@ -937,28 +953,32 @@ def test_the_market_left_to_right_is_said_by_the_pods_table_counters():
     assert "market 3 4 2 5 2" in g.table_words(m.rules, m.state, "Ben").translated(None)
 
 
-def test_select_goes_from_one_kind_of_offer_to_the_next_and_past_the_last_to_the_counters():
+def test_select_goes_from_one_kind_of_offer_to_the_next_and_past_the_last_to_the_first_again():
     """A Dale turn offers 95–151 lines (every buy by every payment, every stack, every technique by its effect);
     play-testers scrolled them one line at a time to learn where each kind begins (a panda's gift 111th of
     151). Dale's counters are the rules' (no ± by hand), so select has nothing else to do on the offers: a
     click goes to the first line of the next kind — the stacks, the buys, the techniques with the bonus
     action by what they do (the most told first: two play-testers' bonus techniques were 11 and 13 selects
     away behind the plain half, and the stacks and buys came round twice), those without it —, past the
-    last kind to the counters, and from them back to the first offer. It changes nothing."""
+    last kind to the counters, and from them back to the first offer. It changes nothing. Select goes down the
+    list: its stops went 2, 12, 7, 14, 26, 111, 93, … (the kinds by likeliness, not by place), and two play-testers
+    could not learn where a line would be; one, on the buys, pressed select 40 times for a stack above him."""
     t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING)
     offers = t.rules.seat_actions(t.state, "Ana")
     before = copy.deepcopy(t.state)
     landed = []
     for _ in range(40):
         t.click("Ana", SELECT)
-        if t.view("Ana").tuning:  # past the last kind: the counters (stall chosen, framed)
+        assert not t.view("Ana").tuning  # never the counters: the rules' own, all shown at home
+        if t.view("Ana").pick == 0:  # past the last kind: the first offer again
             break
         label = t.view("Ana").action.rstrip("…")
         landed.append(next(o for o in offers[1:] if str(o["label"]).rstrip("…") == label))
     kinds = [o["group"] for o in landed]
-    present = [k for k in t.rules.offer_kinds if any(o["group"] == k for o in offers[1:])]
-    assert kinds == present and len(kinds) >= 8  # each kind once, in the game's order
-    assert kinds[:3] == ["stack", "stack…", "buy"] and kinds[3].startswith("tech +1 ")
+    present = list(dict.fromkeys(o["group"] for o in offers[1:]))  # each kind by its first line past the first
+    assert kinds == present and len(kinds) >= 8  # each kind once, down the list
+    assert [offers.index(o) for o in landed] == sorted(offers.index(o) for o in landed)
+    assert kinds[:3] == ["stack", "buy", "stack…"]
     # the techniques the rulebook stories told most first, whether with the bonus or not: a card from or to another
     # player with it (38, 30 of them gifts: a tester's four gifts cost 46 presses eight selects away), without it
     # (20: two play-testers' steals were eight selects away, behind all four kinds with the bonus), junk away with
@@ -972,7 +992,8 @@ def test_select_goes_from_one_kind_of_offer_to_the_next_and_past_the_last_to_the
     # each landing is its kind's first line past the first offer
     assert all(offers.index(o) == next(i for i, x in enumerate(offers) if i and x["group"] == o["group"])
                for o in landed)
-    t.click("Ana", SELECT, 4)  # stall, hand, deck, discard: back to the offers, at the first
+    # past the last kind straight back to the first offer (a play-tester went through stall, hand, deck and discard,
+    # which no press changes, at every round)
     assert t.view("Ana").action.rstrip("…") == str(offers[0]["label"]).rstrip("…") and t.state == before
     t.click("Ana", DOWN)  # the line after the first, as ever
     assert t.view("Ana").action.rstrip("…") == str(offers[1]["label"]).rstrip("…")

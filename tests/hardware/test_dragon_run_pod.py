@@ -61,9 +61,9 @@ def test_the_dragon_is_one_step_and_second_when_a_charge_is_compulsory():
     items = routine(m, "Ana")
     assert list(items) == ["other room: pass", "dragon", "other room: again", "treasure hall: pass",
                            "treasure hall: again", "room + treasure: pass", "room + treasure: again", "other room: go on", "room: discard 2, pass", "room: discard 2, again", "room: give 2 left, pass",
-        "room: give 2 left, again", "room: discard",
+        "room: give 2 left, again", "2 treasures: pass", "2 treasures: again", "room: discard",
                            "room: give left", "room: discard 0, pass", "room: discard 0, again",
-                           "room: discard 3, pass", "room: discard 3, again", "2 treasures: pass", "2 treasures: again",
+                           "room: discard 3, pass", "room: discard 3, again",
                            "room: give 0 left, pass", "room: give 0 left, again", "room: give 3 left, pass",
                            "room: give 3 left, again", "potion: draw 2", "potion", "talisman: 3", "talisman: 2",
                            "talisman: 0"]
@@ -285,9 +285,9 @@ def test_the_start_of_a_turn_offers_charges_and_hides_down_and_the_power_and_cri
         "other room: pass", "dragon", "other room: again", "treasure hall: pass", "treasure hall: again",
         "hide: discard 1", "room + treasure: pass", "room + treasure: again", "other room: go on", "hide: discard 2", "hide: discard 3",
         "hide", "room: discard 1, pass", "room: discard 1, again", "room: give 1 left, pass",
-        "room: give 1 left, again", "room: discard", "room: give left", "room: discard 0, pass",
-        "room: discard 0, again", "room: discard 2, pass", "room: discard 2, again", "room: discard 3, pass",
-        "room: discard 3, again", "2 treasures: pass", "2 treasures: again", "room: give 0 left, pass",
+        "room: give 1 left, again", "2 treasures: pass", "2 treasures: again", "room: discard", "room: give left",
+        "room: discard 0, pass", "room: discard 0, again", "room: discard 2, pass", "room: discard 2, again",
+        "room: discard 3, pass", "room: discard 3, again", "room: give 0 left, pass",
         "room: give 0 left, again", "room: give 2 left, pass", "room: give 2 left, again", "room: give 3 left, pass",
         "room: give 3 left, again",
         "cry", "cry: discard 3", "cry: discard 2", "talisman: 3", "talisman: 2", "talisman: 1", "talisman: 0", "potion: draw 2", "potion",
@@ -719,11 +719,13 @@ def test_a_steal_tells_the_robbed_player_their_new_highest_card_not_a_difference
     assert "highest −" not in said["Ben"]
 
 
-def test_select_goes_from_one_kind_of_offer_to_the_next_then_to_the_counters():
+def test_select_goes_from_one_kind_of_offer_to_the_next_then_to_the_first_again():
     """«Cargar … Ocultar … Llorar»: a turn offers 30–45 lines (a hide per card held, a room per value and icon);
     select goes to the first line of the next kind — the hides, the rooms whose card moves treasure (a
     play-tester's «Cámara de ecos» was the 14th of 39 lines, a held press that had to stop on the 13th step),
-    the potions, the talismans, the cries, the power — and past the last to the counters. It changes nothing."""
+    the potions, the talismans, the cries, the power — and past the last back to the first offer (no counter is
+    the player's to change by hand: the treasure and the wounds follow the cards, all shown at home). It changes
+    nothing."""
     t = Table("dragon-run", ["Ana", "Ben"], {"hands": {"Ana": [3, 2, 1, 0], "Ben": [4, 2, 1, 1]}},
               actions=[{"action": "adjust", "counter": "dungeon", "delta": -3}])
     offers = t.rules.seat_actions(t.state, "Ana")
@@ -731,7 +733,8 @@ def test_select_goes_from_one_kind_of_offer_to_the_next_then_to_the_counters():
     landed = []
     for _ in range(12):
         t.click("Ana", SELECT)
-        if t.view("Ana").tuning:  # past the last kind: a counter chosen
+        assert not t.view("Ana").tuning
+        if t.view("Ana").pick == 0:  # past the last kind: the first offer again
             break
         landed.append(t.view("Ana").pick)
     kinds = [offers[i]["group"] for i in landed]
@@ -741,4 +744,4 @@ def test_select_goes_from_one_kind_of_offer_to_the_next_then_to_the_counters():
     # "potion: draw 2…", where up reaches "potion…" first; a talisman's cheapest, 0, first)
     assert [str(offers[i]["label"]) for i in landed[2:4]] == ["potion", "talisman: 0"]
     assert all(offers[i + 1]["group"] != offers[i]["group"] for i in landed[2:] if i + 1 < len(offers))
-    assert t.view("Ana").tuning and t.state == before
+    assert t.view("Ana").pick == 0 and t.view("Ana").choosing and t.state == before

@@ -292,6 +292,10 @@ class SeatControls:
                     return CHANGED
                 if any(a.get("group") for a in actions):
                     self.pick = 0  # past the last kind, the counters; back from them, the first offer
+                    if not self._any_by_hand(rules, state):
+                        # none to change (Dale's are the rules' own, all shown at home): back at the first offer
+                        # at once (a play-tester went through stall, hand, deck and discard at every round)
+                        return CHANGED
             return self._next_focus(rules, state, len(actions) > 1)
         if button == MAIN and kind == PRESS:
             if not actions:
@@ -325,6 +329,11 @@ class SeatControls:
                 action = dict(self._again_action)
                 return self._send(g.Item(g.SEAT, self._again, action), action, changed=True)
         return NOTHING
+
+    def _any_by_hand(self, rules, state) -> bool:
+        """Whether any counter of this seat may be moved by hand now (a pod's up/down on it an ``adjust``)."""
+        return any(rules.moved_by_hand(state, self.player, str(k))
+                   for k, _v in g.seat_view(rules, state, self.player).get("counters", ()))
 
     def _fixed(self, rules, state) -> tuple[str | None, Intent | None]:
         """The focused counter's name, and why a press cannot move it by hand (None: it can)."""

@@ -197,22 +197,18 @@ def stack_label(number: int, values: list[int], deck: str | None = None) -> Any:
     return _("stack {number}: {values} {deck}", number=number, values=shown, deck=word("deck", deck))
 
 
-#: The order select visits the kinds of offer in (``Game.offer_kinds``): the stacks of one card of each set,
-#: the other stacks (their set or values asked), the buys (each card's likeliest payment), the other payments
-#: (a play-tester's select skipped them, the likeliest's kind), the payments with a card a die raised (a lucky
-#: ocelot: a tester's was line 42 of 162, among every card's other payments), then the techniques by what they
-#: do and whether they take the bonus action, the most told in the five rulebook stories first (counted by the
-#: kinds below: a card from or to another player with the bonus 38 times — 30 of them a gift —, without it 20,
-#: junk away with the bonus 17, drawing with it 16, a market card taken with it 5; an earlier count took the
-#: gifts, which draw too, for draws, and a tester's four gifts cost 46 presses eight selects away), part of the
-#: hand discarded and redrawn (the rarest), a technique alone, a discard, the payments asked about. First of
-#: all, right after a technique entered alone, its effects (a card taken, given, thrown away, drawn: "effect
-#: now"): what the turn needs next, and a play-tester's select reached them 21st, past every other kind; after a
-#: technique entered with its effect, the effect lines are last (most techniques are: 111 of 125).
-OFFER_KINDS = ("effect now", "stack", "stack…", "buy", "buy other", "buy die", "tech +1 players",
-               "tech players", "tech +1 junk", "tech +1 draw", "tech draw", "tech +1 take", "tech take", "tech junk",
-               "tech +1 draw part", "tech draw part", "tech +1 ", "tech ", "discard", "pay?", "end turn", "bonus",
-               "market")
+#: The kinds of offer select visits first (``Game.offer_kinds``); the others it visits in the list's own order, each
+#: kind once, from the first line of its block: select goes down the list, section by section (the buys, the stacks
+#: by their values, the other payments, the payments with a card a die raised, the payments asked about, the
+#: techniques by what they do, without the bonus action and then with it, a technique alone, a discard). The order
+#: used to be the kinds' likeliness, not the list's, and the stops went 2, 12, 7, 14, 26, 111, 93, …: two
+#: play-testers could not learn where a line would be, and one, on the buys, pressed select 40 times for the stacks by
+#: their values, which were above him. First of all, right after a technique entered alone, its effects (a card
+#: taken, given, thrown away, drawn: "effect now"): what the turn needs next (a play-tester's select reached them
+#: 21st); after a technique entered with its effect, the effect lines are where the list has them (most techniques
+#: are: 111 of 125).
+OFFER_KINDS = ("effect now",)
+
 
 class DaleOfMerchantsViews(Game):
     """What the game shows: the public view's own keys and each seat's pod."""
@@ -364,14 +360,22 @@ class DaleOfMerchantsViews(Game):
             # in every set, side by side (the set of the player's stacks first).
             took = bool(turn["played"] and turn.get("taken"))
             first = sets + likely + primary[:1] if took else primary[:1] + sets
-            # After a technique, its effects past the buys and the stacks' shapes, before the other
-            # payments: most techniques are entered with their effect in one line now (111 of 125 in the
-            # rulebook stories), and a play-tester's bonus buy sat behind the 13 effect lines of a card
-            # already done. Up from the first offer: discard, a technique alone (its effects entered after:
-            # a card whose text no offer has, which a play-tester met often and found 33–72 lines down),
-            # then the techniques with their effect.
-            items += asked_about + first + generic + primary[1:] + shapes + effects + others + checks + \
-                [self._ending(o, then) for o in self._techniques(state, name, hand)] + [
+            # After a technique, its effects past the buys, the stacks and the techniques: most techniques are
+            # entered with their effect in one line now (111 of 125 in the rulebook stories), and a play-tester's
+            # bonus buy sat behind the 13 effect lines of a card already done (right after a technique entered
+            # alone they are select's first stop). Up from the first offer: discard, a technique alone (its
+            # effects entered after: a card whose text no offer has, which a play-tester met often and found
+            # 33–72 lines down), then the market cards taken with the bonus action.
+            # The payments asked about, then the techniques by what they do, the most told first (select goes
+            # down the list: each kind's first line is a stop), a technique's effects, then the market cards taken
+            # with the bonus action, right above a technique alone and the discard (one held press up from the
+            # first offer; a play-tester going up met 30–60 payments asked about when they came after the
+            # techniques).
+            techniques = [self._ending(o, then) for o in self._techniques(state, name, hand)]
+            takes = [o for o in techniques if technique_kind(o["action"]) == "tech +1 take"]
+            techniques = [o for o in techniques if technique_kind(o["action"]) != "tech +1 take"]
+            items += asked_about + first + generic + primary[1:] + shapes + others + checks + techniques + \
+                effects + takes + [
                     {"label": word("label", "technique"), "action": {"action": "technique", "player": name}},
                     {"label": word("label", "technique +1"),
                      "action": {"action": "technique", "player": name, "bonus": True}},
@@ -536,10 +540,11 @@ class DaleOfMerchantsViews(Game):
             generic.append({"label": word("label", "buy, other payment"), "ask": ["position", "paid"] + asked,
                             "action": {"action": "buy", "player": name, "position": slot_position(cards[0][1]),
                                        "paid": [], **done}})
-        # The other payments, each card's second likeliest first (cheapest card first), then the third...
-        # (tried card by card, as a play-tester looked for them: the robot's clicks per round went from
-        # 52 to 58 on the rulebook story, the likelier payments being further)
-        others = [card[rank] for rank in range(max(map(len, ranked), default=0)) for card in ranked if rank < len(card)]
+        # The other payments card by card, in the likeliest buys' order (cheapest card first): they went round the
+        # cards, each card's second likeliest, then each card's third…, and three play-testers could not tell
+        # where their card's were (one card's lines five apart, a buy 16–30 lines down; on the robot card by card
+        # had cost clicks, 52 → 58 a round on the rulebook story, the likelier payments being further)
+        others = [o for card in ranked for o in card]
         # the payments with a die-raised card after the others, together: select's stop lands on the first of them
         # and they go on from there (a play-tester's were spread over lines 33–73 among the other payments, and
         # the stop landed on one among the likeliest buys, line 11)
@@ -679,9 +684,10 @@ class DaleOfMerchantsViews(Game):
             moves.append({"label": _("tech: discard {discarded}, draw {n}", discarded=n, n=n), "action": some})
             bonus.append({"label": _("tech +1: discard {discarded}, draw {n}", discarded=n, n=n),
                           "action": {**some, "bonus": True}})
-        # the takes nearer the end (one held press up), the leftmost card furthest
-        # the draws "draw 2", "draw 1": up from the first offer (past the takes) reaches the common one first
-        return plain_takes + moves[::-1] + bonus[::-1] + draws[::-1] + takes
+        # by kind, the most told first (stable: each kind's lines as built), the takes with the bonus action last,
+        # the leftmost card furthest (up from the first offer reaches them first)
+        lines = plain_takes + moves[::-1] + bonus[::-1] + draws[::-1] + takes
+        return sorted(lines, key=lambda o: TECHNIQUE_KINDS.index(technique_kind(o["action"])))
 
     @staticmethod
     def _effects(state: dict[str, Any], name: str) -> list[Offer]:
@@ -727,6 +733,24 @@ _KINDS = {"buy": "buy", "check_payment": "pay?", "stall": "stack", "inventory": 
           "adjust": "bonus"}
 
 
+#: The techniques' kinds in the list's order, which select goes down: the most told in the five rulebook stories
+#: first (a card from or to another player with the bonus 38 times — 30 of them a gift —, without it 20, junk away
+#: with the bonus 17, drawing with it 16; a tester's four gifts cost 46 presses eight selects away), part of the
+#: hand discarded and redrawn (the rarest: a play-tester's select landed on "tech +1: discard 3, draw 3", his
+#: Rummage 13 lines further), a market card taken with the bonus last (5: one held press up from the first offer).
+TECHNIQUE_KINDS = ("tech +1 players", "tech players", "tech +1 junk", "tech +1 draw", "tech draw", "tech junk",
+                   "tech take", "tech +1 draw part", "tech draw part", "tech +1 take")
+
+
+def technique_kind(action: dict[str, Any]) -> str:
+    """A technique's kind of line: what the card does (take from the market; draw, with a discard or not; a card
+    from or to another player; junk away), with the bonus action or without."""
+    does = ("take" if "take" in action else "players" if "from_player" in action or "give_to" in action
+            else "junk" if "throw" in action else "draw part" if "discard" in action
+            else "draw" if "draw" in action else "")
+    return f"tech +1 {does}" if action.get("bonus") else f"tech {does}"
+
+
 def _grouped(items: list[Offer], effects_now: bool = False) -> list[Offer]:
     """Each offer with its ``group`` (the kind of line): a select click on the pod jumps to the next kind. A
     technique's lines by what the card does (take from the market; draw, with a discard or not; a card from
@@ -736,12 +760,7 @@ def _grouped(items: list[Offer], effects_now: bool = False) -> list[Offer]:
         action = item["action"]
         name = str(action.get("action", ""))
         if name == "technique":
-            # part of the hand discarded and as many drawn: a kind of its own, the rarest, which select reaches
-            # last (a play-tester's select landed on "tech +1: discard 3, draw 3", his Rummage 13 lines further)
-            does = ("take" if "take" in action else "players" if "from_player" in action or "give_to" in action
-                    else "junk" if "throw" in action else "draw part" if "discard" in action
-                    else "draw" if "draw" in action else "")
-            item["group"] = f"tech +1 {does}" if action.get("bonus") else f"tech {does}"
+            item["group"] = technique_kind(action)
         elif name == "stall" and {"set", "values"} & set(item.get("ask", ())):
             item["group"] = "stack…"  # by its values, its set asked ("stack 2: 1+1…"), or any other stack
         else:  # by the action, but where the offer says its kind (a payment with a die-raised card)

@@ -202,6 +202,13 @@ class DragonRunViews(Game):
         room = {"action": "room", **me}
         out: list[Offer] = []
         given: list[Offer] = []
+        # two treasure cards drawn (each from 1, as every card drawn), the icon in the offer as for the other
+        # rooms: no third step; right after the usual discard and gift (two play-testers looked for them there
+        # and found them behind the discards and gifts of every other value held: 16 and 20 presses)
+        two = {**room, "draws": 2, "value": 1, "second": 1}
+        two_treasures: list[Offer] = [
+            {"label": _("2 treasures: pass"), "action": {**two, "then": "pass"}, "ask": ["value", "second"]},
+            {"label": _("2 treasures: again"), "action": {**two, "then": "again"}, "ask": ["value", "second"]}]
         if p["cards"] or p["unknown"]:
             # The card a player parts with is the cheapest treasure they hold (a 1 while some are not
             # known: the player's word for an unseen card; a potion or talisman, worth 0, is kept), each
@@ -217,6 +224,7 @@ class DragonRunViews(Game):
                 {"label": _("room: give {value} left, again", value=usual),
                  "action": {**room, "give": usual, "then": "again"}},
             ]
+            out += two_treasures
             cheapest = _cheapest_held(p)
             out.append({"label": word("label", "room: discard"), "action": {**room, "discard": [cheapest]},
                         "ask": ["discard", "then"]})
@@ -233,14 +241,8 @@ class DragonRunViews(Game):
                            "action": {**room, "give": v, "then": "pass"}},
                           {"label": _("room: give {value} left, again", value=v),
                            "action": {**room, "give": v, "then": "again"}}]
-
-        # two treasure cards drawn (each from 1, as every card drawn), the icon in the offer as for the other
-        # rooms: no third step
-        two = {**room, "draws": 2, "value": 1, "second": 1}
-        out.append({"label": _("2 treasures: pass"), "action": {**two, "then": "pass"},
-                    "ask": ["value", "second"]})
-        out.append({"label": _("2 treasures: again"), "action": {**two, "then": "again"},
-                    "ask": ["value", "second"]})
+        else:
+            out += two_treasures
         if p["counters"]["wounds"] == 1:  # an injured player: a room that heals (a fifth reader's chapel)
             out += [{"label": _("room: healed, pass"), "action": {**room, "heal": True, "then": "pass"}},
                     {"label": _("room: healed, again"), "action": {**room, "heal": True, "then": "again"}}]
