@@ -783,6 +783,20 @@ def test_the_morning_tells_each_pod_its_own_lines_also_when_they_cancel_out():
     assert told["Ben"] == "Ben earns 1F: room 2 still has its guest: cash +1"  # not "the morning: …"
 
 
+def test_a_peasant_killed_in_the_bistro_comes_right_after_the_kills_in_the_rooms():
+    """«Matar a un invitado … o a un campesino del bistró»: a play-tester looked for the bistro's kill among the kills
+    and found it 10th of 12, behind every bribe (the stories' kills: 49 in rooms, 8 in the bistro). It is one of the
+    kills, right after those in the rooms: select's stop on the kills reaches it with down."""
+    t = Table("bloody-inn", ["Ana", "Ben"], actions=[{"action": "welcome"}, {"action": "kill", "room": 2, "rank": 1},
+                                                     {"action": "pass"}])
+    assert t.state["inn"]["bistro"] == 1
+    offers = t.rules.seat_actions(t.state, "Ana")
+    labels = [str(o["label"]) for o in offers]
+    here = labels.index("kill: bistro")
+    assert offers[here]["group"] == offers[here - 1]["group"] == "kill" and labels[here - 1].startswith("kill a rank-")
+    assert offers[here + 1]["group"] == "bribe"
+
+
 def test_select_goes_from_one_kind_of_night_offer_to_the_next_and_past_the_last_to_the_first_again():
     """A night turn with a corpse waiting and a mixed hand offers 30-odd lines («Enterrar un cadáver», «Matar a
     un invitado», «Sobornar a un viajero», «Construir un anexo», «Pasar (y lavar dinero)»): a play-tester's bribe was 13th

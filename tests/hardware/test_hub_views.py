@@ -89,6 +89,29 @@ def test_the_contests_payout_tells_each_player_who_won_not_whose_drink_came_last
         assert hub.view(2).message == "Ben wins the drinking contest: Ana, Cai pay 1 gold each: gold +2"
 
 
+def test_a_contest_loser_whose_turn_comes_next_reads_the_contest_not_the_turn():
+    """The contest's payout ended Cai's turn, and Ana, the next player, read "Ana's turn: discard & draw: gold −1"
+    on her pod (a play-tester took it for her turn costing a coin): of the rules' lines naming her, the one that says
+    what changed is the cause, not the one she is the subject of."""
+    import copy
+
+    from tablekeeper.engine.match import Match
+    from tablekeeper.engine.registry import make_rules
+    from tablekeeper.ui.pod import grammar
+
+    rules = make_rules({"game": "red-dragon-inn", "players": ["Ana", "Ben", "Cai"], "options": {}})
+    before = Match(rules).state
+    after = copy.deepcopy(before)
+    for p in after["players"]:
+        p["counters"]["gold"] += 2 if p["name"] == "Cai" else -1
+    events = ["Cai drinks: dragon breath ale: alcohol +4", "Cai wins the drinking contest: Ana, Ben pay 1 gold each",
+              "Ana's turn: discard & draw"]
+    action = {"action": "drink", "player": "Cai", "extra": True, "from": "deck", "drink": "dragon_breath_ale"}
+    told = {k: str(v) for k, v in grammar.affected(rules, before, after, "Cai", action, events).items()}
+    assert told["Ana"] == "Cai wins the drinking contest: Ana, Ben pay 1 gold each: gold −1"
+    assert told["Ben"] == told["Ana"]
+
+
 def test_the_pots_winner_reads_that_they_won_not_who_passed_last(tmp_path):
     """A gambling round's last pass gives the pot to the player in control; their pod said "Cai passes:
     gold +3" (a play-tester read it as Cai doing something that paid them). It says who won."""

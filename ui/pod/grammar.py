@@ -527,7 +527,12 @@ def _told(rules: Any, before: dict[str, Any], action: dict[str, Any], actor: str
     """``who``'s changes, each under the line that says why (see :func:`affected`)."""
     lines = [e for e in events if re.search(rf"\b{re.escape(who)}\b", str(e))]
     if len(lines) > 1 and sum(_subject(e, who) for e in lines) == 1:  # the one line of which they are the subject
-        lines = [e for e in lines if _subject(e, who)]
+        # — unless another line says what changed and it does not (a drinking contest's payment ended the turn, and
+        # a play-tester's pod read "Ana's turn: discard & draw: gold −1", as if her turn had cost her a coin)
+        subject = [e for e in lines if _subject(e, who)]
+        if not any(label in str(e) for e in lines if e not in subject for label, _item in items) or any(
+                label in str(subject[0]) for label, _item in items):
+            lines = subject
     # a change no line explains: the action's ("from Ana", -1) to a player it names, else the one line
     # that names the player, else the action in words (-2)
     fallback = -1 if named and actor else (0 if len(lines) == 1 else -2)

@@ -685,8 +685,10 @@ class DaleOfMerchantsViews(Game):
             bonus.append({"label": _("tech +1: discard {discarded}, draw {n}", discarded=n, n=n),
                           "action": {**some, "bonus": True}})
         # by kind, the most told first (stable: each kind's lines as built), the takes with the bonus action last,
-        # the leftmost card furthest (up from the first offer reaches them first)
-        lines = plain_takes + moves[::-1] + bonus[::-1] + draws[::-1] + takes
+        # the leftmost card furthest (up from the first offer reaches them first); among the draws with the bonus
+        # the plain ones first (the stories drew 1 eight times, 2 six, a new hand twice: two play-testers' select
+        # landed on "tech +1: discard 4, draw 4", their "draw 2" further)
+        lines = plain_takes + moves[::-1] + draws + bonus[::-1] + takes
         return sorted(lines, key=lambda o: TECHNIQUE_KINDS.index(technique_kind(o["action"])))
 
     @staticmethod
