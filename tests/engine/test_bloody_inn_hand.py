@@ -133,7 +133,7 @@ def test_annex_powers_apply_every_morning_in_the_history():
     p = m.apply({"action": "morning"})
     assert "Ana's gardens: +2F at the departure" in p.events
     assert "Ben's annexes waive 1 wage" in p.events
-    assert "remember Cai's chapel: its power is on the card" in p.events
+    assert "Cai's chapel: its power is on the card, not applied: its francs by hand" in p.events
     # Ana 5 + 1 (her room) + 2 (gardens) − 4 wages; Ben 5 + 1 − (4 − 1); Cai 5 + 1 − 2.
     assert [player(m, n)["counters"]["cash"] for n in P3] == [4, 3, 4]
     assert m.state["ledger"]["departure"] == 3 + 2

@@ -91,11 +91,15 @@ def test_a_charge_without_its_icon_offers_pass_another_turn_and_the_next_charge(
     again with one offer, as a play-tester expected, not from the menu, whose charge never asks the icon —
     then the choice, then the cards of the turn; the rooms where a turn's start has them, pass in its first
     hide's place and another turn after them (a play-tester's held press for "room + treasure: pass…" after a
-    corridor landed on a pass that had not been there at the turn's start)."""
-    m = game({"action": "charge", "location": "treasure_hall", "value": 4})
+    corridor landed on a pass that had not been there at the turn's start); with no hide at a turn's start (9 or 10
+    location cards left), pass after the rooms, next to another turn (two more testers' held presses stopped on it
+    where their room had been)."""
+    m = game({"action": "charge", "location": "treasure_hall", "value": 4})  # 10 location cards left: no hide
     items = routine(m, "Ana")
     assert list(items)[:3] == ["other room: pass", "dragon", "other room: again"]
-    assert list(items).index("pass") < list(items).index("room + treasure: pass") < list(items).index("another turn")
+    assert list(items).index("room + treasure: pass") == 3  # as at a turn's start with no hide
+    assert list(items).index("other room: go on") < list(items).index("pass") < list(items).index("another turn")
+    assert list(items).index("another turn") == list(items).index("pass") + 1
     start = list(routine(game({"action": "adjust", "counter": "dungeon", "delta": -3}), "Ana"))
     corridor = list(routine(game({"action": "adjust", "counter": "dungeon", "delta": -3},
                                  {"action": "charge", "location": "other"}), "Ana"))

@@ -223,3 +223,23 @@ def test_the_seats_answer_in_the_state_the_owner_hands_them_without_a_session():
     assert focus[1] == 1 and seats.view(2).counters[0][1] == 0  # Ana's +1, on her pod; Ben's stays
     # handed an older state (an undo's), the views show it
     assert seats.views(before, 2)[1].counters[0][1] == 0
+
+
+def test_an_annex_whose_power_the_device_does_not_apply_is_recalled_on_its_owners_pod_each_morning(tmp_path):
+    """An annex built with a power of the table's own (`other`): the device applies nothing, and its owner adds its
+    francs by hand. The morning's reminder named the owner after "remember", so it never reached the owner's pod: a
+    play-tester's pod named her distillery's income and not her coach house's, and the table would have lost those
+    francs. It starts with the owner's name now, a line of theirs."""
+    with Journal(tmp_path) as j:
+        s = Session.new(j, "bloody-inn", ["Ana", "Ben"], {})
+        for a in ({"action": "welcome"}, {"action": "pass"}, {"action": "correct", "player": "Ben", "hand": 3},
+                  {"action": "build", "player": "Ben", "rank": 0, "effect": "other"}, {"action": "pass"},
+                  {"action": "pass"}):
+            s.apply(a)
+        hub = Owner(s, clock=lambda: 0.0)
+        assert s.state["phase"] == "morning" and hub.view(1).action == "morning"
+        hub.press(InputEvent(1, MAIN, PRESS))
+        hub.press(InputEvent(1, MAIN, RELEASE))  # Ana, the first player: the morning
+        assert s.state["phase"] == "welcome"
+        assert "Ben's annex 1: its power is on the card" in hub.view(2).message
+        assert "annex" not in hub.view(1).message  # not on Ana's: not hers

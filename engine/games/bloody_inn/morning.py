@@ -63,9 +63,12 @@ class BloodyInnMorning(BloodyInnTable):
         # C. Wages.
         for name in order:
             self._pay_wages(t, name, wage_peasants, waived_given)
-        for name in order:  # powers the device does not apply: a reminder every morning
+        for name in order:  # powers the device does not apply: a reminder every morning, on its owner's pod too (it
+            # starts with the owner's name: a play-tester's pod named her distillery's income, not her coach house's,
+            # and the table would have lost those francs)
             for x in powers(t.player(name), "other"):
-                t.event(_("remember {who}'s {annex}: its power is on the card", who=name, annex=annex_word(x["name"])))
+                t.event(_("{who}'s {annex}: its power is on the card, not applied: its francs by hand", who=name,
+                          annex=annex_word(x["name"])))
         # Then the first-player card passes on, or the game ends.
         if t.state["last_round"]:
             self._enter_count(t)

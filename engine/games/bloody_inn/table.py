@@ -238,7 +238,7 @@ class BloodyInnTable(BloodyInnBase):
         t.event(_("the game ends: record end-of-game annex gains (adjust), then resolve for the final count"))
         for p in t.players:
             for x in powers(p, "end_game"):
-                t.event(_("count {who}'s {annex}: its end-of-game gain is on the card (adjust)", who=p["name"],
+                t.event(_("{who}'s {annex}: its end-of-game gain is on the card: add it by hand", who=p["name"],
                           annex=annex_word(x["name"])))
 
 

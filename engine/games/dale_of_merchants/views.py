@@ -366,16 +366,20 @@ class DaleOfMerchantsViews(Game):
             # alone they are select's first stop). Up from the first offer: discard, a technique alone (its
             # effects entered after: a card whose text no offer has, which a play-tester met often and found
             # 33–72 lines down), then the market cards taken with the bonus action.
-            # The payments asked about, then the techniques by what they do, the most told first (select goes
-            # down the list: each kind's first line is a stop), a technique's effects, then the market cards taken
-            # with the bonus action, right above a technique alone and the discard (one held press up from the
-            # first offer; a play-tester going up met 30–60 payments asked about when they came after the
-            # techniques).
+            # The techniques by what they do, the most told first (select goes down the list: each kind's first
+            # line is a stop), right after each card's other payments (the stories' techniques 125, their buys
+            # paid otherwise than the likeliest way about 45: a play-tester's techniques were 7–9 stops away,
+            # behind the die-raised payments and those asked about); then the payments asked about and those with
+            # a card a die raised, a technique's effects, the market cards taken with the bonus action, right
+            # above a technique alone and the discard (one held press up from the first offer; a play-tester going
+            # up met 30–60 payments asked about when they came right above the takes).
             techniques = [self._ending(o, then) for o in self._techniques(state, name, hand)]
             takes = [o for o in techniques if technique_kind(o["action"]) == "tech +1 take"]
             techniques = [o for o in techniques if technique_kind(o["action"]) != "tech +1 take"]
-            items += asked_about + first + generic + primary[1:] + shapes + others + checks + techniques + \
-                effects + takes + [
+            by_die = [o for o in others if o.get("group") == "buy die"]
+            others = [o for o in others if o.get("group") != "buy die"]
+            items += asked_about + first + generic + primary[1:] + shapes + others + techniques + checks + \
+                by_die + effects + takes + [
                     {"label": word("label", "technique"), "action": {"action": "technique", "player": name}},
                     {"label": word("label", "technique +1"),
                      "action": {"action": "technique", "player": name, "bonus": True}},

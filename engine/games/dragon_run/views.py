@@ -365,6 +365,8 @@ class DragonRunViews(Game):
         cards = self._cards_in_turn(p, me)
         pass_: Offer = {"label": word("label", "pass"), "action": {"action": "pass", **me}}
         again: Offer = {"label": word("label", "another turn"), "action": {"action": "again", **me}}
+        # «no roll can escape» with 9 or 10 location cards left: hiding then only costs treasure.
+        can_hide = state["table"]["dungeon"] < DIE_FACES - 1
         if phase == "must_charge":
             return charge + rooms + effects + cards
         if phase == "escaped":
@@ -374,10 +376,12 @@ class DragonRunViews(Game):
             # icon): the next charge first, as a play-tester expected; then pass and another turn (the
             # treasure hall's choice when it came from the menu), pass where a turn's start has its first hide
             # and another turn after the rooms, so that the rooms are where they were (a play-tester's held
-            # press for "room + treasure: pass…" landed on a pass that had not been there)
-            return charge + [pass_] + rooms + [again] + effects + cards
-        # «no roll can escape» with 9 or 10 location cards left: hiding then only costs treasure.
-        can_hide = state["table"]["dungeon"] < DIE_FACES - 1
+            # press for "room + treasure: pass…" landed on a pass that had not been there); with no hide at a turn's
+            # start (9 or 10 location cards left), pass after the rooms (two play-testers' held presses stopped on a
+            # pass where their room had been)
+            if can_hide:
+                return charge + [pass_] + rooms + [again] + effects + cards
+            return charge + rooms + [pass_, again] + effects + cards
         hides = self._discards("hide", p, 1, me) if can_hide else []
         cries = self._discards("cry", p, 2, me)
         out = charge + hides[:1] + rooms + hides[1:]
