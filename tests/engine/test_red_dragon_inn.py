@@ -430,6 +430,17 @@ def test_end_round_card_sends_the_pot_where_it_says():
     assert m.state["table"] == {"inn": 3, "pot": 0} and m.state["turn"]["phase"] == "buy"
 
 
+def test_a_round_ended_with_the_pot_to_the_inn_is_said_so_by_its_switch_too():
+    """The menu's "end round…" sends the pot to the Inn with its switch (`inn`); its history line and a pod's undo
+    said "pot to the player in control" (a play-tester's Wench's tip), though the Inn had it."""
+    m = gambling()
+    action = {"action": "end_round", "inn": True, "by": "Cai"}
+    play(m, action)
+    assert m.state["table"] == {"inn": 3, "pot": 0}
+    assert str(m.rules.describe(action)) == "the gambling round ends: pot to the Inn"
+    assert str(m.rules.describe({"action": "end_round"})) == "the gambling round ends: pot to the player in control"
+
+
 def test_rb_sin_oro_durante_el_juego_zero_gold_stays_until_the_round_ends():
     """RB "Quedarse sin oro durante el juego": stay in until the round ends; out then unless you win."""
     m = gambling()

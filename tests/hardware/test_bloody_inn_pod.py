@@ -783,6 +783,25 @@ def test_the_morning_tells_each_pod_its_own_lines_also_when_they_cancel_out():
     assert told["Ben"] == "Ben earns 1F: room 2 still has its guest: cash +1"  # not "the morning: …"
 
 
+def test_the_smaller_amounts_to_bank_are_a_select_stop_before_the_builds():
+    """«5. Pasar (y lavar dinero)»: the notary takes as many checks as the player likes; the smaller amounts sit
+    after the bribes' other ways, and select went from them to the builds, past a play-tester's "bank 20F". They
+    are a stop of their own."""
+    t = Table("bloody-inn", ["Ana", "Ben"], actions=[{"action": "welcome"},
+                                                     {"action": "adjust", "player": "Ana", "counter": "cash", "delta": 30},
+                                                     {"action": "correct", "player": "Ana", "hand": 3}])
+    offers = t.rules.seat_actions(t.state, "Ana")
+    labels = [str(o["label"]) for o in offers]
+    assert labels[:2] == ["pass", "bank 30F"] and "bank 20F" in labels
+    landed = []
+    for _ in range(len(t.rules.offer_kinds) + 2):
+        t.click("Ana", SELECT)
+        if t.view("Ana").pick == 0:
+            break
+        landed.append(labels[t.view("Ana").pick])
+    assert "bank 20F" in landed and landed[landed.index("bank 20F") + 1].startswith("build")
+
+
 def test_a_peasant_killed_in_the_bistro_comes_right_after_the_kills_in_the_rooms():
     """«Matar a un invitado … o a un campesino del bistró»: a play-tester looked for the bistro's kill among the kills
     and found it 10th of 12, behind every bribe (the stories' kills: 49 in rooms, 8 in the bistro). It is one of the

@@ -18,8 +18,10 @@ from .words import annex_number, annex_word, short_name
 #: other ways to pay them, passing with laundering («5. Pasar (y lavar dinero)»: one action; a play-tester's kill
 #: was a select more away behind "cash a check"), peasants from the bistro, the kills and bribes per rank, their
 #: other ways with the full entries, the bribes' other ways, the builds (a play-tester's bribe was 13th of 18
-#: behind five burials, his burial with a card back to the hand 7th of 32: twelve presses of searching each).
-OFFER_KINDS = ("bury", "bury…", "pass", "bistro", "kill", "bribe", "kill…", "bribe…", "build")
+#: behind five burials, his burial with a card back to the hand 7th of 32: twelve presses of searching each), the
+#: smaller amounts to bank a stop of their own before the builds (select went from the bribes' other ways to the
+#: builds past a tester's "bank 20F", and he came back up).
+OFFER_KINDS = ("bury", "bury…", "pass", "bistro", "kill", "bribe", "kill…", "bribe…", "bank", "build")
 #: The ranks a verb's usual ways come in, the likeliest first, where that is not the rank's own order: the
 #: rulebook stories' bribes of a room's guest were of rank 1 33 times, rank 2 19, rank 0 6, rank 3 once (a play-tester's
 #: select landed on "bribe a rank-0 guest" and went down to rank 1 or 2 every time); their kills 19, 21, 8 and 1,
@@ -516,7 +518,7 @@ class BloodyInnViews(Game):
         # the notary takes as many checks as the player likes: the smaller amounts further down (a third
         # rulebook reader's players banked 20F of 39F: 6 presses through the menu)
         banks: list[Offer] = [{"label": _("bank {amount}F", amount=CHECK * n), "action": {**me, "checks": n},
-                               "group": "pass"} for n in range(cash // CHECK - 1, 0, -1)]
+                               "group": "bank"} for n in range(cash // CHECK - 1, 0, -1)]
         burials = self._burials(state, p)
         bistro = state["inn"]["bistro"]
         peasants: list[Offer] = [

@@ -384,11 +384,17 @@ class DragonRunViews(Game):
             return charge + rooms + [pass_, again] + effects + cards
         hides = self._discards("hide", p, 1, me) if can_hide else []
         cries = self._discards("cry", p, 2, me)
+        # the dragon with a talisman that takes its breath after the hides: a line of its own while one is in play
+        # shifted every line below the dragon (a play-tester's held press for the hide stopped on a room, charged; the
+        # stories' dragons: 20 without such a talisman, 2 with)
+        saves = [o for o in charge if o["action"].get("talisman") is not None]
+        charge = [o for o in charge if o["action"].get("talisman") is None]
         out = charge + hides[:1] + rooms + hides[1:]
         if hides:
             # Other cards, or a physical die: the cards start from the cheapest, the die at "–" (the device rolls).
             out.append({"label": word("label", "hide"), "action": {"action": "hide", "discard": hides[0]["action"][
                 "discard"], **me}, "ask": ["discard", "roll"]})
+        out += saves
         out += effects  # a room whose card moves treasure cards, after the hides
         near, far = self._power_offers(state, p, me) if p["power"] == "ready" else ([], [])
         out += far  # the power's other effects, before the cards: reached up past them

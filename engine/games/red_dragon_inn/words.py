@@ -66,7 +66,8 @@ class RedDragonInnWords(Game):
                 return _("{who}'s cheat is negated and {who} is forced out of the gambling round", who=who)
             return _("{who} is forced out of the gambling round", who=who)
         if name == "end_round":
-            w = action.get("winner", _("the player in control"))
+            # "inn": the pot to the Inn, as a null winner (a tester's undo said "pot to the player in control")
+            w = None if action.get("inn") else action.get("winner", _("the player in control"))
             return _("the gambling round ends: pot to {winner}", winner=w or _("the Inn"))
         if name == "pay_pot":
             return _("{who} pays {amount} gold into the pot", who=who, amount=action.get("amount"))
