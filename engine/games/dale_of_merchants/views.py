@@ -198,9 +198,9 @@ def stack_label(number: int, values: list[int], deck: str | None = None) -> Any:
 
 
 #: The kinds of offer select visits first (``Game.offer_kinds``); the others it visits in the list's own order, each
-#: kind once, from the first line of its block: select goes down the list, section by section (the buys, the stacks
-#: by their values, the other payments, the payments with a card a die raised, the payments asked about, the
-#: techniques by what they do, without the bonus action and then with it, a technique alone, a discard). The order
+#: kind once, from the first line of its block: select goes down the list, section by section (the stacks, the buys,
+#: the stacks by their values, the other payments, the techniques by what they do, the payments asked about, those
+#: with a card a die raised, a technique's effects, the takes with the bonus action, a technique alone, a discard). The order
 #: used to be the kinds' likeliness, not the list's, and the stops went 2, 12, 7, 14, 26, 111, 93, …: two
 #: play-testers could not learn where a line would be, and one, on the buys, pressed select 40 times for the stacks by
 #: their values, which were above him. First of all, right after a technique entered alone, its effects (a card
