@@ -291,6 +291,17 @@ def test_an_extra_drink_from_a_card_keeps_the_turn_in_phase_two():
     assert t.state["turn"]["player"] == "Ana" and t.state["turn"]["phase"] != "drink"
 
 
+def test_the_extra_drinks_go_in_the_drinks_order_nearest_to_passing_out_first():
+    """A play-tester's held press, which had learnt that the drinks and the hits go nearest to passing out first,
+    stopped on the wrong "extra drink for …": those went from the left. They go in the drinks' order."""
+    t = Table("red-dragon-inn", ["Ana", "Ben", "Cai", "Dee"])
+    t.match.apply({"action": "adjust", "player": "Dee", "counter": "alcohol", "delta": 5})
+    labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
+    drinks = [x.removeprefix("drink for ") for x in labels if x.startswith("drink for ")]
+    extras = [x.removeprefix("extra drink for ") for x in labels if x.startswith("extra drink for ")]
+    assert drinks == extras == ["Dee", "Ben", "Cai"]
+
+
 def test_a_card_that_costs_its_player_gold_to_the_inn_is_two_presses_on_the_players_pod():
     """A card whose player pays the Inn («Wulfric destroza una silla»: Dee pays 2 gold to the Inn, in a
     rulebook reader's story) went through select to the gold counter, 5 presses: it is the offer before

@@ -314,8 +314,11 @@ class RedDragonInnViews(Game):
                         "action": {"action": "everyone", "player": name, "counter": "gold", "delta": -1,
                                    "side": "player", "others": True}})
             out += self._alcohol(others)
+            # the extra drinks in the drinks' order, nearest to passing out first (they went from the left, and a
+            # play-tester's held press, which had learnt the drinks' and hits' order, stopped on the wrong player)
             out += [{"label": _("extra drink for {name}", name=q), "repeat": True,
-                     "action": {"action": "buy", "player": name, "to": q, "extra": True}} for q in others]
+                     "action": {"action": "buy", "player": name, "to": q, "extra": True}}
+                    for q in self._likeliest_to_drink(state, others)]
             out += self._own_track(p)
             # a card that costs its player gold, paid to the Inn («Wulfric destroza una silla»: 2 gold), held for more
             out.append({"label": word("label", "pay the Inn 1 gold"), "repeat": True,
