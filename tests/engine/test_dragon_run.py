@@ -630,7 +630,8 @@ def test_pod_shows_temper_and_offers_legal_routine_actions():
         "room: give 1 left, again",
         # two treasures drawn, right after the usual discard and gift (two play-testers found them behind the other
         # values' lines)
-        "2 treasures: pass", "2 treasures: again", "room: discard", "room: give left",
+        "2 treasures: pass", "2 treasures: again", "2 treasures, keep 1: pass", "2 treasures, keep 1: again",
+        "room: discard", "room: give left",
         # a card of the player's choice, each other value held (a 0 too: a worthless card is thrown away)
         "room: discard 0, pass", "room: discard 0, again", "room: discard 2, pass", "room: discard 2, again",
         "room: discard 3, pass", "room: discard 3, again",
@@ -651,7 +652,8 @@ def test_pod_shows_temper_and_offers_legal_routine_actions():
     assert [o["label"] for o in m.rules.seat_actions(m.state, "Ana")] == [
         "other room: pass", "dragon", "other room: again", "treasure hall: pass", "treasure hall: again",
         "room + treasure: pass", "room + treasure: again", "other room: go on", "room: discard 2, pass", "room: discard 2, again", "room: give 2 left, pass",
-        "room: give 2 left, again", "2 treasures: pass", "2 treasures: again", "room: discard", "room: give left",
+        "room: give 2 left, again", "2 treasures: pass", "2 treasures: again", "2 treasures, keep 1: pass", "2 treasures, keep 1: again",
+        "room: discard", "room: give left",
         "room: discard 0, pass", "room: discard 0, again", "room: discard 3, pass", "room: discard 3, again",
         "room: give 0 left, pass", "room: give 0 left, again", "room: give 3 left, pass",
         "room: give 3 left, again", "potion: draw 2", "potion", "talisman: 3", "talisman: 2", "talisman: 0"]

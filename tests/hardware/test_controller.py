@@ -922,7 +922,8 @@ def test_a_room_card_that_moves_treasure_is_one_offer_with_its_charge():
     # two treasures drawn right before the asking entries, after the usual discard and gift (two play-testers found
     # them behind the other values' lines)
     start = labels.index("room: discard")
-    assert labels[start - 2:start] == ["2 treasures: pass", "2 treasures: again"]
+    assert labels[start - 4:start] == ["2 treasures: pass", "2 treasures: again", "2 treasures, keep 1: pass",
+                                       "2 treasures, keep 1: again"]
     assert labels[start:start + 14] == ["room: discard", "room: give left",
                                         # a card of the player's choice: each other value held, each icon
                                         "room: discard 0, pass", "room: discard 0, again",

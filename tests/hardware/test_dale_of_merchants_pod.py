@@ -211,7 +211,8 @@ def test_a_technique_leaves_the_turn_open_for_its_effects_and_offers_the_forgott
     m.apply(seat_item(m, "Ana", "technique").action)
     labels = [str(i.label) for i in g.menu(m.rules, m.state, "Ana") if i.kind == g.SEAT]
     assert labels == ["end turn", "take card 1", "take card 2", "take card 3", "take card 4", "take card 5",
-                      "draw cards", "throw card 1 away", "throw card 2 away", "throw card 3 away",
+                      "draw cards", "take card 1 to discard", "take card 2 to discard", "take card 3 to discard",
+                      "take card 4 to discard", "take card 5 to discard", "throw card 1 away", "throw card 2 away", "throw card 3 away",
                       "throw card 4 away", "throw card 5 away", "throw a hand card away", "discard a hand card",
                       "bonus action"]
     move = next(i for i in g.menu(m.rules, m.state, "Ana") if i.kind == g.OTHER and i.action.get("action") == "move")
@@ -219,6 +220,22 @@ def test_a_technique_leaves_the_turn_open_for_its_effects_and_offers_the_forgott
     assert taker.options[0] == "Ben" and taker.unset  # another player first; left out: your own piles
     m.apply(seat_item(m, "Ana", "bonus action").action)
     assert [str(i.label) for i in g.menu(m.rules, m.state, "Ana")[:2]] == ["new 2, buy #5: 1+1", "stack 1: 1 macaws"]
+
+
+def test_a_technique_that_takes_a_market_card_into_the_players_discard_pile_is_one_offer_after_it():
+    """A rulebook reader's «Ojo avizor» took a market card into its player's own discard pile, four times in one
+    story: a play-tester went through the menu's take… (27, 13 and 10 presses). After the technique it is one
+    line per market card: the card leaves the market, the player's discard grows, the hand does not."""
+    m = table(actions=OPENING)
+    m.apply(seat_item(m, "Ana", "technique").action)
+    before = copy.deepcopy(m.state)
+    item = seat_item(m, "Ana", "take card 5 to discard")
+    assert steps(m, "Ana", item) == ()
+    m.apply(item.action)
+    ana, was = m.state["players"][0]["counters"], before["players"][0]["counters"]
+    assert (ana["hand"], ana["discard"]) == (was["hand"], was["discard"] + 1)
+    assert not m.state["market"][0]["card"] and before["market"][0]["card"]
+    assert m.state["table"]["market_discard"] == before["table"]["market_discard"]
 
 
 def test_a_technique_that_throws_a_card_away_is_one_offer_after_it():

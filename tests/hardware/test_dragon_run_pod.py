@@ -61,7 +61,8 @@ def test_the_dragon_is_one_step_and_second_when_a_charge_is_compulsory():
     items = routine(m, "Ana")
     assert list(items) == ["other room: pass", "dragon", "other room: again", "treasure hall: pass",
                            "treasure hall: again", "room + treasure: pass", "room + treasure: again", "other room: go on", "room: discard 2, pass", "room: discard 2, again", "room: give 2 left, pass",
-        "room: give 2 left, again", "2 treasures: pass", "2 treasures: again", "room: discard",
+        "room: give 2 left, again", "2 treasures: pass", "2 treasures: again", "2 treasures, keep 1: pass",
+        "2 treasures, keep 1: again", "room: discard",
                            "room: give left", "room: discard 0, pass", "room: discard 0, again",
                            "room: discard 3, pass", "room: discard 3, again",
                            "room: give 0 left, pass", "room: give 0 left, again", "room: give 3 left, pass",
@@ -289,7 +290,8 @@ def test_the_start_of_a_turn_offers_charges_and_hides_down_and_the_power_and_cri
         "other room: pass", "dragon", "other room: again", "treasure hall: pass", "treasure hall: again",
         "hide: discard 1", "room + treasure: pass", "room + treasure: again", "other room: go on", "hide: discard 2", "hide: discard 3",
         "hide", "room: discard 1, pass", "room: discard 1, again", "room: give 1 left, pass",
-        "room: give 1 left, again", "2 treasures: pass", "2 treasures: again", "room: discard", "room: give left",
+        "room: give 1 left, again", "2 treasures: pass", "2 treasures: again", "2 treasures, keep 1: pass",
+        "2 treasures, keep 1: again", "room: discard", "room: give left",
         "room: discard 0, pass", "room: discard 0, again", "room: discard 2, pass", "room: discard 2, again",
         "room: discard 3, pass", "room: discard 3, again", "room: give 0 left, pass",
         "room: give 0 left, again", "room: give 2 left, pass", "room: give 2 left, again", "room: give 3 left, pass",
@@ -539,6 +541,42 @@ def test_a_room_that_says_draw_again_is_one_offer_and_the_next_charge_another():
     assert m.state["turn"]["phase"] == "after_location"
     m.apply(dict(routine(m, "Ana")["other room: pass"].action))
     assert m.state["turn"]["player"] == "Ben" and m.state["table"]["dungeon"] == 8
+
+
+def test_a_room_that_takes_a_card_and_sends_its_player_on_leaves_its_icon_out():
+    """A rulebook reader's pit («Foso»: a card lost, then charge again at once): its icon step had only pass and
+    another turn, and two play-testers went through `other room: go on` and the menu's discard (24 and 40
+    presses). Its icon step goes on from pass and another turn to "go on": the card is discarded and the next
+    charge follows in the turn."""
+    m = game()
+    item = routine(m, "Ana")["room: discard"]
+    then = steps(m, "Ana", item)["then"]
+    assert then.start(None) == "pass" and then.cycle(then.cycle("pass", 1), 1) == "go_on"
+    assert translated(g.choice_word("then", "go_on"), None) == "go on"
+    action = g.complete(item, tuple(steps(m, "Ana", item).values()), {"discard": [2], "then": "go_on"})
+    assert action["then"] == "go_on"
+    m.apply(action)
+    assert m.state["players"][0]["cards"] == [3, 1, 0] and m.state["turn"] == {"player": "Ana", "number": 1,
+                                                                                "phase": "after_location"}
+    assert list(routine(m, "Ana"))[0] == "other room: pass"  # the next charge, at once
+
+
+def test_a_room_that_draws_two_and_keeps_one_is_one_offer_asking_both_cards():
+    """A rulebook reader's library («roba 2 cartas de tesoro, quédate 1 y descarta la otra»): `2 treasures…` asked
+    only the two cards and left both in hand, and two play-testers went through the menu's room… (26 and 15
+    presses). `2 treasures, keep 1: pass` asks the card kept, then the one put back, which goes to the discard."""
+    m = game()
+    labels = list(routine(m, "Ana"))
+    assert labels.index("2 treasures, keep 1: pass") == labels.index("2 treasures: again") + 1
+    item = routine(m, "Ana")["2 treasures, keep 1: pass"]
+    assert list(steps(m, "Ana", item)) == ["value", "second"]
+    before = m.state["treasure_deck"]
+    m.apply(g.complete(item, tuple(steps(m, "Ana", item).values()), {"value": 5, "second": 0}))
+    assert m.state["players"][0]["cards"] == [5, 3, 2, 1, 0] and m.state["turn"]["player"] == "Ben"
+    assert (m.state["treasure_deck"]["deck"], m.state["treasure_deck"]["discard"]) == (
+        before["deck"] - 2, before["discard"] + 1)
+    with pytest.raises(RuleError, match="need their values"):
+        game().apply({"action": "room", "draws": 2, "value": 3, "keep": 1})
 
 
 def test_an_injured_player_is_offered_a_healing_potion_with_its_effect():

@@ -19,7 +19,7 @@ def test_ana_buys_ben_a_drink_and_ben_drinks_a_wine_with_an_ale_chaser_from_thei
     assert t.done == [{"action": "buy", "player": "Ana", "to": "Ben"}] and t.presses == 1
     assert t.state["players"][1]["counters"]["drink_me"] == 2
     view = t.view("Ana")  # phase 4: the common drinks by name, the first shown
-    assert view.choosing and (view.action, view.pick, view.choices) == ("ale +1", 0, 37)
+    assert view.choosing and (view.action, view.pick, view.choices) == ("ale +1", 0, 39)
     t.click("Ana", MAIN)  # an Ale: one press
     assert t.done[-1] == {"action": "drink", "player": "Ana", "drink": "ale"} and t.presses == 2
     assert t.state["turn"]["player"] == "Ben"
@@ -259,6 +259,25 @@ def test_a_gambling_go_plays_a_card_or_passes_from_the_pod():
     assert t.done[-1] == {"action": "pass", "player": "Cai"}
 
 
+def test_a_player_not_to_act_in_a_gambling_round_has_her_own_track_one_press_up():
+    """A play-tester's Serena answered Ben's cheat out of turn with a card that also gave her piety +1: her pod
+    offered only the cards played out of turn, and the piety took select, select, up. Her track is offered
+    there too, the last lines: one press up, and the first offer still asks before it changes anything."""
+    t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"], {"characters": {"Ana": "Serena"}})
+    t.hold("Ana", DOWN)  # drink for Ben, gamble
+    t.click("Ana", MAIN)
+    t.match.apply({"action": "play", "player": "Ben", "card": "cheat"})  # Ben's cheat; Cai to act
+    assert t.state["gambling"]["to_act"] == "Cai"
+    assert t.view("Ana").action == "negate Ben's cheat…"  # a stray main asks first
+    piety = t.state["players"][0]["counters"]["piety"]
+    t.click("Ana", UP)  # up from the first wraps to the last: piety −1, then piety +1
+    t.click("Ana", UP)
+    assert t.view("Ana").action == "piety +1"
+    t.click("Ana", MAIN)
+    assert t.done[-1] == {"action": "adjust", "player": "Ana", "counter": "piety", "delta": 1}
+    assert t.state["players"][0]["counters"]["piety"] == piety + 1 and t.state["gambling"]["to_act"] == "Cai"
+
+
 def test_a_card_that_throws_the_player_in_control_out_of_the_round_is_two_presses():
     """A card that exposes a cheat throws its player out of the gambling round («¡Mi espada sagrada
     detecta mentiras!»): the player in control is the one offered first among those thrown out, so a
@@ -283,7 +302,7 @@ def test_an_extra_drink_from_a_card_keeps_the_turn_in_phase_two():
     """«No se puede ignorar la compra de bebidas» — a card's extra drinks go on a pile without ending Ana's
     phases: two extra drinks for Cai are the offer, then main held."""
     t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"])
-    t.click("Ana", UP, 3)  # up from the first wraps: everyone…, pay the Inn 1 gold, extra drink for Cai
+    t.click("Ana", UP, 4)  # up from the first wraps: everyone…, pay the Inn 1 gold, gold from the Inn, extra drink for Cai
     assert t.view("Ana").action == "extra drink for Cai"
     t.hold("Ana", MAIN)
     assert t.done == [{"action": "buy", "player": "Ana", "to": "Cai", "extra": True}] * 2
@@ -299,7 +318,10 @@ def test_the_extra_drinks_go_in_the_drinks_order_nearest_to_passing_out_first():
     labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
     drinks = [x.removeprefix("drink for ") for x in labels if x.startswith("drink for ")]
     extras = [x.removeprefix("extra drink for ") for x in labels if x.startswith("extra drink for ")]
-    assert drinks == extras == ["Dee", "Ben", "Cai"]
+    # the cards that make another player gain alcohol too (a play-tester's held press stopped on "Dee: alcohol +1",
+    # the player on the left, for Ben)
+    alcohol = [x.removesuffix(": alcohol +1") for x in labels if x.endswith(": alcohol +1")]
+    assert drinks == extras == alcohol == ["Dee", "Ben", "Cai"]
 
 
 def test_a_card_that_costs_its_player_gold_to_the_inn_is_two_presses_on_the_players_pod():
@@ -313,6 +335,19 @@ def test_a_card_that_costs_its_player_gold_to_the_inn_is_two_presses_on_the_play
     assert t.done == [{"action": "adjust", "player": "Ana", "counter": "gold", "delta": -1}] * 2
     assert [p["counters"]["gold"] for p in t.state["players"]] == [8, 10, 10]
     assert (t.state["turn"]["player"], t.state["turn"]["phase"]) == ("Ana", "discard")  # still phases 1–2
+
+
+def test_a_card_that_pays_its_player_from_the_inn_is_two_presses_on_the_players_pod():
+    """A rulebook reader's «Poción dorada» paid Cai 2 gold from the Inn: a play-tester went through select to
+    the gold counter, 5 presses. It is the offer before the payment to the Inn, held for more."""
+    t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"])
+    t.click("Ana", UP, 3)  # up from the first wraps: everyone…, pay the Inn 1 gold, gold from the Inn
+    assert t.view("Ana").action == "gold from the Inn"
+    t.hold("Ana", MAIN)  # the press, then the hold: 2 gold
+    assert t.done == [{"action": "adjust", "player": "Ana", "counter": "gold", "delta": 1}] * 2
+    assert [p["counters"]["gold"] for p in t.state["players"]] == [12, 10, 10]
+    assert t.state["table"]["inn"] == -2  # the Inn's take since the setup: it paid
+    assert (t.state["turn"]["player"], t.state["turn"]["phase"]) == ("Ana", "discard")
 
 
 def test_each_other_player_pays_ana_from_anas_pod():
@@ -487,6 +522,38 @@ def test_a_drink_and_its_chaser_ignored_by_a_card_are_two_presses():
     assert t.presses == 2 and after["drink_me"] == before["drink_me"] - 2 == 0
     assert (after["alcohol"], after["fortitude"]) == (before["alcohol"], before["fortitude"])
     assert t.state["turn"]["player"] == "Ben"
+
+
+def test_a_drink_and_two_chasers_ignored_and_a_fortitude_only_drink_are_each_one_offer():
+    """«Ignora una bebida»: a drink whose chaser had its own chaser, all three ignored together (a play-tester's
+    went through "other drink…", 7 presses), and a house drink that only gives fortitude +1 (a rulebook reader's
+    «Té de hierbas»: 6 presses the same way) — each one offer of the drink phase."""
+    t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"])
+    for _ in range(2):
+        t.match.apply({"action": "buy", "player": "Cai", "to": "Ana", "extra": True})
+    t.match.apply({"action": "adjust", "player": "Ana", "counter": "fortitude", "delta": -3})
+    t.click("Ana", MAIN)  # drink for Ben
+    labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
+    assert labels.index("fortitude +1") == labels.index("alcohol +4, fortitude +1") + 1
+    t.presses = 0
+    t.hold("Ana", DOWN, repeats=labels.index("drink + 2 chasers ignored") - 2)
+    assert t.view("Ana").action == "drink + 2 chasers ignored"
+    t.click("Ana", MAIN)
+    ana = t.state["players"][0]["counters"]
+    assert t.presses == 2 and ana["drink_me"] == 0 and (ana["alcohol"], ana["fortitude"]) == (0, 17)
+    t.click("Ben", MAIN)  # drink for Cai
+    for _ in range(2):
+        t.click("Ben", MAIN)
+    t.click("Cai", MAIN)  # Cai buys Ana a drink: her pile 1
+    t.click("Cai", MAIN)  # Cai drinks his
+    t.click("Ana", MAIN)  # drink for Ben
+    pile = t.state["players"][0]["counters"]["drink_me"]
+    labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
+    t.hold("Ana", DOWN, repeats=labels.index("fortitude +1") - 2)
+    assert t.view("Ana").action == "fortitude +1"
+    t.click("Ana", MAIN)
+    ana = t.state["players"][0]["counters"]
+    assert (ana["alcohol"], ana["fortitude"], ana["drink_me"]) == (0, 18, pile - 1)
 
 
 def test_a_press_on_a_counter_at_its_bound_says_so_and_records_nothing():

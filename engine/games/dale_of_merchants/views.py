@@ -699,7 +699,8 @@ class DaleOfMerchantsViews(Game):
     def _effects(state: dict[str, Any], name: str) -> list[Offer]:
         """A technique's usual effects, entered after it (Acción técnica), together near the top of the offers
         (a play-tester found the throws 100 lines down, past the payments, when they sat apart): a market card
-        taken into the hand, by its place from the left; cards drawn ("ask": how many); what throws cards
+        taken into the hand, by its place from the left; cards drawn ("ask": how many); a market card taken into
+        the player's discard pile; what throws cards
         away («Tira»): a market card to the market discard, by its place, and a card of the hand, one a press
         (a fourth rulebook reader's table swept the market three times and threw an animal card away: 10-13
         presses each through the menu), and a card of the hand discarded. Junk thrown away is the
@@ -707,6 +708,11 @@ class DaleOfMerchantsViews(Game):
         takes = [offer(_("take card {position}", position=slot_position(slot)),
                        {"action": "take", "player": name, "slot": slot}) for slot in _market_cards(state)]
         draw = offer(word("label", "draw cards"), {"action": "draw", "player": name, "count": 1}, ask=["count"])
+        # a market card taken into the player's own discard pile (a rulebook reader's «Ojo avizor», four times:
+        # a play-tester's went through the menu's take… in 27, 13 and 10 presses)
+        kept = [offer(_("take card {position} to discard", position=slot_position(slot)),
+                      {"action": "take", "player": name, "slot": slot, "to": "discard"})
+                for slot in _market_cards(state)]
         away = [offer(_("throw card {position} away", position=slot_position(slot)),
                       {"action": "take", "player": name, "slot": slot, "to": "market_discard"})
                 for slot in _market_cards(state)]
@@ -716,7 +722,7 @@ class DaleOfMerchantsViews(Game):
         # 1 carta», 10 presses through the menu)
         discard: Offer = {"label": word("label", "discard a hand card"), "repeat": True,
                           "action": {"action": "move", "player": name, "from": "hand", "to": "discard", "count": 1}}
-        return [*takes, draw, *away, hand, discard]
+        return [*takes, draw, *kept, *away, hand, discard]
 
     @staticmethod
     def _likely_stack(state: dict[str, Any], p: dict[str, Any]) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from .table import (
     ICONS,
     MAX_CARD,
     OTHER_LOCATIONS,
+    ROOM_ICONS,
     _card_range,
     _cheapest,
     _highest_range,
@@ -24,7 +25,8 @@ from .turn import DragonRunTurn
 from .words import _sum_words
 
 #: What the views and the tests read from here (defined with the table).
-__all__ = ["DIE_FACES", "HAND_SIZE", "ICONS", "OTHER_LOCATIONS", "DragonRunRules", "_cheapest", "_highest_range"]
+__all__ = ["DIE_FACES", "HAND_SIZE", "ICONS", "OTHER_LOCATIONS", "ROOM_ICONS", "DragonRunRules", "_cheapest",
+           "_highest_range"]
 
 
 class DragonRunRules(DragonRunCards, DragonRunTurn):

@@ -24,6 +24,9 @@ DIE_FACES = 10  # faces 0–9
 LOCATIONS = ("dragon", "treasure_hall", "other")
 #: What a room card's pictogram says (rulebook "Otras tarjetas de ubicación"), given with the charge.
 ICONS = ("pass", "again")
+#: A room's icon as the room action takes it: also "go_on", a card that sends its player on to the next charge
+#: (a rulebook reader's pit: a card lost, then charge again at once).
+ROOM_ICONS = ICONS + ("go_on",)
 #: The treasure deck (rulebook "Componentes": 38 cartas de tesoro).
 TREASURE_CARDS = 38
 #: The moves that start the game: the hands not entered by then were dealt all the same (values unknown).

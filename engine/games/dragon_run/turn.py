@@ -18,6 +18,7 @@ from .table import (
     MAX_CARD,
     MAX_ROOM_DRAWS,
     OTHER_LOCATIONS,
+    ROOM_ICONS,
     DragonRunTable,
     _count_first,
 )
@@ -178,9 +179,9 @@ class DragonRunTurn(DragonRunTable):
 
     @action("room", fields=(
         Raw("player"),
-        Str("then", required=False, choices=ICONS,
-            doc=_("what the room's icon says: pass or take another turn; left out, the turn waits for pass or "
-                  "again")),
+        Str("then", required=False, choices=ROOM_ICONS,
+            doc=_("what the room's icon says: pass or take another turn; go_on, a card that sends its player "
+                  "on to the next charge (as left out: the turn waits for the next charge, pass or again)")),
         Int("draws", required=False, lo=0, hi=MAX_ROOM_DRAWS,
             doc=_("treasure cards the room's card gives: how many (left out: one for each value given); their "
                   "values are value and second, or asked when needed")),
@@ -190,6 +191,9 @@ class DragonRunTurn(DragonRunTable):
         Int("give", required=False, lo=0, hi=MAX_CARD,
             doc=_("a treasure card it makes its player give to the player on their left: its value")),
         Bool("heal", doc=_("the room heals its player: an injured character card turned back to unhurt")),
+        Int("keep", required=False, lo=0, hi=MAX_ROOM_DRAWS,
+            doc=_("of the treasure cards it gives, how many its player keeps (the first given, value, first); the "
+                  "others are discarded, their values given (a card that draws 2 and keeps 1)")),
     ))
     def _room(self, t: Txn, a: Args) -> None:
         """A charge into another room whose card moves treasure cards («Aplicar el efecto indicado en la
@@ -200,6 +204,8 @@ class DragonRunTurn(DragonRunTable):
     def _charge_at(self, t: Txn, a: Args, where: str) -> None:
         name = self._turn_action(t, a, ("start", "must_charge", "escaped", "after_location"))
         then = a.str("then", None)
+        if then == "go_on":  # the room's card sends its player on: the turn waits for the next charge
+            then = None
         st = t.state
         value: int | None = None
         if where == "treasure_hall" and a.raw("value", None) is not None:
@@ -280,6 +286,21 @@ class DragonRunTurn(DragonRunTable):
         if draws:
             t.event(N_("{name}'s room gives {n} treasure card", "{name}'s room gives {n} treasure cards", draws,
                        name=name))
+        if a.raw("keep", None) is not None:
+            # a reader's library: «roba 2 cartas de tesoro, quédate 1 y descarta la otra»
+            keep = a.int("keep")
+            if keep > draws:
+                raise RuleError(_("the room gives {draws} treasure cards: {keep} cannot be kept", draws=draws,
+                                  keep=keep))
+            if len(known) < draws:
+                raise RuleError(_("the cards the room makes its player put back need their values: value and "
+                                  "second"))
+            dropped = known[keep:]
+            if dropped:
+                self._take_cards(t, name, dropped)
+                self._to_discard(t, len(dropped))
+                t.event(_("{name} keeps {kept} and discards {values}, as the room says", name=name,
+                          kept=", ".join(map(str, known[:keep])) or "–", values=", ".join(map(str, dropped))))
         discard = self._values(a, "discard", required=False)
         if discard:
             self._take_cards(t, name, discard)

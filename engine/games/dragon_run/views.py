@@ -7,7 +7,7 @@ from typing import Any
 from ...fields import Field, Str
 from ...game import Game, Offer, offer
 from ...messages import Msg, _, word
-from .rules import DIE_FACES, HAND_SIZE, ICONS, OTHER_LOCATIONS, _cheapest, _highest_range
+from .rules import DIE_FACES, HAND_SIZE, OTHER_LOCATIONS, ROOM_ICONS, _cheapest, _highest_range
 
 #: A pod's status line for the active player, by turn phase.
 PHASE_STATUS = {"start": word("status", "charge/hide/cry"), "must_charge": word("status", "MUST CHARGE"),
@@ -208,7 +208,13 @@ class DragonRunViews(Game):
         two = {**room, "draws": 2, "value": 1, "second": 1}
         two_treasures: list[Offer] = [
             {"label": _("2 treasures: pass"), "action": {**two, "then": "pass"}, "ask": ["value", "second"]},
-            {"label": _("2 treasures: again"), "action": {**two, "then": "again"}, "ask": ["value", "second"]}]
+            {"label": _("2 treasures: again"), "action": {**two, "then": "again"}, "ask": ["value", "second"]},
+            # two drawn, one kept, the other discarded (a rulebook reader's library: 26 and 15 presses through the
+            # menu's room…): the card kept asked first, then the one put back
+            {"label": _("2 treasures, keep 1: pass"), "action": {**two, "keep": 1, "then": "pass"},
+             "ask": ["value", "second"]},
+            {"label": _("2 treasures, keep 1: again"), "action": {**two, "keep": 1, "then": "again"},
+             "ask": ["value", "second"]}]
         if p["cards"] or p["unknown"]:
             # The card a player parts with is the cheapest treasure they hold (a 1 while some are not
             # known: the player's word for an unseen card; a potion or talisman, worth 0, is kept), each
@@ -501,7 +507,10 @@ class DragonRunViews(Game):
         if action == "charge" and field.name in ("then", "talisman"):
             return None  # the talisman that takes the dragon's breath: its own offer, while one is in play
         if action == "room" and field.name == "then":
-            return Str("then", choices=ICONS, doc=field.doc)  # the icon, asked last: pass first
+            # the icon, asked last: pass first, then another turn, then go on, a card whose icon sends its player
+            # on to the next charge (a rulebook reader's pit: a card lost, then charge again: 24 and 40 presses through
+            # "other room: go on" and the menu's discard, when the step had only pass and another turn)
+            return Str("then", choices=ROOM_ICONS, doc=field.doc)
         if action == "play" and field.name in ("draw", "second", "heal") and state["turn"]["player"] != name:
             return None  # the cancel potion, the only one on another player's turn, makes nobody draw or heal
         # a card of a hand the device knows whole goes through the values that hand holds: your own potion's or

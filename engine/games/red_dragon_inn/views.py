@@ -132,12 +132,12 @@ class RedDragonInnViews(Game):
             table = [[word("table", "deck"), state["drinks"]["deck"]], [word("table", "turn"), turn["player"]]]
         return {"counters": counters, "status": status, "alert": bool(mine) and not state["over"], "table": table}
 
-    @staticmethod
-    def _out_of_turn_gambling(g: dict[str, Any], name: str) -> list[Offer]:
+    def _out_of_turn_gambling(self, g: dict[str, Any], name: str, p: dict[str, Any]) -> list[Offer]:
         """A player still in the round, not to act: the cards played out of turn, two presses each — right
         after a cheat, the cheater thrown out (a rulebook reader's Serena answered a cheat with her sword);
-        the round ended with the pot to the Inn (the Wench's tip); leaving the round. Nothing for a player who
-        left."""
+        the round ended with the pot to the Inn (the Wench's tip); leaving the round; the character's own
+        track, which such a card may move (a play-tester's Serena, whose sword answered a cheat with piety +1:
+        select, select, up). Nothing for a player who left."""
         if name not in g["players"] or name in g["left"]:
             return []
         # each is main, then main on the player asked, as a card played on another player in a last chance:
@@ -156,7 +156,7 @@ class RedDragonInnViews(Game):
         # round she had started, feeding Wulfric)
         out.append({"label": word("label", "leave the round"), "ask": ["player"],
                     "action": {"action": "leave", "player": name}})
-        return out
+        return out + self._own_track(p)
 
     @staticmethod
     def _guarded_hit(state: dict[str, Any], others: list[str]) -> Offer:
@@ -261,7 +261,7 @@ class RedDragonInnViews(Game):
         g = state["gambling"]
         if g is not None:
             if g["to_act"] != name:
-                return self._out_of_turn_gambling(g, name)
+                return self._out_of_turn_gambling(g, name, p)
             out = [{"label": word("label", "pass"), "action": {"action": "pass", "player": name}}]
             cards = [c for c in CARDS if g["last"] != "winning_hand" or c == "cheat"]
             # the cards the stories played most first: a cheat 19 times, a gambling card that makes everyone ante 1
@@ -313,13 +313,17 @@ class RedDragonInnViews(Game):
             out.append({"label": word("label", "each pays you 1 gold"),
                         "action": {"action": "everyone", "player": name, "counter": "gold", "delta": -1,
                                    "side": "player", "others": True}})
-            out += self._alcohol(others)
+            out += self._alcohol(self._likeliest_to_drink(state, others))
             # the extra drinks in the drinks' order, nearest to passing out first (they went from the left, and a
             # play-tester's held press, which had learnt the drinks' and hits' order, stopped on the wrong player)
             out += [{"label": _("extra drink for {name}", name=q), "repeat": True,
                      "action": {"action": "buy", "player": name, "to": q, "extra": True}}
                     for q in self._likeliest_to_drink(state, others)]
             out += self._own_track(p)
+            # a card that pays its player from the Inn (a rulebook reader's «Poción dorada»: 2 gold; 5 presses
+            # through the gold counter), held for more; the payment to the Inn after it, one up from the last
+            out.append({"label": word("label", "gold from the Inn"), "repeat": True,
+                        "action": {"action": "adjust", "player": name, "counter": "gold", "delta": 1}})
             # a card that costs its player gold, paid to the Inn («Wulfric destroza una silla»: 2 gold), held for more
             out.append({"label": word("label", "pay the Inn 1 gold"), "repeat": True,
                         "action": {"action": "adjust", "player": name, "counter": "gold", "delta": -1}})
@@ -361,7 +365,10 @@ class RedDragonInnViews(Game):
         with its chaser (the drink and its chasers are one drink: all ignored) — the card discarded, nothing
         else. A play-tester entered one as "other drink…" with every amount at 0: 7 presses for nothing."""
         return [{"label": word("label", "drink ignored"), "action": dict(drink)},
-                {"label": word("label", "drink + chaser ignored"), "action": dict(drink, chasers=1)}]
+                {"label": word("label", "drink + chaser ignored"), "action": dict(drink, chasers=1)},
+                # a chaser whose chaser was another (a play-tester's three cards, ignored together: 7 presses
+                # through "other drink…")
+                {"label": word("label", "drink + 2 chasers ignored"), "action": dict(drink, chasers=2)}]
 
     @staticmethod
     def _second_chasers(drink: dict[str, Any]) -> list[Offer]:
@@ -377,10 +384,15 @@ class RedDragonInnViews(Game):
     def _by_effect(drink: dict[str, Any]) -> list[Offer]:
         """A drink the common list does not name (another box's card, a house drink: «siga las
         instrucciones de la carta») by what it does: alcohol +1…+4 with fortitude −1 or +1, one
-        offer each, so that such a card is one held press and main, not every field of "other drink"."""
-        return [{"label": _("{alcohol} {a}, {fortitude} {f}", alcohol=word("counter", "alcohol"), a=f"+{a}",
-                            fortitude=word("counter", "fortitude"), f=f"{f:+d}".replace("-", "−")),
-                 "action": dict(drink, alcohol=a, fortitude=f)} for a, f in EFFECT_DRINKS]
+        offer each, so that such a card is one held press and main, not every field of "other drink"; then
+        fortitude +1 alone (a rulebook reader's herbal tea, «Té de hierbas»: 6 presses through "other drink…")."""
+        out: list[Offer] = [{"label": _("{alcohol} {a}, {fortitude} {f}", alcohol=word("counter", "alcohol"),
+                                        a=f"+{a}", fortitude=word("counter", "fortitude"),
+                                        f=f"{f:+d}".replace("-", "−")),
+                             "action": dict(drink, alcohol=a, fortitude=f)} for a, f in EFFECT_DRINKS]
+        out.append({"label": _("{counter} {delta}", counter=word("counter", "fortitude"), delta="+1"),
+                    "action": dict(drink, alcohol=0, fortitude=1)})
+        return out
 
     @staticmethod
     def _richest(state: dict[str, Any], others: list[str]) -> list[str]:
@@ -403,7 +415,8 @@ class RedDragonInnViews(Game):
     @staticmethod
     def _alcohol(others: list[str]) -> list[Offer]:
         """A card that makes another player gain alcohol (a potion given to them, «Prueba esta poción»: a
-        rulebook reader's went through the menu's adjust in 9 presses): 1 per press, held for more."""
+        rulebook reader's went through the menu's adjust in 9 presses): 1 per press, held for more; in the drinks'
+        order, as the hits (a play-tester's held press, used to it, stopped on the player on the left)."""
         return [{"label": _("{name}: {counter} +1", name=q, counter=word("counter", "alcohol")), "repeat": True,
                  "action": {"action": "adjust", "player": q, "counter": "alcohol", "delta": 1}}
                 for q in others]
