@@ -579,6 +579,27 @@ def test_a_room_that_draws_two_and_keeps_one_is_one_offer_asking_both_cards():
         game().apply({"action": "room", "draws": 2, "value": 3, "keep": 1})
 
 
+def test_a_hides_die_step_says_the_total_goes_in_while_a_talisman_is_in_play():
+    """A play-tester entered the die and a talisman's +2 as one number only because the manual said so: the step
+    read "roll". With a talisman in play a face entered reads "roll: die + a card's bonus"; without one, "roll"."""
+    dungeon = {"action": "adjust", "counter": "dungeon", "delta": -3}  # 7 location cards left: a hide can escape
+    t = Table("dragon-run", ["Ana", "Ben", "Cai"], {"hands": HANDS}, actions=[dungeon])
+    t.match.apply({"action": "talisman", "player": "Ana", "value": 0})
+    labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
+    t.hold("Ana", DOWN, repeats=labels.index("hide: discard 1") - 2)
+    assert t.view("Ana").action == "hide: discard 1…"
+    t.click("Ana", MAIN)
+    assert (t.view("Ana").prompt, t.view("Ana").value) == ("roll", "–")  # the device rolls: nothing to add
+    t.click("Ana", UP, 5)
+    assert (t.view("Ana").prompt, t.view("Ana").value) == ("roll: die + a card's bonus", "4")
+    bare = Table("dragon-run", ["Ana", "Ben", "Cai"], {"hands": HANDS}, actions=[dungeon])
+    labels = [str(o["label"]) for o in bare.rules.seat_actions(bare.state, "Ana")]
+    bare.hold("Ana", DOWN, repeats=labels.index("hide: discard 1") - 2)
+    bare.click("Ana", MAIN)
+    bare.click("Ana", UP, 5)
+    assert (bare.view("Ana").prompt, bare.view("Ana").value) == ("roll", "4")
+
+
 def test_an_injured_player_is_offered_a_healing_potion_with_its_effect():
     """«Las pociones tienen efectos poderosos como se indica en las cartas»: a potion that turns its injured
     player's card back to unhurt is one offer for an injured player (before the plain potion), asking only the

@@ -469,12 +469,19 @@ class DragonRunViews(Game):
     def pod_value_words(self, state: dict[str, Any], name: str, action: str, field: str, value: Any,
                         entered: dict[str, Any] | None = None) -> Msg | None:
         """A power that swaps a card: which number is which ("discard: the card's value", "value: the
-        card drawn"; a play-tester could not tell a count from a value, nor whose value the second was)."""
+        card drawn"; a play-tester could not tell a count from a value, nor whose value the second was); a
+        hide's roll with a talisman in play: the total ("die + a card's bonus")."""
         if action == "power" and entered is not None and entered.get("discard") is not None:
             if field == "discard":
                 return _("the card's value")
             if field == "value":
                 return _("the card drawn")
+        if action == "hide" and field == "roll" and value is not None:
+            # with a talisman in play the escape test's number is the die and what a card adds (a play-tester
+            # entered the talisman's +2 only because the manual said so: the step said nothing)
+            p = next(p for p in state["players"] if p["name"] == name)
+            if p["talismans"]:
+                return _("die + a card's bonus")
         return None
 
     def pod_actions(self, state: dict[str, Any], name: str) -> list[str]:
