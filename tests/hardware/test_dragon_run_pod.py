@@ -543,7 +543,7 @@ def test_a_room_that_says_draw_again_is_one_offer_and_the_next_charge_another():
     assert m.state["turn"]["player"] == "Ben" and m.state["table"]["dungeon"] == 8
 
 
-def test_a_room_that_takes_a_card_and_sends_its_player_on_leaves_its_icon_out():
+def test_a_room_that_takes_a_card_and_sends_its_player_on_has_go_on_as_its_icon():
     """A rulebook reader's pit («Foso»: a card lost, then charge again at once): its icon step had only pass and
     another turn, and two play-testers went through `other room: go on` and the menu's discard (24 and 40
     presses). Its icon step goes on from pass and another turn to "go on": the card is discarded and the next

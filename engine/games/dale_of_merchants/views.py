@@ -350,7 +350,7 @@ class DaleOfMerchantsViews(Game):
             return {"clean_up": True}, []
 
         if actions and hand:
-            asked_about, primary, others, generic, checks = self._buys(state, p, hand, then(1))
+            asked_about, primary, others, by_die, generic, checks = self._buys(state, p, hand, then(1))
             sets, likely, shapes = self._stacks(state, p, hand, then(0))
             effects = self._effects(state, name) if turn["played"] else []
             done, asked = then(0)
@@ -376,8 +376,6 @@ class DaleOfMerchantsViews(Game):
             techniques = [self._ending(o, then) for o in self._techniques(state, name, hand)]
             takes = [o for o in techniques if technique_kind(o["action"]) == "tech +1 take"]
             techniques = [o for o in techniques if technique_kind(o["action"]) != "tech +1 take"]
-            by_die = [o for o in others if o.get("group") == "buy die"]
-            others = [o for o in others if o.get("group") != "buy die"]
             items += asked_about + first + generic + primary[1:] + shapes + others + techniques + checks + \
                 by_die + effects + takes + [
                     {"label": word("label", "technique"), "action": {"action": "technique", "player": name}},
@@ -484,14 +482,13 @@ class DaleOfMerchantsViews(Game):
 
     @staticmethod
     def _buys(state: dict[str, Any], p: dict[str, Any], hand: int, then: tuple[dict[str, Any], list[str]]
-              ) -> tuple[list[Offer], list[Offer], list[Offer], list[Offer],
-                         list[Offer]]:
+              ) -> tuple[list[Offer], list[Offer], list[Offer], list[Offer], list[Offer], list[Offer]]:
         """The buys, cheapest card first (the rightmost on a tie), each named by its place from the left,
         its price and the values paid (asking nothing but the card the clean-up turns up): each card's
         likeliest payment (junk as far as the hand goes, else the lowest cards the device knows the
         player owns, or the payment the referee just accepted for that price), the card's other
-        payments, then each card with the values paid to enter ("ask": paid), and the payment checks
-        a player may ask about (check_payment, a note). After a payment check, the cards of the price
+        payments (those with a card a die raised apart, together), then each card with the values paid to enter
+        ("ask": paid), and the payment checks a player may ask about (check_payment, a note). After a payment check, the cards of the price
         asked about come first, with all their payments: the player is about to buy one of them."""
         done, asked = then
         name, known = p["name"], list(p.get("known", []))
@@ -557,8 +554,8 @@ class DaleOfMerchantsViews(Game):
         by_die = sorted((o for o in others if o.get("group") == "buy die"),
                         key=lambda o: (slot_position(o["action"]["slot"]), die_raised(o["action"]["paid"], known),
                                        len(o["action"]["paid"])))
-        others = [o for o in others if o.get("group") != "buy die"] + by_die
-        return asked_about, primary, others, generic, checks
+        others = [o for o in others if o.get("group") != "buy die"]
+        return asked_about, primary, others, by_die, generic, checks
 
     def _stacks(self, state: dict[str, Any], p: dict[str, Any], hand: int, then: tuple[dict[str, Any], list[str]]
                 ) -> tuple[list[Offer], list[Offer], list[Offer]]:

@@ -298,27 +298,27 @@ class RedDragonInnViews(Game):
             return []
         phase = turn["phase"]
         if phase in ("discard", "action", "buy"):
+            likely = self._likeliest_to_drink(state, others)
             out = [{"label": _("drink for {name}", name=q), "action": {"action": "buy", "player": name, "to": q}}
-                   for q in self._likeliest_to_drink(state, others)]
+                   for q in likely]
             if phase == "buy":
                 return out
             out.append({"label": word("label", "gamble"), "action": {"action": "gamble", "player": name}})
             # a card on another player in the order the stories played them, as the drinks (a play-tester found each
             # player at another place in each group): a hit for the one nearest to passing out (35 of 57 story hits
             # went to the first so, 29 to the first from the left), gold from the richest (14 of 24 against 8)
-            out += self._hits(self._likeliest_to_drink(state, others))
+            out += self._hits(likely)
             out += self._takes(self._richest(state, others), name)
             # gold from every other player at once, the table-wide card a rulebook reader's Serena played
             # first («Diezmo para el templo»: each other player gives you 1 gold), complete, beside the takes
             out.append({"label": word("label", "each pays you 1 gold"),
                         "action": {"action": "everyone", "player": name, "counter": "gold", "delta": -1,
                                    "side": "player", "others": True}})
-            out += self._alcohol(self._likeliest_to_drink(state, others))
+            out += self._alcohol(likely)
             # the extra drinks in the drinks' order, nearest to passing out first (they went from the left, and a
             # play-tester's held press, which had learnt the drinks' and hits' order, stopped on the wrong player)
             out += [{"label": _("extra drink for {name}", name=q), "repeat": True,
-                     "action": {"action": "buy", "player": name, "to": q, "extra": True}}
-                    for q in self._likeliest_to_drink(state, others)]
+                     "action": {"action": "buy", "player": name, "to": q, "extra": True}} for q in likely]
             out += self._own_track(p)
             # a card that pays its player from the Inn (a rulebook reader's «Poción dorada»: 2 gold; 5 presses
             # through the gold counter), held for more; the payment to the Inn after it, one up from the last
