@@ -603,13 +603,18 @@ def test_every_action_a_player_takes_can_be_asked_on_the_pod(game_id):
     assert set(rules.pod_actions(state, "Ana")) <= set(rules.actions) - set(rules.off_pod)
 
 
-def test_the_menu_lists_routine_actions_first_and_undo_last():
+def test_the_menu_lists_what_home_does_not_offer_first_then_the_routine_actions_and_undo_last():
+    """A player holds select for what home does not offer: it leads the menu, so a main at its first
+    line starts one of those (a Dale play-tester, holding select for ``set market…``, pressed main at
+    the first line, a routine buy, and bought a card). Undo stays one up from the top."""
     t = bloody_night()
     t.hold("Ana", SELECT)
     lines = t.view("Ana").lines
-    assert lines[:2] == ("pass", "cash a check")
+    routine = lines.index("pass")
+    assert lines[routine:routine + 2] == ("pass", "cash a check") and routine > 0
+    assert not {"pass", "cash a check"} & set(lines[:routine])
     assert lines[-1] == "undo" and "correct…" not in lines  # corrections stay on the touchscreen
-    assert lines.index("bribe…") < lines.index("adjust…")
+    assert lines.index("bribe…") < lines.index("adjust…") < routine
 
 
 def test_the_menus_adjust_asks_whose_counter_first_starting_at_the_pods_own_player():

@@ -30,6 +30,11 @@ def table(players=("Ana", "Ben"), actions=(), **options) -> Match:
     return m
 
 
+def offered(m: Match, who: str) -> list[g.Item]:
+    """The menu's routine lines: the offers home goes through, most likely first."""
+    return [i for i in g.menu(m.rules, m.state, who) if i.kind == g.SEAT]
+
+
 def seat_item(m: Match, who: str, label: str) -> g.Item:
     item = next(i for i in g.menu(m.rules, m.state, who) if i.kind == g.SEAT and str(i.label) == label)
     return item
@@ -60,10 +65,10 @@ def test_the_opening_deal_is_one_list_of_five_values_on_any_pod():
     left to right, in one step (the "values" list a pod could not enter before)."""
     m = table()
     for who in ("Ana", "Ben"):
-        item = g.menu(m.rules, m.state, who)[0]
+        item = offered(m, who)[0]
         (ask,) = steps(m, who, item)
         assert (str(item.label), ask.field.name, ask.step) == ("market values", "values", g.LIST)
-    action = as_started(m, "Ben", g.menu(m.rules, m.state, "Ben")[0], values=(3, 4, 2, 5, 2))
+    action = as_started(m, "Ben", offered(m, "Ben")[0], values=(3, 4, 2, 5, 2))
     assert action == OPENING[0]
     g.dry_run(m.rules, m.state, action)
 
@@ -82,7 +87,7 @@ def test_a_market_never_entered_holds_back_only_the_first_turn():
 def test_the_decks_are_drawn_from_a_pod_with_nothing_to_ask():
     """Preparar: «Elige tantos mazos de animales como jugadores, más un mazo»: the device draws them."""
     m = Match(make_rules({"game": GAME, "players": ["Ana", "Ben"]}))
-    item = g.menu(m.rules, m.state, "Ben")[0]
+    item = g.menu(m.rules, m.state, "Ben")[0]  # no offers before the decks: the menu's first line
     assert item.action == {"action": "draw_decks"} and steps(m, "Ben", item) == ()
     after, _events = g.dry_run(m.rules, m.state, item.action)
     assert len(after["decks"]) == 3
@@ -100,7 +105,7 @@ def test_a_buy_is_one_item_per_market_card_and_payment_counted_from_the_left_ask
     assert [str(i.label) for i in buys] == [
         "new 2, buy #5: 1+1", "buy, other payment", "buy #3: 4×1",
         "new 5, buy #5: 1+1", "new 4, buy #5: 1+1", "new 3, buy #5: 1+1"]  # a tie: the rightmost first
-    first = g.menu(m.rules, m.state, "Ana")[0]
+    first = offered(m, "Ana")[0]
     assert first == buys[0] and steps(m, "Ana", first) == ()  # the first buy: one line per new card's value
     second = seat_item(m, "Ana", "buy #3: 4×1")
     (new,) = steps(m, "Ana", second)
@@ -150,12 +155,12 @@ def test_the_new_market_card_is_asked_first_on_every_pod_the_moment_it_is_turned
     derecha a izquierda»: its value is the next thing to enter, by whoever reads it."""
     m = table(actions=OPENING + [{"action": "buy", "slot": 0, "paid": [1, 1], "clean_up": True}])
     for who in ("Ana", "Ben"):
-        item = g.menu(m.rules, m.state, who)[0]
+        item = offered(m, who)[0]
         (ask,) = steps(m, who, item)
         assert str(item.label) == "new card 1" and item.action["slot"] == 4 and ask.field.name == "value"
-    m.apply(as_started(m, "Ana", g.menu(m.rules, m.state, "Ana")[0], value=3))
+    m.apply(as_started(m, "Ana", offered(m, "Ana")[0], value=3))
     assert m.state["market"][4]["value"] == 3
-    assert str(g.menu(m.rules, m.state, "Ben")[0].label).startswith("new 2, buy ")
+    assert str(offered(m, "Ben")[0].label).startswith("new 2, buy ")
 
 
 def test_any_other_stall_stack_asks_its_values_from_none_and_its_set():
@@ -219,7 +224,7 @@ def test_a_technique_leaves_the_turn_open_for_its_effects_and_offers_the_forgott
     taker = next(a for a in steps(m, "Ana", move) if a.field.name == "from_player")
     assert taker.options[0] == "Ben" and taker.unset  # another player first; left out: your own piles
     m.apply(seat_item(m, "Ana", "bonus action").action)
-    assert [str(i.label) for i in g.menu(m.rules, m.state, "Ana")[:2]] == ["new 2, buy #5: 1+1", "stack 1: 1 macaws"]
+    assert [str(i.label) for i in offered(m, "Ana")[:2]] == ["new 2, buy #5: 1+1", "stack 1: 1 macaws"]
 
 
 def test_a_technique_that_takes_a_market_card_into_the_players_discard_pile_is_one_offer_after_it():
@@ -392,7 +397,7 @@ def test_after_a_technique_its_take_is_offered_and_the_stack_then_asks_the_card_
     assert take.action == {"action": "take", "player": "Ana", "slot": 1} and steps(m, "Ana", take) == ()
     m.apply(take.action)
     item = seat_item(m, "Ana", "new 2, stack 1: 1 macaws")
-    assert g.menu(m.rules, m.state, "Ana")[0] == item  # after a technique: the stack first
+    assert offered(m, "Ana")[0] == item  # after a technique: the stack first
     assert steps(m, "Ana", item) == ()  # the card turned up: one line per value
     seat = [str(i.label) for i in g.menu(m.rules, m.state, "Ana") if i.kind == g.SEAT]
     assert seat[-3:] == ["new 5, stack 1: 1 macaws", "new 4, stack 1: 1 macaws", "new 3, stack 1: 1 macaws"]
@@ -403,7 +408,7 @@ def test_after_a_technique_its_take_is_offered_and_the_stack_then_asks_the_card_
 def test_the_payment_the_referee_accepted_is_where_the_buy_starts():
     """Acción de mercado, Nota: a payment asked about and accepted is the one the player then makes."""
     m = table(actions=OPENING + [{"action": "check_payment", "position": 4, "paid": [4, 2]}])
-    item = g.menu(m.rules, m.state, "Ana")[0]  # the card asked about first, with the payment accepted
+    item = offered(m, "Ana")[0]  # the card asked about first, with the payment accepted
     assert str(item.label) == "new 2, buy #4: 4+2" and item.action["paid"] == [4, 2] and item.action["slot"] == 1
 
 

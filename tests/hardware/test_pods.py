@@ -223,17 +223,21 @@ def test_main_button_does_the_games_routine_action(table_factory, game_id):
 
 
 @pytest.mark.parametrize("game_id", GAMES)
-def test_select_hold_opens_the_menu_of_every_action_routine_ones_first(table_factory, game_id):
+def test_select_hold_opens_the_menu_of_every_action_what_home_does_not_offer_first(table_factory, game_id):
     """The grammar: a select hold opens the menu (it used to cycle the offered action); the game's
-    routine actions lead it, undo ends it, and a select click goes back home. (The hub caches
-    views by the controls' key(); these read the seat's own view.)"""
+    other actions lead it (what home does not offer is what a player opens it for), the routine ones
+    follow, undo ends it, and a select click goes back home. (The hub caches views by the controls'
+    key(); these read the seat's own view.)"""
     t = table_factory(game_id)
     seat, ctl = 1, t.seats.controls[1]
     routine = [str(a["label"]) for a in t.rules.seat_actions(t.state, ctl.player)]
     t.press(seat, "select", hold=TIMING.hold_time + 0.05)
     menu = ctl.view(t.rules, t.state)
     assert menu.screen == "menu" and menu.cursor == 0
-    assert [line.rstrip("…") for line in menu.lines[:len(routine)]] == routine
+    lines = [line.rstrip("…") for line in menu.lines]
+    first = lines.index(routine[0])
+    assert lines[first:first + len(routine)] == routine
+    assert lines[0] not in routine and first > 0  # every game has a correction (adjust…) home does not offer
     assert menu.lines[-1] == "undo"
     assert t.seats.applied == 0 and ctl.view(t.rules, t.state).focus == 0  # a hold does not also move the focus
     t.press(seat, "select")

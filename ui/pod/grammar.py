@@ -273,8 +273,11 @@ def seat_view(rules: Any, state: dict[str, Any], me: str) -> dict[str, Any]:
 
 
 def menu(rules: Any, state: dict[str, Any], me: str) -> tuple[Item, ...]:
-    """Every action ``me`` may start from the pod now: the routine ones (``seat_actions``, most likely
-    first), then the game's others (``pod_actions``), then undo.
+    """Every action ``me`` may start from the pod now: the game's others (``pod_actions``) first, then the
+    routine ones (``seat_actions``, most likely first: home already goes through them), the table's
+    counters and undo, last (one up from the top). A player opens the menu for what home does not offer:
+    with the routine ones first, a Dale turn's ``set market…`` came after 95–150 buys, and a play-tester
+    who held select for it pressed main at the first line and bought a card.
 
     An action with nothing to ask is listed only when its dry run is
     accepted and changes something (a "resolve" with nothing pending is not).
@@ -288,9 +291,10 @@ def seat_item(o: Any) -> Item:
 
 
 def _menu(rules: Any, state: dict[str, Any], me: str) -> tuple[Item, ...]:
-    items = [seat_item(a) for a in offers(rules, state, me)]
-    routine = [canonical(i.action) for i in items]
-    asked = {canonical(i.action) for i in items if i.ask}  # offered with the game's own questions
+    seat = [seat_item(a) for a in offers(rules, state, me)]
+    routine = [canonical(i.action) for i in seat]
+    asked = {canonical(i.action) for i in seat if i.ask}  # offered with the game's own questions
+    items: list[Item] = []
     for name in rules.pod_actions(state, me):
         if name not in rules.actions:
             continue
@@ -312,6 +316,7 @@ def _menu(rules: Any, state: dict[str, Any], me: str) -> tuple[Item, ...]:
             if after == state:
                 continue
         items.append(item)
+    items += seat
     if table_words(rules, state, me):
         items.append(Item(TABLE, _("table counters"), {}))
     items.append(Item(UNDO, word("action", "undo"), {"action": "undo"}))
