@@ -117,6 +117,24 @@ def test_burial_names_the_annex_by_owner_and_name():
     assert len(player(m, "Ana")["annexes"][1]["buried"]) == 2
 
 
+
+def test_an_annex_that_makes_a_burial_under_it_cheaper_does_so_for_whoever_buries_there():
+    """«Coloque la tarjeta del cadáver debajo de un anexo de su elección, independientemente de quién sea el
+    propietario»; a rulebook reader's table had a «Capilla»: «quien entierra un cadáver bajo tu Capilla juega una
+    carta menos». Ben buries a rank-1 corpse under Ana's chapel for no card; under his own barn it costs one."""
+    m = night()
+    m.apply({"action": "correct", "player": "Ana", "hand": 3})
+    m.apply({"action": "correct", "player": "Ben", "hand": 3})
+    m.apply({"action": "build", "rank": 1, "name": "Capilla", "effect": "bury_here_discount"})
+    m.apply({"action": "kill", "room": 1, "rank": 1})  # Ben kills a rank-1 guest: one card played
+    passes(m, 2)  # Cai, Ana
+    assert player(m, "Ben")["hand"] == 2
+    refused(m, {"action": "bury", "annex": 0, "played": 0}, "a rank-1 card costs 1 card: Ben has no annex")
+    p = m.apply({"action": "bury", "owner": "Ana", "annex": "Capilla"})
+    assert "Ana's Capilla makes a burial under it 1 card cheaper" in p.events
+    assert player(m, "Ben")["hand"] == 2 and not player(m, "Ben")["corpses"]
+    assert player(m, "Ana")["annexes"][1]["buried"][0]["by"] == "Ben"
+
 # -- annex powers every round -------------------------------------------------------------------
 def test_annex_powers_apply_every_morning_in_the_history():
     """The gardens: "At the end of each round, earn an additional 2F during the Travelers Leave

@@ -926,3 +926,22 @@ def test_a_bribe_paid_with_travellers_keeps_them_first_a_kill_loses_them_first()
     assert labels.index("kill 1: ×") < labels.index("bribe 1: ↩") < labels.index("kill 1: ↩") < labels.index("bribe 1: ×")
     usual = next(o for o in m.rules.seat_actions(m.state, "Ana") if str(o["label"]) == "bribe 1: ↩")
     assert usual["group"] == "bribe" and (usual["action"]["peasants"], usual["action"]["kept"]) == (0, 1)
+
+
+def test_a_burial_under_an_annex_that_makes_it_cheaper_is_one_press_for_no_card_on_the_buriers_pod():
+    """A rulebook reader's «Capilla» («quien entierra un cadáver bajo tu Capilla juega una carta menos»): Ben's
+    offer to bury under Ana's chapel costs no card and asks nothing (a play-tester's took 42 presses: the device
+    refused the burial for no card and he kept a card back instead); under his own barn a card is played."""
+    m = table([{"action": "welcome", "police_rooms": []}, {"action": "correct", "player": "Ana", "hand": 3},
+               {"action": "correct", "player": "Ben", "hand": 3},
+               {"action": "build", "rank": 1, "name": "Capilla", "effect": "bury_here_discount"},
+               {"action": "kill", "room": 1, "rank": 1}, {"action": "pass"}])
+    menu = items(m, "Ben")
+    chapel = menu["bury: Ana's Capilla"]
+    assert asked(m, "Ben", chapel) == [] and not any(label.endswith(": Ana's Capilla") and label != "bury: Ana's Capilla"
+                                                       for label in menu)  # one way to pay: none
+    barn, _events = grammar.dry_run(m.rules, m.state, menu["bury: barn"].action)
+    assert next(p for p in barn["players"] if p["name"] == "Ben")["hand"] == 1  # the barn costs a card
+    m.apply(chapel.action)
+    ben = next(p for p in m.state["players"] if p["name"] == "Ben")
+    assert ben["hand"] == 2 and not ben["corpses"]

@@ -14,16 +14,18 @@ from typing import Any
 #: (one accomplice fewer to bribe, to build), the butcher's shop (several kills in one action),
 #: the park (4F at once; a gain at the end), the kiosk and the vegetable garden (francs at once);
 #: and an annex that opens a closed room with its builder's key («Ahora determinará qué salas están
-#: abiertas»: the board has more rooms than the setup opens); and francs at the departure for each other
-#: annex its owner has (two rulebook readers' tables had one: a «Destilería», a «Casa de postas»).
+#: abiertas»: the board has more rooms than the setup opens); francs at the departure for each other
+#: annex its owner has (two rulebook readers' tables had one: a «Destilería», a «Casa de postas»); and a
+#: burial under the annex cheaper for whoever buries there, its owner or another (a rulebook reader's
+#: «Capilla»: «quien entierra un cadáver bajo tu Capilla juega una carta menos»).
 EFFECTS = ("morning_bonus", "wages_waived", "bribe_discount", "build_discount", "kill_discount",
            "bury_discount", "extra_kill", "extra_action", "gain_now", "end_game", "open_room", "other", "none",
-           "per_annex_bonus")
+           "per_annex_bonus", "bury_here_discount")
 #: What ``amount`` means by default for each effect (francs, wages or cards); None: no amount.
 DEFAULT_AMOUNT: dict[str, int | None] = {
     "morning_bonus": 2, "wages_waived": 1, "bribe_discount": 1, "build_discount": 1, "kill_discount": 1,
     "bury_discount": 1, "extra_kill": None, "extra_action": None, "gain_now": 0, "end_game": None,
-    "open_room": None, "other": None, "none": None, "per_annex_bonus": 1}
+    "open_room": None, "other": None, "none": None, "per_annex_bonus": 1, "bury_here_discount": 1}
 #: The base game's annexes a pod offers as names (free text stays possible in a script).
 ANNEX_NAMES = ("distillery", "gardens", "parlor", "workshop", "butcher's shop", "park", "kiosk",
                "vegetable garden", "room service", "chapel")
@@ -59,9 +61,17 @@ def total(p: dict[str, Any], effect: str) -> int:
     return sum(int(x.get("amount") or 0) for x in powers(p, effect))
 
 
-def discount(p: dict[str, Any], action: str) -> int:
-    """How many cards fewer the player's known annexes let them play for ``action``."""
-    return total(p, f"{action}_discount")
+def discount(p: dict[str, Any], action: str, here: dict[str, Any] | None = None) -> int:
+    """How many cards fewer the player's known annexes let them play for ``action``; for a burial under the
+    annex ``here`` (anyone's), with what that annex takes off for whoever buries under it."""
+    return total(p, f"{action}_discount") + (here_discount(here) if action == "bury" else 0)
+
+
+def here_discount(annex: dict[str, Any] | None) -> int:
+    """How many cards fewer a burial under ``annex`` costs whoever buries there (its own power)."""
+    if annex is None or annex.get("effect") != "bury_here_discount":
+        return 0
+    return int(annex.get("amount") or 0)
 
 
 def grants_extra(p: dict[str, Any], action: str, *, in_room: bool) -> bool:

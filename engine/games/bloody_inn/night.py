@@ -17,6 +17,7 @@ from .annexes import (
     NAME_EFFECT,
     discount,
     grants_extra,
+    here_discount,
     powers,
     unknown_power,
 )
@@ -98,7 +99,8 @@ class BloodyInnNight(BloodyInnTable):
                       "(cash a check when passing, or an accomplice is discarded per franc short)", who=who, due=due,
                       cash=cash))
 
-    def _play(self, t: Txn, a: Args, who: str, rank: int, action: str, *, keep_traveller: int = 0) -> None:
+    def _play(self, t: Txn, a: Args, who: str, rank: int, action: str, *, keep_traveller: int = 0,
+              here: tuple[str, dict[str, Any]] | None = None) -> None:
         """Play the cards an action costs, checked against what the device knows of the hand.
 
         "played" (default: the rank, fewer by the discounts of the player's
@@ -107,14 +109,16 @@ class BloodyInnNight(BloodyInnTable):
         filled by the device when absent and checked when given. Peasants go to
         the bistro, the other played travellers to the exit stack.
         ``keep_traveller``: a traveller that must stay in hand besides (the annex
-        being built; never a police officer).
+        being built; never a police officer). ``here``: a burial's annex and its owner (the annex's
+        own power may make a burial under it cheaper for whoever buries there).
         """
         p = t.player(who)
         hand = p["hand"] - keep_traveller
         peasants_in_hand = p["peasants"]
         travellers = hand - peasants_in_hand
         police = min(p.get("police", 0), travellers)  # officers the device knows are in hand
-        played = self._cards_played(a, p, who, rank, action, hand, keep_traveller)
+        annex = here[1] if here else None
+        played = self._cards_played(a, p, who, rank, action, hand, keep_traveller, annex)
         peasants = self._peasants_played(a, who, played, travellers, peasants_in_hand)
         played_travellers = played - peasants
         forced_police = max(0, played_travellers - (travellers - police))
@@ -125,9 +129,14 @@ class BloodyInnNight(BloodyInnTable):
         p["police"] = max(0, police - gone)  # a kept card has the aptitude: never an officer
         t.state["inn"]["bistro"] += peasants
         t.state["inn"]["exit"] += gone
-        if played < rank:
+        cheaper = min(rank - played, here_discount(annex))
+        if here and cheaper:
+            t.event(N_("{owner}'s {annex} makes a burial under it {n} card cheaper",
+                       "{owner}'s {annex} makes a burial under it {n} cards cheaper", cheaper, owner=here[0],
+                       annex=annex_word(here[1]["name"])))
+        if played < rank - cheaper:
             t.event(N_("{who}'s annexes make it {n} card cheaper", "{who}'s annexes make it {n} cards cheaper",
-                       rank - played, who=who))
+                       rank - cheaper - played, who=who))
         if played:
             t.event(N_("{who} plays {n} card: {kept} back to hand, {peasants} to the bistro, {gone} to the exit stack",
                        "{who} plays {n} cards: {kept} back to hand, {peasants} to the bistro, {gone} to the exit stack",
@@ -135,10 +144,11 @@ class BloodyInnNight(BloodyInnTable):
 
     @staticmethod
     def _cards_played(a: Args, p: dict[str, Any], who: str, rank: int, action: str, hand: int,
-                      keep_traveller: int) -> int:
+                      keep_traveller: int, here: dict[str, Any] | None = None) -> int:
         """How many cards the action plays ("played"): the rank less the annexes' discounts unless given,
-        never more than the rank or the hand, nor fewer than the discounts allow."""
-        cut = discount(p, action)
+        never more than the rank or the hand, nor fewer than the discounts allow (a burial's: with what the
+        annex ``here`` takes off for whoever buries under it)."""
+        cut = discount(p, action, here)
         free = unknown_power(p)  # an annex whose power nobody told the device: it may be a discount
         cheapest = 0 if free else max(0, rank - cut)
         played: int = a.int("played", max(0, rank - cut))
@@ -473,7 +483,7 @@ class BloodyInnNight(BloodyInnTable):
         corpse = corpses[number - 1]
         if extra:
             self._check_extra(t, who, "bury")
-        self._play(t, a, who, corpse["rank"], "bury")
+        self._play(t, a, who, corpse["rank"], "bury", here=(owner, annex))
         del corpses[number - 1]
         annex["buried"].append({"money": corpse["money"], "by": who})
         money = corpse["money"]

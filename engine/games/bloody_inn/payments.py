@@ -24,7 +24,8 @@ def builder(p: dict[str, Any]) -> bool:
     return travellers - min(police, travellers) > 0
 
 
-def ways_to_pay(p: dict[str, Any], rank: int, action: str) -> list[tuple[dict[str, Any], str]]:
+def ways_to_pay(p: dict[str, Any], rank: int, action: str, here: dict[str, Any] | None = None
+                ) -> list[tuple[dict[str, Any], str]]:
     """Each way the hand can pay a rank-``rank`` card action, the usual first: the cards played
     (the rank less the discounts) split into peasants (to the bistro), travellers back to hand
     (the aptitude) and travellers lost («recuperas todas las cartas que hayas jugado que tengan
@@ -33,11 +34,12 @@ def ways_to_pay(p: dict[str, Any], rank: int, action: str) -> list[tuple[dict[st
     the action's aptitude, and the engine's default: kept 0) — for a bribe, back to hand. Police officers are never back
     (no aptitude); a build's annex is a traveller of its own. Each way is the action's
     ``peasants`` and ``kept`` (none when the hand pays one way only: the engine fills them) and
-    its cards in a few signs: "p" a peasant, "↩" a traveller back, "×" one lost."""
+    its cards in a few signs: "p" a peasant, "↩" a traveller back, "×" one lost. ``here``: the annex a
+    burial goes under (its own power may make it cheaper for whoever buries there)."""
     peasants = p["peasants"]
     travellers = p["hand"] - peasants - (1 if action == "build" else 0)
     free = travellers - min(p.get("police", 0), travellers)  # travellers who may come back
-    played = max(0, rank - discount(p, action))  # the engine's default (the menu's entry says fewer)
+    played = max(0, rank - discount(p, action, here))  # the engine's default (the menu's entry says fewer)
     if played > peasants + travellers:
         return []
     if played == 0:

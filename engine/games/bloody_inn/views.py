@@ -8,7 +8,17 @@ from ...fields import Bool, Field, Int, Str
 from ...game import Game, Offer, offer
 from ...messages import N_, Msg, _, word
 from . import payments
-from .annexes import DEFAULT_AMOUNT, NAME_AMOUNT, NAME_EFFECT, built, discount, grants_extra, powers, unknown_power
+from .annexes import (
+    DEFAULT_AMOUNT,
+    NAME_AMOUNT,
+    NAME_EFFECT,
+    built,
+    discount,
+    grants_extra,
+    here_discount,
+    powers,
+    unknown_power,
+)
 from .rules import CASH_MAX, CHECK, MAX_RANK, wages_due
 from .table import seat_order
 from .words import annex_number, annex_word, short_name
@@ -36,7 +46,8 @@ _SHORT_POWERS: dict[str, Callable[[int], Msg]] = {
 #: (none 8, the end of the game 5, per other annex 4, wages waived 3; the table's own annexes), down from "–"
 #: the least (another power, a room opened).
 POD_EFFECTS = ("none", "end_game", "per_annex_bonus", "wages_waived", "morning_bonus", "gain_now", "extra_kill",
-               "extra_action", "build_discount", "bribe_discount", "kill_discount", "bury_discount", "open_room", "other")
+               "extra_action", "build_discount", "bribe_discount", "kill_discount", "bury_discount",
+               "bury_here_discount", "open_room", "other")
 
 
 def _filled(annex: dict[str, Any], names: list[str]) -> Msg:
@@ -276,21 +287,23 @@ class BloodyInnViews(Game):
         return super().pod_field(state, name, action, field, given)
 
     @staticmethod
-    def _cost(p: dict[str, Any], rank: int | None, action: str) -> tuple[dict[str, Any], list[str]]:
+    def _cost(p: dict[str, Any], rank: int | None, action: str, here: dict[str, Any] | None = None
+              ) -> tuple[dict[str, Any], list[str]]:
         """What the device can put in the cost of a card action and what only the player knows.
 
         For a known ``rank``: the cards played are the rank less the discounts; the peasants among
         them start at the most the hand allows (peasants are the cards a table plays first, and they
         never come back), asked only when the hand leaves a choice; "kept" (travellers with the
         aptitude, back to hand) is asked only when a traveller who is not police is played besides.
-        Without a rank (corpses that differ) every choice the hand may leave is asked."""
+        Without a rank (corpses that differ) every choice the hand may leave is asked. ``here``: the annex a
+        burial goes under."""
         peasants = p["peasants"]
         travellers = p["hand"] - peasants - (1 if action == "build" else 0)
         others = travellers - min(p.get("police", 0), travellers)
         if rank is None:
             ask = ["peasants"] if peasants and travellers else []
             return {}, ask + (["kept"] if others else [])
-        played = max(0, rank - (0 if unknown_power(p) else discount(p, action)))
+        played = max(0, rank - (here_discount(here) if unknown_power(p) else discount(p, action, here)))
         if played == 0:
             return {}, []
         most = min(played, peasants)
@@ -607,8 +620,6 @@ class BloodyInnViews(Game):
             return []
         alike = all(c == corpses[0] for c in corpses)
         rank = corpses[0]["rank"] if alike else None
-        if rank is not None and rank > p["hand"] and unknown_power(p) is False and discount(p, "bury") == 0:
-            return []
         usual: list[Offer] = []
         others: list[Offer] = []
         seats = state["players"]
@@ -625,6 +636,8 @@ class BloodyInnViews(Game):
             x = q["annexes"][i]
             if len(x["buried"]) >= x["rank"]:
                 continue
+            if rank is not None and not unknown_power(p) and rank - discount(p, "bury", x) > p["hand"]:
+                continue  # the hand cannot pay a burial here
             # the corpse asked starts at the likeliest: the richest pocket under your own annex (you keep
             # it all), the poorest under another's (you share it), as a rulebook reader's story played it
             pockets = [c["money"] for c in corpses]
@@ -643,7 +656,7 @@ class BloodyInnViews(Game):
                 shown = annex_word(short_name(x["name"], names))  # the fill too would not fit beside the owner
                 place = _("{owner}'s {annex}", owner=q["name"], annex=shown)
                 label = _("bury: {owner}'s {annex}", owner=q["name"], annex=shown)
-            ways = self.ways_to_pay(p, rank, "bury") if rank is not None and not unknown_power(p) else []
+            ways = self.ways_to_pay(p, rank, "bury", x) if rank is not None and not unknown_power(p) else []
             if len(ways) > 1:
                 for n, (given, cards) in enumerate(ways):
                     way = offer(label if n == 0 else _("bury {cards}: {place}", cards=self.way_signs(cards),
@@ -651,7 +664,7 @@ class BloodyInnViews(Game):
                     way["group"] = "bury…" if n else "bury"
                     (others if n else usual).append(way)
                 continue
-            given, cost = self._cost(p, rank, "bury")
+            given, cost = self._cost(p, rank, "bury", x)
             ask = ([] if alike else ["corpse"]) + cost
             usual.append({**offer(label, {**action, **given}, ask=ask), "group": "bury"})
         return usual + others

@@ -47,6 +47,9 @@ def power_words(effect: str, amount: int | None) -> Msg:
         return _("+{amount}F at every departure for each other annex", amount=n)
     if effect == "wages_waived":
         return N_("{n} wage waived every morning", "{n} wages waived every morning", n)
+    if effect == "bury_here_discount":
+        return N_("a burial under it costs whoever buries there {n} card fewer",
+                  "a burial under it costs whoever buries there {n} cards fewer", n)
     if effect.endswith("_discount"):
         return N_("a {action} costs {n} card fewer", "a {action} costs {n} cards fewer", n,
                   action=word("action", effect[:-len("_discount")]))
