@@ -626,15 +626,16 @@ def test_pod_shows_temper_and_offers_legal_routine_actions():
     # 10 location cards left: no hide offered (no face of the d10 beats 10)
     assert [o["label"] for o in offered] == ["other room: pass", "dragon", "other room: again",
                                              "treasure hall: pass", "treasure hall: again", "room + treasure: pass",
-                                             "room + treasure: again", "other room: go on", "room: discard 1, pass", "room: discard 1, again", "room: give 1 left, pass",
-        "room: give 1 left, again",
+                                             "room + treasure: again", "other room: go on", "room: discard 1, pass", "room: discard 1, again", "room: discard 1, go on",
+        "room: give 1 left, pass", "room: give 1 left, again",
         # two treasures drawn, right after the usual discard and gift (two play-testers found them behind the other
         # values' lines)
         "2 treasures: pass", "2 treasures: again", "2 treasures, keep 1: pass", "2 treasures, keep 1: again",
         "room: discard", "room: give left",
         # a card of the player's choice, each other value held (a 0 too: a worthless card is thrown away)
-        "room: discard 0, pass", "room: discard 0, again", "room: discard 2, pass", "room: discard 2, again",
-        "room: discard 3, pass", "room: discard 3, again",
+        "room: discard 0, pass", "room: discard 0, again", "room: discard 0, go on", "room: discard 2, pass",
+        "room: discard 2, again", "room: discard 2, go on", "room: discard 3, pass", "room: discard 3, again",
+        "room: discard 3, go on",
         # and given to the left, last of the rooms (a play-tester's trap room took a potion worth 0)
         "room: give 0 left, pass", "room: give 0 left, again", "room: give 2 left, pass", "room: give 2 left, again",
         "room: give 3 left, pass", "room: give 3 left, again",
@@ -651,11 +652,12 @@ def test_pod_shows_temper_and_offers_legal_routine_actions():
     assert m.rules.seat_view(m.state, "Ana")["alert"] is True
     assert [o["label"] for o in m.rules.seat_actions(m.state, "Ana")] == [
         "other room: pass", "dragon", "other room: again", "treasure hall: pass", "treasure hall: again",
-        "room + treasure: pass", "room + treasure: again", "other room: go on", "room: discard 2, pass", "room: discard 2, again", "room: give 2 left, pass",
-        "room: give 2 left, again", "2 treasures: pass", "2 treasures: again", "2 treasures, keep 1: pass", "2 treasures, keep 1: again",
+        "room + treasure: pass", "room + treasure: again", "other room: go on", "room: discard 2, pass", "room: discard 2, again",
+        "room: discard 2, go on", "room: give 2 left, pass", "room: give 2 left, again", "2 treasures: pass", "2 treasures: again", "2 treasures, keep 1: pass", "2 treasures, keep 1: again",
         "room: discard", "room: give left",
-        "room: discard 0, pass", "room: discard 0, again", "room: discard 3, pass", "room: discard 3, again",
-        "room: give 0 left, pass", "room: give 0 left, again", "room: give 3 left, pass",
+        "room: discard 0, pass", "room: discard 0, again", "room: discard 0, go on", "room: discard 3, pass",
+        "room: discard 3, again", "room: discard 3, go on", "room: give 0 left, pass", "room: give 0 left, again",
+        "room: give 3 left, pass",
         "room: give 3 left, again", "potion: draw 2", "potion", "talisman: 3", "talisman: 2", "talisman: 0"]
 
 

@@ -929,11 +929,12 @@ def test_a_room_card_that_moves_treasure_is_one_offer_with_its_charge():
     start = labels.index("room: discard")
     assert labels[start - 4:start] == ["2 treasures: pass", "2 treasures: again", "2 treasures, keep 1: pass",
                                        "2 treasures, keep 1: again"]
-    assert labels[start:start + 14] == ["room: discard", "room: give left",
-                                        # a card of the player's choice: each other value held, each icon
-                                        "room: discard 0, pass", "room: discard 0, again",
-                                        "room: discard 2, pass", "room: discard 2, again",
-                                        "room: discard 3, pass", "room: discard 3, again",
+    assert labels[start:start + 17] == ["room: discard", "room: give left",
+                                        # a card of the player's choice: each other value held, each icon (go on:
+                                        # a pit that loses a card and sends its player on)
+                                        "room: discard 0, pass", "room: discard 0, again", "room: discard 0, go on",
+                                        "room: discard 2, pass", "room: discard 2, again", "room: discard 2, go on",
+                                        "room: discard 3, pass", "room: discard 3, again", "room: discard 3, go on",
                                         # and given, last (a play-tester's trap room took a potion worth 0)
                                         "room: give 0 left, pass", "room: give 0 left, again",
                                         "room: give 2 left, pass", "room: give 2 left, again",

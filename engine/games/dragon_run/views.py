@@ -225,6 +225,8 @@ class DragonRunViews(Game):
                  "action": {**room, "discard": [usual], "then": "pass"}},
                 {"label": _("room: discard {value}, again", value=usual),
                  "action": {**room, "discard": [usual], "then": "again"}},
+                {"label": _("room: discard {value}, go on", value=usual),
+                 "action": {**room, "discard": [usual], "then": "go_on"}},
                 {"label": _("room: give {value} left, pass", value=usual),
                  "action": {**room, "give": usual, "then": "pass"}},
                 {"label": _("room: give {value} left, again", value=usual),
@@ -242,7 +244,11 @@ class DragonRunViews(Game):
                 out += [{"label": _("room: discard {value}, pass", value=v),
                          "action": {**room, "discard": [v], "then": "pass"}},
                         {"label": _("room: discard {value}, again", value=v),
-                         "action": {**room, "discard": [v], "then": "again"}}]
+                         "action": {**room, "discard": [v], "then": "again"}},
+                        # a pit whose card loses one and sends its player on (a rulebook reader's «Foso», three times
+                        # in a story, the card the player on the left drew blind: 11 presses through the menu)
+                        {"label": _("room: discard {value}, go on", value=v),
+                         "action": {**room, "discard": [v], "then": "go_on"}}]
                 given += [{"label": _("room: give {value} left, pass", value=v),
                            "action": {**room, "give": v, "then": "pass"}},
                           {"label": _("room: give {value} left, again", value=v),
