@@ -316,7 +316,7 @@ def test_rulebook_example_5_paid_with_a_5_plus_anything_is_refused(extra):
     ok, why = payment_verdict(5, [5, extra])
     assert not ok and f"a {extra} is not needed" in why and "smaller than every card" in why
     m = play(match(), {"action": "set_market", "slot": 0, "value": 5})
-    refused(m, {"action": "buy", "slot": 0, "paid": [5, extra]}, "Ana cannot buy the card in slot 0: .*not needed")
+    refused(m, {"action": "buy", "slot": 0, "paid": [5, extra]}, r"Ana cannot buy the card at \+0 \(position 5 from the left\): .*not needed")
 
 
 @pytest.mark.parametrize("extra", [1, 2, 3])
@@ -495,8 +495,8 @@ def test_history_tells_the_actions_in_words(journal):
         s.apply(e)
     assert [h["text"] for h in s.history()] == [
         "market values, left to right: 1 - 3 4 5", "Ana: play a technique with a bonus action",
-        "Ana: buy the card in slot 0, paying 4+1 = 5", "Ana: end the turn (clean-up)",
-        "Ben: build a stack: pandas 1", "Ben: market card in slot 3: 2"]  # words, no "set_market (slot=…)"
+        "Ana: buy the card at position 5 from the left, paying 4+1 = 5", "Ana: end the turn (clean-up)",
+        "Ben: build a stack: pandas 1", "Ben: market card at position 2 from the left: 2"]  # words, no "set_market (slot=…)"
 
 
 # -- replay ------------------------------------------------------------------------------
@@ -523,7 +523,7 @@ def test_replay_names_the_refused_line_with_the_overpay_reason():
                     {"action": "set_market", "slot": 0, "value": 5},
                     {"action": "buy", "slot": 0, "paid": [3, 2, 1]}])
     assert r.returncode == 2 and r.stdout == ""
-    assert "line 3: Ana cannot buy the card in slot 0: 3+2+1 = 6 overpays" in r.stderr
+    assert "line 3: Ana cannot buy the card at +0 (position 5 from the left): 3+2+1 = 6 overpays" in r.stderr
 
 
 # -- Hypothesis: random play with undo/redo -----------------------------------------------

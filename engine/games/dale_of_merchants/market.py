@@ -124,7 +124,8 @@ class DaleOfMerchantsMarket(DaleOfMerchantsTable):
         price = slot_price(slot, value)
         ok, why = payment_verdict(price, paid)
         if not ok:
-            raise RuleError(_("{who} cannot buy the card in slot {slot}: {why}", who=who, slot=slot, why=why))
+            # the card by its place as the pods count it (a play-tester read "slot 0" for his "#5")
+            raise RuleError(_("{who} cannot buy the card at {where}: {why}", who=who, where=where(slot), why=why))
         self._spend_action(t, who)
         # The cards paid go to the discard pile, the card bought to the hand.
         t.add(who, "hand", 1 - len(paid))

@@ -11,11 +11,12 @@ from ...messages import N_, Msg, _, listing, word
 from ...spec import Counter, Option
 from ...state import Args, Txn
 from .piles import JUNK, TABLE_PILES
+from .piles import MARKET_SLOTS as MARKET_SLOTS  # the market's places: the rules' parts read them here
+from .piles import slot_position as slot_position
 from .words import _decks, _sum_words
 
 #: The six animal decks of the base box (Componentes).
 BASE_DECKS = ("macaws", "pandas", "raccoons", "squirrels", "ocelots", "chameleons")
-MARKET_SLOTS = 5
 HAND_SIZE = 5  # Fase de limpieza 1: draw back up to 5
 STARTING_DECK = 10  # Preparar 1: one value-1 card per deck plus junk to 10
 STALL_STACKS = 8  # Fin del juego: the 8th stack wins
@@ -24,11 +25,6 @@ MAX_VALUE = 20  # printed values are 1–5; effects may raise them a little
 #: Where a played technique card goes once its effects are resolved (the ``technique`` action's "to"):
 #: its owner's discard pile, or thrown away ("away"): an animal card thrown away goes to the market discard.
 PLAYED_TO = {"discard": "discard", "away": "market_discard"}
-
-
-def slot_position(slot: int) -> int:
-    """Where market ``slot`` (its surcharge: 0 = rightmost) is counted from the left: 1 (slot 4) … 5 (slot 0)."""
-    return MARKET_SLOTS - slot
 
 
 def position_slot(position: int) -> int:

@@ -6,7 +6,7 @@ from typing import Any
 
 from ...game import Game
 from ...messages import Msg, _, listing, word
-from .piles import PILES
+from .piles import PILES, slot_position
 
 
 def _sum_words(values: list[int]) -> str:
@@ -74,12 +74,12 @@ class DaleOfMerchantsWords(Game):
                          value=action["new_value"])
             return _("{action}, then clean-up", action=text)
 
-        if name == "buy" and "position" in action:
+        if name == "buy" and ("position" in action or isinstance(action.get("slot"), int)):
+            # the card by its place from the left, as the pods count it, whichever way the action names it (an
+            # undo said "slot 0" for a play-tester's "buy #5")
+            position = action["position"] if "position" in action else slot_position(action["slot"])
             return by(then(_("buy the card at position {position} from the left, paying {paid}",
-                             position=action.get("position"), paid=_sum_words(action.get("paid") or []))))
-        if name == "buy":
-            return by(then(_("buy the card in slot {slot}, paying {paid}", slot=action.get("slot"),
-                             paid=_sum_words(action.get("paid") or []))))
+                             position=position, paid=_sum_words(action.get("paid") or []))))
         if name == "stall":
             deck = action.get("set")
             if isinstance(deck, str):
@@ -119,8 +119,9 @@ class DaleOfMerchantsWords(Game):
             return by(_("take {count} from {owner}'s {source} ({target})", count=action.get("count"),
                         owner=action["from_player"], source=word("pile", action["from"]),
                         target=word("pile", action["to"])))
-        if name == "set_market" and fields == ["slot", "value"]:
-            return by(_("market card in slot {slot}: {value}", slot=action["slot"], value=action["value"]))
+        if name == "set_market" and fields == ["slot", "value"] and isinstance(action["slot"], int):
+            return by(_("market card at position {position} from the left: {value}",
+                        position=slot_position(action["slot"]), value=action["value"]))
         if name == "draw" and fields == ["count"]:
             return by(_("draw (count={count})", count=action["count"]))
         if name == "move" and fields == ["count", "from", "to"] and all(
