@@ -604,9 +604,10 @@ def test_every_action_a_player_takes_can_be_asked_on_the_pod(game_id):
 
 
 def test_the_menu_lists_what_home_does_not_offer_first_then_the_routine_actions_and_undo_last():
-    """A player holds select for what home does not offer: it leads the menu, so a main at its first
-    line starts one of those (a Dale play-tester, holding select for ``set market…``, pressed main at
-    the first line, a routine buy, and bought a card). Undo stays one up from the top."""
+    """A player holds select for what home does not offer: the game's own actions lead the menu, so a main
+    at its first line starts one of those (a Dale play-tester, holding select for ``set market…``, pressed
+    main at the first line, a routine buy, and bought a card). The corrections every game has follow the
+    routine actions, up from the top past undo and the table's counters, where they always were."""
     t = bloody_night()
     t.hold("Ana", SELECT)
     lines = t.view("Ana").lines
@@ -614,7 +615,8 @@ def test_the_menu_lists_what_home_does_not_offer_first_then_the_routine_actions_
     assert lines[routine:routine + 2] == ("pass", "cash a check") and routine > 0
     assert not {"pass", "cash a check"} & set(lines[:routine])
     assert lines[-1] == "undo" and "correct…" not in lines  # corrections stay on the touchscreen
-    assert lines.index("bribe…") < lines.index("adjust…") < routine
+    assert lines.index("bribe…") < routine < lines.index("adjust…")
+    assert lines[-4:] == ("adjust…", "transfer…", "table counters", "undo")
 
 
 def test_the_menus_adjust_asks_whose_counter_first_starting_at_the_pods_own_player():

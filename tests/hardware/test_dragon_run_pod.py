@@ -241,7 +241,8 @@ def test_another_players_pod_offers_no_turn_action_but_the_cancel_potion():
     cancel = routine(m, "Ben")["cancel potion"]
     assert cancel.action == {"action": "play", "player": "Ben", "value": 1, "cancel": True}
     assert list(steps(m, "Ben", cancel)) == ["value"]
-    assert others(m, "Ben") == ["play", "draw", "discard", "adjust", "transfer", "count"]
+    # the game's own first, the corrections every game has after the routine offers (up from the menu's top)
+    assert others(m, "Ben") == ["play", "draw", "discard", "count", "adjust", "transfer"]
     item = next(i for i in g.menu(m.rules, m.state, "Ben") if i.kind == g.OTHER and i.action["action"] == "play")
     asked = steps(m, "Ben", item)
     assert list(asked) == ["value", "cancel"] and asked["cancel"].step == g.BOOL

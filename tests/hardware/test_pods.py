@@ -14,6 +14,7 @@ from tablekeeper.engine.messages import translated
 from tablekeeper.hardware.face import SHIFTS, Care, shifted
 from tablekeeper.hardware.render import render
 from tablekeeper.ui.i18n import load_catalog
+from tablekeeper.ui.pod import grammar
 from tablekeeper.ui.pod.seats import KEPT_SECONDS
 
 from .conftest import GAMES, TIMING
@@ -237,7 +238,11 @@ def test_select_hold_opens_the_menu_of_every_action_what_home_does_not_offer_fir
     lines = [line.rstrip("…") for line in menu.lines]
     first = lines.index(routine[0])
     assert lines[first:first + len(routine)] == routine
-    assert lines[0] not in routine and first > 0  # every game has a correction (adjust…) home does not offer
+    # the game's own others (if any) before the routine ones, the corrections every game has after them
+    place = {grammar.SEAT: 1, grammar.TABLE: 3, grammar.UNDO: 4}
+    ranks = [place.get(i.kind, 2 if i.action.get("action") in grammar.CORRECTIONS else 0)
+             for i in grammar.menu(t.rules, t.state, ctl.player)]
+    assert ranks == sorted(ranks) and ranks.count(1) == len(routine) and 2 in ranks
     assert menu.lines[-1] == "undo"
     assert t.seats.applied == 0 and ctl.view(t.rules, t.state).focus == 0  # a hold does not also move the focus
     t.press(seat, "select")

@@ -40,6 +40,10 @@ ACTOR_FIELDS = ("player", "by")
 
 #: What a menu item is: a routine action of the game, any other action, or undo.
 SEAT, OTHER, UNDO, TABLE = "seat", "other", "undo", "table"
+#: The corrections every game has (``Game``'s own actions): on the menu after the routine offers, a few ``up``
+#: from its top, where they always were (a robot's junk stack went through ``adjust…`` 2 presses longer when
+#: they followed the game's own actions, 10 lines down)
+CORRECTIONS = frozenset({"adjust", "transfer", "resolve"})
 
 
 @dataclass(frozen=True)
@@ -273,11 +277,12 @@ def seat_view(rules: Any, state: dict[str, Any], me: str) -> dict[str, Any]:
 
 
 def menu(rules: Any, state: dict[str, Any], me: str) -> tuple[Item, ...]:
-    """Every action ``me`` may start from the pod now: the game's others (``pod_actions``) first, then the
-    routine ones (``seat_actions``, most likely first: home already goes through them), the table's
-    counters and undo, last (one up from the top). A player opens the menu for what home does not offer:
-    with the routine ones first, a Dale turn's ``set market…`` came after 95–150 buys, and a play-tester
-    who held select for it pressed main at the first line and bought a card.
+    """Every action ``me`` may start from the pod now: the game's own others (``pod_actions``) first, then the
+    routine ones (``seat_actions``, most likely first: home already goes through them), the corrections
+    every game has (``adjust``, ``transfer``, ``resolve``), the table's counters and undo, last: up from the
+    top, undo, the table's counters, then the corrections. A player opens the menu for what home does not
+    offer: with the routine ones first, a Dale turn's ``set market…`` came after 95–150 buys, and a
+    play-tester who held select for it pressed main at the first line and bought a card.
 
     An action with nothing to ask is listed only when its dry run is
     accepted and changes something (a "resolve" with nothing pending is not).
@@ -295,6 +300,7 @@ def _menu(rules: Any, state: dict[str, Any], me: str) -> tuple[Item, ...]:
     routine = [canonical(i.action) for i in seat]
     asked = {canonical(i.action) for i in seat if i.ask}  # offered with the game's own questions
     items: list[Item] = []
+    corrections: list[Item] = []
     for name in rules.pod_actions(state, me):
         if name not in rules.actions:
             continue
@@ -315,8 +321,8 @@ def _menu(rules: Any, state: dict[str, Any], me: str) -> tuple[Item, ...]:
                 continue
             if after == state:
                 continue
-        items.append(item)
-    items += seat
+        (corrections if name in CORRECTIONS else items).append(item)
+    items += seat + corrections
     if table_words(rules, state, me):
         items.append(Item(TABLE, _("table counters"), {}))
     items.append(Item(UNDO, word("action", "undo"), {"action": "undo"}))
