@@ -288,6 +288,20 @@ def test_buying_moves_payment_to_discard_and_the_card_to_hand():
     assert not market(m)[2]["card"]
 
 
+def test_a_passive_card_that_lowers_the_price_takes_its_discount_off_and_the_card_keeps_its_value():
+    """«Las cartas pasivas tienen efectos que se aplican cuando tienes la carta en la mano … Muestre la carta a otros
+    jugadores cuando use su efecto»: a rulebook reader's «Regateo» lowers the price of a card bought by 1. The
+    rightmost 5 then costs 4 and is paid 3+1; the card bought is still a 5 in its buyer's hand."""
+    m = play(match(), {"action": "set_market", "values": [3, 3, 3, 3, 5]})
+    refused(m, {"action": "buy", "slot": 0, "paid": [3, 1]}, "does not cover the price 5")
+    refused(m, {"action": "buy", "slot": 0, "paid": [3, 1, 1], "discount": 1}, "overpays the price 4")
+    p = m.apply({"action": "buy", "slot": 0, "paid": [3, 1], "discount": 1})
+    assert "Ana's card lowers the price by 1: 5 → 4" in p.events
+    ana = m.state["players"][0]
+    assert ana["known"] == [5] and ana["counters"]["hand"] == 4 and ana["counters"]["discard"] == 2
+    assert m.state["market"][0] == {"card": False, "value": None}
+
+
 def test_buying_needs_the_card_value_a_card_in_the_slot_and_the_cards_in_hand():
     m = match()
     refused(m, {"action": "buy", "slot": 0, "paid": [2]}, "enter the value of the card at \\+0 \\(position 5 from the left\\)")
@@ -387,6 +401,22 @@ def test_stall_stack_records_its_cards_and_leaves_the_hand():
 def test_stall_stack_is_exactly_its_number_one_animal_set_no_junk_in_order(entry, words):
     """Acción de puesto: stack n totals exactly n, any number of cards of one animal set, in order."""
     refused(match(), {"action": "stall", **entry}, words)
+
+
+def test_a_stack_with_junk_an_animals_power_lets_in_counts_each_junk_card_as_1_beside_an_animal_card():
+    """«Quizás se pregunte por qué no puede poner a la venta chatarra en su puesto … Aunque algunos animales pueden
+    salirse con la suya con un poco de basura en su puesto»: a rulebook reader's squirrel (Escondite, 3) built stack 4
+    with a junk card. ``junk`` says how many: each is worth 1, they leave the hand, the stack records them; junk
+    alone is still no stack, and the total is still exact."""
+    m = play(match(), {"action": "stall", "set": "pandas", "values": [1]}, {"action": "end_turn"},
+             {"action": "inventory", "count": 0}, {"action": "end_turn"})
+    refused(m, {"action": "stall", "set": "pandas", "values": [], "junk": 2}, "at least one animal card")
+    refused(m, {"action": "stall", "set": "pandas", "values": [1], "junk": 2}, "must total exactly 2, not 1\\+1\\+1")
+    p = m.apply({"action": "stall", "set": "pandas", "values": [1], "junk": 1})
+    ana = m.view()["players"][0]
+    assert ana["stacks"][1] == {"set": "pandas", "values": [1], "junk": 1}
+    assert ana["counters"]["stall"] == 2 and ana["counters"]["hand"] == 3  # 5 less the 1 and the junk
+    assert "Ana builds stack 2: pandas 1 and 1 junk" in p.events
 
 
 def test_stall_stacks_are_built_in_one_action_and_cannot_be_added_to():

@@ -103,7 +103,7 @@ def test_a_buy_is_one_item_per_market_card_and_payment_counted_from_the_left_ask
     m = table(actions=OPENING)  # left to right 3 4 2 5 2: prices 7 7 4 6 2
     buys = [i for i in g.menu(m.rules, m.state, "Ana") if i.kind == g.SEAT and i.action["action"] == "buy"]
     assert [str(i.label) for i in buys] == [
-        "new 2, buy #5: 1+1", "buy, other payment", "buy #3: 4×1",
+        "new 2, buy #5: 1+1", "buy, other payment", "buy −1, other payment", "buy #3: 4×1",
         "new 5, buy #5: 1+1", "new 4, buy #5: 1+1", "new 3, buy #5: 1+1"]  # a tie: the rightmost first
     first = offered(m, "Ana")[0]
     assert first == buys[0] and steps(m, "Ana", first) == ()  # the first buy: one line per new card's value
@@ -345,7 +345,8 @@ def test_a_stack_of_two_cards_is_its_own_offer():
     m = table(actions=OPENING + [{"action": "adjust", "player": "Ana", "counter": "stall", "delta": 3}])
     labels = [str(i["label"]) for i in m.rules.seat_actions(m.state, "Ana")]
     assert [x for x in labels if x.startswith("stack")] == ["stack 4: 4 macaws", "stack 4: 4 pandas", "stack 4: 4 raccoons",
-                                                        "stack 4: 3+1", "stack 4: 2+2", "stack 4: 2+1+1", "stack 4"]
+                                                        "stack 4: 3+1", "stack 4: 2+2", "stack 4: 2+1+1", "stack 4",
+                                                        "stack 4: 3+junk"]
     item = seat_item(m, "Ana", "stack 4: 3+1")
     m.apply(as_started(m, "Ana", item, set="macaws"))
     assert m.state["players"][0]["stacks"][-1] == {"set": "macaws", "values": [3, 1]}
@@ -359,7 +360,7 @@ def test_a_stack_of_two_ones_of_one_set_is_an_offer_asking_only_the_set():
         {"action": "stall", "set": "macaws", "values": [1], "clean_up": True},
         {"action": "inventory", "count": 0, "clean_up": True}])
     labels = [str(i["label"]) for i in t.rules.seat_actions(t.state, "Ana")]
-    assert [x for x in labels if x.startswith("stack")][-2:] == ["stack 2: 1+1", "stack 2"]
+    assert [x for x in labels if x.startswith("stack")][-3:] == ["stack 2: 1+1", "stack 2", "stack 2: 1+junk"]
     t.hold("Ana", DOWN, repeats=labels.index("stack 2: 1+1") - 2)  # the press, the hold, each repeat
     assert t.view("Ana").action == "stack 2: 1+1…"
     t.click("Ana", MAIN)
@@ -1057,3 +1058,32 @@ def test_right_after_a_technique_entered_alone_select_goes_to_its_effects_first(
     assert done.state["turn"]["alone"] is False
     groups = [o["group"] for o in done.rules.seat_actions(done.state, "Ana")]
     assert "effect" in groups and "effect now" not in groups
+
+
+def test_a_stack_with_a_junk_card_an_animals_power_lets_in_is_one_offer_asking_its_set():
+    """«Aunque algunos animales pueden salirse con la suya con un poco de basura en su puesto»: a rulebook reader's
+    squirrel built stack 4 as 3 and a junk card; a play-tester took 28 presses (the offer "stack 4: 3+1" then undo,
+    two adjusts and a discard). `stack N: N−1+junk…` asks the set only, last of the stacks."""
+    m = table(actions=OPENING + [{"action": "stall", "set": "pandas", "values": [1], "clean_up": True},
+                                 {"action": "inventory", "count": 0, "clean_up": True}])
+    item = seat_item(m, "Ana", "stack 2: 1+junk")
+    assert [a.field.name for a in steps(m, "Ana", item)] == ["set"]
+    labels = [str(i.label) for i in offered(m, "Ana")]
+    assert labels.index("stack 2: 1+junk") == labels.index("stack 2") + 1  # right after any other stack
+    m.apply(as_started(m, "Ana", item))
+    ana = m.state["players"][0]
+    assert ana["stacks"][1] == {"set": "pandas", "values": [1], "junk": 1} and ana["counters"]["stall"] == 2
+
+
+def test_a_buy_whose_price_a_passive_card_lowers_is_one_offer_beside_any_other_payment():
+    """«Las cartas pasivas tienen efectos que se aplican cuando tienes la carta en la mano»: a rulebook reader's
+    «Regateo» lowers a price by 1 (a play-tester searched 106 presses, and the story lowered the card's value with
+    set market instead). `buy −1, other payment…` follows `buy, other payment…`: the card and the values paid."""
+    m = table(actions=OPENING)
+    labels = [str(i.label) for i in offered(m, "Ana")]
+    assert labels.index("buy −1, other payment") == labels.index("buy, other payment") + 1
+    item = seat_item(m, "Ana", "buy −1, other payment")
+    assert [a.field.name for a in steps(m, "Ana", item)][:2] == ["position", "paid"]
+    assert item.action["discount"] == 1
+    m.apply({**item.action, "position": 5, "paid": [1]})  # the rightmost 2 for 1
+    assert m.state["players"][0]["known"] == [2]

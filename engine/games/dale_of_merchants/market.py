@@ -97,13 +97,16 @@ class DaleOfMerchantsMarket(DaleOfMerchantsTable):
         Int("position", required=False, lo=1, hi=MARKET_SLOTS),
         Ints("paid", lo=0),
         Int("value", required=False, lo=0, hi=MAX_VALUE),
+        Int("discount", default=0, lo=0, hi=MAX_VALUE),
         Bool("clean_up"),
         Int("new_value", required=False, lo=0, hi=MAX_VALUE),
     ))
     def _buy(self, t: Txn, a: Args) -> None:
         """Market action: buy the market card at "position" (1–5 from the left) or "slot" (its surcharge,
         0 = rightmost), paying with cards of the values "paid" from hand. "value" enters the card's value
-        if it is not entered yet. Refused by the overpay rule. "clean_up": the clean-up follows at once; "new_value": the value of the market card it turns up."""
+        if it is not entered yet. "discount": what a passive card the player shows takes off the price
+        («Las cartas pasivas tienen efectos que se aplican cuando tienes la carta en la mano»: a rulebook
+        reader's «Regateo», −1; the card keeps its value). Refused by the overpay rule. "clean_up": the clean-up follows at once; "new_value": the value of the market card it turns up."""
         who = self._active(t, a)
         slot = self._slot(t, a)
         assert slot is not None
@@ -122,6 +125,11 @@ class DaleOfMerchantsMarket(DaleOfMerchantsTable):
                               action=word("action", "set_market")))
         self._need_in_hand(t, who, len(paid), "to pay with")
         price = slot_price(slot, value)
+        discount = min(a.int("discount"), price)
+        if discount:
+            t.event(_("{who}'s card lowers the price by {n}: {price} → {lowered}", who=who, n=discount, price=price,
+                      lowered=price - discount))
+            price -= discount
         ok, why = payment_verdict(price, paid)
         if not ok:
             # the card by its place as the pods count it (a play-tester read "slot 0" for his "#5")

@@ -77,14 +77,18 @@ def payment_verdict(price: int, paid: list[int]) -> tuple[bool, str]:
     return True, _("{paid} pays the price {price} exactly", paid=shown, price=price)
 
 
-def stack_verdict(number: int, sets: list[str], values: list[int], decks: list[str]) -> tuple[bool, str]:
+def stack_verdict(number: int, sets: list[str], values: list[int], decks: list[str], junk: int = 0
+                  ) -> tuple[bool, str]:
     """Whether cards of these ``sets`` and ``values`` make stall stack ``number``, and why.
 
     Acción de puesto: stack n totals exactly n, its cards all come from one
-    animal set in play, and junk is never part of a stall.
+    animal set in play, and junk is never part of a stall — but where an animal's
+    power lets ``junk`` cards in, each worth 1 («algunos animales pueden salirse con
+    la suya con un poco de basura en su puesto»), beside one animal card at least.
     """
     if not values:
-        return False, _("a stack needs at least one card")
+        return False, _("a stack needs at least one card") if not junk else _(
+            "a stack needs at least one animal card: junk goes in only beside one")
     if JUNK in sets:
         return False, _("junk cannot go into a stall: a stack is made of animal cards only")
     unknown = [s for s in dict.fromkeys(sets) if s not in decks]
@@ -94,10 +98,10 @@ def stack_verdict(number: int, sets: list[str], values: list[int], decks: list[s
     if len(kinds) > 1:
         both = _(" and ")
         return False, _("a stack is cards of one animal set, not {sets}", sets=_decks(kinds, both))
-    total = sum(values)
+    total = sum(values) + junk
     if total != number:
         return False, _("stack {number} must total exactly {number}, not {values}", number=number,
-                        values=_sum_words(values))
+                        values=_sum_words(values + [1] * junk))
     return True, _("stack {number}: {deck} {values}", number=number, deck=word("deck", kinds[0]),
                    values=_sum_words(values))
 

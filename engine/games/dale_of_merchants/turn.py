@@ -123,13 +123,16 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
         Ints("values", lo=0),
         Raw("set", required=True),
         Int("stack", required=False, lo=1, hi=STALL_STACKS),
+        Int("junk", default=0, lo=0, hi=STALL_STACKS),
         Bool("clean_up"),
         Int("new_value", required=False, lo=0, hi=MAX_VALUE),
     ))
     def _stall(self, t: Txn, a: Args) -> None:
         """Stall action: build the next stack from hand: "values" of its cards and "set" (one animal
         deck's name, or one name per card). Optional "stack" confirms its number. Stack n must total
-        exactly n, one animal set, no junk; stacks are built in order, each in one action.
+        exactly n, one animal set, no junk; stacks are built in order, each in one action. "junk": junk cards
+        in the stack besides (each worth 1), where an animal's power lets them in («algunos animales pueden
+        salirse con la suya con un poco de basura en su puesto»).
         "clean_up": the clean-up follows at once; "new_value": the value of the market card it turns up."""
         who = self._active(t, a)
         # A stack is its cards, in no order: kept high first, as the pods offer it ("3+1"), so a stack
@@ -143,17 +146,23 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
             raise RuleError(_("{who}'s stack {claimed} is already built; a stack cannot be added to later", who=who, claimed=claimed))
         if claimed > number:
             raise RuleError(_("stacks are built in order: {who}'s next stack is {number}, not {claimed}", who=who, number=number, claimed=claimed))
-        ok, why = stack_verdict(number, sets, values, t.state["decks"])
+        junk = a.int("junk")
+        ok, why = stack_verdict(number, sets, values, t.state["decks"], junk)
         if not ok:
             raise RuleError(_("{who} cannot build stack {number}: {why}", who=who, number=number, why=why))
-        self._need_in_hand(t, who, len(values), "for this stack")
+        self._need_in_hand(t, who, len(values) + junk, "for this stack")
         self._spend_action(t, who)
-        t.add(who, "hand", -len(values))
-        t.player(who)["stacks"].append({"set": sets[0], "values": list(values)})
+        t.add(who, "hand", -len(values) - junk)
+        t.player(who)["stacks"].append({"set": sets[0], "values": list(values), **({"junk": junk} if junk else {})})
         self._lose(t, who, list(values))
         t.add(who, "stall", 1)
-        t.event(_("{who} builds stack {number}: {deck} {values}", who=who, number=number, deck=word("deck", sets[0]),
-                  values=_sum_words(values)))
+        if junk:
+            t.event(N_("{who} builds stack {number}: {deck} {values} and {n} junk",
+                       "{who} builds stack {number}: {deck} {values} and {n} junk", junk, who=who, number=number,
+                       deck=word("deck", sets[0]), values=_sum_words(values)))
+        else:
+            t.event(_("{who} builds stack {number}: {deck} {values}", who=who, number=number,
+                      deck=word("deck", sets[0]), values=_sum_words(values)))
         self._then_clean_up(t, a, who)
 
     @staticmethod

@@ -274,8 +274,9 @@ class DaleOfMerchantsViews(Game):
         """How a pod asks this game's fields: the opening deal's five values as one list, a stall's "set"
         among the decks in play, a market card by its place counted from the left ("position"; the
         surcharge "slot" is the same card counted the other way, never asked). "clean_up" is never
-        asked: the routine items decide it."""
-        if field.name in ("slot", "clean_up"):
+        asked: the routine items decide it; nor a buy's "discount" and a stack's "junk" (the menu's buy… and
+        stall… are the plain ones: `buy −1, other payment…` and `stack 4: 3+junk…` are offers of their own)."""
+        if field.name in ("slot", "clean_up") or (action, field.name) in (("buy", "discount"), ("stall", "junk")):
             return None
         if action == "set_market":
             # The opening deal (Preparar 3): five cards turned up at once, their values entered left to
@@ -541,6 +542,11 @@ class DaleOfMerchantsViews(Game):
             generic.append({"label": word("label", "buy, other payment"), "ask": ["position", "paid"] + asked,
                             "action": {"action": "buy", "player": name, "position": slot_position(cards[0][1]),
                                        "paid": [], **done}})
+            # the same with the price lowered by a passive card the player shows (a rulebook reader's «Regateo»,
+            # −1: a play-tester searched 106 presses, and the story lowered the card's value with set market)
+            generic.append({"label": _("buy −1, other payment"), "ask": ["position", "paid"] + asked,
+                            "action": {"action": "buy", "player": name, "position": slot_position(cards[0][1]),
+                                       "paid": [], "discount": 1, **done}})
         # The other payments card by card, in the likeliest buys' order (cheapest card first): they went round the
         # cards, each card's second likeliest, then each card's third…, and three play-testers could not tell
         # where their card's were (one card's lines five apart, a buy 16–30 lines down; on the robot card by card
@@ -594,6 +600,13 @@ class DaleOfMerchantsViews(Game):
         # Any other stack: its cards' values entered from none (the likely shapes are offers of their own).
         out.append({"label": _("stack {number}", number=number), "ask": ["values", "set"] + asked,
                     "action": {"action": "stall", "player": p["name"], "values": [], "set": likely["set"], **done}})
+        # A card of the number less one and a junk card, where an animal's power lets junk in («algunos animales
+        # pueden salirse con la suya con un poco de basura en su puesto»: a rulebook reader's squirrel did, and a
+        # play-tester's stack went through two adjusts and a discard, 28 presses), last: the rarest
+        if 2 <= number <= TOP_PRINTED + 1 and hand >= 2:
+            out.append({"label": _("stack {number}: {value}+junk", number=number, value=number - 1), "ask": ["set"] + asked,
+                        "action": {"action": "stall", "player": p["name"], "values": [number - 1], "junk": 1,
+                                   "set": likely["set"], **done}})
         return sets, likely_set, out
 
     @staticmethod

@@ -78,6 +78,9 @@ class DaleOfMerchantsWords(Game):
             # the card by its place from the left, as the pods count it, whichever way the action names it (an
             # undo said "slot 0" for a play-tester's "buy #5")
             position = action["position"] if "position" in action else slot_position(action["slot"])
+            if isinstance(action.get("discount"), int) and action["discount"]:
+                return by(then(_("buy the card at position {position} from the left for {n} less, paying {paid}",
+                                 position=position, n=action["discount"], paid=_sum_words(action.get("paid") or []))))
             return by(then(_("buy the card at position {position} from the left, paying {paid}",
                              position=position, paid=_sum_words(action.get("paid") or []))))
         if name == "stall":
