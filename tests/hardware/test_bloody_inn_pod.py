@@ -945,3 +945,19 @@ def test_a_burial_under_an_annex_that_makes_it_cheaper_is_one_press_for_no_card_
     m.apply(chapel.action)
     ben = next(p for p in m.state["players"] if p["name"] == "Ben")
     assert ben["hand"] == 2 and not ben["corpses"]
+
+
+def test_a_burial_under_an_annex_that_makes_it_cheaper_starts_at_the_corpse_it_saves_cards_on():
+    """Corpses that differ are asked, starting at the likeliest: the poorest under another's annex (the pocket is
+    shared) — but under an annex that makes a burial there cheaper, the highest rank, which the discount saves cards
+    on (a play-tester burying the rank-1 Monja under another's «Capilla» started at the rank-0 corpse)."""
+    m = table([{"action": "welcome", "police_rooms": []}, {"action": "correct", "player": "Ana", "hand": 3},
+               {"action": "correct", "player": "Ben", "hand": 4},
+               {"action": "build", "rank": 1, "name": "Capilla", "effect": "bury_here_discount"},
+               {"action": "kill", "room": 1, "rank": 1}, {"action": "pass"}, {"action": "kill", "room": 3, "rank": 0},
+               {"action": "morning"}, {"action": "welcome", "police_rooms": []}])
+    ben = next(p for p in m.state["players"] if p["name"] == "Ben")
+    assert [c["rank"] for c in ben["corpses"]] == [1, 0]
+    menu = items(m, "Ben")
+    assert menu["bury: Ana's Capilla"].action["corpse"] == 1  # the rank-1 corpse: no card instead of one
+    assert menu["bury: Ana's barn"].action["corpse"] == 2  # the poorest pocket, shared

@@ -639,9 +639,15 @@ class BloodyInnViews(Game):
             if rank is not None and not unknown_power(p) and rank - discount(p, "bury", x) > p["hand"]:
                 continue  # the hand cannot pay a burial here
             # the corpse asked starts at the likeliest: the richest pocket under your own annex (you keep
-            # it all), the poorest under another's (you share it), as a rulebook reader's story played it
+            # it all), the poorest under another's (you share it), as a rulebook reader's story played it; under
+            # an annex that makes a burial there cheaper, the highest rank, which it saves cards on (a play-tester
+            # burying under another's «Capilla» started at the rank-0 corpse the discount did nothing for)
             pockets = [c["money"] for c in corpses]
-            likely = pockets.index(max(pockets) if q is p else min(pockets)) + 1
+            if here_discount(x) and rank is None:
+                ranks = [c["rank"] for c in corpses]
+                likely = ranks.index(max(ranks)) + 1
+            else:
+                likely = pockets.index(max(pockets) if q is p else min(pockets)) + 1
             action: dict[str, Any] = {"action": "bury", "player": p["name"], "corpse": likely}
             if q is p and i == 0:
                 action["annex"] = 0  # the barn, as it always was
