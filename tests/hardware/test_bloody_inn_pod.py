@@ -961,3 +961,43 @@ def test_a_burial_under_an_annex_that_makes_it_cheaper_starts_at_the_corpse_it_s
     menu = items(m, "Ben")
     assert menu["bury: Ana's Capilla"].action["corpse"] == 1  # the rank-1 corpse: no card instead of one
     assert menu["bury: Ana's barn"].action["corpse"] == 2  # the poorest pocket, shared
+
+
+def test_a_burial_that_costs_no_card_once_its_corpse_is_chosen_asks_no_card_kept():
+    """«Usted y el propietario del anexo comparten el dinero»: Ben buries under Ana's «Capilla» (a burial under
+    it costs a card fewer). His corpses differ, so the corpse is asked; once it is chosen the cost is known, and
+    when it is no card (the rank-1 corpse there, or the rank-0 one anywhere) the cards "kept" are not asked:
+    their only answer is 0 (a play-tester pressed main on a "kept 0" that could be nothing else). Under his own
+    barn the rank-1 corpse costs a card, one of his travellers, and whether it comes back is asked."""
+    actions = [{"action": "welcome", "police_rooms": []}, {"action": "correct", "player": "Ana", "hand": 3},
+               {"action": "correct", "player": "Ben", "hand": 4},
+               {"action": "build", "rank": 1, "name": "Capilla", "effect": "bury_here_discount"},
+               {"action": "kill", "room": 1, "rank": 1}, {"action": "pass"}, {"action": "kill", "room": 3, "rank": 0},
+               {"action": "morning"}, {"action": "welcome", "police_rooms": []},
+               {"action": "correct", "player": "Ben", "peasants": 0}]
+    m = table(actions)
+    ben = next(p for p in m.state["players"] if p["name"] == "Ben")
+    assert [c["rank"] for c in ben["corpses"]] == [1, 0] and ben["peasants"] == 0 and ben["hand"] > 1
+    menu = items(m, "Ben")
+    chapel, barn = menu["bury: Ana's Capilla"], menu["bury: barn"]
+    for item, corpse, kept in ((chapel, 1, False), (chapel, 2, False), (barn, 1, True), (barn, 2, False)):
+        steps = grammar.asks(m.rules, m.state, "Ben", item)
+        assert [a.field.name for a in steps] == ["corpse", "kept"]
+        live = grammar.live(m.rules, m.state, "Ben", item, steps, {"corpse": corpse, "kept": 0})
+        assert (1 in live) == kept, (item.label, corpse)
+
+    t = Table("bloody-inn", ["Ana", "Ben"], actions=actions)
+    offers = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ben")]
+    t.click("Ben", DOWN, offers.index("bury: Ana's Capilla"))
+    t.click("Ben", MAIN)  # the corpse step, at the rank-1 corpse
+    view = t.view("Ben")
+    assert view.prompt.startswith("corpse: rank 1") and view.hint.startswith("main: do it"), view
+    t.click("Ben", UP, 2)  # the second, the last: up again changes nothing, and says so
+    view = t.view("Ben")
+    assert view.value == "2" and [str(m) for m in t.said] == ["2 is the highest"], (view, t.said)
+    t.click("Ben", DOWN)
+    assert t.view("Ben").value == "1" and len(t.said) == 1
+    t.click("Ben", MAIN)  # done: nothing more to ask
+    assert t.done == [{"action": "bury", "player": "Ben", "corpse": 1, "owner": "Ana", "annex": "Capilla"}], t.done
+    after = next(p for p in t.state["players"] if p["name"] == "Ben")
+    assert after["hand"] == ben["hand"] and [c["rank"] for c in after["corpses"]] == [0]

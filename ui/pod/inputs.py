@@ -521,7 +521,13 @@ class SeatControls:
             if ask.step in (g.NUMBER, g.LIST):
                 delta *= FAST if kind == REPEAT and self._run > SLOW_REPEATS else 1
             if ask.step == g.NUMBER:
-                self._values[name] = ask.number(self._values[name], delta)
+                before = self._values[name]
+                self._values[name] = ask.number(before, delta)
+                if before is not None and self._values[name] == before:
+                    # at a bound: said, as a counter's is at home (a play-tester's up on the last corpse did
+                    # nothing and said nothing, and he could not tell whether the press had counted)
+                    return Intent(message=_("{value} is the highest", value=before) if delta > 0
+                                  else _("{value} is the lowest", value=before), changed=True)
             elif ask.step == g.LIST:  # with choices (a welcome's rooms), those not in the list yet
                 left = tuple(o for o in ask.options if o not in self._values[name]) or ask.options
                 self._elem = g.Ask(ask.field, g.NUMBER, left).number(self._elem, delta, unset=True)

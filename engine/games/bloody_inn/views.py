@@ -239,11 +239,61 @@ class BloodyInnViews(Game):
 
     def pod_step_wanted(self, state: dict[str, Any], name: str, action: dict[str, Any], field: str) -> bool:
         """A build's "amount" is asked only once a power of the table's own with an amount was chosen
-        (a chapel whose card waives 3 wages); the card's own power brings its card's amount."""
-        if action.get("action") == "build" and field == "amount":
+        (a chapel whose card waives 3 wages); the card's own power brings its card's amount. A card
+        action's "peasants" and "kept" are asked only while the cost, once its rank is known (a burial's
+        corpse chosen), leaves the hand a choice (a play-tester's burial under another's chapel that cost
+        no card still asked "kept", whose only answer was 0)."""
+        verb = action.get("action")
+        if verb == "build" and field == "amount":
             effect = action.get("effect")
             return effect is not None and DEFAULT_AMOUNT.get(effect) is not None
+        if verb in ("kill", "bribe", "bury", "build") and field in ("peasants", "kept"):
+            return self._cost_open(state, name, action, field)
         return True
+
+    def _cost_open(self, state: dict[str, Any], name: str, action: dict[str, Any], field: str) -> bool:
+        """Whether the cost of ``action`` (entered so far) leaves ``field`` ("peasants" or "kept") a choice;
+        True while the rank is not known yet."""
+        p = next((q for q in state["players"] if q["name"] == name), None)
+        if p is None or action.get("bistro"):
+            return True
+        verb = action["action"]
+        here = None
+        if verb == "bury":
+            number = action.get("corpse")
+            corpses = p["corpses"]
+            if not isinstance(number, int) or not 1 <= number <= len(corpses):
+                return True
+            rank = corpses[number - 1]["rank"]
+            here = self._annex_of(state, name, action)
+        else:
+            rank = action.get("rank")
+        if not isinstance(rank, int):
+            return True
+        played = action.get("played")
+        if not isinstance(played, int):
+            played = max(0, rank - (here_discount(here) if unknown_power(p) else discount(p, verb, here)))
+        peasants_in_hand: int = p["peasants"]
+        travellers: int = p["hand"] - peasants_in_hand - (1 if verb == "build" else 0)
+        others = travellers - min(p.get("police", 0), travellers)
+        most, least = min(played, peasants_in_hand), max(0, played - travellers)
+        if field == "peasants":
+            return least < most
+        peasants = action.get("peasants", least)
+        return isinstance(peasants, int) and min(played - peasants, others) > 0
+
+    @staticmethod
+    def _annex_of(state: dict[str, Any], name: str, action: dict[str, Any]) -> dict[str, Any] | None:
+        """The annex a burial being entered goes under (its owner's, by name or number), or None."""
+        owner = action.get("owner") or name
+        q = next((x for x in state["players"] if x["name"] == owner), None)
+        annex = action.get("annex")
+        if q is None or annex is None:
+            return None
+        if isinstance(annex, int) and not isinstance(annex, bool):
+            return q["annexes"][annex] if 0 <= annex < len(q["annexes"]) else None
+        named = [x for x in q["annexes"] if x["name"] == str(annex)]
+        return next((x for x in named if len(x["buried"]) < x["rank"]), named[0] if named else None)
 
     def pod_field(self, state: dict[str, Any], name: str, action: str, field: Field,
                   given: dict[str, Any] | None = None) -> Field | None:
