@@ -180,6 +180,25 @@ def test_rb_salon_del_tesoro_press_your_luck_keeps_the_same_player():
     assert turn(m)["player"] == "Ben" and turn(m)["phase"] == "start"
 
 
+def test_rb_otras_ubicaciones_a_card_that_draws_two_and_keeps_one_needs_only_the_kept_cards_value():
+    """«Aplicar el efecto indicado en la tarjeta», a reader's library: «roba 2 cartas de tesoro, quédate 1 y
+    descarta la otra». The card put back goes to the treasure discard: its value is taken when given (checked
+    against nothing, it never was in the hand) and not needed when left out; the kept card joins the hand."""
+    for put_back in ({"second": 0}, {}):
+        m = game()
+        deck, discard = m.state["treasure_deck"]["deck"], m.state["treasure_deck"]["discard"]
+        hand = list(P(m, "Ana")["cards"])
+        do(m, act("room", draws=2, value=4, keep=1, then="pass", **put_back))
+        assert sorted(P(m, "Ana")["cards"], reverse=True) == sorted(hand + [4], reverse=True)
+        assert P(m, "Ana")["unknown"] == 0
+        assert (m.state["treasure_deck"]["deck"], m.state["treasure_deck"]["discard"]) == (deck - 2, discard + 1)
+        assert turn(m)["player"] == "Ben"
+    m = game()
+    do(m, act("room", draws=2, keep=1, then="pass"))  # nothing said: the kept card is in the hand unseen
+    assert P(m, "Ana")["unknown"] == 1 and m.state["treasure_deck"]["discard"] == 1
+    refused(game(), act("room", draws=2, value=4, keep=3), "cannot be kept")
+
+
 def test_rb_otras_ubicaciones_take_another_turn_or_pass():
     """RB Otras tarjetas de ubicación: the icon says pass or take another turn; a charge cannot be followed by hide."""
     m = game()

@@ -193,7 +193,7 @@ class DragonRunTurn(DragonRunTable):
         Bool("heal", doc=_("the room heals its player: an injured character card turned back to unhurt")),
         Int("keep", required=False, lo=0, hi=MAX_ROOM_DRAWS,
             doc=_("of the treasure cards it gives, how many its player keeps (the first given, value, first); the "
-                  "others are discarded, their values given (a card that draws 2 and keeps 1)")),
+                  "others are discarded, with their values or unseen (a card that draws 2 and keeps 1)")),
     ))
     def _room(self, t: Txn, a: Args) -> None:
         """A charge into another room whose card moves treasure cards («Aplicar el efecto indicado en la
@@ -279,28 +279,32 @@ class DragonRunTurn(DragonRunTable):
         if len(known) > draws:
             raise RuleError(_("the room gives {draws} treasure cards: {n} values are too many", draws=draws,
                               n=len(known)))
-        for _card in range(draws):
-            self._draw_treasure(t, name)
-        self._give_cards(t, name, known)
-        self._give_unknown(t, name, draws - len(known))
-        if draws:
-            t.event(N_("{name}'s room gives {n} treasure card", "{name}'s room gives {n} treasure cards", draws,
-                       name=name))
+        keep = draws
         if a.raw("keep", None) is not None:
-            # a reader's library: «roba 2 cartas de tesoro, quédate 1 y descarta la otra»
+            # a reader's library: «roba 2 cartas de tesoro, quédate 1 y descarta la otra»: the values given are
+            # the kept cards' first; a card put back unseen goes to the discard, its value never needed (a
+            # play-tester's step for it asked what changes nothing)
             keep = a.int("keep")
             if keep > draws:
                 raise RuleError(_("the room gives {draws} treasure cards: {keep} cannot be kept", draws=draws,
                                   keep=keep))
-            if len(known) < draws:
-                raise RuleError(_("the cards the room makes its player put back need their values: value and "
-                                  "second"))
-            dropped = known[keep:]
+        for _card in range(draws):
+            self._draw_treasure(t, name)
+        kept, dropped = known[:keep], known[keep:]
+        self._give_cards(t, name, kept)
+        self._give_unknown(t, name, keep - len(kept))
+        if draws:
+            t.event(N_("{name}'s room gives {n} treasure card", "{name}'s room gives {n} treasure cards", draws,
+                       name=name))
+        if keep < draws:
+            self._to_discard(t, draws - keep)
             if dropped:
-                self._take_cards(t, name, dropped)
-                self._to_discard(t, len(dropped))
                 t.event(_("{name} keeps {kept} and discards {values}, as the room says", name=name,
-                          kept=", ".join(map(str, known[:keep])) or "–", values=", ".join(map(str, dropped))))
+                          kept=", ".join(map(str, kept)) or "–", values=", ".join(map(str, dropped))))
+            else:
+                t.event(N_("{name} keeps {kept} and discards {n} card unseen, as the room says",
+                           "{name} keeps {kept} and discards {n} cards unseen, as the room says", draws - keep,
+                           name=name, kept=", ".join(map(str, kept)) or "–"))
         discard = self._values(a, "discard", required=False)
         if discard:
             self._take_cards(t, name, discard)

@@ -206,15 +206,15 @@ class DragonRunViews(Game):
         # rooms: no third step; right after the usual discard and gift (two play-testers looked for them there
         # and found them behind the discards and gifts of every other value held: 16 and 20 presses)
         two = {**room, "draws": 2, "value": 1, "second": 1}
+        keep_one = {**room, "draws": 2, "value": 1, "keep": 1}
         two_treasures: list[Offer] = [
             {"label": _("2 treasures: pass"), "action": {**two, "then": "pass"}, "ask": ["value", "second"]},
             {"label": _("2 treasures: again"), "action": {**two, "then": "again"}, "ask": ["value", "second"]},
             # two drawn, one kept, the other discarded (a rulebook reader's library: 26 and 15 presses through the
-            # menu's room…): the card kept asked first, then the one put back
-            {"label": _("2 treasures, keep 1: pass"), "action": {**two, "keep": 1, "then": "pass"},
-             "ask": ["value", "second"]},
-            {"label": _("2 treasures, keep 1: again"), "action": {**two, "keep": 1, "then": "again"},
-             "ask": ["value", "second"]}]
+            # menu's room…): only the card kept is asked; the one put back goes to the discard unseen, its value
+            # changing nothing the device follows (a play-tester's step for it took a down from 1)
+            {"label": _("2 treasures, keep 1: pass"), "action": {**keep_one, "then": "pass"}, "ask": ["value"]},
+            {"label": _("2 treasures, keep 1: again"), "action": {**keep_one, "then": "again"}, "ask": ["value"]}]
         if p["cards"] or p["unknown"]:
             # The card a player parts with is the cheapest treasure they hold (a 1 while some are not
             # known: the player's word for an unseen card; a potion or talisman, worth 0, is kept), each
