@@ -725,9 +725,9 @@ def test_pod_view_and_main_button_follow_the_phase():
     view = rules.seat_view(m.state, "Ana")
     assert view["status"] == "your action 1"
     assert view["counters"][:2] == [["cash", 5], ["checks", 1]]
-    main = rules.seat_actions(m.state, "Ana")[0]
-    assert main["label"] == "pass"
-    m.apply(main["action"])
+    main = rules.seat_actions(m.state, "Ana")[0]  # a hand of peasants and guests in the rooms: a bribe leads
+    assert main["label"] == "bribe a rank-1 guest" and main["ask"] == ["room"]
+    m.apply({"action": "pass", "player": "Ana"})
     assert m.state["turn"]["player"] == "Ben"
     passes(m, 5)
     assert rules.seat_actions(m.state, "Ana")[0]["action"] == {"action": "morning"}

@@ -68,9 +68,9 @@ SCENES: dict[str, tuple[dict, list[dict], list[tuple[str, str, int]], str]] = {
     # The Bloody Inn's own flows (docs/games/bloody-inn.md)
     "bi-welcome": ({"game": "bloody-inn", "players": ["Ana", "Ben"]}, [], [(DOWN, "click", 2)], ""),
     "bi-night": ({"game": "bloody-inn", "players": ["Ana", "Ben"]}, [{"action": "welcome"}],
-                 [(DOWN, "click", 3)], ""),
+                 [(DOWN, "click", 4)], ""),
     "bi-kill-room": ({"game": "bloody-inn", "players": ["Ana", "Ben"]}, [{"action": "welcome"}],
-                     [(DOWN, "click", 3), (MAIN, "click", 1), (UP, "click", 2)], ""),
+                     [(DOWN, "click", 4), (MAIN, "click", 1), (UP, "click", 2)], ""),
     "bi-ways": ({"game": "bloody-inn", "players": ["Ana", "Ben"]},
                 [{"action": "welcome"}, {"action": "correct", "player": "Ana", "hand": 3}], [(UP, "click", 7)], ""),
     "bi-ways-room": ({"game": "bloody-inn", "players": ["Ana", "Ben"]},

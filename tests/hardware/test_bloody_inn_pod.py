@@ -359,10 +359,27 @@ def test_a_burial_is_the_first_offer_when_a_corpse_waits():
 def test_an_empty_hand_bribes_two_peasants_with_one_press():
     """«puede tomar uno o dos … Los campesinos tienen rango 0»: with no card in hand the bistro is first."""
     t = Table("bloody-inn", ["Ana", "Ben"], actions=[{"action": "welcome"}, {"action": "kill", "room": 2, "rank": 2}])
-    t.click("Ben", MAIN)  # Ben still holds his peasants: passing is first
+    t.click("Ben", DOWN)  # Ben still holds his peasants: passing is right after the bribe that leads
+    t.click("Ben", MAIN)
     assert t.done[-1] == {"action": "pass", "player": "Ben"}
     t.click("Ana", MAIN)  # Ana's hand is empty: the bistro's two peasants
-    assert t.done[-1] == {"action": "bribe", "player": "Ana", "bistro": 2} and t.presses == 2
+    assert t.done[-1] == {"action": "bribe", "player": "Ana", "bistro": 2} and t.presses == 3
+
+
+def test_a_night_turn_with_a_hand_and_nothing_to_bury_leads_with_a_bribe_not_with_passing():
+    """«En tu turno, debes elegir una de las siguientes acciones … 5. Pasar»: passing is one action of five, and
+    in the seven rulebook stories' night turns with a hand to play and no corpse to bury it was 4 of 203 (a
+    rank-1 guest bribed 35 times, killed 30, two peasants from the bistro 27, builds 37 over every rank and way).
+    The turn leads with the likeliest single offer, the usual bribe of a rank-1 guest, whose room is asked (a
+    stray main opens its step and does nothing); passing and laundering come right after it."""
+    t = Table("bloody-inn", ["Ana", "Ben"], actions=[{"action": "welcome"}])
+    offers = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
+    assert offers[:2] == ["bribe a rank-1 guest", "pass"], offers
+    t.click("Ana", MAIN)
+    view = t.view("Ana")
+    assert t.done == [] and view.screen == "entry" and view.prompt.startswith("room"), view
+    t.click("Ana", MAIN)  # the room it starts at: done
+    assert t.done == [{"action": "bribe", "player": "Ana", "room": 1, "rank": 1}], t.done
 
 
 def test_the_morning_offers_the_other_ways_to_pay():
@@ -711,7 +728,7 @@ def test_laundering_any_number_of_checks_is_one_offer_each_the_most_first():
     cash, checks_held = before["cash"], before["checks"]
     assert 30 <= cash < 40
     labels = [str(i["label"]) for i in m.rules.seat_actions(m.state, "Ana")]
-    assert labels[:2] == ["pass", "bank 30F"]
+    assert labels[:3] == ["bribe a rank-1 guest", "pass", "bank 30F"]
     menu = items(m, "Ana")
     for amount, checks in (("20", 2), ("10", 1)):
         item = menu[f"bank {amount}F"]
@@ -792,7 +809,7 @@ def test_the_smaller_amounts_to_bank_are_a_select_stop_before_the_builds():
                                                      {"action": "correct", "player": "Ana", "hand": 3}])
     offers = t.rules.seat_actions(t.state, "Ana")
     labels = [str(o["label"]) for o in offers]
-    assert labels[:2] == ["pass", "bank 30F"] and "bank 20F" in labels
+    assert labels[:3] == ["bribe 1: p", "pass", "bank 30F"] and "bank 20F" in labels
     landed = []
     for _ in range(len(t.rules.offer_kinds) + 2):
         t.click("Ana", SELECT)
@@ -923,7 +940,8 @@ def test_a_bribe_paid_with_travellers_keeps_them_first_a_kill_loses_them_first()
                {"action": "correct", "player": "Ana", "peasants": 0}])
     assert (m.state["players"][0]["hand"], m.state["players"][0]["peasants"]) == (2, 0)
     labels = [str(o["label"]) for o in m.rules.seat_actions(m.state, "Ana")]
-    assert labels.index("kill 1: ×") < labels.index("bribe 1: ↩") < labels.index("kill 1: ↩") < labels.index("bribe 1: ×")
+    # the bribe's usual way leads the turn (nothing to bury); the kill's comes down the list before its other way
+    assert labels.index("bribe 1: ↩") == 0 and labels.index("kill 1: ×") < labels.index("kill 1: ↩") < labels.index("bribe 1: ×")
     usual = next(o for o in m.rules.seat_actions(m.state, "Ana") if str(o["label"]) == "bribe 1: ↩")
     assert usual["group"] == "bribe" and (usual["action"]["peasants"], usual["action"]["kept"]) == (0, 1)
 

@@ -346,7 +346,9 @@ def test_a_player_paying_for_another_players_press_is_told_what_happened(table_f
     """Through the owner, as a table plays: Ana's morning makes Ben pay his wages, and Ben's pod says what
     happened (his guest's departure and his wages: cash −1), not "from Ana" as if Ana had taken his money."""
     t = table_factory("bloody-inn", players=["Ana", "Ben"])
-    for seat in (1, 1, 2, 1, 2):  # Ana's welcome, then both players pass twice
+    t.press(1, "main")  # Ana's welcome
+    for seat in (1, 2, 1, 2):  # both players pass twice: passing is right after the bribe that leads a night turn
+        t.press(seat, "down")
         t.press(seat, "main")
     assert t.state["phase"] == "morning"
     t.press(1, "main")  # Ana, the first player: the morning
@@ -360,7 +362,9 @@ def test_the_first_player_who_pressed_the_morning_is_told_what_it_did_to_them(ta
     player saw "✓ morning" while her cash went 5 → 6, where the other pods said what it did to theirs. The
     pod that pressed it says its player's own lines too."""
     t = table_factory("bloody-inn", players=["Ana", "Ben"])
-    for seat in (1, 1, 2, 1, 2):  # Ana's welcome, then both players pass twice
+    t.press(1, "main")  # Ana's welcome
+    for seat in (1, 2, 1, 2):  # both players pass twice: passing is right after the bribe that leads a night turn
+        t.press(seat, "down")
         t.press(seat, "main")
     cash = t.state["players"][0]["counters"]["cash"]
     t.press(1, "main")  # Ana, the first player: the morning
@@ -523,7 +527,9 @@ def test_a_player_whose_figures_an_undo_gives_back_is_told_it_was_undone(table_f
     undid: cash +…", not "from Ana: cash +…" as if Ana had given him money (a play-tester read "from Cai:
     gold −4" after Cai's undo as Cai taking her gold)."""
     t = table_factory("bloody-inn", players=["Ana", "Ben"])
-    for seat in (1, 1, 2, 1, 2):  # Ana's welcome, then both players pass twice
+    t.press(1, "main")  # Ana's welcome
+    for seat in (1, 2, 1, 2):  # both players pass twice: passing is right after the bribe that leads a night turn
+        t.press(seat, "down")
         t.press(seat, "main")
     t.press(1, "main")  # the morning
     paid = t.state["players"][1]["counters"]["cash"]

@@ -392,9 +392,9 @@ def test_tablekeeper_table_in_tmux_resumes_the_game_and_its_keys_reach_the_journ
 
 #: Per game: the keys after its setup — seat keys and the pods' buttons — and the journal entries they make
 #: at least: each seat's likeliest offer, turn after turn (Dale first draws its decks and deals its market:
-#: five 2s typed into the list).
+#: five 2s typed into the list; the Bloody Inn's welcome, then each night turn's bribe and its room step).
 TMUX_TURNS = {
-    "bloody-inn": ("1 Enter Enter 2 Enter Enter 3 Enter Enter", 4),
+    "bloody-inn": ("1 Enter Enter Enter 2 Enter Enter 3 Enter Enter", 4),
     "counters": ("1 Enter 2 Enter 3 Enter 1 Enter", 4),
     "dale-of-merchants": ("1 Enter Enter" + " Up Up Space" * 4 + " Up Up Enter Enter Enter 2 Enter Enter 3 Enter Enter", 5),
     "dragon-run": ("1 Enter Enter 2 Enter Enter 3 Enter Enter", 3),
