@@ -37,15 +37,21 @@ def test_a_bribed_police_officer_can_never_become_an_annex():
     assert player(m, "Ana")["police"] == 1  # paid and kept: wages do not make him another card
 
 
-def test_a_police_officer_played_has_no_aptitude_and_does_not_return():
-    """«devuelva las cartas con el icono a su mano … ponga las otras cartas en la pila de salida»:
-    police have no aptitude icon, so a hand of peasants and an officer keeps nothing of him."""
+def test_a_police_officer_played_comes_back_by_its_icon_like_any_traveller():
+    """«devuelva las cartas con el icono a su mano … ponga las otras cartas en la pila de salida»: the rulebook
+    keeps police from becoming annexes («no hay un icono de casa en la parte inferior de estas cartas»), not from an
+    aptitude icon, and two rulebook readers' copies print one on their officers (a bribed gendarme back to his
+    player's hand). An officer played comes back when kept, and stays an officer in the hand; lost, he goes."""
     m = night(police_rooms=[6])
     m.apply({"action": "bribe", "room": 6, "rank": 0})  # Ana: 2 peasants + the officer
     passes(m, 2)
-    refused(m, {"action": "kill", "room": 1, "rank": 3, "kept": 1, "peasants": 2},
-            "police officers have no aptitude")
-    m.apply({"action": "kill", "room": 1, "rank": 3, "peasants": 2})
+    m.apply({"action": "kill", "room": 1, "rank": 3, "kept": 1, "peasants": 2})
+    ana = player(m, "Ana")
+    assert (ana["hand"], ana["peasants"], ana["police"]) == (1, 0, 1)  # still one: never an annex
+    m = night(police_rooms=[6])
+    m.apply({"action": "bribe", "room": 6, "rank": 0})
+    passes(m, 2)
+    m.apply({"action": "kill", "room": 1, "rank": 3, "peasants": 2})  # lost (kept 0, the default)
     ana = player(m, "Ana")
     assert (ana["hand"], ana["peasants"], ana["police"]) == (0, 0, 0)
 

@@ -178,16 +178,21 @@ def test_a_mixed_hand_has_an_offer_per_way_to_pay_and_each_asks_only_the_room():
     assert asked(m, "Ana", menu["build an annex"]) == ["rank", "card", "effect", "amount"]
 
 
-def test_a_police_officer_in_hand_never_comes_back():
-    """Police cards have no aptitude («Las cartas de Policía y Campesino …»): a hand of a peasant and a
-    bribed officer pays a rank-2 guest with both, and no way has the officer back."""
+def test_a_police_officer_in_hand_may_come_back_by_its_icon():
+    """An officer is a traveller when paying («Las cartas de Policía y Campesino no pueden convertirse en anexos»
+    says only that he is never an annex): a hand of a peasant and a bribed officer pays a rank-2 guest with both,
+    the officer lost or back to hand by his icon, each a way of its own."""
     m = table([{"action": "welcome", "police_rooms": [5]}, {"action": "bribe", "room": 5, "rank": 0},
                {"action": "pass"}])
     m.apply({"action": "correct", "player": "Ana", "peasants": 1, "hand": 2})  # a peasant and the officer
     menu = items(m, "Ana")
     assert m.state["players"][0]["police"] == 1
-    assert [label for label in menu if label.startswith(("kill 2", "kill a rank-2 guest"))] == ["kill a rank-2 guest"]
-    assert [label for label in menu if label.startswith("kill 1")] == ["kill 1: p", "kill 1: ×"]
+    assert [label for label in menu if label.startswith(("kill 2", "kill a rank-2 guest"))] == ["kill 2: p×", "kill 2: p↩"]
+    assert [label for label in menu if label.startswith("kill 1")] == ["kill 1: p", "kill 1: ×", "kill 1: ↩"]
+    back = menu["kill 2: p↩"]
+    assert (back.action["peasants"], back.action["kept"]) == (1, 1)
+    m.apply({**back.action, "room": 1})
+    assert (m.state["players"][0]["hand"], m.state["players"][0]["police"]) == (1, 1)
 
 
 def test_bistro_bribes_and_kills_are_one_press():

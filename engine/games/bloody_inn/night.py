@@ -22,7 +22,7 @@ from .annexes import (
     unknown_power,
 )
 from .table import CASH_MAX, CHECK, MAX_PLAYED, MAX_RANK, BloodyInnTable, wages_due
-from .words import _cards, _checks, _officers, _peasants, _travellers, annex_word, power_words
+from .words import _cards, _checks, _peasants, _travellers, annex_word, power_words
 
 
 class BloodyInnNight(BloodyInnTable):
@@ -121,12 +121,13 @@ class BloodyInnNight(BloodyInnTable):
         played = self._cards_played(a, p, who, rank, action, hand, keep_traveller, annex)
         peasants = self._peasants_played(a, who, played, travellers, peasants_in_hand)
         played_travellers = played - peasants
-        forced_police = max(0, played_travellers - (travellers - police))
-        kept = self._cards_kept(a, who, played, peasants, played_travellers, forced_police)
+        kept = self._cards_kept(a, who, played, peasants, played_travellers)
         gone = played_travellers - kept
         p["peasants"] -= peasants
         p["hand"] -= peasants + gone
-        p["police"] = max(0, police - gone)  # a kept card has the aptitude: never an officer
+        # the officers the device is sure of: those lost go first (an officer with the action's aptitude icon
+        # comes back like any traveller; two rulebook readers' copies print one on their police cards)
+        p["police"] = max(0, police - gone)
         t.state["inn"]["bistro"] += peasants
         t.state["inn"]["exit"] += gone
         cheaper = min(rank - played, here_discount(annex))
@@ -204,21 +205,15 @@ class BloodyInnNight(BloodyInnTable):
         return peasants
 
     @staticmethod
-    def _cards_kept(a: Args, who: str, played: int, peasants: int, played_travellers: int,
-                    forced_police: int) -> int:
-        """How many played travellers return to the hand by their aptitude ("kept"): never a peasant, never
-        a police officer."""
+    def _cards_kept(a: Args, who: str, played: int, peasants: int, played_travellers: int) -> int:
+        """How many played travellers return to the hand by their aptitude ("kept"): never a peasant. A police
+        officer is a traveller here: the rulebook keeps police from becoming annexes («no hay un icono de casa en
+        la parte inferior de estas cartas»), not from an aptitude icon."""
         kept: int = a.int("kept")
-        if kept > played_travellers - forced_police:
+        if kept > played_travellers:
             if not played_travellers:
                 raise RuleError(_("{who} plays no traveller: peasants always go back to the bistro, so no card "
                                   "returns to the hand", who=who))
-            if forced_police:
-                raise RuleError(N_("{who} plays {n} traveller and {police} among them: police officers have no "
-                                   "aptitude, so at most {most} returns to the hand",
-                                   "{who} plays {n} travellers and {police} among them: police officers have no "
-                                   "aptitude, so at most {most} return to the hand", played_travellers, who=who,
-                                   police=_officers(forced_police), most=played_travellers - forced_police))
             raise RuleError(N_("{who} plays {n} card: the kept cards ({kept}) and the peasants ({peasants}) "
                                "cannot be more than that",
                                "{who} plays {n} cards: the kept cards ({kept}) and the peasants ({peasants}) "

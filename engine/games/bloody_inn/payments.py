@@ -31,14 +31,14 @@ def ways_to_pay(p: dict[str, Any], rank: int, action: str, here: dict[str, Any] 
     (the aptitude) and travellers lost («recuperas todas las cartas que hayas jugado que tengan
     aptitud …; pierde las otras cartas»). The usual way spends peasants first, the most the
     hand holds, and a traveller played besides is lost (what the rules say of a card without
-    the action's aptitude, and the engine's default: kept 0) — for a bribe, back to hand. Police officers are never back
-    (no aptitude); a build's annex is a traveller of its own. Each way is the action's
+    the action's aptitude, and the engine's default: kept 0) — for a bribe, back to hand. A police officer
+    comes back like any traveller with the icon; a build's annex is a traveller of its own. Each way is the action's
     ``peasants`` and ``kept`` (none when the hand pays one way only: the engine fills them) and
     its cards in a few signs: "p" a peasant, "↩" a traveller back, "×" one lost. ``here``: the annex a
     burial goes under (its own power may make it cheaper for whoever buries there)."""
     peasants = p["peasants"]
     travellers = p["hand"] - peasants - (1 if action == "build" else 0)
-    free = travellers - min(p.get("police", 0), travellers)  # travellers who may come back
+    free = travellers  # travellers who may come back (police too: an aptitude icon of their own)
     played = max(0, rank - discount(p, action, here))  # the engine's default (the menu's entry says fewer)
     if played > peasants + travellers:
         return []

@@ -275,7 +275,7 @@ class BloodyInnViews(Game):
             played = max(0, rank - (here_discount(here) if unknown_power(p) else discount(p, verb, here)))
         peasants_in_hand: int = p["peasants"]
         travellers: int = p["hand"] - peasants_in_hand - (1 if verb == "build" else 0)
-        others = travellers - min(p.get("police", 0), travellers)
+        others = travellers
         most, least = min(played, peasants_in_hand), max(0, played - travellers)
         if field == "peasants":
             return least < most
@@ -344,12 +344,12 @@ class BloodyInnViews(Game):
         For a known ``rank``: the cards played are the rank less the discounts; the peasants among
         them start at the most the hand allows (peasants are the cards a table plays first, and they
         never come back), asked only when the hand leaves a choice; "kept" (travellers with the
-        aptitude, back to hand) is asked only when a traveller who is not police is played besides.
+        aptitude, back to hand) is asked only when a traveller is played besides.
         Without a rank (corpses that differ) every choice the hand may leave is asked. ``here``: the annex a
         burial goes under."""
         peasants = p["peasants"]
         travellers = p["hand"] - peasants - (1 if action == "build" else 0)
-        others = travellers - min(p.get("police", 0), travellers)
+        others = travellers  # any traveller played may come back by its icon, a police officer too
         if rank is None:
             ask = ["peasants"] if peasants and travellers else []
             return {}, ask + (["kept"] if others else [])

@@ -34,10 +34,6 @@ def _unburied(n: int) -> Msg:
     return N_("{n} unburied corpse", "{n} unburied corpses", n)
 
 
-def _officers(n: int) -> Msg:
-    return N_("{n} police officer", "{n} police officers", n)
-
-
 def power_words(effect: str, amount: int | None) -> Msg:
     """An annex's power in words, as the device applies it."""
     n = amount or 0
