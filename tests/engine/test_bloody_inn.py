@@ -392,11 +392,12 @@ def test_extra_action_for_an_annex_power_does_not_use_a_turn():
     passes(m, 2)
     refused(m, {"action": "kill", "bistro": True, "extra": True}, "not peasants in the bistro")
     m.apply({"action": "kill", "player": "Ana", "room": 5, "rank": 1, "peasants": 1, "extra": True})
-    assert m.state["turn"] == {"player": "Ana", "action": 2, "killer": "Ana", "killed_again": True}
+    assert m.state["turn"] == {"player": "Ana", "action": 2, "killer": "Ana", "killed_again": True,
+                               "extra_by": "Ana", "last": "Cai"}  # Cai's action ended last; Ana's extra taken
     m.apply({"action": "kill", "room": 6, "rank": 1, "peasants": 1})
-    assert m.state["turn"] == {"player": "Ben", "action": 2, "killer": "Ana"}  # her action's kill, until Ben acts
+    assert m.state["turn"] == {"player": "Ben", "action": 2, "killer": "Ana", "last": "Ana"}  # until Ben acts
     m.apply({"action": "pass"})
-    assert m.state["turn"] == {"player": "Cai", "action": 2}
+    assert m.state["turn"] == {"player": "Cai", "action": 2, "last": "Ben"}
     assert [c["money"] for c in player(m, "Ana")["corpses"]] == [12, 12]
     refused(m, {"action": "pass", "extra": True}, "unexpected field 'extra'")
 

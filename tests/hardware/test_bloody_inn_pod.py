@@ -74,7 +74,8 @@ def test_an_extra_action_annex_is_offered_an_extra_kill_in_the_bistro():
     menu = items(m, "Ana")
     # after the rooms' kills (where both are offered, the rulebook stories' extra kills: in a room 3 times, the
     # bistro 3; a play-tester looked for the rooms' first)
-    assert list(menu)[-1] == "+kill: bistro" and list(menu)[0] == "+kill, rank 0"
+    kills = [label for label in menu if label.startswith("+kill")]
+    assert kills[-1] == "+kill: bistro" and list(menu)[0] == "+kill, rank 0" == kills[0]
     bistro = m.state["inn"]["bistro"]
     after = m.rules.apply(m.state, menu["+kill: bistro"].action)[0]
     assert len(after["players"][0]["corpses"]) == 2 and after["inn"]["bistro"] == bistro - 1
@@ -1024,3 +1025,34 @@ def test_a_burial_that_costs_no_card_once_its_corpse_is_chosen_asks_no_card_kept
     assert t.done == [{"action": "bury", "player": "Ben", "corpse": 1, "owner": "Ana", "annex": "Capilla"}], t.done
     after = next(p for p in t.state["players"] if p["name"] == "Ben")
     assert after["hand"] == ben["hand"] and [c["rank"] for c in after["corpses"]] == [0]
+
+
+def test_an_annex_that_grants_one_more_action_offers_it_right_after_its_owners_action():
+    """Two rulebook readers' «Cuadra» («Acción extra: una vez por ronda, justo después de tu segunda acción, haces
+    una tercera»), a table's own power (``extra_action``): a seventh reader's Dee bribed two peasants, then killed,
+    as her third action — the pod offered only an extra kill after a kill, and the device refused a kill after a
+    bribe. Right after the owner's own action, while the next player has not acted, the owner's pod offers one
+    more: a bribe or kill of a guest (asked), each burial, peasants from the bistro (shown first: the pod is idle
+    while the next player acts); once taken, nothing more; once the next player acts, nothing either."""
+    m = table([{"action": "welcome"}, {"action": "correct", "player": "Ana", "hand": 4},
+               {"action": "build", "rank": 1, "effect": "extra_action"}, {"action": "pass"},
+               {"action": "bribe", "room": 3, "rank": 1}])  # Ana's second action: a bribe; Ben's turn now
+    assert m.state["turn"]["player"] == "Ben"
+    menu = items(m, "Ana")
+    assert list(menu)[:2] == ["+bribe a guest", "+kill a guest"], list(menu)
+    offers = {str(o["label"]): o for o in m.rules.seat_actions(m.state, "Ana")}
+    assert m.state["inn"]["bistro"] == 1 and offers["+bribe: 1 peasant"]["confirm"] is True  # asks nothing
+    kill = menu["+kill a guest"]
+    assert kill.action["extra"] is True and asked(m, "Ana", kill)[:2] == ["room", "rank"]
+    m.apply({**kill.action, "room": 2, "rank": 0})  # the third action, a kill after a bribe: taken
+    ana = next(p for p in m.state["players"] if p["name"] == "Ana")
+    assert len(ana["corpses"]) == 1 and m.state["turn"]["player"] == "Ben"
+    assert not any(i.action.get("extra") for i in grammar.menu(m.rules, m.state, "Ana"))  # one more is one
+    # another night: once the next player acts, the moment is gone
+    m = table([{"action": "welcome"}, {"action": "correct", "player": "Ana", "hand": 4},
+               {"action": "build", "rank": 1, "effect": "extra_action"}, {"action": "pass"},
+               {"action": "pass"}, {"action": "pass"}])
+    assert not any(label.startswith("+") for label in items(m, "Ana"))
+    # a player without the power is offered nothing after their action
+    m = table([{"action": "welcome"}, {"action": "pass"}])
+    assert not any(label.startswith("+") for label in items(m, "Ana"))

@@ -43,9 +43,12 @@ class BloodyInnNight(BloodyInnTable):
         elif not extra and who != turn["player"]:
             raise RuleError(_("it is {player}'s turn (action {action}), not {who}'s", player=turn["player"],
                               action=turn["action"], who=who))
-        if not extra:  # another action: the last one's kill (see _kill) is over
+        if not extra:  # another action: the last one's kill (see _kill) and extra action are over
             turn.pop("killer", None)
             turn.pop("killed_again", None)
+            turn.pop("extra_by", None)
+        else:  # a power that grants one more action grants one (the pods offer no second)
+            turn["extra_by"] = who
         return who, extra
 
     @staticmethod
@@ -59,7 +62,8 @@ class BloodyInnNight(BloodyInnTable):
         """An extra action needs an annex whose power grants it (or one whose power the device was not told)."""
         p = t.player(who)
         turn = t.state["turn"]
-        if action == "kill" and who not in (turn.get("killer"), turn.get("player")):
+        one_more = bool(powers(p, "extra_action")) and turn.get("last") == who  # right after their own action
+        if action == "kill" and who not in (turn.get("killer"), turn.get("player")) and not one_more:
             # an extra kill is one more victim of an action that kills («en la misma acción»): in the
             # player's own action, or right after it killed (also the night's last action, until the
             # morning) — never on another player's turn after an action that killed no one
@@ -77,6 +81,8 @@ class BloodyInnNight(BloodyInnTable):
         """The next action turn: seat order from the first player, everyone's first action then second."""
         turn = t.state["turn"]
         order = self._seat_order(t)
+        # whose action just ended: the moment an annex that grants one more action lets its owner take it
+        turn["last"] = turn["player"]
         i = order.index(turn["player"]) + 1
         if i < len(order):
             turn["player"] = order[i]

@@ -413,8 +413,42 @@ class BloodyInnViews(Game):
         if phase != "night":
             return []
         if state["turn"]["player"] != name:
-            return self._extra_kills(state, p)
+            kills = self._extra_kills(state, p)
+            return kills + self._one_more(state, p, kills=not kills)
         return self._night(state, p)
+
+    def _one_more(self, state: dict[str, Any], p: dict[str, Any], *, kills: bool) -> list[Offer]:
+        """Right after their own action, for the owner of an annex whose power grants one more action
+        (``extra_action``, a table's own: two rulebook readers' «Cuadra», «justo después de tu segunda acción,
+        haces una tercera»), until the next player acts: that action, once — a bribe or a kill of a guest
+        (room and rank asked), each burial, peasants from the bistro, and no kill when the extra kills are
+        offered already (``kills``). Those that ask nothing are shown before they are done: the pod is idle
+        while the next player acts, and a stray main must not bribe."""
+        turn = state["turn"]
+        name = p["name"]
+        if turn.get("last") != name or turn.get("extra_by") == name or not powers(p, "extra_action"):
+            return []
+        out: list[Offer] = []
+        rooms = [r for r in state["inn"]["rooms"] if r["guest"]]
+        if rooms:
+            first = {"player": name, "room": payments.likely_room(state, name), "extra": True}
+            out.append({**offer(_("+{offer}", offer=word("label", "bribe a guest")), {"action": "bribe", **first},
+                                ask=["room", "rank"] + self._cost_asks(p, None, "bribe")), "group": "+"})
+            if kills:
+                out.append({**offer(_("+{offer}", offer=word("label", "kill a guest")),
+                                    {"action": "kill", **first, **self._pocket("kill", 0)},
+                                    ask=["room", "rank"] + self._cost_asks(p, None, "kill")
+                                    + list(self._pocket("kill", 0))), "group": "+"})
+        for burial in self._burials(state, p):
+            out.append({**burial, "label": _("+{offer}", offer=burial["label"]),
+                        "action": {**burial["action"], "extra": True}, "confirm": not burial.get("ask"),
+                        "group": "+"})
+        bistro = state["inn"]["bistro"]
+        out += [{"label": _("+{offer}", offer=word("label", "bribe: 2 peasants") if n == 2
+                            else word("label", "bribe: 1 peasant")),
+                 "action": {"action": "bribe", "player": name, "bistro": n, "extra": True}, "confirm": True,
+                 "group": "+"} for n in (2, 1) if bistro >= n]
+        return out
 
     def _killing_on(self, state: dict[str, Any]) -> str | None:
         """In the morning, the player whose kill ended the night and who may still kill again in the same
