@@ -1056,3 +1056,25 @@ def test_an_annex_that_grants_one_more_action_offers_it_right_after_its_owners_a
     # a player without the power is offered nothing after their action
     m = table([{"action": "welcome"}, {"action": "pass"}])
     assert not any(label.startswith("+") for label in items(m, "Ana"))
+
+
+def test_one_more_action_after_the_nights_last_action_comes_before_the_morning():
+    """«justo después de tu segunda acción, haces una tercera»: when the owner of that annex took the night's last
+    action, the third comes before the morning (a seventh reader's Dee, last in her round, had to take it before
+    her second action): the owner's pod offers it until the first player's morning is pressed, and the device
+    takes it; the morning is offered as usual."""
+    m = table([{"action": "welcome"}, {"action": "pass"}, {"action": "correct", "player": "Ben", "hand": 4},
+               {"action": "build", "rank": 1, "effect": "extra_action"}, {"action": "pass"},
+               {"action": "bribe", "room": 3, "rank": 1}])  # Ben's second action, the night's last
+    assert m.state["phase"] == "morning" and m.state["turn"]["last"] == "Ben"
+    menu = items(m, "Ben")
+    assert list(menu)[:2] == ["+bribe a guest", "+kill a guest"], list(menu)
+    m.apply({**menu["+kill a guest"].action, "room": 2, "rank": 0})
+    ben = next(p for p in m.state["players"] if p["name"] == "Ben")
+    assert len(ben["corpses"]) == 1 and m.state["phase"] == "morning"
+    assert not any(label.startswith("+") for label in items(m, "Ben"))  # one more is one
+    assert list(items(m, "Ana"))[0] == "morning"
+    refused_state = m.state
+    with pytest.raises(RuleError, match="the morning comes next"):
+        m.apply({"action": "bribe", "player": "Ana", "bistro": 1, "extra": True})  # Ana has no such annex
+    assert m.state == refused_state

@@ -34,10 +34,10 @@ class BloodyInnNight(BloodyInnTable):
         extra = a.bool("extra") if allow_extra else False
         who = a.player("player", None)
         turn = t.state["turn"]
-        if t.state["phase"] != "night" and not (extra and self._killed_last(t, who)):
+        if t.state["phase"] != "night" and not (extra and (self._killed_last(t, who) or self._ended_last(t, who))):
             raise self._phase_refusal(t, "night")
         if who is None and extra and t.state["phase"] == "morning":  # no turn's player: the night's last killer
-            who = turn["killer"]
+            who = turn.get("killer") or turn["last"]
         if who is None:
             who = turn["player"]
         elif not extra and who != turn["player"]:
@@ -57,6 +57,15 @@ class BloodyInnNight(BloodyInnTable):
         begun: its extra kill «en la misma acción» still belongs to the night."""
         killer = t.state["turn"].get("killer")
         return t.state["phase"] == "morning" and killer is not None and who in (None, killer)
+
+    @staticmethod
+    def _ended_last(t: Txn, who: str | None) -> bool:
+        """Whether ``who`` (anyone: None) took the night's last action and owns an annex that grants one more
+        action, the morning not yet begun: «justo después de tu segunda acción» comes before the morning."""
+        last = t.state["turn"].get("last")
+        if t.state["phase"] != "morning" or last is None or who not in (None, last):
+            return False
+        return bool(powers(t.player(last), "extra_action")) and t.state["turn"].get("extra_by") != last
 
     def _check_extra(self, t: Txn, who: str, action: str, *, in_room: bool = True) -> None:
         """An extra action needs an annex whose power grants it (or one whose power the device was not told)."""
@@ -90,7 +99,7 @@ class BloodyInnNight(BloodyInnTable):
             turn["player"], turn["action"] = order[0], 2
         else:
             t.state["phase"] = "morning"
-            t.state["turn"] = {"player": None, "action": 0}
+            t.state["turn"] = {"player": None, "action": 0, "last": turn["player"]}
             t.event(_("every player has taken both actions: the morning comes"))
             return
         if turn["action"] == 2:

@@ -400,8 +400,11 @@ class BloodyInnViews(Game):
         if phase == "welcome" and state["first_player"] == name:
             return self._welcomes(state)
         p = next(p for p in state["players"] if p["name"] == name)
-        # the night's last action killed: its extra kill «en la misma acción» first, the morning after it
+        # the night's last action killed: its extra kill «en la misma acción» first, the morning after it; or its
+        # player owns an annex that grants one more action: that one
         extra = self._extra_kills(state, p) if phase == "morning" else []
+        if phase == "morning":
+            extra += self._one_more(state, p, kills=not extra)
         if phase == "morning" and state["first_player"] == name and not self._killing_on(state):
             return extra + self._mornings(state)
         if phase == "morning" and not p["out"]:
