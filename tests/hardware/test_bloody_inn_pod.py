@@ -1078,3 +1078,20 @@ def test_one_more_action_after_the_nights_last_action_comes_before_the_morning()
     with pytest.raises(RuleError, match="the morning comes next"):
         m.apply({"action": "bribe", "player": "Ana", "bistro": 1, "extra": True})  # Ana has no such annex
     assert m.state == refused_state
+
+
+def test_no_burial_is_offered_that_the_hand_cannot_pay_for_any_corpse():
+    """«Juegue … tantas cartas como el rango del cadáver»: corpses that differ are asked, and a burial was offered
+    under every annex with room even when the hand could pay none of them (a play-tester's one-card hand was offered
+    eight burials of rank-2 and rank-3 corpses, each refused at its last step). An annex is offered when the hand
+    pays its cheapest corpse there."""
+    m = table([{"action": "welcome", "police_rooms": []}, {"action": "correct", "player": "Ana", "hand": 6, "peasants": 0},
+                {"action": "kill", "room": 1, "rank": 2}, {"action": "pass"}, {"action": "kill", "room": 3, "rank": 3},
+                {"action": "pass"}, {"action": "morning"}, {"action": "welcome", "police_rooms": []},
+                {"action": "correct", "player": "Ana", "hand": 1, "peasants": 1}, {"action": "pass"}])
+    ana = next(p for p in m.state["players"] if p["name"] == "Ana")
+    assert [c["rank"] for c in ana["corpses"]] == [2, 3] and ana["hand"] == 1 and m.state["turn"]["player"] == "Ana"
+    menu = items(m, "Ana")
+    assert menu and not [label for label in menu if label.startswith("bury")], list(menu)
+    m.apply({"action": "correct", "player": "Ana", "hand": 2, "peasants": 2})
+    assert "bury: barn" in items(m, "Ana")  # two cards pay the rank-2 corpse

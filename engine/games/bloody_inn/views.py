@@ -730,8 +730,11 @@ class BloodyInnViews(Game):
             x = q["annexes"][i]
             if len(x["buried"]) >= x["rank"]:
                 continue
-            if rank is not None and not unknown_power(p) and rank - discount(p, "bury", x) > p["hand"]:
-                continue  # the hand cannot pay a burial here
+            cheapest = rank if rank is not None else min(c["rank"] for c in corpses)
+            if not unknown_power(p) and cheapest - discount(p, "bury", x) > p["hand"]:
+                # the hand cannot pay a burial here, of any corpse (a play-tester's one-card hand was offered eight
+                # burials of rank-2 and rank-3 corpses, each refused at its last step)
+                continue
             # the corpse asked starts at the likeliest: the richest pocket under your own annex (you keep
             # it all), the poorest under another's (you share it), as a rulebook reader's story played it; under
             # an annex that makes a burial there cheaper, the highest rank, which it saves cards on (a play-tester
