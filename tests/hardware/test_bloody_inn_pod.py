@@ -1039,7 +1039,8 @@ def test_an_annex_that_grants_one_more_action_offers_it_right_after_its_owners_a
                {"action": "bribe", "room": 3, "rank": 1}])  # Ana's second action: a bribe; Ben's turn now
     assert m.state["turn"]["player"] == "Ben"
     menu = items(m, "Ana")
-    assert list(menu)[:2] == ["+bribe a guest", "+kill a guest"], list(menu)
+    assert list(menu)[:3] == ["+bribe a guest", "+kill, rank 0", "+kill, rank 1"], list(menu)
+    assert menu["+kill, rank 1"].action["rank"] == 1 and asked(m, "Ana", menu["+kill, rank 1"]) == ["room"]
     offers = {str(o["label"]): o for o in m.rules.seat_actions(m.state, "Ana")}
     assert m.state["inn"]["bistro"] == 1 and offers["+bribe: 1 peasant"]["confirm"] is True  # asks nothing
     kill = menu["+kill a guest"]
@@ -1068,7 +1069,7 @@ def test_one_more_action_after_the_nights_last_action_comes_before_the_morning()
                {"action": "bribe", "room": 3, "rank": 1}])  # Ben's second action, the night's last
     assert m.state["phase"] == "morning" and m.state["turn"]["last"] == "Ben"
     menu = items(m, "Ben")
-    assert list(menu)[:2] == ["+bribe a guest", "+kill a guest"], list(menu)
+    assert list(menu)[:2] == ["+bribe a guest", "+kill, rank 0"] and "+kill a guest" in menu, list(menu)
     m.apply({**menu["+kill a guest"].action, "room": 2, "rank": 0})
     ben = next(p for p in m.state["players"] if p["name"] == "Ben")
     assert len(ben["corpses"]) == 1 and m.state["phase"] == "morning"
@@ -1095,3 +1096,18 @@ def test_no_burial_is_offered_that_the_hand_cannot_pay_for_any_corpse():
     assert menu and not [label for label in menu if label.startswith("bury")], list(menu)
     m.apply({"action": "correct", "player": "Ana", "hand": 2, "peasants": 2})
     assert "bury: barn" in items(m, "Ana")  # two cards pay the rank-2 corpse
+
+
+def test_one_more_kill_asks_the_pocket_from_its_ranks():
+    """A table whose cards print their pockets (``ask_pocket``): the third action's kills come per rank, each pocket
+    starting at its rank's (a play-tester's `+kill a guest…` started at the rank-0 pocket after he entered rank 2)."""
+    m = Match(make_rules({"game": "bloody-inn", "players": ["Ana", "Ben"], "options": {"ask_pocket": True}}))
+    for a in ({"action": "welcome"}, {"action": "correct", "player": "Ana", "hand": 4},
+              {"action": "build", "rank": 1, "effect": "extra_action"}, {"action": "pass"},
+              {"action": "bribe", "room": 3, "rank": 1}):
+        m.apply(a)
+    menu = items(m, "Ana")
+    pockets = m.rules.options["pocket"]
+    for rank in range(3):
+        item = menu[f"+kill, rank {rank}"]
+        assert item.action["money"] == pockets[rank] and asked(m, "Ana", item) == ["room", "money"]

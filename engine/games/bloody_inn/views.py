@@ -423,8 +423,8 @@ class BloodyInnViews(Game):
     def _one_more(self, state: dict[str, Any], p: dict[str, Any], *, kills: bool) -> list[Offer]:
         """Right after their own action, for the owner of an annex whose power grants one more action
         (``extra_action``, a table's own: two rulebook readers' «Cuadra», «justo después de tu segunda acción,
-        haces una tercera»), until the next player acts: that action, once — a bribe or a kill of a guest
-        (room and rank asked), each burial, peasants from the bistro, and no kill when the extra kills are
+        haces una tercera»), until the next player acts: that action, once — a bribe of a guest (room and rank
+        asked), a kill per rank paid the usual way (the room asked) and one with every choice asked, each burial, peasants from the bistro, and no kill when the extra kills are
         offered already (``kills``). Those that ask nothing are shown before they are done: the pod is idle
         while the next player acts, and a stray main must not bribe."""
         turn = state["turn"]
@@ -438,10 +438,17 @@ class BloodyInnViews(Game):
             out.append({**offer(_("+{offer}", offer=word("label", "bribe a guest")), {"action": "bribe", **first},
                                 ask=["room", "rank"] + self._cost_asks(p, None, "bribe")), "group": "+"})
             if kills:
-                out.append({**offer(_("+{offer}", offer=word("label", "kill a guest")),
-                                    {"action": "kill", **first, **self._pocket("kill", 0)},
-                                    ask=["room", "rank"] + self._cost_asks(p, None, "kill")
-                                    + list(self._pocket("kill", 0))), "group": "+"})
+                # a kill per rank paid the usual way, its pocket from the rank's (a play-tester's `+kill a guest…`
+                # started the pocket at the rank-0's after he had entered rank 2), then every choice asked
+                for rank in range(MAX_RANK + 1):
+                    ways = self.ways_to_pay(p, rank, "kill")
+                    if ways:
+                        out.append({"label": _("+kill, rank {rank}", rank=rank), "group": "+",
+                                    "ask": ["room"] + list(self._pocket("kill", rank)),
+                                    "action": {"action": "kill", **first, "rank": rank, **ways[0][0],
+                                               **self._pocket("kill", rank)}})
+                out.append({**offer(_("+{offer}", offer=word("label", "kill a guest")), {"action": "kill", **first},
+                                    ask=["room", "rank"] + self._cost_asks(p, None, "kill")), "group": "+"})
         for burial in self._burials(state, p):
             out.append({**burial, "label": _("+{offer}", offer=burial["label"]),
                         "action": {**burial["action"], "extra": True}, "confirm": not burial.get("ask"),
