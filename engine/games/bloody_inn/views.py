@@ -261,26 +261,17 @@ class BloodyInnViews(Game):
         here = None
         if verb == "bury":
             number = action.get("corpse")
-            corpses = p["corpses"]
-            if not isinstance(number, int) or not 1 <= number <= len(corpses):
+            if not isinstance(number, int) or not 1 <= number <= len(p["corpses"]):
                 return True
-            rank = corpses[number - 1]["rank"]
+            rank = p["corpses"][number - 1]["rank"]
             here = self._annex_of(state, name, action)
         else:
             rank = action.get("rank")
         if not isinstance(rank, int):
             return True
-        played = action.get("played")
-        if not isinstance(played, int):
-            played = max(0, rank - (here_discount(here) if unknown_power(p) else discount(p, verb, here)))
-        peasants_in_hand: int = p["peasants"]
-        travellers: int = p["hand"] - peasants_in_hand - (1 if verb == "build" else 0)
-        others = travellers
-        most, least = min(played, peasants_in_hand), max(0, played - travellers)
-        if field == "peasants":
-            return least < most
-        peasants = action.get("peasants", least)
-        return isinstance(peasants, int) and min(played - peasants, others) > 0
+        played, peasants = action.get("played"), action.get("peasants")
+        return field in self._cost(p, rank, verb, here, played=played if isinstance(played, int) else None,
+                                   peasants=peasants if isinstance(peasants, int) else None)[1]
 
     @staticmethod
     def _annex_of(state: dict[str, Any], name: str, action: dict[str, Any]) -> dict[str, Any] | None:
@@ -337,33 +328,33 @@ class BloodyInnViews(Game):
         return super().pod_field(state, name, action, field, given)
 
     @staticmethod
-    def _cost(p: dict[str, Any], rank: int | None, action: str, here: dict[str, Any] | None = None
-              ) -> tuple[dict[str, Any], list[str]]:
+    def _cost(p: dict[str, Any], rank: int | None, action: str, here: dict[str, Any] | None = None, *,
+              played: int | None = None, peasants: int | None = None) -> tuple[dict[str, Any], list[str]]:
         """What the device can put in the cost of a card action and what only the player knows.
 
-        For a known ``rank``: the cards played are the rank less the discounts; the peasants among
-        them start at the most the hand allows (peasants are the cards a table plays first, and they
-        never come back), asked only when the hand leaves a choice; "kept" (travellers with the
-        aptitude, back to hand) is asked only when a traveller is played besides.
-        Without a rank (corpses that differ) every choice the hand may leave is asked. ``here``: the annex a
-        burial goes under."""
-        peasants = p["peasants"]
-        travellers = p["hand"] - peasants - (1 if action == "build" else 0)
-        others = travellers  # any traveller played may come back by its icon, a police officer too
+        For a known ``rank``: the cards played are the rank less the discounts (or ``played``, entered); the
+        peasants among them start at the most the hand allows (peasants are the cards a table plays first, and
+        they never come back), asked only when the hand leaves a choice; "kept" (travellers with the aptitude,
+        back to hand — a police officer too) is asked only when a traveller is played besides the peasants (or
+        ``peasants``, entered). Without a rank (corpses that differ) every choice the hand may leave is asked.
+        ``here``: the annex a burial goes under."""
+        in_hand = p["peasants"]
+        travellers = p["hand"] - in_hand - (1 if action == "build" else 0)
         if rank is None:
-            ask = ["peasants"] if peasants and travellers else []
-            return {}, ask + (["kept"] if others else [])
-        played = max(0, rank - (here_discount(here) if unknown_power(p) else discount(p, action, here)))
+            ask = ["peasants"] if in_hand and travellers else []
+            return {}, ask + (["kept"] if travellers else [])
+        if played is None:
+            played = max(0, rank - (here_discount(here) if unknown_power(p) else discount(p, action, here)))
         if played == 0:
             return {}, []
-        most = min(played, peasants)
+        most = min(played, in_hand)
         least = max(0, played - travellers)
         given: dict[str, Any] = {}
         ask = []
         if least < most:
             given["peasants"] = most
             ask.append("peasants")
-        if min(played - most, others) > 0:
+        if min(played - (most if peasants is None else peasants), travellers) > 0:
             ask.append("kept")
         return given, ask
 
@@ -424,8 +415,8 @@ class BloodyInnViews(Game):
         """Right after their own action, for the owner of an annex whose power grants one more action
         (``extra_action``, a table's own: two rulebook readers' «Cuadra», «justo después de tu segunda acción,
         haces una tercera»), until the next player acts: that action, once — a bribe of a guest (room and rank
-        asked), a kill per rank paid the usual way (the room asked) and one with every choice asked, each burial, peasants from the bistro, and no kill when the extra kills are
-        offered already (``kills``). Those that ask nothing are shown before they are done: the pod is idle
+        asked), a kill per rank paid the usual way (the room asked) and one with every choice asked, each burial,
+        peasants from the bistro, and no kill when the extra kills are offered already (``kills``). Those that ask nothing are shown before they are done: the pod is idle
         while the next player acts, and a stray main must not bribe."""
         turn = state["turn"]
         name = p["name"]
@@ -440,13 +431,7 @@ class BloodyInnViews(Game):
             if kills:
                 # a kill per rank paid the usual way, its pocket from the rank's (a play-tester's `+kill a guest…`
                 # started the pocket at the rank-0's after he had entered rank 2), then every choice asked
-                for rank in range(MAX_RANK + 1):
-                    ways = self.ways_to_pay(p, rank, "kill")
-                    if ways:
-                        out.append({"label": _("+kill, rank {rank}", rank=rank), "group": "+",
-                                    "ask": ["room"] + list(self._pocket("kill", rank)),
-                                    "action": {"action": "kill", **first, "rank": rank, **ways[0][0],
-                                               **self._pocket("kill", rank)}})
+                out += [{**kill, "group": "+"} for kill in self._extra_kill_per_rank(p, first["room"])]
                 out.append({**offer(_("+{offer}", offer=word("label", "kill a guest")), {"action": "kill", **first},
                                     ask=["room", "rank"] + self._cost_asks(p, None, "kill")), "group": "+"})
         for burial in self._burials(state, p):
@@ -509,14 +494,19 @@ class BloodyInnViews(Game):
             # offered the bistro first); where both are offered the rulebook stories' extra kills were in a room 3
             # times, in the bistro 3
             return out + bistro
+        return out + self._extra_kill_per_rank(p, start) + bistro
+
+    def _extra_kill_per_rank(self, p: dict[str, Any], room: int) -> list[Offer]:
+        """An extra kill per rank the hand can pay, the usual way: the room asked (from ``room``), and with
+        ``ask_pocket`` the pocket from the rank's."""
+        out: list[Offer] = []
         for rank in range(MAX_RANK + 1):
             ways = self.ways_to_pay(p, rank, "kill")
             if ways:
-                given, _cards = ways[0]
                 out.append({"label": _("+kill, rank {rank}", rank=rank), "ask": ["room"] + list(self._pocket("kill", rank)),
-                            "action": {"action": "kill", "player": p["name"], "room": start, "rank": rank,
-                                       "extra": True, **given, **self._pocket("kill", rank)}})
-        return out + bistro
+                            "action": {"action": "kill", "player": p["name"], "room": room, "rank": rank,
+                                       "extra": True, **ways[0][0], **self._pocket("kill", rank)}})
+        return out
 
     @staticmethod
     def _welcomes(state: dict[str, Any]) -> list[Offer]:
