@@ -999,3 +999,47 @@ class BloodyInnMachine(RuleBasedStateMachine):
 TestBloodyInnMachine = BloodyInnMachine.TestCase
 TestBloodyInnMachine.settings = settings(max_examples=examples(40), stateful_step_count=steps(40), deadline=None,
                                          suppress_health_check=[HealthCheck.too_slow])
+
+
+OWN_ANNEXES = [{"name": "Destilería", "effect": "per_annex_bonus", "amount": 1, "rank": 2},
+               {"name": "Cuadra", "effect": "extra_action", "rank": 1}, "Ermita"]
+
+
+@pytest.mark.parametrize("bad, said", [
+    ([{"name": ""}], "each card is a name or an object"),
+    ([7], "each card is a name or an object"),
+    (["Cuadra", "Cuadra"], "'Cuadra' is listed twice"),
+    ([{"name": "Cuadra", "effect": "sleep"}], "the effect 'sleep', which is none of"),
+    ([{"name": "Cuadra", "effect": "extra_kill", "amount": 2}], "an amount but no effect that takes one"),
+    ([{"name": "Cuadra", "effect": "morning_bonus", "amount": -1}], "a whole number from 0"),
+    ([{"name": "Cuadra", "rank": 4}], "the rank 4: 0, 1, 2 or 3"),
+    ([{"name": "Cuadra", "power": "extra"}], "has power: a card has only name, effect, amount and rank"),
+])
+def test_a_malformed_list_of_the_tables_own_annex_cards_is_refused_with_what_is_wrong(bad, said):
+    """«A partir de ahora, puede beneficiarse de su efecto»: a table's own copy lists its annexes once (option
+    ``annexes``); a list the device could misread is refused at setup, saying which card and why."""
+    with pytest.raises(SetupError, match=said):
+        make_rules({"game": "bloody-inn", "players": ["Ana", "Ben"], "options": {"annexes": bad}})
+
+
+def test_an_annex_of_the_tables_own_copy_brings_the_power_its_table_listed():
+    """«Coloque la carta de Viajero elegida frente a usted … A partir de ahora, puede beneficiarse de su efecto»:
+    built by its card (or its name), a card of the table's own list carries its power and amount; one listed
+    by name only carries none (applied: nothing); a card listed with a rank is built at that rank only; the
+    base game's cards stay valid."""
+    m = Match(make_rules({"game": "bloody-inn", "players": ["Ana", "Ben"], "options": {"annexes": OWN_ANNEXES}}))
+    m.apply({"action": "welcome"})
+    m.apply({"action": "correct", "player": "Ana", "hand": 4})
+
+    def annex(a):
+        return m.rules.apply(m.state, {"action": "build", **a})[0]["players"][0]["annexes"][-1]
+
+    assert annex({"rank": 2, "card": "Destilería", "peasants": 2}) == {
+        "name": "Destilería", "rank": 2, "buried": [], "effect": "per_annex_bonus", "amount": 1}
+    assert annex({"rank": 1, "name": "Cuadra"})["effect"] == "extra_action"
+    assert "effect" not in annex({"rank": 1, "card": "Ermita"})
+    assert annex({"rank": 1, "card": "gardens"})["effect"] == "morning_bonus"
+    with pytest.raises(RuleError, match="Destilería is a rank-2 card, not rank 1"):
+        m.rules.apply(m.state, {"action": "build", "rank": 1, "card": "Destilería"})
+    with pytest.raises(RuleError, match="'card' must be one of"):
+        m.rules.apply(m.state, {"action": "build", "rank": 1, "card": "Molino"})

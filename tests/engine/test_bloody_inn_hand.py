@@ -201,6 +201,16 @@ def test_a_gain_now_is_paid_at_the_build():
     refused(m, {"action": "build", "rank": 0, "effect": "other", "amount": 2}, '"amount" goes with an effect')
 
 
+def test_an_annex_that_gives_a_check_gives_it_at_the_build():
+    """A rulebook reader's «Casa de empeños»: «Al construirla: toma 1 cheque de 10F del suministro» — the checks
+    come with the build (no cash moves), said in its event."""
+    m = night()
+    m.apply({"action": "correct", "player": "Ana", "hand": 3})
+    p = m.apply({"action": "build", "rank": 0, "name": "Casa de empeños", "effect": "gain_checks"})
+    assert "Ana's Casa de empeños: +1 check now" in p.events
+    assert (player(m, "Ana")["counters"]["checks"], player(m, "Ana")["counters"]["cash"]) == (2, 5)
+
+
 def test_an_annex_that_opens_a_room_gives_its_builder_a_room_of_their_own():
     """«Ahora determinará qué salas están abiertas»: the setup opens some of the board's rooms (a key on
     each), so an annex can open a closed one with its builder's key (the third reader's «Ala de

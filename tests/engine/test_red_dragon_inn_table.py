@@ -258,8 +258,8 @@ def test_a_chaser_that_is_itself_a_drink_with_a_chaser_is_one_drink_of_three_car
 
 
 # -- drink events ------------------------------------------------------------------------------------
-def _to_event(kind: str, players=("Ana", "Ben", "Cai", "Dee")) -> Match:
-    m = match(players)
+def _to_event(kind: str, players=("Ana", "Ben", "Cai", "Dee"), **options) -> Match:
+    m = match(players, **options)
     to_phase(m, "drink")  # Ana bought Ben a drink; her own pile holds the card she was dealt
     m.apply({"action": "drink_event", "kind": kind})
     return m
@@ -297,6 +297,28 @@ def test_a_drinking_contest_pays_the_strongest_drink_one_gold_from_each_other_pl
     for who in ("Ana", "Ben", "Cai", "Dee"):
         tie.apply(_from_deck(who, drink="wine"))
     assert {n: c(tie, n)["gold"] for n in before} == before  # a tie: nobody pays, the table reads the card
+
+
+def test_a_copy_whose_contest_makes_the_weakest_pay_takes_1_gold_from_it_for_each_other_player():
+    """«siga las instrucciones de la carta»: a rulebook reader's copy's «¡Concurso de bebida!» makes the weakest
+    drink pay 1 gold to each other player (option ``contest``); a tie among the weakest pays nobody, and each tied
+    player's first offer is then to pay each other player 1 (main, then main on the loser asked)."""
+    m = _to_event("contest", contest="weakest_pays")
+    gold = {n: c(m, n)["gold"] for n in ("Ana", "Ben", "Cai", "Dee")}
+    for who, d in (("Ana", "ale"), ("Ben", "wine"), ("Cai", "water"), ("Dee", "elven_wine")):
+        m.apply(_from_deck(who, drink=d))
+    assert c(m, "Cai")["gold"] == gold["Cai"] - 3
+    assert all(c(m, n)["gold"] == gold[n] + 1 for n in ("Ana", "Ben", "Dee"))
+    assert "contest_tie" not in m.state
+    tie = _to_event("contest", contest="weakest_pays")
+    before = {n: c(tie, n)["gold"] for n in ("Ana", "Ben", "Cai", "Dee")}
+    for who, d in (("Ana", "ale"), ("Ben", "water"), ("Cai", "water"), ("Dee", "wine")):
+        tie.apply(_from_deck(who, drink=d))
+    assert {n: c(tie, n)["gold"] for n in before} == before and tie.state["contest_tie"] == ["Ben", "Cai"]
+    lost = tie.rules.seat_actions(tie.state, "Ben")[0]
+    assert str(lost["label"]) == "contest lost: pay each 1" and lost["ask"] == ["player"]
+    tie.apply(lost["action"])
+    assert c(tie, "Ben")["gold"] == before["Ben"] - 3 and c(tie, "Dee")["gold"] == before["Dee"] + 1
 
 
 def test_a_tied_drinking_contest_offers_each_tied_player_the_win_until_the_next_action():

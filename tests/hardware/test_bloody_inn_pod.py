@@ -60,6 +60,22 @@ def test_a_police_officer_welcomed_card_by_card_is_one_offer_asking_the_room():
     assert 3 not in ask.options and ask.number(2, 1) == 4
 
 
+def test_a_welcome_card_by_card_under_way_offers_the_next_room_first():
+    """«Coloque al viajero en una habitación abierta» one card at a time: once the first player has lodged a
+    traveller alone, the next card is one press into the next empty room; an officer is the next offer, and
+    the whole welcome fills the rest (a rulebook reader's table lodged 73 travellers one by one)."""
+    t = Table("bloody-inn", ["Ana", "Ben"], actions=[{"action": "welcome", "room": 1}])
+    assert t.view("Ana").action == "welcome one: Ben's"
+    t.presses = 0
+    t.click("Ana", MAIN)
+    assert t.presses == 1 and [r["room"] for r in t.state["inn"]["rooms"] if r["guest"]] == [1, 2]
+    labels = [str(a["label"]) for a in t.rules.seat_actions(t.state, "Ana")]
+    assert labels[:3] == ["welcome one: neutral 1", "welcome one: police", "welcome"]
+    t.click("Ana", DOWN, 2)
+    t.click("Ana", MAIN)
+    assert t.state["phase"] == "night" and all(r["guest"] for r in t.state["inn"]["rooms"])
+
+
 def test_an_extra_action_annex_is_offered_an_extra_kill_in_the_bistro():
     """A table's own annex power that grants another action (``extra_action``; the butcher's shop of the
     publisher's card list kills in rooms only): right after its owner's kill, an extra kill of a peasant in
@@ -1111,3 +1127,28 @@ def test_one_more_kill_asks_the_pocket_from_its_ranks():
     for rank in range(3):
         item = menu[f"+kill, rank {rank}"]
         assert item.action["money"] == pockets[rank] and asked(m, "Ana", item) == ["room", "money"]
+
+
+def test_a_tables_own_annex_card_is_built_from_the_pod_by_its_name_in_three_presses():
+    """«A partir de ahora, puede beneficiarse de su efecto»: a table whose copy's annexes are not the base
+    game's lists them once (option ``annexes``); the card step of a rank's build then goes through that
+    rank's cards of the list, each with its power, and the card brings its power: no power step (two rulebook
+    readers' tables built 17 annexes named after their own cards, none of which a pod could enter)."""
+    own = [{"name": "Destilería", "effect": "per_annex_bonus", "amount": 1, "rank": 2},
+           {"name": "Tienda", "effect": "morning_bonus", "amount": 2, "rank": 1},
+           {"name": "Cuadra", "effect": "extra_action", "rank": 1}, "Ermita"]
+    t = Table("bloody-inn", ["Ana", "Ben"], options={"annexes": own},
+              actions=[{"action": "welcome"}, {"action": "correct", "player": "Ana", "hand": 3}])
+    card = t.rules.pod_field(t.state, "Ana", "build", t.rules.actions["build"].field("card"), {"rank": 1})
+    assert card is not None and card.choices == ("Tienda", "Cuadra", "Ermita")  # rank 1's and the unranked
+    labels = [str(a["label"]) for a in t.rules.seat_actions(t.state, "Ana")]
+    t.hold("Ana", DOWN, repeats=labels.index("build a rank-1 annex") - 2)
+    assert t.view("Ana").action == "build a rank-1 annex…"
+    t.presses = 0
+    t.click("Ana", MAIN)
+    t.click("Ana", UP)
+    assert (t.view("Ana").prompt, t.view("Ana").value) == ("card: morning +2F", "Tienda")
+    t.click("Ana", MAIN)
+    annex = t.state["players"][0]["annexes"][-1]
+    assert (annex["name"], annex["effect"], annex["amount"]) == ("Tienda", "morning_bonus", 2)
+    assert t.presses == 3

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...errors import SetupError
+from ...messages import _, listing
+
 #: Recurring or one-off powers, as the base game's annex cards print them (publisher's card list):
 #: the gardens (+2F at the departure), the distillery (one wage less), the parlor and the workshop
 #: (one accomplice fewer to bribe, to build), the butcher's shop (several kills in one action),
@@ -17,14 +20,15 @@ from typing import Any
 #: abiertas»: the board has more rooms than the setup opens); francs at the departure for each other
 #: annex its owner has (two rulebook readers' tables had one: a «Destilería», a «Casa de postas»); and a
 #: burial under the annex cheaper for whoever buries there, its owner or another (a rulebook reader's
-#: «Capilla»: «quien entierra un cadáver bajo tu Capilla juega una carta menos»).
+#: «Capilla»: «quien entierra un cadáver bajo tu Capilla juega una carta menos»); checks at once (a rulebook
+#: reader's «Casa de empeños»: «toma 1 cheque de 10F del suministro»).
 EFFECTS = ("morning_bonus", "wages_waived", "bribe_discount", "build_discount", "kill_discount",
-           "bury_discount", "extra_kill", "extra_action", "gain_now", "end_game", "open_room", "other", "none",
+           "bury_discount", "extra_kill", "extra_action", "gain_now", "gain_checks", "end_game", "open_room", "other", "none",
            "per_annex_bonus", "bury_here_discount")
 #: What ``amount`` means by default for each effect (francs, wages or cards); None: no amount.
 DEFAULT_AMOUNT: dict[str, int | None] = {
     "morning_bonus": 2, "wages_waived": 1, "bribe_discount": 1, "build_discount": 1, "kill_discount": 1,
-    "bury_discount": 1, "extra_kill": None, "extra_action": None, "gain_now": 0, "end_game": None,
+    "bury_discount": 1, "extra_kill": None, "extra_action": None, "gain_now": 0, "gain_checks": 1, "end_game": None,
     "open_room": None, "other": None, "none": None, "per_annex_bonus": 1, "bury_here_discount": 1}
 #: The base game's annexes a pod offers as names (free text stays possible in a script).
 ANNEX_NAMES = ("distillery", "gardens", "parlor", "workshop", "butcher's shop", "park", "kiosk",
@@ -38,6 +42,71 @@ NAME_EFFECT: dict[str, str] = {
     "vegetable garden": "gain_now", "room service": "other", "chapel": "other"}
 #: The amounts the card list prints where they differ from the effect's default (the park: 4F at once).
 NAME_AMOUNT: dict[str, int] = {"park": 4}
+#: The ranks of a traveller card, and so of the annex built from it.
+RANKS = range(4)
+
+
+def check_own_cards(value: list[Any]) -> None:
+    """Option ``annexes``: the annex cards of a table's own copy (another edition, an expansion, cards the
+    table made), each a name or ``{"name", "effect", "amount", "rank"}`` (all but the name optional)."""
+    seen: set[str] = set()
+    for item in value:
+        card = {"name": item} if isinstance(item, str) else item
+        if not isinstance(card, dict) or not isinstance(card.get("name"), str) or not card["name"].strip():
+            raise SetupError(_("option 'annexes': each card is a name or an object with a \"name\", "
+                               "like {{\"name\": \"Destilería\", \"effect\": \"wages_waived\"}}, not {item!r}",
+                               item=item))
+        name = card["name"]
+        unknown = sorted(set(card) - {"name", "effect", "amount", "rank"})
+        if unknown:
+            raise SetupError(_("option 'annexes': {name!r} has {keys}: a card has only name, effect, amount and rank",
+                               name=name, keys=listing(unknown)))
+        if name in seen:
+            raise SetupError(_("option 'annexes': {name!r} is listed twice", name=name))
+        seen.add(name)
+        effect = card.get("effect")
+        if effect is not None and effect not in EFFECTS:
+            raise SetupError(_("option 'annexes': {name!r} has the effect {effect!r}, which is none of {effects}",
+                               name=name, effect=effect, effects=listing(EFFECTS)))
+        amount = card.get("amount")
+        if amount is not None and (effect is None or DEFAULT_AMOUNT[effect] is None):
+            raise SetupError(_("option 'annexes': {name!r} has an amount but no effect that takes one (a bonus, "
+                               "waived wages, a discount, a gain now)", name=name))
+        if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int) or amount < 0):
+            raise SetupError(_("option 'annexes': {name!r} has the amount {amount!r}: a whole number from 0",
+                               name=name, amount=amount))
+        rank = card.get("rank")
+        if rank is not None and (isinstance(rank, bool) or rank not in RANKS):
+            raise SetupError(_("option 'annexes': {name!r} has the rank {rank!r}: 0, 1, 2 or 3", name=name,
+                               rank=rank))
+
+
+def own_cards(options: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The table's own annex cards (option ``annexes``) by name, each as an object."""
+    cards = ({"name": c} if isinstance(c, str) else c for c in options.get("annexes") or ())
+    return {c["name"]: c for c in cards}
+
+
+def card_power(options: dict[str, Any], card: str | None) -> tuple[str | None, int | None] | None:
+    """The power a build's ``card`` brings, ``(effect, amount)`` (``(None, None)``: a card whose power
+    the device is not told), the table's own copy's first, then the base game's; None for no card."""
+    own = own_cards(options).get(card or "")
+    if own is not None:
+        effect = own.get("effect")
+        return effect, (own.get("amount", DEFAULT_AMOUNT[effect]) if effect is not None else None)
+    if card in NAME_EFFECT:
+        effect = NAME_EFFECT[card]
+        return effect, NAME_AMOUNT.get(card, DEFAULT_AMOUNT[effect])
+    return None
+
+
+def card_names(options: dict[str, Any], rank: int | None = None) -> tuple[str, ...]:
+    """The cards a build names: the table's own copy's (those of ``rank`` and those with no rank given)
+    when the table listed them, else the base game's."""
+    own = own_cards(options)
+    if not own:
+        return ANNEX_NAMES
+    return tuple(n for n, c in own.items() if rank is None or c.get("rank") in (None, rank))
 
 
 def built(p: dict[str, Any]) -> list[dict[str, Any]]:

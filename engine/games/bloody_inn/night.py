@@ -13,11 +13,11 @@ from .annexes import (
     ANNEX_NAMES,
     DEFAULT_AMOUNT,
     EFFECTS,
-    NAME_AMOUNT,
-    NAME_EFFECT,
+    card_power,
     discount,
     grants_extra,
     here_discount,
+    own_cards,
     powers,
     unknown_power,
 )
@@ -326,24 +326,34 @@ class BloodyInnNight(BloodyInnTable):
     def _build(self, t: Txn, a: Args) -> None:
         """Build an annex from a traveller in hand: its "rank" (0–3), optional "name" and "effect".
 
-        "card": one of the base game's annex cards; its name and its power (the publisher's card
-        list, ``NAME_EFFECT``) are the defaults of "name" and "effect".
+        "card": one of the table's own annex cards (option annexes) or of the base game's; its name and
+        its power (the option's, or the publisher's card list, ``NAME_EFFECT``) are the defaults of "name"
+        and "effect"; a "name" of the table's own cards brings its power too. A card of the option given
+        a rank is built at that rank only.
 
         Cost: "played" other cards (default: the rank), "kept", "peasants" as for bribe.
         "effect" (one of the card list's effect types) and its "amount" make the
         device apply the annex's power from now on: morning_bonus (francs at every
         departure), wages_waived (wages every morning), bribe/build/kill/bury_discount
         (cards fewer), extra_kill and extra_action (extra actions it grants),
-        gain_now (francs at once), open_room (the builder's key opens a closed room of the
+        gain_now (francs at once), gain_checks (10F checks at once), open_room (the builder's key opens a closed room of the
         board: a new room, theirs, filled at the next welcome), end_game and other (reminded), none.
         """
         who, extra = self._actor(t, a)
         rank = a.int("rank")
         p = t.player(who)
-        card = a.str("card", None)
+        own = own_cards(self.options)
+        card = a.str("card", None, choices=tuple(own) + tuple(n for n in ANNEX_NAMES if n not in own))
         name = a.str("name", card or f"annex {len(p['annexes'])}")
-        effect = a.str("effect", NAME_EFFECT.get(card or ""))
-        amount = a.int("amount", NAME_AMOUNT.get(card or "") if effect == NAME_EFFECT.get(card or "") else None)
+        if card is None and name in own:  # the table's own card named: it brings its power
+            card = name
+        power = card_power(self.options, card)
+        effect = a.str("effect", power[0] if power else None)
+        amount = a.int("amount", power[1] if power and effect == power[0] else None)
+        card_rank = own.get(card or "", {}).get("rank")
+        if card is not None and card_rank is not None and card_rank != rank:
+            raise RuleError(_("{annex} is a rank-{card_rank} card, not rank {rank}", annex=annex_word(card),
+                              card_rank=card_rank, rank=rank))
         if amount is not None and (effect is None or DEFAULT_AMOUNT[effect] is None):
             raise RuleError(_('{action}: "{field}" goes with an effect that has one (a bonus, waived wages, a discount, '
                               'a gain now)', action=word("action", "build"), field=word("field", "amount")))
@@ -374,6 +384,8 @@ class BloodyInnNight(BloodyInnTable):
             t.event(_("{who}'s {annex}: {power}", who=who, annex=annex_word(name), power=power_words(effect, amount)))
         if effect == "gain_now" and amount:
             self._gain(t, who, amount, "adjust", annex_word(name))
+        if effect == "gain_checks" and amount:  # a check from the supply (a rulebook reader's «Casa de empeños»)
+            t.add(who, "checks", amount)
         if effect == "open_room":
             self._open_room(t, who)
         if not extra:

@@ -10,7 +10,7 @@ from ...game import action
 from ...messages import _, listing, word
 from ...spec import Counter, Option
 from ...state import Args, Txn
-from .annexes import powers, waived
+from .annexes import check_own_cards, powers, waived
 from .base import BloodyInnBase
 from .words import COUNT_REASON, annex_word
 
@@ -77,6 +77,9 @@ class BloodyInnTable(BloodyInnBase):
                "publisher's rules); false: only the accomplices do (a table's own player-aid card)")),
         Option("ask_pocket", False, _("true: the pods ask each kill's pocket money, starting at the rank's "
                "(a copy whose cards print other pockets than the rank's)")),
+        Option("annexes", [], _("the annex cards of your own copy (another edition, an expansion, your own "
+               "cards): names or objects {name, effect, amount, rank}; a pod's build then offers these by name, "
+               "each with its power"), kind=list, check=check_own_cards),
     )
 
     def __init__(self, players: list[str], options: dict[str, Any] | None = None) -> None:

@@ -10,12 +10,13 @@ from ...messages import N_, Msg, _, word
 from . import payments
 from .annexes import (
     DEFAULT_AMOUNT,
-    NAME_AMOUNT,
-    NAME_EFFECT,
     built,
+    card_names,
+    card_power,
     discount,
     grants_extra,
     here_discount,
+    own_cards,
     powers,
     unknown_power,
 )
@@ -41,11 +42,11 @@ RANKS_BY_LIKELIHOOD: dict[str, tuple[int, ...]] = {"bribe": (1, 2, 0, 3)}
 _SHORT_POWERS: dict[str, Callable[[int], Msg]] = {
     "morning_bonus": lambda n: _("morning +{n}F", n=n), "wages_waived": lambda n: _("wages −{n}", n=n),
     "bribe_discount": lambda n: _("bribe −{n}", n=n), "build_discount": lambda n: _("build −{n}", n=n),
-    "gain_now": lambda n: _("now +{n}F", n=n)}
+    "gain_now": lambda n: _("now +{n}F", n=n), "gain_checks": lambda n: N_("now +{n} check", "now +{n} checks", n)}
 #: A build's powers as a pod steps through them, up from "–": the most built in the rulebook readers' stories first
 #: (none 8, the end of the game 5, per other annex 4, wages waived 3; the table's own annexes), down from "–"
 #: the least (another power, a room opened).
-POD_EFFECTS = ("none", "end_game", "per_annex_bonus", "wages_waived", "morning_bonus", "gain_now", "extra_kill",
+POD_EFFECTS = ("none", "end_game", "per_annex_bonus", "wages_waived", "morning_bonus", "gain_now", "gain_checks", "extra_kill",
                "extra_action", "build_discount", "bribe_discount", "kill_discount", "bury_discount",
                "bury_here_discount", "open_room", "other")
 
@@ -180,20 +181,25 @@ class BloodyInnViews(Game):
         if action == "build" and field == "card" and value is None:
             # a play-tester went through the whole list to be sure "–" was his table's own card
             return _("none of these")
-        if action == "build" and field == "card" and value in NAME_EFFECT:
+        power = card_power(self.options, value) if action == "build" and field == "card" else None
+        if power is not None:
             # the card's power beside its name (a play-tester could not tell whether his table's «Dormitorio de
             # servicio» was the list's "room service", and its preview did not say what it does)
-            power_of = NAME_EFFECT[value]
-            amount = NAME_AMOUNT.get(value, DEFAULT_AMOUNT.get(power_of))
+            power_of, amount = power
+            if power_of is None:  # a table's own card listed without its power
+                return _("power not told")
+            if power_of == "none":  # "card: none" read as no card
+                return _("no power")
             if power_of == "other":  # a power the device does not apply: said so, not a bare "other"
                 return _("other power")
             short = _SHORT_POWERS.get(power_of)
             return short(amount) if short and amount else word("choice", power_of)
         if action == "build" and value is None and entered is not None:
             card = entered.get("card")
-            if field == "effect" and card in NAME_EFFECT:
-                return _("the card's: {power}", power=word("choice", NAME_EFFECT[card]))
-            if field == "effect" and card is None:  # no card, no power: the device applies nothing, forbids nothing
+            power = card_power(self.options, card)
+            if field == "effect" and power is not None and power[0] is not None:
+                return _("the card's: {power}", power=word("choice", power[0]))
+            if field == "effect" and (card is None or power is not None):  # no power told: nothing applied
                 return _("not told")
             effect = entered.get("effect")
             if field == "amount" and effect is not None and DEFAULT_AMOUNT.get(effect) is not None:
@@ -242,11 +248,14 @@ class BloodyInnViews(Game):
         (a chapel whose card waives 3 wages); the card's own power brings its card's amount. A card
         action's "peasants" and "kept" are asked only while the cost, once its rank is known (a burial's
         corpse chosen), leaves the hand a choice (a play-tester's burial under another's chapel that cost
-        no card still asked "kept", whose only answer was 0)."""
+        no card still asked "kept", whose only answer was 0). A card of the table's own copy listed with its
+        power (option ``annexes``) is not asked its power again."""
         verb = action.get("action")
         if verb == "build" and field == "amount":
             effect = action.get("effect")
             return effect is not None and DEFAULT_AMOUNT.get(effect) is not None
+        if verb == "build" and field == "effect":  # the table's own card brings the power its table listed
+            return own_cards(self.options).get(action.get("card") or "", {}).get("effect") is None
         if verb in ("kill", "bribe", "bury", "build") and field in ("peasants", "kept"):
             return self._cost_open(state, name, action, field)
         return True
@@ -296,6 +305,10 @@ class BloodyInnViews(Game):
             return Bool("bistro", doc=field.doc)
         if field.name == "name" and action == "build":  # the base game's cards are asked as "card"
             return None
+        if field.name == "card" and action == "build":  # the table's own copy's cards, those of the rank first
+            rank = (given or {}).get("rank")
+            return Str("card", required=False, choices=card_names(self.options, rank if isinstance(rank, int)
+                                                                   else None), doc=field.doc)
         if field.name == "effect" and action == "build":
             # the likeliest first up from "–" (a table's own annex: a play-tester went up ten powers to "end game")
             return Str("effect", required=False, choices=POD_EFFECTS, doc=field.doc)
@@ -518,7 +531,8 @@ class BloodyInnViews(Game):
         rooms = [r for r in inn["rooms"] if not r["guest"]]
         empty = [r["room"] for r in rooms]
         out: list[Offer] = [{"label": word("label", "welcome"), "action": {"action": "welcome"}}]
-        if state["table"]["season"] == 2 and 0 < inn["entrance"] < len(empty):
+        short = state["table"]["season"] == 2 and 0 < inn["entrance"] < len(empty)
+        if short:
             # The last travellers cannot fill every room: which rooms get them is the first player's
             # choice — a player's own room and the neutral ones (no player's key) first, the first
             # player's own first; or the neutral ones only. (The whole welcome fills in room order.)
@@ -544,13 +558,18 @@ class BloodyInnViews(Game):
         # empty room until two are in the list (a play-tester's main on the first room ended the list)
         out.append({"label": word("label", "welcome: police"), "action": {"action": "welcome"},
                     "ask": ["police_rooms"], "least": 2})
+        one_police: list[Offer] = []
         if empty:  # one police officer into one room, for a table that follows the order card by card
-            out.append({"label": word("label", "welcome one: police"),
-                        "action": {"action": "welcome", "room": empty[0], "police": True}, "ask": ["room"]})
-        out += [{"label": _("welcome one: {where}", where=BloodyInnViews.room_word(r, inn["rooms"])),
-                 "action": {"action": "welcome", "room": r["room"]}}
-                for r in reversed(rooms)]  # from the end of the offers (up), the first room first
-        return out
+            one_police.append({"label": word("label", "welcome one: police"),
+                               "action": {"action": "welcome", "room": empty[0], "police": True}, "ask": ["room"]})
+        ones: list[Offer] = [{"label": _("welcome one: {where}", where=BloodyInnViews.room_word(r, inn["rooms"])),
+                              "action": {"action": "welcome", "room": r["room"]}} for r in rooms]
+        if ones and len(empty) < len(inn["rooms"]) and not short:
+            # A welcome card by card under way (a room already took its traveller): the next card is likeliest
+            # the next room's, then an officer's; the whole welcome fills the rest (the seventh rulebook story
+            # lodged 73 travellers one by one, two presses each when the whole welcome led)
+            return ones[:1] + one_police + out + ones[:0:-1]
+        return out + one_police + ones[::-1]  # the single rooms from the end of the offers (up): the first first
 
     def _mornings(self, state: dict[str, Any]) -> list[Offer]:
         """The morning as the device counts it, then each other way the table may pay: a corpse paid

@@ -55,6 +55,8 @@ def power_words(effect: str, amount: int | None) -> Msg:
         return _("an extra action")
     if effect == "gain_now":
         return _("+{amount}F now", amount=n)
+    if effect == "gain_checks":
+        return N_("+{n} check now", "+{n} checks now", n)
     if effect == "end_game":
         return _("a gain at the final count (reminded)")
     if effect == "open_room":

@@ -160,7 +160,7 @@ class RedDragonInnDrinks(RedDragonInnTable):
     @action("drink_event", fields=(
         Str("kind", default="round", choices=DRINK_EVENTS,
             doc=_("round: everyone drinks one from the drink deck; contest: the same, and the strongest "
-                  "drink takes 1 gold from every other player")),
+                  "drink takes 1 gold from every other player (option contest: or the weakest pays each)")),
         Player("player", required=False),
     ))
     def _drink_event(self, t: Txn, a: Args) -> None:
@@ -168,7 +168,8 @@ class RedDragonInnDrinks(RedDragonInnTable):
         bebidas": follow the card). Every player still in, from the revealer on, then drinks one card
         from the drink deck (an extra drink each, ``"from": "deck"``); when the last has drunk, a
         contest pays its winner — the one whose drink's alcohol is highest, alone — 1 gold from each
-        other player (a tie: nobody, as the card is read at the table), and the turn passes.
+        other player (a tie: nobody, as the card is read at the table), and the turn passes. With the
+        option ``contest`` at "weakest_pays" the weakest drink, alone, pays 1 gold to each other player.
         """
         kind = a.str("kind")
         who = self._active(t, a, "drink")
@@ -204,17 +205,24 @@ class RedDragonInnDrinks(RedDragonInnTable):
         del t.state["drink_event"]
         if ev["kind"] == "contest":
             strength = {n: v for n, v in ev["strength"].items() if not t.player(n)["out"]}
-            top = max(strength.values(), default=None)
-            winners = [n for n, v in strength.items() if v == top]
-            if len(winners) == 1:
-                winner = winners[0]
+            weakest = self.options["contest"] == "weakest_pays"
+            end = (min if weakest else max)(strength.values(), default=None)
+            ends = [n for n, v in strength.items() if v == end]
+            if len(ends) == 1 and weakest:
+                loser = ends[0]
+                got = [n for n in strength if n != loser and self.transfer(t, loser, n, "gold", 1)]
+                t.event(_("{loser} loses the drinking contest: pays 1 gold to {got}", loser=loser,
+                          got=listing(got) if got else _("nobody")))
+            elif len(ends) == 1:
+                winner = ends[0]
                 paid = [n for n in strength if n != winner and self.transfer(t, n, winner, "gold", 1)]
                 t.event(_("{winner} wins the drinking contest: {paid} pay 1 gold each", winner=winner,
                           paid=listing(paid) if paid else _("nobody")))
             else:
-                t.event(_("the drinking contest is a tie ({who}): nobody pays", who=listing(winners)))
-                # until the next action, each tied player's pod offers the win the table may read on the card
-                t.state["contest_tie"] = winners
+                t.event(_("the drinking contest is a tie ({who}): nobody pays", who=listing(ends)))
+                # until the next action, each tied player's pod offers the win (or the loss) the table may read on
+                # the card
+                t.state["contest_tie"] = ends
         self._start_next_turn(t)
 
     @action("drink_piles", adjustment=True, fields=(Int("deck", lo=0), Int("discard", lo=0)))

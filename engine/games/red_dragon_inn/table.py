@@ -14,6 +14,9 @@ from .words import PHASE_WORDS
 
 #: The drink events the device plays through: everyone drinks one from the deck; the same as a contest.
 DRINK_EVENTS = ("round", "contest")
+#: Who a drinking contest pays (option ``contest``): the strongest drink takes 1 gold from every other player (the
+#: publisher's card), or — a rulebook reader's copy, «¡Concurso de bebida!» — the weakest pays each other player 1.
+CONTESTS = ("strongest_wins", "weakest_pays")
 
 #: Cards in the base game's drink deck. The Spanish rulebook copy does not give
 #: the number; the published component list of the base box does ("30 card
@@ -83,6 +86,9 @@ class RedDragonInnTable(Game):
                kind=dict,
                per_player=tuple(c[0] for c in KNOWN_CHARACTERS.values())),
         Option("first_player", "", _("who goes first (default: the first player listed)"), kind=str, role="starter"),
+        Option("contest", "strongest_wins", _("your copy's drinking contest: the strongest drink takes 1 gold from "
+               "every other player (the publisher's card), or the weakest drink pays 1 gold to every other player"),
+               choices=CONTESTS),
     )
 
     # -- setup -----------------------------------------------------------------
