@@ -1006,11 +1006,11 @@ def test_select_goes_from_one_kind_of_offer_to_the_next_and_past_the_last_to_the
     assert [offers.index(o) for o in landed] == sorted(offers.index(o) for o in landed)
     assert kinds[:3] == ["stack", "buy", "stack…"]
     # the techniques the rulebook stories told most first, whether with the bonus or not: a card from or to another
-    # player with it (38, 30 of them gifts: a tester's four gifts cost 46 presses eight selects away), without it
-    # (20: two play-testers' steals were eight selects away, behind all four kinds with the bonus), junk away with
-    # it (17), drawing with it (16)
+    # player with it (46 in seven sets, 33 of them gifts: a tester's four gifts cost 46 presses eight selects away),
+    # drawing with it (30, 15 in the seventh story), a card from or to another player without it (28: two
+    # play-testers' steals were eight selects away, behind all four kinds with the bonus), junk away with it (17)
     techs = [k for k in kinds if k.startswith("tech")]
-    assert techs[:4] == ["tech +1 players", "tech players", "tech +1 junk", "tech +1 draw"], techs
+    assert techs[:4] == ["tech +1 players", "tech +1 draw", "tech players", "tech +1 junk"], techs
     # drawing lands on the plain draws, the stories' usual (1 eight times, 2 six, a new hand twice: two play-testers
     # landed on "tech +1: discard 4, draw 4"), not on part of the hand discarded (a kind of its own, last: a
     # play-tester's select landed on "tech +1: discard 3, draw 3", his Rummage 13 lines further)

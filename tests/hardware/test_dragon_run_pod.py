@@ -818,3 +818,12 @@ def test_select_goes_from_one_kind_of_offer_to_the_next_then_to_the_first_again(
     assert [str(offers[i]["label"]) for i in landed[2:4]] == ["potion", "talisman: 0"]
     assert all(offers[i + 1]["group"] != offers[i]["group"] for i in landed[2:] if i + 1 < len(offers))
     assert t.view("Ana").pick == 0 and t.view("Ana").choosing and t.state == before
+
+
+def test_the_menus_table_counters_say_the_treasure_deck_and_its_discard():
+    """«si alguna vez te quedas sin cartas en el mazo del tesoro, vuelve a mezclar todas las cartas del tesoro
+    descartadas»: the device reshuffles by itself; the menu's "table counters" says the treasure deck and its
+    discard beside the temper and the dungeon (a play-tester looked for them when the deck ran out, on no pod)."""
+    m = game()
+    said = str(translated(g.table_words(m.rules, m.state, "Ana"), None))
+    assert "treasure deck 26" in said and "treasure discard 0" in said and said.startswith("temper 6 · dungeon 10")

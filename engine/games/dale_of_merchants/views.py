@@ -755,12 +755,13 @@ _KINDS = {"buy": "buy", "check_payment": "pay?", "stall": "stack", "inventory": 
           "adjust": "bonus"}
 
 
-#: The techniques' kinds in the list's order, which select goes down: the most told in the five rulebook stories
-#: first (a card from or to another player with the bonus 38 times — 30 of them a gift —, without it 20, junk away
-#: with the bonus 17, drawing with it 16; a tester's four gifts cost 46 presses eight selects away), part of the
-#: hand discarded and redrawn (the rarest: a play-tester's select landed on "tech +1: discard 3, draw 3", his
-#: Rummage 13 lines further), a market card taken with the bonus last (5: one held press up from the first offer).
-TECHNIQUE_KINDS = ("tech +1 players", "tech players", "tech +1 junk", "tech +1 draw", "tech draw", "tech junk",
+#: The techniques' kinds in the list's order, which select goes down: the most told in the seven sets of rulebook
+#: stories first (a card from or to another player with the bonus 46 times — 33 of them a gift —, drawing with it 30
+#: — 15 in the seventh story alone, where it sat behind 22 lines —, a card from or to another player without it 28,
+#: junk away with the bonus 17; a tester's four gifts cost 46 presses eight selects away), part of the hand
+#: discarded and redrawn (the rarest: a play-tester's select landed on "tech +1: discard 3, draw 3", his Rummage 13
+#: lines further), a market card taken with the bonus last (8: one held press up from the first offer).
+TECHNIQUE_KINDS = ("tech +1 players", "tech +1 draw", "tech players", "tech +1 junk", "tech draw", "tech junk",
                    "tech take", "tech +1 draw part", "tech draw part", "tech +1 take")
 
 

@@ -139,8 +139,12 @@ class DragonRunViews(Game):
             "counters": counters,
             "status": status,
             "alert": mine and turn["phase"] == "must_charge",
+            # the treasure deck and its discard too, on the menu's "table counters" (the corner shows the first two
+            # rows): a play-tester looked for the treasure deck when it ran out and was reshuffled, and found it on no pod
             "table": [[word("counter", "temper"), state["table"]["temper"]],
-                      [word("counter", "dungeon"), state["table"]["dungeon"]]],
+                      [word("counter", "dungeon"), state["table"]["dungeon"]],
+                      [word("label", "treasure deck"), state["treasure_deck"]["deck"]],
+                      [word("label", "treasure discard"), state["treasure_deck"]["discard"]]],
         }
 
     # -- the pod's offers -----------------------------------------------------------------
