@@ -66,7 +66,8 @@ def test_the_dragon_is_one_step_and_second_when_a_charge_is_compulsory():
                            "room: give left", "room: discard 0, pass", "room: discard 0, again", "room: discard 0, go on",
                            "room: discard 3, pass", "room: discard 3, again", "room: discard 3, go on",
                            "room: give 0 left, pass", "room: give 0 left, again", "room: give 3 left, pass",
-                           "room: give 3 left, again", "potion: draw 2", "potion", "talisman: 3", "talisman: 2",
+                           "room: give 3 left, again", "room: others draw 1, pass", "room: others draw 1, again",
+                           "potion: draw 2", "potion", "talisman: 3", "talisman: 2",
                            "talisman: 0"]
     assert items["dragon"].action == {"action": "charge", "player": "Ana", "location": "dragon"}
     assert steps(m, "Ana", items["dragon"]) == {}
@@ -297,7 +298,7 @@ def test_the_start_of_a_turn_offers_charges_and_hides_down_and_the_power_and_cri
         "room: discard 2, again", "room: discard 2, go on", "room: discard 3, pass", "room: discard 3, again",
         "room: discard 3, go on", "room: give 0 left, pass",
         "room: give 0 left, again", "room: give 2 left, pass", "room: give 2 left, again", "room: give 3 left, pass",
-        "room: give 3 left, again",
+        "room: give 3 left, again", "room: others draw 1, pass", "room: others draw 1, again",
         "cry", "cry: discard 3", "cry: discard 2", "talisman: 3", "talisman: 2", "talisman: 1", "talisman: 0", "potion: draw 2", "potion",
         "power", "power: discard, draw", "power: draw a card", "power: a card from Cai", "power: a card from Ben"]
     m = game({"action": "adjust", "counter": "dungeon", "delta": -3}, hands={**HANDS, "Ana": [1, 1, 0, 0]})
@@ -827,3 +828,39 @@ def test_the_menus_table_counters_say_the_treasure_deck_and_its_discard():
     m = game()
     said = str(translated(g.table_words(m.rules, m.state, "Ana"), None))
     assert "treasure deck 26" in said and "treasure discard 0" in said and said.startswith("temper 6 · dungeon 10")
+
+
+def test_a_room_that_makes_the_others_draw_asks_each_their_card_on_their_own_pod():
+    """«Otras tarjetas de ubicación: Aplicar el efecto indicado en la tarjeta» — a reader's «Sala del eco»: «Cada
+    otro aventurero roba 1 carta de tesoro». One offer on the active pod; then each other pod's first offer, on
+    Ana's turn, is its card (value asked: a stray main only opens the step), gone once entered; the third player's
+    goes unseen with "–"."""
+    t = Table("dragon-run", ["Ana", "Ben", "Cai"], options={"hands": HANDS})
+    labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
+    t.hold("Ana", DOWN, repeats=labels.index("room: others draw 1, again") - 2)
+    assert t.view("Ana").action == "room: others draw 1, again"
+    t.click("Ana", MAIN)
+    assert t.state["to_draw"] == {"Ben": 1, "Cai": 1} and t.state["turn"]["player"] == "Ana"
+    assert t.view("Ben").action == "draw the room's card…" and t.view("Ben").status == "draw a treasure card"
+    t.presses = 0
+    t.click("Ben", MAIN)
+    assert t.state["to_draw"] == {"Ben": 1, "Cai": 1}  # a stray main opens the step only
+    t.click("Ben", UP, 4)  # from "–": 0, 1, 2, 3
+    t.click("Ben", MAIN)
+    assert t.presses == 6 and sorted(t.state["players"][1]["cards"]) == [1, 1, 2, 3, 4]
+    assert t.state["to_draw"] == {"Cai": 1} and t.rules.seat_actions(t.state, "Ben") == []
+    t.click("Cai", MAIN)
+    t.click("Cai", MAIN)  # "–": drawn unseen
+    cai = t.state["players"][2]
+    assert t.state["to_draw"] == {} and cai["unknown"] == 1 and len(cai["cards"]) == 4
+    assert t.state["treasure_deck"]["deck"] == 38 - 12 - 2
+
+
+def test_a_room_that_makes_the_others_draw_is_refused_with_nobody_else_in():
+    """«Cada otro aventurero roba 1»: with every other adventurer reduced to ashes there is nobody to draw."""
+    other, dragon = {"action": "charge", "location": "other", "then": "pass"}, {"action": "charge", "location": "dragon"}
+    m = game(other, dragon, other, other, dragon, dragon, other, dragon)  # Ben, then Cai burned twice
+    assert [p["out"] for p in m.state["players"]] == [False, True, True] and m.state["turn"]["player"] == "Ana"
+    with pytest.raises(RuleError, match="nobody else is left to draw"):
+        m.apply({"action": "room", "others": 1, "then": "pass"})
+    assert not any("others draw" in str(o["label"]) for o in m.rules.seat_actions(m.state, "Ana"))

@@ -25,6 +25,11 @@ class DragonRunCards(DragonRunTable):
         """
         name = self._in_game(t, a)
         self._draw_treasure(t, name)
+        due = t.state.get("to_draw") or {}
+        if name in due:  # a card a room made them draw (``to_draw``): one less to enter
+            due[name] -= 1
+            if not due[name]:
+                del due[name]
         if a.raw("value", None) is None:
             self._give_unknown(t, name, 1)
             return

@@ -138,6 +138,9 @@ class DragonRunTable(Game):
         # two the device asks now (None, "total" or "highest"; kept out of the public view).
         state["to_count"] = []
         state["asking"] = None
+        # The treasure cards a room's card made the other adventurers draw that each has still to enter (a
+        # reader's «Sala del eco»): player → how many.
+        state["to_draw"] = {}
         # The treasure deck counted from the deal (rulebook "Preparar": «distribuye 4 a cada jugador»):
         # cards, not values; the values are in the hands.
         state["treasure_deck"] = {"deck": TREASURE_CARDS - HAND_SIZE * len(self.players), "discard": 0}

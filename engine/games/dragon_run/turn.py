@@ -194,11 +194,15 @@ class DragonRunTurn(DragonRunTable):
         Int("keep", required=False, lo=0, hi=MAX_ROOM_DRAWS,
             doc=_("of the treasure cards it gives, how many its player keeps (the first given, value, first); the "
                   "others are discarded, with their values or unseen (a card that draws 2 and keeps 1)")),
+        Int("others", required=False, lo=0, hi=MAX_ROOM_DRAWS,
+            doc=_("treasure cards the room's card makes each other adventurer still in draw: each enters theirs "
+                  "with a draw, on their own pod")),
     ))
     def _room(self, t: Txn, a: Args) -> None:
         """A charge into another room whose card moves treasure cards («Aplicar el efecto indicado en la
         tarjeta»), all in one: the cards it gives ("draws", "value", "second"), the cards it makes its
-        player discard ("discard") or give to the player on the left ("give"); then its icon ("then")."""
+        player discard ("discard") or give to the player on the left ("give"), the cards it makes every
+        other adventurer draw ("others": each then enters theirs, ``to_draw``); then its icon ("then")."""
         self._charge_at(t, a, "other")
 
     def _charge_at(self, t: Txn, a: Args, where: str) -> None:
@@ -319,6 +323,16 @@ class DragonRunTurn(DragonRunTable):
             self._give_cards(t, left, [give])
             t.event(_("{name} gives a treasure card worth {value} to {left}, as the room says", name=name,
                       value=give, left=left))
+        others = a.int("others", 0)
+        if others:  # a reader's «Sala del eco»: «Cada otro aventurero roba 1 carta de tesoro»
+            drawing = [p["name"] for p in t.in_game() if p["name"] != name]
+            if not drawing:
+                raise RuleError(_("nobody else is left to draw"))
+            due = t.state.setdefault("to_draw", {})
+            for other in drawing:
+                due[other] = due.get(other, 0) + others
+            t.event(N_("{name}'s room: {others} each draw {n} treasure card", "{name}'s room: {others} each draw {n} "
+                       "treasure cards", others, name=name, others=listing(drawing)))
         if a.bool("heal"):  # «Aplicar el efecto indicado en la tarjeta»: a room that heals (a reader's chapel)
             if t.get(name, "wounds") != 1:
                 raise RuleError(_("{name} is not injured: the room has nobody to heal", name=name))

@@ -92,6 +92,7 @@ class DragonRunViews(Game):
             "to_deal": list(state["to_deal"]),
             "treasure_deck": dict(state["treasure_deck"]),
             "to_count": list(state["to_count"]),
+            "to_draw": dict(state.get("to_draw") or {}),
         }
 
     def seat_view(self, state: dict[str, Any], name: str) -> dict[str, Any]:
@@ -110,6 +111,8 @@ class DragonRunViews(Game):
             status = word("status", "dead")
         elif name in state["to_deal"]:
             status = word("status", "enter your cards")
+        elif name in (state.get("to_draw") or {}):
+            status = word("status", "draw a treasure card")
         elif turn["phase"] == "count":
             if name not in state["to_count"]:
                 status = word("status", "the dragon sleeps")
@@ -219,6 +222,13 @@ class DragonRunViews(Game):
             # changing nothing the device follows (a play-tester's step for it took a down from 1)
             {"label": _("2 treasures, keep 1: pass"), "action": {**keep_one, "then": "pass"}, "ask": ["value"]},
             {"label": _("2 treasures, keep 1: again"), "action": {**keep_one, "then": "again"}, "ask": ["value"]}]
+        others: list[Offer] = []
+        if any(q["name"] != me["player"] and not q["out"] for q in state["players"]):
+            # every other adventurer draws one (a reader's «Sala del eco», four times in one story of seven: a tester
+            # searched 44 lines for it; each then enters their card on their own pod, where it comes first); the
+            # rooms' last lines, the rarest
+            others = [{"label": _("room: others draw 1, pass"), "action": {**room, "others": 1, "then": "pass"}},
+                      {"label": _("room: others draw 1, again"), "action": {**room, "others": 1, "then": "again"}}]
         if p["cards"] or p["unknown"]:
             # The card a player parts with is the cheapest treasure they hold (a 1 while some are not
             # known: the player's word for an unseen card; a potion or talisman, worth 0, is kept), each
@@ -265,7 +275,7 @@ class DragonRunViews(Game):
         # each other value held given to the left, last of the rooms (the rarest: a play-tester's trap room took a
         # potion worth 0, 14 presses, when the offers had its discard and not its gift; put before the two
         # treasures, these lines sent the next tester's held press past them)
-        return out + given
+        return out + given + others
 
     @staticmethod
     def _cards_in_turn(p: dict[str, Any], me: dict[str, str]) -> list[Offer]:
@@ -340,14 +350,19 @@ class DragonRunViews(Game):
                         "ask": ["values"]})
         if turn["phase"] == "count":
             return self._count_offers(state, p, me)
+        if name in (state.get("to_draw") or {}):
+            # the card a room made this player draw, first on their pod whoever's turn it is: its value asked
+            # ("–": drawn unseen); a tester searched the active player's 44 lines for a «Sala del eco»
+            out.insert(0, {"label": word("label", "draw the room's card"), "action": {"action": "draw", **me},
+                           "ask": ["value"]})
         if turn["player"] != name:
             if turn["phase"] == "deal":
                 return out
             # «Solo la poción de anulación se puede jugar durante el turno de otro jugador (para cancelar una
             # poción)»: offered only right after another player's potion.
             if (not p["cards"] and not p["unknown"]) or not _potion_to_cancel(state, name):
-                return []
-            return [{"label": word("label", "cancel potion"),
+                return out
+            return out + [{"label": word("label", "cancel potion"),
                      "action": {"action": "play", **me, "value": _cheapest_held(p), "cancel": True},
                      "ask": ["value"]}]
         if name in state["to_deal"]:  # the first move deals this hand unseen: offer as for 4 unknown cards
