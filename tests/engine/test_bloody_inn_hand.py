@@ -296,3 +296,20 @@ def test_the_police_alert_says_its_reason_on_the_players_own_turn():
         m.apply({"action": "pass"})
     view = m.rules.seat_view(m.state, "Ana")
     assert view["alert"] is True and view["status"] == "police! 1 corpse"
+
+
+def test_a_table_whose_copy_pays_nothing_for_an_occupied_room_sets_room_income_to_0():
+    """RULES.md, «Travellers' departure (publisher's rules): each player earns 1F for each room holding their key
+    that still has a guest»; the Spanish rulebook stops before it, and a reader's table paid nothing there (a tester's
+    pods and wealth track then disagreed by 2–3F a player): option ``room_income`` 0 pays nothing, 2 pays 2F."""
+    def morning(income):
+        m = Match(make_rules({"game": "bloody-inn", "players": ["Ana", "Ben"], "options": {"room_income": income}}))
+        for a in ({"action": "welcome"}, {"action": "pass"}, {"action": "pass"}, {"action": "pass"}, {"action": "pass"}):
+            m.apply(a)
+        return m.apply({"action": "morning"}), m
+
+    paid, m = morning(0)
+    assert not any("still has its guest" in str(e) for e in paid.events)
+    assert m.state["ledger"]["departure"] == 0
+    paid, m = morning(2)
+    assert "Ana earns 2F: room 1 still has its guest" in paid.events and m.state["ledger"]["departure"] == 4

@@ -1152,3 +1152,26 @@ def test_a_tables_own_annex_card_is_built_from_the_pod_by_its_name_in_three_pres
     annex = t.state["players"][0]["annexes"][-1]
     assert (annex["name"], annex["effect"], annex["amount"]) == ("Tienda", "morning_bonus", 2)
     assert t.presses == 3
+    # each card of the copy is on the table once: the Tienda built, the next rank-1 build passes over it (a tester
+    # went through cards already built)
+    card = t.rules.pod_field(t.state, "Ben", "build", t.rules.actions["build"].field("card"), {"rank": 1})
+    assert card is not None and card.choices == ("Cuadra", "Ermita")
+
+
+def test_a_kills_pocket_starts_at_the_last_pocket_entered_for_that_rank():
+    """«el dinero que aparece en la carta»: a copy whose cards print their own pockets (``ask_pocket``) is asked
+    each kill's; the step starts at the pocket last entered for a guest of that rank in this game, else the option's
+    (a tester's rank-1 guests printed 3–4F: each kill went down from 12F with a held press and corrections), a
+    peasant's apart."""
+    m = Match(make_rules({"game": "bloody-inn", "players": ["Ana", "Ben"], "options": {"ask_pocket": True}}))
+    for a in ({"action": "welcome"}, {"action": "correct", "player": "Ana", "hand": 3},
+              {"action": "correct", "player": "Ben", "hand": 4}):
+        m.apply(a)
+
+    def pocket(who, label):
+        return items(m, who)[label].action["money"]
+
+    assert pocket("Ana", "kill 1: p") == 12
+    m.apply({"action": "kill", "room": 2, "rank": 1, "money": 4, "peasants": 1})
+    assert m.state["pockets"] == {"1": 4}
+    assert pocket("Ben", "kill 1: p") == 4 and pocket("Ben", "kill: bistro") == 8  # a peasant's: apart

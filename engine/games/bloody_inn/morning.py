@@ -145,17 +145,18 @@ class BloodyInnMorning(BloodyInnTable):
                        k, who=name, paid=paid))
 
     def _departure(self, t: Txn, order: list[str]) -> None:
-        """The guests still in the rooms leave for the exit stack: each room's key holder earns 1F; the annexes
-        that pay at the departure pay."""
+        """The guests still in the rooms leave for the exit stack: each room's key holder earns 1F (option
+        ``room_income``: a table whose copy pays nothing there, 0); the annexes that pay at the departure pay."""
         inn = t.state["inn"]
+        income = self.options["room_income"]
         guests = 0
         for r in self._rooms(t):
             if not r["guest"]:
                 continue
             guests += 1
-            if r["key"] is not None:
-                self._gain(t, r["key"], 1, "departure", _("room {room}", room=r["room"]))
-                t.event(_("{who} earns 1F: room {room} still has its guest", who=r["key"], room=r["room"]))
+            if r["key"] is not None and income:
+                self._gain(t, r["key"], income, "departure", _("room {room}", room=r["room"]))
+                t.event(_("{who} earns {n}F: room {room} still has its guest", who=r["key"], n=income, room=r["room"]))
             r["guest"] = r["police"] = False
         inn["exit"] += guests
         if guests:

@@ -426,6 +426,8 @@ class BloodyInnNight(BloodyInnTable):
             self._check_extra(t, who, "kill", in_room=r is not None)
         money = a.int("money", self.options["pocket"][rank])
         self._play(t, a, who, rank, "kill")
+        # the last pocket of a guest of this rank (a peasant's apart): where a pod's kill starts its pocket next
+        t.state.setdefault("pockets", {})["bistro" if r is None else str(rank)] = money
         if r is not None:
             r["guest"] = r["police"] = False
             t.event(_("{who} kills the rank-{rank} guest of room {room}: an unburied corpse with {money}F "

@@ -77,6 +77,9 @@ class BloodyInnTable(BloodyInnBase):
                "publisher's rules); false: only the accomplices do (a table's own player-aid card)")),
         Option("ask_pocket", False, _("true: the pods ask each kill's pocket money, starting at the rank's "
                "(a copy whose cards print other pockets than the rank's)")),
+        Option("room_income", 1, _("francs a player earns at the morning's departure for each room with their key "
+               "that still has its guest (the publisher's rules: 1; 0 for a table whose copy pays nothing there)"),
+               lo=0, hi=5),
         Option("annexes", [], _("the annex cards of your own copy (another edition, an expansion, your own "
                "cards): names or objects {name, effect, amount, rank}; a pod's build then offers these by name, "
                "each with its power"), kind=list, check=check_own_cards),
@@ -135,6 +138,7 @@ class BloodyInnTable(BloodyInnBase):
         state["last_round"] = False
         state["ledger"] = {cause: 0 for cause in LEDGER_CAUSES}
         state["final_count"] = None
+        state["pockets"] = {}  # the last pocket money a kill entered, by the guest's rank ("bistro": a peasant)
         state["solo"] = {"lost": False, "why": None, "score": None, "band": None} if self.solo else None
 
     # -- money -------------------------------------------------------------------

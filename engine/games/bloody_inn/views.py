@@ -307,8 +307,11 @@ class BloodyInnViews(Game):
             return None
         if field.name == "card" and action == "build":  # the table's own copy's cards, those of the rank first
             rank = (given or {}).get("rank")
-            return Str("card", required=False, choices=card_names(self.options, rank if isinstance(rank, int)
-                                                                   else None), doc=field.doc)
+            cards = card_names(self.options, rank if isinstance(rank, int) else None)
+            if own_cards(self.options):  # each card of the copy is on the table once: those built are passed over
+                on_table = {x["name"] for q in state["players"] for x in built(q)}
+                cards = tuple(n for n in cards if n not in on_table)
+            return Str("card", required=False, choices=cards, doc=field.doc)
         if field.name == "effect" and action == "build":
             # the likeliest first up from "–" (a table's own annex: a play-tester went up ten powers to "end game")
             return Str("effect", required=False, choices=POD_EFFECTS, doc=field.doc)
@@ -444,7 +447,7 @@ class BloodyInnViews(Game):
             if kills:
                 # a kill per rank paid the usual way, its pocket from the rank's (a play-tester's `+kill a guest…`
                 # started the pocket at the rank-0's after he had entered rank 2), then every choice asked
-                out += [{**kill, "group": "+"} for kill in self._extra_kill_per_rank(p, first["room"])]
+                out += [{**kill, "group": "+"} for kill in self._extra_kill_per_rank(state, p, first["room"])]
                 out.append({**offer(_("+{offer}", offer=word("label", "kill a guest")), {"action": "kill", **first},
                                     ask=["room", "rank"] + self._cost_asks(p, None, "kill")), "group": "+"})
         for burial in self._burials(state, p):
@@ -493,32 +496,32 @@ class BloodyInnViews(Game):
             # a power the device does not know: shown before it is done (a stray main kills nobody)
             bistro.append(offer(word("label", "+kill: bistro"),
                                 {"action": "kill", "player": p["name"], "bistro": True, "extra": True,
-                                 **self._pocket("kill", 0)}, ask=list(self._pocket("kill", 0)), confirm=unknown))
+                                 **self._pocket("kill", 0, state, bistro=True)}, ask=list(self._pocket("kill", 0, state, bistro=True)), confirm=unknown))
         if not rooms or not (grants_extra(p, "kill", in_room=True) or unknown):
             return bistro
         start = payments.likely_room(state, p["name"])
         if unknown:
             for rank in range(MAX_RANK + 1):  # its price may be less: the cards played are asked
                 out.append({"label": _("+kill, rank {rank}", rank=rank),
-                            "ask": ["room", "played"] + list(self._pocket("kill", rank)),
+                            "ask": ["room", "played"] + list(self._pocket("kill", rank, state)),
                             "action": {"action": "kill", "player": p["name"], "room": start, "rank": rank,
-                                       "extra": True, "played": min(rank, p["hand"]), **self._pocket("kill", rank)}})
+                                       "extra": True, "played": min(rank, p["hand"]), **self._pocket("kill", rank, state)}})
             # the rooms' kills first, where a play-tester looked for them (his butcher's shop, its power not told,
             # offered the bistro first); where both are offered the rulebook stories' extra kills were in a room 3
             # times, in the bistro 3
             return out + bistro
-        return out + self._extra_kill_per_rank(p, start) + bistro
+        return out + self._extra_kill_per_rank(state, p, start) + bistro
 
-    def _extra_kill_per_rank(self, p: dict[str, Any], room: int) -> list[Offer]:
+    def _extra_kill_per_rank(self, state: dict[str, Any], p: dict[str, Any], room: int) -> list[Offer]:
         """An extra kill per rank the hand can pay, the usual way: the room asked (from ``room``), and with
         ``ask_pocket`` the pocket from the rank's."""
         out: list[Offer] = []
         for rank in range(MAX_RANK + 1):
             ways = self.ways_to_pay(p, rank, "kill")
             if ways:
-                out.append({"label": _("+kill, rank {rank}", rank=rank), "ask": ["room"] + list(self._pocket("kill", rank)),
+                out.append({"label": _("+kill, rank {rank}", rank=rank), "ask": ["room"] + list(self._pocket("kill", rank, state)),
                             "action": {"action": "kill", "player": p["name"], "room": room, "rank": rank,
-                                       "extra": True, **ways[0][0], **self._pocket("kill", rank)}})
+                                       "extra": True, **ways[0][0], **self._pocket("kill", rank, state)}})
         return out
 
     @staticmethod
@@ -658,7 +661,7 @@ class BloodyInnViews(Game):
                                     ask=["card", "effect", "amount"])
                     else:
                         way = offer(label, {"action": verb, "player": name, "room": start, "rank": rank, **given,
-                                            **self._pocket(verb, rank)}, ask=["room"] + list(self._pocket(verb, rank)))
+                                            **self._pocket(verb, rank, state)}, ask=["room"] + list(self._pocket(verb, rank, state)))
                     way["group"] = verb if verb == "build" or not i else f"{verb}…"
                     (others if i else firsts)[verb].append(way)
                     every[verb].append(way)
@@ -684,8 +687,8 @@ class BloodyInnViews(Game):
         # a peasant killed in the bistro right after the kills in the rooms, one of them (a play-tester looked for it
         # there and found it 10th of 12, behind every bribe; the stories' kills: 49 in rooms, 8 in the bistro)
         in_bistro: list[Offer] = [{**offer(word("label", "kill: bistro"),
-                                           {"action": "kill", "player": name, "bistro": True, **self._pocket("kill", 0)},
-                                           ask=list(self._pocket("kill", 0))), "group": "kill"}] if bistro else []
+                                           {"action": "kill", "player": name, "bistro": True, **self._pocket("kill", 0, state, bistro=True)},
+                                           ask=list(self._pocket("kill", 0, state, bistro=True))), "group": "kill"}] if bistro else []
         out += peasants[:1] + firsts["kill"] + in_bistro + firsts["bribe"] + peasants[1:] + others["kill"]
         if rooms:  # the full entry: any rank, every cost choice asked; both with the kills' other ways, so that a
             # select click goes from them to the bribes' other ways (a play-tester's select went from "bribe a guest"
@@ -703,12 +706,16 @@ class BloodyInnViews(Game):
                         "group": "build"})
         return out + every["build"]
 
-    def _pocket(self, verb: str, rank: int) -> dict[str, int]:
-        """A kill's pocket money, asked from the rank's where the table's cards print their own (option
-        ``ask_pocket``): {"money": the rank's}; else nothing (the rank's, as the engine fills it in)."""
+    def _pocket(self, verb: str, rank: int, state: dict[str, Any], *, bistro: bool = False) -> dict[str, int]:
+        """A kill's pocket money, asked where the table's cards print their own (option ``ask_pocket``), from
+        the pocket last entered for a guest of that rank in this game (the state's ``pockets``), else the
+        option's (a tester's copy printed 2–5F on its rank-1 guests: each kill went down from 12F with a held
+        press and corrections; a peasant's, ``bistro``, apart); {"money": …}; else nothing (the rank's, as the
+        engine fills it in)."""
         if verb != "kill" or not self.options["ask_pocket"]:
             return {}
-        return {"money": int(self.options["pocket"][rank])}
+        last = (state.get("pockets") or {}).get("bistro" if bistro else str(rank))
+        return {"money": int(last if last is not None else self.options["pocket"][rank])}
 
     # the ways to pay and the words for them (payments.py), as the touchscreen's burial and the tests ask them
     ways_to_pay = staticmethod(payments.ways_to_pay)
