@@ -84,9 +84,17 @@ def test_the_setup_has_its_focus_on_the_players_field_as_soon_as_it_shows(tmp_pa
         await pilot.pause()
         # one key at a time, each waited for: under load an Enter pressed with the shift+Tab was once read
         # before the list had the focus, and the list never opened (after both pauses above)
-        await pilot.press("shift+tab")
-        await _until(pilot, lambda: app.focused is not None and app.focused.id != "players", "the focus to move")
-        assert app.focused.id == "game"
+        # under two loaded cores a shift+Tab was once never read at all (120 s, the focus still on the players'
+        # field); a key not read moves nothing, so it is pressed again — the focus it lands on is what is asserted
+        for _attempt in range(4):
+            await pilot.press("shift+tab")
+            try:
+                await _until(pilot, lambda: app.focused is not None and app.focused.id != "players",
+                             "the focus to move", seconds=30.0)
+                break
+            except AssertionError:
+                continue
+        assert app.focused is not None and app.focused.id == "game"
         await pilot.press("enter")
         await _until(pilot, lambda: app.query_one("#game").expanded, "the list of games")
         assert seen == ["players"]
