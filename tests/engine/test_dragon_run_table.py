@@ -579,3 +579,24 @@ def test_a_room_is_a_charge_into_another_room_and_the_plain_charge_keeps_its_thr
     before = m.state["discard"]["other"]
     do(m, act("room", then="pass"))
     assert m.state["discard"]["other"] == before + 1 and turn(m)["player"] == "Ben"
+
+
+def test_a_copy_with_two_treasure_halls_lets_both_come_up_before_the_reshuffle():
+    """«Mezcla las 10 cartas de ubicación»: the rulebook counts the locations, not the halls among them; the
+    publisher's copy has one, a reader's had two (option ``treasure_halls``): both come up before a reshuffle, a
+    third is refused, and the copy has 7 other rooms."""
+    m = Match(make_rules({"game": "dragon-run", "players": ["Ana", "Ben"],
+                          "options": {"treasure_halls": 2, "hands": {"Ana": [1, 1, 1, 1], "Ben": [1, 1, 1, 1]}}}))
+    hall = {"action": "charge", "location": "treasure_hall", "value": 2, "then": "again"}
+    m.apply(hall)
+    assert m.view()["dungeon_discard"] == {"treasure_hall": False, "other": 0}
+    m.apply(hall)
+    assert m.view()["dungeon_discard"] == {"treasure_hall": True, "other": 0}
+    with pytest.raises(RuleError, match="the 2 treasure halls are already in the dungeon discard"):
+        m.apply(hall)
+    for _ in range(7):
+        m.apply({"action": "charge", "location": "other", "then": "again"})
+    with pytest.raises(RuleError, match="all 7 other rooms are in the dungeon discard"):
+        m.apply({"action": "charge", "location": "other", "then": "again"})
+    assert not any(o["action"].get("location") in ("other", "treasure_hall")
+                   for o in m.rules.seat_actions(m.state, "Ana") if o["action"]["action"] == "charge")

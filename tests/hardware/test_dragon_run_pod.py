@@ -864,3 +864,14 @@ def test_a_room_that_makes_the_others_draw_is_refused_with_nobody_else_in():
     with pytest.raises(RuleError, match="nobody else is left to draw"):
         m.apply({"action": "room", "others": 1, "then": "pass"})
     assert not any("others draw" in str(o["label"]) for o in m.rules.seat_actions(m.state, "Ana"))
+
+
+def test_a_player_burnt_before_entering_the_rooms_card_is_asked_it_no_more():
+    """«Se reduce a cenizas y se elimina del juego»: Ben, owed a room's card he never entered, is burnt on his own
+    turn: his treasure goes to the discard and the device stops waiting for his card (Ana still owes hers)."""
+    other, dragon = {"action": "charge", "location": "other", "then": "pass"}, {"action": "charge", "location": "dragon"}
+    m = game(other, dragon, {"action": "room", "others": 1, "then": "pass"})  # Ben injured; Cai's room: Ana and Ben owe
+    assert m.state["to_draw"] == {"Ana": 1, "Ben": 1}
+    m.apply(other)
+    m.apply(dragon)  # Ben, injured, burnt
+    assert m.state["players"][1]["out"] and m.state["to_draw"] == {"Ana": 1}

@@ -123,6 +123,7 @@ class DragonRunCards(DragonRunTable):
         applied = super().adjust(t, who, counter, delta)
         if who is None and counter == "dungeon" and t.get(None, "dungeon") == DUNGEON_CARDS:
             t.state["discard"] = {"treasure_hall": False, "other": 0}
+            t.state["halls_out"] = 0
         return applied
 
     def _adjust_treasure(self, t: Txn, who: str, delta: int) -> int:

@@ -14,7 +14,7 @@ from .words import _sum_words
 #: Dragon temper at the start, by player count (rulebook "Preparar").
 START_TEMPER = {5: 8, 4: 7, 3: 6, 2: 5}
 DUNGEON_CARDS = 10
-OTHER_LOCATIONS = 8  # 10 locations = the dragon + the treasure hall + 8 others
+OTHER_LOCATIONS = 8  # 10 locations = the dragon + the treasure hall + 8 others (the publisher's)
 HAND_SIZE = 4
 #: A sanity bound on one treasure card's value, to catch typing slips.
 MAX_CARD = 10
@@ -31,6 +31,12 @@ ROOM_ICONS = ICONS + ("go_on",)
 TREASURE_CARDS = 38
 #: The moves that start the game: the hands not entered by then were dealt all the same (values unknown).
 CLOSE_THE_DEAL = frozenset({"power", "charge", "room", "hide", "cry", "pass", "again", "talisman", "play"})
+
+
+def other_rooms(state: dict[str, Any]) -> int:
+    """How many of the location cards are other rooms (option ``treasure_halls``: a copy with two treasure halls
+    has 7)."""
+    return int(state.get("other_rooms", OTHER_LOCATIONS))
 
 
 def _check_first(value: Any) -> None:
@@ -81,6 +87,8 @@ class DragonRunTable(Game):
                kind=dict, check=_check_hands),
         Option("characters", {}, _('character card of each player, {"Ana": "Knight", ...} (shown only)'),
                kind=dict, check=_check_characters),
+        Option("treasure_halls", 1, _("treasure halls among the 10 location cards (the publisher's: 1; a copy with "
+               "more has fewer other rooms)"), lo=1, hi=3),
     )
 
     def outcome(self, state: dict[str, Any]) -> dict[str, Any]:
@@ -131,6 +139,10 @@ class DragonRunTable(Game):
                          "phase": "deal" if to_deal else "start"}
         # Locations face up in the dungeon discard since the last reshuffle.
         state["discard"] = {"treasure_hall": False, "other": 0}
+        # a copy's location cards (option treasure_halls): the halls drawn since the reshuffle (``treasure_hall`` in
+        # the discard says none is left to come), the other rooms it has; kept out of the public view
+        state["halls_out"] = 0
+        state["other_rooms"] = DUNGEON_CARDS - 1 - self.options["treasure_halls"]
         state["last_roll"] = None
         state["dragon_won"] = False
         # The survivors whose count the device still needs at the end (their hand's total, or for a tie
@@ -301,6 +313,7 @@ class DragonRunTable(Game):
             return
         t.set(None, "dungeon", DUNGEON_CARDS)
         t.state["discard"] = {"treasure_hall": False, "other": 0}
+        t.state["halls_out"] = 0
         for p in t.players:
             if p["talismans"]:
                 t.event(_("{name}'s talismans in play are discarded ({values})", name=p["name"],
@@ -328,6 +341,7 @@ class DragonRunTable(Game):
                     t.state["to_deal"].remove(name)
                     if not t.state["to_deal"] and t.state["turn"]["phase"] == "deal":
                         t.state["turn"]["phase"] = "start"
+                (t.state.get("to_draw") or {}).pop(name, None)  # a room's card never entered: nobody asks it now
                 if t.state["turn"]["player"] == name:
                     phase = t.state["turn"]["phase"]
                     self._next_player(t)

@@ -17,10 +17,10 @@ from .table import (
     LOCATIONS,
     MAX_CARD,
     MAX_ROOM_DRAWS,
-    OTHER_LOCATIONS,
     ROOM_ICONS,
     DragonRunTable,
     _count_first,
+    other_rooms,
 )
 from .words import _sum_words
 
@@ -228,12 +228,14 @@ class DragonRunTurn(DragonRunTable):
         if t.get(None, "dungeon") == 0:
             raise RuleError(_("the dungeon deck is empty (only a correction can make it so): "
                               "set it right with adjust first"))
+        halls = self.options["treasure_halls"]
         if where == "treasure_hall" and st["discard"]["treasure_hall"]:
-            raise RuleError(_("the treasure hall is already in the dungeon discard: it cannot come up "
-                              "before the next reshuffle"))
-        if where == "other" and st["discard"]["other"] >= OTHER_LOCATIONS:
+            raise RuleError(N_("the treasure hall is already in the dungeon discard: it cannot come up "
+                               "before the next reshuffle", "the {n} treasure halls are already in the dungeon "
+                               "discard: none can come up before the next reshuffle", halls))
+        if where == "other" and st["discard"]["other"] >= other_rooms(st):
             raise RuleError(_("all {others} other rooms are in the dungeon discard: the card drawn must be "
-                              "the dragon or the treasure hall", others=OTHER_LOCATIONS))
+                              "the dragon or the treasure hall", others=other_rooms(st)))
         shield = a.int("talisman") if a.name == "charge" and a.raw("talisman", None) is not None else None
         if shield is not None and where != "dragon":
             raise RuleError(_("a talisman takes the dragon's breath: it goes with the dragon, not another location"))
@@ -253,7 +255,8 @@ class DragonRunTurn(DragonRunTable):
             self._draw_treasure(t, name)
             self._give_unknown(t, name, 1)
         if where == "treasure_hall":
-            st["discard"]["treasure_hall"] = True
+            st["halls_out"] = st.get("halls_out", 0) + 1
+            st["discard"]["treasure_hall"] = st["halls_out"] >= halls
             if value is None:
                 t.event(_("{name} charges into the treasure hall and draws a treasure card", name=name))
             else:

@@ -7,7 +7,8 @@ from typing import Any
 from ...fields import Field, Str
 from ...game import Game, Offer, offer
 from ...messages import Msg, _, word
-from .rules import DIE_FACES, HAND_SIZE, OTHER_LOCATIONS, ROOM_ICONS, _cheapest, _highest_range
+from .rules import DIE_FACES, HAND_SIZE, ROOM_ICONS, _cheapest, _highest_range
+from .table import other_rooms
 
 #: A pod's status line for the active player, by turn phase.
 PHASE_STATUS = {"start": word("status", "charge/hide/cry"), "must_charge": word("status", "MUST CHARGE"),
@@ -163,7 +164,7 @@ class DragonRunViews(Game):
         if state["table"]["dungeon"] == 0:  # an empty deck only comes from a correction
             return []
         charge = {"action": "charge", **me}
-        room = state["discard"]["other"] < OTHER_LOCATIONS
+        room = state["discard"]["other"] < other_rooms(state)
         out: list[Offer] = []
         if room:
             out.append({"label": word("label", "other room: pass"),
@@ -191,7 +192,7 @@ class DragonRunViews(Game):
     @staticmethod
     def _treasure_rooms(state: dict[str, Any], me: dict[str, str]) -> list[Offer]:
         """A room whose card gives a treasure card: the charge with the card drawn (asked) and the icon."""
-        if state["table"]["dungeon"] == 0 or state["discard"]["other"] >= OTHER_LOCATIONS:
+        if state["table"]["dungeon"] == 0 or state["discard"]["other"] >= other_rooms(state):
             return []
         room = {"action": "charge", **me, "location": "other", "value": 1}
         return [{"label": word("label", "room + treasure: pass"), "action": {**room, "then": "pass"}, "ask": ["value"]},
@@ -204,7 +205,7 @@ class DragonRunViews(Game):
         treasure cards, with its charge in one offer — discard cards (the cheapest first; after the asking
         entries, each other value held), give one to the player on the left (the cheapest first), two
         cards drawn ("–": not entered) — the icon asked last (pass first)."""
-        if state["table"]["dungeon"] == 0 or state["discard"]["other"] >= OTHER_LOCATIONS:
+        if state["table"]["dungeon"] == 0 or state["discard"]["other"] >= other_rooms(state):
             return []
         room = {"action": "room", **me}
         out: list[Offer] = []
@@ -386,7 +387,7 @@ class DragonRunViews(Game):
         phase = state["turn"]["phase"]
         charge = self._charges(state, p, me)
         rooms = self._treasure_rooms(state, me)
-        if charge and state["discard"]["other"] < OTHER_LOCATIONS:
+        if charge and state["discard"]["other"] < other_rooms(state):
             # a room whose card says "draw again or stop" (both rulebook readers' corridors), going on: the
             # charge without its icon, the next charge offered at once; after the rooms that give a card,
             # so that the hides and the treasure hall stay where they were
