@@ -42,8 +42,8 @@ NAME_EFFECT: dict[str, str] = {
     "vegetable garden": "gain_now", "room service": "other", "chapel": "other"}
 #: The amounts the card list prints where they differ from the effect's default (the park: 4F at once).
 NAME_AMOUNT: dict[str, int] = {"park": 4}
-#: The ranks of a traveller card, and so of the annex built from it.
-RANKS = range(4)
+#: The highest rank of a traveller card, and so of the annex built from it (0–3).
+MAX_RANK = 3
 
 
 def check_own_cards(value: list[Any]) -> None:
@@ -76,7 +76,7 @@ def check_own_cards(value: list[Any]) -> None:
             raise SetupError(_("option 'annexes': {name!r} has the amount {amount!r}: a whole number from 0",
                                name=name, amount=amount))
         rank = card.get("rank")
-        if rank is not None and (isinstance(rank, bool) or rank not in RANKS):
+        if rank is not None and (isinstance(rank, bool) or not isinstance(rank, int) or not 0 <= rank <= MAX_RANK):
             raise SetupError(_("option 'annexes': {name!r} has the rank {rank!r}: 0, 1, 2 or 3", name=name,
                                rank=rank))
 

@@ -10,6 +10,7 @@ from ...game import action
 from ...messages import _, listing, word
 from ...spec import Counter, Option
 from ...state import Args, Txn
+from .annexes import MAX_RANK as MAX_RANK  # the annexes' ranks are the travellers' (re-exported)
 from .annexes import check_own_cards, powers, waived
 from .base import BloodyInnBase
 from .words import COUNT_REASON, annex_word
@@ -30,7 +31,6 @@ CHECK = 10  # francs per check
 START_PEASANTS = 2  # each player's starting hand
 SOLO_BISTRO = 2  # solo: 2 more peasants start in the bistro
 POLICE_FINE = 10  # per unburied corpse at a police investigation
-MAX_RANK = 3
 #: A sanity bound on the cards one action says it plays.
 MAX_PLAYED = 2 * MAX_RANK * 4
 #: Solo ranks by final score (publisher's solitaire rules, given for the long game).

@@ -15,7 +15,6 @@ from .table import (
     HAND_SIZE,
     ICONS,
     MAX_CARD,
-    OTHER_LOCATIONS,
     ROOM_ICONS,
     _card_range,
     _cheapest,
@@ -25,7 +24,7 @@ from .turn import DragonRunTurn
 from .words import _sum_words
 
 #: What the views and the tests read from here (defined with the table).
-__all__ = ["DIE_FACES", "HAND_SIZE", "ICONS", "OTHER_LOCATIONS", "ROOM_ICONS", "DragonRunRules", "_cheapest",
+__all__ = ["DIE_FACES", "HAND_SIZE", "ICONS", "ROOM_ICONS", "DragonRunRules", "_cheapest",
            "_highest_range"]
 
 

@@ -14,7 +14,6 @@ from .words import _sum_words
 #: Dragon temper at the start, by player count (rulebook "Preparar").
 START_TEMPER = {5: 8, 4: 7, 3: 6, 2: 5}
 DUNGEON_CARDS = 10
-OTHER_LOCATIONS = 8  # 10 locations = the dragon + the treasure hall + 8 others (the publisher's)
 HAND_SIZE = 4
 #: A sanity bound on one treasure card's value, to catch typing slips.
 MAX_CARD = 10
@@ -33,10 +32,10 @@ TREASURE_CARDS = 38
 CLOSE_THE_DEAL = frozenset({"power", "charge", "room", "hide", "cry", "pass", "again", "talisman", "play"})
 
 
-def other_rooms(state: dict[str, Any]) -> int:
-    """How many of the location cards are other rooms (option ``treasure_halls``: a copy with two treasure halls
-    has 7)."""
-    return int(state.get("other_rooms", OTHER_LOCATIONS))
+def other_rooms(options: dict[str, Any]) -> int:
+    """How many of the 10 location cards are other rooms: the dragon and the treasure halls apart, the publisher's
+    8 (one hall), 7 for a copy with two (option ``treasure_halls``)."""
+    return DUNGEON_CARDS - 1 - int(options.get("treasure_halls", 1))
 
 
 def _check_first(value: Any) -> None:
@@ -139,10 +138,9 @@ class DragonRunTable(Game):
                          "phase": "deal" if to_deal else "start"}
         # Locations face up in the dungeon discard since the last reshuffle.
         state["discard"] = {"treasure_hall": False, "other": 0}
-        # a copy's location cards (option treasure_halls): the halls drawn since the reshuffle (``treasure_hall`` in
-        # the discard says none is left to come), the other rooms it has; kept out of the public view
+        # the treasure halls drawn since the reshuffle, for a copy with more than one (option treasure_halls;
+        # ``treasure_hall`` in the discard says none is left to come); kept out of the public view
         state["halls_out"] = 0
-        state["other_rooms"] = DUNGEON_CARDS - 1 - self.options["treasure_halls"]
         state["last_roll"] = None
         state["dragon_won"] = False
         # The survivors whose count the device still needs at the end (their hand's total, or for a tie

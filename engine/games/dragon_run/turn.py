@@ -233,9 +233,9 @@ class DragonRunTurn(DragonRunTable):
             raise RuleError(N_("the treasure hall is already in the dungeon discard: it cannot come up "
                                "before the next reshuffle", "the {n} treasure halls are already in the dungeon "
                                "discard: none can come up before the next reshuffle", halls))
-        if where == "other" and st["discard"]["other"] >= other_rooms(st):
+        if where == "other" and st["discard"]["other"] >= other_rooms(self.options):
             raise RuleError(_("all {others} other rooms are in the dungeon discard: the card drawn must be "
-                              "the dragon or the treasure hall", others=other_rooms(st)))
+                              "the dragon or the treasure hall", others=other_rooms(self.options)))
         shield = a.int("talisman") if a.name == "charge" and a.raw("talisman", None) is not None else None
         if shield is not None and where != "dragon":
             raise RuleError(_("a talisman takes the dragon's breath: it goes with the dragon, not another location"))

@@ -155,8 +155,7 @@ class DragonRunViews(Game):
     # Down from the first offer: the charges, then hiding. Up from the first (the list wraps): the power,
     # crying, then the cards played during a turn. Each offer is a whole action with what the device knows
     # filled in; "ask" is only what it cannot know (a card's value).
-    @staticmethod
-    def _charges(state: dict[str, Any], p: dict[str, Any], me: dict[str, str]) -> list[Offer]:
+    def _charges(self, state: dict[str, Any], p: dict[str, Any], me: dict[str, str]) -> list[Offer]:
         """The location cards that can come up now, the room's icon given with the charge (one step).
 
         The dragon stays second: an escape test's "must charge" screen offers it there.
@@ -164,7 +163,7 @@ class DragonRunViews(Game):
         if state["table"]["dungeon"] == 0:  # an empty deck only comes from a correction
             return []
         charge = {"action": "charge", **me}
-        room = state["discard"]["other"] < other_rooms(state)
+        room = state["discard"]["other"] < other_rooms(self.options)
         out: list[Offer] = []
         if room:
             out.append({"label": word("label", "other room: pass"),
@@ -189,23 +188,21 @@ class DragonRunViews(Game):
                         "ask": ["value"]})
         return out
 
-    @staticmethod
-    def _treasure_rooms(state: dict[str, Any], me: dict[str, str]) -> list[Offer]:
+    def _treasure_rooms(self, state: dict[str, Any], me: dict[str, str]) -> list[Offer]:
         """A room whose card gives a treasure card: the charge with the card drawn (asked) and the icon."""
-        if state["table"]["dungeon"] == 0 or state["discard"]["other"] >= other_rooms(state):
+        if state["table"]["dungeon"] == 0 or state["discard"]["other"] >= other_rooms(self.options):
             return []
         room = {"action": "charge", **me, "location": "other", "value": 1}
         return [{"label": word("label", "room + treasure: pass"), "action": {**room, "then": "pass"}, "ask": ["value"]},
                 {"label": word("label", "room + treasure: again"), "action": {**room, "then": "again"},
                  "ask": ["value"]}]
 
-    @staticmethod
-    def _room_effect_offers(state: dict[str, Any], p: dict[str, Any], me: dict[str, str]) -> list[Offer]:
+    def _room_effect_offers(self, state: dict[str, Any], p: dict[str, Any], me: dict[str, str]) -> list[Offer]:
         """«Otras tarjetas de ubicación: Aplicar el efecto indicado en la tarjeta»: a room whose card moves
         treasure cards, with its charge in one offer — discard cards (the cheapest first; after the asking
         entries, each other value held), give one to the player on the left (the cheapest first), two
         cards drawn ("–": not entered) — the icon asked last (pass first)."""
-        if state["table"]["dungeon"] == 0 or state["discard"]["other"] >= other_rooms(state):
+        if state["table"]["dungeon"] == 0 or state["discard"]["other"] >= other_rooms(self.options):
             return []
         room = {"action": "room", **me}
         out: list[Offer] = []
@@ -387,7 +384,7 @@ class DragonRunViews(Game):
         phase = state["turn"]["phase"]
         charge = self._charges(state, p, me)
         rooms = self._treasure_rooms(state, me)
-        if charge and state["discard"]["other"] < other_rooms(state):
+        if charge and state["discard"]["other"] < other_rooms(self.options):
             # a room whose card says "draw again or stop" (both rulebook readers' corridors), going on: the
             # charge without its icon, the next charge offered at once; after the rooms that give a card,
             # so that the hides and the treasure hall stay where they were
