@@ -104,8 +104,9 @@ MAX_NODES = int(os.environ.get("TURNS_MAX_NODES", "15000"))
 #: ``--fast``: every story in minutes. Each event is first searched for told its actions (the guided
 #: search), then blindly only for fewer presses than that found, with smaller bounds; an event the
 #: blind search does not improve keeps the guided figure (an upper bound): the figures can only be
-#: higher than the full run's.
-FAST_NODES, FAST_GUIDED_NODES = 2500, 8000
+#: higher than the full run's. (2 500 blind nodes left a sixth-story event, two new market cards entered on a
+#: pod that also offers its player's refill, unfound; 4 000 find it in the same time over the story.)
+FAST_NODES, FAST_GUIDED_NODES = 4000, 8000
 FAST = False
 MAX_REPEATS = 40
 #: A click's seconds (press and release, a finger's quick tap); holds and repeats use the pods' timing.
@@ -486,20 +487,23 @@ class PodRobot:
             if not frontier:
                 break
         if len(story_actions) > 1:  # one offer asking values may stand for several of the story's actions
-            one = self._one_offer(controls, state, target, story_actions, others=best is None)
+            bound = min(len(best.presses or ()) if best is not None else self.max_presses,
+                        fewer_than if fewer_than is not None else self.max_presses)
+            one = self._one_offer(controls, state, target, story_actions, others=best is None, fewer_than=bound)
             nodes += one.nodes
             if one.presses is not None and (best is None or len(one.presses) < len(best.presses or ())):
                 best = PodResult(one.presses, nodes, one.controls, one.state)
         return best if best is not None else PodResult(None, nodes)
 
     def _one_offer(self, controls, state: dict, target: dict, story_actions: list[dict], *,
-                   others: bool = True) -> PodResult:
+                   others: bool = True, fewer_than: int | None = None) -> PodResult:
         """The event as ONE offer with entry steps (a potion that draws two cards for the story's potion
         and draw; a room that gives two treasures for the story's charge and draw): for each offer that
         asks something, reached by up/down and opened by main, a blind search of its steps' values for
         the event's state, within small bounds — first the offers of the story's action names; then,
         with ``others`` and only if none of those did it, the offers of another action whose offered
-        values change nothing the story leaves alone."""
+        values change nothing the story leaves alone. ``fewer_than``: only ways of fewer presses count (a
+        way found already), so each offer's entry is searched that much shallower."""
         from tablekeeper.engine.errors import RuleError
         from tablekeeper.hardware.pod import MAIN, PRESS, RELEASE
 
@@ -531,7 +535,9 @@ class PodRobot:
             if s2 is not state or getattr(c2, "screen", None) != "entry":
                 continue
             start = presses + [Press(MAIN, "click")]
-            room = (len(best.presses or ()) if best is not None else self.max_presses) - len(start) - 1
+            bound = min(len(best.presses or ()) if best is not None else self.max_presses,
+                        fewer_than if fewer_than is not None else self.max_presses)
+            room = bound - 1 - len(start)
             if room < 1:
                 continue
             found = PodRobot(self.rules, self.seat, max_presses=room, max_nodes=3000).play(c2, state, target,
@@ -769,8 +775,14 @@ def _guided_first(robot: PodRobot, controls, state: dict, target: dict, actions:
         blind = robot.play(controls, state, target, actions)
         if blind.presses is not None or robot.guided_nodes >= GUIDED_NODES:
             return blind
-        # Reached by neither within the fast bounds: the full run's guided budget before "not possible",
-        # so that a fast run's impossible event is the pod's, not its budget's (a few events pay for it).
+        # Reached by neither within the fast bounds: first one offer that does the whole event (a technique line
+        # with its clean-up for the story's technique and end of turn, a long held press away): two presses, the
+        # fewest once the blind search found none (it goes through every single press); else the full run's
+        # guided budget before "not possible", so that a fast run's impossible event is the pod's, not its
+        # budget's (a few events pay for it: one such offer cost 150 s of it).
+        walk = robot.offer_walk(controls, state, target, actions, depth=1, fewer_than=3)
+        if walk.presses is not None and len(walk.presses) <= 2:
+            return PodResult(walk.presses, tried.nodes + blind.nodes + walk.nodes, walk.controls, walk.state)
         full = PodRobot(robot.rules, robot.seat, max_presses=robot.max_presses, max_nodes=robot.max_nodes,
                         guided_nodes=GUIDED_NODES).guided(controls, state, actions)
         nodes = tried.nodes + blind.nodes + full.nodes
@@ -779,14 +791,15 @@ def _guided_first(robot: PodRobot, controls, state: dict, target: dict, actions:
         return PodResult(None, nodes)
     if len(tried.presses) <= 1:
         return PodResult(tried.presses, tried.nodes, tried.controls, tried.state)  # one press: the fewest
-    blind = PodRobot(robot.rules, robot.seat, max_presses=len(tried.presses) - 1, max_nodes=robot.max_nodes,
+    blind = PodRobot(robot.rules, robot.seat, max_presses=min(len(tried.presses) - 1, robot.max_presses),
+                     max_nodes=robot.max_nodes,
                      guided_nodes=robot.guided_nodes).play(controls, state, target, actions)
     if blind.presses is not None:
         blind.nodes += tried.nodes
         return blind
     # the blind search went through every way with fewer presses (it stopped short of its node bound):
     # the guided figure is the fewest, not only an upper bound
-    proven = blind.nodes < robot.max_nodes
+    proven = blind.nodes < robot.max_nodes and robot.max_presses >= len(tried.presses) - 1
     return PodResult(tried.presses, tried.nodes + blind.nodes, tried.controls, tried.state, guided=not proven)
 
 
@@ -838,9 +851,10 @@ def play_pod(story, played=None, *, max_presses: int = MAX_PRESSES, max_nodes: i
             run_start = (i - 1, starts[i - 1], copy.deepcopy(controls[event.who]), before)
         if state != before:
             raise st.StoryError(f"{story.path.name}: event {i}: the pod's state is not the story's")
-        def on_pod(who, state, target, actions):
-            robot = PodRobot(rules, seats[who], max_presses=max_presses, max_nodes=max_nodes,
-                             guided_nodes=guided_nodes)
+        def on_pod(who, state, target, actions, fewer_than=None):
+            # fewer_than: only a way of fewer presses counts (a run as one entry against its events' own)
+            robot = PodRobot(rules, seats[who], max_presses=min(max_presses, (fewer_than or max_presses + 1) - 1),
+                             max_nodes=max_nodes, guided_nodes=guided_nodes)
             start = copy.deepcopy(controls[who])
             if FAST:
                 result = _guided_first(robot, controls[who], state, target, actions)
@@ -857,8 +871,10 @@ def play_pod(story, played=None, *, max_presses: int = MAX_PRESSES, max_nodes: i
             # search's holds do not reach (it stops at the event's numbers: a select that jumps to a kind of
             # offer gave it a 4-press way to a line one hold of 36 steps shows)
             if result.presses is None or result.guided or len(result.presses) > 2:
+                bound = min(fewer_than or max_presses + 1, max_presses + 1 if result.presses is None
+                            else len(result.presses))
                 walk = robot.offer_walk(controls[who], state, target, actions,
-                                        fewer_than=None if result.presses is None else len(result.presses))
+                                        fewer_than=None if bound > max_presses else bound)
                 if walk.presses is not None and (result.presses is None or len(walk.presses) < len(result.presses)):
                     walk.nodes += result.nodes
                     walk.guided = True  # not proven the fewest: an upper bound, as the guided search's
@@ -897,7 +913,8 @@ def play_pod(story, played=None, *, max_presses: int = MAX_PRESSES, max_nodes: i
             if all(r.presses is not None for r in each):
                 actions = [a for e, _b, _a in played[first:last + 1] for a in e.actions]
                 saved, controls[event.who] = controls[event.who], pod
-                together = on_pod(event.who, start_state, after, actions)
+                together = on_pod(event.who, start_state, after, actions,
+                                  fewer_than=sum(len(r.presses) for r in each))
                 controls[event.who] = saved
                 if together.presses is not None and len(together.presses) < sum(len(r.presses) for r in each):
                     runs.append((first, last, len(together.presses), together.seconds))
