@@ -160,6 +160,45 @@ def test_the_eighth_stack_ends_the_game_without_a_clean_up():
     assert m.state["over"] and m.state["winners"] == ["Ana"] and m.state["turn"]["player"] == "Ana"
 
 
+# -- a card in hand that changes the refill, told after the clean-up (Fase de limpieza 1) ------------------------
+def test_a_discard_before_the_refill_told_after_the_clean_up_is_the_clean_up_with_the_discard_first():
+    """«Roba cartas de tu mazo hasta que tengas 5 cartas en la mano»: a card that lets its player discard
+    before filling the hand, told after the action's own clean-up, leaves the piles as the discard then the
+    clean-up would have; the market's refill stands."""
+    setup = {"action": "set_market", "values": [3, 4, 2, 5, 2]}
+    grown = {"action": "move", "player": "Ana", "from": "deck", "to": "hand", "count": 1}  # hand 6, deck 4
+    told = play(match(), setup, grown, {"action": "inventory", "count": 0, "clean_up": True},
+                {"action": "refill", "discard": 2})
+    first = play(match(), setup, grown, {"action": "inventory", "count": 0},
+                 {"action": "move", "player": "Ana", "from": "hand", "to": "discard", "count": 2},
+                 {"action": "end_turn"})
+    assert piles(told, "Ana") == piles(first, "Ana") == {"stall": 0, "hand": 5, "deck": 3, "discard": 2}
+    assert told.state["market"] == first.state["market"] and told.state["turn"] == first.state["turn"]
+    # told again (one card, not two): from the piles as they were before the refill, not after the first telling
+    play(told, {"action": "refill", "discard": 1})
+    assert piles(told, "Ana") == {"stall": 0, "hand": 5, "deck": 4, "discard": 1}
+
+
+def test_a_hand_filled_to_six_is_told_after_the_clean_up():
+    """A card that fills the hand to 6 instead of 5 (a reader's «Royal Plumage»): one card more drawn."""
+    m = play(match(), {"action": "inventory", "count": 0, "clean_up": True})
+    assert piles(m, "Ana")["hand"] == 5
+    said = events(m, {"action": "refill", "draw_to": 6})
+    assert piles(m, "Ana") == {"stall": 0, "hand": 6, "deck": 4, "discard": 0}
+    assert "Ana fills the hand to 6: 1 card drawn" in said
+
+
+def test_a_refill_is_refused_once_the_players_cards_changed_or_for_another_player():
+    m = play(match(), {"action": "inventory", "count": 0, "clean_up": True})
+    refused(m, {"action": "refill", "player": "Ben", "discard": 1}, "the last clean-up was Ana's, not Ben's")
+    refused(m, {"action": "refill", "discard": 6}, "Ana has 5 cards in hand, not 6 to discard")
+    play(m, {"action": "move", "player": "Ben", "from": "deck", "to": "hand", "count": 1})  # Ben's: Ana's stand
+    play(m, {"action": "refill", "discard": 1})
+    play(m, {"action": "move", "player": "Ana", "from": "hand", "to": "discard", "count": 1})
+    refused(m, {"action": "refill", "discard": 2}, "Ana's cards changed since the clean-up")
+    refused(match(), {"action": "refill", "discard": 1}, "no clean-up to tell again")
+
+
 # -- a forgotten bonus action (Acción técnica) ----------------------------------------------------------------
 def test_a_forgotten_bonus_icon_is_added_afterwards_and_the_refusal_says_how():
     """«Si la carta tiene un icono de acción adicional, puedes realizar otra acción después de resolver

@@ -219,7 +219,7 @@ def test_a_technique_leaves_the_turn_open_for_its_effects_and_offers_the_forgott
                       "draw cards", "take card 1 to discard", "take card 2 to discard", "take card 3 to discard",
                       "take card 4 to discard", "take card 5 to discard", "throw card 1 away", "throw card 2 away", "throw card 3 away",
                       "throw card 4 away", "throw card 5 away", "throw a hand card away", "discard a hand card",
-                      "bonus action"]
+                      "a hand card on the deck", "bonus action"]
     move = next(i for i in g.menu(m.rules, m.state, "Ana") if i.kind == g.OTHER and i.action.get("action") == "move")
     taker = next(a for a in steps(m, "Ana", move) if a.field.name == "from_player")
     assert taker.options[0] == "Ben" and taker.unset  # another player first; left out: your own piles
@@ -264,6 +264,12 @@ def test_a_technique_that_throws_a_card_away_is_one_offer_after_it():
     ana = m.state["players"][0]["counters"]
     assert (ana["hand"], ana["discard"]) == (before["players"][0]["counters"]["hand"] - 2,
                                             before["players"][0]["counters"]["discard"] + 1)
+    # a card of the hand put back on the deck (a seventh rulebook reader's «Glide»: «then put 1 card from your
+    # hand on top of your deck»)
+    m.apply(seat_item(m, "Ana", "a hand card on the deck").action)
+    ana = m.state["players"][0]["counters"]
+    assert (ana["hand"], ana["deck"]) == (before["players"][0]["counters"]["hand"] - 3,
+                                         before["players"][0]["counters"]["deck"] + 1)
 
 
 def test_a_bonus_action_keeps_the_clean_up_for_the_last_action():
@@ -810,6 +816,20 @@ def test_a_die_raised_card_is_offered_beside_another_known_card_not_only_with_ju
     assert all(len([p for p in die_payments(6, 5, [2, 2]) if max(p) == d]) <= 3 for d in range(2, 7))
 
 
+def test_a_known_card_a_die_raised_above_six_pays_alone():
+    """A card above 1 the device knows the player owns, raised by the die («roll the ocelot die and add the
+    result to its value», a seventh rulebook reader's «Lucky Streak», a 4 that rolled 3): a price of 7 paid
+    with that card alone is an offer (it took 9 presses through `buy, other payment`); the card no longer
+    pays beside itself, and a raised value above the price is not offered (an overpay no table makes)."""
+    from tablekeeper.engine.games.dale_of_merchants.views import die_payments, die_words
+
+    paid = die_payments(7, 5, [4, 2])
+    assert [7] in paid and die_words([7], [4, 2]) == "⚄7"
+    assert [7, 4] not in die_payments(11, 5, [4, 2])  # the 4 raised to 7 is gone from beside it
+    assert not [p for p in paid if max(p) > 7]
+    assert not [p for p in die_payments(7, 5, []) if max(p) > 6]  # no card known: a lucky 1 raised, as before
+
+
 def test_the_menus_payment_check_enters_its_values_from_1_as_a_buy_does():
     """Every card is worth at least 1: the values of a payment to check start where a buy's do, so the same
     held press enters the same value (a play-tester's check list started at 0 and came out one short)."""
@@ -1087,3 +1107,32 @@ def test_a_buy_whose_price_a_passive_card_lowers_is_one_offer_beside_any_other_p
     assert item.action["discount"] == 1
     m.apply({**item.action, "position": 5, "paid": [1]})  # the rightmost 2 for 1
     assert m.state["players"][0]["known"] == [2]
+
+
+def test_a_discard_before_the_refill_is_told_on_the_players_pod_after_the_clean_up_and_a_stray_press_only_opens_it():
+    """Fase de limpieza 1, «Roba cartas de tu mazo hasta que tengas 5 cartas en la mano», and a card in hand
+    that changes it (a rulebook reader's Hoarder's Nest discards first, Royal Plumage fills to 6): the
+    pods' last action cleans up at once, so the player's pod then offers the refill told again, asking its
+    number: main opens it (a stray press changes nothing), main again does it, up first discards one more.
+    Once the player's cards change or the next player acts it is gone; no other pod offers it."""
+    t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING + [
+        {"action": "move", "player": "Ana", "from": "deck", "to": "hand", "count": 1},  # hand 6
+        {"action": "inventory", "count": 0, "clean_up": True}])
+    assert [str(i.label) for i in offered(t.match, "Ana")] == ["discard 1, then refill", "refill to 6"]
+    assert not [i for i in offered(t.match, "Ben") if i.action.get("action") == "refill"]
+    before = copy.deepcopy(t.state)
+    t.click("Ana", MAIN)
+    assert t.state == before and t.done == []
+    t.click("Ana", UP)
+    t.click("Ana", MAIN)
+    assert t.done == [{"action": "refill", "player": "Ana", "discard": 2}]
+    assert t.presses == 3
+    ana = next(p for p in t.state["players"] if p["name"] == "Ana")["counters"]
+    assert (ana["hand"], ana["discard"]) == (5, 2)
+    t.match.apply({"action": "move", "player": "Ana", "from": "hand", "to": "discard", "count": 1})
+    assert not [i for i in offered(t.match, "Ana") if i.action.get("action") == "refill"]
+    # told between the turns: once the next player has acted, it is gone from the pod
+    m = table(actions=OPENING + [{"action": "inventory", "count": 0, "clean_up": True}])
+    assert [i for i in offered(m, "Ana") if i.action.get("action") == "refill"]
+    m.apply({"action": "inventory", "player": "Ben", "count": 0})
+    assert not [i for i in offered(m, "Ana") if i.action.get("action") == "refill"]

@@ -18,6 +18,8 @@ from .words import _decks, _sum_words
 #: The six animal decks of the base box (Componentes).
 BASE_DECKS = ("macaws", "pandas", "raccoons", "squirrels", "ocelots", "chameleons")
 HAND_SIZE = 5  # Fase de limpieza 1: draw back up to 5
+#: The player's piles a clean-up's refill changes (kept to tell it again: see ``refill``).
+REFILL_PILES = ("hand", "deck", "discard")
 STARTING_DECK = 10  # Preparar 1: one value-1 card per deck plus junk to 10
 STALL_STACKS = 8  # Fin del juego: the 8th stack wins
 MAX_VALUE = 20  # printed values are 1–5; effects may raise them a little
@@ -193,6 +195,8 @@ class DaleOfMerchantsTable(Game):
         state["turn"] = {"player": self.players[0], "number": 1, "actions_taken": 0, "played": [],
                          "techniques": 0, "bonuses": 0, "taken": [], "alone": False}
         state["payment_check"] = None
+        # The last clean-up's refill of the hand, while it may still be told otherwise (``refill``).
+        state["refill"] = None
         for p in state["players"]:
             p["stacks"] = []
             # The values above 1 of the cards the device saw this player gain (bought, taken from the
@@ -452,7 +456,12 @@ class DaleOfMerchantsTable(Game):
         """Fase de limpieza: draw up to ``draw_to``, refill the market; the next player starts with one action.
         ``new_value``: the value of the one market card the refill turns up, read as it is turned up."""
         self._resolve_played(t, who)
+        piles = {k: t.get(who, k) for k in REFILL_PILES}
         self._draw(t, who, max(0, draw_to - t.get(who, "hand")), junk=True)
+        # The hand's refill, kept until the player's piles change again: a card in hand that changes it
+        # (one that discards before the refill, one that fills to 6) is told after it («refill»).
+        t.state["refill"] = {"player": who, "draw_to": draw_to,
+                             "before": piles, "after": {k: t.get(who, k) for k in REFILL_PILES}}
         new = self._refill_market(t)
         if new_value is not None:
             if len(new) != 1:

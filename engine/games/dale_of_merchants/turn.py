@@ -204,3 +204,40 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
         if t.state["turn"]["actions_taken"] == 0:
             raise RuleError(_("{who} must take an action first: market (buy), technique, stall or inventory", who=who))
         self._clean_up(t, who, draw_to, a.int("new_value", None))
+
+    @action("refill", fields=(
+        Player("player", required=False),
+        Int("discard", default=0, lo=0,
+            doc=_("cards of the hand to the discard pile before the refill (a card that lets its player discard first)")),
+        Int("draw_to", required=False, lo=0, hi=MAX_VALUE,
+            doc=_("the hand filled to this many (a card that fills it to 6); the clean-up's own by default")),
+    ))
+    def _refill(self, t: Txn, a: Args) -> None:
+        """The last clean-up's refill told again, as a card in the player's hand changed it (Fase de
+        limpieza 1, «Roba cartas de tu mazo hasta que tengas 5 cartas en la mano»): "discard" cards of
+        the hand first, then the hand filled to "draw_to". The clean-ups of the pods' actions come at
+        once; this tells the card afterwards, until the player's hand, deck or discard pile changes
+        again. The market's refill stands."""
+        last = t.state.get("refill")
+        if not last:
+            raise RuleError(_("no clean-up to tell again: a refill is told right after its clean-up"))
+        who = a.player("player", last["player"])
+        if who != last["player"]:
+            raise RuleError(_("the last clean-up was {last}'s, not {who}'s", last=last["player"], who=who))
+        if any(t.get(who, k) != n for k, n in last["after"].items()):
+            raise RuleError(_("{who}'s cards changed since the clean-up: its refill can no longer be told again",
+                              who=who))
+        discard = a.int("discard")
+        draw_to = a.int("draw_to", last["draw_to"])
+        for k, n in last["before"].items():
+            t.set(who, k, n)
+        self._need_in_hand(t, who, discard, "to discard")
+        t.add(who, "hand", -discard)
+        t.add(who, "discard", discard)
+        if discard:
+            t.event(N_("{who} discards {n} card before filling the hand", "{who} discards {n} cards before filling "
+                       "the hand", discard, who=who))
+        drawn, junked = self._draw(t, who, max(0, draw_to - t.get(who, "hand")), junk=True)
+        t.event(N_("{who} fills the hand to {draw_to}: {n} card drawn", "{who} fills the hand to {draw_to}: {n} cards "
+                   "drawn", drawn + junked, who=who, draw_to=draw_to))
+        t.state["refill"] = {**last, "draw_to": draw_to, "after": {k: t.get(who, k) for k in last["after"]}}

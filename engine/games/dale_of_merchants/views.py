@@ -56,13 +56,28 @@ def die_payments(price: int, hand: int, known: list[int]) -> list[list[int]]:
     knows the player owns (``hand_payments``): the device cannot know the roll, so each value is its
     own payment: per value the likeliest (``hand_payments``' order) first, then for each value its
     next likeliest ones (junk, or another known card beside the raised one)."""
-    per_value = [[paid for paid in hand_payments(price, hand, known + [d]) if paid.count(d) > known.count(d)]
-                 [:DIE_PAYMENTS_PER_VALUE] for d in DIE_VALUES]
+    per_value = [[paid for paid in hand_payments(price, hand, base + [d]) if paid.count(d) > base.count(d)]
+                 [:DIE_PAYMENTS_PER_VALUE] for d, base in _raised(known) if d in DIE_VALUES or d <= price]
     out: list[list[int]] = []
     for rank in range(DIE_PAYMENTS_PER_VALUE):
         for payments in per_value:
             if rank < len(payments) and payments[rank] not in out:
                 out.append(payments[rank])
+    return out
+
+
+def _raised(known: list[int]) -> list[tuple[int, list[int]]]:
+    """Each value a die-raised card may pay with, and the cards the player is known to own beside it: a
+    lucky 1 raised (``DIE_VALUES``, the known cards all beside it), then above those a known card raised (a
+    rulebook reader's «Lucky Streak», a 4 that rolled 3, paid a 7 alone: 9 presses through `buy, other
+    payment`), the highest known card the die can raise that far, no longer beside it."""
+    out = [(d, list(known)) for d in DIE_VALUES]
+    most = DIE_VALUES[-1] - 1  # the most a die adds
+    for d in range(DIE_VALUES[-1] + 1, max(known, default=0) + most + 1):
+        v = max(v for v in known if d - most <= v < d)
+        base = list(known)
+        base.remove(v)
+        out.append((d, base))
     return out
 
 
@@ -170,7 +185,7 @@ def sum_words(values: list[int], run: int = 4) -> str:
 
 def die_raised(paid: list[int], known: list[int]) -> int:
     """The value of the card a die raised in a payment: one card more of it than the player is known to own."""
-    return max(v for v in paid if v in DIE_VALUES and paid.count(v) > known.count(v))
+    return max(v for v in paid if v > 1 and paid.count(v) > known.count(v))
 
 
 def die_words(paid: list[int], known: list[int]) -> str:
@@ -334,7 +349,7 @@ class DaleOfMerchantsViews(Game):
         opening = (all(c["card"] and c["value"] is None for c in state["market"])
                    and turn["number"] == 1 and not turn["actions_taken"])
         if turn["player"] != name or opening:  # Preparar: the market is dealt before the first turn
-            return items
+            return items + self._refills(state, name)
         waiting = len(items)
         p = next(p for p in state["players"] if p["name"] == name)
         hand = p["counters"]["hand"]
@@ -405,6 +420,30 @@ class DaleOfMerchantsViews(Game):
                 items.append({"label": word("label", "bonus action"),
                               "action": {"action": "adjust", "counter": "actions", "delta": 1}})
         return _grouped(self._each_new_value(items, waiting), effects_now=bool(turn.get("alone")))
+
+    @staticmethod
+    def _refills(state: dict[str, Any], name: str) -> list[Offer]:
+        """Right after a player's clean-up, on that player's pod until the next player's first action and while
+        the cards are as it left them: the
+        refill told again as a card in hand changes it — cards discarded first (a card that lets its player
+        discard before filling the hand; up enters more), the hand filled to one more (a card that fills it
+        to 6). Each asks its number, so that a stray press only shows it: the pods' actions clean up at
+        once, and a card that changes the refill was told with four presses of the menu at least, twice
+        (the action without its clean-up, then the discard; a rulebook reader's «Hoarder's Nest» four times
+        in one story)."""
+        last = state.get("refill")
+        if not last or last["player"] != name or state["over"] or state["turn"]["actions_taken"]:
+            return []  # told between the turns: once the next player acts, the moment is gone from the pods
+        p = next(p for p in state["players"] if p["name"] == name)
+        if any(p["counters"][k] != n for k, n in last["after"].items()):
+            return []
+        out: list[Offer] = []
+        if last["before"]["hand"]:
+            out.append({"label": _("discard 1, then refill"), "ask": ["discard"],
+                        "action": {"action": "refill", "player": name, "discard": 1}})
+        out.append({"label": _("refill to {n}", n=last["draw_to"] + 1), "ask": ["draw_to"],
+                    "action": {"action": "refill", "player": name, "draw_to": last["draw_to"] + 1}})
+        return out
 
     @staticmethod
     def _ending(item: Offer, then: Any) -> Offer:
@@ -656,7 +695,10 @@ class DaleOfMerchantsViews(Game):
             moves.insert(1, {"label": _("tech: discard {discarded}, draw {n}", discarded=kept, n=kept), "action": same})
             bonus.insert(1, {"label": _("tech +1: discard {discarded}, draw {n}", discarded=kept, n=kept),
                              "action": {**same, "bonus": True}})
-        moves += thrown
+        # junk thrown away, then one card drawn however many went (a seventh rulebook reader's «Trash Run»:
+        # «Throw away up to 2 cards from your hand. Then draw 1 card»; its two throws of 2 were a long scroll)
+        moves += thrown + [offer(_("tech: {n} junk away, draw 1", n=n),
+                                 {"action": "technique", "player": name, "throw": n, "draw": 1}) for n in junk if n > 1]
         # the same with the bonus-action icon (a third rulebook reader's squirrel: 7+ presses through
         # the menu), after the bonus offers that draw
         bonus += [{"label": _("tech +1: {n} junk away", n=n),
@@ -713,7 +755,7 @@ class DaleOfMerchantsViews(Game):
         the player's discard pile; what throws cards
         away («Tira»): a market card to the market discard, by its place, and a card of the hand, one a press
         (a fourth rulebook reader's table swept the market three times and threw an animal card away: 10-13
-        presses each through the menu), and a card of the hand discarded. Junk thrown away is the
+        presses each through the menu), a card of the hand discarded, and one put on the deck. Junk thrown away is the
         technique's own line ("tech: 1 junk away")."""
         takes = [offer(_("take card {position}", position=slot_position(slot)),
                        {"action": "take", "player": name, "slot": slot}) for slot in _market_cards(state)]
@@ -732,7 +774,11 @@ class DaleOfMerchantsViews(Game):
         # 1 carta», 10 presses through the menu)
         discard: Offer = {"label": word("label", "discard a hand card"), "repeat": True,
                           "action": {"action": "move", "player": name, "from": "hand", "to": "discard", "count": 1}}
-        return [*takes, draw, *kept, *away, hand, discard]
+        # a card of the hand put on top of the player's deck (a seventh rulebook reader's «Glide»: «Draw 2 cards,
+        # then put 1 card from your hand on top of your deck», three times: 9 presses each through the menu)
+        on_deck: Offer = {"label": word("label", "a hand card on the deck"), "repeat": True,
+                          "action": {"action": "move", "player": name, "from": "hand", "to": "deck", "count": 1}}
+        return [*takes, draw, *kept, *away, hand, discard, on_deck]
 
     @staticmethod
     def _likely_stack(state: dict[str, Any], p: dict[str, Any]) -> dict[str, Any]:
@@ -751,7 +797,7 @@ class DaleOfMerchantsViews(Game):
 #: scrolled through the kinds one line at a time to learn where each begins (Dale's counters are the
 #: rules', so select has nothing else to do there).
 _KINDS = {"buy": "buy", "check_payment": "pay?", "stall": "stack", "inventory": "discard", "end_turn": "end turn",
-          "take": "effect", "draw": "effect", "move": "effect", "set_market": "market",
+          "refill": "refill", "take": "effect", "draw": "effect", "move": "effect", "set_market": "market",
           "adjust": "bonus"}
 
 
