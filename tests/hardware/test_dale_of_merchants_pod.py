@@ -828,6 +828,7 @@ def test_a_known_card_a_die_raised_above_six_pays_alone():
     assert [7, 4] not in die_payments(11, 5, [4, 2])  # the 4 raised to 7 is gone from beside it
     assert not [p for p in paid if max(p) > 7]
     assert not [p for p in die_payments(7, 5, []) if max(p) > 6]  # no card known: a lucky 1 raised, as before
+    assert [12] in die_payments(12, 5, [9]) and [7] not in die_payments(7, 5, [9])  # a card entered above 5
 
 
 def test_the_menus_payment_check_enters_its_values_from_1_as_a_buy_does():

@@ -74,7 +74,9 @@ def _raised(known: list[int]) -> list[tuple[int, list[int]]]:
     out = [(d, list(known)) for d in DIE_VALUES]
     most = DIE_VALUES[-1] - 1  # the most a die adds
     for d in range(DIE_VALUES[-1] + 1, max(known, default=0) + most + 1):
-        v = max(v for v in known if d - most <= v < d)
+        v = max((v for v in known if d - most <= v < d), default=None)
+        if v is None:
+            continue  # no known card the die raises that far (a card entered above the printed values)
         base = list(known)
         base.remove(v)
         out.append((d, base))
