@@ -386,6 +386,22 @@ def test_a_card_that_makes_another_player_gain_alcohol_is_two_presses_on_the_pla
     assert (t.state["turn"]["player"], t.state["turn"]["phase"]) == ("Ana", "discard")  # still phases 1–2
 
 
+def test_a_card_that_lowers_another_players_alcohol_is_an_offer_after_the_gains():
+    """A potion that backfires and helps its drinker (a seventh rulebook reader's «Elixir de sobriedad»: Cai's
+    potion on Ben, Ben's alcohol −2) was the menu's adjust, 9 presses: one offer per other player right after
+    the alcohol gains, 1 a press, held for more — and only the player it names changes."""
+    t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"])
+    t.match.apply({"action": "adjust", "player": "Ben", "counter": "alcohol", "delta": 4})
+    labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
+    assert labels.index("Ben: alcohol −1") > max(labels.index("Ben: alcohol +1"), labels.index("Cai: alcohol +1"))
+    assert labels.index("Ben: alcohol −1") < labels.index("extra drink for Ben")
+    t.hold("Ana", DOWN, repeats=labels.index("Ben: alcohol −1") - 2)
+    assert t.view("Ana").action == "Ben: alcohol −1"
+    t.hold("Ana", MAIN)  # the press, then the hold: −2
+    assert t.done == [{"action": "adjust", "player": "Ben", "counter": "alcohol", "delta": -1}] * 2
+    assert [p["counters"]["alcohol"] for p in t.state["players"]] == [0, 2, 0]
+
+
 def test_the_card_main_is_held_on_stays_under_the_finger_while_the_offers_change():
     """A play-tester's Ben, in his last chance, held main on "Dee: fortitude −1" for a card of −2: after the
     first −1 Dee was passing out too, the offers changed and the bar showed "resolve" (which ends his own

@@ -318,6 +318,9 @@ class RedDragonInnViews(Game):
                         "action": {"action": "everyone", "player": name, "counter": "gold", "delta": -1,
                                    "side": "player", "others": True}})
             out += self._alcohol(likely)
+            # a card that lowers another player's alcohol (a potion that backfires and helps its drinker: a seventh
+            # rulebook reader's «Elixir de sobriedad», 9 presses through the menu's adjust), after the gains
+            out += self._alcohol(likely, -1)
             # the extra drinks in the drinks' order, nearest to passing out first (they went from the left, and a
             # play-tester's held press, which had learnt the drinks' and hits' order, stopped on the wrong player)
             out += [{"label": _("extra drink for {name}", name=q), "repeat": True,
@@ -416,12 +419,14 @@ class RedDragonInnViews(Game):
                 for q in others]
 
     @staticmethod
-    def _alcohol(others: list[str]) -> list[Offer]:
+    def _alcohol(others: list[str], delta: int = 1) -> list[Offer]:
         """A card that makes another player gain alcohol (a potion given to them, «Prueba esta poción»: a
-        rulebook reader's went through the menu's adjust in 9 presses): 1 per press, held for more; in the drinks'
-        order, as the hits (a play-tester's held press, used to it, stopped on the player on the left)."""
-        return [{"label": _("{name}: {counter} +1", name=q, counter=word("counter", "alcohol")), "repeat": True,
-                 "action": {"action": "adjust", "player": q, "counter": "alcohol", "delta": 1}}
+        rulebook reader's went through the menu's adjust in 9 presses), or lose it (``delta`` −1): 1 per press,
+        held for more; in the drinks' order, as the hits (a play-tester's held press, used to it, stopped on the
+        player on the left)."""
+        return [{"label": _("{name}: {counter} {delta}", name=q, counter=word("counter", "alcohol"),
+                            delta=f"{delta:+d}".replace("-", "−")), "repeat": True,
+                 "action": {"action": "adjust", "player": q, "counter": "alcohol", "delta": delta}}
                 for q in others]
 
     @staticmethod
