@@ -45,6 +45,21 @@ def slot_price(slot: int, value: int) -> int:
     return value + slot
 
 
+def refill_piles(state: dict[str, Any], who: str) -> dict[str, int]:
+    """``who``'s piles a clean-up's refill changes, as they are now."""
+    counters = next(p for p in state["players"] if p["name"] == who)["counters"]
+    return {k: counters[k] for k in REFILL_PILES}
+
+
+def open_refill(state: dict[str, Any], who: str) -> dict[str, Any] | None:
+    """The last clean-up's refill if it is ``who``'s and may still be told again (``refill``): that player's
+    piles are as it left them."""
+    last: dict[str, Any] | None = state.get("refill")
+    if not last or last["player"] != who or refill_piles(state, who) != last["after"]:
+        return None
+    return last
+
+
 def payment_ok(price: int, paid: list[int] | tuple[int, ...]) -> bool:
     """Whether the card values ``paid`` may buy a card costing ``price``: the rule :func:`payment_verdict`
     words (the pods weigh thousands of payments a press, without the words).
@@ -456,12 +471,11 @@ class DaleOfMerchantsTable(Game):
         """Fase de limpieza: draw up to ``draw_to``, refill the market; the next player starts with one action.
         ``new_value``: the value of the one market card the refill turns up, read as it is turned up."""
         self._resolve_played(t, who)
-        piles = {k: t.get(who, k) for k in REFILL_PILES}
+        before = refill_piles(t.state, who)
         self._draw(t, who, max(0, draw_to - t.get(who, "hand")), junk=True)
         # The hand's refill, kept until the player's piles change again: a card in hand that changes it
         # (one that discards before the refill, one that fills to 6) is told after it («refill»).
-        t.state["refill"] = {"player": who, "draw_to": draw_to,
-                             "before": piles, "after": {k: t.get(who, k) for k in REFILL_PILES}}
+        t.state["refill"] = {"player": who, "draw_to": draw_to, "before": before, "after": refill_piles(t.state, who)}
         new = self._refill_market(t)
         if new_value is not None:
             if len(new) != 1:

@@ -15,7 +15,9 @@ from .table import (
     PLAYED_TO,
     STALL_STACKS,
     DaleOfMerchantsTable,
+    open_refill,
     position_slot,
+    refill_piles,
     stack_verdict,
 )
 from .words import _sum_words
@@ -224,7 +226,7 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
         who = a.player("player", last["player"])
         if who != last["player"]:
             raise RuleError(_("the last clean-up was {last}'s, not {who}'s", last=last["player"], who=who))
-        if any(t.get(who, k) != n for k, n in last["after"].items()):
+        if open_refill(t.state, who) is None:
             raise RuleError(_("{who}'s cards changed since the clean-up: its refill can no longer be told again",
                               who=who))
         discard = a.int("discard")
@@ -240,4 +242,4 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
         drawn, junked = self._draw(t, who, max(0, draw_to - t.get(who, "hand")), junk=True)
         t.event(N_("{who} fills the hand to {draw_to}: {n} card drawn", "{who} fills the hand to {draw_to}: {n} cards "
                    "drawn", drawn + junked, who=who, draw_to=draw_to))
-        t.state["refill"] = {**last, "draw_to": draw_to, "after": {k: t.get(who, k) for k in last["after"]}}
+        t.state["refill"] = {**last, "draw_to": draw_to, "after": refill_piles(t.state, who)}

@@ -8,7 +8,7 @@ from ...fields import Field, Int, Ints, Str
 from ...game import Game, Offer, offer
 from ...messages import N_, _, word
 from .rules import MARKET_SLOTS, STARTING_DECK, slot_position, slot_price
-from .table import HAND_SIZE, payment_ok
+from .table import HAND_SIZE, open_refill, payment_ok
 
 #: The highest value printed on a base-box card.
 TOP_PRINTED = 5
@@ -433,12 +433,9 @@ class DaleOfMerchantsViews(Game):
         once, and a card that changes the refill was told with four presses of the menu at least, twice
         (the action without its clean-up, then the discard; a rulebook reader's «Hoarder's Nest» four times
         in one story)."""
-        last = state.get("refill")
-        if not last or last["player"] != name or state["over"] or state["turn"]["actions_taken"]:
+        last = open_refill(state, name)
+        if last is None or state["over"] or state["turn"]["actions_taken"]:
             return []  # told between the turns: once the next player acts, the moment is gone from the pods
-        p = next(p for p in state["players"] if p["name"] == name)
-        if any(p["counters"][k] != n for k, n in last["after"].items()):
-            return []
         out: list[Offer] = []
         if last["before"]["hand"]:
             out.append({"label": _("discard 1, then refill"), "ask": ["discard"],
