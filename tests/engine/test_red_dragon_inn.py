@@ -243,6 +243,26 @@ def test_extra_drinks_from_cards_any_time_without_changing_phase():
     refused(m, {"action": "buy", "to": "Ben", "count": 2}, "buys one drink")
 
 
+def test_rb_a_card_on_two_players_changes_both_and_its_extra_drinks_split_between_two():
+    """RB "Comprar bebidas e ignorar efectos", the worked example: «Wizgille … revela la tarjeta de equipo
+    "¡Demasiado vapor!" y elige a Kaylin y Phrenk para que cada uno pierda 1 entereza … Wizgille aún puede darle
+    una o ambas Bebidas adicionales»: one adjust with "also", one extra buy with "also"."""
+    m = match(("Ana", "Ben", "Cai", "Dee"))
+    play(m, dict(adj("Ben", "fortitude", -1), also="Cai"))
+    assert [c(m, n)["fortitude"] for n in ("Ana", "Ben", "Cai", "Dee")] == [20, 19, 19, 20]
+    play(m, {"action": "buy", "player": "Ana", "to": "Cai", "also": "Dee", "extra": True})
+    assert [c(m, n)["drink_me"] for n in ("Ana", "Ben", "Cai", "Dee")] == [1, 1, 2, 2]
+    assert m.state["drinks"]["deck"] == 30 - 4 - 2 and m.state["turn"] == {"player": "Ana", "phase": "discard",
+                                                                           "number": 1}
+    play(m, {"action": "buy", "player": "Ana", "to": "Ben", "also": "Dee", "extra": True, "count": 2})
+    assert [c(m, n)["drink_me"] for n in ("Ben", "Dee")] == [3, 4] and m.state["drinks"]["deck"] == 20
+    # the second player is another one, and a phase-3 buy is one drink for one player
+    refused(m, dict(adj("Ben", "fortitude", -1), also="Ben"), "a second player")
+    refused(m, {"action": "adjust", "counter": "inn", "delta": 1, "also": "Ben"}, "the second of two players")
+    refused(m, {"action": "buy", "player": "Ana", "to": "Cai", "also": "Cai", "extra": True}, "not Cai again")
+    refused(m, {"action": "buy", "to": "Cai", "also": "Dee"}, "buys one drink")
+
+
 def test_rb_beber_drink_applies_the_card_and_discards_it():
     """RB "4. Beber": reveal the top of your Drink Me! pile, apply it, put it on the drink discard."""
     m = to_phase(match(), "drink")

@@ -278,6 +278,57 @@ def test_a_player_not_to_act_in_a_gambling_round_has_her_own_track_one_press_up(
     assert t.state["players"][0]["counters"]["piety"] == piety + 1 and t.state["gambling"]["to_act"] == "Cai"
 
 
+def test_on_her_own_gambling_go_a_player_has_her_own_track_before_the_cards_on_the_others():
+    """A seventh rulebook reader's Serena, to act, answered a cheat with «¡Mi espada sagrada detecta mentiras!»,
+    which also gave her piety +1: select, select, up (3 presses). Her track is offered on her go, after the pot
+    to the Inn and before the cards that throw a player out — «leave the round» stays one up from pass."""
+    t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"], {"characters": {"Ana": "Serena"}})
+    t.hold("Ana", DOWN)  # drink for …, gamble
+    t.click("Ana", MAIN)
+    t.match.apply({"action": "pass", "player": "Ben"})
+    t.match.apply({"action": "play", "player": "Cai", "card": "cheat"})
+    assert t.state["gambling"]["to_act"] == "Ana"
+    labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
+    assert labels.index("pot to the Inn") < labels.index("piety +1") < labels.index("negate Cai's cheat")
+    assert labels[-1] == "leave the round"
+    piety = t.state["players"][0]["counters"]["piety"]
+    t.hold("Ana", DOWN, repeats=labels.index("piety +1") - 2)
+    assert t.view("Ana").action == "piety +1"
+    t.click("Ana", MAIN)
+    assert t.done[-1] == {"action": "adjust", "player": "Ana", "counter": "piety", "delta": 1}
+    assert t.state["players"][0]["counters"]["piety"] == piety + 1 and t.state["gambling"]["to_act"] == "Ana"
+
+
+def test_wizgilles_device_on_two_players_and_its_two_extra_drinks_are_two_presses_each():
+    """The rulebook's worked example: Wizgille's gear card «¡Demasiado vapor!» «elige a Kaylin y Phrenk para
+    que cada uno pierda 1 entereza», then «puede darle una o ambas Bebidas adicionales». A rulebook reader's
+    Wizgille entered it as two hits and two extra drinks, 8 presses: on a Wizgille's pod each pair of other
+    players is one line for the hit and one for the drinks, nearest to passing out first."""
+    t = Table("red-dragon-inn", ["Ana", "Ben", "Cai", "Dee"], {"characters": {"Ana": "Wizgille"}})
+    t.match.apply({"action": "adjust", "player": "Dee", "counter": "alcohol", "delta": 5})
+    labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
+    assert [x for x in labels if ": fortitude −1" in x and ", " in x] == [
+        "Dee, Ben: fortitude −1", "Dee, Cai: fortitude −1", "Ben, Cai: fortitude −1"]
+    assert [x for x in labels if x.startswith("extra drinks: ")] == [
+        "extra drinks: Dee, Ben", "extra drinks: Dee, Cai", "extra drinks: Ben, Cai"]
+    t.hold("Ana", DOWN, repeats=labels.index("Ben, Cai: fortitude −1") - 2)
+    t.click("Ana", MAIN)
+    assert t.done == [{"action": "adjust", "player": "Ben", "also": "Cai", "counter": "fortitude", "delta": -1}]
+    assert [p["counters"]["fortitude"] for p in t.state["players"]] == [20, 19, 19, 20] and t.presses == 2
+    labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
+    t.hold("Ana", UP, repeats=len(labels) - labels.index("extra drinks: Dee, Cai") - 2)
+    assert t.view("Ana").action == "extra drinks: Dee, Cai"
+    t.click("Ana", MAIN)
+    assert t.done[-1] == {"action": "buy", "player": "Ana", "to": "Dee", "also": "Cai", "extra": True}
+    assert [p["counters"]["drink_me"] for p in t.state["players"]] == [1, 1, 2, 2] and t.presses == 4
+    assert (t.state["turn"]["player"], t.state["turn"]["phase"]) == ("Ana", "discard")
+    # another character's pod has no pair lines: its card is on one player
+    t.match.apply({"action": "buy", "player": "Ana", "to": "Ben"})
+    t.match.apply({"action": "drink", "player": "Ana", "drink": "ale"})
+    assert t.state["turn"]["player"] == "Ben"
+    assert not [o for o in t.rules.seat_actions(t.state, "Ben") if "also" in o["action"]]
+
+
 def test_a_card_that_throws_the_player_in_control_out_of_the_round_is_two_presses():
     """A card that exposes a cheat throws its player out of the gambling round («¡Mi espada sagrada
     detecta mentiras!»): the player in control is the one offered first among those thrown out, so a

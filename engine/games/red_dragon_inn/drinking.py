@@ -20,6 +20,9 @@ class RedDragonInnDrinks(RedDragonInnTable):
         Player("to"),
         Int("count", default=1, lo=1),
         Player("player", required=False),
+        Player("also", required=False,
+               doc=_("another player who gets as many extra drinks: a card's drinks split between two (Wizgille's "
+                     "device: «darle una o ambas Bebidas adicionales»)")),
     ))
     def _buy(self, t: Txn, a: Args) -> None:
         """Top card of the drink deck onto another player's Drink Me! pile (phase 3), or an extra drink from a card."""
@@ -40,12 +43,17 @@ class RedDragonInnDrinks(RedDragonInnTable):
             # Buying in phase 1 or 2 says that nothing was recorded for them: the turn moves on.
             if to == buyer:
                 raise RuleError(_("{who} buys the drink for another player, not for themselves", who=buyer))
-        got = self._take_from_deck(t, count, strict=True)
-        t.add(to, "drink_me", got)
-        if buyer:
-            t.event(N_("{buyer} buys {to} {n} drink", "{buyer} buys {to} {n} drinks", got, buyer=buyer, to=to))
-        else:
-            t.event(N_("{to} gets {n} drink", "{to} gets {n} drinks", got, to=to))
+        also = a.player("also", None)
+        if also is not None and (not extra or also == to):
+            raise RuleError(_("also: a card's extra drinks for a second player, not {to} again", to=to) if extra else
+                            _('the buy drinks phase buys one drink; a card\'s extra drinks are "extra": true'))
+        for who in (to, also) if also is not None else (to,):
+            got = self._take_from_deck(t, count, strict=True)
+            t.add(who, "drink_me", got)
+            if buyer:
+                t.event(N_("{buyer} buys {to} {n} drink", "{buyer} buys {to} {n} drinks", got, buyer=buyer, to=who))
+            else:
+                t.event(N_("{to} gets {n} drink", "{to} gets {n} drinks", got, to=who))
         if not extra:
             t.state["turn"]["phase"] = "drink"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import RuleError, SetupError
-from ...fields import Bool, Player
+from ...fields import Bool, Int, Player, Str
 from ...game import Game, action
 from ...messages import N_, _, listing, word
 from ...spec import Counter, Option
@@ -291,6 +291,27 @@ class RedDragonInnTable(Game):
             raise RuleError(N_("{who} has no {counter} counter (only {owners} keeps {counter})",
                                "{who} has no {counter} counter (only {owners} keep {counter})", len(owners),
                                who=who, counter=word("counter", counter), owners=listing(owners)))
+
+    @action("adjust", adjustment=True, fields=(
+        Player("player", required=False, doc=_("whose counter (none: a table counter)")),
+        Str("counter", doc=_("which counter")), Int("delta", doc=_("how much to add (negative: take away)")),
+        Player("also", required=False,
+               doc=_("another player whose counter changes as much: a card on two players (Wizgille's gear card "
+                     "«¡Demasiado vapor!»: «elige a Kaylin y Phrenk para que cada uno pierda 1 entereza»)")),
+    ))
+    def _adjust(self, t: Txn, a: Args) -> None:
+        """Change a player's counter (or, without "player", a table counter) by "delta"; with "also", a
+        second player's as well, each as far as it can (bounds clamp, the Inn is the other side of gold)."""
+        who = a.player("player", None)
+        also = a.player("also", None)
+        counter = a.str("counter")
+        delta = a.int("delta")
+        if also is not None and (who is None or also == who):
+            raise RuleError(_("also: a second player, not {who}", who=who) if who else
+                            _("also: the second of two players; say the first as \"player\""))
+        self.adjust(t, who, counter, delta)
+        if also is not None:
+            self.adjust(t, also, counter, delta)
 
     def adjust(self, t: Txn, who: str | None, counter: str, delta: int) -> int:
         if who is None:

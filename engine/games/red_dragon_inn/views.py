@@ -1,6 +1,7 @@
 """What The Red Dragon Inn shows: the public view's own keys, each seat's pod and its routine actions."""
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from ...errors import RuleError
@@ -284,6 +285,9 @@ class RedDragonInnViews(Game):
             # A card that ends the round with the pot to the Inn (the Wench takes it as her tip)
             out.append({"label": word("label", "pot to the Inn"),
                         "action": {"action": "end_round", "winner": None, "by": name}})
+            # the character's own track, which a card played on one's go may move (a rulebook reader's Serena
+            # answered a cheat with her sword, piety +1: select, select, up), before the cards on the others
+            out += self._own_track(p)
             # A card that throws a player out of the round (a cheat exposed): the player in control, the
             # one such a card is played against, last, next to "leave the round" (up from "pass": two steps)
             rivals = sorted((q for q in g["players"] if q != name), key=lambda q: q == g["control"])
@@ -311,6 +315,9 @@ class RedDragonInnViews(Game):
             # player at another place in each group): a hit for the one nearest to passing out (35 of 57 story hits
             # went to the first so, 29 to the first from the left), gold from the richest (14 of 24 against 8)
             out += self._hits(likely)
+            device = p.get("character") == "Wizgille"
+            if device:
+                out += self._pair_hits(likely)
             out += self._takes(self._richest(state, others), name)
             # gold from every other player at once, the table-wide card a rulebook reader's Serena played
             # first («Diezmo para el templo»: each other player gives you 1 gold), complete, beside the takes
@@ -325,6 +332,8 @@ class RedDragonInnViews(Game):
             # play-tester's held press, which had learnt the drinks' and hits' order, stopped on the wrong player)
             out += [{"label": _("extra drink for {name}", name=q), "repeat": True,
                      "action": {"action": "buy", "player": name, "to": q, "extra": True}} for q in likely]
+            if device:
+                out += self._pair_drinks(likely, name)
             out += self._own_track(p)
             # a card that pays its player from the Inn (a rulebook reader's «Poción dorada»: 2 gold; 5 presses
             # through the gold counter), held for more; the payment to the Inn after it, one up from the last
@@ -436,6 +445,23 @@ class RedDragonInnViews(Game):
                             delta=f"{delta:+d}".replace("-", "−")), "repeat": True,
                  "action": {"action": "adjust", "player": p["name"], "counter": counter, "delta": delta}}
                 for counter in p["counters"] if counter not in FIXED_COUNTERS for delta in (1, -1)]
+
+    @staticmethod
+    def _pair_hits(others: list[str]) -> list[Offer]:
+        """Wizgille's gear card on two players, each −1 fortitude («elige a Kaylin y Phrenk para que cada uno
+        pierda 1 entereza»), one line a pair, the pair nearest to passing out first: a rulebook reader's «¡Demasiado
+        vapor!» was two hits, 4 presses, each time the device's card was played."""
+        return [{"label": _("{a}, {b}: {counter} −1", a=q, b=r, counter=word("counter", "fortitude")),
+                 "action": {"action": "adjust", "player": q, "also": r, "counter": "fortitude", "delta": -1}}
+                for q, r in itertools.combinations(others, 2)]
+
+    @staticmethod
+    def _pair_drinks(others: list[str], name: str) -> list[Offer]:
+        """The device's two extra drinks split between two players («puede darle una o ambas Bebidas
+        adicionales»: both to one is the held "extra drink for …"), one line a pair, as the pair hits."""
+        return [{"label": _("extra drinks: {a}, {b}", a=q, b=r),
+                 "action": {"action": "buy", "player": name, "to": q, "also": r, "extra": True}}
+                for q, r in itertools.combinations(others, 2)]
 
     @staticmethod
     def _hits(others: list[str]) -> list[Offer]:
