@@ -769,20 +769,29 @@ def _on_pods(rules, event, state: dict, after: dict, on_pod, controls) -> PodRes
 def _guided_first(robot: PodRobot, controls, state: dict, target: dict, actions: list[dict]) -> PodResult:
     """``--fast``: the guided search first (quick: told each action), then the blind search only for
     fewer presses than it found; the blind result when it finds one, else the guided one (an upper
-    bound, marked so)."""
+    bound, marked so).
+
+    Before either, one offer that does the whole event (a technique line with its clean-up for the story's
+    technique and end of turn, a long held press away): a walk over the offers, quick, where the guided
+    search goes through a long list line by line (three sixth-story Dale events cost 45–50 s of it each for
+    the same two presses); two presses are the fewest once no single press does it."""
+    walk = robot.offer_walk(controls, state, target, actions, depth=1, fewer_than=3)
+    if walk.presses is not None and len(walk.presses) <= 2:
+        if len(walk.presses) == 2:
+            one = PodRobot(robot.rules, robot.seat, max_presses=1, max_nodes=robot.max_nodes,
+                           guided_nodes=robot.guided_nodes).play(controls, state, target, actions)
+            if one.presses is not None:
+                one.nodes += walk.nodes
+                return one
+            walk.nodes += one.nodes
+        return walk
     tried = robot.guided(controls, state, actions)
     if tried.presses is None or tried.state != target:
         blind = robot.play(controls, state, target, actions)
         if blind.presses is not None or robot.guided_nodes >= GUIDED_NODES:
             return blind
-        # Reached by neither within the fast bounds: first one offer that does the whole event (a technique line
-        # with its clean-up for the story's technique and end of turn, a long held press away): two presses, the
-        # fewest once the blind search found none (it goes through every single press); else the full run's
-        # guided budget before "not possible", so that a fast run's impossible event is the pod's, not its
-        # budget's (a few events pay for it: one such offer cost 150 s of it).
-        walk = robot.offer_walk(controls, state, target, actions, depth=1, fewer_than=3)
-        if walk.presses is not None and len(walk.presses) <= 2:
-            return PodResult(walk.presses, tried.nodes + blind.nodes + walk.nodes, walk.controls, walk.state)
+        # Reached by neither within the fast bounds, nor by one offer: the full run's guided budget before
+        # "not possible", so that a fast run's impossible event is the pod's, not its budget's.
         full = PodRobot(robot.rules, robot.seat, max_presses=robot.max_presses, max_nodes=robot.max_nodes,
                         guided_nodes=GUIDED_NODES).guided(controls, state, actions)
         nodes = tried.nodes + blind.nodes + full.nodes
