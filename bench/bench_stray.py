@@ -4,7 +4,8 @@ At every moment of the stories written from the rulebooks (``bench/stories/ruleb
 pod of every player who is neither the one the story's next event is about nor the player whose turn
 it is (nor, in the Bloody Inn's welcome and morning, the first player; nor a Red Dragon Inn player the
 device waits for: whose go it is in a gambling round, each one still to drink a drink event's card, the
-one in their last chance) gets one click, and one press
+one in their last chance; nor a Dragon Run player who still enters a card another's room made them draw) gets
+one click, and one press
 leant on (held, three repeats), of ``main``, ``up``, ``down`` and ``select``, each on a pod at rest (its home
 screen, as a player leaves it). A click that changes the game is counted, by the action it did.
 
@@ -113,6 +114,8 @@ def sweep(path: Path) -> dict:
         # event (status "drink from the deck"), and the player about to pass out, whose last chance it is
         acting.update((before.get("drink_event") or {}).get("waiting", ()))
         acting.update(e["name"] for e in before.get("pending") or () if isinstance(e, dict) and "name" in e)
+        # Dragon Run's players who still enter a card another's room made them draw (status "draw a treasure card")
+        acting.update(before.get("to_draw") or ())
         for seat, p in enumerate(before["players"], 1):
             name = p["name"]
             if name in acting or p.get("out"):

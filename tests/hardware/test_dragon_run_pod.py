@@ -832,23 +832,29 @@ def test_the_menus_table_counters_say_the_treasure_deck_and_its_discard():
 
 def test_a_room_that_makes_the_others_draw_asks_each_their_card_on_their_own_pod():
     """«Otras tarjetas de ubicación: Aplicar el efecto indicado en la tarjeta» — a reader's «Sala del eco»: «Cada
-    otro aventurero roba 1 carta de tesoro». One offer on the active pod; then each other pod's first offer, on
-    Ana's turn, is its card (value asked: a stray main only opens the step), gone once entered; the third player's
-    goes unseen with "–"."""
+    otro aventurero roba 1 carta de tesoro». One offer on the active pod; then each other pod's first offers, on
+    Ana's turn, are its card by value (a seventh rulebook reader's echo rooms cost 11 presses when each card was
+    opened and stepped to: a 0 is one press now, another value two), gone once entered; then the card asked, the
+    third player's going unseen with "–"."""
     t = Table("dragon-run", ["Ana", "Ben", "Cai"], options={"hands": HANDS})
     labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
     t.hold("Ana", DOWN, repeats=labels.index("room: others draw 1, again") - 2)
     assert t.view("Ana").action == "room: others draw 1, again"
     t.click("Ana", MAIN)
     assert t.state["to_draw"] == {"Ben": 1, "Cai": 1} and t.state["turn"]["player"] == "Ana"
-    assert t.view("Ben").action == "draw the room's card…" and t.view("Ben").status == "draw a treasure card"
+    assert t.view("Ben").action == "card drawn: 0" and t.view("Ben").status == "draw a treasure card"
+    assert [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ben")] == [
+        "card drawn: 0", "card drawn: 1", "card drawn: 2", "card drawn: 3", "card drawn: 4", "card drawn: 5",
+        "draw the room's card"]
     t.presses = 0
+    t.hold("Ben", DOWN, repeats=1)  # the press, the hold and a repeat: 1, 2, 3
+    assert t.view("Ben").action == "card drawn: 3"
     t.click("Ben", MAIN)
-    assert t.state["to_draw"] == {"Ben": 1, "Cai": 1}  # a stray main opens the step only
-    t.click("Ben", UP, 4)  # from "–": 0, 1, 2, 3
-    t.click("Ben", MAIN)
-    assert t.presses == 6 and sorted(t.state["players"][1]["cards"]) == [1, 1, 2, 3, 4]
+    assert t.presses == 2 and sorted(t.state["players"][1]["cards"]) == [1, 1, 2, 3, 4]
+    assert t.done[-1] == {"action": "draw", "player": "Ben", "value": 3}
     assert t.state["to_draw"] == {"Cai": 1} and t.rules.seat_actions(t.state, "Ben") == []
+    t.click("Cai", UP)  # up from the first: the card asked
+    assert t.view("Cai").action == "draw the room's card…"
     t.click("Cai", MAIN)
     t.click("Cai", MAIN)  # "–": drawn unseen
     cai = t.state["players"][2]

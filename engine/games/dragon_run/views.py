@@ -24,6 +24,11 @@ TURN_ONLY = frozenset({"power", "charge", "room", "hide", "cry", "pass", "again"
 #: The corrections every game has (engine/game.py).
 GENERIC = frozenset({"adjust", "transfer", "resolve"})
 
+#: A treasure card a room made a player draw, by value, in the order its pod offers them: worth 0 first (a potion
+#: or a talisman: 5 of the 14 such cards in the rulebook readers' stories), then 1 to 5; another value, or a card
+#: drawn unseen, is the asking "draw the room's card…" after them.
+DRAWN_VALUES = (0, 1, 2, 3, 4, 5)
+
 #: Fields whose values are cards the player holds: a pod steps through the hand's values only.
 HELD_VALUES = {("play", "value"), ("talisman", "value")}
 
@@ -349,10 +354,14 @@ class DragonRunViews(Game):
         if turn["phase"] == "count":
             return self._count_offers(state, p, me)
         if name in (state.get("to_draw") or {}):
-            # the card a room made this player draw, first on their pod whoever's turn it is: its value asked
-            # ("–": drawn unseen); a tester searched the active player's 44 lines for a «Sala del eco»
-            out.insert(0, {"label": word("label", "draw the room's card"), "action": {"action": "draw", **me},
-                           "ask": ["value"]})
+            # the card a room made this player draw, first on their pod whoever's turn it is (a tester searched the
+            # active player's 44 lines for a «Sala del eco»), by its value: one press for a 0, two for another (a
+            # seventh rulebook reader's echo rooms were 11 presses, each card opened, stepped to and entered); then
+            # any value asked, or "–" for a card drawn unseen
+            out[0:0] = [{"label": _("card drawn: {value}", value=v), "action": {"action": "draw", **me, "value": v}}
+                        for v in DRAWN_VALUES]
+            out.insert(len(DRAWN_VALUES), {"label": word("label", "draw the room's card"),
+                                           "action": {"action": "draw", **me}, "ask": ["value"]})
         if turn["player"] != name:
             if turn["phase"] == "deal":
                 return out
