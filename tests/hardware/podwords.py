@@ -45,6 +45,19 @@ COUNTERS = {"game": "counters", "players": ["Ana", "Ben", "Cai"],
                         [{"action": "next"}],
                         [{"action": "adjust", "player": "Ben", "counter": "life", "delta": -20}]]}
 
+#: Moments the stories sampled above may not reach, each a few actions whose last state shows offers only such
+#: a moment makes: the Bloody Inn's police officer killed or bribed in his room (once an officer told the police
+#: rank), Dragon Run's cards another's room made the others draw.
+RARE = {
+    "bloody-inn": {"game": "bloody-inn", "players": ["Ana", "Ben"], "options": {"ask_pocket": True},
+                   "actions": [[{"action": "welcome", "police_rooms": [2, 4]}],
+                               [{"action": "correct", "player": "Ana", "hand": 4}],
+                               [{"action": "correct", "player": "Ben", "hand": 4}],
+                               [{"action": "bribe", "player": "Ana", "room": 2, "rank": 1}]]},
+    "dragon-run": {"game": "dragon-run", "players": ["Ana", "Ben", "Cai"], "options": {},
+                   "actions": [[{"action": "room", "others": 1, "then": "pass"}]]},
+}
+
 
 @dataclass(frozen=True)
 class Shown:
@@ -66,6 +79,8 @@ def _stories(game: str) -> list[dict]:
                         "actions": [e["actions"] for e in raw["events"]]})
     if game == "counters":
         out.append(COUNTERS)
+    if game in RARE:
+        out.append(RARE[game])
     return out
 
 

@@ -1175,3 +1175,33 @@ def test_a_kills_pocket_starts_at_the_last_pocket_entered_for_that_rank():
     m.apply({"action": "kill", "room": 2, "rank": 1, "money": 4, "peasants": 1})
     assert m.state["pockets"] == {"1": 4}
     assert pocket("Ben", "kill 1: p") == 4 and pocket("Ben", "kill: bistro") == 8  # a peasant's: apart
+
+
+def test_a_police_officer_is_killed_or_bribed_in_his_room_once_the_tables_police_rank_is_known():
+    """«Si hay al menos una tarjeta de policía en una habitación abierta en la posada, ¡la policía investiga!»: a
+    seventh rulebook reader's table killed four officers to keep them from investigating, 6–7 presses each as a
+    rank's kill (its room stepped to, its pocket from another guest's). The device knows the officers' rooms; the
+    first officer bribed or killed tells the table's police rank (the cards are alike), a kill the pocket: then
+    each officer is a line of his own, his room and rank filled in, only the pocket asked."""
+    t = Table("bloody-inn", ["Ana", "Ben"], options={"ask_pocket": True},
+              actions=[{"action": "welcome", "police_rooms": [2, 4]}, {"action": "correct", "player": "Ana", "hand": 4},
+                       {"action": "correct", "player": "Ben", "hand": 4}])
+    assert not [o for o in t.rules.seat_actions(t.state, "Ana") if "police" in str(o["label"])]  # rank not known
+    t.match.apply({"action": "bribe", "player": "Ana", "room": 2, "rank": 1})  # the first officer: rank 1
+    assert t.state["pockets"] == {"police rank": 1}
+    labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ben")]
+    assert "kill: police, neutral 2" in labels and "bribe: police, neutral 2" in labels
+    assert labels.index("kill: police, neutral 2") < labels.index("kill a guest")  # with the usual kills
+    t.presses = 0
+    t.hold("Ben", DOWN, repeats=labels.index("kill: police, neutral 2") - 2)
+    assert t.view("Ben").action == "kill: police, neutral 2…"
+    t.click("Ben", MAIN)  # the pocket asked, from the rank's
+    assert (t.view("Ben").prompt, t.view("Ben").value) == ("money: pocket (F)", "12")
+    t.click("Ben", DOWN, 2)
+    t.click("Ben", MAIN)
+    assert t.presses == 5
+    assert t.done[-1] == {"action": "kill", "player": "Ben", "room": 4, "rank": 1, "peasants": 1, "kept": 0,
+                          "money": 10}
+    assert t.state["players"][1]["corpses"] == [{"rank": 1, "money": 10}]
+    assert t.state["pockets"] == {"police rank": 1, "police": 10, "1": 10}
+    assert not [o for o in t.rules.seat_actions(t.state, "Ana") if "police" in str(o["label"])]  # none left in

@@ -842,7 +842,7 @@ def test_a_room_that_makes_the_others_draw_asks_each_their_card_on_their_own_pod
     assert t.view("Ana").action == "room: others draw 1, again"
     t.click("Ana", MAIN)
     assert t.state["to_draw"] == {"Ben": 1, "Cai": 1} and t.state["turn"]["player"] == "Ana"
-    assert t.view("Ben").action == "card drawn: 0" and t.view("Ben").status == "draw a treasure card"
+    assert t.view("Ben").action == "card drawn: 0" and t.view("Ben").status == "enter your card"
     assert [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ben")] == [
         "card drawn: 0", "card drawn: 1", "card drawn: 2", "card drawn: 3", "card drawn: 4", "card drawn: 5",
         "draw the room's card"]

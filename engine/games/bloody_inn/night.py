@@ -298,6 +298,8 @@ class BloodyInnNight(BloodyInnTable):
         if r is not None:
             if r["police"]:  # a police officer stays one in a hand: never an annex
                 p["police"] = p.get("police", 0) + 1
+                # the table's police officers' rank (their cards are alike): where a pod's police lines start
+                t.state.setdefault("pockets", {})["police rank"] = rank
             r["guest"] = r["police"] = False
             p["hand"] += 1
             t.event(_("{who} bribes the rank-{rank} guest of room {room}: an accomplice in hand", who=who, rank=rank,
@@ -427,7 +429,10 @@ class BloodyInnNight(BloodyInnTable):
         money = a.int("money", self.options["pocket"][rank])
         self._play(t, a, who, rank, "kill")
         # the last pocket of a guest of this rank (a peasant's apart): where a pod's kill starts its pocket next
-        t.state.setdefault("pockets", {})["bistro" if r is None else str(rank)] = money
+        pockets = t.state.setdefault("pockets", {})
+        pockets["bistro" if r is None else str(rank)] = money
+        if r is not None and r["police"]:  # the police officers' cards are alike: their rank and pocket apart
+            pockets["police rank"], pockets["police"] = rank, money
         if r is not None:
             r["guest"] = r["police"] = False
             t.event(_("{who} kills the rank-{rank} guest of room {room}: an unburied corpse with {money}F "

@@ -689,7 +689,9 @@ class BloodyInnViews(Game):
         in_bistro: list[Offer] = [{**offer(word("label", "kill: bistro"),
                                            {"action": "kill", "player": name, "bistro": True, **self._pocket("kill", 0, state, bistro=True)},
                                            ask=list(self._pocket("kill", 0, state, bistro=True))), "group": "kill"}] if bistro else []
-        out += peasants[:1] + firsts["kill"] + in_bistro + firsts["bribe"] + peasants[1:] + others["kill"]
+        police = self._police(state, p)
+        out += (peasants[:1] + firsts["kill"] + police["kill"] + in_bistro + firsts["bribe"] + police["bribe"]
+                + peasants[1:] + others["kill"])
         if rooms:  # the full entry: any rank, every cost choice asked; both with the kills' other ways, so that a
             # select click goes from them to the bribes' other ways (a play-tester's select went from "bribe a guest"
             # on to the builds, past the way he wanted)
@@ -705,6 +707,39 @@ class BloodyInnViews(Game):
                         "ask": ["rank", "card", "effect", "amount"] + self._cost_asks(p, None, "build"),
                         "group": "build"})
         return out + every["build"]
+
+    def _police(self, state: dict[str, Any], p: dict[str, Any]) -> dict[str, list[Offer]]:
+        """A police officer killed or bribed in the room the device knows him in, once the table's police rank is
+        known (the first officer killed or bribed tells it: the cards are alike), paid the usual way, a kill's
+        pocket from the last officer's: nothing asked but the pocket where the cards print their own. The seventh
+        rulebook reader's table killed four officers to keep them from investigating, 6–7 presses each as a
+        rank's kill (the room stepped to, the pocket from another rank-2 guest's); 12 kills and 6 bribes of an
+        officer over the seven sets' stories."""
+        out: dict[str, list[Offer]] = {"kill": [], "bribe": []}
+        pockets = state.get("pockets") or {}
+        rank = pockets.get("police rank")
+        rooms = state["inn"]["rooms"]
+        if rank is None:
+            return out
+        for verb in out:
+            ways = self.ways_to_pay(p, rank, verb)
+            if not ways:
+                continue
+            given = ways[0][0]
+            pocket = self._pocket(verb, rank, state)
+            if pocket and pockets.get("police") is not None:
+                pocket = {"money": int(pockets["police"])}
+            for r in rooms:
+                if not (r["guest"] and r["police"]):
+                    continue
+                where = self.room_word(r, rooms)
+                line = offer(_("kill: police, {where}", where=where) if verb == "kill"
+                             else _("bribe: police, {where}", where=where),
+                             {"action": verb, "player": p["name"], "room": r["room"], "rank": rank, **given, **pocket},
+                             ask=list(pocket))
+                line["group"] = verb
+                out[verb].append(line)
+        return out
 
     def _pocket(self, verb: str, rank: int, state: dict[str, Any], *, bistro: bool = False) -> dict[str, int]:
         """A kill's pocket money, asked where the table's cards print their own (option ``ask_pocket``), from

@@ -118,7 +118,8 @@ class DragonRunViews(Game):
         elif name in state["to_deal"]:
             status = word("status", "enter your cards")
         elif name in (state.get("to_draw") or {}):
-            status = word("status", "draw a treasure card")
+            # short enough for the header's corner beside the name (the longer "draw a treasure card" was cut there)
+            status = word("status", "enter your card")
         elif turn["phase"] == "count":
             if name not in state["to_count"]:
                 status = word("status", "the dragon sleeps")
