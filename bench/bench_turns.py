@@ -477,7 +477,9 @@ class PodRobot:
                         continue
                     total = path + done
                     if s2 == target:
-                        if best is None or len(total) < len(best.presses or ()):
+                        # the fewest presses, then the fewest seconds (as the blind search orders its ways: one
+                        # offer's two presses may be a long held scroll or one click)
+                        if best is None or (len(total), _seconds(total)) < (len(best.presses or ()), best.seconds):
                             best = PodResult(total, nodes, c2, s2)
                         continue
                     key = state_key(s2)
@@ -810,6 +812,10 @@ def _guided_first(robot: PodRobot, controls, state: dict, target: dict, actions:
     # the guided figure is the fewest, not only an upper bound
     proven = blind.nodes < robot.max_nodes and robot.max_presses >= len(tried.presses) - 1
     return PodResult(tried.presses, tried.nodes + blind.nodes, tried.controls, tried.state, guided=not proven)
+
+
+def _seconds(presses: list[Press]) -> float:
+    return sum(p.seconds() for p in presses)
 
 
 def runs_of(played) -> list[tuple[int, int]]:

@@ -797,6 +797,7 @@ def test_select_goes_from_one_kind_of_offer_to_the_next_then_to_the_first_again(
     """«Cargar … Ocultar … Llorar»: a turn offers 30–45 lines (a hide per card held, a room per value and icon);
     select goes to the first line of the next kind — the hides, the rooms whose card moves treasure (a
     play-tester's «Cámara de ecos» was the 14th of 39 lines, a held press that had to stop on the 13th step),
+    the rooms whose card makes the others draw (a tester's third select landed 22 lines past them, on the potions),
     the potions, the talismans, the cries, the power — and past the last back to the first offer (no counter is
     the player's to change by hand: the treasure and the wounds follow the cards, all shown at home). It changes
     nothing."""
@@ -812,12 +813,13 @@ def test_select_goes_from_one_kind_of_offer_to_the_next_then_to_the_first_again(
             break
         landed.append(t.view("Ana").pick)
     kinds = [offers[i]["group"] for i in landed]
-    assert kinds == ["hide", "room", "potion", "talisman", "cry", "power"], kinds
+    assert kinds == ["hide", "room", "others draw", "potion", "talisman", "cry", "power"], kinds
     assert str(offers[landed[1]]["label"]).startswith("room: discard 1")
+    assert str(offers[landed[2]]["label"]) == "room: others draw 1, pass"
     # the kinds up from the first offer: the line up reaches first (a play-tester's select landed on
     # "potion: draw 2…", where up reaches "potion…" first; a talisman's cheapest, 0, first)
-    assert [str(offers[i]["label"]) for i in landed[2:4]] == ["potion", "talisman: 0"]
-    assert all(offers[i + 1]["group"] != offers[i]["group"] for i in landed[2:] if i + 1 < len(offers))
+    assert [str(offers[i]["label"]) for i in landed[3:5]] == ["potion", "talisman: 0"]
+    assert all(offers[i + 1]["group"] != offers[i]["group"] for i in landed[3:] if i + 1 < len(offers))
     assert t.view("Ana").pick == 0 and t.view("Ana").choosing and t.state == before
 
 

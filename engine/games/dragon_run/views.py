@@ -37,7 +37,7 @@ HELD_VALUES = {("play", "value"), ("talisman", "value")}
 #: so the first select goes on to the next), the hides, the rooms whose card moves treasure (a play-tester's
 #: «Cámara de ecos» was the 14th of 39 lines, behind a hide per card held: one held press that had to stop on
 #: the 13th step), then the cards played, the cry and the power, which are also up from the first offer.
-OFFER_KINDS = ("charge", "hide", "room", "potion", "talisman", "cry", "power")
+OFFER_KINDS = ("charge", "hide", "room", "others draw", "potion", "talisman", "cry", "power")
 _KINDS = {"charge": "charge", "again": "charge", "hide": "hide", "room": "room", "play": "potion",
           "talisman": "talisman", "cry": "cry", "power": "power"}
 
@@ -83,7 +83,7 @@ class DragonRunViews(Game):
 
     main_counter = "treasure"
     offer_kinds = OFFER_KINDS
-    offer_kinds_up = OFFER_KINDS[3:]  # the cards played, the cry and the power: up from the first offer
+    offer_kinds_up = OFFER_KINDS[4:]  # the cards played, the cry and the power: up from the first offer
     # a steal of Ben's 6 told him "highest −1" (6 → 5), which a play-tester read as a card worth 1 moved
     told_by_value = ("highest",)
     main_table_counter = "temper"  # at 0 the dragon wakes: the game's clock and its tension
@@ -231,8 +231,12 @@ class DragonRunViews(Game):
             # every other adventurer draws one (a reader's «Sala del eco», four times in one story of seven: a tester
             # searched 44 lines for it; each then enters their card on their own pod, where it comes first); the
             # rooms' last lines, the rarest
-            others = [{"label": _("room: others draw 1, pass"), "action": {**room, "others": 1, "then": "pass"}},
-                      {"label": _("room: others draw 1, again"), "action": {**room, "others": 1, "then": "again"}}]
+            # a select stop of their own, right after the rooms' (a tester's third select landed on the potions,
+            # 22 lines past them: these lines' place changes with the hand, one discard and gift a value held)
+            others = [{"label": _("room: others draw 1, pass"), "action": {**room, "others": 1, "then": "pass"},
+                       "group": "others draw"},
+                      {"label": _("room: others draw 1, again"), "action": {**room, "others": 1, "then": "again"},
+                       "group": "others draw"}]
         if p["cards"] or p["unknown"]:
             # The card a player parts with is the cheapest treasure they hold (a 1 while some are not
             # known: the player's word for an unseen card; a potion or talisman, worth 0, is kept), each

@@ -317,7 +317,7 @@ class RedDragonInnViews(Game):
             out += self._hits(likely)
             device = p.get("character") == "Wizgille"
             if device:
-                out += self._pair_hits(likely)
+                out += self._pair_hits(others)
             out += self._takes(self._richest(state, others), name)
             # gold from every other player at once, the table-wide card a rulebook reader's Serena played
             # first («Diezmo para el templo»: each other player gives you 1 gold), complete, beside the takes
@@ -333,7 +333,7 @@ class RedDragonInnViews(Game):
             out += [{"label": _("extra drink for {name}", name=q), "repeat": True,
                      "action": {"action": "buy", "player": name, "to": q, "extra": True}} for q in likely]
             if device:
-                out += self._pair_drinks(likely, name)
+                out += self._pair_drinks(others, name)
             out += self._own_track(p)
             # a card that pays its player from the Inn (a rulebook reader's «Poción dorada»: 2 gold; 5 presses
             # through the gold counter), held for more; the payment to the Inn after it, one up from the last
@@ -449,8 +449,9 @@ class RedDragonInnViews(Game):
     @staticmethod
     def _pair_hits(others: list[str]) -> list[Offer]:
         """Wizgille's gear card on two players, each −1 fortitude («elige a Kaylin y Phrenk para que cada uno
-        pierda 1 entereza»), one line a pair, the pair nearest to passing out first: a rulebook reader's «¡Demasiado
-        vapor!» was two hits, 4 presses, each time the device's card was played."""
+        pierda 1 entereza»), one line a pair: a rulebook reader's «¡Demasiado vapor!» was two hits, 4 presses, each time
+        the device's card was played. The pairs in seat order from the left, each pair's names so, and they stay where
+        they are (a tester's pairs, in the drinks' order, moved after the hit: 3 presses more to find his)."""
         return [{"label": _("{a}, {b}: {counter} −1", a=q, b=r, counter=word("counter", "fortitude")),
                  "action": {"action": "adjust", "player": q, "also": r, "counter": "fortitude", "delta": -1}}
                 for q, r in itertools.combinations(others, 2)]
@@ -458,7 +459,7 @@ class RedDragonInnViews(Game):
     @staticmethod
     def _pair_drinks(others: list[str], name: str) -> list[Offer]:
         """The device's two extra drinks split between two players («puede darle una o ambas Bebidas
-        adicionales»: both to one is the held "extra drink for …"), one line a pair, as the pair hits."""
+        adicionales»: both to one is the held "extra drink for …"), one line a pair, in seat order as the pair hits."""
         return [{"label": _("extra drinks: {a}, {b}", a=q, b=r),
                  "action": {"action": "buy", "player": name, "to": q, "also": r, "extra": True}}
                 for q, r in itertools.combinations(others, 2)]
