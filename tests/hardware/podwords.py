@@ -29,6 +29,11 @@ from tablekeeper.ui.pod.inputs import ENTRY, HOME, MENU, PREVIEW, SeatControls, 
 
 ROOT = Path(__file__).resolve().parents[2]
 STORY_DIRS = (ROOT / "bench" / "stories" / "rulebook-actions", ROOT / "bench" / "stories")
+#: The games whose pods are also looked at on every later set of rulebook stories (``rulebook-N-actions``). Not
+#: yet the Bloody Inn's nor Dale's: there a run over every set finds texts cut — an extra burial's preview title
+#: with a table's long annex name ("+bury pp×: Ben's Ala nueva"), a Spanish payment check of five cards among the
+#: menu's lines ("¿pagar #1: ⚄2+3+2+2+1?").
+EVERY_SET = ("red-dragon-inn", "dragon-run")
 GAMES = ("counters", "red-dragon-inn", "bloody-inn", "dragon-run", "dale-of-merchants")
 #: Every how many events of a story a moment is looked at (and its first and last).
 EVERY = 12
@@ -71,7 +76,8 @@ class Shown:
 
 def _stories(game: str) -> list[dict]:
     out = []
-    for folder in STORY_DIRS:
+    later = sorted((ROOT / "bench" / "stories").glob("rulebook-*-actions")) if game in EVERY_SET else []
+    for folder in (*STORY_DIRS, *later):
         path = folder / f"{game}.json"
         if path.exists():
             raw = json.loads(path.read_text(encoding="utf-8"))
