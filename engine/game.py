@@ -11,7 +11,7 @@ Everything here is pure: an action turns one state into the next or raises
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, Required, TypedDict, TypeVar
 
@@ -381,6 +381,11 @@ class Game:
         name = entry.get("action") if isinstance(entry, dict) else None
         info = self.actions.get(name) if isinstance(name, str) else None
         return bool(info and info.note)
+
+    def table_news(self, before: dict[str, Any], after: dict[str, Any], events: Sequence[Any]) -> list[Msg]:
+        """What every pod says of an action's effect on the table itself, which nobody's figures show and the
+        players must do with their cards (Dragon Run: the treasure deck reshuffled). Default: nothing."""
+        return []
 
     def tells(self, entry: Any) -> bool:
         """Whether the pod that did a journal entry shows what the rules said of it (an action declared

@@ -883,3 +883,30 @@ def test_a_player_burnt_before_entering_the_rooms_card_is_asked_it_no_more():
     m.apply(other)
     m.apply(dragon)  # Ben, injured, burnt
     assert m.state["players"][1]["out"] and m.state["to_draw"] == {"Ana": 1}
+
+
+def test_every_pod_says_the_treasure_deck_was_reshuffled_so_the_table_shuffles_then(tmp_path):
+    """«si alguna vez te quedas sin cartas en el mazo del tesoro, vuelve a mezclar todas las cartas del tesoro
+    descartadas»: the device reshuffles the moment the deck runs out; a tester's table shuffled only when it next
+    drew, a potion drunk in between, and its new deck was one card more than the device's — no pod had said so.
+    Every pod says it now (the drawer's too), so that the table shuffles then."""
+    from tablekeeper.engine import Journal, Session
+    from tests.owner import Owner
+
+    with Journal(tmp_path) as j:
+        players = ["Ana", "Ben", "Cai", "Dan", "Eva"]
+        s = Session.new(j, "dragon-run", players, {"hands": {p: [2, 2, 1, 1] for p in players}})
+        hub = Owner(s, clock=lambda: 0.0)
+        s.apply({"action": "discard", "player": "Dan", "values": [2, 1]})
+        for _ in range(17):
+            s.apply({"action": "draw", "player": "Eva", "value": 1})
+        before = s.state
+        action = {"action": "draw", "player": "Eva", "value": 1}
+        after, events = s.rules.apply(before, action)
+        assert after["treasure_deck"] == {"deck": 2, "discard": 0}
+        hub.seats.took(5, before, after, 0.0, action, events)
+        said = "the treasure deck has run out: shuffle the 2 discarded treasure cards into a new deck"
+        assert [hub.view(seat).message for seat in range(1, 6)] == [said] * 5
+        quiet = s.rules.apply(after, {"action": "draw", "player": "Eva", "value": 1})
+        hub.seats.took(5, after, quiet[0], 20.0, action, quiet[1])  # a draw that reshuffles nothing says nothing
+        assert [hub.seats.view(seat, 20.0).message for seat in range(1, 5)] == [""] * 4

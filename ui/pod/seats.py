@@ -195,6 +195,14 @@ class Seats:
                 own = affected(rules, before, state, None, action, events).get(ctl.player)
                 if own is not None:
                     self._message(seat, own, now)
+            news = rules.table_news(before, state, events) if action is not None else []
+            if news:
+                # what the table must do with its cards now, on every pod nothing else speaks on (Dragon Run's
+                # treasure deck reshuffled: a tester's table shuffled later, and its count went one card apart)
+                text = listing(news, " · ")
+                for other in self.controls:
+                    if other not in self.messages or self.messages[other][1] <= now:
+                        self._message(other, text, now)
 
     def _done_text(self, sent, action: dict | None, before: dict | None = None, player: str = "") -> str:
         """The offer a pod did, after the choices and numbers its steps asked as entered, first where the

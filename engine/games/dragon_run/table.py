@@ -2,6 +2,7 @@
 phase allows, the dungeon's reshuffle and the dead."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ...errors import RuleError, SetupError
@@ -26,6 +27,8 @@ ICONS = ("pass", "again")
 #: A room's icon as the room action takes it: also "go_on", a card that sends its player on to the next charge
 #: (a rulebook reader's pit: a card lost, then charge again at once).
 ROOM_ICONS = ICONS + ("go_on",)
+#: What the rules say when the treasure deck runs out and its discard becomes the new deck (singular form).
+RESHUFFLED = "the treasure deck has run out: shuffle the {n} discarded treasure card into a new deck"
 #: The treasure deck (rulebook "Componentes": 38 cartas de tesoro).
 TREASURE_CARDS = 38
 #: The moves that start the game: the hands not entered by then were dealt all the same (values unknown).
@@ -225,8 +228,14 @@ class DragonRunTable(Game):
             return
         n = pile["discard"]
         pile.update(deck=n, discard=0)
-        t.event(N_("the treasure deck has run out: shuffle the {n} discarded treasure card into a new deck",
-                   "the treasure deck has run out: shuffle the {n} discarded treasure cards into a new deck", n))
+        t.event(N_(RESHUFFLED, "the treasure deck has run out: shuffle the {n} discarded treasure cards into a new deck",
+                   n))
+
+    def table_news(self, before: dict[str, Any], after: dict[str, Any], events: Sequence[Any]) -> list[Msg]:
+        """The treasure deck reshuffled (the moment it runs out, as the device counts): every pod says so, so that
+        the table shuffles its discard then too (a tester's table shuffled when it next drew, with a potion drunk
+        in between: its new deck one card more than the device's)."""
+        return [e for e in events if isinstance(e, Msg) and e.template == RESHUFFLED]
 
     # -- whose turn, and what its phase allows ------------------------------------------
     @staticmethod
