@@ -19,7 +19,7 @@ from kivy.uix.modalview import ModalView
 from ..engine import RuleError
 from ..engine.messages import word as field_word
 from .forms import Field, action_fields, game_actions
-from .i18n import _, action_label, counter_label, engine_text, word
+from .i18n import _, action_label, counter_label, engine_text, field_caption, word
 from .legibility import MIN_TEXT, key_text
 from .widgets import (
     BG,
@@ -190,9 +190,8 @@ class FieldEditor(BoxLayout):
         super().__init__(**kw)
         self.field = field
         self.tid = f"{tid}.{field.name}"
-        caption = label or word(field.name)
-        if not field.required:
-            caption = _("{name} (optional)").format(name=caption)
+        caption = field_caption(field) if label is None else (
+            label if field.required else _("{name} (optional)").format(name=label))
         self.add_widget(FitLabel(caption, size_hint_x=None, width=dp(170), base_font=dp(18), halign="left",
                                  color=MUTED, wrap=True))  # a long name takes two lines
         kind = field.kind

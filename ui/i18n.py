@@ -25,6 +25,7 @@ import locale
 import os
 from pathlib import Path
 
+from ..engine.fields import Field
 from ..engine.messages import Msg
 from ..engine.messages import word as game_word
 
@@ -149,6 +150,14 @@ def word(name, context: str = "word") -> str:
     if cat is not None and text == humanise(name) and name != text:  # the catalog knows it by its id only
         return game_word(context, name).translated(cat)
     return text
+
+
+def field_caption(field: Field) -> str:
+    """An action field's caption on a touchscreen form, by the word the pods' steps show it by (which every
+    declared field has in each language: as a game's plain word, "counter", "delta", "others" and "side"
+    showed in English on a Spanish screen), "(optional)" after one the action can do without."""
+    caption = word(field.name, "field")
+    return caption if field.required else _("{name} (optional)").format(name=caption)
 
 
 def counter_label(name: str) -> str:

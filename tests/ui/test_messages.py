@@ -125,3 +125,23 @@ def test_pods_show_refusals_and_their_own_words_in_the_tables_language(es, tmp_p
         english.press(InputEvent(2, MAIN, PRESS))
         assert english.view(2).message == "nothing to do now"
 
+
+
+def test_an_action_forms_field_captions_are_the_pods_words_in_the_tables_language():
+    """The touchscreen's action form captioned a field by the game's plain word, which a game's catalog has for
+    few fields: a Spanish screen said "counter", "delta", "side" and "others" for The Red Dragon Inn's table-wide
+    card. It says each field as the pods' steps do, a word every declared field has in Spanish."""
+    from tablekeeper.engine import available
+    from tablekeeper.ui import i18n
+
+    fields = {f.name: f for f in available()["red-dragon-inn"].actions["everyone"].fields}
+    was = i18n.language()
+    try:
+        i18n.set_language("es")
+        captions = [i18n.field_caption(fields[n]) for n in ("counter", "delta", "side", "others", "player")]
+        also = i18n.field_caption(next(f for f in available()["red-dragon-inn"].actions["adjust"].fields
+                                       if f.name == "also"))
+    finally:
+        i18n.set_language(was)
+    assert captions == ["contador", "cambio", "otra parte (opcional)", "los demás (opcional)", "jugador (opcional)"]
+    assert also == "también (opcional)"
