@@ -373,26 +373,36 @@ def menu_other_line(text: str, lines: tuple[str, ...], room: int) -> tuple[Image
     return _menu_other_line(text, tuple(lines), room)
 
 
+def cut_could_be(head: str, tail: str, line: str) -> bool:
+    """Whether ``line`` could be the one drawn as ``head`` "…" ``tail``: it begins with ``head`` at a word's end
+    (or after a sum's "+") and ends with ``tail`` from a word's start (or a value after a "+"), something left
+    out between."""
+    if len(line) <= len(head) + len(tail) + 1 or not (line.startswith(head) and line.endswith(tail)):
+        return False
+    return (head.endswith("+") or line[len(head)] == " ") and line[-len(tail) - 1] in " +"
+
+
 @cache
 def _menu_other_line(text: str, lines: tuple[str, ...], room: int) -> tuple[ImageFont.FreeTypeFont, str]:
     face, shown = fitted(font(REGULAR, SMALL_SIZE), text, room)
     if shown == text:
         return face, text
-    words = text.split(" ")
+    # the pieces a line is cut between: its words, and a sum's values ("⚄2+3+2+2+1?": a payment of five cards
+    # has no word to leave out, and two payments that differ in their last card read alike cut at the end)
+    pieces = [piece for word in re.findall(r"[^ ]+ ?", text) for piece in re.findall(r"[^+]+\+(?=\S)|.+$", word)]
     others = [x for x in lines if x != text]
     best, score = None, None
-    for k in range(1, len(words)):  # the first k words ...
-        head = " ".join(words[:k])
-        for j in range(k + 1, len(words)):  # ... and the words from j on (at least one word left out)
-            tail = " ".join(words[j:])
+    for k in range(1, len(pieces)):  # the first k pieces ...
+        head = "".join(pieces[:k]).rstrip(" ")
+        for j in range(k + 1, len(pieces)):  # ... and the pieces from j on (at least one piece left out)
+            tail = "".join(pieces[j:])
             drawn = f"{head}… {tail}"
             if _width(face, drawn) > room:
                 continue
-            if any(x.startswith(head + " ") and x.endswith(" " + tail) and len(x) > len(head) + len(tail)
-                   for x in others):
-                continue  # another line has these first and last words: the left-out ones tell them apart
-            kept = words[:k] + words[j:]
-            # the numbers first ("room 7", "buy #5: 3+1+1"), then the most words, then the most letters
+            if any(cut_could_be(head, tail, x) for x in others):
+                continue  # another line has these first and last pieces: the left-out ones tell them apart
+            kept = pieces[:k] + pieces[j:]
+            # the numbers first ("room 7", "buy #5: 3+1+1"), then the most pieces, then the most letters
             this = (sum(any(c.isdigit() for c in w) for w in kept), len(kept), len(drawn))
             if score is None or this > score:
                 best, score = drawn, this

@@ -30,10 +30,10 @@ from tablekeeper.ui.pod.inputs import ENTRY, HOME, MENU, PREVIEW, SeatControls, 
 ROOT = Path(__file__).resolve().parents[2]
 STORY_DIRS = (ROOT / "bench" / "stories" / "rulebook-actions", ROOT / "bench" / "stories")
 #: The games whose pods are also looked at on every later set of rulebook stories (``rulebook-N-actions``). Not
-#: yet the Bloody Inn's nor Dale's: there a run over every set finds texts cut — an extra burial's preview title
-#: with a table's long annex name ("+bury pp×: Ben's Ala nueva"), a Spanish payment check of five cards among the
-#: menu's lines ("¿pagar #1: ⚄2+3+2+2+1?").
-EVERY_SET = ("red-dragon-inn", "dragon-run")
+#: yet the Bloody Inn's: there a run over every set finds texts cut — an extra burial's preview title with a
+#: table's long annex name ("+bury pp×: Ben's Ala nueva"), a Spanish burial line among the menu's that only its
+#: left-out words tell apart ("+enterrar cc×: granero de Ben").
+EVERY_SET = ("red-dragon-inn", "dragon-run", "dale-of-merchants")
 GAMES = ("counters", "red-dragon-inn", "bloody-inn", "dragon-run", "dale-of-merchants")
 #: Every how many events of a story a moment is looked at (and its first and last).
 EVERY = 12

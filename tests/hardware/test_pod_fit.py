@@ -29,6 +29,7 @@ from tablekeeper.hardware.render import (
     TINY_SIZE,
     _width,
     _wrap_items,
+    cut_could_be,
     entry_step_shown,
     fit,
     fitted,
@@ -132,12 +133,13 @@ def misfits(game: str, lang: str) -> list[str]:
 
 def _matches(drawn: str, line: str) -> bool:
     """Whether ``line`` could be what a menu line drawn cut as ``drawn`` says: the same first and last words
-    around the "…" that stands for the left-out ones, or the same start before a "…" at the end."""
+    (or values of a sum) around the "…" that stands for the left-out ones, or the same start before a "…" at
+    the end."""
     if drawn == line:
         return True
     head, cut, tail = drawn.partition("… ")
     if cut:
-        return line.startswith(head + " ") and line.endswith(" " + tail) and len(line) > len(head) + len(tail) + 1
+        return cut_could_be(head, tail, line)
     return drawn.endswith("…") and line.startswith(drawn[:-1]) and len(line) >= len(drawn)
 
 
@@ -160,9 +162,11 @@ def other_menu_lines(game: str, lang: str) -> tuple[list[str], list[str]]:
     return sorted(unclear), sorted(cut)
 
 
-#: Menu lines not chosen that are cut at their end (the rest are whole, or keep their first and last words
-#: around a "…"): each still told apart from the menu's other lines. A whole word that does not fit
-#: ("compra #1: ⚄2+3+1+1…", the sums of cards' values, one raised by a die) has no words to leave out.
+#: Menu lines not chosen that are cut at their end (the rest are whole, or keep their first and last words —
+#: or a sum's first and last values — around a "…"): each still told apart from the menu's other lines. A sum
+#: of cards' values is cut between its values (two Spanish payment checks of five cards read alike cut at
+#: their end: "¿pagar #1: ⚄2+3+2+…"); two Spanish buys of five cards in Dale's later stories have no middle
+#: left out that no other line shares ("compra #1: 3+2+1+1…", told apart at its end).
 CUT_AT_THE_END = {"en": 0, "es": 2}
 
 
@@ -202,6 +206,18 @@ def test_a_menu_line_not_chosen_keeps_what_tells_it_apart():
         assert [x for x in lines if _matches(drawn, x)] == [line]
     assert fitted(font(REGULAR, SMALL_SIZE), lines[0], RIGHT - 13)[1].endswith("roo…")  # what a cut at the end drew
     assert menu_other_line("next night", lines, RIGHT - 13)[1] == "next night"
+
+
+def test_a_sum_of_cards_in_a_menu_line_not_chosen_is_cut_between_its_values():
+    """Two Spanish payment checks of five cards, one card apart at their end, were both drawn "¿pagar #1:
+    ⚄2+3+2+…" (a sum is one word: no word to leave out). A sum is cut between its values now, so that what
+    tells the lines apart stays: each line drawn is read as itself only."""
+    lines = ("¿pagar #1: ⚄2+3+2+2+1?", "¿pagar #1: ⚄2+3+2+2?", "¿pagar #2: ⚄2+3+2+2+1?", "¿pagar #1: ⚄5+3+2+2+1?")
+    drawn = [menu_other_line(line, lines, RIGHT - 13)[1] for line in lines]
+    for line, shown in zip(lines, drawn):
+        assert [x for x in lines if _matches(shown, x)] == [line], (line, shown)
+    assert drawn[0] != fitted(font(REGULAR, SMALL_SIZE), lines[0], RIGHT - 13)[1] and "… " in drawn[0]
+    assert cut_could_be("¿pagar #1:", "3+2+2+1?", lines[0]) and not cut_could_be("¿pagar #1:", "2+1?", "¿pagar #1: 12+1?")
 
 
 @pytest.mark.slow
