@@ -159,7 +159,7 @@ class PodResult:
 
     @property
     def seconds(self) -> float:
-        return sum(p.seconds() for p in self.presses or ())
+        return _seconds(self.presses or [])
 
     @property
     def clicks(self) -> int | None:

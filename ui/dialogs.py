@@ -190,8 +190,7 @@ class FieldEditor(BoxLayout):
         super().__init__(**kw)
         self.field = field
         self.tid = f"{tid}.{field.name}"
-        caption = field_caption(field) if label is None else (
-            label if field.required else _("{name} (optional)").format(name=label))
+        caption = field_caption(field, label)
         self.add_widget(FitLabel(caption, size_hint_x=None, width=dp(170), base_font=dp(18), halign="left",
                                  color=MUTED, wrap=True))  # a long name takes two lines
         kind = field.kind

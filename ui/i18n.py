@@ -152,11 +152,11 @@ def word(name, context: str = "word") -> str:
     return text
 
 
-def field_caption(field: Field) -> str:
-    """An action field's caption on a touchscreen form, by the word the pods' steps show it by (which every
-    declared field has in each language: as a game's plain word, "counter", "delta", "others" and "side"
-    showed in English on a Spanish screen), "(optional)" after one the action can do without."""
-    caption = word(field.name, "field")
+def field_caption(field: Field, label: str | None = None) -> str:
+    """An action field's caption on a touchscreen form: ``label``, else the word the pods' steps show it by
+    (which every declared field has in each language: as a game's plain word, "counter", "delta", "others" and
+    "side" showed in English on a Spanish screen); "(optional)" after one the action can do without."""
+    caption = label or word(field.name, "field")
     return caption if field.required else _("{name} (optional)").format(name=caption)
 
 

@@ -363,10 +363,11 @@ class DragonRunViews(Game):
             # active player's 44 lines for a «Sala del eco»), by its value: one press for a 0, two for another (a
             # seventh rulebook reader's echo rooms were 11 presses, each card opened, stepped to and entered); then
             # any value asked, or "–" for a card drawn unseen
-            out[0:0] = [{"label": _("card drawn: {value}", value=v), "action": {"action": "draw", **me, "value": v}}
-                        for v in DRAWN_VALUES]
-            out.insert(len(DRAWN_VALUES), {"label": word("label", "draw the room's card"),
-                                           "action": {"action": "draw", **me}, "ask": ["value"]})
+            drawn: list[Offer] = [{"label": _("card drawn: {value}", value=v),
+                                   "action": {"action": "draw", **me, "value": v}} for v in DRAWN_VALUES]
+            drawn.append({"label": word("label", "draw the room's card"), "action": {"action": "draw", **me},
+                          "ask": ["value"]})
+            out[0:0] = drawn
         if turn["player"] != name:
             if turn["phase"] == "deal":
                 return out
