@@ -188,3 +188,19 @@ def test_a_seventh_readers_story_plays_through_with_every_expectation_holding(pa
     comes back to his player's hand by his icon was refused until this set (a correction stood in for it). Dragon
     Run's is a whole game (90 events), Dale's eight rounds (139 events)."""
     _replays_with_its_prose(path)
+
+
+EIGHTH = sorted((ROOT / "bench" / "stories" / "rulebook-8-actions").glob("*.json"))
+
+
+def test_there_is_an_eighth_set_of_rulebook_stories():
+    assert {p.stem for p in EIGHTH} >= {"red-dragon-inn"}
+
+
+@pytest.mark.parametrize("path", EIGHTH, ids=lambda p: p.stem)
+def test_an_eighth_readers_story_plays_through_with_every_expectation_holding(path):
+    """bench/stories/rulebook-8-actions/: an eighth set written as prose from the rulebook alone (bench/stories/rulebook-8/)
+    by readers given the event kinds to cover and the paper measure, nothing of the device, then translated with the docs by helpers who had not written them. The Red Dragon Inn's
+    plays the cards «en cualquier momento» out of turn (a hit, gold taken, a drink from one's own pile forced by
+    another's card), which no earlier reader had."""
+    _replays_with_its_prose(path)

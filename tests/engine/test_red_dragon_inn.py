@@ -646,7 +646,8 @@ def test_pod_main_button_does_the_routine_action_of_the_moment():
         labels.append(first["label"])
         m.apply(first["action"])
     assert labels == ["drink for Ben", "ale +1"]  # phase 4 offers the common drinks by name
-    assert m.state["turn"]["player"] == "Ben" and rules.seat_actions(m.state, "Ana") == []
+    # another's turn: only the cards «en cualquier momento», each asking its player or drink (one main does nothing)
+    assert m.state["turn"]["player"] == "Ben" and all(o.get("ask") for o in rules.seat_actions(m.state, "Ana"))
     view = rules.seat_view(m.state, "Ben")
     assert view["status"] == "your turn: discard" and view["counters"][0] == ["fortitude", 20]
     play(m, adj("Cai", "alcohol", 20))
@@ -657,8 +658,9 @@ def test_pod_main_button_does_the_routine_action_of_the_moment():
     # Cai's last chance nor hit anyone (it opens the question)
     offers = rules.seat_actions(m.state, "Cai")
     assert offers[0] == {"label": "resolve", "action": {"action": "resolve"}, "guarded": True, "confirm": True}
-    assert [o["action"] for o in offers[1:]] == [
+    assert [o["action"] for o in offers[1:3]] == [
         {"action": "adjust", "player": q, "counter": "fortitude", "delta": -1} for q in ("Ana", "Ben")]
+    assert [o["action"]["action"] for o in offers[3:]] == ["transfer", "transfer"]  # then gold taken: «atacar a otros»
     assert [(o["action"], o["ask"]) for o in rules.seat_actions(m.state, "Ana")] == [
         ({"action": "adjust", "player": "Cai", "counter": "fortitude", "delta": -1}, ["player"])]
 

@@ -280,7 +280,7 @@ def test_up_down_go_through_the_games_offers_and_select_leaves_them_for_the_coun
     assert not t.view("Ana").choosing and t.view("Ana").focus == len(view.counters) - 1
     t.click("Ana", SELECT)  # after the last counter: the offers again
     assert t.view("Ana").choosing
-    assert not t.view("Ben").choosing and t.view("Ben").action == ""  # nothing offered: ± on the counter
+    assert t.view("Ben").action == "?: fortitude −1…"  # another's turn: the cards «en cualquier momento», each asking
 
 
 def test_new_offers_start_at_the_most_likely_with_the_focus_on_them():

@@ -549,8 +549,9 @@ def test_in_her_own_last_chance_a_hit_goes_first_to_the_nearest_to_passing_out_a
     t.match.apply({"action": "adjust", "player": "Ana", "counter": "alcohol", "delta": 20})  # Ana passing out
     assert [e["name"] for e in t.state["pending"]] == ["Ana"]
     labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
-    assert labels == ["resolve", "Dee: fortitude −1", "Ben: fortitude −1", "Cai: fortitude −1", "piety +1",
-                      "piety −1"]
+    assert labels[:4] + labels[-2:] == ["resolve", "Dee: fortitude −1", "Ben: fortitude −1", "Cai: fortitude −1",
+                                        "piety +1", "piety −1"]
+    assert all(x.startswith("gold from ") for x in labels[4:-2]) and len(labels) == 9  # gold taken, richest first
     t.click("Ana", DOWN)
     t.click("Ana", MAIN)  # Dee −1: two presses, her chance still open
     assert t.state["players"][3]["counters"]["fortitude"] == 4 and t.state["pending"]
@@ -657,3 +658,46 @@ def test_a_last_chance_mid_contest_keeps_the_waiting_players_card_first_and_a_hi
     t.click("Dee", MAIN)  # the question only: nobody is hit yet
     assert [p["counters"]["fortitude"] for p in t.state["players"]] == fortitude
     assert (t.view("Dee").prompt, t.view("Dee").value) == ("player", "Cai")
+
+
+def test_a_card_played_out_of_turn_is_an_offer_on_the_idle_pod_and_one_stray_press_does_nothing():
+    """«Las cartas en cualquier momento se pueden jugar en cualquier momento, incluso si interrumpen otra acción»: an
+    eighth rulebook reader's «¡Cabezazo!» and «¡Eso es mío!» were played during another's turn (8–10 presses through
+    the menu), and its «¡Bebe de un trago!» made a player drink from their own pile then (14). On an idle pod each is
+    an offer asking its player (from the one whose turn it is) or the drink: main, main."""
+    t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"])
+    assert t.view("Cai").action == "?: fortitude −1…"
+    t.hold("Cai", MAIN)  # leant on: the question opens, nobody is hit
+    assert t.done == []
+    t.hold("Cai", SELECT)  # cancel: home
+    presses = t.presses
+    t.click("Cai", MAIN)
+    t.click("Cai", MAIN)  # the player asked starts at Ana, whose turn it is
+    assert t.done == [{"action": "adjust", "player": "Ana", "counter": "fortitude", "delta": -1}]
+    assert t.presses - presses == 2
+    t.click("Cai", DOWN)
+    assert t.view("Cai").action == "gold from ?…"
+    t.click("Cai", MAIN, 2)
+    assert t.done[-1] == {"action": "transfer", "from": "Ana", "to": "Cai", "counter": "gold", "amount": 1}
+    t.click("Cai", DOWN, 2)
+    assert t.view("Cai").action == "drink now…"
+    t.click("Cai", MAIN)
+    t.click("Cai", UP, 2)  # ale, wine, elven wine
+    t.click("Cai", MAIN)
+    assert t.done[-1] == {"action": "drink", "player": "Cai", "extra": True, "drink": "elven_wine"}
+    assert t.state["players"][2]["counters"]["alcohol"] == 3 and t.state["turn"]["player"] == "Ana"
+
+
+def test_fortitude_held_up_in_ones_own_last_chance_goes_on_past_the_point_where_the_chance_is_won():
+    """A sixth rulebook reader's Ben, in his last chance, played «¡Ajuste de emergencia!»: fortitude 17→19, select and
+    up held. The first +1 takes him out of danger and brings his pod the offers of another's turn; the counter he is
+    changing keeps the focus, so the hold goes on (it had turned to the offers: 4 presses)."""
+    t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"])
+    t.match.apply({"action": "adjust", "player": "Ben", "counter": "fortitude", "delta": -3})
+    t.match.apply({"action": "adjust", "player": "Ben", "counter": "alcohol", "delta": 17})
+    assert [e["name"] for e in t.state["pending"]] == ["Ben"]
+    t.click("Ben", SELECT)
+    t.hold("Ben", UP)  # the press and the hold: two points
+    assert t.done == [{"action": "adjust", "player": "Ben", "counter": "fortitude", "delta": 1}] * 2
+    assert t.state["players"][1]["counters"]["fortitude"] == 19 and not t.state["pending"]
+    assert t.view("Ben").tuning and not t.view("Ben").choosing

@@ -1080,13 +1080,16 @@ def sc_facing(r, shots, arg):
     from tablekeeper.ui.forms import touch_actions
 
     offers = touch_actions(table.rules, table.state, "Ana")
+    button = r.text("table.Ana.do.more")
     r.tap("table.Ana.do.more")
     listed = [r.text(f"offers.{i}") for i in range(len(offers))]
     from tablekeeper.ui.i18n import word
 
-    last = len(offers) - 1  # the furthest: beyond the card's two buttons
+    # the furthest hit, beyond the card's two buttons (gold taken, further still, would end her last chance, which
+    # the banner below needs open)
+    last = max(i for i, o in enumerate(offers) if o["action"]["action"] == "adjust")
     r.tap(f"offers.{last}")
-    four["more"] = {"n": len(offers), "button": r.text("table.Ana.do.more"), "listed": listed,
+    four["more"] = {"n": len(offers), "button": button, "listed": listed,
                     "labels": [word(o["label"]) for o in offers], "expected": offers[last]["action"],
                     "done": r.app.snapshot.table.done[-1], "closed": not r.exists("offers.0")}
     # the last-chance banner faces the player whose chance it is: Ana's (out of gold) upright...

@@ -236,7 +236,10 @@ class SeatControls:
         actions = g.offers(rules, state, self.player)
         labels = g.offer_labels(rules, state, self.player)
         if labels != self._labels:
-            return actions, labels, 0, len(actions) > 1
+            # a counter chosen and being changed keeps the focus when its own change brings other offers (a
+            # last chance won back by fortitude +2, held: the first +1 had turned the pod to the offers)
+            kept = not self.choosing and self._counter_chosen(rules, state)
+            return actions, labels, 0, len(actions) > 1 and not kept
         return actions, labels, self.pick % len(actions) if actions else 0, self.choosing and len(actions) > 1
 
     def _home_view(self, rules, state, message, catalog) -> PodView:

@@ -159,6 +159,41 @@ class RedDragonInnViews(Game):
                     "action": {"action": "leave", "player": name}})
         return out + self._own_track(p)
 
+    def _anytime(self, state: dict[str, Any], name: str, others: list[str]) -> list[Offer]:
+        """Another player's turn: «Las cartas en cualquier momento se pueden jugar en cualquier momento, incluso si
+        interrumpen otra acción». A card that costs another player 1 fortitude, one that takes 1 gold from another
+        player, and the drink another's card makes this player take from their own Drink Me! pile now («¡Bebe de
+        un trago!»: an eighth rulebook reader's, twice, 14 presses through the menu; its «¡Cabezazo!» and «¡Eso es
+        mío!» played out of turn 8–10). Each asks its player or the drink, so that a stray main on an idle pod opens
+        the question and changes nothing; the player asked starts at the one whose turn it is (the card interrupts
+        them: that reader's two cards went to the player acting). The player's own counters stay select, then up or
+        down."""
+        if not others:
+            return []
+        acting = state["turn"]["player"]
+        first = [acting] if acting in others else []
+        out: list[Offer] = [self._guarded_hit(state, first + self._likeliest_to_drink(state, others))]
+        rich = self._with_gold(state, first + self._richest(state, others))
+        if rich:
+            out.append({"label": _("gold from ?"), "ask": ["from"],
+                        "action": {"action": "transfer", "from": rich[0], "to": name, "counter": "gold", "amount": 1}})
+        return out + self._drink_now(state, name)
+
+    @staticmethod
+    def _with_gold(state: dict[str, Any], names: list[str]) -> list[str]:
+        """Those of ``names`` who have gold to give (a coin taken from an empty purse changes nothing)."""
+        gold = {p["name"]: p["counters"]["gold"] for p in state["players"]}
+        return [q for q in names if gold[q] > 0]
+
+    @staticmethod
+    def _drink_now(state: dict[str, Any], name: str) -> list[Offer]:
+        """The top card of the player's own Drink Me! pile drunk now, outside the drink phase, by name (an extra
+        drink: the turn does not move on); none with an empty pile."""
+        if not next(p for p in state["players"] if p["name"] == name)["counters"]["drink_me"]:
+            return []
+        return [{"label": word("label", "drink now"), "ask": ["drink"],
+                 "action": {"action": "drink", "player": name, "extra": True, "drink": FIRST_DRINK}}]
+
     @staticmethod
     def _guarded_hit(state: dict[str, Any], others: list[str]) -> Offer:
         """A card that costs someone 1 fortitude during another's last chance, the player asked (from the one
@@ -202,6 +237,8 @@ class RedDragonInnViews(Game):
           give another player an extra drink, the
           character's extra counter ±1 and a table-wide effect;
         * phase 3: a drink for each other player;
+        * another player's turn: the cards played at any moment, each asking its player or drink (a hit, gold taken,
+          a drink from one's own pile now);
         * phase 4: the common drink revealed, by name (one press once it is shown), a drink and its chaser by
           the alcohol they add up to, each drink with a chaser
           (then the chaser is asked), and any other drink (its effects are asked); an empty Drink Me!
@@ -258,7 +295,10 @@ class RedDragonInnViews(Game):
                 # (a play-tester's Ana, at her last chance, hit Dee, second in seat order), and the character's
                 # own track, which such a card may cost (Serena's «¡Luz cegadora!»: piety −1 took select,
                 # select, down)
-                return [resolve, *self._hits(self._likeliest_to_drink(state, others)), *self._own_track(p)]
+                # and between them gold taken from another (an eighth reader's Kaylin, «si me voy, se va conmigo»:
+                # 8 presses through the menu), the richest first; the track stays last, one up from resolve
+                return [resolve, *self._hits(self._likeliest_to_drink(state, others)),
+                        *self._takes(self._with_gold(state, self._richest(state, others)), name), *self._own_track(p)]
             # Another's last chance: a card on someone, the player asked (from the one passing out), so that
             # a stray main on an idle pod opens the question and hits nobody (a play-tester's did)
             return [self._guarded_hit(state, others), *self._turn_goes_on(state, name)] if others else []
@@ -302,7 +342,7 @@ class RedDragonInnViews(Game):
             return out
         turn = state["turn"]
         if turn["player"] != name:
-            return []
+            return self._anytime(state, name, others)
         phase = turn["phase"]
         if phase in ("discard", "action", "buy"):
             likely = self._likeliest_to_drink(state, others)
@@ -328,6 +368,9 @@ class RedDragonInnViews(Game):
             # a card that lowers another player's alcohol (a potion that backfires and helps its drinker: a seventh
             # rulebook reader's «Elixir de sobriedad», 9 presses through the menu's adjust), after the gains
             out += self._alcohol(likely, -1)
+            # a card that makes its player drink the top of their own Drink Me! pile now («¡Bebe de un trago!»),
+            # played on them by another: the drink asked by name
+            out += self._drink_now(state, name)
             # the extra drinks in the drinks' order, nearest to passing out first (they went from the left, and a
             # play-tester's held press, which had learnt the drinks' and hits' order, stopped on the wrong player)
             out += [{"label": _("extra drink for {name}", name=q), "repeat": True,
