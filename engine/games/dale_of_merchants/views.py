@@ -216,7 +216,8 @@ def stack_label(number: int, values: list[int], deck: str | None = None) -> Any:
 
 #: The kinds of offer select visits first (``Game.offer_kinds``); the others it visits in the list's own order, each
 #: kind once, from the first line of its block: select goes down the list, section by section (the stacks, the buys,
-#: the stacks by their values, the other payments, the techniques by what they do, the payments asked about, those
+#: the stacks by their values, the two techniques told most, the other payments, the other techniques by what they
+#: do, the payments asked about, those
 #: with a card a die raised, a technique's effects, the takes with the bonus action, a technique alone, a discard). The order
 #: used to be the kinds' likeliness, not the list's, and the stops went 2, 12, 7, 14, 26, 111, 93, …: two
 #: play-testers could not learn where a line would be, and one, on the buys, pressed select 40 times for the stacks by
@@ -385,16 +386,19 @@ class DaleOfMerchantsViews(Game):
             # effects entered after: a card whose text no offer has, which a play-tester met often and found
             # 33–72 lines down), then the market cards taken with the bonus action.
             # The techniques by what they do, the most told first (select goes down the list: each kind's first
-            # line is a stop), right after each card's other payments (the stories' techniques 125, their buys
-            # paid otherwise than the likeliest way about 45: a play-tester's techniques were 7–9 stops away,
-            # behind the die-raised payments and those asked about); then the payments asked about and those with
+            # line is a stop), the two told most (a card from or to another player, drawing, with the bonus
+            # action: ``LEADING_TECHNIQUES``) before each card's other payments, the others right after them (the
+            # stories' techniques 125, their buys paid otherwise than the likeliest way about 45: a play-tester's
+            # techniques were 7–9 stops away, behind the die-raised payments and those asked about); then the payments asked about and those with
             # a card a die raised, a technique's effects, the market cards taken with the bonus action, right
             # above a technique alone and the discard (one held press up from the first offer; a play-tester going
             # up met 30–60 payments asked about when they came right above the takes).
             techniques = [self._ending(o, then) for o in self._techniques(state, name, hand)]
             takes = [o for o in techniques if technique_kind(o["action"]) == "tech +1 take"]
             techniques = [o for o in techniques if technique_kind(o["action"]) != "tech +1 take"]
-            items += asked_about + first + generic + primary[1:] + shapes + others + techniques + checks + \
+            lead = [o for o in techniques if technique_kind(o["action"]) in LEADING_TECHNIQUES]
+            techniques = lead + [o for o in techniques if o not in lead]
+            items += asked_about + first + generic + primary[1:] + shapes + lead + others + techniques[len(lead):] + checks + \
                 by_die + effects + takes + [
                     {"label": word("label", "technique"), "action": {"action": "technique", "player": name}},
                     {"label": word("label", "technique +1"),
@@ -808,6 +812,11 @@ _KINDS = {"buy": "buy", "check_payment": "pay?", "stall": "stack", "inventory": 
 #: lines further), a market card taken with the bonus last (8: one held press up from the first offer).
 TECHNIQUE_KINDS = ("tech +1 players", "tech +1 draw", "tech players", "tech +1 junk", "tech draw", "tech junk",
                    "tech take", "tech +1 draw part", "tech draw part", "tech +1 take")
+
+
+#: The technique kinds told most in the rulebook stories (107 of about 200 techniques in the eight sets): ahead of
+#: the buys' other payments (45 of 174 buys), which a held press went through to reach them (40–70 lines).
+LEADING_TECHNIQUES = ("tech +1 players", "tech +1 draw")
 
 
 def technique_kind(action: dict[str, Any]) -> str:
