@@ -194,7 +194,7 @@ EIGHTH = sorted((ROOT / "bench" / "stories" / "rulebook-8-actions").glob("*.json
 
 
 def test_there_is_an_eighth_set_of_rulebook_stories():
-    assert {p.stem for p in EIGHTH} >= {"red-dragon-inn"}
+    assert {p.stem for p in EIGHTH} >= {"red-dragon-inn", "dale-of-merchants"}
 
 
 @pytest.mark.parametrize("path", EIGHTH, ids=lambda p: p.stem)
@@ -202,5 +202,6 @@ def test_an_eighth_readers_story_plays_through_with_every_expectation_holding(pa
     """bench/stories/rulebook-8-actions/: an eighth set written as prose from the rulebook alone (bench/stories/rulebook-8/)
     by readers given the event kinds to cover and the paper measure, nothing of the device, then translated with the docs by helpers who had not written them. The Red Dragon Inn's
     plays the cards «en cualquier momento» out of turn (a hit, gold taken, a drink from one's own pile forced by
-    another's card), which no earlier reader had."""
+    another's card), which no earlier reader had; Dale's (143 events, ten rounds) cards that act on every other
+    player at once and a draw a die decides."""
     _replays_with_its_prose(path)

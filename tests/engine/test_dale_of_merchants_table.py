@@ -98,6 +98,30 @@ def test_taking_another_players_card_into_your_hand_is_one_action_with_the_reshu
                 "count": 1}, "from_player")
 
 
+def test_a_technique_on_every_other_player_takes_gives_or_makes_them_draw_in_one_line():
+    """Acción técnica: «Muestre la tarjeta y realice la acción descrita en la tarjeta» — an eighth rulebook reader's
+    cards act on every other player at
+    once: «Saqueo», a card at random from each other hand; «Banquete», draw 3 then a card to each other player;
+    «Bambú compartido», every other player draws 1 (a deck that runs out reshuffles: Fase de limpieza 1, «tú o
+    cualquier otra persona»), then you 2. Each is one technique line, as the separate moves and draws would be."""
+    three = ("Ana", "Ben", "Cai")
+    m = match(three)
+    said = events(m, {"action": "technique", "from_each": "hand"})
+    assert [piles(m, q)["hand"] for q in three] == [5 - 1 + 2, 4, 4]  # the card played, one from each
+    assert sum("takes 1 card from" in e for e in said) == 2
+    m = match(three)
+    play(m, {"action": "technique", "bonus": True, "give_each": True, "draw": 3})
+    assert [piles(m, q)["hand"] for q in three] == [5 - 1 + 3 - 2, 6, 6] and m.state["players"][0]["gift_draw"] == 3
+    m = empty_deck(match(three), "Ben", discard=2)
+    said = events(m, {"action": "technique", "others_draw": 1, "draw": 2})
+    assert piles(m, "Ben")["hand"] == 3 + 1 and piles(m, "Ben")["deck"] == 1 and piles(m, "Cai")["hand"] == 6
+    assert piles(m, "Ana")["hand"] == 5 - 1 + 2 and any("Ben shuffles the discard pile" in e for e in said)
+    # a card to each needs as many in hand, once the cards are drawn
+    m = match(three)
+    play(m, {"action": "move", "player": "Ana", "from": "hand", "to": "discard", "count": 3})
+    refused(m, {"action": "technique", "give_each": True}, "not 2 to give")
+
+
 # -- thrown away (Fase de acción) ---------------------------------------------------------------------
 def test_a_technique_thrown_away_goes_to_the_market_discard_and_comes_back_to_the_market():
     """«las cartas de animales en la pila de descarte del mercado» and Fase de limpieza 2: «Si el mazo de

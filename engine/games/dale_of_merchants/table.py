@@ -360,6 +360,9 @@ class DaleOfMerchantsTable(Game):
                 raise RuleError(N_("{who} has {n} card in hand, not {count} for this stack",
                                    "{who} has {n} cards in hand, not {count} for this stack", have, who=who,
                                    count=count))
+            if why == "to give":
+                raise RuleError(N_("{who} has {n} card in hand, not {count} to give",
+                                   "{who} has {n} cards in hand, not {count} to give", have, who=who, count=count))
             raise RuleError(N_("{who} has {n} card in hand, not {count} to discard",
                                "{who} has {n} cards in hand, not {count} to discard", have, who=who, count=count))
 

@@ -35,6 +35,10 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
         Player("from_player", required=False),
         Str("pile", required=False, choices=("deck", "discard", "hand")),
         Player("give_to", required=False),
+        Str("from_each", required=False, choices=("deck", "discard", "hand"),
+            doc=_("a card from that pile of each other player into the hand (a hand's at random)")),
+        Bool("give_each", doc=_("a card from the hand to each other player, after the cards drawn")),
+        Int("others_draw", required=False, lo=1, doc=_("each other player draws that many cards")),
         Bool("discard_hand"),
         Int("discard", required=False, lo=1,
             doc=_("that many cards of the hand to the discard pile (a card that discards some, not the whole hand)")),
@@ -70,6 +74,11 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
         discard_hand = a.bool("discard_hand")
         discard = a.int("discard", None)
         draw = a.int("draw", None)
+        from_each = a.str("from_each", None)
+        give_each = a.bool("give_each")
+        others_draw = a.int("others_draw", None)
+        names = [q["name"] for q in t.state["players"]]
+        others = [names[(names.index(who) + k) % len(names)] for k in range(1, len(names))]  # from the left
         if discard is not None and discard_hand:
             raise RuleError(_("technique: some cards of the hand discarded or all the rest, not both"))
         self._check_action_left(t, who)
@@ -86,7 +95,8 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
         t.add(who, "hand", -1)
         turn = t.state["turn"]
         turn["played"].append(to)
-        turn["alone"] = all(x is None for x in (throw, take, giver, give_to, discard, draw)) and not discard_hand
+        turn["alone"] = (all(x is None for x in (throw, take, giver, give_to, discard, draw, from_each, others_draw))
+                         and not discard_hand and not give_each)
         turn["techniques"] += 1
         if bonus:
             turn["bonuses"] += 1
@@ -103,6 +113,14 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
             self._take_card(t, who, position_slot(take), "hand")
         if giver is not None and pile is not None:
             self._move_between(t, giver, pile, who, "hand", 1)
+        if from_each is not None:  # «de cada otro jugador»: those whose pile has a card
+            for other in others:
+                if t.get(other, "hand") if from_each == "hand" else t.get(other, "deck") + t.get(other, "discard"):
+                    self._move_between(t, other, from_each, who, "hand", 1)
+        if others_draw is not None:
+            for other in others:
+                drawn, _junk = self._draw(t, other, others_draw, junk=self.options["effect_draws_junk"])
+                t.event(_("{who} draws {drawn}", who=other, drawn=drawn))
         if give_to is not None:
             t.add(who, "hand", -1)
             t.add(give_to, "hand", 1)
@@ -118,6 +136,14 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
         if draw is not None:
             drawn, _junk = self._draw(t, who, draw, junk=self.options["effect_draws_junk"])
             t.event(_("{who} draws {drawn}", who=who, drawn=drawn))
+        if give_each:  # «da 1 carta a cada otro jugador», after the cards drawn (an eighth reader's «Banquete»)
+            self._need_in_hand(t, who, len(others), "to give")
+            for other in others:
+                t.add(who, "hand", -1)
+                t.add(other, "hand", 1)
+                t.event(_("{who} gives a card from the hand to {other}", who=who, other=other))
+            if draw is not None:
+                t.player(who)["gift_draw"] = draw
         self._then_clean_up(t, a, who)
 
     @action("stall", fields=(

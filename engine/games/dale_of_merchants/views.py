@@ -22,7 +22,8 @@ SHAPE_CARDS = 3
 #: The most cards a technique's "draw" is offered with in one line.
 TECHNIQUE_DRAWS = 2
 #: A technique's effect fields: a line that gives one enters the card's effect (not a technique alone).
-EFFECT_FIELDS = frozenset({"throw", "take", "from_player", "give_to", "discard_hand", "discard", "draw"})
+EFFECT_FIELDS = frozenset({"throw", "take", "from_player", "give_to", "discard_hand", "discard", "draw", "from_each",
+                           "give_each", "others_draw"})
 
 
 def hand_payments(price: int, hand: int, known: list[int]) -> list[list[int]]:
@@ -702,6 +703,11 @@ class DaleOfMerchantsViews(Game):
         # «Throw away up to 2 cards from your hand. Then draw 1 card»; its two throws of 2 were a long scroll)
         moves += thrown + [offer(_("tech: {n} junk away, draw 1", n=n),
                                  {"action": "technique", "player": name, "throw": n, "draw": 1}) for n in junk if n > 1]
+        # junk thrown away and a number drawn that the card leaves open (an eighth rulebook reader's «Ruleta»: a die
+        # says how many; no line had it, and the pods could not enter it): the draws asked, from one more than thrown;
+        # the last of their kind (the list is built reversed)
+        moves[:0] = [offer(_("tech: {n} junk away, draw", n=n),
+                        {"action": "technique", "player": name, "throw": n, "draw": n + 1}, ask=["draw"]) for n in junk]
         # the same with the bonus-action icon (a third rulebook reader's squirrel: 7+ presses through
         # the menu), after the bonus offers that draw
         bonus += [{"label": _("tech +1: {n} junk away", n=n),
@@ -735,6 +741,24 @@ class DaleOfMerchantsViews(Game):
                                     "action": {**give, "bonus": True}, "ask": ["draw"]})
         moves += gifts
         bonus += bonus_gifts
+        # cards between this player and every other at once (an eighth rulebook reader's «Saqueo», a card from each
+        # other hand, 31 presses; «Banquete», draw 3 then a card to each, 22; «Bambú compartido», every other player
+        # draws 1 and then you 2, 26): a kind of their own, the rarest (three cards in eight sets of stories)
+        each: list[tuple[Any, Any, dict[str, Any], list[str]]] = [
+            (_("tech: from each {pile}", pile=word("pile", pile)), _("tech +1: from each {pile}", pile=word("pile", pile)),
+             {"action": "technique", "player": name, "from_each": pile}, [])
+            for pile in ("hand", "discard", "deck")
+            if any(q["counters"]["hand"] if pile == "hand" else q["counters"]["discard"] + q["counters"]["deck"]
+                   for q in state["players"] if q["name"] != name)]
+        if hand >= 2:
+            each.append((_("tech: a card to each"), _("tech +1: a card to each"),
+                         {"action": "technique", "player": name, "give_each": True, "draw": gift_draw}, ["draw"]))
+        each.append((_("tech: others draw 1"), _("tech +1: others draw 1"),
+                     {"action": "technique", "player": name, "others_draw": 1}, []))
+        each.append((_("tech: others 1, draw"), _("tech +1: others 1, draw"),
+                     {"action": "technique", "player": name, "others_draw": 1, "draw": 2}, ["draw"]))
+        moves[:0] = [offer(plain, action, ask=ask) for plain, _b, action, ask in reversed(each)]
+        bonus[:0] = [offer(with_bonus, {**action, "bonus": True}, ask=ask) for _p, with_bonus, action, ask in reversed(each)]
         # some of the hand discarded and as many drawn («descarta … y roba otras tantas», a fifth rulebook
         # reader's macaw kept its good cards: 8 presses through the steps): the furthest of their half, past
         # the other players' piles (the rarer lines: a held press to a steal does not go through them)
@@ -781,7 +805,11 @@ class DaleOfMerchantsViews(Game):
         # then put 1 card from your hand on top of your deck», three times: 9 presses each through the menu)
         on_deck: Offer = {"label": word("label", "a hand card on the deck"), "repeat": True,
                           "action": {"action": "move", "player": name, "from": "hand", "to": "deck", "count": 1}}
-        return [*takes, draw, *kept, *away, hand, discard, on_deck]
+        # the top card of the player's deck to their discard pile (an eighth rulebook reader's «Ojo giratorio»: look at
+        # the top 3, keep 1, the other 2 to the discard pile, three times: 14 presses each through the menu)
+        deck_down: Offer = {"label": word("label", "a deck card to discard"), "repeat": True,
+                            "action": {"action": "move", "player": name, "from": "deck", "to": "discard", "count": 1}}
+        return [*takes, draw, *kept, *away, hand, discard, on_deck, deck_down]
 
     @staticmethod
     def _likely_stack(state: dict[str, Any], p: dict[str, Any]) -> dict[str, Any]:
@@ -811,7 +839,7 @@ _KINDS = {"buy": "buy", "check_payment": "pay?", "stall": "stack", "inventory": 
 #: discarded and redrawn (the rarest: a play-tester's select landed on "tech +1: discard 3, draw 3", his Rummage 13
 #: lines further), a market card taken with the bonus last (8: one held press up from the first offer).
 TECHNIQUE_KINDS = ("tech +1 players", "tech +1 draw", "tech players", "tech +1 junk", "tech draw", "tech junk",
-                   "tech take", "tech +1 draw part", "tech draw part", "tech +1 take")
+                   "tech take", "tech +1 draw part", "tech draw part", "tech +1 each", "tech each", "tech +1 take")
 
 
 #: The technique kinds told most in the rulebook stories (107 of about 200 techniques in the eight sets): ahead of
@@ -821,8 +849,10 @@ LEADING_TECHNIQUES = ("tech +1 players", "tech +1 draw")
 
 def technique_kind(action: dict[str, Any]) -> str:
     """A technique's kind of line: what the card does (take from the market; draw, with a discard or not; a card
-    from or to another player; junk away), with the bonus action or without."""
-    does = ("take" if "take" in action else "players" if "from_player" in action or "give_to" in action
+    from or to another player, or every other at once; junk away), with the bonus action or without."""
+    each = ("from_each", "give_each", "others_draw")
+    does = ("take" if "take" in action else "each" if any(k in action for k in each)
+            else "players" if "from_player" in action or "give_to" in action
             else "junk" if "throw" in action else "draw part" if "discard" in action
             else "draw" if "draw" in action else "")
     return f"tech +1 {does}" if action.get("bonus") else f"tech {does}"
