@@ -194,7 +194,7 @@ EIGHTH = sorted((ROOT / "bench" / "stories" / "rulebook-8-actions").glob("*.json
 
 
 def test_there_is_an_eighth_set_of_rulebook_stories():
-    assert {p.stem for p in EIGHTH} >= {"red-dragon-inn", "dale-of-merchants"}
+    assert {p.stem for p in EIGHTH} >= {"red-dragon-inn", "bloody-inn", "dragon-run", "dale-of-merchants"}
 
 
 @pytest.mark.parametrize("path", EIGHTH, ids=lambda p: p.stem)
@@ -203,5 +203,7 @@ def test_an_eighth_readers_story_plays_through_with_every_expectation_holding(pa
     by readers given the event kinds to cover and the paper measure, nothing of the device, then translated with the docs by helpers who had not written them. The Red Dragon Inn's
     plays the cards «en cualquier momento» out of turn (a hit, gold taken, a drink from one's own pile forced by
     another's card), which no earlier reader had; Dale's (143 events, ten rounds) cards that act on every other
-    player at once and a draw a die decides."""
+    player at once and a draw a die decides; the Bloody Inn's (127 events, five rounds) an annex's extra action after
+    everyone's second (a correction stands in for one); Dragon Run's (105 events, a whole game) rooms that make the
+    others discard or hurt the player on the left."""
     _replays_with_its_prose(path)
