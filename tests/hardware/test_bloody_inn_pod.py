@@ -1075,6 +1075,22 @@ def test_an_annex_that_grants_one_more_action_offers_it_right_after_its_owners_a
     assert not any(label.startswith("+") for label in items(m, "Ana"))
 
 
+def test_one_more_action_may_be_a_build_with_everything_asked():
+    """An eighth rulebook reader's «Capilla» («Acción extra») gave its owner a build as the third action: no
+    one-more line had a build, and the pods could not enter it. Right after the owner's action, `+build an
+    annex…` asks its rank, card and power as the night's full entry does, and the device takes it as the extra."""
+    m = table([{"action": "welcome"}, {"action": "correct", "player": "Ana", "hand": 4},
+               {"action": "build", "rank": 1, "effect": "extra_action"}, {"action": "pass"},
+               {"action": "bribe", "room": 3, "rank": 1}])  # Ana's second action, a bribe: Ben's turn now
+    menu = items(m, "Ana")
+    build = menu["+build an annex"]
+    assert build.action["extra"] is True and asked(m, "Ana", build)[:2] == ["rank", "card"]
+    m.apply({**build.action, "rank": 0, "effect": "none"})
+    ana = next(p for p in m.state["players"] if p["name"] == "Ana")
+    assert [a["name"] for a in ana["annexes"]] == ["barn", "annex 1", "annex 2"] and m.state["turn"]["player"] == "Ben"
+    assert not any(label.startswith("+") for label in items(m, "Ana"))  # one more is one
+
+
 def test_one_more_action_after_the_nights_last_action_comes_before_the_morning():
     """«justo después de tu segunda acción, haces una tercera»: when the owner of that annex took the night's last
     action, the third comes before the morning (a seventh reader's Dee, last in her round, had to take it before

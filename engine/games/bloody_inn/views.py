@@ -431,7 +431,8 @@ class BloodyInnViews(Game):
         """Right after their own action, for the owner of an annex whose power grants one more action
         (``extra_action``, a table's own: two rulebook readers' «Cuadra», «justo después de tu segunda acción,
         haces una tercera»), until the next player acts: that action, once — a bribe of a guest (room and rank
-        asked), a kill per rank paid the usual way (the room asked) and one with every choice asked, each burial,
+        asked), a kill per rank paid the usual way (the room asked) and one with every choice asked, a build with
+        every choice asked, each burial,
         peasants from the bistro, and no kill when the extra kills are offered already (``kills``). Those that ask nothing are shown before they are done: the pod is idle
         while the next player acts, and a stray main must not bribe."""
         turn = state["turn"]
@@ -450,6 +451,12 @@ class BloodyInnViews(Game):
                 out += [{**kill, "group": "+"} for kill in self._extra_kill_per_rank(state, p, first["room"])]
                 out.append({**offer(_("+{offer}", offer=word("label", "kill a guest")), {"action": "kill", **first},
                                     ask=["room", "rank"] + self._cost_asks(p, None, "kill")), "group": "+"})
+        if p["hand"] - p["peasants"] > 0:  # an annex built from a traveller in hand, everything asked (an eighth rulebook
+            # reader's «Capilla» gave a build: no line had it, not possible on the pods)
+            out.append({**offer(_("+{offer}", offer=word("label", "build an annex")),
+                                {"action": "build", "player": name, "extra": True},
+                                ask=["rank", "card", "effect", "amount"] + self._cost_asks(p, None, "build")),
+                        "group": "+"})
         for burial in self._burials(state, p):
             out.append({**burial, "label": _("+{offer}", offer=burial["label"]),
                         "action": {**burial["action"], "extra": True}, "confirm": not burial.get("ask"),
