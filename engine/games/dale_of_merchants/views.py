@@ -390,7 +390,8 @@ class DaleOfMerchantsViews(Game):
             # line is a stop), the two told most (a card from or to another player, drawing, with the bonus
             # action: ``LEADING_TECHNIQUES``) before each card's other payments, the others right after them (the
             # stories' techniques 125, their buys paid otherwise than the likeliest way about 45: a play-tester's
-            # techniques were 7–9 stops away, behind the die-raised payments and those asked about); then the payments asked about and those with
+            # techniques were 7–9 stops away, behind the die-raised payments and those asked about); then the
+            # payments asked about and those with
             # a card a die raised, a technique's effects, the market cards taken with the bonus action, right
             # above a technique alone and the discard (one held press up from the first offer; a play-tester going
             # up met 30–60 payments asked about when they came right above the takes).
@@ -398,8 +399,8 @@ class DaleOfMerchantsViews(Game):
             takes = [o for o in techniques if technique_kind(o["action"]) == "tech +1 take"]
             techniques = [o for o in techniques if technique_kind(o["action"]) != "tech +1 take"]
             lead = [o for o in techniques if technique_kind(o["action"]) in LEADING_TECHNIQUES]
-            techniques = lead + [o for o in techniques if o not in lead]
-            items += asked_about + first + generic + primary[1:] + shapes + lead + others + techniques[len(lead):] + checks + \
+            rest = [o for o in techniques if technique_kind(o["action"]) not in LEADING_TECHNIQUES]
+            items += asked_about + first + generic + primary[1:] + shapes + lead + others + rest + checks + \
                 by_die + effects + takes + [
                     {"label": word("label", "technique"), "action": {"action": "technique", "player": name}},
                     {"label": word("label", "technique +1"),
