@@ -116,6 +116,13 @@ def test_a_technique_on_every_other_player_takes_gives_or_makes_them_draw_in_one
     said = events(m, {"action": "technique", "others_draw": 1, "draw": 2})
     assert piles(m, "Ben")["hand"] == 3 + 1 and piles(m, "Ben")["deck"] == 1 and piles(m, "Cai")["hand"] == 6
     assert piles(m, "Ana")["hand"] == 5 - 1 + 2 and any("Ben shuffles the discard pile" in e for e in said)
+    # the top of each other discard pile: one whose discard pile is empty (its deck full) gives nothing, and is no
+    # refusal of the whole card
+    m = match(three)
+    play(m, {"action": "move", "player": "Ben", "from": "hand", "to": "discard", "count": 1})
+    play(m, {"action": "technique", "from_each": "discard"})
+    assert [piles(m, q)["discard"] for q in three] == [0, 0, 0] and piles(m, "Ana")["hand"] == 5 - 1 + 1
+    assert piles(m, "Cai")["deck"] == 5
     # a card to each needs as many in hand, once the cards are drawn
     m = match(three)
     play(m, {"action": "move", "player": "Ana", "from": "hand", "to": "discard", "count": 3})

@@ -29,6 +29,19 @@ MAX_VALUE = 20  # printed values are 1–5; effects may raise them a little
 PLAYED_TO = {"discard": "discard", "away": "market_discard"}
 
 
+def takeable(counters: dict[str, int], pile: str) -> int:
+    """How many cards a card effect can take from a player's ``pile``: their hand's, their discard pile's (its top
+    card), their deck's with the discard pile reshuffled into it when it runs out (Fase de limpieza 1)."""
+    return counters["hand"] if pile == "hand" else counters["discard"] + (counters["deck"] if pile == "deck" else 0)
+
+
+def others_from_left(state: dict[str, Any], name: str) -> list[str]:
+    """Every other player, from ``name``'s left on."""
+    names = [q["name"] for q in state["players"]]
+    me = names.index(name)
+    return names[me + 1:] + names[:me]
+
+
 def position_slot(position: int) -> int:
     """The market slot (surcharge) of the card at ``position`` counted from the left (1 = leftmost = +4)."""
     return MARKET_SLOTS - position

@@ -16,9 +16,11 @@ from .table import (
     STALL_STACKS,
     DaleOfMerchantsTable,
     open_refill,
+    others_from_left,
     position_slot,
     refill_piles,
     stack_verdict,
+    takeable,
 )
 from .words import _sum_words
 
@@ -77,8 +79,7 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
         from_each = a.str("from_each", None)
         give_each = a.bool("give_each")
         others_draw = a.int("others_draw", None)
-        names = [q["name"] for q in t.state["players"]]
-        others = [names[(names.index(who) + k) % len(names)] for k in range(1, len(names))]  # from the left
+        others = others_from_left(t.state, who)
         if discard is not None and discard_hand:
             raise RuleError(_("technique: some cards of the hand discarded or all the rest, not both"))
         self._check_action_left(t, who)
@@ -115,7 +116,7 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
             self._move_between(t, giver, pile, who, "hand", 1)
         if from_each is not None:  # «de cada otro jugador»: those whose pile has a card
             for other in others:
-                if t.get(other, "hand") if from_each == "hand" else t.get(other, "deck") + t.get(other, "discard"):
+                if takeable(t.player(other)["counters"], from_each):
                     self._move_between(t, other, from_each, who, "hand", 1)
         if others_draw is not None:
             for other in others:

@@ -8,7 +8,7 @@ from ...fields import Field, Int, Ints, Str
 from ...game import Game, Offer, offer
 from ...messages import N_, _, word
 from .rules import MARKET_SLOTS, STARTING_DECK, slot_position, slot_price
-from .table import HAND_SIZE, open_refill, payment_ok
+from .table import HAND_SIZE, open_refill, others_from_left, payment_ok, takeable
 
 #: The highest value printed on a base-box card.
 TOP_PRINTED = 5
@@ -713,9 +713,7 @@ class DaleOfMerchantsViews(Game):
         # the menu), after the bonus offers that draw
         bonus += [{"label": _("tech +1: {n} junk away", n=n),
                    "action": {"action": "technique", "player": name, "throw": n, "bonus": True}} for n in junk]
-        names = [p["name"] for p in state["players"]]
-        me = names.index(name)
-        gift_draw = state["players"][me].get("gift_draw") or 2
+        gift_draw = next(p for p in state["players"] if p["name"] == name).get("gift_draw") or 2
         # built from the right, as the list's halves are reversed below: going down the list, the players from your
         # left on (a play-tester's gift went Ana, Dee, Cai from Ben's pod and overshot the player he wanted); the
         # gifts to each player first, together, then the piles taken from each (the stories' cards between
@@ -723,12 +721,10 @@ class DaleOfMerchantsViews(Game):
         # past the first, behind the first player's piles)
         gifts: list[Offer] = []
         bonus_gifts: list[Offer] = []
-        for other in reversed(names[me + 1:] + names[:me]):
+        for other in reversed(others_from_left(state, name)):
             q = next(p for p in state["players"] if p["name"] == other)
             for pile in ("deck", "discard", "hand"):  # a card from the hand: drawn at random from it
-                counts = q["counters"]
-                cards = counts["hand"] if pile == "hand" else counts["discard"] + (counts["deck"] if pile == "deck" else 0)
-                if cards:
+                if takeable(q["counters"], pile):
                     steal = {"action": "technique", "player": name, "from_player": other, "pile": pile}
                     moves.append({"label": _("tech: {who}'s {pile}", who=other, pile=word("pile", pile)),
                                   "action": steal})
@@ -749,8 +745,7 @@ class DaleOfMerchantsViews(Game):
             (_("tech: from each {pile}", pile=word("pile", pile)), _("tech +1: from each {pile}", pile=word("pile", pile)),
              {"action": "technique", "player": name, "from_each": pile}, [])
             for pile in ("hand", "discard", "deck")
-            if any(q["counters"]["hand"] if pile == "hand" else q["counters"]["discard"] + q["counters"]["deck"]
-                   for q in state["players"] if q["name"] != name)]
+            if any(takeable(q["counters"], pile) for q in state["players"] if q["name"] != name)]
         if hand >= 2:
             each.append((_("tech: a card to each"), _("tech +1: a card to each"),
                          {"action": "technique", "player": name, "give_each": True, "draw": gift_draw}, ["draw"]))
