@@ -114,8 +114,10 @@ def sweep(path: Path) -> dict:
         # event (status "drink from the deck"), and the player about to pass out, whose last chance it is
         acting.update((before.get("drink_event") or {}).get("waiting", ()))
         acting.update(e["name"] for e in before.get("pending") or () if isinstance(e, dict) and "name" in e)
-        # Dragon Run's players who still enter a card another's room made them draw (status "enter your card")
+        # Dragon Run's players who still enter a card another's room made them draw or discard (status "enter your
+        # card")
         acting.update(before.get("to_draw") or ())
+        acting.update(before.get("to_discard") or ())
         for seat, p in enumerate(before["players"], 1):
             name = p["name"]
             if name in acting or p.get("out"):

@@ -66,8 +66,8 @@ def test_the_dragon_is_one_step_and_second_when_a_charge_is_compulsory():
                            "room: give left", "room: discard 0, pass", "room: discard 0, again", "room: discard 0, go on",
                            "room: discard 3, pass", "room: discard 3, again", "room: discard 3, go on",
                            "room: give 0 left, pass", "room: give 0 left, again", "room: give 3 left, pass",
-                           "room: give 3 left, again", "room: others draw 1, pass", "room: others draw 1, again",
-                           "potion: draw 2", "potion", "talisman: 3", "talisman: 2",
+                           "room: give 3 left, again", "potion: wound Ben", "potion: wound Cai", "room: wound Ben, pass", "room: wound Ben, again", "room: others discard 1, pass",
+                           "room: others discard 1, again", "room: others draw 1, pass", "room: others draw 1, again", "potion: draw 2", "potion", "talisman: 3", "talisman: 2",
                            "talisman: 0"]
     assert items["dragon"].action == {"action": "charge", "player": "Ana", "location": "dragon"}
     assert steps(m, "Ana", items["dragon"]) == {}
@@ -298,9 +298,8 @@ def test_the_start_of_a_turn_offers_charges_and_hides_down_and_the_power_and_cri
         "room: discard 2, again", "room: discard 2, go on", "room: discard 3, pass", "room: discard 3, again",
         "room: discard 3, go on", "room: give 0 left, pass",
         "room: give 0 left, again", "room: give 2 left, pass", "room: give 2 left, again", "room: give 3 left, pass",
-        "room: give 3 left, again", "room: others draw 1, pass", "room: others draw 1, again",
-        "cry", "cry: discard 3", "cry: discard 2", "talisman: 3", "talisman: 2", "talisman: 1", "talisman: 0", "potion: draw 2", "potion",
-        "power", "power: discard, draw", "power: draw a card", "power: a card from Cai", "power: a card from Ben"]
+        "room: give 3 left, again", "potion: wound Ben", "potion: wound Cai", "room: wound Ben, pass", "room: wound Ben, again", "room: others discard 1, pass",
+        "room: others discard 1, again", "room: others draw 1, pass", "room: others draw 1, again", "cry", "cry: discard 3", "cry: discard 2", "talisman: 3", "talisman: 2", "talisman: 1", "talisman: 0", "potion: draw 2", "potion", "power", "power: discard, draw", "power: draw a card", "power: a card from Cai", "power: a card from Ben"]
     m = game({"action": "adjust", "counter": "dungeon", "delta": -3}, hands={**HANDS, "Ana": [1, 1, 0, 0]})
     items = routine(m, "Ana")
     assert [k for k in items if k.startswith(("hide", "cry"))] == ["hide: discard 1", "hide", "cry",
@@ -797,10 +796,10 @@ def test_select_goes_from_one_kind_of_offer_to_the_next_then_to_the_first_again(
     """«Cargar … Ocultar … Llorar»: a turn offers 30–45 lines (a hide per card held, a room per value and icon);
     select goes to the first line of the next kind — the hides, the rooms whose card moves treasure (a
     play-tester's «Cámara de ecos» was the 14th of 39 lines, a held press that had to stop on the 13th step),
-    the rooms whose card makes the others draw (a tester's third select landed 22 lines past them, on the potions),
-    the potions, the talismans, the cries, the power — and past the last back to the first offer (no counter is
-    the player's to change by hand: the treasure and the wounds follow the cards, all shown at home). It changes
-    nothing."""
+    the rooms and potions that act on the other players (a tester's third select landed 22 lines past the rooms
+    whose card makes the others draw, on the potions), the potions, the talismans, the cries, the power — and past
+    the last back to the first offer (no counter is the player's to change by hand: the treasure and the wounds
+    follow the cards, all shown at home). It changes nothing."""
     t = Table("dragon-run", ["Ana", "Ben"], {"hands": {"Ana": [3, 2, 1, 0], "Ben": [4, 2, 1, 1]}},
               actions=[{"action": "adjust", "counter": "dungeon", "delta": -3}])
     offers = t.rules.seat_actions(t.state, "Ana")
@@ -813,12 +812,12 @@ def test_select_goes_from_one_kind_of_offer_to_the_next_then_to_the_first_again(
             break
         landed.append(t.view("Ana").pick)
     kinds = [offers[i]["group"] for i in landed]
-    assert kinds == ["hide", "room", "others draw", "potion", "talisman", "cry", "power"], kinds
+    assert kinds == ["hide", "room", "others", "potion", "talisman", "cry", "power"], kinds
     assert str(offers[landed[1]]["label"]).startswith("room: discard 1")
-    assert str(offers[landed[2]]["label"]) == "room: others draw 1, pass"
     # the kinds up from the first offer: the line up reaches first (a play-tester's select landed on
-    # "potion: draw 2…", where up reaches "potion…" first; a talisman's cheapest, 0, first)
-    assert [str(offers[i]["label"]) for i in landed[3:5]] == ["potion", "talisman: 0"]
+    # "potion: draw 2…", where up reaches "potion…" first; a talisman's cheapest, 0, first; of the rooms and potions
+    # acting on the others, the echo room, the commonest)
+    assert [str(offers[i]["label"]) for i in landed[2:5]] == ["room: others draw 1, again", "potion", "talisman: 0"]
     assert all(offers[i + 1]["group"] != offers[i]["group"] for i in landed[3:] if i + 1 < len(offers))
     assert t.view("Ana").pick == 0 and t.view("Ana").choosing and t.state == before
 
@@ -883,6 +882,84 @@ def test_a_player_burnt_before_entering_the_rooms_card_is_asked_it_no_more():
     m.apply(other)
     m.apply(dragon)  # Ben, injured, burnt
     assert m.state["players"][1]["out"] and m.state["to_draw"] == {"Ana": 1}
+
+
+def test_a_room_that_makes_the_others_discard_asks_each_their_card_on_their_own_pod():
+    """«Aplicar el efecto indicado en la tarjeta» — a rulebook reader's «Nido de murciélagos»: «cada otro jugador
+    descarta 1 carta de tesoro a su elección» (15 presses for three discards through the menu). One offer on the
+    active pod; each other pod then offers first its card by value, the cheapest worth something first, a 0 last;
+    a player whose hand is empty owes nothing."""
+    t = Table("dragon-run", ["Ana", "Ben", "Cai"], options={"hands": {**HANDS, "Cai": [0, 0, 0, 0]}},
+              actions=[{"action": "discard", "player": "Cai", "values": [0, 0, 0, 0]}])
+    labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
+    t.hold("Ana", DOWN, repeats=labels.index("room: others discard 1, again") - 2)
+    assert t.view("Ana").action == "room: others discard 1, again"
+    t.presses = 0
+    t.click("Ana", MAIN)
+    assert t.done[-1] == {"action": "room", "player": "Ana", "others_discard": 1, "then": "again"}
+    assert t.state["to_discard"] == {"Ben": 1} and t.state["turn"]["player"] == "Ana"  # Cai holds nothing
+    assert t.view("Ben").status == "enter your card"
+    assert [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ben")] == [
+        "card discarded: 1", "card discarded: 2", "card discarded: 4"]
+    t.click("Ben", DOWN)
+    t.click("Ben", MAIN)
+    assert t.done[-1] == {"action": "discard", "player": "Ben", "values": [2]} and t.presses == 3
+    assert sorted(t.state["players"][1]["cards"]) == [1, 1, 4] and t.state["to_discard"] == {}
+    assert t.rules.seat_actions(t.state, "Ben") == []  # nothing left to enter off his turn
+
+
+def test_a_room_that_wounds_the_player_on_the_left_flips_an_unhurt_card_or_asks_a_discard():
+    """A rulebook reader's «Sala de las lanzas»: «el jugador a tu izquierda es herido: voltéalo si está ileso, si
+    no descarta 1 carta de tesoro» (9 presses each time, a charge and a correction). One offer naming the player;
+    unhurt, he is injured; injured already, his pod asks the card he discards."""
+    m = game()
+    offers = {str(o["label"]): o for o in m.rules.seat_actions(m.state, "Ana")}
+    m.apply(offers["room: wound Ben, pass"]["action"])
+    assert [p["counters"]["wounds"] for p in m.state["players"]] == [0, 1, 0] and m.state["to_discard"] == {}
+    assert m.state["turn"]["player"] == "Ben"
+    m.apply({"action": "charge", "location": "other", "then": "pass"})  # Ben's turn
+    m.apply({"action": "charge", "location": "other", "then": "pass"})  # Cai's
+    m.apply({"action": "room", "wound_left": True, "then": "pass"})  # Ana's again: Ben is injured already
+    assert m.state["players"][1]["counters"]["wounds"] == 1 and m.state["to_discard"] == {"Ben": 1}
+    assert str(m.rules.seat_actions(m.state, "Ben")[0]["label"]) == "card discarded: 1"
+    with pytest.raises(RuleError, match="worth 3"):
+        m.apply({"action": "discard", "player": "Ben", "values": [3]})  # not in his hand: refused, nothing lost
+    m.apply({"action": "discard", "player": "Ben", "values": [1]})
+    assert m.state["to_discard"] == {} and sorted(m.state["players"][1]["cards"]) == [1, 2, 4]
+
+
+def test_a_player_burnt_owing_a_discard_is_asked_it_no_more():
+    """«Se reduce a cenizas y se elimina del juego»: a discard a room made Ben owe is dropped with his hand."""
+    other, dragon = {"action": "charge", "location": "other", "then": "pass"}, {"action": "charge", "location": "dragon"}
+    m = game(other, dragon, {"action": "room", "others_discard": 1, "then": "pass"})  # Ben injured; Cai's bats
+    assert m.state["to_discard"] == {"Ana": 1, "Ben": 1}
+    m.apply(other)
+    m.apply(dragon)  # Ben, injured, burnt
+    assert m.state["players"][1]["out"] and m.state["to_discard"] == {"Ana": 1}
+
+
+def test_a_potion_that_wounds_another_is_one_offer_and_a_cancel_potion_undoes_it():
+    """«Las pociones tienen efectos poderosos como se indica en las cartas … Solo la poción de anulación se puede
+    jugar durante el turno de otro jugador (para cancelar una poción)» — a rulebook reader's «Poción de fuego»:
+    «elige a otro jugador ileso: voltea su carta de personaje al lado herido» (12 presses as a potion and a
+    correction). One line per unhurt player, the potion's value asked; cancelled right after, the wound is undone."""
+    m = game()
+    offers = {str(o["label"]): o for o in m.rules.seat_actions(m.state, "Ana")}
+    assert offers["potion: wound Ben"]["action"] == {"action": "play", "player": "Ana", "value": 0, "wound": "Ben"}
+    assert offers["potion: wound Ben"]["ask"] == ["value"] and "potion: wound Ana" not in offers
+    m.apply(offers["potion: wound Cai"]["action"])
+    assert [p["counters"]["wounds"] for p in m.state["players"]] == [0, 0, 1]
+    assert "potion: wound Cai" not in {str(o["label"]) for o in m.rules.seat_actions(m.state, "Ana")}
+    with pytest.raises(RuleError, match="injured already"):
+        m.apply({"action": "play", "value": 3, "wound": "Cai"})
+    with pytest.raises(RuleError, match="another adventurer"):
+        m.apply({"action": "play", "value": 3, "wound": "Ana"})
+    assert str(m.rules.seat_actions(m.state, "Cai")[0]["label"]) == "cancel potion"
+    m.apply({"action": "play", "player": "Cai", "value": 0, "cancel": True})
+    assert [p["counters"]["wounds"] for p in m.state["players"]] == [0, 0, 0]
+    m.apply({"action": "play", "value": 3, "wound": "Ben"})
+    m.apply({"action": "charge", "location": "other", "then": "pass"})  # a move of the turn: too late to cancel
+    assert m.state["players"][1]["counters"]["wounds"] == 1 and m.rules.seat_actions(m.state, "Cai") == []
 
 
 def test_every_pod_says_the_treasure_deck_was_reshuffled_so_the_table_shuffles_then(tmp_path):

@@ -7,7 +7,7 @@ from ...fields import Bool, Int, Ints, Player, Raw
 from ...game import action
 from ...messages import _, word
 from ...state import Args, Txn
-from .table import DUNGEON_CARDS, MAX_CARD, DragonRunTable, _deal_first
+from .table import DUNGEON_CARDS, MAX_CARD, DragonRunTable, _dead, _deal_first
 
 
 class DragonRunCards(DragonRunTable):
@@ -44,6 +44,11 @@ class DragonRunCards(DragonRunTable):
             raise RuleError(_("discard: name the values of the cards discarded"))
         self._take_cards(t, name, values)
         self._to_discard(t, len(values))
+        due = t.state.get("to_discard") or {}
+        if name in due:  # cards a room made them discard (``to_discard``): so many fewer to enter
+            due[name] -= len(values)
+            if due[name] <= 0:
+                del due[name]
 
     @action("talisman", fields=(Raw("player"),
                                 Int("value", lo=0, hi=MAX_CARD, doc=_("the value of the talisman card"))))
@@ -66,6 +71,9 @@ class DragonRunCards(DragonRunTable):
         Int("second", required=False, lo=0, hi=MAX_CARD,
             doc=_("a potion that makes its player draw two treasure cards: the second card's value")),
         Bool("heal", doc=_("a potion that heals its injured player (the character card back to unhurt)")),
+        Player("wound", required=False,
+               doc=_("a potion that wounds another, unhurt, adventurer (their character card flips to injured): "
+                     "whom; a cancel potion played right after turns it back")),
     ))
     def _play(self, t: Txn, a: Args) -> None:
         """A player plays a potion ("value") from hand: it is discarded; its effects follow with the other actions.
@@ -80,6 +88,18 @@ class DragonRunCards(DragonRunTable):
         draw = a.int("draw") if a.raw("draw", None) is not None else None
         second = a.int("second") if a.raw("second", None) is not None else None
         heal = a.bool("heal")
+        wound = a.player("wound", None)
+        if wound is not None:
+            # a reader's «Poción de fuego»: «elige a otro jugador ileso: voltea su carta de personaje al lado herido»
+            if cancel:
+                raise RuleError(_("the cancel potion only cancels another potion: it wounds nobody"))
+            if wound == name:
+                raise RuleError(_("a potion that wounds picks another adventurer, not its own player"))
+            if t.player(wound)["out"]:
+                raise RuleError(_dead(wound))
+            if t.get(wound, "wounds") != 0:
+                raise RuleError(_("{name} is injured already: a potion that wounds picks an unhurt adventurer",
+                                  name=wound))
         if second is not None and draw is None:
             raise RuleError(_("a second card drawn comes after a first: enter the first card's value too"))
         if cancel and draw is not None:
@@ -98,11 +118,21 @@ class DragonRunCards(DragonRunTable):
                               "played", active=active))
         self._take_cards(t, name, [value])
         self._to_discard(t, 1)
-        t.state["turn"]["potion"] = name  # the potion just played: another player's cancel potion may cancel it
+        turn = t.state["turn"]
+        hurt = turn.pop("potion_wound", None) if cancel else None
+        turn["potion"] = name  # the potion just played: another player's cancel potion may cancel it
         if cancel:
             t.event(_("{name} plays the cancel potion ({value})", name=name, value=value))
+            if hurt is not None and not t.player(hurt)["out"] and t.get(hurt, "wounds") == 1:
+                # «la poción de anulación … (para cancelar una poción)»: the wound it did is undone
+                t.add(hurt, "wounds", -1)
+                t.event(_("the potion is cancelled: {name} is unhurt again", name=hurt))
         else:
             t.event(_("{name} plays a potion ({value})", name=name, value=value))
+        if wound is not None:
+            t.add(wound, "wounds", 1)
+            turn["potion_wound"] = wound
+            t.event(_("{name}'s potion wounds {other}: injured", name=name, other=wound))
         if draw is not None:
             # «Las pociones tienen efectos poderosos como se indica en las cartas»: a potion that says
             # "draw a treasure card" is entered with it, the card drawn after the potion is discarded.

@@ -154,6 +154,9 @@ class DragonRunTable(Game):
         # The treasure cards a room's card made the other adventurers draw that each has still to enter (a
         # reader's «Sala del eco»): player → how many.
         state["to_draw"] = {}
+        # The treasure cards of their choice a room's card made players discard that each has still to enter (a
+        # reader's «Nido de murciélagos», «Sala de las lanzas»): player → how many.
+        state["to_discard"] = {}
         # The treasure deck counted from the deal (rulebook "Preparar": «distribuye 4 a cada jugador»):
         # cards, not values; the values are in the hands.
         state["treasure_deck"] = {"deck": TREASURE_CARDS - HAND_SIZE * len(self.players), "discard": 0}
@@ -349,6 +352,7 @@ class DragonRunTable(Game):
                     if not t.state["to_deal"] and t.state["turn"]["phase"] == "deal":
                         t.state["turn"]["phase"] = "start"
                 (t.state.get("to_draw") or {}).pop(name, None)  # a room's card never entered: nobody asks it now
+                (t.state.get("to_discard") or {}).pop(name, None)
                 if t.state["turn"]["player"] == name:
                     phase = t.state["turn"]["phase"]
                     self._next_player(t)

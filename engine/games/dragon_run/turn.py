@@ -78,6 +78,7 @@ class DragonRunTurn(DragonRunTable):
             # cancelled; a move of the turn leaves none to cancel (a card the potion makes its player draw
             # or discard, and the corrections, do not).
             t.state["turn"].pop("potion", None)
+            t.state["turn"].pop("potion_wound", None)
         phase = t.state["turn"]["phase"]
         if phase == "deal" and info.name in CLOSE_THE_DEAL:
             # The game starts with its first move: entering the dealt values is optional.
@@ -197,12 +198,20 @@ class DragonRunTurn(DragonRunTable):
         Int("others", required=False, lo=0, hi=MAX_ROOM_DRAWS,
             doc=_("treasure cards the room's card makes each other adventurer still in draw: each enters theirs "
                   "with a draw, on their own pod")),
+        Int("others_discard", required=False, lo=0, hi=MAX_ROOM_DRAWS,
+            doc=_("treasure cards of their choice the room's card makes each other adventurer still in discard: "
+                  "each enters theirs with a discard, on their own pod (one who holds none discards nothing)")),
+        Bool("wound_left", doc=_("the room wounds the player on its player's left: an unhurt character card "
+                                 "flips to injured; an injured player discards a treasure card of their choice "
+                                 "instead, entered with a discard on their own pod")),
     ))
     def _room(self, t: Txn, a: Args) -> None:
         """A charge into another room whose card moves treasure cards («Aplicar el efecto indicado en la
         tarjeta»), all in one: the cards it gives ("draws", "value", "second"), the cards it makes its
         player discard ("discard") or give to the player on the left ("give"), the cards it makes every
-        other adventurer draw ("others": each then enters theirs, ``to_draw``); then its icon ("then")."""
+        other adventurer draw ("others": each then enters theirs, ``to_draw``) or discard ("others_discard":
+        each enters theirs, ``to_discard``), the player on the left wounded ("wound_left"); then its icon
+        ("then")."""
         self._charge_at(t, a, "other")
 
     def _charge_at(self, t: Txn, a: Args, where: str) -> None:
@@ -336,11 +345,47 @@ class DragonRunTurn(DragonRunTable):
                 due[other] = due.get(other, 0) + others
             t.event(N_("{name}'s room: {others} each draw {n} treasure card", "{name}'s room: {others} each draw {n} "
                        "treasure cards", others, name=name, others=listing(drawing)))
+        others_discard = a.int("others_discard", 0)
+        if others_discard:
+            # a reader's «Nido de murciélagos»: «cada otro jugador descarta 1 carta de tesoro a su elección»
+            owing = [p["name"] for p in t.in_game() if p["name"] != name]
+            if not owing:
+                raise RuleError(_("nobody else is left to discard"))
+            t.event(N_("{name}'s room: {others} each discard {n} treasure card of their choice",
+                       "{name}'s room: {others} each discard {n} treasure cards of their choice", others_discard,
+                       name=name, others=listing(owing)))
+            self._owe_discards(t, owing, others_discard)
+        if a.bool("wound_left"):
+            # a reader's «Sala de las lanzas»: «el jugador a tu izquierda es herido: voltéalo si está ileso, si
+            # no descarta 1 carta de tesoro»
+            left = t.next_in_game(name)
+            if left is None or left == name:
+                raise RuleError(_("nobody is left on {name}'s left to wound", name=name))
+            if t.get(left, "wounds") == 0:
+                t.add(left, "wounds", 1)
+                t.event(_("{name}'s room wounds {left}: injured", name=name, left=left))
+            else:
+                t.event(_("{left} is injured already: {left} discards a treasure card of their choice instead, "
+                          "as {name}'s room says", name=name, left=left))
+                self._owe_discards(t, [left], 1)
         if a.bool("heal"):  # «Aplicar el efecto indicado en la tarjeta»: a room that heals (a reader's chapel)
             if t.get(name, "wounds") != 1:
                 raise RuleError(_("{name} is not injured: the room has nobody to heal", name=name))
             t.add(name, "wounds", -1)
             t.event(_("{name} is healed, as the room says", name=name))
+
+    @staticmethod
+    def _owe_discards(t: Txn, names: list[str], n: int) -> None:
+        """Cards of their choice these players must discard, each entered on their own pod (``to_discard``); a
+        hand holds only so many: one that holds none discards nothing."""
+        due = t.state.setdefault("to_discard", {})
+        for other in names:
+            p = t.player(other)
+            owed = min(n, len(p["cards"]) + p["unknown"] - due.get(other, 0))
+            if owed <= 0:
+                t.event(_("{name} holds no treasure card to discard", name=other))
+                continue
+            due[other] = due.get(other, 0) + owed
 
     def _dragon(self, t: Txn, name: str, shield: int | None = None) -> None:
         """The dragon location: burn, temper −1, reshuffle, powers ready, next player.

@@ -37,7 +37,7 @@ HELD_VALUES = {("play", "value"), ("talisman", "value")}
 #: so the first select goes on to the next), the hides, the rooms whose card moves treasure (a play-tester's
 #: «Cámara de ecos» was the 14th of 39 lines, behind a hide per card held: one held press that had to stop on
 #: the 13th step), then the cards played, the cry and the power, which are also up from the first offer.
-OFFER_KINDS = ("charge", "hide", "room", "others draw", "potion", "talisman", "cry", "power")
+OFFER_KINDS = ("charge", "hide", "room", "others", "potion", "talisman", "cry", "power")
 _KINDS = {"charge": "charge", "again": "charge", "hide": "hide", "room": "room", "play": "potion",
           "talisman": "talisman", "cry": "cry", "power": "power"}
 
@@ -83,7 +83,9 @@ class DragonRunViews(Game):
 
     main_counter = "treasure"
     offer_kinds = OFFER_KINDS
-    offer_kinds_up = OFFER_KINDS[4:]  # the cards played, the cry and the power: up from the first offer
+    # the rooms and potions that act on the other players, the cards played, the cry and the power: up from the first
+    # offer (select lands on the line up reaches first)
+    offer_kinds_up = OFFER_KINDS[3:]
     # a steal of Ben's 6 told him "highest −1" (6 → 5), which a play-tester read as a card worth 1 moved
     told_by_value = ("highest",)
     main_table_counter = "temper"  # at 0 the dragon wakes: the game's clock and its tension
@@ -99,6 +101,7 @@ class DragonRunViews(Game):
             "treasure_deck": dict(state["treasure_deck"]),
             "to_count": list(state["to_count"]),
             "to_draw": dict(state.get("to_draw") or {}),
+            "to_discard": dict(state.get("to_discard") or {}),
         }
 
     def seat_view(self, state: dict[str, Any], name: str) -> dict[str, Any]:
@@ -117,7 +120,7 @@ class DragonRunViews(Game):
             status = word("status", "dead")
         elif name in state["to_deal"]:
             status = word("status", "enter your cards")
-        elif name in (state.get("to_draw") or {}):
+        elif name in (state.get("to_draw") or {}) or name in (state.get("to_discard") or {}):
             # short enough for the header's corner beside the name (the longer "draw a treasure card" was cut there)
             status = word("status", "enter your card")
         elif turn["phase"] == "count":
@@ -228,15 +231,31 @@ class DragonRunViews(Game):
             {"label": _("2 treasures, keep 1: again"), "action": {**keep_one, "then": "again"}, "ask": ["value"]}]
         others: list[Offer] = []
         if any(q["name"] != me["player"] and not q["out"] for q in state["players"]):
-            # every other adventurer draws one (a reader's «Sala del eco», four times in one story of seven: a tester
-            # searched 44 lines for it; each then enters their card on their own pod, where it comes first); the
-            # rooms' last lines, the rarest
-            # a select stop of their own, right after the rooms' (a tester's third select landed on the potions,
-            # 22 lines past them: these lines' place changes with the hand, one discard and gift a value held)
-            others = [{"label": _("room: others draw 1, pass"), "action": {**room, "others": 1, "then": "pass"},
-                       "group": "others draw"},
-                      {"label": _("room: others draw 1, again"), "action": {**room, "others": 1, "then": "again"},
-                       "group": "others draw"}]
+            # the rooms whose card acts on the other players, the rooms' last lines, a select stop of their own right
+            # after the rooms' (a tester's third select landed on the potions, 22 lines past them: these lines' place
+            # changes with the hand, one discard and gift a value held): the player on the left wounded, the others'
+            # discards, then the others' draws, last, so the first reached up past the cards and the cries (a reader's
+            # «Sala del eco», four times in one story of seven: a tester searched 44 lines for it; the readers'
+            # commonest of these rooms: 8 echoes against 4 spear rooms and 2 bats' nests)
+            left = _left_of(state, me["player"])
+            if left is not None:
+                # the player on the left wounded, or discarding a card when injured already (a rulebook reader's
+                # «Sala de las lanzas», four times in the story: 9 presses each, a charge and a correction)
+                others += [{"label": _("room: wound {name}, pass", name=left),
+                            "action": {**room, "wound_left": True, "then": "pass"}, "group": "others"},
+                           {"label": _("room: wound {name}, again", name=left),
+                            "action": {**room, "wound_left": True, "then": "again"}, "group": "others"}]
+            # each other adventurer discards a card of their choice (the same reader's «Nido de murciélagos»: 15
+            # presses for the three discards through the menu); each enters theirs on their own pod, where it comes
+            # first
+            others += [{"label": _("room: others discard 1, pass"),
+                        "action": {**room, "others_discard": 1, "then": "pass"}, "group": "others"},
+                       {"label": _("room: others discard 1, again"),
+                        "action": {**room, "others_discard": 1, "then": "again"}, "group": "others"},
+                       {"label": _("room: others draw 1, pass"), "action": {**room, "others": 1, "then": "pass"},
+                        "group": "others"},
+                       {"label": _("room: others draw 1, again"), "action": {**room, "others": 1, "then": "again"},
+                        "group": "others"}]
         if p["cards"] or p["unknown"]:
             # The card a player parts with is the cheapest treasure they hold (a 1 while some are not
             # known: the player's word for an unseen card; a potion or talisman, worth 0, is kept), each
@@ -368,6 +387,8 @@ class DragonRunViews(Game):
             drawn.append({"label": word("label", "draw the room's card"), "action": {"action": "draw", **me},
                           "ask": ["value"]})
             out[0:0] = drawn
+        if name in (state.get("to_discard") or {}):
+            out[0:0] = _owed_discards(p, me)
         if turn["player"] != name:
             if turn["phase"] == "deal":
                 return out
@@ -405,7 +426,7 @@ class DragonRunViews(Game):
             # so that the hides and the treasure hall stay where they were
             rooms = rooms + [{"label": word("label", "other room: go on"),
                               "action": {"action": "charge", **me, "location": "other"}}]
-        effects = self._room_effect_offers(state, p, me)
+        effects = _with_wounding_potions(self._room_effect_offers(state, p, me), state, p, me)
         cards = self._cards_in_turn(p, me)
         pass_: Offer = {"label": word("label", "pass"), "action": {"action": "pass", **me}}
         again: Offer = {"label": word("label", "another turn"), "action": {"action": "again", **me}}
@@ -556,8 +577,8 @@ class DragonRunViews(Game):
             # on to the next charge (a rulebook reader's pit: a card lost, then charge again: 24 and 40 presses through
             # "other room: go on" and the menu's discard, when the step had only pass and another turn)
             return Str("then", choices=ROOM_ICONS, doc=field.doc)
-        if action == "play" and field.name in ("draw", "second", "heal") and state["turn"]["player"] != name:
-            return None  # the cancel potion, the only one on another player's turn, makes nobody draw or heal
+        if action == "play" and field.name in ("draw", "second", "heal", "wound") and state["turn"]["player"] != name:
+            return None  # the cancel potion, the only one on another player's turn, makes nobody draw, heal or wound
         # a card of a hand the device knows whole goes through the values that hand holds: your own potion's or
         # talisman's, and a card taken from another hand (a play-tester's steal of Ben's 5 went 1, 2, 3, 4, 5
         # through values Ben did not hold)
@@ -569,6 +590,49 @@ class DragonRunViews(Game):
                 held = tuple(sorted(set(p["cards"])))
                 return Field(field.name, "int", True, None, held, held[0], held[-1], doc=field.doc)
         return super().pod_field(state, name, action, field, given)
+
+
+def _with_wounding_potions(effects: list[Offer], state: dict[str, Any], p: dict[str, Any], me: dict[str, str]
+                           ) -> list[Offer]:
+    """A potion that wounds another, unhurt, adventurer (a rulebook reader's «Poción de fuego»: 12 presses as a
+    potion and a correction), one line each from the left, only the potion's value asked: with the rooms that act on
+    the other players (their select stop's first lines), not among the potions, where three lines more stood
+    between the power and every talisman and cry of every table (the eighth set's stories played it twice)."""
+    if not p["cards"] and not p["unknown"]:
+        return effects
+    hurts = [offer(_("potion: wound {name}", name=q["name"]),
+                   {"action": "play", **me, "value": _cheapest_held(p), "wound": q["name"]}, ask=["value"])
+             for q in _from_left(state, me["player"]) if q["counters"]["wounds"] == 0]
+    for item in hurts:
+        item["group"] = "others"
+    i = next((k for k, o in enumerate(effects) if o.get("group") == "others"), len(effects))
+    return effects[:i] + hurts + effects[i:]
+
+
+def _from_left(state: dict[str, Any], name: str) -> list[dict[str, Any]]:
+    """The other adventurers still in, from ``name``'s left on."""
+    seats = state["players"]
+    i = next(k for k, q in enumerate(seats) if q["name"] == name)
+    return [q for q in (seats[(i + k) % len(seats)] for k in range(1, len(seats))) if not q["out"]]
+
+
+def _left_of(state: dict[str, Any], name: str) -> str | None:
+    """The next adventurer still in on ``name``'s left, None when nobody else is."""
+    left = _from_left(state, name)
+    return str(left[0]["name"]) if left else None
+
+
+def _owed_discards(p: dict[str, Any], me: dict[str, str]) -> list[Offer]:
+    """The card of their choice another's room made this player discard, first on their pod whoever's turn it
+    is: each value held, the cheapest worth something first (the rulebook reader's bats took a 1, a 1, a 2 and
+    a 4), a potion's or talisman's 0 last; then, while some cards are not known, the card asked."""
+    held = sorted(set(p["cards"]), key=lambda v: (v == 0, v))
+    out: list[Offer] = [{"label": _("card discarded: {value}", value=v),
+                         "action": {"action": "discard", **me, "values": [v]}} for v in held]
+    if p["unknown"]:
+        out.append({"label": word("label", "discard the room's card"),
+                    "action": {"action": "discard", **me, "values": [_cheapest_held(p)]}, "ask": ["values"]})
+    return out
 
 
 def _potion_to_cancel(state: dict[str, Any], name: str) -> bool:
