@@ -79,6 +79,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -108,6 +109,8 @@ MAX_NODES = int(os.environ.get("TURNS_MAX_NODES", "15000"))
 #: pod that also offers its player's refill, unfound; 4 000 find it in the same time over the story.)
 FAST_NODES, FAST_GUIDED_NODES = 4000, 8000
 FAST = False
+#: How many (state, action) → state results a pod's robot keeps (the latest).
+APPLIED_KEPT = 4096
 MAX_REPEATS = 40
 #: A click's seconds (press and release, a finger's quick tap); holds and repeats use the pods' timing.
 CLICK_S = 0.15
@@ -268,6 +271,10 @@ class PodRobot:
         self.max_nodes = max_nodes
         self.guided_nodes = guided_nodes  # per action of the guided search
         self._effects: dict[tuple, tuple[dict, bool]] = {}  # (state, offer, action): the offer does the same
+        # (state, action) → the state after: the same action from the same state is the same state object, so
+        # the pods' offers, cached by the state's identity, are worked out once (the searches reach one action
+        # by many press sequences: a Dale story asked for its offers 57 000 times)
+        self._applied: OrderedDict[tuple[int, str], tuple[dict, dict]] = OrderedDict()
 
     def _take(self, state: dict, action: dict, story_actions: list[dict]) -> dict:
         """The state after ``action``, as the owner applies it; raises RuleError when refused."""
@@ -281,7 +288,16 @@ class PodRobot:
                 for k in (set(a) | set(action)) - filled)]
             if same:
                 action = same[0]
-        return self.rules.apply(state, action)[0]
+        key = (id(state), json.dumps(action, sort_keys=True, default=str))
+        hit = self._applied.get(key)
+        if hit is not None and hit[0] is state:
+            self._applied.move_to_end(key)
+            return hit[1]
+        after = self.rules.apply(state, action)[0]  # a refusal raises, and is not kept
+        self._applied[key] = (state, after)  # the state is kept: its id cannot be reused meanwhile
+        while len(self._applied) > APPLIED_KEPT:
+            self._applied.popitem(last=False)
+        return after
 
     def _settle(self, controls, intent, state: dict, story_actions: list[dict]) -> dict:
         """``intent`` answered as the owner answers it; the state after."""

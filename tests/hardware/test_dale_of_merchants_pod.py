@@ -477,6 +477,25 @@ def test_a_technique_that_moves_cards_as_the_turns_last_action_is_one_offer_that
     assert t.state["turn"]["player"] == "Ana"
 
 
+def test_a_card_that_throws_a_junk_and_an_animal_card_away_then_draws_is_one_line():
+    """«Las cartas basura se colocan en la pila de basura y las cartas de animales en la pila de descarte del
+    mercado»: an eighth rulebook reader's «Ruleta» («Tira hasta 2 cartas de tu mano. Luego lanza el dado y roba
+    tantas cartas como el resultado») threw a junk card and an animal card (13 presses, a move through the menu).
+    One line, only the draws asked (from 2): the junk to the junk pile, the animal to the market discard."""
+    t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING)
+    offers = {str(o["label"]): o for o in t.rules.seat_actions(t.state, "Ana")}
+    line = offers["tech: junk+animal, draw"]
+    assert line["action"] == {"action": "technique", "player": "Ana", "throw": 1, "throw_animals": 1, "draw": 2,
+                              "clean_up": True} and line["ask"] == ["draw"]
+    before = copy.deepcopy(t.state)
+    t.match.apply({**line["action"], "draw": 3, "clean_up": False})
+    ana, was = t.state["players"][0]["counters"], before["players"][0]["counters"]
+    assert ana["hand"] == was["hand"] - 3 + 3  # the technique, a junk and an animal card out; 3 drawn
+    assert t.state["table"]["market_discard"] == before["table"]["market_discard"] + 1
+    # two cards gone for good, and the technique card on the table until the turn's next action
+    assert sum(ana[k] for k in ("hand", "deck", "discard")) == sum(was[k] for k in ("hand", "deck", "discard")) - 3
+
+
 def test_a_technique_line_leaves_the_clean_up_to_the_next_offer_when_an_earlier_take_emptied_a_slot():
     """A bonus take emptied a market slot; the turn's last technique (one that takes nothing) then keeps its
     line whole (no "…" and a value step on a line whose card did not empty it) and the end of the turn with
@@ -975,6 +994,27 @@ def test_after_a_take_the_stacks_other_shapes_in_the_players_set_follow_the_stac
     assert t.done[-1] == {"action": "stall", "player": "Ana", "values": [2, 1], "set": "pandas", "clean_up": True,
                           "new_value": 2}
     assert t.state["players"][0]["stacks"][-1] == {"set": "pandas", "values": [2, 1]}
+
+
+def test_after_a_take_the_stacks_next_shape_is_offered_in_every_set_asking_only_the_new_card():
+    """«elija cualquier número de cartas de un conjunto de animales de su mano»: an eighth rulebook reader's bonus
+    stack after a take was an Ocelote 1 and a Camuflaje read as an ocelot, 1+1 in a set the player had not
+    collected (6 presses, the set asked). The next shape is a line in each set, after the collected set's."""
+    t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=OPENING + [
+        {"action": "stall", "set": "pandas", "values": [1], "clean_up": True},
+        {"action": "inventory", "count": 0, "clean_up": True},
+        {"action": "stall", "set": "pandas", "values": [2], "clean_up": True},
+        {"action": "inventory", "count": 0, "clean_up": True},
+        {"action": "technique", "player": "Ana", "bonus": True, "take": 4}])
+    labels = [str(i["label"]) for i in t.rules.seat_actions(t.state, "Ana")]
+    i = labels.index("stack 3: 2+1 pandas")
+    assert labels[i + 1:i + 3] == ["stack 3: 2+1 macaws", "stack 3: 2+1 raccoons"]
+    t.hold("Ana", DOWN, repeats=i + 1 - 2)
+    assert t.view("Ana").action == "stack 3: 2+1 macaws…"
+    t.click("Ana", MAIN)
+    t.click("Ana", MAIN)  # the card the clean-up turns up: the set is not asked
+    assert t.done[-1] == {"action": "stall", "player": "Ana", "values": [2, 1], "set": "macaws", "clean_up": True,
+                          "new_value": 2}
 
 
 def test_after_a_technique_its_bonus_actions_buys_and_stacks_come_before_the_effect_lines():

@@ -73,7 +73,7 @@ def test_a_chasers_own_chaser_is_one_offer_asking_the_three_drinks_by_name():
     t.hold("Ana", UP, repeats=len(labels) - labels.index("drink + 2 chasers") - 2)  # the press, the hold, repeats
     assert t.view("Ana").action == "drink + 2 chasers…"
     t.click("Ana", MAIN)
-    assert (t.view("Ana").prompt, t.view("Ana").value) == ("drink", "ale")
+    assert (t.view("Ana").prompt, t.view("Ana").value) == ("drink: alcohol +1", "ale")  # what it does, beside
     t.click("Ana", UP)
     assert t.view("Ana").value == "wine"
     t.click("Ana", MAIN)
@@ -683,6 +683,9 @@ def test_a_card_played_out_of_turn_is_an_offer_on_the_idle_pod_and_one_stray_pre
     assert t.view("Cai").action == "drink now…"
     t.click("Cai", MAIN)
     t.click("Cai", UP, 2)  # ale, wine, elven wine
+    # what the drink named does, beside its name (a play-tester's forced «Whisky de dragón», +3, looked like
+    # "dragon breath ale", +4, by its name)
+    assert (t.view("Cai").prompt, t.view("Cai").value) == ("drink: alcohol +3", "elven wine")
     t.click("Cai", MAIN)
     assert t.done[-1] == {"action": "drink", "player": "Cai", "extra": True, "drink": "elven_wine"}
     assert t.state["players"][2]["counters"]["alcohol"] == 3 and t.state["turn"]["player"] == "Ana"

@@ -33,6 +33,8 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
         Bool("bonus"),
         Str("to", default="discard", choices=tuple(PLAYED_TO)),
         Int("throw", required=False, lo=1),
+        Int("throw_animals", required=False, lo=1,
+            doc=_("that many animal cards of the hand thrown away: to the market discard pile")),
         Int("take", required=False, lo=1, hi=MARKET_SLOTS),
         Player("from_player", required=False),
         Str("pile", required=False, choices=("deck", "discard", "hand")),
@@ -55,7 +57,7 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
         card says to throw it away: it goes to the market discard. Its usual effects in the same
         line, in this order: "throw", that many junk cards from the hand thrown away (to the junk pile,
         as ``move``; «las cartas basura se colocan en la pila de basura y las cartas de animales en la
-        pila de descarte del mercado»: animal cards thrown away are a ``move`` to market_discard); "take", the market card at that position (1–5 from the left) goes to the hand
+        pila de descarte del mercado»: animal cards thrown away are "throw_animals", to the market discard); "take", the market card at that position (1–5 from the left) goes to the hand
         (as ``take``); "from_player" and "pile", the top card of that player's deck or discard pile,
         or a card from their hand (at random, as the card says), goes to the hand (as ``move`` with
         "from_player"); "give_to", a card from the hand goes to
@@ -69,6 +71,7 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
         bonus = a.bool("bonus")
         to = a.str("to")
         throw = a.int("throw", None)
+        animals = a.int("throw_animals", None)
         take = a.int("take", None)
         giver = a.player("from_player", None)
         pile = a.str("pile", None)
@@ -91,12 +94,14 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
             raise RuleError(_("technique: {who} takes from another player's pile, not from their own", who=who))
         if give_to == who:
             raise RuleError(_("technique: {who} gives a card to another player, not to themselves", who=who))
-        self._need_in_hand(t, who, 1 + (throw or 0) + (give_to is not None) + (discard or 0), "to play")
+        self._need_in_hand(t, who, 1 + (throw or 0) + (animals or 0) + (give_to is not None) + (discard or 0),
+                           "to play")
         self._spend_action(t, who)
         t.add(who, "hand", -1)
         turn = t.state["turn"]
         turn["played"].append(to)
-        turn["alone"] = (all(x is None for x in (throw, take, giver, give_to, discard, draw, from_each, others_draw))
+        turn["alone"] = (all(x is None for x in (throw, animals, take, giver, give_to, discard, draw, from_each,
+                                                 others_draw))
                          and not discard_hand and not give_each)
         turn["techniques"] += 1
         if bonus:
@@ -110,6 +115,11 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
             t.add(who, "hand", -throw)
             t.event(N_("{who}: {n} card from {source} to {target}", "{who}: {n} cards from {source} to {target}", throw,
                        who=who, source=word("pile", "hand"), target=word("pile", JUNK)))
+        if animals is not None:
+            t.add(who, "hand", -animals)
+            t.add(None, "market_discard", animals)
+            t.event(N_("{who}: {n} card from {source} to {target}", "{who}: {n} cards from {source} to {target}",
+                       animals, who=who, source=word("pile", "hand"), target=word("pile", "market_discard")))
         if take is not None:
             self._take_card(t, who, position_slot(take), "hand")
         if giver is not None and pile is not None:

@@ -91,12 +91,18 @@ def doubtful_payments(price: int, hand: int, known: list[int]) -> list[list[int]
     and a payment of cards above 1 the rule accepts, exact or over, with one more junk (refused: "no
     puede usar tarjetas adicionales"; a rulebook reader's table asked about 5+4 and a junk for a price
     of 8: the junk makes the surplus 2, more than it)."""
-    known_ = tuple(sorted(known))
-    over = [list(paid) for paid in _combos(known_, hand)
+    return [list(paid) for paid in _doubtful_payments(price, hand, tuple(sorted(known)))]
+
+
+@lru_cache(maxsize=4096)
+def _doubtful_payments(price: int, hand: int, known: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    # weighed for every market card at every press, as the payments are (a robot's search: a million times a
+    # story, a third of its time): the same hand and price give the same answer, worked out once
+    over = [list(paid) for paid in _combos(known, hand)
             if sum(paid) > price and max(paid) < price and payment_ok(price, paid)]
-    extra = [list(paid) + [1] for paid in _combos(known_, hand - 1)
+    extra = [list(paid) + [1] for paid in _combos(known, hand - 1)
              if min(paid) > 1 and max(paid) <= price and payment_ok(price, paid)]
-    return sorted(over + extra)
+    return tuple(map(tuple, sorted(over + extra)))
 
 
 def _market_cards(state: dict[str, Any]) -> list[int]:
@@ -637,6 +643,11 @@ class DaleOfMerchantsViews(Game):
                             {"action": "stall", "player": p["name"], "values": values, "set": likely["set"], **done},
                             ask=asked)
                       for values in shapes[1:]]
+        # the next likeliest shape in each other set too (an eighth rulebook reader's Ocelote 1 and a Camuflaje read
+        # as an ocelot: 6 presses, the set asked), after the likely set's shapes
+        likely_set += [offer(stack_label(number, values, deck),
+                             {"action": "stall", "player": p["name"], "values": values, "set": deck, **done}, ask=asked)
+                       for values in shapes[1:2] for deck in decks[1:]]
         out = [offer(stack_label(number, values),
                      {"action": "stall", "player": p["name"], "values": values, "set": likely["set"], **done},
                      ask=["set"] + asked)
@@ -709,6 +720,12 @@ class DaleOfMerchantsViews(Game):
         # the last of their kind (the list is built reversed)
         moves[:0] = [offer(_("tech: {n} junk away, draw", n=n),
                         {"action": "technique", "player": name, "throw": n, "draw": n + 1}, ask=["draw"]) for n in junk]
+        # the same card throwing a junk card and an animal card, the animal to the market discard (the same reader's
+        # second «Ruleta»: 13 presses, a move through the menu); the draws asked, from 2
+        if hand >= 3:
+            moves[:0] = [offer(_("tech: junk+animal, draw"),
+                               {"action": "technique", "player": name, "throw": 1, "throw_animals": 1, "draw": 2},
+                               ask=["draw"])]
         # the same with the bonus-action icon (a third rulebook reader's squirrel: 7+ presses through
         # the menu), after the bonus offers that draw
         bonus += [{"label": _("tech +1: {n} junk away", n=n),

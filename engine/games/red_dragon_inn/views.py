@@ -34,6 +34,13 @@ def drink_label(d: str) -> Msg:
              delta=f"{fortitude:+d}".replace("-", "−"))
 
 
+def drink_effect(d: str) -> Msg:
+    """What a common drink does, without its name: "alcohol +3", "fortitude −1"."""
+    _name, alcohol, fortitude = COMMON_DRINKS[d]
+    counter, delta = ("alcohol", alcohol) if alcohol else ("fortitude", fortitude)
+    return _("{counter} {delta}", counter=word("counter", counter), delta=f"{delta:+d}".replace("-", "−"))
+
+
 #: A drink event on the pod's list (phase 4).
 EVENT_LABELS = {"round": _("event: everyone drinks"), "contest": _("event: drinking contest")}
 
@@ -65,10 +72,15 @@ class RedDragonInnViews(Game):
     def pod_value_words(self, state: dict[str, Any], name: str, action: str, field: str, value: Any,
                         entered: dict[str, Any] | None = None) -> Msg | None:
         """After a chaser named "other", whose amount is asked: the chaser's alone, the named cards' added
-        by the device (a play-tester trusted "alcohol 0" only once the preview showed the total)."""
+        by the device (a play-tester trusted "alcohol 0" only once the preview showed the total); a drink asked
+        by name: what it does."""
         if (action == "drink" and field in OTHER_CHASER_ASKS and entered is not None
                 and OTHER in (entered.get("chaser"), entered.get("second_chaser"))):
             return _("chaser's")
+        if action == "drink" and field == "drink" and value in COMMON_DRINKS:
+            # what the drink named does, beside its name: a card of another name is matched by its effect (a
+            # play-tester's forced «Whisky de dragón», +3, looked like "dragon breath ale", +4, by its name)
+            return drink_effect(value)
         return None
 
     def view_extra(self, state: dict[str, Any]) -> dict[str, Any]:
