@@ -1065,14 +1065,41 @@ def test_an_annex_that_grants_one_more_action_offers_it_right_after_its_owners_a
     ana = next(p for p in m.state["players"] if p["name"] == "Ana")
     assert len(ana["corpses"]) == 1 and m.state["turn"]["player"] == "Ben"
     assert not any(i.action.get("extra") for i in grammar.menu(m.rules, m.state, "Ana"))  # one more is one
-    # another night: once the next player acts, the moment is gone
+    # another night: once the next player acts, the moment is gone until the night's end
     m = table([{"action": "welcome"}, {"action": "correct", "player": "Ana", "hand": 4},
-               {"action": "build", "rank": 1, "effect": "extra_action"}, {"action": "pass"},
-               {"action": "pass"}, {"action": "pass"}])
-    assert not any(label.startswith("+") for label in items(m, "Ana"))
+               {"action": "build", "rank": 1, "effect": "extra_action"}, {"action": "pass"}])
+    assert m.state["turn"]["player"] == "Ana" and not any(label.startswith("+") for label in items(m, "Ana"))
     # a player without the power is offered nothing after their action
     m = table([{"action": "welcome"}, {"action": "pass"}])
     assert not any(label.startswith("+") for label in items(m, "Ana"))
+
+
+def test_one_more_action_may_come_at_the_nights_end_whoever_acted_last():
+    """An eighth rulebook reader's «Capilla»: «después de las segundas acciones de todos», one more action — its
+    owner bribed a guest once the night's last player had acted, which the device refused (only the player who
+    acted last could take it then). Every action done, before the morning, an owner of such an annex who took
+    none this night is offered it and the device takes it; one is one; one taken earlier that night is the one."""
+    m = table([{"action": "welcome"}, {"action": "correct", "player": "Ana", "hand": 4},
+               {"action": "build", "rank": 1, "effect": "extra_action"}, {"action": "pass"},
+               {"action": "pass"}, {"action": "pass"}])  # Ben acted last: the morning comes
+    assert m.state["phase"] == "morning" and m.state["turn"]["last"] == "Ben"
+    menu = items(m, "Ana")
+    assert "+bribe a guest" in menu and not any(label.startswith("+") for label in items(m, "Ben"))
+    room = next(r["room"] for r in m.state["inn"]["rooms"] if r["guest"])
+    m.apply({**menu["+bribe a guest"].action, "room": room, "rank": 0})
+    assert not any(label.startswith("+") for label in items(m, "Ana"))  # one more is one
+    with pytest.raises(RuleError):
+        m.apply({"action": "bribe", "player": "Ana", "extra": True, "bistro": 1})
+    # the same annex's extra taken right after Ana's first action: none more at the night's end
+    m = table([{"action": "welcome"}, {"action": "correct", "player": "Ana", "hand": 4},
+               {"action": "build", "rank": 1, "effect": "extra_action"}, {"action": "pass"},
+               {"action": "pass"}])
+    rooms = [r["room"] for r in m.state["inn"]["rooms"] if r["guest"]]
+    m.apply({"action": "bribe", "player": "Ana", "extra": True, "room": rooms[0], "rank": 0})
+    m.apply({"action": "pass"})  # Ben: the night's last action
+    assert m.state["phase"] == "morning" and not any(label.startswith("+") for label in items(m, "Ana"))
+    with pytest.raises(RuleError):
+        m.apply({"action": "bribe", "player": "Ana", "extra": True, "room": rooms[1], "rank": 0})
 
 
 def test_one_more_action_may_be_a_build_with_everything_asked():

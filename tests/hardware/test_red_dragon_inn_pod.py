@@ -680,7 +680,7 @@ def test_a_card_played_out_of_turn_is_an_offer_on_the_idle_pod_and_one_stray_pre
     t.click("Cai", MAIN, 2)
     assert t.done[-1] == {"action": "transfer", "from": "Ana", "to": "Cai", "counter": "gold", "amount": 1}
     t.click("Cai", DOWN, 2)
-    assert t.view("Cai").action == "drink now…"
+    assert t.view("Cai").action == "I drink now…"
     t.click("Cai", MAIN)
     t.click("Cai", UP, 2)  # ale, wine, elven wine
     # what the drink named does, beside its name (a play-tester's forced «Whisky de dragón», +3, looked like

@@ -49,6 +49,8 @@ class BloodyInnNight(BloodyInnTable):
             turn.pop("extra_by", None)
         else:  # a power that grants one more action grants one (the pods offer no second)
             turn["extra_by"] = who
+            if powers(t.player(who), "extra_action"):  # the owner of an annex granting one more action used one
+                turn["night_extras"] = [*turn.get("night_extras", ()), who]
         return who, extra
 
     @staticmethod
@@ -60,18 +62,23 @@ class BloodyInnNight(BloodyInnTable):
 
     @staticmethod
     def _ended_last(t: Txn, who: str | None) -> bool:
-        """Whether ``who`` (anyone: None) took the night's last action and owns an annex that grants one more
-        action, the morning not yet begun: «justo después de tu segunda acción» comes before the morning."""
-        last = t.state["turn"].get("last")
-        if t.state["phase"] != "morning" or last is None or who not in (None, last):
+        """Whether ``who`` (None: the night's last player) owns an annex that grants one more action and may take
+        it now, every player's actions done and the morning not yet begun: «justo después de tu segunda acción»
+        comes before the morning, and an eighth rulebook reader's «Capilla», «después de las segundas acciones de
+        todos», is then, whoever acted last — for an owner who took none this night (``night_extras``)."""
+        turn = t.state["turn"]
+        last = turn.get("last")
+        if t.state["phase"] != "morning" or last is None:
             return False
-        return bool(powers(t.player(last), "extra_action")) and t.state["turn"].get("extra_by") != last
+        who = last if who is None else who
+        return bool(powers(t.player(who), "extra_action")) and who not in turn.get("night_extras", ())
 
     def _check_extra(self, t: Txn, who: str, action: str, *, in_room: bool = True) -> None:
         """An extra action needs an annex whose power grants it (or one whose power the device was not told)."""
         p = t.player(who)
         turn = t.state["turn"]
-        one_more = bool(powers(p, "extra_action")) and turn.get("last") == who  # right after their own action
+        # right after their own action, or at the night's end («después de las segundas acciones de todos»)
+        one_more = bool(powers(p, "extra_action")) and (turn.get("last") == who or self._ended_last(t, who))
         if action == "kill" and who not in (turn.get("killer"), turn.get("player")) and not one_more:
             # an extra kill is one more victim of an action that kills («en la misma acción»): in the
             # player's own action, or right after it killed (also the night's last action, until the
@@ -100,6 +107,8 @@ class BloodyInnNight(BloodyInnTable):
         else:
             t.state["phase"] = "morning"
             t.state["turn"] = {"player": None, "action": 0, "last": turn["player"]}
+            if turn.get("night_extras"):
+                t.state["turn"]["night_extras"] = list(turn["night_extras"])
             t.event(_("every player has taken both actions: the morning comes"))
             return
         if turn["action"] == 2:

@@ -430,14 +430,21 @@ class BloodyInnViews(Game):
     def _one_more(self, state: dict[str, Any], p: dict[str, Any], *, kills: bool) -> list[Offer]:
         """Right after their own action, for the owner of an annex whose power grants one more action
         (``extra_action``, a table's own: two rulebook readers' «Cuadra», «justo después de tu segunda acción,
-        haces una tercera»), until the next player acts: that action, once — a bribe of a guest (room and rank
+        haces una tercera»), until the next player acts, or at the night's end (every action done, before the
+        morning) for an owner who took none this night: that action, once — a bribe of a guest (room and rank
         asked), a kill per rank paid the usual way (the room asked) and one with every choice asked, a build with
         every choice asked, each burial,
         peasants from the bistro, and no kill when the extra kills are offered already (``kills``). Those that ask nothing are shown before they are done: the pod is idle
         while the next player acts, and a stray main must not bribe."""
         turn = state["turn"]
         name = p["name"]
-        if turn.get("last") != name or turn.get("extra_by") == name or not powers(p, "extra_action"):
+        right_after = turn.get("last") == name and turn.get("extra_by") != name
+        # every player's actions done, the morning not begun: an owner who took none this night (an eighth rulebook
+        # reader's «Capilla», «después de las segundas acciones de todos»: not possible on the pods, the engine
+        # refused it after another's action)
+        night_end = (state["phase"] == "morning" and turn.get("last") is not None
+                     and name not in turn.get("night_extras", ()))
+        if not powers(p, "extra_action") or not (right_after or night_end):
             return []
         out: list[Offer] = []
         rooms = [r for r in state["inn"]["rooms"] if r["guest"]]

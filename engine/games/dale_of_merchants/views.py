@@ -402,10 +402,10 @@ class DaleOfMerchantsViews(Game):
             # above a technique alone and the discard (one held press up from the first offer; a play-tester going
             # up met 30–60 payments asked about when they came right above the takes).
             techniques = [self._ending(o, then) for o in self._techniques(state, name, hand)]
-            takes = [o for o in techniques if technique_kind(o["action"]) == "tech +1 take"]
-            techniques = [o for o in techniques if technique_kind(o["action"]) != "tech +1 take"]
-            lead = [o for o in techniques if technique_kind(o["action"]) in LEADING_TECHNIQUES]
-            rest = [o for o in techniques if technique_kind(o["action"]) not in LEADING_TECHNIQUES]
+            kinds = [technique_kind(o["action"]) for o in techniques]  # once each: worked out at every new state
+            takes = [o for o, kind in zip(techniques, kinds) if kind == "tech +1 take"]
+            lead = [o for o, kind in zip(techniques, kinds) if kind in LEADING_TECHNIQUES]
+            rest = [o for o, kind in zip(techniques, kinds) if kind not in LEADING_TECHNIQUES + ("tech +1 take",)]
             items += asked_about + first + generic + primary[1:] + shapes + lead + others + rest + checks + \
                 by_die + effects + takes + [
                     {"label": word("label", "technique"), "action": {"action": "technique", "player": name}},

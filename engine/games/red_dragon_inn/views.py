@@ -203,7 +203,7 @@ class RedDragonInnViews(Game):
         drink: the turn does not move on); none with an empty pile."""
         if not next(p for p in state["players"] if p["name"] == name)["counters"]["drink_me"]:
             return []
-        return [{"label": word("label", "drink now"), "ask": ["drink"],
+        return [{"label": word("label", "I drink now"), "ask": ["drink"],
                  "action": {"action": "drink", "player": name, "extra": True, "drink": FIRST_DRINK}}]
 
     @staticmethod
