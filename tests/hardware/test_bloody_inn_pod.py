@@ -113,14 +113,15 @@ def test_an_annex_of_unknown_power_may_be_the_tables_own_butcher_and_kill_again_
     (rango 0-1) gratis». Right after its owner's kill the pod offers the extra kill by rank, asking the room and
     the cards played (the rank's at first), and a free one is taken; the bistro's, which asks nothing, is
     previewed first, and comes after the rooms' (a play-tester's such Matadero offered it first; the rulebook
-    stories' extra kills where both are offered were in a room 3 times, in the bistro 3); the status does not claim
-    a kill is due."""
+    stories' extra kills where both are offered were in a room 3 times, in the bistro 3); the status asks, as for a
+    butcher's shop, while they are offered (an eighth story's play-tester met them under a blank status)."""
     m = table([{"action": "welcome"}, {"action": "correct", "player": "Ana", "hand": 3},
                {"action": "build", "rank": 1}, {"action": "pass"},
                {"action": "kill", "room": 2, "rank": 0}])
     assert "effect" not in m.state["players"][0]["annexes"][-1] and m.state["turn"]["player"] == "Ben"
     menu = items(m, "Ana")
     assert list(menu) == ["+kill, rank 0", "+kill, rank 1", "+kill, rank 2", "+kill, rank 3", "+kill: bistro"]
+    assert m.rules.seat_view(m.state, "Ana")["status"] == "extra kill?"
     assert m.rules.seat_actions(m.state, "Ana")[-1]["confirm"]  # shown before it is done: a stray main kills nobody
     assert asked(m, "Ana", menu["+kill, rank 1"]) == ["room", "played"]
     assert menu["+kill, rank 1"].action["played"] == 1

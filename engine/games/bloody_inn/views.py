@@ -105,12 +105,11 @@ class BloodyInnViews(Game):
             status = N_("police! {n} corpse", "police! {n} corpses", len(p["corpses"]))
         elif mine:
             status = _("your action {number}", number=turn["action"])
-        elif (phase == "night" and grants_extra(p, "kill", in_room=True) or phase == "morning") \
-                and self._extra_kills(state, p):
+        elif phase in ("night", "morning") and self._extra_kills(state, p):
             # the moment an annex's extra kill is offered, out of turn (a play-tester's status was blank
-            # and she could not tell what the offers were for); not for an annex whose power is unknown:
-            # the device cannot tell its owner there is a kill to make — but in the morning, while the
-            # night's last kill may still kill again, the offers are only that (and the morning after them)
+            # and she could not tell what the offers were for); also for an annex whose power the device was
+            # not told, whose owner is offered the kill all the same (an eighth story's play-tester met the
+            # "+kill" lines under a blank status): a question, the device cannot tell there is a kill to make
             status = word("status", "extra kill?")
         elif phase == "welcome" and state["first_player"] == name:
             status = word("status", "welcome guests")
