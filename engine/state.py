@@ -38,6 +38,14 @@ def clone(obj: Any) -> Any:
     return obj
 
 
+def players_from_left(state: Mapping[str, Any], name: str) -> list[dict[str, Any]]:
+    """The other players' records, from ``name``'s left on (seat order, round the table), those still in the game
+    (not ``out``): whom a card on "every other player" or "the player on your left" reaches, in the table's order."""
+    seats = state["players"]
+    i = next(k for k, q in enumerate(seats) if q["name"] == name)
+    return [q for q in (seats[(i + k) % len(seats)] for k in range(1, len(seats))) if not q.get("out")]
+
+
 def canonical(obj: Any) -> str:
     """The byte-for-byte form used to compare states."""
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)

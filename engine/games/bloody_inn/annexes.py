@@ -125,6 +125,18 @@ def powers(p: dict[str, Any], effect: str) -> list[dict[str, Any]]:
     return [x for x in built(p) if x.get("effect") == effect]
 
 
+def night_end_extra(state: dict[str, Any], name: str) -> bool:
+    """Whether ``name`` may take an annex's one more action at the night's end: every action done and the morning
+    not begun (the turn keeps whose action was ``last``), for an owner of an ``extra_action`` annex who took none this
+    night (``night_extras``) — «justo después de tu segunda acción» for the night's last player, and an eighth
+    rulebook reader's «Capilla», «después de las segundas acciones de todos», for anyone."""
+    turn = state["turn"]
+    if state["phase"] != "morning" or turn.get("last") is None:
+        return False
+    p = next(q for q in state["players"] if q["name"] == name)
+    return bool(powers(p, "extra_action")) and name not in turn.get("night_extras", ())
+
+
 def total(p: dict[str, Any], effect: str) -> int:
     """The sum of the amounts of the player's annexes with ``effect``."""
     return sum(int(x.get("amount") or 0) for x in powers(p, effect))

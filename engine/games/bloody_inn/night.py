@@ -17,6 +17,7 @@ from .annexes import (
     discount,
     grants_extra,
     here_discount,
+    night_end_extra,
     own_cards,
     powers,
     unknown_power,
@@ -66,12 +67,8 @@ class BloodyInnNight(BloodyInnTable):
         it now, every player's actions done and the morning not yet begun: «justo después de tu segunda acción»
         comes before the morning, and an eighth rulebook reader's «Capilla», «después de las segundas acciones de
         todos», is then, whoever acted last — for an owner who took none this night (``night_extras``)."""
-        turn = t.state["turn"]
-        last = turn.get("last")
-        if t.state["phase"] != "morning" or last is None:
-            return False
-        who = last if who is None else who
-        return bool(powers(t.player(who), "extra_action")) and who not in turn.get("night_extras", ())
+        last = t.state["turn"].get("last")
+        return last is not None and night_end_extra(t.state, last if who is None else who)
 
     def _check_extra(self, t: Txn, who: str, action: str, *, in_room: bool = True) -> None:
         """An extra action needs an annex whose power grants it (or one whose power the device was not told)."""

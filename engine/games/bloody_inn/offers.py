@@ -11,6 +11,7 @@ from .annexes import (
     discount,
     grants_extra,
     here_discount,
+    night_end_extra,
     powers,
     unknown_power,
 )
@@ -124,12 +125,9 @@ class BloodyInnOffers(Game):
         turn = state["turn"]
         name = p["name"]
         right_after = turn.get("last") == name and turn.get("extra_by") != name
-        # every player's actions done, the morning not begun: an owner who took none this night (an eighth rulebook
-        # reader's «Capilla», «después de las segundas acciones de todos»: not possible on the pods, the engine
-        # refused it after another's action)
-        night_end = (state["phase"] == "morning" and turn.get("last") is not None
-                     and name not in turn.get("night_extras", ()))
-        if not powers(p, "extra_action") or not (right_after or night_end):
+        # or at the night's end, for an owner who took none this night (an eighth rulebook reader's «Capilla»: not
+        # possible on the pods, the engine refused it after another's action)
+        if not powers(p, "extra_action") or not (right_after or night_end_extra(state, name)):
             return []
         out: list[Offer] = []
         rooms = [r for r in state["inn"]["rooms"] if r["guest"]]

@@ -9,7 +9,7 @@ from ...errors import RuleError, SetupError
 from ...game import Game
 from ...messages import N_, Msg, _, listing, word
 from ...spec import Counter, Option
-from ...state import Args, Txn
+from ...state import Args, Txn, players_from_left
 from .piles import JUNK, TABLE_PILES
 from .piles import MARKET_SLOTS as MARKET_SLOTS  # the market's places: the rules' parts read them here
 from .piles import slot_position as slot_position
@@ -36,10 +36,8 @@ def takeable(counters: dict[str, int], pile: str) -> int:
 
 
 def others_from_left(state: dict[str, Any], name: str) -> list[str]:
-    """Every other player, from ``name``'s left on."""
-    names = [q["name"] for q in state["players"]]
-    me = names.index(name)
-    return names[me + 1:] + names[:me]
+    """Every other player, from ``name``'s left on: their names."""
+    return [q["name"] for q in players_from_left(state, name)]
 
 
 def position_slot(position: int) -> int:

@@ -25,11 +25,7 @@ class DragonRunCards(DragonRunTable):
         """
         name = self._in_game(t, a)
         self._draw_treasure(t, name)
-        due = t.state.get("to_draw") or {}
-        if name in due:  # a card a room made them draw (``to_draw``): one less to enter
-            due[name] -= 1
-            if not due[name]:
-                del due[name]
+        self._owed_entered(t, "to_draw", name, 1)  # a card a room made them draw: one less to enter
         if a.raw("value", None) is None:
             self._give_unknown(t, name, 1)
             return
@@ -44,11 +40,7 @@ class DragonRunCards(DragonRunTable):
             raise RuleError(_("discard: name the values of the cards discarded"))
         self._take_cards(t, name, values)
         self._to_discard(t, len(values))
-        due = t.state.get("to_discard") or {}
-        if name in due:  # cards a room made them discard (``to_discard``): so many fewer to enter
-            due[name] -= len(values)
-            if due[name] <= 0:
-                del due[name]
+        self._owed_entered(t, "to_discard", name, len(values))  # cards a room made them discard: so many fewer
 
     @action("talisman", fields=(Raw("player"),
                                 Int("value", lo=0, hi=MAX_CARD, doc=_("the value of the talisman card"))))

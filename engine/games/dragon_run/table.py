@@ -163,6 +163,16 @@ class DragonRunTable(Game):
 
     # -- small helpers ---------------------------------------------------------
     @staticmethod
+    def _owed_entered(t: Txn, owed: str, name: str, n: int) -> None:
+        """``n`` of the cards another's room made ``name`` draw or discard are entered (the state's ``owed``,
+        ``to_draw`` or ``to_discard``: player → how many still to enter): so many fewer asked."""
+        due = t.state.get(owed) or {}
+        if name in due:
+            due[name] -= n
+            if due[name] <= 0:
+                del due[name]
+
+    @staticmethod
     def _set_cards(t: Txn, name: str, cards: list[int]) -> None:
         p = t.player(name)
         p["cards"] = sorted(cards, reverse=True)

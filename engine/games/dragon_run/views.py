@@ -7,6 +7,7 @@ from typing import Any
 from ...fields import Field, Str
 from ...game import Game, Offer, offer
 from ...messages import Msg, _, word
+from ...state import players_from_left
 from .rules import DIE_FACES, HAND_SIZE, ROOM_ICONS, _cheapest, _highest_range
 from .table import other_rooms
 
@@ -491,10 +492,8 @@ class DragonRunViews(Game):
         # a hand the first move deals unseen holds its 4 cards already (a play-tester's Rogue found no
         # steal before the game's first move)
         # the hands from your left on, as the docs say (a play-tester's Ben and Cai found Ana's first)
-        seats = [q["name"] for q in state["players"]]
-        i = seats.index(p["name"])
-        left = [state["players"][(i + k) % len(seats)] for k in range(1, len(seats))]
-        others = [q for q in left if not q["out"] and (q["cards"] or q["unknown"] or q["name"] in state["to_deal"])]
+        others = [q for q in players_from_left(state, p["name"])
+                  if q["cards"] or q["unknown"] or q["name"] in state["to_deal"]]
         take = [offer(_("power: a card from {name}", name=q["name"]),
                       {"action": "power", **me, "take_from": q["name"],
                        "value": 0 if q["name"] in state["to_deal"] else _cheapest_held(q)}, ask=["value"])
@@ -602,23 +601,16 @@ def _with_wounding_potions(effects: list[Offer], state: dict[str, Any], p: dict[
         return effects
     hurts = [offer(_("potion: wound {name}", name=q["name"]),
                    {"action": "play", **me, "value": _cheapest_held(p), "wound": q["name"]}, ask=["value"])
-             for q in _from_left(state, me["player"]) if q["counters"]["wounds"] == 0]
+             for q in players_from_left(state, me["player"]) if q["counters"]["wounds"] == 0]
     for item in hurts:
         item["group"] = "others"
     i = next((k for k, o in enumerate(effects) if o.get("group") == "others"), len(effects))
     return effects[:i] + hurts + effects[i:]
 
 
-def _from_left(state: dict[str, Any], name: str) -> list[dict[str, Any]]:
-    """The other adventurers still in, from ``name``'s left on."""
-    seats = state["players"]
-    i = next(k for k, q in enumerate(seats) if q["name"] == name)
-    return [q for q in (seats[(i + k) % len(seats)] for k in range(1, len(seats))) if not q["out"]]
-
-
 def _left_of(state: dict[str, Any], name: str) -> str | None:
     """The next adventurer still in on ``name``'s left, None when nobody else is."""
-    left = _from_left(state, name)
+    left = players_from_left(state, name)
     return str(left[0]["name"]) if left else None
 
 

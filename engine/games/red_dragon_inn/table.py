@@ -9,7 +9,7 @@ from ...fields import Bool, Int, Player, Str
 from ...game import Game, action
 from ...messages import N_, _, listing, word
 from ...spec import Counter, Option
-from ...state import Args, Txn
+from ...state import Args, Txn, players_from_left
 from .words import PHASE_WORDS
 
 #: The drink events the device plays through: everyone drinks one from the deck; the same as a contest.
@@ -48,10 +48,7 @@ OUT_OF_GOLD = "out of gold"
 
 def others_in_order(state: dict[str, Any], name: str) -> list[str]:
     """The other players still in, from ``name``'s left."""
-    names = [q["name"] for q in state["players"]]
-    i = names.index(name)
-    order = [state["players"][(i + k) % len(names)] for k in range(1, len(names))]
-    return [q["name"] for q in order if not q["out"]]
+    return [q["name"] for q in players_from_left(state, name)]
 
 
 def start_gold(n: int, options: dict[str, Any]) -> int:

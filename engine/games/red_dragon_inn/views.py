@@ -23,22 +23,27 @@ FIRST_DRINK = next(iter(COMMON_DRINKS))
 #: chaser by name asks nothing more (:meth:`RedDragonInnViews.pod_step_wanted`).
 OTHER_CHASER_ASKS = ("alcohol", "fortitude")
 
+def _signed(n: int) -> str:
+    """A change as the pods write it: "+3", "−1" (the minus sign, not a hyphen)."""
+    return f"{n:+d}".replace("-", "−")
+
+
 def drink_label(d: str) -> Msg:
     """A common drink as a pod offers it: its name and what it does, so that a card of another name or edition
     is matched by its effect ("elven wine +3", "water −1", "holy water fortitude +2"; no colon: "dirty dishwater
     fortitude −1" fits the offer bar's two lines only so)."""
     _name, alcohol, fortitude = COMMON_DRINKS[d]
     if alcohol:
-        return _("{drink} {alcohol}", drink=DRINK_WORDS[d], alcohol=f"{alcohol:+d}".replace("-", "−"))
+        return _("{drink} {alcohol}", drink=DRINK_WORDS[d], alcohol=_signed(alcohol))
     return _("{drink} {counter} {delta}", drink=DRINK_WORDS[d], counter=word("counter", "fortitude"),
-             delta=f"{fortitude:+d}".replace("-", "−"))
+             delta=_signed(fortitude))
 
 
 def drink_effect(d: str) -> Msg:
     """What a common drink does, without its name: "alcohol +3", "fortitude −1"."""
     _name, alcohol, fortitude = COMMON_DRINKS[d]
     counter, delta = ("alcohol", alcohol) if alcohol else ("fortitude", fortitude)
-    return _("{counter} {delta}", counter=word("counter", counter), delta=f"{delta:+d}".replace("-", "−"))
+    return _("{counter} {delta}", counter=word("counter", counter), delta=_signed(delta))
 
 
 #: A drink event on the pod's list (phase 4).
@@ -458,7 +463,7 @@ class RedDragonInnViews(Game):
         fortitude +1 alone (a rulebook reader's herbal tea, «Té de hierbas»: 6 presses through "other drink…")."""
         out: list[Offer] = [{"label": _("{alcohol} {a}, {fortitude} {f}", alcohol=word("counter", "alcohol"),
                                         a=f"+{a}", fortitude=word("counter", "fortitude"),
-                                        f=f"{f:+d}".replace("-", "−")),
+                                        f=_signed(f)),
                              "action": dict(drink, alcohol=a, fortitude=f)} for a, f in EFFECT_DRINKS]
         out.append({"label": _("{counter} {delta}", counter=word("counter", "fortitude"), delta="+1"),
                     "action": dict(drink, alcohol=0, fortitude=1)})
@@ -489,7 +494,7 @@ class RedDragonInnViews(Game):
         held for more; in the drinks' order, as the hits (a play-tester's held press, used to it, stopped on the
         player on the left)."""
         return [{"label": _("{name}: {counter} {delta}", name=q, counter=word("counter", "alcohol"),
-                            delta=f"{delta:+d}".replace("-", "−")), "repeat": True,
+                            delta=_signed(delta)), "repeat": True,
                  "action": {"action": "adjust", "player": q, "counter": "alcohol", "delta": delta}}
                 for q in others]
 
@@ -497,7 +502,7 @@ class RedDragonInnViews(Game):
     def _own_track(p: dict[str, Any]) -> list[Offer]:
         """The character's own counter (piety, …) ±1, a press a point."""
         return [{"label": _("{counter} {delta}", counter=word("counter", counter),
-                            delta=f"{delta:+d}".replace("-", "−")), "repeat": True,
+                            delta=_signed(delta)), "repeat": True,
                  "action": {"action": "adjust", "player": p["name"], "counter": counter, "delta": delta}}
                 for counter in p["counters"] if counter not in FIXED_COUNTERS for delta in (1, -1)]
 
