@@ -390,14 +390,16 @@ def test_the_entry_goes_home_when_another_players_action_makes_it_impossible():
 
 
 # -- numbers -----------------------------------------------------------------------------------------
-def test_holding_up_repeats_and_the_steps_grow_within_the_bounds():
+def test_holding_up_repeats_and_the_steps_grow_to_round_numbers_within_the_bounds():
     t = rdi_drink_phase()
     t.click("Ana", UP)
     t.click("Ana", MAIN)  # the alcohol of a drink that is none of the common ones
     t.hold("Ana", UP, repeats=4)  # press, hold, 4 repeats: +1 each
     assert t.view("Ana").value == "6"
-    t.hold("Ana", UP, repeats=6)  # after 4 slow repeats, +5 each
-    assert t.view("Ana").value == str(6 + 2 + 4 + 2 * 5)
+    t.hold("Ana", UP, repeats=6)  # after 4 slow repeats (7 … 12), +5 each, to the next multiple of 5
+    assert t.view("Ana").value == "20"  # 12 → 15 → 20, not 17 → 22: a round number is one hold away
+    t.hold("Ana", DOWN, repeats=5)  # 19 … 14 slowly, then down to the multiple of 5 below: 10
+    assert t.view("Ana").value == "10"
     t2 = bloody_night()
     t2.menu_to("Ana", "bribe…")
     t2.click("Ana", MAIN)

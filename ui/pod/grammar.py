@@ -113,6 +113,12 @@ class Ask:
             return self.clamp(0) if delta > 0 else self.field.hi
         if may_unset and delta < 0 and value == self.clamp(0) and self.clamp(value + delta) == value:
             return None
+        if abs(delta) > 1:
+            # a held press's fast steps land on round numbers (12 held down: …, 7, 6, 5, 0), so that a
+            # value a few steps past the slow ones is one hold away (a rulebook reader's 5F pocket, from
+            # 12, took a press down and a hold: the fast step from 6 went to 1)
+            step = abs(delta)
+            return self.clamp((value // step + 1) * step if delta > 0 else (value - 1) // step * step)
         return self.clamp(value + delta)
 
     def cycle(self, value: Any, delta: int) -> Any:
