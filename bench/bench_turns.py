@@ -227,6 +227,19 @@ def repeat_bound(before: dict, after: dict, actions: list[dict]) -> int:
     return int(min(MAX_REPEATS, biggest + 3))
 
 
+def in_parts(state: dict, action: dict) -> list[dict]:
+    """``action`` as a pod enters it: Dale's market values for some of the five cards, one card at a time (the
+    pod's "new card N" lines, or "set market…"'s position and value; the five together only at the opening
+    deal). A third rulebook story's two cards turned up at once were "not possible" for the guided search,
+    which follows the story's actions as written."""
+    values = action.get("values")
+    market = state.get("market")
+    if action.get("action") != "set_market" or not isinstance(values, list) or not isinstance(market, list) \
+            or all(c.get("value") is None for c in market):
+        return [action]
+    return [{"action": "set_market", "position": i + 1, "value": v} for i, v in enumerate(values) if v is not None]
+
+
 def touched(a: Any, b: Any, path: tuple = (), depth: int = 4, out: set | None = None) -> set:
     """The places where two states differ, as paths of keys and list indexes, ``depth`` deep at most
     (a list of another length, or anything deeper, is one place)."""
@@ -575,7 +588,7 @@ class PodRobot:
 
         presses: list[Press] = []
         nodes = 0
-        for action in story_actions:
+        for action in (part for a in story_actions for part in in_parts(state, a)):
             try:
                 target = self.rules.apply(state, action)[0]
             except RuleError:

@@ -436,6 +436,26 @@ def test_the_guided_search_takes_an_offer_that_pays_in_another_order_for_the_sam
     assert found.state == after and len(found.presses) == 4
 
 
+def test_the_guided_search_enters_two_new_market_cards_one_at_a_time():
+    """The third rulebook story's clean-up turns up two market cards, written as one ``set_market`` with
+    the five values (null: as it is); the pod enters new cards one by one ("new card 1", "new card 2").
+    Told the story's action as written, the quick run's guided search found no way ("not possible"); it
+    now follows it card by card, and the pod reaches the story's state."""
+    s = st.load(ROOT / "bench" / "stories" / "rulebook-3-actions" / "dale-of-merchants.json")
+    event, before, after = st.play(s)[120]
+    assert event.actions == [{"action": "set_market", "values": [4, 4, None, None, None]}]
+    assert bt.in_parts(before, event.actions[0]) == [{"action": "set_market", "position": 1, "value": 4},
+                                                     {"action": "set_market", "position": 2, "value": 4}]
+    from tablekeeper.ui.pod.inputs import SeatControls
+
+    seat = s.players.index(event.who) + 1
+    robot = bt.PodRobot(st.rules_of(s), seat, guided_nodes=bt.FAST_GUIDED_NODES)
+    found = robot.guided(SeatControls(seat, event.who), before, event.actions)
+    assert found.state == after and found.presses
+    opening = {"action": "set_market", "values": [3, 4, 5, 2, 3]}
+    assert bt.in_parts(st.rules_of(s).setup_state(), opening) == [opening]  # the opening deal: one entry
+
+
 OWN_STORIES = sorted((ROOT / "bench" / "stories").glob("*.json"))
 
 
