@@ -67,7 +67,8 @@ def test_the_dragon_is_one_step_and_second_when_a_charge_is_compulsory():
                            "room: discard 3, pass", "room: discard 3, again", "room: discard 3, go on",
                            "room: give 0 left, pass", "room: give 0 left, again", "room: give 3 left, pass",
                            "room: give 3 left, again", "potion: wound Ben", "potion: wound Cai", "room: wound Ben, pass", "room: wound Ben, again", "room: others discard 1, pass",
-                           "room: others discard 1, again", "room: others draw 1, pass", "room: others draw 1, again", "potion: draw 2", "potion", "talisman: 3", "talisman: 2",
+                           "room: others discard 1, again",
+        "room: all give 1 left, pass", "room: all give 1 left, again", "room: others draw 1, pass", "room: others draw 1, again", "potion: draw 2", "potion", "talisman: 3", "talisman: 2",
                            "talisman: 0"]
     assert items["dragon"].action == {"action": "charge", "player": "Ana", "location": "dragon"}
     assert steps(m, "Ana", items["dragon"]) == {}
@@ -243,7 +244,7 @@ def test_another_players_pod_offers_no_turn_action_but_the_cancel_potion():
     assert cancel.action == {"action": "play", "player": "Ben", "value": 1, "cancel": True}
     assert list(steps(m, "Ben", cancel)) == ["value"]
     # the game's own first, the corrections every game has after the routine offers (up from the menu's top)
-    assert others(m, "Ben") == ["play", "draw", "discard", "count", "adjust", "transfer"]
+    assert others(m, "Ben") == ["play", "draw", "discard", "give_left", "count", "adjust", "transfer"]
     item = next(i for i in g.menu(m.rules, m.state, "Ben") if i.kind == g.OTHER and i.action["action"] == "play")
     asked = steps(m, "Ben", item)
     assert list(asked) == ["value", "cancel"] and asked["cancel"].step == g.BOOL
@@ -299,7 +300,8 @@ def test_the_start_of_a_turn_offers_charges_and_hides_down_and_the_power_and_cri
         "room: discard 3, go on", "room: give 0 left, pass",
         "room: give 0 left, again", "room: give 2 left, pass", "room: give 2 left, again", "room: give 3 left, pass",
         "room: give 3 left, again", "potion: wound Ben", "potion: wound Cai", "room: wound Ben, pass", "room: wound Ben, again", "room: others discard 1, pass",
-        "room: others discard 1, again", "room: others draw 1, pass", "room: others draw 1, again", "cry", "cry: discard 3", "cry: discard 2", "talisman: 3", "talisman: 2", "talisman: 1", "talisman: 0", "potion: draw 2", "potion", "power", "power: discard, draw", "power: draw a card", "power: a card from Cai", "power: a card from Ben"]
+        "room: others discard 1, again",
+        "room: all give 1 left, pass", "room: all give 1 left, again", "room: others draw 1, pass", "room: others draw 1, again", "cry", "cry: discard 3", "cry: discard 2", "talisman: 3", "talisman: 2", "talisman: 1", "talisman: 0", "potion: draw 2", "potion", "power", "power: discard, draw", "power: draw a card", "power: a card from Cai", "power: a card from Ben"]
     m = game({"action": "adjust", "counter": "dungeon", "delta": -3}, hands={**HANDS, "Ana": [1, 1, 0, 0]})
     items = routine(m, "Ana")
     assert [k for k in items if k.startswith(("hide", "cry"))] == ["hide: discard 1", "hide", "cry",
@@ -906,6 +908,36 @@ def test_a_room_that_makes_the_others_discard_asks_each_their_card_on_their_own_
     assert t.done[-1] == {"action": "discard", "player": "Ben", "values": [2]} and t.presses == 3
     assert sorted(t.state["players"][1]["cards"]) == [1, 1, 4] and t.state["to_discard"] == {}
     assert t.rules.seat_actions(t.state, "Ben") == []  # nothing left to enter off his turn
+
+
+def test_a_room_that_makes_everyone_pass_a_card_left_asks_each_their_card_on_their_own_pod():
+    """«Aplicar el efecto indicado en la tarjeta» — a ninth rulebook reader's «Cripta»: «todos eligen una carta a la
+    vez y la pasan boca abajo a la izquierda», six times in one story: impossible for a potion's or a talisman's 0
+    (a transfer moves worth at least 1), else 10–31 presses by transfers. One offer on the active pod; then each
+    pod, the room's player's too, offers its card by value, the least worth first, a 0 included; a player whose
+    hand is empty passes nothing; a pass nobody owes is refused."""
+    t = Table("dragon-run", ["Ana", "Ben", "Cai"], options={"hands": {**HANDS, "Cai": [0, 0, 0, 0]}},
+              actions=[{"action": "discard", "player": "Cai", "values": [0, 0, 0, 0]}])
+    labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
+    t.hold("Ana", DOWN, repeats=labels.index("room: all give 1 left, pass") - 2)
+    assert t.view("Ana").action == "room: all give 1 left, pass"
+    t.click("Ana", MAIN)
+    assert t.done[-1] == {"action": "room", "player": "Ana", "pass_left": True, "then": "pass"}
+    assert t.state["to_pass"] == {"Ana": 1, "Ben": 1} and t.state["turn"]["player"] == "Ben"  # Cai holds nothing
+    assert t.view("Ana").status == "enter your card" and t.view("Ben").status == "enter your card"
+    assert [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")][:4] == [
+        "card passed left: 0", "card passed left: 1", "card passed left: 2", "card passed left: 3"]
+    t.presses = 0
+    t.click("Ana", MAIN)  # her 0, a potion, to Ben on her left
+    assert t.done[-1] == {"action": "give_left", "player": "Ana", "value": 0} and t.presses == 1
+    assert sorted(t.state["players"][0]["cards"]) == [1, 2, 3] and sorted(t.state["players"][1]["cards"]) == [0, 1, 1, 2, 4]
+    with pytest.raises(RuleError, match="no card to pass"):
+        t.rules.apply(t.state, {"action": "give_left", "player": "Ana", "value": 1})  # once is all she owes
+    t.click("Ben", DOWN)
+    t.click("Ben", MAIN)  # his 1 to Cai
+    assert t.done[-1] == {"action": "give_left", "player": "Ben", "value": 1}
+    assert t.state["players"][2]["cards"] == [1] and t.state["to_pass"] == {}
+    assert [p["counters"]["treasure"] for p in t.state["players"]] == [6, 7, 1]
 
 
 def test_a_room_that_wounds_the_player_on_the_left_flips_an_unhurt_card_or_asks_a_discard():

@@ -42,6 +42,27 @@ class DragonRunCards(DragonRunTable):
         self._to_discard(t, len(values))
         self._owed_entered(t, "to_discard", name, len(values))  # cards a room made them discard: so many fewer
 
+    @action("give_left", fields=(Player("player", required=False),
+                                 Int("value", lo=0, hi=MAX_CARD, doc=_("the value of the treasure card passed"))))
+    def _give_left(self, t: Txn, a: Args) -> None:
+        """A player passes a treasure card ("value") to the player on their left, as a room made everyone do.
+
+        The card of their choice a room's ``pass_left`` made every adventurer pass face down (a ninth rulebook
+        reader's «Cripta»): it leaves the hand, a potion or a talisman worth 0 too, and joins the hand of the
+        next player still in on the left (default: the active player)."""
+        name = self._in_game(t, a)
+        if name not in (t.state.get("to_pass") or {}):
+            raise RuleError(_("{name} has no card to pass: only a room whose card makes everyone pass one to the "
+                              "left asks it", name=name))
+        left = t.next_in_game(name)
+        if left is None or left == name:
+            raise RuleError(_("nobody is left on {name}'s left to take the card", name=name))
+        value = a.int("value")
+        self._take_cards(t, name, [value])
+        self._give_cards(t, left, [value])
+        self._owed_entered(t, "to_pass", name, 1)
+        t.event(_("{name} passes a treasure card worth {value} to {left}", name=name, value=value, left=left))
+
     @action("talisman", fields=(Raw("player"),
                                 Int("value", lo=0, hi=MAX_CARD, doc=_("the value of the talisman card"))))
     def _talisman(self, t: Txn, a: Args) -> None:

@@ -165,7 +165,7 @@ class DragonRunTable(Game):
     @staticmethod
     def _owed_entered(t: Txn, owed: str, name: str, n: int) -> None:
         """``n`` of the cards another's room made ``name`` draw or discard are entered (the state's ``owed``,
-        ``to_draw`` or ``to_discard``: player → how many still to enter): so many fewer asked."""
+        ``to_draw``, ``to_discard`` or ``to_pass``: player → how many still to enter): so many fewer asked."""
         due = t.state.get(owed) or {}
         if name in due:
             due[name] -= n
@@ -363,6 +363,7 @@ class DragonRunTable(Game):
                         t.state["turn"]["phase"] = "start"
                 (t.state.get("to_draw") or {}).pop(name, None)  # a room's card never entered: nobody asks it now
                 (t.state.get("to_discard") or {}).pop(name, None)
+                (t.state.get("to_pass") or {}).pop(name, None)
                 if t.state["turn"]["player"] == name:
                     phase = t.state["turn"]["phase"]
                     self._next_player(t)

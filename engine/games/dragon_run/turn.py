@@ -204,6 +204,9 @@ class DragonRunTurn(DragonRunTable):
         Bool("wound_left", doc=_("the room wounds the player on its player's left: an unhurt character card "
                                  "flips to injured; an injured player discards a treasure card of their choice "
                                  "instead, entered with a discard on their own pod")),
+        Bool("pass_left", doc=_("every adventurer still in, the room's player too, passes a treasure card of their "
+                                "choice face down to the player on their left: each enters theirs with give_left, "
+                                "on their own pod (one who holds none passes nothing)")),
     ))
     def _room(self, t: Txn, a: Args) -> None:
         """A charge into another room whose card moves treasure cards («Aplicar el efecto indicado en la
@@ -368,6 +371,19 @@ class DragonRunTurn(DragonRunTable):
                 t.event(_("{left} is injured already: {left} discards a treasure card of their choice instead, "
                           "as {name}'s room says", name=name, left=left))
                 self._owe_discards(t, [left], 1)
+        if a.bool("pass_left"):
+            # a ninth reader's «Cripta»: «todos eligen una carta a la vez y la pasan boca abajo a la izquierda»
+            passing = [p["name"] for p in t.in_game()]
+            if len(passing) < 2:
+                raise RuleError(_("nobody else is left to pass a card to"))
+            t.event(_("{name}'s room: everyone passes a treasure card of their choice to the left", name=name))
+            due = t.state.setdefault("to_pass", {})
+            for who in passing:
+                p = t.player(who)
+                if not p["cards"] and not p["unknown"]:
+                    t.event(_("{name} holds no treasure card to pass", name=who))
+                    continue
+                due[who] = due.get(who, 0) + 1
         if a.bool("heal"):  # «Aplicar el efecto indicado en la tarjeta»: a room that heals (a reader's chapel)
             if t.get(name, "wounds") != 1:
                 raise RuleError(_("{name} is not injured: the room has nobody to heal", name=name))

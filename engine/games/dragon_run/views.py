@@ -103,6 +103,7 @@ class DragonRunViews(Game):
             "to_count": list(state["to_count"]),
             "to_draw": dict(state.get("to_draw") or {}),
             "to_discard": dict(state.get("to_discard") or {}),
+            "to_pass": dict(state.get("to_pass") or {}),
         }
 
     def seat_view(self, state: dict[str, Any], name: str) -> dict[str, Any]:
@@ -121,7 +122,7 @@ class DragonRunViews(Game):
             status = word("status", "dead")
         elif name in state["to_deal"]:
             status = word("status", "enter your cards")
-        elif name in (state.get("to_draw") or {}) or name in (state.get("to_discard") or {}):
+        elif any(name in (state.get(owed) or {}) for owed in ("to_draw", "to_discard", "to_pass")):
             # short enough for the header's corner beside the name (the longer "draw a treasure card" was cut there)
             status = word("status", "enter your card")
         elif turn["phase"] == "count":
@@ -253,6 +254,13 @@ class DragonRunViews(Game):
                         "action": {**room, "others_discard": 1, "then": "pass"}, "group": "others"},
                        {"label": _("room: others discard 1, again"),
                         "action": {**room, "others_discard": 1, "then": "again"}, "group": "others"},
+                       # everyone, its player too, passes a card of their choice to the left (a ninth reader's
+                       # «Cripta», six times in one story: impossible for a 0 worth card, else 10–31 presses by
+                       # transfers); each enters theirs on their own pod, where it comes first
+                       {"label": _("room: all give 1 left, pass"),
+                        "action": {**room, "pass_left": True, "then": "pass"}, "group": "others"},
+                       {"label": _("room: all give 1 left, again"),
+                        "action": {**room, "pass_left": True, "then": "again"}, "group": "others"},
                        {"label": _("room: others draw 1, pass"), "action": {**room, "others": 1, "then": "pass"},
                         "group": "others"},
                        {"label": _("room: others draw 1, again"), "action": {**room, "others": 1, "then": "again"},
@@ -390,6 +398,8 @@ class DragonRunViews(Game):
             out[0:0] = drawn
         if name in (state.get("to_discard") or {}):
             out[0:0] = _owed_discards(p, me)
+        if name in (state.get("to_pass") or {}):
+            out[0:0] = _owed_passes(p, me)
         if turn["player"] != name:
             if turn["phase"] == "deal":
                 return out
@@ -612,6 +622,18 @@ def _left_of(state: dict[str, Any], name: str) -> str | None:
     """The next adventurer still in on ``name``'s left, None when nobody else is."""
     left = players_from_left(state, name)
     return str(left[0]["name"]) if left else None
+
+
+def _owed_passes(p: dict[str, Any], me: dict[str, str]) -> list[Offer]:
+    """The card of their choice a room made this player pass to the left, first on their pod whoever's turn it is:
+    each value held, the least worth first (a ninth rulebook reader's «Cripta»: a potion or a talisman, worth 0,
+    in five passes of six, else a 2), then, while some cards are not known, the card asked."""
+    out: list[Offer] = [{"label": _("card passed left: {value}", value=v),
+                         "action": {"action": "give_left", **me, "value": v}} for v in sorted(set(p["cards"]))]
+    if p["unknown"]:
+        out.append({"label": word("label", "pass the room's card"),
+                    "action": {"action": "give_left", **me, "value": _cheapest_held(p)}, "ask": ["value"]})
+    return out
 
 
 def _owed_discards(p: dict[str, Any], me: dict[str, str]) -> list[Offer]:
