@@ -31,7 +31,8 @@ def salvage_into(damaged: Path, conn: sqlite3.Connection, *, wal_image: bytes = 
     games: dict[int, list[Row]] = {}
     entries: dict[tuple[int, int], Row] = {}
     meta: dict[str, str] = {}
-    _salvage_sql(damaged, games, entries, meta)
+    unsound: dict[tuple[int, int], Any] = {}  # actions read whose body does not hold: their time
+    _salvage_sql(damaged, games, entries, meta, unsound)
     try:
         data = damaged.read_bytes()
     except OSError:
@@ -58,7 +59,12 @@ def salvage_into(damaged: Path, conn: sqlite3.Connection, *, wal_image: bytes = 
             row = (game, seq, sound.decode("utf-8"), zlib.crc32(sound), at)
             entries.setdefault((game, seq), row)
             claims.setdefault((game, seq), {}).setdefault((row[2], at), row)
-    _place_twins(entries, claims)
+        elif isinstance(game, int) and isinstance(seq, int):
+            unsound.setdefault((game, seq), at)
+    # the numbers the file holds an action under, none of whose copies holds: that action is lost, its number
+    # not missing (a flipped number closes no gap there)
+    unsound = {k: at for k, at in unsound.items() if k not in entries}
+    _place_twins(entries, claims, unsound)
     good_games: dict[int, Row] = {}
     for gid in set(games) | {int(k.split(":", 1)[1]) for k in meta if is_copy_key(k)} | {g for g, _s in entries}:
         chosen = choose_game(gid, games.get(gid, []), meta.get(GAME_COPY.format(gid=gid)))
@@ -88,7 +94,7 @@ def salvage_into(damaged: Path, conn: sqlite3.Connection, *, wal_image: bytes = 
             conn.execute("INSERT INTO games (id, game, setup, started, finished, result) VALUES (?,?,?,?,?,?)",
                          row[:6])
             seal_game(conn, gid, row[1], row[2], row[3])
-            seqs = _close_gap(entries, gid, sorted(seq for g, seq in entries if g == gid))
+            seqs = _close_gap(entries, gid, sorted(seq for g, seq in entries if g == gid), unsound)
             run = 0
             while run < len(seqs) and seqs[run] == run:
                 run += 1
@@ -104,8 +110,9 @@ def salvage_into(damaged: Path, conn: sqlite3.Connection, *, wal_image: bytes = 
 
 
 def _salvage_sql(damaged: Path, games: dict[int, list[Row]], entries: dict[tuple[int, int], Row],
-                 meta: dict[str, str]) -> None:
-    """What SQLite itself still reads of ``damaged``: row by row, seeking past what fails."""
+                 meta: dict[str, str], unsound: dict[tuple[int, int], Any]) -> None:
+    """What SQLite itself still reads of ``damaged``: row by row, seeking past what fails; the actions it reads
+    whose body does not hold, with their time, in ``unsound``."""
     try:
         old = connect(f"file:{damaged}?mode=ro", uri=True)
     except sqlite3.Error:
@@ -141,6 +148,8 @@ def _salvage_sql(damaged: Path, games: dict[int, list[Row]], entries: dict[tuple
                     sound = sound_body(raw, crc)
                     if sound is not None:
                         entries.setdefault((game, seq), (game, seq, sound.decode("utf-8"), zlib.crc32(sound), at))
+                    elif (game, seq) not in entries:
+                        unsound[(game, seq)] = at
                 lo, misses = max(lo + 1, max(r[1] for r in got) + 1), 0  # always forward: a damaged
                 # interior key can hand back rows below ``lo``
     except Exception:  # noqa: BLE001,S110 - the page scan still reads the file
@@ -149,11 +158,17 @@ def _salvage_sql(damaged: Path, games: dict[int, list[Row]], entries: dict[tuple
         old.close()
 
 
-def _close_gap(entries: dict[tuple[int, int], Row], game: int, seqs: list[int]) -> list[int]:
+def _close_gap(entries: dict[tuple[int, int], Row], game: int, seqs: list[int],
+               unsound: dict[tuple[int, int], Any]) -> list[int]:
     """A game's action numbers with a gap closed when one action past it, one bit away from the gap, is
-    all that keeps the numbers from running on without one (the last action's number flipped upwards)."""
+    all that keeps the numbers from running on without one (the last action's number flipped upwards).
+    Not where the journal still holds the gap's number, its action damaged (``unsound``): that action is
+    lost, not misnumbered (a generated game's last action, «resolve», numbered one bit from a damaged drink
+    four actions earlier, took the drink's place, and the three actions between were kept after it: the game
+    no longer replayed and its restore was refused — or, with actions that still replay, would have told
+    another game)."""
     gap = next((k for k, seq in enumerate(seqs) if seq != k), None)
-    if gap is None:
+    if gap is None or (game, gap) in unsound:
         return seqs
     rest = seqs[gap:]
     for k in rest:
@@ -164,10 +179,12 @@ def _close_gap(entries: dict[tuple[int, int], Row], game: int, seqs: list[int]) 
     return seqs
 
 
-def _place_twins(entries: dict[tuple[int, int], Row], claims: dict[tuple[int, int], dict[Any, Row]]) -> None:
+def _place_twins(entries: dict[tuple[int, int], Row], claims: dict[tuple[int, int], dict[Any, Row]],
+                 unsound: dict[tuple[int, int], Any]) -> None:
     """Two different sound actions under one key, and a key one bit away missing: a flipped bit in a
     key that nothing around it on its page could show (the first or last cell of a leaf). The actions
-    of a game are written in order, so of the two, the earlier in time takes the lower number."""
+    of a game are written in order, so of the two, the earlier in time takes the lower number. Not where
+    the journal still holds that key, its action damaged (``unsound``): the key is not missing, its action is."""
     last: dict[int, int] = {}
     for game, seq in entries:
         last[game] = max(seq, last.get(game, seq))
@@ -179,7 +196,7 @@ def _place_twins(entries: dict[tuple[int, int], Row], claims: dict[tuple[int, in
             continue
         for b in range(32):
             other = seq ^ (1 << b)
-            if not 0 <= other <= last[game] + 1 or (game, other) in entries:
+            if not 0 <= other <= last[game] + 1 or (game, other) in entries or (game, other) in unsound:
                 continue  # the gap must be in the game's run of numbers (or right after its last)
             low, high = (first, second)
             if other < seq:

@@ -1,6 +1,7 @@
 """The durable journal and sessions."""
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 
@@ -230,3 +231,30 @@ def test_a_rebuilt_journal_keeps_the_unsafe_shutdown_count(state_dir):
     with Journal(state_dir) as j:
         assert any("was damaged" in w for w in j.warnings)
         assert j.unsafe_shutdowns() == 1
+
+
+def test_a_damaged_action_is_not_replaced_by_a_later_one_whose_number_is_one_bit_away(state_dir, tmp_path):
+    """A rebuild mends a last action whose number flipped upwards into a gap (4 for 0: one bit). It took a sound
+    last action for such a one when the gap was an action the journal still holds, damaged: a generated game's
+    «resolve», four actions past a damaged drink, took the drink's number, the actions between were kept after
+    it, and the game no longer replayed (its backup's restore was refused). The damaged action is lost and the
+    game is cut there; the actions after it are held in the quarantine, none renumbered."""
+    from tablekeeper.engine.journal_rebuild import salvage_into
+    from tablekeeper.engine.journal_schema import SCHEMA
+
+    with Journal(state_dir) as j:
+        s = Session.new(j, "counters", ["Ana", "Ben"], OPTS)
+        play(s, 7)  # actions 0–6: 6 is one bit from 2
+        played = [canonical(e) for e in s.match.done]
+        gid = s.game_id
+    con = sqlite3.connect(state_dir / FILENAME)
+    con.execute("UPDATE entries SET body = replace(body, '-1', '-7') WHERE game=? AND seq=2", (gid,))  # two bits
+    con.commit()
+    con.close()
+    fresh = sqlite3.connect(tmp_path / "rebuilt.db")
+    fresh.executescript(SCHEMA)
+    salvage_into(state_dir / FILENAME, fresh)
+    kept = [json.loads(b) for (b,) in fresh.execute("SELECT body FROM entries WHERE game=? ORDER BY seq", (gid,))]
+    held = [seq for (seq,) in fresh.execute("SELECT seq FROM quarantine WHERE game=? ORDER BY seq", (gid,))]
+    assert [canonical(e) for e in kept] == played[:2]  # not played[:2] + [played[6]]
+    assert held == [3, 4, 5, 6]
