@@ -134,6 +134,46 @@ def test_an_annex_of_unknown_power_may_be_the_tables_own_butcher_and_kill_again_
     assert items(m, "Ana") == {}  # one extra kill: no third one offered
 
 
+def test_an_owner_of_an_unknown_killer_and_one_more_action_is_offered_both_in_either_order():
+    """A ninth rulebook reader's Ben owned a «Carnicería» whose power his table had not told the device (a free
+    second kill «justo después de esa muerte») and a «Cochera» (one more action): he killed and killed again for
+    free, then took his one more action; another night his one more action was a kill, and the Carnicería killed
+    again after it. The pods offered neither second one (two events not possible): the extra kill right after a
+    kill is the killer's, the one more action is the other annex's, once each."""
+    built = [{"action": "welcome"}, {"action": "correct", "player": "Ana", "hand": 6},
+             {"action": "build", "rank": 1}, {"action": "pass"},  # the Carnicería, its power not told
+             {"action": "build", "rank": 1, "effect": "extra_action"}, {"action": "pass"},  # the Cochera
+             {"action": "morning"}, {"action": "welcome"}, {"action": "pass"}]  # the next night: Ben first
+    m = table(built + [{"action": "kill", "room": 2, "rank": 0, "played": 0}])
+    menu = items(m, "Ana")
+    assert "+kill, rank 1" in menu and "+bribe a guest" in menu  # the killer's, and the one more action
+    room = next(r for r in m.state["inn"]["rooms"] if r["guest"])["room"]
+    m.apply({**menu["+kill, rank 1"].action, "room": room, "played": 0})  # free, as the table's card says
+    menu = items(m, "Ana")
+    assert "+bribe a guest" in menu  # the one more action is still there (before: nothing, it was "taken")
+    m.apply({**menu["+bribe a guest"].action, "room": next(r for r in m.state["inn"]["rooms"] if r["guest"])["room"],
+             "rank": 0})
+    assert not any(i.action.get("extra") for i in grammar.menu(m.rules, m.state, "Ana"))  # one of each is all
+    # the other order: a bribe, the one more action a kill, then the Carnicería's kill right after it
+    m = table(built + [{"action": "bribe", "room": 2, "rank": 0}])
+    kill = items(m, "Ana")["+kill a guest"]
+    assert asked(m, "Ana", kill)[:2] == ["room", "rank"]
+    m.apply({**kill.action, "room": next(r for r in m.state["inn"]["rooms"] if r["guest"])["room"], "rank": 0})
+    menu = items(m, "Ana")
+    assert "+kill, rank 0" in menu and asked(m, "Ana", menu["+kill, rank 0"]) == ["room", "played"]
+    assert not any(label.startswith("+bribe") for label in menu)  # the one more action is taken
+
+
+def test_a_full_kill_entry_asks_the_pocket_where_the_tables_cards_print_their_own():
+    """With ``ask_pocket`` every kill's pocket is asked: the per-rank offers did, the full entries (a card kept, any
+    rank) did not, and a ninth rulebook reader's kill with a card kept and a 12F pocket could not be entered."""
+    m = Match(make_rules({"game": "bloody-inn", "players": ["Ana", "Ben"], "options": {"ask_pocket": True}}))
+    m.apply({"action": "welcome"})
+    assert asked(m, "Ana", items(m, "Ana")["kill a guest"])[-1] == "money"
+    m = table([{"action": "welcome"}])
+    assert "money" not in asked(m, "Ana", items(m, "Ana")["kill a guest"])  # the rank's pocket, as the engine's
+
+
 def test_a_first_round_kill_is_offered_per_rank_and_asks_only_the_room():
     """«Selecciona al Viajero que quieras matar … Juegue … tantas cartas … como rango»: the rank is on
     the card, so it is the offer; with a hand of peasants the cards played are known: only the room."""

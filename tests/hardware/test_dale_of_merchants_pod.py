@@ -352,7 +352,7 @@ def test_a_stack_of_two_cards_is_its_own_offer():
     labels = [str(i["label"]) for i in m.rules.seat_actions(m.state, "Ana")]
     assert [x for x in labels if x.startswith("stack")] == ["stack 4: 4 macaws", "stack 4: 4 pandas", "stack 4: 4 raccoons",
                                                         "stack 4: 3+1", "stack 4: 2+2", "stack 4: 2+1+1", "stack 4",
-                                                        "stack 4: 3+junk"]
+                                                        "stack 4: 3+junk", "stack 4: cards+junk"]
     item = seat_item(m, "Ana", "stack 4: 3+1")
     m.apply(as_started(m, "Ana", item, set="macaws"))
     assert m.state["players"][0]["stacks"][-1] == {"set": "macaws", "values": [3, 1]}
@@ -1134,6 +1134,31 @@ def test_a_stack_with_a_junk_card_an_animals_power_lets_in_is_one_offer_asking_i
     m.apply(as_started(m, "Ana", item))
     ana = m.state["players"][0]
     assert ana["stacks"][1] == {"set": "pandas", "values": [1], "junk": 1} and ana["counters"]["stall"] == 2
+
+
+def test_a_stack_of_several_cards_and_a_junk_card_is_one_offer_asking_the_values():
+    """A ninth rulebook reader's «Encanto del Panda» let a junk card into stack 7 beside two animal cards (5 + 1 +
+    junk): not possible on the pods, `stack N: N−1+junk` has one card and the full entry asks no junk. `stack N:
+    cards+junk…` asks the values and the set, right after it."""
+    m = table(actions=OPENING + [{"action": "stall", "set": "pandas", "values": [1], "clean_up": True},
+                                 {"action": "inventory", "count": 0, "clean_up": True},
+                                 {"action": "stall", "set": "pandas", "values": [2], "clean_up": True},
+                                 {"action": "inventory", "count": 0, "clean_up": True}])
+    labels = [str(i.label) for i in offered(m, "Ana")]
+    item = seat_item(m, "Ana", "stack 3: cards+junk")
+    assert labels.index("stack 3: cards+junk") == labels.index("stack 3: 2+junk") + 1
+    assert [a.field.name for a in steps(m, "Ana", item)] == ["values", "set"] and item.action["junk"] == 1
+
+
+def test_a_technique_that_draws_without_its_bonus_action_is_one_offer_asking_how_many():
+    """A ninth rulebook reader's «Apuesta Felina»: the ocelot die said 5, so 3 cards drawn, and the card has no
+    bonus-action icon: the pods offered draws with the bonus action only (not possible). `tech: draw…` asks how many,
+    after them."""
+    m = table(actions=OPENING)
+    labels = [str(i.label) for i in offered(m, "Ana")]
+    assert labels.index("tech: draw") > labels.index("tech +1: draw 2")
+    item = seat_item(m, "Ana", "tech: draw")
+    assert [a.field.name for a in steps(m, "Ana", item)] == ["draw"] and "bonus" not in item.action
 
 
 def test_a_buy_whose_price_a_passive_card_lowers_is_one_offer_beside_any_other_payment():

@@ -688,6 +688,11 @@ def test_a_card_played_out_of_turn_is_an_offer_on_the_idle_pod_and_one_stray_pre
     assert (t.view("Cai").prompt, t.view("Cai").value) == ("drink: alcohol +3", "elven wine")
     t.click("Cai", MAIN)
     assert t.done[-1] == {"action": "drink", "player": "Cai", "extra": True, "drink": "elven_wine"}
+    # a card that makes the players buy drinks out of turn (a ninth rulebook reader's «¡Una ronda para la mesa!»: four
+    # buys, 29 presses through one pod's menu): the last line, the player asked from the left
+    assert str(t.rules.seat_actions(t.state, "Cai")[-1]["label"]) == "extra drink for ?"
+    buy = t.rules.seat_actions(t.state, "Cai")[-1]
+    assert buy["ask"] == ["to"] and buy["action"] == {"action": "buy", "player": "Cai", "to": "Ana", "extra": True}
     assert t.state["players"][2]["counters"]["alcohol"] == 3 and t.state["turn"]["player"] == "Ana"
 
 

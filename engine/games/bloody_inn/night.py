@@ -48,11 +48,32 @@ class BloodyInnNight(BloodyInnTable):
             turn.pop("killer", None)
             turn.pop("killed_again", None)
             turn.pop("extra_by", None)
-        else:  # a power that grants one more action grants one (the pods offer no second)
-            turn["extra_by"] = who
+        elif not (powers(t.player(who), "extra_action") and self._by_kill_power(t, who, a)):
+            turn["extra_by"] = who  # a power that grants one more action grants one
             if powers(t.player(who), "extra_action"):  # the owner of an annex granting one more action used one
                 turn["night_extras"] = [*turn.get("night_extras", ()), who]
         return who, extra
+
+    @staticmethod
+    def _kills_again(p: dict[str, Any]) -> bool:
+        """Whether one of the player's annexes kills again right after a kill (the butcher's shop's, or a power the
+        device was not told)."""
+        return bool(powers(p, "extra_kill")) or unknown_power(p)
+
+    @staticmethod
+    def _by_kill_power(t: Txn, who: str, a: Args) -> bool:
+        """Whether an extra kill is the one a killing annex grants «en la misma acción» (right after ``who``'s own
+        kill: the butcher's shop's, again and again; an annex whose power the device was not told, once), not
+        the one more action another annex grants: a ninth rulebook reader's Ben owned both, a «Carnicería» and a
+        «Cochera», and took both in one night — the pods offered no second."""
+        if a.name != "kill":
+            return False
+        turn, p = t.state["turn"], t.player(who)
+        if not powers(p, "extra_action"):
+            return True  # no other annex grants it
+        if turn.get("killer") != who:
+            return False
+        return bool(powers(p, "extra_kill")) or (unknown_power(p) and not turn.get("killed_again"))
 
     @staticmethod
     def _killed_last(t: Txn, who: str | None) -> bool:
@@ -417,6 +438,7 @@ class BloodyInnNight(BloodyInnTable):
         Cost as for bribe.
         """
         who, extra = self._actor(t, a)
+        by_power = extra and self._by_kill_power(t, who, a)  # _actor leaves an extra's killer as it was
         r, bistro = self._target(t, a, "kill")
         if r is not None:
             rank = self._guest_rank(a, "kill", r["room"])
@@ -455,7 +477,7 @@ class BloodyInnNight(BloodyInnTable):
         # that kill was the night's last action, until the morning; and whether they already did (a power
         # that grants one more action grants only one)
         t.state["turn"]["killer"] = who
-        if extra:
+        if extra and (by_power or not self._kills_again(t.player(who))):
             t.state["turn"]["killed_again"] = True
 
     @action("bury", fields=(

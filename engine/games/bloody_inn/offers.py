@@ -140,7 +140,8 @@ class BloodyInnOffers(Game):
                 # started the pocket at the rank-0's after he had entered rank 2), then every choice asked
                 out += [{**kill, "group": "+"} for kill in self._extra_kill_per_rank(state, p, first["room"])]
                 out.append({**offer(_("+{offer}", offer=word("label", "kill a guest")), {"action": "kill", **first},
-                                    ask=["room", "rank"] + self._cost_asks(p, None, "kill")), "group": "+"})
+                                    ask=["room", "rank"] + self._cost_asks(p, None, "kill") + self._pocket_ask()),
+                            "group": "+"})
         if p["hand"] - p["peasants"] > 0:  # an annex built from a traveller in hand, everything asked (an eighth rulebook
             # reader's «Capilla» gave a build: no line had it, not possible on the pods)
             out.append({**offer(_("+{offer}", offer=word("label", "build an annex")),
@@ -184,7 +185,9 @@ class BloodyInnOffers(Game):
         # an annex whose power the device was not told may be the table's own butcher's shop (a free second
         # kill): its owner says the kill and what it cost, as the engine allows (a reader's table, the one
         # event of fifteen stories the pods could not enter)
-        unknown = unknown_power(p) and not grants_extra(p, "kill", in_room=True)
+        # (also beside a power that grants one more action: a ninth reader's «Carnicería», its power not told, killed
+        # for free right after its owner's kills, whose «Cochera» granted one more action)
+        unknown = unknown_power(p) and not powers(p, "extra_kill")
         out: list[Offer] = []
         bistro: list[Offer] = []
         if state["inn"]["bistro"] and (grants_extra(p, "kill", in_room=False) or unknown) and not again:
@@ -394,7 +397,8 @@ class BloodyInnOffers(Game):
             # on to the builds, past the way he wanted)
             first = {"action": "kill", "player": name, "room": rooms[0]["room"]}
             out += [{**offer(word("label", "kill a guest"), first,
-                             ask=["room", "rank"] + self._cost_asks(p, None, "kill")), "group": "kill…"},
+                             ask=["room", "rank"] + self._cost_asks(p, None, "kill") + self._pocket_ask()),
+                     "group": "kill…"},
                     {**offer(word("label", "bribe a guest"), {**first, "action": "bribe"},
                              ask=["room", "rank"] + self._cost_asks(p, None, "bribe")), "group": "kill…"}]
         out += others["bribe"] + banks
@@ -437,6 +441,11 @@ class BloodyInnOffers(Game):
                 line["group"] = verb
                 out[verb].append(line)
         return out
+
+    def _pocket_ask(self) -> list[str]:
+        """A full kill entry's pocket, asked after the rank where the table's cards print their own (a ninth rulebook
+        reader's «Cochera» kill, a card kept and a 12F pocket, was not possible on the pods: no entry asked it)."""
+        return ["money"] if self.options["ask_pocket"] else []
 
     def _pocket(self, verb: str, rank: int, state: dict[str, Any], *, bistro: bool = False) -> dict[str, int]:
         """A kill's pocket money, asked where the table's cards print their own (option ``ask_pocket``), from

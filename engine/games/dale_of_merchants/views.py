@@ -662,6 +662,12 @@ class DaleOfMerchantsViews(Game):
             out.append({"label": _("stack {number}: {value}+junk", number=number, value=number - 1), "ask": ["set"] + asked,
                         "action": {"action": "stall", "player": p["name"], "values": [number - 1], "junk": 1,
                                    "set": likely["set"], **done}})
+        # the same junk card beside several animal cards, their values entered (a ninth rulebook reader's 5 + 1 + junk:
+        # not possible on the pods, the full entry asks no junk)
+        if number >= 3 and hand >= 3:
+            out.append({"label": _("stack {number}: cards+junk", number=number), "ask": ["values", "set"] + asked,
+                        "action": {"action": "stall", "player": p["name"], "values": [], "junk": 1,
+                                   "set": likely["set"], **done}})
         return sets, likely_set, out
 
     @staticmethod
@@ -784,6 +790,10 @@ class DaleOfMerchantsViews(Game):
         # the leftmost card furthest (up from the first offer reaches them first); among the draws with the bonus
         # the plain ones first (the stories drew 1 eight times, 2 six, a new hand twice: two play-testers' select
         # landed on "tech +1: discard 4, draw 4", their "draw 2" further)
+        # cards drawn without the bonus action, how many asked (a ninth rulebook reader's «Apuesta Felina»: a die
+        # said 3; no line had it, not possible on the pods), after those with it
+        draws.append(offer(_("tech: draw"), {"action": "technique", "player": name, "draw": TECHNIQUE_DRAWS},
+                           ask=["draw"]))
         lines = plain_takes + moves[::-1] + draws + bonus[::-1] + takes
         return sorted(lines, key=lambda o: TECHNIQUE_KINDS.index(technique_kind(o["action"])))
 

@@ -194,7 +194,12 @@ class RedDragonInnViews(Game):
         if rich:
             out.append({"label": _("gold from ?"), "ask": ["from"],
                         "action": {"action": "transfer", "from": rich[0], "to": name, "counter": "gold", "amount": 1}})
-        return out + self._drink_now(state, name)
+        # a card that makes players buy drinks out of turn (a ninth rulebook reader's «¡Una ronda para la mesa!»:
+        # each buys one for another, 29 presses for four buys through one pod's menu): the player asked, from the left
+        # (last: one such card in nine stories)
+        return out + self._drink_now(state, name) + [{"label": _("extra drink for ?"), "ask": ["to"],
+                                                      "action": {"action": "buy", "player": name, "to": others[0],
+                                                                 "extra": True}}]
 
     @staticmethod
     def _with_gold(state: dict[str, Any], names: list[str]) -> list[str]:
