@@ -68,7 +68,8 @@ def test_the_dragon_is_one_step_and_second_when_a_charge_is_compulsory():
                            "room: give 0 left, pass", "room: give 0 left, again", "room: give 3 left, pass",
                            "room: give 3 left, again", "potion: wound Ben", "potion: wound Cai", "room: wound Ben, pass", "room: wound Ben, again", "room: others discard 1, pass",
                            "room: others discard 1, again",
-        "room: all give 1 left, pass", "room: all give 1 left, again", "room: others draw 1, pass", "room: others draw 1, again", "potion: draw 2", "potion", "talisman: 3", "talisman: 2",
+        "room: all give 1 left, pass", "room: all give 1 left, again",
+        "room: each draws 1, pass", "room: each draws 1, again", "room: others draw 1, pass", "room: others draw 1, again", "potion: draw 2", "potion", "talisman: 3", "talisman: 2",
                            "talisman: 0"]
     assert items["dragon"].action == {"action": "charge", "player": "Ana", "location": "dragon"}
     assert steps(m, "Ana", items["dragon"]) == {}
@@ -301,7 +302,8 @@ def test_the_start_of_a_turn_offers_charges_and_hides_down_and_the_power_and_cri
         "room: give 0 left, again", "room: give 2 left, pass", "room: give 2 left, again", "room: give 3 left, pass",
         "room: give 3 left, again", "potion: wound Ben", "potion: wound Cai", "room: wound Ben, pass", "room: wound Ben, again", "room: others discard 1, pass",
         "room: others discard 1, again",
-        "room: all give 1 left, pass", "room: all give 1 left, again", "room: others draw 1, pass", "room: others draw 1, again", "cry", "cry: discard 3", "cry: discard 2", "talisman: 3", "talisman: 2", "talisman: 1", "talisman: 0", "potion: draw 2", "potion", "power", "power: discard, draw", "power: draw a card", "power: a card from Cai", "power: a card from Ben"]
+        "room: all give 1 left, pass", "room: all give 1 left, again",
+        "room: each draws 1, pass", "room: each draws 1, again", "room: others draw 1, pass", "room: others draw 1, again", "cry", "cry: discard 3", "cry: discard 2", "talisman: 3", "talisman: 2", "talisman: 1", "talisman: 0", "potion: draw 2", "potion", "power", "power: discard, draw", "power: draw a card", "power: a card from Cai", "power: a card from Ben"]
     m = game({"action": "adjust", "counter": "dungeon", "delta": -3}, hands={**HANDS, "Ana": [1, 1, 0, 0]})
     items = routine(m, "Ana")
     assert [k for k in items if k.startswith(("hide", "cry"))] == ["hide: discard 1", "hide", "cry",
@@ -938,6 +940,19 @@ def test_a_room_that_makes_everyone_pass_a_card_left_asks_each_their_card_on_the
     assert t.done[-1] == {"action": "give_left", "player": "Ben", "value": 1}
     assert t.state["players"][2]["cards"] == [1] and t.state["to_pass"] == {}
     assert [p["counters"]["treasure"] for p in t.state["players"]] == [6, 7, 1]
+
+
+def test_a_room_where_everyone_draws_asks_each_their_card_its_own_player_too():
+    """A ninth rulebook reader's «Sala de los ecos»: «cada jugador, empezando por el que la reveló, roba 1 carta de
+    tesoro», five times: the others' cards were each one's own offers, the room's player's own went through the
+    menu's draw (8–10 presses in all). `room: each draws 1, pass` puts everyone's card on their own pod, first."""
+    m = game()
+    offers = {str(o["label"]): o for o in m.rules.seat_actions(m.state, "Ana")}
+    m.apply(offers["room: each draws 1, pass"]["action"])
+    assert m.state["to_draw"] == {"Ana": 1, "Ben": 1, "Cai": 1} and m.state["turn"]["player"] == "Ben"
+    assert str(m.rules.seat_actions(m.state, "Ana")[0]["label"]) == "card drawn: 0"
+    m.apply({"action": "draw", "player": "Ana", "value": 2})
+    assert m.state["to_draw"] == {"Ben": 1, "Cai": 1} and sorted(m.state["players"][0]["cards"]) == [0, 1, 2, 2, 3]
 
 
 def test_a_room_that_wounds_the_player_on_the_left_flips_an_unhurt_card_or_asks_a_discard():

@@ -198,6 +198,9 @@ class DragonRunTurn(DragonRunTable):
         Int("others", required=False, lo=0, hi=MAX_ROOM_DRAWS,
             doc=_("treasure cards the room's card makes each other adventurer still in draw: each enters theirs "
                   "with a draw, on their own pod")),
+        Int("everyone", required=False, lo=0, hi=MAX_ROOM_DRAWS,
+            doc=_("treasure cards the room's card makes every adventurer still in draw, its player too: each enters "
+                  "theirs with a draw, on their own pod")),
         Int("others_discard", required=False, lo=0, hi=MAX_ROOM_DRAWS,
             doc=_("treasure cards of their choice the room's card makes each other adventurer still in discard: "
                   "each enters theirs with a discard, on their own pod (one who holds none discards nothing)")),
@@ -348,6 +351,14 @@ class DragonRunTurn(DragonRunTable):
                 due[other] = due.get(other, 0) + others
             t.event(N_("{name}'s room: {others} each draw {n} treasure card", "{name}'s room: {others} each draw {n} "
                        "treasure cards", others, name=name, others=listing(drawing)))
+        everyone = a.int("everyone", 0)
+        if everyone:  # a ninth reader's «Sala de los ecos»: «cada jugador, empezando por el que la reveló, roba 1»
+            drawing = [p["name"] for p in t.in_game()]
+            due = t.state.setdefault("to_draw", {})
+            for who in drawing:
+                due[who] = due.get(who, 0) + everyone
+            t.event(N_("{name}'s room: {others} each draw {n} treasure card", "{name}'s room: {others} each draw {n} "
+                       "treasure cards", everyone, name=name, others=listing(drawing)))
         others_discard = a.int("others_discard", 0)
         if others_discard:
             # a reader's «Nido de murciélagos»: «cada otro jugador descarta 1 carta de tesoro a su elección»

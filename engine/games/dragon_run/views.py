@@ -261,6 +261,12 @@ class DragonRunViews(Game):
                         "action": {**room, "pass_left": True, "then": "pass"}, "group": "others"},
                        {"label": _("room: all give 1 left, again"),
                         "action": {**room, "pass_left": True, "then": "again"}, "group": "others"},
+                       # every player, the room's own too, draws one, each on their own pod (a ninth reader's «Sala de
+                       # los ecos», five times: the room's player's own card through the menu's draw, 8–10 presses)
+                       {"label": _("room: each draws 1, pass"), "action": {**room, "everyone": 1, "then": "pass"},
+                        "group": "others"},
+                       {"label": _("room: each draws 1, again"), "action": {**room, "everyone": 1, "then": "again"},
+                        "group": "others"},
                        {"label": _("room: others draw 1, pass"), "action": {**room, "others": 1, "then": "pass"},
                         "group": "others"},
                        {"label": _("room: others draw 1, again"), "action": {**room, "others": 1, "then": "again"},
