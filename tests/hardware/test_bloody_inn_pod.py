@@ -151,9 +151,11 @@ def test_an_owner_of_an_unknown_killer_and_one_more_action_is_offered_both_in_ei
     m.apply({**menu["+kill, rank 1"].action, "room": room, "played": 0})  # free, as the table's card says
     menu = items(m, "Ana")
     assert "+bribe a guest" in menu  # the one more action is still there (before: nothing, it was "taken")
+    assert m.rules.seat_view(m.state, "Ana")["status"] == "one more action?"  # and the status says so
     m.apply({**menu["+bribe a guest"].action, "room": next(r for r in m.state["inn"]["rooms"] if r["guest"])["room"],
              "rank": 0})
     assert not any(i.action.get("extra") for i in grammar.menu(m.rules, m.state, "Ana"))  # one of each is all
+    assert m.rules.seat_view(m.state, "Ana")["status"] != "one more action?"
     # the other order: a bribe, the one more action a kill, then the Carnicería's kill right after it
     m = table(built + [{"action": "bribe", "room": 2, "rank": 0}])
     kill = items(m, "Ana")["+kill a guest"]

@@ -91,6 +91,10 @@ class BloodyInnViews(BloodyInnOffers):
             # not told, whose owner is offered the kill all the same (an eighth story's play-tester met the
             # "+kill" lines under a blank status): a question, the device cannot tell there is a kill to make
             status = word("status", "extra kill?")
+        elif phase in ("night", "morning") and self._one_more(state, p, kills=True):
+            # an annex's one more action, offered out of turn (a ninth story's play-tester scrolled 15 lines past
+            # the burials under another player's morning status, not told a third action was open)
+            status = word("status", "one more action?")
         elif phase == "welcome" and state["first_player"] == name:
             status = word("status", "welcome guests")
         elif phase == "morning" and self._killing_on(state):
