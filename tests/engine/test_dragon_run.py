@@ -1004,7 +1004,22 @@ def test_a_power_that_draws_or_heals():
     assert m.state["players"][1]["counters"]["wounds"] == 0 and m.state["players"][0]["power_kind"] == "heal"
 
 
+def test_a_power_that_takes_the_top_of_the_treasure_discard():
+    """A ninth rulebook reader's Mago «toma la carta de arriba del descarte de tesoro», three times: entered as a draw,
+    the device took the card from the deck (deck −1 where the table's discard was −1). ``from_discard``: the
+    discard gives it, the deck is as it was; with an empty discard it is refused."""
+    m = game()
+    with pytest.raises(RuleError, match="discard pile is empty"):
+        m.apply({"action": "power", "draw": True, "value": 0, "from_discard": True})
+    m.apply({"action": "discard", "player": "Ana", "values": [1]})
+    deck = dict(m.state["treasure_deck"])
+    do(m, {"action": "power", "draw": True, "value": 1, "from_discard": True})
+    assert m.state["treasure_deck"] == {"deck": deck["deck"], "discard": deck["discard"] - 1}
+    assert 1 in m.state["players"][0]["cards"]
+
+
 @pytest.mark.parametrize("power, says", [
+    ({"from_discard": True}, "goes with a card drawn"),
     ({"take_from": "Ben", "draw": True, "value": 1}, "one effect at a time"),
     ({"take_from": "Ben"}, "give the value"),
     ({"value": 2}, "a value goes with a card taken or drawn"),

@@ -97,6 +97,7 @@ class DragonRunTurn(DragonRunTable):
         Player("heal", required=False, doc=_("a power that heals an injured adventurer: whom")),
         Int("discard", required=False, lo=0, hi=MAX_CARD,
             doc=_("a power that has its player discard a treasure card, then draw one: the card discarded's value")),
+        Bool("from_discard", doc=_("the card drawn is the top card of the treasure discard pile, not the deck's")),
     ))
     def _power(self, t: Txn, a: Args) -> None:
         """The active player uses the character's power, before the compulsory action.
@@ -112,6 +113,11 @@ class DragonRunTurn(DragonRunTable):
         heal = a.player("heal", None)
         value = a.int("value") if a.raw("value", None) is not None else None
         discard = a.int("discard") if a.raw("discard", None) is not None else None
+        from_discard = a.bool("from_discard")
+        if from_discard and not draw:
+            raise RuleError(_("power: a card from the treasure discard goes with a card drawn (\"draw\": true)"))
+        if from_discard and not t.state["treasure_deck"]["discard"]:
+            raise RuleError(_("power: the treasure discard pile is empty"))
         if discard is not None and not draw:
             raise RuleError(_("power: a card discarded goes with a card drawn (\"draw\": true and its value)"))
         if sum((take_from is not None, draw, heal is not None)) > 1:
@@ -143,7 +149,10 @@ class DragonRunTurn(DragonRunTable):
                 self._take_cards(t, name, [discard])
                 self._to_discard(t, 1)
                 t.event(_("{name} discards a treasure worth {value}", name=name, value=discard))
-            self._draw_treasure(t, name)
+            if from_discard:  # a ninth rulebook reader's Mago: «toma la carta de arriba del descarte de tesoro»
+                t.state["treasure_deck"]["discard"] -= 1
+            else:
+                self._draw_treasure(t, name)
             self._give_cards(t, name, [value])
             p["power_kind"] = "swap" if discard is not None else "draw"
             t.event(_("{name} draws a treasure worth {value}", name=name, value=value))
