@@ -1016,6 +1016,10 @@ def test_a_power_that_takes_the_top_of_the_treasure_discard():
     do(m, {"action": "power", "draw": True, "value": 1, "from_discard": True})
     assert m.state["treasure_deck"] == {"deck": deck["deck"], "discard": deck["discard"] - 1}
     assert 1 in m.state["players"][0]["cards"]
+    m = game()
+    m.apply({"action": "discard", "player": "Ana", "values": [1]})  # the pod's line, while the discard holds a card
+    line = next(o for o in m.rules.seat_actions(m.state, "Ana") if str(o["label"]) == "power: discard's top card")
+    assert line["action"]["from_discard"] is True and line["ask"] == ["value"]
 
 
 @pytest.mark.parametrize("power, says", [

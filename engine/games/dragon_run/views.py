@@ -515,6 +515,9 @@ class DragonRunViews(Game):
                        "value": 0 if q["name"] in state["to_deal"] else _cheapest_held(q)}, ask=["value"])
                 for q in others]
         draw = [offer(_("power: draw a card"), {"action": "power", **me, "draw": True, "value": 1}, ask=["value"])]
+        if state["treasure_deck"]["discard"]:  # the treasure discard's top card (a ninth reader's Mago, three times)
+            draw.append(offer(_("power: discard's top card"),
+                              {"action": "power", **me, "draw": True, "value": 0, "from_discard": True}, ask=["value"]))
         swap = [offer(_("power: discard, draw"), {"action": "power", **me, "draw": True, "value": 1,
                                                   "discard": _cheapest_held(p)}, ask=["discard", "value"])
                 ] if p["cards"] or p["unknown"] else []
