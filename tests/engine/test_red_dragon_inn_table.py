@@ -347,6 +347,37 @@ def test_a_tied_drinking_contest_offers_each_tied_player_the_win_until_the_next_
     assert all(o["action"]["action"] != "everyone" for o in m.rules.seat_actions(m.state, "Cai")[:1])
 
 
+def test_a_tied_contests_tie_break_has_the_tied_players_drink_again_and_the_device_pays_the_winner():
+    """A reader's copy of «¡Concurso de bebida!» (the ninth rulebook story): «Si hay empate en cabeza, los
+    empatados revelan otra carta, la beben y la suman, hasta desempatar». After a tie, a tied player's second
+    offer starts the tie-break: only the tied players drink one more from the deck, each on their own pod; the
+    strongest of those then takes 1 gold from every other player still in (not only from the tied one), the turn
+    that had passed stays, and a new tie is offered again."""
+    m = _to_event("contest")
+    for who, d in (("Ana", "ale"), ("Ben", "wine"), ("Cai", "wine"), ("Dee", "water")):
+        m.apply(_from_deck(who, drink=d))
+    turn = dict(m.state["turn"])
+    again = m.rules.seat_actions(m.state, "Cai")[1]
+    assert str(again["label"]) == "contest tie: drink again"
+    assert again["action"] == {"action": "drink_event", "player": "Cai", "kind": "contest", "again": True}
+    refused(m, {"action": "drink_event", "player": "Dee", "kind": "contest", "again": True}, "not tied")
+    m.apply(again["action"])
+    assert m.state["drink_event"]["waiting"] == ["Ben", "Cai"] and "contest_tie" not in m.state
+    assert m.state["turn"] == turn  # no Drink Me! card is revealed: the turn that passed waits
+    gold = {n: c(m, n)["gold"] for n in ("Ana", "Ben", "Cai", "Dee")}
+    m.apply(_from_deck("Ben", drink="ale"))
+    m.apply(_from_deck("Cai", drink="ale"))  # tied again: offered again
+    assert m.state["contest_tie"] == ["Ben", "Cai"] and m.state["turn"] == turn
+    assert {n: c(m, n)["gold"] for n in gold} == gold
+    m.apply(m.rules.seat_actions(m.state, "Ben")[1]["action"])
+    m.apply(_from_deck("Ben", drink="water"))
+    m.apply(_from_deck("Cai", drink="ale"))
+    assert c(m, "Cai")["gold"] == gold["Cai"] + 3
+    assert all(c(m, n)["gold"] == gold[n] - 1 for n in ("Ana", "Ben", "Dee"))
+    assert "drink_event" not in m.state and "contest_tie" not in m.state and m.state["turn"] == turn
+    refused(m, {"action": "drink_event", "player": "Cai", "kind": "contest", "again": True}, "no drinking contest")
+
+
 def test_a_drink_event_is_offered_on_every_waiting_players_pod_out_of_turn_and_only_there():
     """The device asks each player for the card they drew, on their own pod, whoever's turn it is; a player
     who has drunk, or anyone when no event is on, is offered nothing out of turn."""

@@ -103,15 +103,21 @@ def test_the_menus_drink_entry_leaves_the_drink_and_its_chasers_out_until_given(
     assert [offer["action"][n] for n in ("drink", "chaser", "second_chaser")] == ["ale"] * 3
 
 
-def test_a_tied_contests_win_is_main_then_main_on_the_winner_and_one_stray_main_pays_nobody():
-    """«siga las instrucciones de la carta»: after a drinking contest the device found tied, the tied
-    players' pods offer the win first; one main opens the question (the winner, from the presser), the
-    second pays — a stray main changes nothing."""
+def _tied_contest() -> Table:
+    """Three players; Ana's drinking contest: Ana and Ben drink wine (+2), Cai an ale — Ana and Ben tied."""
     t = Table("red-dragon-inn", ["Ana", "Ben", "Cai"])
     t.match.apply({"action": "buy", "player": "Ana", "to": "Ben"})
     t.match.apply({"action": "drink_event", "player": "Ana", "kind": "contest"})
     for who, d in (("Ana", "wine"), ("Ben", "wine"), ("Cai", "ale")):
         t.match.apply({"action": "drink", "player": who, "extra": True, "from": "deck", "drink": d})
+    return t
+
+
+def test_a_tied_contests_win_is_main_then_main_on_the_winner_and_one_stray_main_pays_nobody():
+    """«siga las instrucciones de la carta»: after a drinking contest the device found tied, the tied
+    players' pods offer the win first; one main opens the question (the winner, from the presser), the
+    second pays — a stray main changes nothing."""
+    t = _tied_contest()
     gold = [p["counters"]["gold"] for p in t.state["players"]]
     assert t.view("Ben").action == "contest won: each pays 1…"
     t.click("Ben", MAIN)
@@ -120,6 +126,26 @@ def test_a_tied_contests_win_is_main_then_main_on_the_winner_and_one_stray_main_
     t.click("Ben", MAIN)
     assert [p["counters"]["gold"] for p in t.state["players"]] == [gold[0] - 1, gold[1] + 2, gold[2] - 1]
     assert t.presses == 2 and "contest_tie" not in t.state
+
+
+def test_a_tied_contests_tie_break_is_two_presses_then_each_tied_player_drinks_on_their_own_pod():
+    """A reader's copy of «¡Concurso de bebida!»: «los empatados revelan otra carta, la beben y la suman, hasta
+    desempatar». A tied player's pod: down, main starts the tie-break; each tied player's drink from the deck is
+    then their pod's first offers (an Ale: main), and the device pays the winner — the tie-break's 2 drinks and
+    the payment were 30 presses through the menu on the ninth story."""
+    t = _tied_contest()
+    gold = [p["counters"]["gold"] for p in t.state["players"]]
+    t.click("Ben", DOWN)
+    assert t.view("Ben").action == "contest tie: drink again"
+    t.click("Ben", MAIN)
+    assert t.state["drink_event"]["waiting"] == ["Ana", "Ben"]
+    assert t.view("Ana").action == t.view("Ben").action == "ale +1"
+    t.click("Ana", MAIN)
+    t.click("Ben", DOWN)
+    assert t.view("Ben").action == "wine +2"
+    t.click("Ben", MAIN)
+    assert [p["counters"]["gold"] for p in t.state["players"]] == [gold[0] - 1, gold[1] + 2, gold[2] - 1]
+    assert t.presses == 5 and "drink_event" not in t.state
 
 
 def test_a_drink_card_no_common_drink_matches_is_one_held_press_and_main():

@@ -170,6 +170,9 @@ class RedDragonInnDrinks(RedDragonInnTable):
             doc=_("round: everyone drinks one from the drink deck; contest: the same, and the strongest "
                   "drink takes 1 gold from every other player (option contest: or the weakest pays each)")),
         Player("player", required=False),
+        Bool("again", doc=_("a drinking contest the device just found tied: the tied players each drink one more "
+                            "from the drink deck, until one is alone (the card's tie-break: «los empatados revelan "
+                            "otra carta»); player: one of them")),
     ))
     def _drink_event(self, t: Txn, a: Args) -> None:
         """A drink event card revealed from one's own Drink Me! pile (phase 4): not a drink ("Eventos de
@@ -180,6 +183,9 @@ class RedDragonInnDrinks(RedDragonInnTable):
         option ``contest`` at "weakest_pays" the weakest drink, alone, pays 1 gold to each other player.
         """
         kind = a.str("kind")
+        if a.bool("again"):
+            self._contest_again(t, a, kind)
+            return
         who = self._active(t, a, "drink")
         self._no_round(t, "drink")
         if t.state["turn"]["phase"] != "drink":
@@ -193,6 +199,24 @@ class RedDragonInnDrinks(RedDragonInnTable):
         t.state["drink_event"] = {"kind": kind, "by": who, "waiting": waiting, "strength": {}}
         t.event(_("{who} reveals a drink event ({kind}): {waiting} each drink one from the drink deck",
                   who=who, kind=EVENT_WORDS[kind], waiting=listing(waiting)))
+
+    def _contest_again(self, t: Txn, a: Args, kind: str) -> None:
+        """The tie-break of a drinking contest the device found tied: only the tied players drink again, from
+        the deck; the one alone at the top (at the bottom, option ``contest`` at "weakest_pays") then settles with
+        every other player still in, and the turn, already passed, stays where it is."""
+        tied = [n for n in t.state.pop("contest_tie", []) if not t.player(n)["out"]]
+        if kind != "contest" or len(tied) < 2:
+            raise RuleError(_("no drinking contest is tied just now: nobody drinks again"))
+        if t.state.get("drink_event") is not None:
+            raise RuleError(_("a drink event is on: {waiting} still drink one from the drink deck first",
+                              waiting=listing(t.state["drink_event"]["waiting"])))
+        who = a.player("player", None) or tied[0]
+        if who not in tied:
+            raise RuleError(_("{who} is not tied in the drinking contest ({tied} are): only they drink again",
+                              who=who, tied=listing(tied)))
+        t.state["drink_event"] = {"kind": kind, "by": who, "waiting": tied, "strength": {}, "again": True}
+        t.event(_("the drinking contest's tie-break: {tied} each drink one more from the drink deck",
+                  tied=listing(tied)))
 
     def _drunk_in_event(self, t: Txn, who: str, strength: int) -> None:
         """``who`` drank their card of a drink event; when nobody still in waits, the event ends."""
@@ -211,19 +235,22 @@ class RedDragonInnDrinks(RedDragonInnTable):
         if ev["waiting"]:
             return
         del t.state["drink_event"]
+        again = ev.get("again", False)
         if ev["kind"] == "contest":
             strength = {n: v for n, v in ev["strength"].items() if not t.player(n)["out"]}
             weakest = self.options["contest"] == "weakest_pays"
             end = (min if weakest else max)(strength.values(), default=None)
             ends = [n for n, v in strength.items() if v == end]
+            # a tie-break settles with everyone still in, not only those who drank again
+            settle = [p["name"] for p in t.in_game()] if again else list(strength)
             if len(ends) == 1 and weakest:
                 loser = ends[0]
-                got = [n for n in strength if n != loser and self.transfer(t, loser, n, "gold", 1)]
+                got = [n for n in settle if n != loser and self.transfer(t, loser, n, "gold", 1)]
                 t.event(_("{loser} loses the drinking contest: pays 1 gold to {got}", loser=loser,
                           got=listing(got) if got else _("nobody")))
             elif len(ends) == 1:
                 winner = ends[0]
-                paid = [n for n in strength if n != winner and self.transfer(t, n, winner, "gold", 1)]
+                paid = [n for n in settle if n != winner and self.transfer(t, n, winner, "gold", 1)]
                 t.event(_("{winner} wins the drinking contest: {paid} pay 1 gold each", winner=winner,
                           paid=listing(paid) if paid else _("nobody")))
             else:
@@ -231,7 +258,8 @@ class RedDragonInnDrinks(RedDragonInnTable):
                 # until the next action, each tied player's pod offers the win (or the loss) the table may read on
                 # the card
                 t.state["contest_tie"] = ends
-        self._start_next_turn(t)
+        if not again:  # the turn passed when the contest itself ended
+            self._start_next_turn(t)
 
     @action("drink_piles", adjustment=True, fields=(Int("deck", lo=0), Int("discard", lo=0)))
     def _drink_piles(self, t: Txn, a: Args) -> None:

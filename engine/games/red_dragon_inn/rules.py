@@ -35,7 +35,8 @@ class RedDragonInnRules(RedDragonInnGambling, RedDragonInnDrinks):
 
     # -- the last chance window ----------------------------------------------------
     def before_action(self, t: Txn, info: ActionInfo, a: Args) -> None:
-        if not info.adjustment or info.name == "everyone":
+        again = info.name == "drink_event" and a.raw("again", False) is True  # the tie-break reads the tie itself
+        if (not info.adjustment or info.name == "everyone") and not again:
             # a tied contest's win is offered until the next action (a correction aside) or a win paid
             t.state.pop("contest_tie", None)
         if not t.state["pending"] or info.adjustment:

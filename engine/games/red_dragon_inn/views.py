@@ -270,16 +270,21 @@ class RedDragonInnViews(Game):
         instrucciones de la carta»: the table reads it), each tied player's first offer, until the next
         action: won the contest, every other player pays 1 gold — main, then main on the winner asked
         (the presser first), so that a stray main on a tied loser's idle pod opens the question and
-        pays nobody; with the option ``contest`` at "weakest_pays", lost it: pay each other player 1.
+        pays nobody; with the option ``contest`` at "weakest_pays", lost it: pay each other player 1. Next, the
+        card's tie-break (a ninth rulebook reader's copy: «los empatados revelan otra carta, la beben y la suman,
+        hasta desempatar»): the tied players drink again from the deck, each on their own pod, and the device
+        settles the contest itself.
         """
         out = self._offers_now(state, name)
         if name in state.get("contest_tie", ()) and not state["over"]:
             lost = self.options["contest"] == "weakest_pays"  # the weakest pays each other player
             label = word("label", "contest lost: pay each 1") if lost else word("label", "contest won: each pays 1")
-            out.insert(0, {"label": label,
-                           "ask": ["player"],
-                           "action": {"action": "everyone", "player": name, "counter": "gold", "delta": 1 if lost else -1,
-                                      "side": "player", "others": True}})
+            out[:0] = [{"label": label,
+                        "ask": ["player"],
+                        "action": {"action": "everyone", "player": name, "counter": "gold", "delta": 1 if lost else -1,
+                                   "side": "player", "others": True}},
+                       {"label": word("label", "contest tie: drink again"),
+                        "action": {"action": "drink_event", "player": name, "kind": "contest", "again": True}}]
         return out
 
     def _offers_now(self, state: dict[str, Any], name: str) -> list[Offer]:
