@@ -98,6 +98,24 @@ def test_taking_another_players_card_into_your_hand_is_one_action_with_the_reshu
                 "count": 1}, "from_player")
 
 
+def test_a_technique_that_throws_away_a_random_card_of_every_other_hand_counts_junk_and_animals_apart():
+    """A ninth rulebook reader's «Ocelote Afortunado»: «Cada otro jugador tira 1 carta al azar de su mano.» —
+    «las cartas basura se colocan en la pila de basura y las cartas de animales en la pila de descarte del
+    mercado»: one technique line; the table tells how many of the cards were junk, the rest go to the market
+    discard. A player with an empty hand throws nothing; more junk than cards thrown is refused."""
+    four = ("Ana", "Ben", "Cai", "Dee")
+    m = match(four)
+    play(m, {"action": "move", "player": "Cai", "from": "hand", "to": "discard", "count": 5})  # Cai holds nothing
+    market = m.state["table"]["market_discard"]
+    refused(m, {"action": "technique", "others_throw": True, "others_junk": 3}, "at most 2 junk")
+    refused(m, {"action": "technique", "others_junk": 1}, "others_throw")
+    said = events(m, {"action": "technique", "others_throw": True, "others_junk": 1})
+    assert [piles(m, q)["hand"] for q in four] == [4, 4, 0, 4]
+    assert m.state["table"]["market_discard"] == market + 1
+    assert any("Ben, Dee each throw away a card from the hand: 1 junk, 1 to the market discard" in e
+               for e in said)
+
+
 def test_a_technique_on_every_other_player_takes_gives_or_makes_them_draw_in_one_line():
     """Acción técnica: «Muestre la tarjeta y realice la acción descrita en la tarjeta» — an eighth rulebook reader's
     cards act on every other player at
@@ -273,3 +291,20 @@ def test_scripts_with_end_turn_and_set_market_by_slot_work_as_before():
              {"action": "check_payment", "slot": 1, "paid": [1, 1, 1]})
     assert [c["value"] for c in m.view()["market"]] == [3, 3, 4, 2, 5]
     assert m.view()["payment_check"]["ok"] is True and m.state["turn"]["player"] == "Ben"
+
+
+def test_a_technique_that_looks_at_the_top_of_another_deck_keeps_one_and_discards_the_others_on_that_player():
+    """A ninth rulebook reader's «Hurgar»: «Mira las 2 cartas superiores del mazo de otro jugador. Pon 1 en tu mano
+    y la otra en la pila de descarte de ese jugador.» One technique line (`look`: 2); a deck of one card reshuffles
+    that player's discard pile for the second («tú o cualquier otra persona necesite sacar nuevas cartas de él»)."""
+    m = match()
+    refused(m, {"action": "technique", "from_player": "Ben", "pile": "discard", "look": 2}, "look")
+    play(m, {"action": "technique", "from_player": "Ben", "pile": "deck", "look": 2})
+    assert piles(m, "Ana")["hand"] == 5 - 1 + 1
+    assert piles(m, "Ben") == {"stall": 0, "hand": 5, "deck": 3, "discard": 1}
+    m = empty_deck(match(), "Ben", discard=2)  # Ben: deck 0, discard 2 → a deck of 1 after one card is taken
+    play(m, {"action": "move", "player": "Ben", "from": "discard", "to": "hand", "count": 1})
+    play(m, {"action": "move", "player": "Ben", "from": "hand", "to": "discard", "count": 3})  # discard 4, deck 0
+    said = events(m, {"action": "technique", "from_player": "Ben", "pile": "deck", "look": 2})
+    assert piles(m, "Ben")["deck"] + piles(m, "Ben")["discard"] == 4 - 1 and piles(m, "Ben")["discard"] == 1
+    assert any("Ben shuffles the discard pile" in e for e in said)

@@ -1202,3 +1202,38 @@ def test_a_discard_before_the_refill_is_told_on_the_players_pod_after_the_clean_
     assert [i for i in offered(m, "Ana") if i.action.get("action") == "refill"]
     m.apply({"action": "inventory", "player": "Ben", "count": 0})
     assert not [i for i in offered(m, "Ana") if i.action.get("action") == "refill"]
+
+
+def test_a_technique_that_throws_away_a_card_of_every_other_hand_is_one_line_asking_the_junk_among_them():
+    """A ninth rulebook reader's «Ocelote Afortunado»: «Cada otro jugador tira 1 carta al azar de su mano.» Its three
+    moves through the menu took 27 presses; it is one line among the cards that act on every other player, asking
+    only how many of the thrown cards were junk (from 0): the rest go to the market discard."""
+    t = Table(GAME, ["Ana", "Ben", "Cai"], {"decks": DECKS + ["squirrels"]}, actions=OPENING)
+    labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
+    t.hold("Ana", DOWN, repeats=labels.index("tech: others throw 1") - 2)
+    assert t.view("Ana").action == "tech: others throw 1…"
+    market = t.state["table"]["market_discard"]
+    t.click("Ana", MAIN)
+    assert (t.view("Ana").prompt, t.view("Ana").value) == ("others junk", "0")
+    t.click("Ana", UP)
+    t.click("Ana", MAIN)
+    assert t.done[-1] == {"action": "technique", "player": "Ana", "others_throw": True, "others_junk": 1,
+                          "clean_up": True}  # the turn's last action: its clean-up follows, as a buy's does
+    assert [p["counters"]["hand"] for p in t.state["players"][1:]] == [4, 4]
+    assert t.state["table"]["market_discard"] == market + 1 and t.presses == 4
+
+
+def test_a_technique_that_looks_at_the_top_of_another_deck_is_one_line_per_player():
+    """A ninth rulebook reader's «Hurgar»: «Mira las 2 cartas superiores del mazo de otro jugador. Pon 1 en tu mano y
+    la otra en la pila de descarte de ese jugador.» A take and a move through the menu: 22 presses. One line per other
+    player, from the left going down, after the cards taken from their piles."""
+    t = Table(GAME, ["Ana", "Ben", "Cai"], {"decks": DECKS + ["squirrels"]}, actions=OPENING)
+    labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
+    piles_taken = max(i for i, x in enumerate(labels) if x in ("tech: Ben's deck", "tech: Cai's deck"))
+    assert labels[piles_taken + 1:piles_taken + 3] == ["tech: Ben's deck top 2", "tech: Cai's deck top 2"]
+    t.hold("Ana", DOWN, repeats=labels.index("tech: Cai's deck top 2") - 2)
+    assert t.view("Ana").action == "tech: Cai's deck top 2"
+    t.click("Ana", MAIN)
+    assert t.done[-1]["from_player"] == "Cai" and t.done[-1]["look"] == 2
+    cai = t.state["players"][2]["counters"]
+    assert (cai["deck"], cai["discard"]) == (3, 1) and t.presses == 2

@@ -168,8 +168,9 @@ def other_menu_lines(game: str, lang: str) -> tuple[list[str], list[str]]:
 #: their end: "¿pagar #1: ⚄2+3+2+…"); two Spanish buys of five cards in Dale's later stories have no middle
 #: left out that no other line shares ("compra #1: 3+2+1+1…", told apart at its end); the ninth set's Dale
 #: story adds three such buys, each paid with a card a die raised (⚄) and three or four others: "compra #1:
-#: ⚄2+3+2+…", told apart from the others by its values.
-CUT_AT_THE_END = {"en": 0, "es": 5}
+#: ⚄2+3+2+…", told apart from the others by its values (four in all since the ninth Dale story was re-entered with
+#: its two technique lines for other players' cards: the states it passes through changed).
+CUT_AT_THE_END = {"en": 0, "es": 4}
 
 
 @pytest.mark.slow

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ...errors import RuleError
 from ...fields import Bool, Int, Ints, Player, Raw, Str
 from ...game import action
-from ...messages import N_, _, word
+from ...messages import N_, _, listing, word
 from ...state import Args, Txn
 from .piles import JUNK
 from .table import (
@@ -39,10 +39,16 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
         Player("from_player", required=False),
         Str("pile", required=False, choices=("deck", "discard", "hand")),
         Player("give_to", required=False),
+        Int("look", required=False, lo=2,
+            doc=_("with from_player and pile deck: that many cards looked at off the top of that player's deck, one "
+                  "into the hand, the others on that player's discard pile")),
         Str("from_each", required=False, choices=("deck", "discard", "hand"),
             doc=_("a card from that pile of each other player into the hand (a hand's at random)")),
         Bool("give_each", doc=_("a card from the hand to each other player, after the cards drawn")),
         Int("others_draw", required=False, lo=1, doc=_("each other player draws that many cards")),
+        Bool("others_throw", doc=_("each other player with a card in hand throws one away, drawn at random from "
+                                  "the hand: junk to the junk pile, an animal card to the market discard")),
+        Int("others_junk", default=0, lo=0, doc=_("with others_throw: how many of the cards thrown were junk")),
         Bool("discard_hand"),
         Int("discard", required=False, lo=1,
             doc=_("that many cards of the hand to the discard pile (a card that discards some, not the whole hand)")),
@@ -60,11 +66,14 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
         pila de descarte del mercado»: animal cards thrown away are "throw_animals", to the market discard); "take", the market card at that position (1–5 from the left) goes to the hand
         (as ``take``); "from_player" and "pile", the top card of that player's deck or discard pile,
         or a card from their hand (at random, as the card says), goes to the hand (as ``move`` with
-        "from_player"); "give_to", a card from the hand goes to
+        "from_player"); "look", that many cards looked at off the top of that
+        player's deck: one to the hand, the others to that player's discard pile; "give_to", a card from the hand goes to
         that player's hand (as ``move``); "discard_hand", the rest of the hand goes to the player's
         discard pile (a card that says to discard the hand and draw anew), or "discard", that many cards
         of it (a card that discards some: «descarta … y roba otras tantas», a fifth rulebook reader's
-        macaw); "draw", the player draws that many cards (as ``draw``). "clean_up": the clean-up follows
+        macaw); "draw", the player draws that many cards (as ``draw``). "others_throw": every other player with a
+        card in hand throws one away, at random from the hand, "others_junk" of them junk (to the junk pile), the
+        rest animal cards (to the market discard). "clean_up": the clean-up follows
         at once (the turn's last action, its effects entered: the card goes to the discard pile then);
         "new_value": the value of the market card it turns up."""
         who = self._active(t, a)
@@ -76,13 +85,23 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
         giver = a.player("from_player", None)
         pile = a.str("pile", None)
         give_to = a.player("give_to", None)
+        look = a.int("look", None)
         discard_hand = a.bool("discard_hand")
         discard = a.int("discard", None)
         draw = a.int("draw", None)
         from_each = a.str("from_each", None)
         give_each = a.bool("give_each")
         others_draw = a.int("others_draw", None)
+        others_throw = a.bool("others_throw")
+        others_junk = a.int("others_junk")
         others = others_from_left(t.state, who)
+        holding = [o for o in others if t.get(o, "hand") > 0]
+        if others_junk and not others_throw:
+            raise RuleError(_('technique: "others_junk" counts the cards the others throw away ("others_throw")'))
+        if others_throw and others_junk > len(holding):
+            raise RuleError(N_("technique: {n} other player has a card in hand: at most {n} junk card thrown",
+                               "technique: {n} other players have a card in hand: at most {n} junk cards thrown",
+                               len(holding)))
         if discard is not None and discard_hand:
             raise RuleError(_("technique: some cards of the hand discarded or all the rest, not both"))
         self._check_action_left(t, who)
@@ -90,6 +109,9 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
             self._market_cell(t, position_slot(take))
         if (giver is None) != (pile is None):
             raise RuleError(_('technique: "from_player" and "pile" go together: whose pile, and which'))
+        if look is not None and pile != "deck":
+            raise RuleError(_('technique: "look" is the top cards of another player\'s deck: "from_player" with '
+                              '"pile": "deck"'))
         if giver == who:
             raise RuleError(_("technique: {who} takes from another player's pile, not from their own", who=who))
         if give_to == who:
@@ -102,7 +124,7 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
         turn["played"].append(to)
         turn["alone"] = (all(x is None for x in (throw, animals, take, giver, give_to, discard, draw, from_each,
                                                  others_draw))
-                         and not discard_hand and not give_each)
+                         and not discard_hand and not give_each and not others_throw)
         turn["techniques"] += 1
         if bonus:
             turn["bonuses"] += 1
@@ -124,10 +146,19 @@ class DaleOfMerchantsTurn(DaleOfMerchantsTable):
             self._take_card(t, who, position_slot(take), "hand")
         if giver is not None and pile is not None:
             self._move_between(t, giver, pile, who, "hand", 1)
+            if look is not None:  # the others looked at go on that player's discard pile (a ninth reader's «Hurgar»)
+                self._move_between(t, giver, "deck", giver, "discard", look - 1)
         if from_each is not None:  # «de cada otro jugador»: those whose pile has a card
             for other in others:
                 if takeable(t.player(other)["counters"], from_each):
                     self._move_between(t, other, from_each, who, "hand", 1)
+        if others_throw:  # a ninth reader's «Ocelote Afortunado»: «Cada otro jugador tira 1 carta al azar de su mano.»
+            for other in holding:
+                t.add(other, "hand", -1)
+            # junk goes to the junk pile (unlimited, not counted), animals to the market discard
+            t.add(None, "market_discard", len(holding) - others_junk)
+            t.event(_("{others} each throw away a card from the hand: {junk} junk, {animals} to the market discard",
+                      others=listing(holding), junk=others_junk, animals=len(holding) - others_junk))
         if others_draw is not None:
             for other in others:
                 drawn, _junk = self._draw(t, other, others_draw, junk=self.options["effect_draws_junk"])

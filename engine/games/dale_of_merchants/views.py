@@ -23,7 +23,7 @@ SHAPE_CARDS = 3
 TECHNIQUE_DRAWS = 2
 #: A technique's effect fields: a line that gives one enters the card's effect (not a technique alone).
 EFFECT_FIELDS = frozenset({"throw", "take", "from_player", "give_to", "discard_hand", "discard", "draw", "from_each",
-                           "give_each", "others_draw"})
+                           "give_each", "others_draw", "others_throw", "throw_animals", "look"})
 
 
 def hand_payments(price: int, hand: int, known: list[int]) -> list[list[int]]:
@@ -744,6 +744,13 @@ class DaleOfMerchantsViews(Game):
         # past the first, behind the first player's piles)
         gifts: list[Offer] = []
         bonus_gifts: list[Offer] = []
+        # the top 2 cards of another player's deck looked at, one kept, the other on their discard pile (a ninth
+        # rulebook reader's «Hurgar»: a take and a move, 22 presses): the last of the kind, from the left going down
+        for other in others_from_left(state, name):
+            if takeable(next(q for q in state["players"] if q["name"] == other)["counters"], "deck"):
+                look = {"action": "technique", "player": name, "from_player": other, "pile": "deck", "look": 2}
+                moves.insert(0, offer(_("tech: {who}'s deck top 2", who=other), look))
+                bonus.insert(0, offer(_("tech +1: {who}'s deck top 2", who=other), {**look, "bonus": True}))
         for other in reversed(others_from_left(state, name)):
             q = next(p for p in state["players"] if p["name"] == other)
             for pile in ("deck", "discard", "hand"):  # a card from the hand: drawn at random from it
@@ -772,6 +779,12 @@ class DaleOfMerchantsViews(Game):
         if hand >= 2:
             each.append((_("tech: a card to each"), _("tech +1: a card to each"),
                          {"action": "technique", "player": name, "give_each": True, "draw": gift_draw}, ["draw"]))
+        if any(q["counters"]["hand"] for q in state["players"] if q["name"] != name):
+            # a card at random from every other hand thrown away, how many of them junk asked (a ninth rulebook
+            # reader's «Ocelote Afortunado»: three moves, 27 presses)
+            each.append((_("tech: others throw 1"), _("tech +1: others throw 1"),
+                         {"action": "technique", "player": name, "others_throw": True, "others_junk": 0},
+                         ["others_junk"]))
         each.append((_("tech: others draw 1"), _("tech +1: others draw 1"),
                      {"action": "technique", "player": name, "others_draw": 1}, []))
         each.append((_("tech: others 1, draw"), _("tech +1: others 1, draw"),
@@ -873,7 +886,7 @@ LEADING_TECHNIQUES = ("tech +1 players", "tech +1 draw")
 def technique_kind(action: dict[str, Any]) -> str:
     """A technique's kind of line: what the card does (take from the market; draw, with a discard or not; a card
     from or to another player, or every other at once; junk away), with the bonus action or without."""
-    each = ("from_each", "give_each", "others_draw")
+    each = ("from_each", "give_each", "others_draw", "others_throw")
     does = ("take" if "take" in action else "each" if any(k in action for k in each)
             else "players" if "from_player" in action or "give_to" in action
             else "junk" if "throw" in action else "draw part" if "discard" in action
