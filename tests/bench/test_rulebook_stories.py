@@ -226,3 +226,22 @@ def test_a_ninth_readers_story_plays_through_with_every_expectation_holding(path
     Dale's (137 events, 17 rounds) a draw a die decides without the bonus action, junk on a stall beside two
     animal cards, another player's card thrown away at random."""
     _replays_with_its_prose(path)
+
+
+TENTH = sorted((ROOT / "bench" / "stories" / "rulebook-10-actions").glob("*.json"))
+
+
+def test_there_is_a_tenth_set_of_rulebook_stories():
+    assert {p.stem for p in TENTH} >= {"red-dragon-inn", "bloody-inn", "dragon-run", "dale-of-merchants"}
+
+
+@pytest.mark.parametrize("path", TENTH, ids=lambda p: p.stem)
+def test_a_tenth_readers_story_plays_through_with_every_expectation_holding(path):
+    """bench/stories/rulebook-10-actions/: a tenth set written as the ninth, by readers asked for a table of
+    experienced players using the whole variety the rulebook allows (card effects between players, reactions out
+    of turn, uncommon card effects). The Red Dragon Inn's (149 events) a weakest-pays contest whose tied losers
+    each pay every player not tied (the option contest_tie at all); Dragon Run's (114 events) talismans that
+    shield a player from the others' rooms, potions that swap cards between hands; Dale's (145 events) hands
+    passed whole to the left and a finished stack changed; the Bloody Inn's (137 events) annexes whose powers move
+    cards and francs between players."""
+    _replays_with_its_prose(path)

@@ -659,7 +659,7 @@ def test_pod_shows_temper_and_offers_legal_routine_actions():
         "room: give 0 left, pass", "room: give 0 left, again", "room: give 2 left, pass", "room: give 2 left, again",
         "room: give 3 left, pass", "room: give 3 left, again", "potion: wound Ben", "potion: wound Cai", "room: wound Ben, pass", "room: wound Ben, again", "room: others discard 1, pass",
                                              "room: others discard 1, again",
-        "room: all give 1 left, pass", "room: all give 1 left, again",
+        "room: all give 1 left, pass", "room: all give 1 left, again", "2 + others 1: pass", "2 + others 1: again",
         "room: each draws 1, pass", "room: each draws 1, again", "room: others draw 1, pass", "room: others draw 1, again", "cry", "cry: discard 3", "cry: discard 2",
                                              "talisman: 3", "talisman: 2", "talisman: 1", "talisman: 0", "potion: draw 2", "potion", "power", "power: discard, draw", "power: draw a card",
                                              "power: a card from Cai", "power: a card from Ben"]
@@ -679,7 +679,7 @@ def test_pod_shows_temper_and_offers_legal_routine_actions():
         "room: discard 3, again", "room: discard 3, go on", "room: give 0 left, pass", "room: give 0 left, again",
         "room: give 3 left, pass",
         "room: give 3 left, again", "potion: wound Ben", "potion: wound Cai", "room: wound Ben, pass", "room: wound Ben, again", "room: others discard 1, pass", "room: others discard 1, again",
-        "room: all give 1 left, pass", "room: all give 1 left, again",
+        "room: all give 1 left, pass", "room: all give 1 left, again", "2 + others 1: pass", "2 + others 1: again",
         "room: each draws 1, pass", "room: each draws 1, again", "room: others draw 1, pass", "room: others draw 1, again", "potion: draw 2", "potion",
         "talisman: 3", "talisman: 2", "talisman: 0"]
 

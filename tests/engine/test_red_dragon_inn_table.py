@@ -378,6 +378,34 @@ def test_a_tied_contests_tie_break_has_the_tied_players_drink_again_and_the_devi
     refused(m, {"action": "drink_event", "player": "Cai", "kind": "contest", "again": True}, "no drinking contest")
 
 
+def test_a_copy_whose_contest_tie_is_settled_by_the_card_needs_no_press_for_it():
+    """«siga las instrucciones de la carta»: a table whose copy prints the tie's rule says so once (option
+    ``contest_tie``). "again" (the ninth rulebook reader's card: «los empatados revelan otra carta … hasta
+    desempatar»): the device starts the tie-break itself, the tied players' cards are then asked on their pods.
+    "all" (the tenth reader's weakest-pays card: «both lose … Each pays 1 gold to each player who did not lose»):
+    each tied player settles with each player not tied, nobody with another tied one."""
+    m = _to_event("contest", contest_tie="again")
+    for who, d in (("Ana", "ale"), ("Ben", "wine"), ("Cai", "wine"), ("Dee", "water")):
+        m.apply(_from_deck(who, drink=d))
+    assert m.state["drink_event"]["waiting"] == ["Ben", "Cai"] and "contest_tie" not in m.state
+    assert m.state["turn"]["player"] == "Ben"  # the turn passed with the contest; the tie-break holds it up
+    gold = {n: c(m, n)["gold"] for n in ("Ana", "Ben", "Cai", "Dee")}
+    m.apply(_from_deck("Ben", drink="ale"))
+    m.apply(_from_deck("Cai", drink="water"))
+    assert c(m, "Ben")["gold"] == gold["Ben"] + 3 and "drink_event" not in m.state
+    m = _to_event("contest", contest="weakest_pays", contest_tie="all")
+    gold = {n: c(m, n)["gold"] for n in ("Ana", "Ben", "Cai", "Dee")}
+    for who, d in (("Ana", "ale"), ("Ben", "ale"), ("Cai", "wine"), ("Dee", "elven_wine")):
+        m.apply(_from_deck(who, drink=d))
+    assert [c(m, n)["gold"] - gold[n] for n in ("Ana", "Ben", "Cai", "Dee")] == [-2, -2, 2, 2]
+    assert "contest_tie" not in m.state and "drink_event" not in m.state
+    m = _to_event("contest", contest_tie="all")
+    gold = {n: c(m, n)["gold"] for n in ("Ana", "Ben", "Cai", "Dee")}
+    for who, d in (("Ana", "ale"), ("Ben", "wine"), ("Cai", "wine"), ("Dee", "water")):
+        m.apply(_from_deck(who, drink=d))
+    assert [c(m, n)["gold"] - gold[n] for n in ("Ana", "Ben", "Cai", "Dee")] == [-2, 2, 2, -2]
+
+
 def test_a_drink_event_is_offered_on_every_waiting_players_pod_out_of_turn_and_only_there():
     """The device asks each player for the card they drew, on their own pod, whoever's turn it is; a player
     who has drunk, or anyone when no event is on, is offered nothing out of turn."""

@@ -69,7 +69,7 @@ def test_the_dragon_is_one_step_and_second_when_a_charge_is_compulsory():
                            "room: give 3 left, again", "potion: wound Ben", "potion: wound Cai", "room: wound Ben, pass", "room: wound Ben, again", "room: others discard 1, pass",
                            "room: others discard 1, again",
         "room: all give 1 left, pass", "room: all give 1 left, again",
-        "room: each draws 1, pass", "room: each draws 1, again", "room: others draw 1, pass", "room: others draw 1, again", "potion: draw 2", "potion", "talisman: 3", "talisman: 2",
+        "2 + others 1: pass", "2 + others 1: again", "room: each draws 1, pass", "room: each draws 1, again", "room: others draw 1, pass", "room: others draw 1, again", "potion: draw 2", "potion", "talisman: 3", "talisman: 2",
                            "talisman: 0"]
     assert items["dragon"].action == {"action": "charge", "player": "Ana", "location": "dragon"}
     assert steps(m, "Ana", items["dragon"]) == {}
@@ -303,7 +303,7 @@ def test_the_start_of_a_turn_offers_charges_and_hides_down_and_the_power_and_cri
         "room: give 3 left, again", "potion: wound Ben", "potion: wound Cai", "room: wound Ben, pass", "room: wound Ben, again", "room: others discard 1, pass",
         "room: others discard 1, again",
         "room: all give 1 left, pass", "room: all give 1 left, again",
-        "room: each draws 1, pass", "room: each draws 1, again", "room: others draw 1, pass", "room: others draw 1, again", "cry", "cry: discard 3", "cry: discard 2", "talisman: 3", "talisman: 2", "talisman: 1", "talisman: 0", "potion: draw 2", "potion", "power", "power: discard, draw", "power: draw a card", "power: a card from Cai", "power: a card from Ben"]
+        "2 + others 1: pass", "2 + others 1: again", "room: each draws 1, pass", "room: each draws 1, again", "room: others draw 1, pass", "room: others draw 1, again", "cry", "cry: discard 3", "cry: discard 2", "talisman: 3", "talisman: 2", "talisman: 1", "talisman: 0", "potion: draw 2", "potion", "power", "power: discard, draw", "power: draw a card", "power: a card from Cai", "power: a card from Ben"]
     m = game({"action": "adjust", "counter": "dungeon", "delta": -3}, hands={**HANDS, "Ana": [1, 1, 0, 0]})
     items = routine(m, "Ana")
     assert [k for k in items if k.startswith(("hide", "cry"))] == ["hide: discard 1", "hide", "cry",
@@ -1034,3 +1034,23 @@ def test_every_pod_says_the_treasure_deck_was_reshuffled_so_the_table_shuffles_t
         quiet = s.rules.apply(after, {"action": "draw", "player": "Eva", "value": 1})
         hub.seats.took(5, after, quiet[0], 20.0, action, quiet[1])  # a draw that reshuffles nothing says nothing
         assert [hub.seats.view(seat, 20.0).message for seat in range(1, 5)] == [""] * 4
+
+
+def test_a_room_where_its_player_draws_two_and_the_others_one_is_one_offer():
+    """«Otras tarjetas de ubicación: Aplicar el efecto indicado en la tarjeta» — a tenth reader's «Almacén olvidado»:
+    the room's player draws 2 treasure cards, each other player 1. Through the menu with its draws: 15–22 presses,
+    four times in one story. One line among the rooms that act on the others, asking the two cards (from 1); the
+    others' cards are then their pods' first offers."""
+    t = Table("dragon-run", ["Ana", "Ben", "Cai"], options={"hands": HANDS})
+    held = len(t.state["players"][0]["cards"])
+    labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
+    t.hold("Ana", DOWN, repeats=labels.index("2 + others 1: pass") - 2)
+    assert t.view("Ana").action == "2 + others 1: pass…"
+    t.click("Ana", MAIN)
+    t.click("Ana", UP)  # the first card: 2
+    t.click("Ana", MAIN)
+    t.click("Ana", MAIN)  # the second: 1
+    ana = t.state["players"][0]
+    assert t.state["to_draw"] == {"Ben": 1, "Cai": 1} and t.presses == 5
+    assert len(ana["cards"]) == held + 2 and t.done[-1]["others"] == 1 and t.done[-1]["value"] == 2
+    assert t.view("Ben").action == "card drawn: 0"

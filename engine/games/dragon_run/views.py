@@ -261,6 +261,12 @@ class DragonRunViews(Game):
                         "action": {**room, "pass_left": True, "then": "pass"}, "group": "others"},
                        {"label": _("room: all give 1 left, again"),
                         "action": {**room, "pass_left": True, "then": "again"}, "group": "others"},
+                       # the room's player draws 2 and every other one 1 (a tenth reader's «Almacén Olvidado», four
+                       # times: a room entered through the menu with its draws, 15–22 presses each)
+                       {"label": _("2 + others 1: pass"), "action": {**two, "others": 1, "then": "pass"},
+                        "ask": ["value", "second"], "group": "others"},
+                       {"label": _("2 + others 1: again"), "action": {**two, "others": 1, "then": "again"},
+                        "ask": ["value", "second"], "group": "others"},
                        # every player, the room's own too, draws one, each on their own pod (a ninth reader's «Sala de
                        # los ecos», five times: the room's player's own card through the menu's draw, 8–10 presses)
                        {"label": _("room: each draws 1, pass"), "action": {**room, "everyone": 1, "then": "pass"},

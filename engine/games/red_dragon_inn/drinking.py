@@ -253,6 +253,22 @@ class RedDragonInnDrinks(RedDragonInnTable):
                 paid = [n for n in settle if n != winner and self.transfer(t, n, winner, "gold", 1)]
                 t.event(_("{winner} wins the drinking contest: {paid} pay 1 gold each", winner=winner,
                           paid=listing(paid) if paid else _("nobody")))
+            elif self.options["contest_tie"] == "all":  # each tied player as if alone, with those not tied
+                rest = [n for n in settle if n not in ends]
+                for end_ in ends:
+                    moved = [n for n in rest if (self.transfer(t, end_, n, "gold", 1) if weakest
+                                                 else self.transfer(t, n, end_, "gold", 1))]
+                    if weakest:
+                        t.event(_("{loser} loses the drinking contest: pays 1 gold to {got}", loser=end_,
+                                  got=listing(moved) if moved else _("nobody")))
+                    else:
+                        t.event(_("{winner} wins the drinking contest: {paid} pay 1 gold each", winner=end_,
+                                  paid=listing(moved) if moved else _("nobody")))
+            elif self.options["contest_tie"] == "again":
+                t.state["drink_event"] = {"kind": "contest", "by": ev["by"], "waiting": ends, "strength": {},
+                                          "again": True}
+                t.event(_("the drinking contest's tie-break: {tied} each drink one more from the drink deck",
+                          tied=listing(ends)))
             else:
                 t.event(_("the drinking contest is a tie ({who}): nobody pays", who=listing(ends)))
                 # until the next action, each tied player's pod offers the win (or the loss) the table may read on

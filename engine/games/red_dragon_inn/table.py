@@ -17,6 +17,10 @@ DRINK_EVENTS = ("round", "contest")
 #: Who a drinking contest pays (option ``contest``): the strongest drink takes 1 gold from every other player (the
 #: publisher's card), or — a rulebook reader's copy, «¡Concurso de bebida!» — the weakest pays each other player 1.
 CONTESTS = ("strongest_wins", "weakest_pays")
+#: What a drinking contest tied at the top (the bottom, for "weakest_pays") does (option ``contest_tie``): the table
+#: reads the card (nobody pays; the tied players' pods offer the readings), the tied players drink again until one is
+#: alone, or every tied player settles with each player not tied as if alone.
+CONTEST_TIES = ("read", "again", "all")
 
 #: Cards in the base game's drink deck. The Spanish rulebook copy does not give
 #: the number; the published component list of the base box does ("30 card
@@ -86,6 +90,10 @@ class RedDragonInnTable(Game):
         Option("contest", "strongest_wins", _("your copy's drinking contest: the strongest drink takes 1 gold from "
                "every other player (the publisher's card), or the weakest drink pays 1 gold to every other player"),
                choices=CONTESTS),
+        Option("contest_tie", "read", _("your copy's drinking contest tied: read (nobody pays, the tied players' pods "
+               "offer the win or another drink each), again (the tied players drink one more from the deck, until one "
+               "is alone), all (each tied player wins, or pays, 1 gold from or to each player not tied)"),
+               choices=CONTEST_TIES),
     )
 
     # -- setup -----------------------------------------------------------------
