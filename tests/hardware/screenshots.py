@@ -111,7 +111,7 @@ SCENES: dict[str, tuple[dict, list[dict], list[tuple[str, str, int]], str]] = {
     "dale-check": ({"game": "dale-of-merchants", "players": ["Ana", "Ben"],
                     "options": {"decks": ["macaws", "pandas", "raccoons"]}},
                    [{"action": "set_market", "values": [3, 2, 2, 4, 5]},
-                    {"action": "technique", "bonus": True, "take": 4}], [(DOWN, "click", 62)], ""),
+                    {"action": "technique", "bonus": True, "take": 4}], [(DOWN, "click", 64)], ""),
 }
 
 

@@ -1237,3 +1237,25 @@ def test_a_technique_that_looks_at_the_top_of_another_deck_is_one_line_per_playe
     assert t.done[-1]["from_player"] == "Cai" and t.done[-1]["look"] == 2
     cai = t.state["players"][2]["counters"]
     assert (cai["deck"], cai["discard"]) == (3, 1) and t.presses == 2
+
+
+def test_a_technique_that_throws_a_card_away_then_takes_a_market_card_is_one_line_asking_its_place():
+    """A tenth rulebook reader's «Molt»: a card of the hand thrown away (junk to the junk pile, an animal card to the
+    market discard), then a market card taken. No line had both: the robot's search through the menu's technique
+    entry did not end. One line for each kind of card thrown, the last of the takes, asking the place (from the
+    leftmost card)."""
+    t = Table(GAME, ["Ana", "Ben"], {"decks": DECKS}, actions=TWO_ACTIONS)
+    labels = [str(o["label"]) for o in t.rules.seat_actions(t.state, "Ana")]
+    # up from the first offer: discard, the technique alone, the takes by place, then these two
+    at = labels.index("tech +1: take 1")
+    assert labels[at - 2:at] == ["tech +1: junk away, take", "tech +1: animal away, take"]
+    assert labels[-3:] == ["technique", "technique +1", "discard"] and labels[-8:-3] == [
+        f"tech +1: take {n}" for n in range(1, 6)]
+    market = t.state["table"]["market_discard"]
+    t.hold("Ana", UP, repeats=len(labels) - (at - 1) - 2)  # the press, the hold, the repeats
+    assert t.view("Ana").action == "tech +1: animal away, take…"
+    t.click("Ana", MAIN)
+    t.click("Ana", UP)  # the place: 1 → 2
+    t.click("Ana", MAIN)
+    assert t.done[-1] == {"action": "technique", "player": "Ana", "throw_animals": 1, "take": 2, "bonus": True}
+    assert t.state["table"]["market_discard"] == market + 1 and t.state["players"][0]["counters"]["hand"] == 5 - 2 + 1

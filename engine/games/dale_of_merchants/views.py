@@ -687,6 +687,17 @@ class DaleOfMerchantsViews(Game):
         plain_takes = [offer(_("tech: take {position}", position=slot_position(slot)),
                              {"action": "technique", "player": name, "take": slot_position(slot)})
                        for slot in _market_cards(state)]
+        cards = _market_cards(state)
+        if hand >= 2 and cards:
+            # a card of the hand thrown away, then a market card taken (a tenth rulebook reader's «Molt», three
+            # times: junk or an animal card; its place asked, from the leftmost card): the first of the takes, so
+            # that up from the first offer reaches the takes by place before them
+            first = slot_position(cards[0])
+            for kind, label, plain in (("throw_animals", _("tech +1: animal away, take"), _("tech: animal away, take")),
+                                       ("throw", _("tech +1: junk away, take"), _("tech: junk away, take"))):
+                swap = {"action": "technique", "player": name, kind: 1, "take": first}
+                takes.insert(0, offer(label, {**swap, "bonus": True}, ask=["take"]))
+                plain_takes.insert(0, offer(plain, swap, ask=["take"]))
         draws = [offer(_("tech +1: draw {n}", n=n), {"action": "technique", "player": name, "bonus": True, "draw": n})
                  for n in range(1, TECHNIQUE_DRAWS + 1)]
         # Techniques that move cards (Acción técnica, Nota: «robar, tomar o intercambiar»): throw cards
