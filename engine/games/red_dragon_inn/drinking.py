@@ -214,7 +214,12 @@ class RedDragonInnDrinks(RedDragonInnTable):
         if who not in tied:
             raise RuleError(_("{who} is not tied in the drinking contest ({tied} are): only they drink again",
                               who=who, tied=listing(tied)))
-        t.state["drink_event"] = {"kind": kind, "by": who, "waiting": tied, "strength": {}, "again": True}
+        self._tie_break(t, who, tied)
+
+    @staticmethod
+    def _tie_break(t: Txn, by: str, tied: list[str]) -> None:
+        """The tied players of a drinking contest drink one more each from the deck (a drink event of their own)."""
+        t.state["drink_event"] = {"kind": "contest", "by": by, "waiting": tied, "strength": {}, "again": True}
         t.event(_("the drinking contest's tie-break: {tied} each drink one more from the drink deck",
                   tied=listing(tied)))
 
@@ -243,17 +248,8 @@ class RedDragonInnDrinks(RedDragonInnTable):
             ends = [n for n, v in strength.items() if v == end]
             # a tie-break settles with everyone still in, not only those who drank again
             settle = [p["name"] for p in t.in_game()] if again else list(strength)
-            if len(ends) == 1 and weakest:
-                loser = ends[0]
-                got = [n for n in settle if n != loser and self.transfer(t, loser, n, "gold", 1)]
-                t.event(_("{loser} loses the drinking contest: pays 1 gold to {got}", loser=loser,
-                          got=listing(got) if got else _("nobody")))
-            elif len(ends) == 1:
-                winner = ends[0]
-                paid = [n for n in settle if n != winner and self.transfer(t, n, winner, "gold", 1)]
-                t.event(_("{winner} wins the drinking contest: {paid} pay 1 gold each", winner=winner,
-                          paid=listing(paid) if paid else _("nobody")))
-            elif self.options["contest_tie"] == "all":  # each tied player as if alone, with those not tied
+            if len(ends) == 1 or self.options["contest_tie"] == "all":
+                # the one alone at the end, or (option contest_tie "all") each tied one as if alone, with the others
                 rest = [n for n in settle if n not in ends]
                 for end_ in ends:
                     moved = [n for n in rest if (self.transfer(t, end_, n, "gold", 1) if weakest
@@ -265,10 +261,7 @@ class RedDragonInnDrinks(RedDragonInnTable):
                         t.event(_("{winner} wins the drinking contest: {paid} pay 1 gold each", winner=end_,
                                   paid=listing(moved) if moved else _("nobody")))
             elif self.options["contest_tie"] == "again":
-                t.state["drink_event"] = {"kind": "contest", "by": ev["by"], "waiting": ends, "strength": {},
-                                          "again": True}
-                t.event(_("the drinking contest's tie-break: {tied} each drink one more from the drink deck",
-                          tied=listing(ends)))
+                self._tie_break(t, ev["by"], ends)
             else:
                 t.event(_("the drinking contest is a tie ({who}): nobody pays", who=listing(ends)))
                 # until the next action, each tied player's pod offers the win (or the loss) the table may read on
